@@ -1,0 +1,106 @@
+import type { BudgetSnapshot, RequestRecord } from './connector/api.js';
+import type { CommandState } from './connector/wire.js';
+import type { DeviceStatus } from './drivers-api/types.js';
+import type { SerializedError } from './errors.js';
+
+/**
+ * What the running agent shows of itself: the status page, `/status.json`, `/healthz` and
+ * `/metrics` are built from these types only, so they can be tested with a fake source.
+ */
+
+/** A command as the page shows it. */
+export interface CommandSummary {
+  id: string;
+  deviceId: string;
+  deviceName: string;
+  /** 'fiscal' | 'keys' | 'print' | 'other' | 'invalid'. */
+  kind: string;
+  /** The state the agent last reported (or will report: see `pendingUpdates`). */
+  state: CommandState;
+  createdUtc?: string;
+  /** Epoch ms the agent first saw it. */
+  seenAt: number;
+  finishedAt?: number;
+  progress?: number;
+  notes?: string;
+  error?: SerializedError;
+  /** Receipt numbers, card counts … from the driver's result. */
+  result?: Record<string, unknown>;
+  timeline: Array<{ state: CommandState; at: number }>;
+}
+
+export interface DeviceSnapshot {
+  id: string;
+  name: string;
+  type: 'FiscalMachine' | 'KeyCutter' | 'Printer';
+  driver: string;
+  status: DeviceStatus;
+  /** Jobs waiting for this device, excluding the running one. */
+  queued: number;
+  running?: { commandId: string; progress: number; startedAt: number };
+}
+
+export interface PlatformSnapshot {
+  url: string;
+  websocket: 'disabled' | 'connecting' | 'open' | 'down';
+  /** `websocket` while the socket is open, `polling` otherwise. */
+  mode: 'websocket' | 'polling';
+  lastSuccessAt?: number;
+  lastError?: { code: string; message: string; at: number };
+  /** True after a 401: the tokens are refused. */
+  authRejected: boolean;
+  budget: BudgetSnapshot;
+}
+
+export interface AgentSnapshot {
+  version: string;
+  startedAt: number;
+  now: number;
+  timezone: string;
+  platform: PlatformSnapshot;
+  devices: DeviceSnapshot[];
+  outbox: { pending: number; oldestAt?: number };
+  /** Newest first, bounded (about 100). */
+  recent: CommandSummary[];
+  /** One bucket a minute, oldest first, the last 60 minutes. */
+  perMinute: Array<{ minute: number; processed: number; failed: number; pickupP50Ms?: number }>;
+  totals: { processed: number; failed: number; cancelled: number; inFlight: number };
+}
+
+/** Everything that happens, for live updates (SSE) and metrics. */
+export type AgentEvent =
+  | {
+      type: 'transition';
+      at: number;
+      commandId: string;
+      deviceId: string;
+      deviceType: string;
+      kind: string;
+      from?: CommandState;
+      to: CommandState;
+      /** Set on the first Received: created → received on the platform's clock vs ours. */
+      pickupMs?: number;
+      /** Set on terminal states: created → finished. */
+      endToEndMs?: number;
+      errorCode?: string;
+    }
+  | { type: 'progress'; at: number; commandId: string; deviceId: string; fraction: number }
+  | { type: 'request'; at: number; record: RequestRecord }
+  | { type: 'device'; at: number; deviceId: string; status: DeviceStatus }
+  | { type: 'platform'; at: number; websocket: PlatformSnapshot['websocket'] };
+
+export interface Health {
+  ok: boolean;
+  /** Why not, in words IT understands; empty when ok. */
+  reasons: string[];
+}
+
+/** The running agent as the status server needs it. */
+export interface StatusSource {
+  snapshot(): AgentSnapshot;
+  /** Subscribes to events; returns the unsubscribe function. */
+  subscribe(listener: (event: AgentEvent) => void): () => void;
+  health(): Health;
+  /** Creates a key-cutter command on the platform (`commands/addKeyCutter`); resolves to its id. */
+  cutKeys(request: { deviceId: string; reservationId: string; keyCount: number }): Promise<string>;
+}

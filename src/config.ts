@@ -1,0 +1,226 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { AgentError } from './errors.js';
+
+/**
+ * The agent's configuration: one zod schema gives the type and the validation. A loaded config
+ * is deep-frozen and passed down; nothing reads it from a global. Tokens are never inline: they
+ * come from a file, an environment variable or a systemd credential, and are resolved into
+ * `Secrets` separately so that the config object can be shown and logged safely.
+ */
+
+const listen = z
+  .string()
+  .regex(/^(\[[0-9a-fA-F:]+\]|[\w.-]+):\d{1,5}$/, 'expected host:port, e.g. 127.0.0.1:8720');
+
+export const DeviceConfigSchema = z.object({
+  /** The platform's Device id. */
+  id: z.string().min(1),
+  name: z.string().min(1).optional(),
+  type: z.enum(['FiscalMachine', 'KeyCutter', 'Printer']),
+  driver: z.string().min(1),
+  /** The driver's own options, validated by the driver's schema. */
+  options: z.record(z.string(), z.unknown()).default({}),
+});
+export type DeviceConfig = z.infer<typeof DeviceConfigSchema>;
+
+export const ConfigSchema = z
+  .object({
+    version: z.literal(1),
+    platform: z.object({
+      url: z.url(),
+      websocketUrl: z.url().optional(),
+      /** "name version" sent as `Client`; defaults to frontdesk-agent and its version. */
+      client: z.string().min(1).optional(),
+      clientTokenFile: z.string().min(1).optional(),
+      accessTokenFile: z.string().min(1).optional(),
+      /** Environment variables holding the tokens (used when no file is given). */
+      clientTokenEnv: z.string().min(1).default('FRONTDESK_CLIENT_TOKEN'),
+      accessTokenEnv: z.string().min(1).default('FRONTDESK_ACCESS_TOKEN'),
+      enterpriseIds: z.array(z.string().min(1)).max(1000).default([]),
+      rateLimit: z
+        .object({
+          requests: z.number().int().min(1).default(200),
+          windowSeconds: z.number().positive().default(30),
+          /** Fraction of the limit left for other software using the same access token. */
+          reserveShare: z.number().min(0).max(0.9).default(0),
+        })
+        .default({ requests: 200, windowSeconds: 30, reserveShare: 0 }),
+      requestTimeoutMs: z.number().int().min(100).default(15000),
+    }),
+    poll: z
+      .object({
+        intervalMs: z.number().int().min(100).default(2000),
+        /** Safety-net catch-up while the WebSocket is up. */
+        safetyNetMs: z.number().int().min(1000).default(60000),
+        /** How far back `fiscalMachineCommands/getAll` looks (≤ 3 months). */
+        fiscalLookbackHours: z
+          .number()
+          .positive()
+          .max(24 * 90)
+          .default(72),
+      })
+      .default({ intervalMs: 2000, safetyNetMs: 60000, fiscalLookbackHours: 72 }),
+    timezone: z
+      .string()
+      .default('Europe/Rome')
+      .refine((tz) => {
+        try {
+          new Intl.DateTimeFormat('en', { timeZone: tz });
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'unknown time zone'),
+    journal: z.object({ path: z.string().min(1) }),
+    status: z
+      .object({
+        listen: listen.default('127.0.0.1:8720'),
+        /** Required when `listen` is not a loopback address. */
+        accessTokenFile: z.string().min(1).optional(),
+      })
+      .default({ listen: '127.0.0.1:8720' }),
+    log: z
+      .object({
+        level: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+        format: z.enum(['plain', 'json']).default('plain'),
+      })
+      .default({ level: 'info', format: 'plain' }),
+    shutdown: z.object({ deadlineMs: z.number().int().min(0).default(20000) }).default({ deadlineMs: 20000 }),
+    /** `npm start` embeds the platform simulator; never set this on a real site. */
+    simulator: z
+      .object({
+        enabled: z.boolean().default(false),
+        scenario: z.string().optional(),
+        port: z.number().int().min(0).max(65535).default(0),
+      })
+      .optional(),
+    devices: z.array(DeviceConfigSchema).default([]),
+  })
+  .superRefine((c, ctx) => {
+    const seen = new Set<string>();
+    c.devices.forEach((d, i) => {
+      if (seen.has(d.id))
+        ctx.addIssue({ code: 'custom', path: ['devices', i, 'id'], message: 'duplicate device id' });
+      seen.add(d.id);
+    });
+    const host = c.status.listen.replace(/:\d+$/, '');
+    if (!isLoopback(host) && !c.status.accessTokenFile) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['status', 'accessTokenFile'],
+        message: 'required when status.listen is not a loopback address',
+      });
+    }
+  });
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** `devices[1].options.path: Required` style messages, one per line. */
+export function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.reduce<string>(
+        (acc, part) =>
+          typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part),
+        '',
+      );
+      return `${path || '(root)'}: ${issue.message}`;
+    })
+    .join('\n');
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** Validates an already-parsed document. Rejects with CONFIG_INVALID naming every bad path. */
+export function parseConfig(document: unknown): Config {
+  const result = ConfigSchema.safeParse(document);
+  if (!result.success) {
+    throw new AgentError('CONFIG_INVALID', `Invalid configuration:\n${formatIssues(result.error)}`);
+  }
+  return deepFreeze(result.data);
+}
+
+/** Reads and validates a YAML config file. Relative paths inside stay relative to the cwd. */
+export function loadConfig(path: string): Config {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new AgentError('CONFIG_INVALID', `Cannot read configuration file ${path}: ${(e as Error).message}`);
+  }
+  let document: unknown;
+  try {
+    document = parseYaml(text);
+  } catch (e) {
+    throw new AgentError(
+      'CONFIG_INVALID',
+      `Configuration file ${path} is not valid YAML: ${(e as Error).message}`,
+    );
+  }
+  return parseConfig(document);
+}
+
+export interface Secrets {
+  clientToken: string;
+  accessToken: string;
+}
+
+/**
+ * Resolves the tokens: from the configured files, else from `$CREDENTIALS_DIRECTORY/client-token`
+ * and `access-token` (systemd LoadCredential), else from the configured environment variables.
+ * Rejects with CONFIG_INVALID naming the source, never the value.
+ */
+export function resolveSecrets(config: Config, env: NodeJS.ProcessEnv): Secrets {
+  const read = (file: string | undefined, credential: string, envName: string, what: string): string => {
+    const candidates: string[] = [];
+    if (file) candidates.push(file);
+    else if (env.CREDENTIALS_DIRECTORY) candidates.push(join(env.CREDENTIALS_DIRECTORY, credential));
+    for (const candidate of candidates) {
+      try {
+        const value = readFileSync(candidate, 'utf8').trim();
+        if (value) return value;
+        throw new AgentError('CONFIG_INVALID', `The ${what} file ${candidate} is empty`);
+      } catch (e) {
+        if (e instanceof AgentError) throw e;
+        if (file)
+          throw new AgentError(
+            'CONFIG_INVALID',
+            `Cannot read the ${what} file ${candidate}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
+          );
+      }
+    }
+    const fromEnv = env[envName]?.trim();
+    if (fromEnv) return fromEnv;
+    throw new AgentError(
+      'CONFIG_INVALID',
+      `No ${what}: set platform.${what === 'client token' ? 'clientTokenFile' : 'accessTokenFile'}, a systemd credential "${credential}", or the environment variable ${envName}`,
+    );
+  };
+  return {
+    clientToken: read(
+      config.platform.clientTokenFile,
+      'client-token',
+      config.platform.clientTokenEnv,
+      'client token',
+    ),
+    accessToken: read(
+      config.platform.accessTokenFile,
+      'access-token',
+      config.platform.accessTokenEnv,
+      'access token',
+    ),
+  };
+}

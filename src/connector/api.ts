@@ -1,0 +1,95 @@
+import type { NormalizedItem } from './model.js';
+import type {
+  AddKeyCutterRequest,
+  CommandUpdateRequest,
+  FiscalCommandsFilter,
+  OrderItemsFilter,
+  PaymentsFilter,
+  WireDevice,
+  WireOrderItem,
+  WirePayment,
+} from './wire.js';
+
+/**
+ * The Connector API as the rest of the agent sees it. Implemented by `ConnectorClient`
+ * (`client.ts`); the core depends on this interface only, so tests can hand it a double.
+ *
+ * Every method: validates its request against the documented limits first (a violation rejects
+ * with `REQUEST_INVALID` and nothing is sent); waits for the shared rate budget; retries
+ * retryable failures; rejects with an `AgentError` (codes in `errors.ts`) otherwise.
+ */
+export interface ConnectorApi {
+  /**
+   * `fiscalMachineCommands/getAll`, following the cursor: yields one page of normalised items at
+   * a time, newest first. `Limitation` is added by the client (`pageSize`, default 100).
+   */
+  fiscalCommands(
+    filter: DistributiveOmit<FiscalCommandsFilter, 'Limitation'>,
+    options?: PagedOptions,
+  ): AsyncIterable<NormalizedItem[]>;
+  /** `commands/getAllActive`: Pending and Received commands, each normalised. */
+  activeCommands(options?: RequestOptions): Promise<NormalizedItem[]>;
+  /** `commands/getAllByIds`, batched by 1000 ids. Only active commands come back. */
+  commandsByIds(ids: readonly string[], options?: RequestOptions): Promise<NormalizedItem[]>;
+  /** `commands/addKeyCutter`; resolves to the new command id. */
+  addKeyCutter(request: AddKeyCutterRequest, options?: RequestOptions): Promise<string>;
+  /** `commands/update`. Progress is a fraction 0..1 (see `progressToWire`). */
+  updateCommand(update: CommandUpdateRequest, options?: RequestOptions): Promise<void>;
+  /** `devices/getAll`. */
+  devices(options?: RequestOptions): Promise<WireDevice[]>;
+  /** `orderItems/getAll`, every page. */
+  orderItems(filter: OrderItemsFilter, options?: PagedOptions): AsyncIterable<WireOrderItem[]>;
+  /** `payments/getAll`, every page. */
+  payments(filter: PaymentsFilter, options?: PagedOptions): AsyncIterable<WirePayment[]>;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/**
+ * Who goes first when the rate budget is scarce: `result` (updates that deliver an outcome),
+ * then `normal`, then `discovery` (polls and catch-ups).
+ */
+export type RequestPriority = 'result' | 'normal' | 'discovery';
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  priority?: RequestPriority;
+}
+
+export interface PagedOptions extends RequestOptions {
+  /** `Limitation.Count` per page, 1..1000. */
+  pageSize?: number;
+  /** Stop after this many pages (a safety net); unlimited by default. */
+  maxPages?: number;
+}
+
+/** One finished HTTP exchange, for metrics and the status page. Carries no secrets. */
+export interface RequestRecord {
+  operation: string;
+  /** HTTP status, or 0 for a network failure or timeout. */
+  status: number;
+  durationMs: number;
+  requestId?: string;
+  errorCode?: string;
+  /** Milliseconds spent waiting for the rate budget before sending. */
+  budgetWaitMs: number;
+}
+
+/** What the rate budget can tell about itself at one moment. */
+export interface BudgetSnapshot {
+  /** Requests counted in the current window. */
+  used: number;
+  /** Requests this agent may send per window (its share of the token's limit). */
+  limit: number;
+  windowMs: number;
+  /** Callers waiting for budget. */
+  waiting: number;
+  /** Epoch ms until which nothing may be sent after a 429, if any. */
+  blockedUntil?: number;
+}
+
+/** Progress is sent as a fraction 0..1; the one place to change if the platform wants percent. */
+export function progressToWire(fraction: number): number {
+  const clamped = Math.min(1, Math.max(0, Number.isFinite(fraction) ? fraction : 0));
+  return Math.round(clamped * 1000) / 1000;
+}

@@ -1,0 +1,344 @@
+import type { z } from 'zod';
+import { AgentError } from '../errors.js';
+import {
+  CommandSchema,
+  type CommandState,
+  FiscalMachineCommandSchema,
+  KeyCutterDataSchema,
+  LegacyFiscalDataSchema,
+  PrinterDataSchema,
+  type WireBill,
+} from './wire.js';
+
+/**
+ * The agent's internal model of a platform command: one shape whichever operation it came from
+ * (`fiscalMachineCommands/getAll` flat items, or `commands/*` items with a typed `Data`). The core
+ * and the drivers see only this model, never the wire.
+ */
+export interface PlatformCommand {
+  id: string;
+  state: CommandState;
+  createdUtc: string;
+  device: { id: string; type: string; name: string; identifier?: string };
+  /** "First Last" of the creator when the platform says who it was. */
+  creatorName?: string;
+  source: 'fiscalMachineCommands' | 'commands';
+  data: CommandData;
+}
+
+export type CommandData =
+  | { kind: 'fiscal'; fiscal: FiscalJobData }
+  | { kind: 'keys'; keys: KeyJobData }
+  | { kind: 'print'; print: PrintJobData }
+  /** A device type this agent does not handle (payment terminals, passport scanners, unknown). */
+  | { kind: 'other'; deviceType: string };
+
+/** A JSON-in-a-string field, parsed a second time. Garbage is kept as an error, never thrown. */
+export interface EmbeddedJson {
+  value: Record<string, unknown>;
+  error?: string;
+}
+
+export interface FiscalBill {
+  id: string;
+  number?: string;
+  name?: string;
+  issuedUtc?: string;
+  enterpriseId?: string;
+  /** Items a legacy bill still carries (`Revenue`); absent on bills of version 2025-06-23. */
+  legacyItems?: LegacyLine[];
+  /** Payments a legacy bill still carries. */
+  legacyPayments?: LegacyLine[];
+}
+
+export interface LegacyLine {
+  name: string;
+  type?: string;
+  unitCount: number;
+  /** Gross amount of the whole line. */
+  gross: number;
+  currency: string;
+  taxCodes: string[];
+  canceled: boolean;
+}
+
+export type FiscalDocument =
+  | { type: 'payload'; base64: string }
+  | {
+      type: 'data';
+      isRefund: boolean;
+      /** The receipt a refund refers to, as the platform gave it. */
+      rebated?: { receiptNumber?: string; sequence?: string; dateTimeUtc?: string };
+      printerSerialNumber?: string;
+    };
+
+export interface FiscalJobData {
+  fiscalMachineId?: string;
+  apiUrl?: string;
+  machineSettings: EmbeddedJson;
+  taxIdentifier?: string;
+  bill: FiscalBill;
+  document: FiscalDocument;
+}
+
+export interface KeyJobData {
+  keyCount: number;
+  lockIds: string[];
+  startUtc: string;
+  endUtc: string;
+  guest: {
+    firstName?: string;
+    lastName: string;
+    normalizedFirstName?: string;
+    normalizedLastName?: string;
+    telephone?: string;
+    email?: string;
+  };
+  reservationId?: string;
+  reservationNumber?: string;
+  /** The encoder's id in the lock software (free string, not the Device uuid). */
+  keyCutterId?: string;
+  apiUrl?: string;
+  settings: EmbeddedJson;
+}
+
+export interface PrintJobData {
+  copyCount: number;
+  fileType: string;
+  fileData: string;
+  printerName: string;
+  printerDriverName?: string;
+  printerPortName?: string;
+}
+
+/** What normalising one list item gave: a command, or an error naming what is known of it. */
+export type NormalizedItem =
+  | { ok: true; command: PlatformCommand }
+  | { ok: false; id?: string; deviceId?: string; deviceType?: string; state?: string; error: AgentError };
+
+export function parseEmbeddedJson(text: string | undefined): EmbeddedJson {
+  if (text === undefined || text.trim() === '') return { value: {} };
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      return { value: parsed as Record<string, unknown> };
+    }
+    return { value: {}, error: 'expected a JSON object' };
+  } catch (e) {
+    return { value: {}, error: `not JSON (${(e as Error).message})` };
+  }
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
+    .join('; ');
+}
+
+function invalid(raw: unknown, what: string, message: string): NormalizedItem {
+  const r = (raw ?? {}) as Record<string, unknown>;
+  const device = (r.Device ?? {}) as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const out: NormalizedItem = {
+    ok: false,
+    error: new AgentError('COMMAND_INVALID', `${what}: ${message}`, {
+      details: { commandId: str(r.Id) },
+    }),
+  };
+  const id = str(r.Id);
+  const deviceId = str(device.Id);
+  const deviceType = str(device.Type);
+  const state = str(r.State);
+  if (id) out.id = id;
+  if (deviceId) out.deviceId = deviceId;
+  if (deviceType) out.deviceType = deviceType;
+  if (state) out.state = state;
+  return out;
+}
+
+function creatorName(creator: { FirstName?: string; LastName?: string } | undefined): string | undefined {
+  if (!creator) return undefined;
+  const name = [creator.FirstName, creator.LastName].filter(Boolean).join(' ');
+  return name || undefined;
+}
+
+function compact<T extends object>(value: T): T {
+  for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
+  return value;
+}
+
+function legacyLines(items: WireBill['Revenue']): LegacyLine[] | undefined {
+  if (!items) return undefined;
+  return items.map((i) =>
+    compact({
+      name: i.Name ?? i.Notes ?? i.Type ?? 'Item',
+      type: i.Type,
+      unitCount: i.UnitCount ?? 1,
+      gross: i.Amount.GrossValue ?? i.Amount.Value ?? 0,
+      currency: i.Amount.Currency,
+      taxCodes: (i.Amount.TaxValues ?? []).map((t) => t.Code ?? '').filter(Boolean),
+      canceled: Boolean(i.CanceledUtc),
+    }),
+  );
+}
+
+function toBill(bill: WireBill): FiscalBill {
+  return compact({
+    id: bill.Id,
+    number: bill.Number,
+    name: bill.Name,
+    issuedUtc: bill.IssuedUtc,
+    enterpriseId: bill.EnterpriseId,
+    legacyItems: legacyLines(bill.Revenue),
+    legacyPayments: legacyLines(bill.Payments),
+  });
+}
+
+/** Normalises one item of `fiscalMachineCommands/getAll`. */
+export function normalizeFiscalMachineCommand(raw: unknown): NormalizedItem {
+  const parsed = FiscalMachineCommandSchema.safeParse(raw);
+  if (!parsed.success) return invalid(raw, 'Malformed fiscal command', describeIssues(parsed.error));
+  const c = parsed.data;
+  const cd = c.CommandData;
+  let document: FiscalDocument;
+  if (cd?.Discriminator === 'ItalianFiscalMachinePayload' && cd.ItalianFiscalMachinePayload) {
+    document = { type: 'payload', base64: cd.ItalianFiscalMachinePayload.Payload };
+  } else if (cd?.Discriminator === 'ItalianFiscalMachineData' && cd.ItalianFiscalMachineData) {
+    document = italianData(cd.ItalianFiscalMachineData);
+  } else {
+    return invalid(
+      raw,
+      'Malformed fiscal command',
+      `CommandData has no usable ${cd?.Discriminator ?? 'data'}`,
+    );
+  }
+  return {
+    ok: true,
+    command: compact({
+      id: c.Id,
+      state: c.State,
+      createdUtc: c.CreatedUtc,
+      device: compact({
+        id: c.Device.Id,
+        type: c.Device.Type,
+        name: c.Device.Name,
+        identifier: c.Device.Identifier,
+      }),
+      creatorName: creatorName(c.Creator),
+      source: 'fiscalMachineCommands' as const,
+      data: {
+        kind: 'fiscal' as const,
+        fiscal: compact({
+          fiscalMachineId: c.FiscalMachineId,
+          apiUrl: c.ApiUrl,
+          machineSettings: parseEmbeddedJson(c.FiscalMachineData),
+          taxIdentifier: c.TaxIdentifier,
+          bill: toBill(c.Bill),
+          document,
+        }),
+      },
+    }),
+  };
+}
+
+function italianData(d: {
+  IsRefund: boolean;
+  RebatedReceiptNumber?: string;
+  RebatedReceiptSequence?: string;
+  RebatedReceiptDateTimeUtc?: string;
+  PrinterSerialNumber?: string;
+}): FiscalDocument {
+  const rebated = compact({
+    receiptNumber: d.RebatedReceiptNumber,
+    sequence: d.RebatedReceiptSequence,
+    dateTimeUtc: d.RebatedReceiptDateTimeUtc,
+  });
+  return compact({
+    type: 'data' as const,
+    isRefund: d.IsRefund,
+    rebated: Object.keys(rebated).length ? rebated : undefined,
+    printerSerialNumber: d.PrinterSerialNumber,
+  });
+}
+
+/** Normalises one item of `commands/getAllActive` or `commands/getAllByIds`. */
+export function normalizeCommand(raw: unknown): NormalizedItem {
+  const parsed = CommandSchema.safeParse(raw);
+  if (!parsed.success) return invalid(raw, 'Malformed command', describeIssues(parsed.error));
+  const c = parsed.data;
+  const base = compact({
+    id: c.Id,
+    state: c.State,
+    createdUtc: c.CreatedUtc,
+    device: compact({
+      id: c.Device.Id,
+      type: c.Device.Type,
+      name: c.Device.Name,
+      identifier: c.Device.Identifier,
+    }),
+    creatorName: creatorName(c.Creator),
+    source: 'commands' as const,
+  });
+  switch (c.Device.Type) {
+    case 'KeyCutter': {
+      const d = KeyCutterDataSchema.safeParse(c.Data);
+      if (!d.success) return invalid(raw, 'Malformed key-cutter command', describeIssues(d.error));
+      const k = d.data;
+      const keys: KeyJobData = compact({
+        keyCount: k.KeyCount,
+        lockIds: k.LockIds,
+        startUtc: k.StartUtc,
+        endUtc: k.EndUtc,
+        guest: compact({
+          firstName: k.FirstName,
+          lastName: k.LastName,
+          normalizedFirstName: k.NormalizedFirstName,
+          normalizedLastName: k.NormalizedLastName,
+          telephone: k.Telephone,
+          email: k.Email,
+        }),
+        reservationId: k.ReservationId,
+        reservationNumber: k.ReservationNumber,
+        keyCutterId: k.KeyCutterId,
+        apiUrl: k.ApiUrl,
+        settings: parseEmbeddedJson(k.KeyCutterData),
+      });
+      return { ok: true, command: { ...base, data: { kind: 'keys', keys } } };
+    }
+    case 'FiscalMachine': {
+      const d = LegacyFiscalDataSchema.safeParse(c.Data);
+      if (!d.success) return invalid(raw, 'Malformed fiscal command', describeIssues(d.error));
+      const f = d.data;
+      let document: FiscalDocument;
+      if (f.PayloadData?.Value) document = { type: 'payload', base64: f.PayloadData.Value };
+      else if (f.BillFiscalMachineData?.Value) document = italianData(f.BillFiscalMachineData.Value);
+      else return invalid(raw, 'Malformed fiscal command', 'neither PayloadData nor BillFiscalMachineData');
+      const fiscal: FiscalJobData = compact({
+        fiscalMachineId: f.FiscalMachineId,
+        apiUrl: f.ApiUrl,
+        machineSettings: parseEmbeddedJson(f.FiscalMachineData),
+        taxIdentifier: f.TaxIdentifier,
+        bill: toBill(f.Bill),
+        document,
+      });
+      return { ok: true, command: { ...base, data: { kind: 'fiscal', fiscal } } };
+    }
+    case 'Printer': {
+      const d = PrinterDataSchema.safeParse(c.Data);
+      if (!d.success) return invalid(raw, 'Malformed printer command', describeIssues(d.error));
+      const p = d.data;
+      const print: PrintJobData = compact({
+        copyCount: p.CopyCount,
+        fileType: p.FileType,
+        fileData: p.FileData,
+        printerName: p.PrinterName,
+        printerDriverName: p.PrinterDriverName || undefined,
+        printerPortName: p.PrinterPortName || undefined,
+      });
+      return { ok: true, command: { ...base, data: { kind: 'print', print } } };
+    }
+    default:
+      return { ok: true, command: { ...base, data: { kind: 'other', deviceType: c.Device.Type } } };
+  }
+}

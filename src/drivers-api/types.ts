@@ -1,0 +1,133 @@
+import type { z } from 'zod';
+import type { Clock } from '../clock.js';
+import type { CommandData, PlatformCommand } from '../connector/model.js';
+import type { WireOrderItem, WirePayment } from '../connector/wire.js';
+import type { AgentError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { TransportFactory } from '../transport/types.js';
+
+/**
+ * The contract between the core and a device driver. A driver is built per configured device by
+ * its factory, owns that device exclusively, and is driven one job at a time by the core's
+ * per-device queue (so `execute` and `reconcile` are never called concurrently on one driver).
+ */
+
+export type DeviceType = 'FiscalMachine' | 'KeyCutter' | 'Printer';
+
+export interface DriverFactory<C = unknown> {
+  /** Stable name used in the config's `driver:` key, e.g. "epson-fpmate". */
+  readonly kind: string;
+  readonly deviceType: DeviceType;
+  /** The driver's own `options:` schema; the core validates with it and never looks inside. */
+  readonly configSchema: z.ZodType<C>;
+  create(config: C, ctx: DriverContext): Driver;
+}
+
+/** The job the core hands a driver: one platform command, already normalised and journaled. */
+export interface Job {
+  commandId: string;
+  deviceId: string;
+  /** The command as last read from the platform. */
+  command: PlatformCommand;
+  data: CommandData;
+  /** 1 for the first run; higher when the core runs it again after `not-done`. */
+  attempt: number;
+  /**
+   * The last value the driver stored with `checkpoint()` for this job, as persisted in the
+   * journal; `undefined` when it never stored one. Survives crashes.
+   */
+  checkpoint?: unknown;
+}
+
+export interface ExecuteContext {
+  /** Fires when the command is cancelled or the agent shuts down past its deadline. */
+  signal: AbortSignal;
+  /** Reports progress as a fraction 0..1; the core throttles what reaches the platform. */
+  progress(fraction: number): void;
+  /**
+   * Durably stores `value` (JSON-serialisable) as this job's checkpoint before returning: call it
+   * before every side effect the driver must be able to reason about after a crash (a document
+   * sent, a card written). The value is handed back in `Job.checkpoint` to `reconcile()`.
+   */
+  checkpoint(value: unknown): void;
+}
+
+/** A finished job. `notes` is what the receptionist reads; `details` goes into the journal. */
+export interface JobResult {
+  notes: string;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * What a driver can say about a job that started but whose outcome was lost (crash, lost answer).
+ * - `done`: it happened; `result` is what to report.
+ * - `not-done`: it certainly did not happen; the core may run it again.
+ * - `failed`: it certainly ended in this error (e.g. some cards cut, then the encoder refused).
+ * - `unknown`: the device cannot tell; the core reports Error with `reason`, never re-runs.
+ */
+export type Reconciliation =
+  | { outcome: 'done'; result: JobResult }
+  | { outcome: 'not-done' }
+  | { outcome: 'failed'; error: AgentError }
+  | { outcome: 'unknown'; reason: string };
+
+/** A cheap, never-throwing picture of the device for the status page and metrics. */
+export interface DeviceStatus {
+  /** The device answered its last contact. */
+  connected: boolean;
+  /** One line a person understands: "ready", "paper out", "unplugged — waiting for it". */
+  summary: string;
+  /** Epoch ms of the last successful contact. */
+  lastContact?: number;
+  /** Problems staff should act on, in their words. */
+  warnings: string[];
+  /** Driver-specific facts (paper, cover, fiscal day, files pending …), flat and JSON-safe. */
+  facts: Record<string, string | number | boolean | null>;
+}
+
+export interface Driver {
+  /** Idempotent. Rejects (DEVICE_UNAVAILABLE …), never hangs past the signal. */
+  open(signal: AbortSignal): Promise<void>;
+  /**
+   * Runs the job on the device. Rejects with an AgentError whose `notes` tell staff what
+   * happened and what to do. On abort it stops at the next safe point and rejects with ABORTED —
+   * unless the side effect already happened, in which case it resolves with the real outcome.
+   */
+  execute(job: Job, ctx: ExecuteContext): Promise<JobResult>;
+  /** Decides the fate of a job that started before a crash or lost its answer. */
+  reconcile(job: Job, signal: AbortSignal): Promise<Reconciliation>;
+  status(): DeviceStatus;
+  /** Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Read access to the platform that drivers need (the fiscal driver reads a bill's lines). */
+export interface PlatformReader {
+  orderItems(billId: string, signal?: AbortSignal): Promise<WireOrderItem[]>;
+  payments(billId: string, signal?: AbortSignal): Promise<WirePayment[]>;
+}
+
+/** Small durable key-value store, one namespace per device, kept in the journal. */
+export interface DeviceStore {
+  get(key: string): unknown;
+  /** Persists synchronously (the value is on disk when this returns). */
+  set(key: string, value: unknown): void;
+}
+
+export interface DriverContext {
+  deviceId: string;
+  deviceName: string;
+  /** IANA zone of the property (encoder validity, fiscal dates). */
+  timezone: string;
+  log: Logger;
+  clock: Clock;
+  store: DeviceStore;
+  platform: PlatformReader;
+  /** Opens transports; drivers never open hardware themselves. */
+  io: TransportFactory;
+  /** HTTP for network devices (fiscal printers); tests inject one bound to a simulator. */
+  fetch: typeof fetch;
+}
+
+/** The explicit set of driver factories a build knows, by `kind`. */
+export type DriverRegistry = ReadonlyMap<string, () => Promise<DriverFactory<unknown>>>;

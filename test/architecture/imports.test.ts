@@ -1,0 +1,51 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return tsFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const importPattern = /(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g;
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(importPattern)].map((m) => m[1] as string);
+}
+
+describe('module boundaries', () => {
+  it('src/ never imports drivers/ (only src/main.ts and src/cli.ts wire the registry)', () => {
+    const offenders = tsFiles(join(root, 'src'))
+      .filter((file) => !/src[\\/](main|cli)\.ts$/.test(file))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((spec) => /(^|\/)drivers\//.test(spec) && spec.startsWith('.'))
+          .map((spec) => `${relative(root, file)} imports ${spec}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  it('drivers/ import only src/drivers-api, src/transport, src/errors, src/log, src/clock and the connector model', () => {
+    const allowed = /(^|\/)src\/(drivers-api|transport|errors|log|clock|connector\/(model|wire))(\/|\.js$)/;
+    const offenders = tsFiles(join(root, 'drivers'))
+      .filter((file) => !file.endsWith('.test.ts'))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((spec) => spec.includes('/src/') && !allowed.test(spec))
+          .map((spec) => `${relative(root, file)} imports ${spec}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  it('the boundary check itself finds an offending import', () => {
+    const sample = "import { x } from '../../drivers/sim/index.js';";
+    const specs = [...sample.matchAll(importPattern)].map((m) => m[1]);
+    expect(specs.filter((s) => /(^|\/)drivers\//.test(s ?? ''))).toHaveLength(1);
+  });
+});
