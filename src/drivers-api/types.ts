@@ -42,8 +42,12 @@ export interface Job {
 export interface ExecuteContext {
   /** Fires when the command is cancelled or the agent shuts down past its deadline. */
   signal: AbortSignal;
-  /** Reports progress as a fraction 0..1; the core throttles what reaches the platform. */
-  progress(fraction: number): void;
+  /**
+   * Reports progress as a fraction 0..1. The core throttles what reaches the platform (at most
+   * one update a second), except milestones (`{milestone: true}`, e.g. each key card), which are
+   * always sent.
+   */
+  progress(fraction: number, options?: { milestone?: boolean }): void;
   /**
    * Durably stores `value` (JSON-serialisable) as this job's checkpoint before returning: call it
    * before every side effect the driver must be able to reason about after a crash (a document
