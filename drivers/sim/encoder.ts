@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import type { KeyJobData } from '../../src/connector/model.js';
+import type {
+  DeviceStatus,
+  Driver,
+  DriverContext,
+  DriverFactory,
+  ExecuteContext,
+  Job,
+  JobResult,
+  Reconciliation,
+} from '../../src/drivers-api/types.js';
+import { AgentError } from '../../src/errors.js';
+import { openLedger } from './ledger.js';
+import { SimOptionsSchema, scriptFor, seededRandom, simulatedWork } from './script.js';
+
+/**
+ * A simulated key-card encoder: writes `KeyCount` cards one by one (a ledger line per card is the
+ * card leaving the encoder), reports a milestone after each, stops between cards when cancelled,
+ * and after a crash reports how many cards were confirmed — cutting the rest only when
+ * `cutRemainingAfterCrash` is set, like the real encoder driver.
+ */
+export const SimEncoderOptionsSchema = SimOptionsSchema.extend({
+  cutRemainingAfterCrash: z.boolean().default(false),
+});
+export type SimEncoderOptions = z.infer<typeof SimEncoderOptionsSchema>;
+
+export const simEncoderFactory: DriverFactory<SimEncoderOptions> = {
+  kind: 'sim-encoder',
+  deviceType: 'KeyCutter',
+  configSchema: SimEncoderOptionsSchema,
+  create: (options, ctx) => new SimEncoderDriver(options, ctx),
+};
+
+function keyData(job: Job): KeyJobData {
+  if (job.data.kind !== 'keys') {
+    throw new AgentError('COMMAND_INVALID', `A ${job.data.kind} command cannot run on a key encoder`);
+  }
+  return job.data.keys;
+}
+
+function rooms(keys: KeyJobData): string {
+  if (keys.lockIds.length === 0) return 'no room';
+  return `${keys.lockIds.length > 1 ? 'rooms' : 'room'} ${keys.lockIds.join(', ')}`;
+}
+
+class SimEncoderDriver implements Driver {
+  private readonly random: () => number;
+  private readonly ledger;
+  private lastContact: number | undefined;
+  private opened = false;
+
+  constructor(
+    private readonly options: SimEncoderOptions,
+    private readonly ctx: DriverContext,
+  ) {
+    this.random = seededRandom(options.seed);
+    this.ledger = openLedger(options.ledgerPath, ctx.store);
+  }
+
+  async open(): Promise<void> {
+    this.opened = true;
+    this.lastContact = this.ctx.clock.now();
+  }
+
+  async execute(job: Job, ctx: ExecuteContext): Promise<JobResult> {
+    const keys = keyData(job);
+    if (keys.lockIds.length === 0) {
+      throw new AgentError('ROOM_UNKNOWN', 'The key command names no room', {
+        notes: 'The reservation has no room assigned; assign a room, then cut the keys again.',
+      });
+    }
+    const script = scriptFor(keys.settings, this.options, this.random);
+    const alreadyCut = this.cardsCut(job.commandId);
+    const perCard = script.durationMs / keys.keyCount;
+    for (let card = alreadyCut + 1; card <= keys.keyCount; card++) {
+      if (ctx.signal.aborted) {
+        throw new AgentError('ABORTED', `Cancelled after ${card - 1} of ${keys.keyCount} keys`, {
+          details: { cardsCut: card - 1 },
+        });
+      }
+      await simulatedWork(this.ctx.clock, perCard, ctx.signal);
+      const failsHere = script.outcome !== 'ok' && (script.failAtCard ?? 1) === card;
+      if (failsHere) {
+        throw new AgentError(
+          script.outcome as AgentError['code'],
+          `Simulated encoder failure at card ${card}`,
+          {
+            details: { cardsCut: card - 1 },
+          },
+        );
+      }
+      ctx.checkpoint({ writing: card });
+      this.ledger.append({
+        commandId: job.commandId,
+        action: 'card',
+        facts: { card, rooms: keys.lockIds },
+        at: this.ctx.clock.now(),
+      });
+      ctx.checkpoint({ confirmed: card });
+      ctx.progress(card / keys.keyCount, { milestone: true });
+    }
+    this.lastContact = this.ctx.clock.now();
+    return this.result(keys);
+  }
+
+  async reconcile(job: Job): Promise<Reconciliation> {
+    const keys = keyData(job);
+    const cut = this.cardsCut(job.commandId);
+    if (cut >= keys.keyCount) return { outcome: 'done', result: this.result(keys) };
+    if (cut === 0 || this.options.cutRemainingAfterCrash) return { outcome: 'not-done' };
+    return {
+      outcome: 'failed',
+      error: new AgentError('STATE_UNKNOWN', `${cut} of ${keys.keyCount} keys were cut before a restart`, {
+        notes: `${cut} of ${keys.keyCount} keys were cut before the agent restarted; cut the rest again if needed.`,
+        details: { cardsCut: cut },
+      }),
+    };
+  }
+
+  status(): DeviceStatus {
+    const status: DeviceStatus = {
+      connected: this.opened,
+      summary: this.opened ? 'ready (simulated encoder)' : 'not opened yet',
+      warnings: [],
+      facts: { simulated: true, cardsCut: this.ledger.count('card') },
+    };
+    if (this.lastContact !== undefined) status.lastContact = this.lastContact;
+    return status;
+  }
+
+  async close(): Promise<void> {
+    this.opened = false;
+  }
+
+  private cardsCut(commandId: string): number {
+    return this.ledger.entriesFor(commandId).filter((e) => e.action === 'card').length;
+  }
+
+  private result(keys: KeyJobData): JobResult {
+    return {
+      notes: `${keys.keyCount} ${keys.keyCount === 1 ? 'key' : 'keys'} for ${rooms(keys)}`,
+      details: { cards: keys.keyCount, rooms: keys.lockIds },
+    };
+  }
+}

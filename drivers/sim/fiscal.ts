@@ -1,0 +1,159 @@
+import type { FiscalJobData } from '../../src/connector/model.js';
+import type {
+  DeviceStatus,
+  Driver,
+  DriverContext,
+  DriverFactory,
+  ExecuteContext,
+  Job,
+  JobResult,
+  Reconciliation,
+} from '../../src/drivers-api/types.js';
+import { AgentError } from '../../src/errors.js';
+import { type LedgerEntry, openLedger } from './ledger.js';
+import { type SimOptions, SimOptionsSchema, scriptFor, seededRandom, simulatedWork } from './script.js';
+
+/**
+ * A simulated RT fiscal printer. It checks what a real one would refuse before printing (bad
+ * Base64, a bill whose lines and payments do not add up), "prints" by appending to its ledger
+ * (its memory of emitted documents, numbered Z-document like an RT), and answers `reconcile()`
+ * from that memory — so it keeps the at-most-once promise across crashes just as the real driver
+ * must.
+ */
+export const simFiscalFactory: DriverFactory<SimOptions> = {
+  kind: 'sim-fiscal',
+  deviceType: 'FiscalMachine',
+  configSchema: SimOptionsSchema,
+  create: (options, ctx) => new SimFiscalDriver(options, ctx),
+};
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+function fiscalData(job: Job): FiscalJobData {
+  if (job.data.kind !== 'fiscal') {
+    throw new AgentError('COMMAND_INVALID', `A ${job.data.kind} command cannot run on a fiscal printer`);
+  }
+  return job.data.fiscal;
+}
+
+function receiptLabel(entry: LedgerEntry): string {
+  return String(entry.facts.receipt);
+}
+
+class SimFiscalDriver implements Driver {
+  private readonly random: () => number;
+  private readonly ledger;
+  private readonly serial: string;
+  private lastContact: number | undefined;
+  private opened = false;
+
+  constructor(
+    private readonly options: SimOptions,
+    private readonly ctx: DriverContext,
+  ) {
+    this.random = seededRandom(options.seed);
+    this.ledger = openLedger(options.ledgerPath, ctx.store);
+    this.serial = `99SIM${ctx.deviceId
+      .replace(/[^0-9A-Za-z]/g, '')
+      .slice(0, 6)
+      .toUpperCase()}`;
+  }
+
+  async open(): Promise<void> {
+    this.opened = true;
+    this.lastContact = this.ctx.clock.now();
+  }
+
+  async execute(job: Job, ctx: ExecuteContext): Promise<JobResult> {
+    const fiscal = fiscalData(job);
+    const total = await this.validate(fiscal, ctx.signal);
+    const script = scriptFor(fiscal.machineSettings, this.options, this.random);
+    ctx.progress(0.1);
+    await simulatedWork(this.ctx.clock, script.durationMs / 2, ctx.signal);
+    if (script.outcome !== 'ok') {
+      throw new AgentError(script.outcome, `Simulated printer failure ${script.outcome}`);
+    }
+    ctx.checkpoint({ phase: 'printing' });
+    const entry = this.print(job.commandId, total);
+    ctx.checkpoint({ phase: 'printed', receipt: entry.facts.receipt });
+    ctx.progress(0.9);
+    // The paper still has to come out; the document is already emitted, so no abort from here on.
+    await this.ctx.clock.sleep(script.durationMs / 2).catch(() => undefined);
+    this.lastContact = this.ctx.clock.now();
+    return this.result(entry);
+  }
+
+  async reconcile(job: Job): Promise<Reconciliation> {
+    const printed = this.ledger.entriesFor(job.commandId).find((e) => e.action === 'receipt');
+    if (printed) return { outcome: 'done', result: this.result(printed) };
+    // The simulated printer's memory is exact: no document for this command means none was emitted.
+    return { outcome: 'not-done' };
+  }
+
+  status(): DeviceStatus {
+    const status: DeviceStatus = {
+      connected: this.opened,
+      summary: this.opened ? 'ready (simulated printer)' : 'not opened yet',
+      warnings: [],
+      facts: { simulated: true, serial: this.serial, printed: this.ledger.count('receipt') },
+    };
+    if (this.lastContact !== undefined) status.lastContact = this.lastContact;
+    return status;
+  }
+
+  async close(): Promise<void> {
+    this.opened = false;
+  }
+
+  /** Refuses what a real printer would refuse; returns the document total in euro. */
+  private async validate(fiscal: FiscalJobData, signal: AbortSignal): Promise<number> {
+    const doc = fiscal.document;
+    if (doc.type === 'payload') {
+      const compact = doc.base64.replace(/\s+/g, '');
+      if (!compact || !BASE64.test(compact)) {
+        throw new AgentError('COMMAND_INVALID', 'The fiscal payload is not valid Base64', {
+          notes:
+            'The fiscal document from the platform is damaged; nothing was printed. Issue the receipt again.',
+        });
+      }
+      return 0;
+    }
+    if (doc.type === 'data' && doc.isRefund && !doc.rebated?.receiptNumber) {
+      throw new AgentError('FISCAL_REJECTED', 'Refund without the number of the original receipt', {
+        notes: 'The refund does not say which receipt it refunds; nothing was printed.',
+      });
+    }
+    const legacy = fiscal.bill.legacyItems;
+    const gross = legacy
+      ? legacy.reduce((sum, line) => (line.canceled ? sum : sum + line.gross), 0)
+      : (await this.ctx.platform.orderItems(fiscal.bill.id, signal)).reduce(
+          (sum, item) => (item.CanceledUtc ? sum : sum + (item.Amount.GrossValue ?? item.Amount.Value ?? 0)),
+          0,
+        );
+    return Math.round(gross * 100) / 100;
+  }
+
+  private print(commandId: string, total: number): LedgerEntry {
+    // Numbering follows the ledger (the emitted documents), like an RT's own counters.
+    const emitted = this.ledger.count('receipt');
+    const z = Math.floor(emitted / 9999) + 1;
+    const doc = (emitted % 9999) + 1;
+    const receipt = `${String(z).padStart(4, '0')}-${String(doc).padStart(4, '0')}`;
+    const entry: LedgerEntry = {
+      commandId,
+      action: 'receipt',
+      facts: { receipt, serial: this.serial, total },
+      at: this.ctx.clock.now(),
+    };
+    this.ledger.append(entry);
+    return entry;
+  }
+
+  private result(entry: LedgerEntry): JobResult {
+    const total = Number(entry.facts.total ?? 0);
+    return {
+      notes: `Receipt ${receiptLabel(entry)} on RT ${this.serial}${total ? `, total ${total.toFixed(2)} EUR` : ''}`,
+      details: { ...entry.facts },
+    };
+  }
+}
