@@ -21,7 +21,10 @@ export type LogFormat = 'plain' | 'json';
 export interface LoggerOptions {
   level?: LogLevel;
   format?: LogFormat;
-  /** Strings that must never be printed (tokens). Every occurrence becomes `[redacted]`. */
+  /**
+   * Strings that must never be printed (tokens). Every occurrence becomes `[redacted]`. The array
+   * is read at every line, so secrets learnt later (e.g. a simulator's tokens) can be pushed in.
+   */
   secrets?: readonly string[];
   /** Where lines go; stdout by default (journald picks it up under systemd). */
   stream?: NodeJS.WritableStream;

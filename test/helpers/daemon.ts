@@ -1,0 +1,167 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+
+const root = join(import.meta.dirname, '..', '..');
+
+/**
+ * The real agent daemon as a child process (`node --import tsx src/main.ts run`), for end-to-end
+ * tests: start it, read its log, find its status page, kill it with SIGKILL or stop it with
+ * SIGTERM, start it again on the same journal.
+ */
+export interface DaemonHandle {
+  readonly dir: string;
+  readonly configPath: string;
+  /** Every line it printed, across restarts. */
+  readonly lines: string[];
+  statusUrl(): string;
+  start(): Promise<void>;
+  /** kill -9: no chance to clean up. */
+  kill(): Promise<void>;
+  /** SIGTERM, then waits for exit; resolves to the exit code. */
+  stop(timeoutMs?: number): Promise<number | null>;
+  readonly running: boolean;
+  /** Exit codes of earlier runs and the signals that ended them. */
+  readonly exits: Array<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface DaemonOptions {
+  /** The config document; `journal.path` and `status.listen` are filled in when absent. */
+  config: Record<string, unknown>;
+  env?: Record<string, string>;
+  /** Extra time to wait for the status page line. */
+  startTimeoutMs?: number;
+}
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `${prefix}-`));
+}
+
+export function createDaemon(options: DaemonOptions): DaemonHandle {
+  const dir = tempDir('frontdesk-e2e');
+  const config = {
+    ...options.config,
+    journal: (options.config.journal as object | undefined) ?? { path: join(dir, 'journal.db') },
+    status: (options.config.status as object | undefined) ?? { listen: '127.0.0.1:0' },
+  };
+  const configPath = join(dir, 'agent.yaml');
+  writeFileSync(configPath, stringify(config));
+  const lines: string[] = [];
+  const exits: DaemonHandle['exits'] = [];
+  let child: ChildProcess | undefined;
+  let url = '';
+  let exited: Promise<void> = Promise.resolve();
+
+  const handle: DaemonHandle = {
+    dir,
+    configPath,
+    lines,
+    exits,
+    get running() {
+      return child !== undefined && child.exitCode === null && child.signalCode === null;
+    },
+    statusUrl: () => url,
+    async start() {
+      url = '';
+      const proc = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'src/main.ts', 'run', '--config', configPath],
+        {
+          cwd: root,
+          env: { ...process.env, ...options.env, NOTIFY_SOCKET: '', JOURNAL_STREAM: '' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      child = proc;
+      exited = new Promise((resolve) => {
+        proc.on('exit', (code, signal) => {
+          exits.push({ code, signal });
+          resolve();
+        });
+      });
+      const ready = new Promise<void>((resolve, reject) => {
+        let buffer = '';
+        const onChunk = (chunk: Buffer) => {
+          buffer += chunk.toString('utf8');
+          let nl = buffer.indexOf('\n');
+          while (nl >= 0) {
+            const text = buffer.slice(0, nl);
+            buffer = buffer.slice(nl + 1);
+            lines.push(text);
+            const m = /status page at (http:\/\/[\d.:]+)/.exec(text);
+            if (m?.[1] && !url) {
+              url = m[1];
+              resolve();
+            }
+            nl = buffer.indexOf('\n');
+          }
+        };
+        proc.stdout?.on('data', onChunk);
+        proc.stderr?.on('data', onChunk);
+        proc.on('exit', (code) =>
+          reject(new Error(`daemon exited (${code}) before it was ready:\n${lines.slice(-20).join('\n')}`)),
+        );
+      });
+      const timeout = options.startTimeoutMs ?? 20_000;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        ready,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`daemon not ready after ${timeout} ms:\n${lines.slice(-20).join('\n')}`)),
+            timeout,
+          );
+        }),
+      ]).finally(() => clearTimeout(timer));
+    },
+    async kill() {
+      if (!handle.running) return;
+      child?.kill('SIGKILL');
+      await exited;
+    },
+    async stop(timeoutMs = 30_000) {
+      if (!handle.running) return child?.exitCode ?? null;
+      child?.kill('SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        exited,
+        new Promise<void>((resolve) => {
+          timer = setTimeout(() => {
+            child?.kill('SIGKILL');
+            resolve();
+          }, timeoutMs);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      await exited;
+      return exits.at(-1)?.code ?? null;
+    },
+  };
+  return handle;
+}
+
+/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs: number,
+  what: string,
+  intervalMs = 100,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
