@@ -1,0 +1,298 @@
+import { z } from 'zod';
+import { type Clock, systemClock } from '../clock.js';
+import { AgentError } from '../errors.js';
+import { type Logger, silentLogger } from '../log.js';
+import {
+  type ConnectorApi,
+  type PagedOptions,
+  progressToWire,
+  type RequestOptions,
+  type RequestRecord,
+} from './api.js';
+import type { BackoffRange, RandomSource } from './backoff.js';
+import { type ExchangeContext, exchange, type FetchLike } from './exchange.js';
+import { type NormalizedItem, normalizeCommand, normalizeFiscalMachineCommand } from './model.js';
+import {
+  DEFAULT_PAGE_SIZE,
+  limitation,
+  MAX_IDS_PER_REQUEST,
+  OPERATIONS,
+  type OperationSpec,
+  retryAllowed,
+  validateRequest,
+} from './operations.js';
+import { type Page, type PageSize, paginate } from './paging.js';
+import { RateBudget, type RateLimitOptions } from './rate-budget.js';
+import { type RetryPolicy, withRetries } from './retry.js';
+import {
+  AddCommandResponseSchema,
+  type AddKeyCutterRequest,
+  AddKeyCutterRequestSchema,
+  CommandListResponseSchema,
+  CommandsByIdsRequestSchema,
+  type CommandUpdateRequest,
+  CommandUpdateRequestSchema,
+  DevicesResponseSchema,
+  EmptyResponseSchema,
+  FiscalCommandListResponseSchema,
+  FiscalCommandsByDevicesSchema,
+  FiscalCommandsByIdsSchema,
+  type OrderItemsFilter,
+  OrderItemsRequestSchema,
+  OrderItemsResponseSchema,
+  type PaymentsFilter,
+  PaymentsRequestSchema,
+  PaymentsResponseSchema,
+  type WireDevice,
+  type WireOrderItem,
+  type WirePayment,
+} from './wire.js';
+
+export interface ConnectorClientOptions {
+  /** Platform address, e.g. `https://api.mews-demo.com` (a trailing slash is ignored). */
+  baseUrl: string;
+  clientToken: string;
+  accessToken: string;
+  /** "name version" sent as `Client`, e.g. `frontdesk-agent 0.1.0`. */
+  client: string;
+  fetch?: FetchLike;
+  clock?: Clock;
+  log?: Logger;
+  /** A budget shared with other clients of the same access token; built from `rateLimit` otherwise. */
+  budget?: RateBudget;
+  rateLimit?: Partial<RateLimitOptions>;
+  /** Per HTTP exchange (default 15000). */
+  requestTimeoutMs?: number;
+  /** Retries of a retryable failure (default 4). */
+  retries?: number;
+  /** Backoff between retries of platform faults (default 500 ms doubling to 30 s, jittered). */
+  retryDelay?: BackoffRange;
+  random?: RandomSource;
+  /** Sent as `EnterpriseIds` on `fiscalMachineCommands/getAll` when non-empty. */
+  enterpriseIds?: readonly string[];
+  /** Called after every HTTP exchange, success or not (metrics). Must not throw. */
+  onRequest?: (record: RequestRecord) => void;
+}
+
+/** The Connector API client; `budget` is exposed for the status page and for sharing. */
+export interface ConnectorClient extends ConnectorApi {
+  readonly budget: RateBudget;
+}
+
+type FiscalFilter = Parameters<ConnectorApi['fiscalCommands']>[0];
+
+const IdListSchema = z.array(z.string().min(1));
+
+/**
+ * Builds the client. Throws CONFIG_INVALID synchronously for an unusable address, empty tokens
+ * or an invalid rate limit. Every method follows the contract of `ConnectorApi`.
+ */
+export function createConnectorClient(options: ConnectorClientOptions): ConnectorClient {
+  let base: URL;
+  try {
+    base = new URL(options.baseUrl);
+  } catch {
+    throw new AgentError('CONFIG_INVALID', 'The platform address is not a valid URL');
+  }
+  if (!options.clientToken || !options.accessToken) {
+    throw new AgentError('CONFIG_INVALID', 'The platform client token and access token must not be empty');
+  }
+  if (!options.client) throw new AgentError('CONFIG_INVALID', 'The Client name must not be empty');
+  const clock = options.clock ?? systemClock;
+  const log = (options.log ?? silentLogger).child({ component: 'connector' });
+  const budget = options.budget ?? new RateBudget({ ...options.rateLimit, clock });
+  const ctx: ExchangeContext = {
+    baseUrl: base.href.replace(/\/+$/, ''),
+    tokens: { ClientToken: options.clientToken, AccessToken: options.accessToken, Client: options.client },
+    fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
+    clock,
+    log,
+    budget,
+    requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+  };
+  const policy: RetryPolicy = {
+    retries: options.retries ?? 4,
+    delay: options.retryDelay ?? { minMs: 500, maxMs: 30_000 },
+    random: options.random ?? Math.random,
+    clock,
+    log,
+  };
+  const enterpriseIds = [...(options.enterpriseIds ?? [])];
+
+  /** One operation with retries; `build` runs (and validates) before every attempt. */
+  function call<S extends z.ZodType>(
+    spec: OperationSpec,
+    build: () => Record<string, unknown>,
+    response: S,
+    requestOptions: RequestOptions,
+    shrink?: () => boolean,
+  ): Promise<z.output<S>> {
+    const { signal } = requestOptions;
+    return withRetries(
+      policy,
+      {
+        operation: spec.path,
+        retryOn: (error) => retryAllowed(spec, error),
+        ...(signal ? { signal } : {}),
+        ...(shrink ? { shrink } : {}),
+      },
+      () =>
+        exchange(ctx, {
+          operation: spec.path,
+          body: build(),
+          response,
+          priority: requestOptions.priority ?? 'normal',
+          ...(signal ? { signal } : {}),
+        }),
+    );
+  }
+
+  /** A cursor-paged read; `toPage` picks the items out of one validated response. */
+  function paged<S extends z.ZodType, T>(
+    spec: OperationSpec,
+    body: (size: PageSize, cursor: string | undefined) => Record<string, unknown>,
+    response: S,
+    pagedOptions: PagedOptions,
+    toPage: (response: z.output<S>) => { items: T[]; received: number; cursor?: string | undefined },
+  ): AsyncIterable<T[]> {
+    return paginate(
+      {
+        operation: spec.path,
+        pageSize: pagedOptions.pageSize ?? DEFAULT_PAGE_SIZE,
+        log,
+        ...(pagedOptions.maxPages !== undefined ? { maxPages: pagedOptions.maxPages } : {}),
+      },
+      async (cursor, size): Promise<Page<T>> => {
+        let requested = size.count;
+        const result = await call(
+          spec,
+          () => {
+            requested = size.count;
+            return body(size, cursor);
+          },
+          response,
+          pagedOptions,
+          () => size.shrink(),
+        );
+        const page = toPage(result);
+        return { items: page.items, received: page.received, requested, cursor: page.cursor };
+      },
+    );
+  }
+
+  function fiscalBody(filter: FiscalFilter, size: PageSize, cursor: string | undefined) {
+    const op = OPERATIONS.fiscalCommands.path;
+    const withEnterprises =
+      'EnterpriseIds' in filter || enterpriseIds.length === 0
+        ? filter
+        : { ...filter, EnterpriseIds: enterpriseIds };
+    const request = { ...withEnterprises, Limitation: limitation(size, cursor) };
+    // Exactly one filter set: each branch is strict, so mixing the two sets is refused by name.
+    const schema = 'CommandIds' in filter ? FiscalCommandsByIdsSchema : FiscalCommandsByDevicesSchema;
+    return validateRequest(schema.strict(), request, op);
+  }
+
+  return {
+    budget,
+
+    fiscalCommands(filter, pagedOptions = {}) {
+      return paged(
+        OPERATIONS.fiscalCommands,
+        (size, cursor) => fiscalBody(filter, size, cursor),
+        FiscalCommandListResponseSchema,
+        pagedOptions,
+        (r) => ({
+          items: r.Commands.map(normalizeFiscalMachineCommand),
+          received: r.Commands.length,
+          cursor: r.Cursor,
+        }),
+      );
+    },
+
+    async activeCommands(requestOptions = {}) {
+      const r = await call(OPERATIONS.activeCommands, () => ({}), CommandListResponseSchema, requestOptions);
+      return r.Commands.map(normalizeCommand);
+    },
+
+    async commandsByIds(ids, requestOptions = {}) {
+      const op = OPERATIONS.commandsByIds;
+      const unique = [...new Set(validateRequest(IdListSchema, ids, op.path))];
+      const pending: string[][] = [];
+      for (let i = 0; i < unique.length; i += MAX_IDS_PER_REQUEST) {
+        pending.push(unique.slice(i, i + MAX_IDS_PER_REQUEST));
+      }
+      const out: NormalizedItem[] = [];
+      for (let batch = pending.shift(); batch; batch = pending.shift()) {
+        let current = batch;
+        const r = await call(
+          op,
+          () => validateRequest(CommandsByIdsRequestSchema, { CommandIds: current }, op.path),
+          CommandListResponseSchema,
+          requestOptions,
+          () => {
+            // Too heavy: send the first half now and queue the second half as its own batch.
+            if (current.length < 2) return false;
+            const half = Math.ceil(current.length / 2);
+            pending.unshift(current.slice(half));
+            current = current.slice(0, half);
+            return true;
+          },
+        );
+        out.push(...r.Commands.map(normalizeCommand));
+      }
+      return out;
+    },
+
+    async addKeyCutter(request: AddKeyCutterRequest, requestOptions = {}) {
+      const op = OPERATIONS.addKeyCutter;
+      const body = validateRequest(AddKeyCutterRequestSchema, request, op.path);
+      const r = await call(op, () => body, AddCommandResponseSchema, requestOptions);
+      return r.CommandId;
+    },
+
+    async updateCommand(update: CommandUpdateRequest, requestOptions = {}) {
+      const op = OPERATIONS.updateCommand;
+      const body = validateRequest(CommandUpdateRequestSchema, update, op.path);
+      if (body.Progress !== undefined) body.Progress = progressToWire(body.Progress);
+      await call(op, () => body, EmptyResponseSchema, requestOptions);
+    },
+
+    async devices(requestOptions = {}): Promise<WireDevice[]> {
+      const r = await call(OPERATIONS.devices, () => ({}), DevicesResponseSchema, requestOptions);
+      return r.Devices;
+    },
+
+    orderItems(filter: OrderItemsFilter, pagedOptions = {}): AsyncIterable<WireOrderItem[]> {
+      const op = OPERATIONS.orderItems;
+      return paged(
+        op,
+        (size, cursor) =>
+          validateRequest(
+            OrderItemsRequestSchema,
+            { ...filter, Limitation: limitation(size, cursor) },
+            op.path,
+          ),
+        OrderItemsResponseSchema,
+        pagedOptions,
+        (r) => ({ items: r.OrderItems, received: r.OrderItems.length, cursor: r.Cursor }),
+      );
+    },
+
+    payments(filter: PaymentsFilter, pagedOptions = {}): AsyncIterable<WirePayment[]> {
+      const op = OPERATIONS.payments;
+      return paged(
+        op,
+        (size, cursor) =>
+          validateRequest(
+            PaymentsRequestSchema,
+            { ...filter, Limitation: limitation(size, cursor) },
+            op.path,
+          ),
+        PaymentsResponseSchema,
+        pagedOptions,
+        (r) => ({ items: r.Payments, received: r.Payments.length, cursor: r.Cursor }),
+      );
+    },
+  };
+}

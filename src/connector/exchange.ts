@@ -1,0 +1,161 @@
+import type { z } from 'zod';
+import type { Clock } from '../clock.js';
+import { AgentError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { RequestPriority, RequestRecord } from './api.js';
+import { parseRetryAfter, platformError, transportError } from './http-errors.js';
+import { describeIssues } from './operations.js';
+import type { RateBudget } from './rate-budget.js';
+import { ErrorBodySchema, type Tokens } from './wire.js';
+
+/** The subset of `fetch` the client uses; inject a double in tests. */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+/** Everything one HTTP exchange needs; built once per client. */
+export interface ExchangeContext {
+  baseUrl: string;
+  tokens: Tokens;
+  fetch: FetchLike;
+  clock: Clock;
+  log: Logger;
+  budget: RateBudget;
+  requestTimeoutMs: number;
+  onRequest?: (record: RequestRecord) => void;
+}
+
+export interface ExchangeRequest<S extends z.ZodType> {
+  /** `group/operation`, exact case, e.g. `fiscalMachineCommands/getAll`. */
+  operation: string;
+  /** The operation's own fields (already validated); tokens and Client are added here. */
+  body: Record<string, unknown>;
+  /** The response schema; unknown fields are tolerated by the schemas of `wire.ts`. */
+  response: S;
+  priority: RequestPriority;
+  signal?: AbortSignal;
+}
+
+/**
+ * One attempt of one operation: waits for the rate budget, POSTs the body with a timeout, maps a
+ * non-2xx answer to its AgentError (a 429 also blocks the budget for `Retry-After`), and
+ * validates a 2xx body with `response`. No retries here (see `retry.ts`).
+ *
+ * Rejects with: ABORTED (caller's signal), PLATFORM_TIMEOUT, PLATFORM_UNREACHABLE, the status
+ * codes of `http-errors.ts`, RESPONSE_INVALID (2xx body not JSON or not matching the schema).
+ * Never puts a token into an error or a log line.
+ */
+export async function exchange<S extends z.ZodType>(
+  ctx: ExchangeContext,
+  request: ExchangeRequest<S>,
+): Promise<z.output<S>> {
+  const { operation, signal } = request;
+  const secrets = [ctx.tokens.ClientToken, ctx.tokens.AccessToken];
+  const waitStart = ctx.clock.now();
+  try {
+    await ctx.budget.acquire(request.priority, signal);
+  } catch (error) {
+    throw new AgentError('ABORTED', `${operation} was aborted while waiting for the rate budget`, {
+      details: { operation },
+      cause: error,
+    });
+  }
+  const sentAt = ctx.clock.now();
+  const budgetWaitMs = sentAt - waitStart;
+  const timeoutSignal = AbortSignal.timeout(ctx.requestTimeoutMs);
+  const combined = signal ? AbortSignal.any([signal, timeoutSignal]) : timeoutSignal;
+  const failureContext = {
+    operation,
+    timeoutSignal,
+    timeoutMs: ctx.requestTimeoutMs,
+    secrets,
+    ...(signal ? { callerSignal: signal } : {}),
+  };
+
+  let status = 0;
+  let requestId: string | undefined;
+  const finish = (error?: AgentError) => {
+    const record: RequestRecord = { operation, status, durationMs: ctx.clock.now() - sentAt, budgetWaitMs };
+    if (requestId) record.requestId = requestId;
+    if (error) record.errorCode = error.code;
+    ctx.log.debug('connector exchange', { ...record });
+    try {
+      ctx.onRequest?.(record);
+    } catch {
+      // A metrics hook must not change the outcome of a request.
+    }
+  };
+
+  let text: string;
+  let response: Response;
+  try {
+    response = await ctx.fetch(`${ctx.baseUrl}/api/connector/v1/${operation}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ ...ctx.tokens, ...request.body }),
+      signal: combined,
+    });
+    status = response.status;
+    requestId = response.headers.get('Request-Id') ?? undefined;
+    text = await response.text();
+  } catch (error) {
+    const failure = transportError(error, failureContext);
+    finish(failure);
+    throw failure;
+  }
+
+  const json = parseJson(text);
+  if (!response.ok) {
+    const body = ErrorBodySchema.safeParse(json.ok ? json.value : {});
+    requestId ??= body.success ? body.data.RequestId : undefined;
+    const failure = platformError({
+      operation,
+      status,
+      message: body.success && body.data.Message ? body.data.Message : response.statusText,
+      secrets,
+      ...(requestId ? { requestId } : {}),
+    });
+    if (status === 429) {
+      const blockMs = ctx.budget.noteRateLimited(
+        parseRetryAfter(response.headers.get('Retry-After'), ctx.clock.now()),
+      );
+      failure.details.retryAfterMs = blockMs;
+    } else {
+      ctx.budget.noteAccepted();
+    }
+    finish(failure);
+    throw failure;
+  }
+
+  ctx.budget.noteAccepted();
+  const details: Record<string, unknown> = { operation, status };
+  if (requestId) details.requestId = requestId;
+  if (!json.ok) {
+    const failure = new AgentError('RESPONSE_INVALID', `${operation} answered with a body that is not JSON`, {
+      details,
+    });
+    finish(failure);
+    throw failure;
+  }
+  const parsed = request.response.safeParse(json.value);
+  if (!parsed.success) {
+    const issues = describeIssues(parsed.error);
+    const failure = new AgentError(
+      'RESPONSE_INVALID',
+      `${operation} answered with an unexpected body: ${issues}`,
+      {
+        details,
+      },
+    );
+    finish(failure);
+    throw failure;
+  }
+  finish();
+  return parsed.data;
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}

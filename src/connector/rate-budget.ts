@@ -1,0 +1,210 @@
+import { type Clock, systemClock } from '../clock.js';
+import { AgentError } from '../errors.js';
+import type { BudgetSnapshot, RequestPriority } from './api.js';
+import { type BackoffRange, equalJitterDelay, type RandomSource } from './backoff.js';
+
+/** The platform's limit as configured (`platform.rateLimit` in the agent config). */
+export interface RateLimitOptions {
+  /** Requests per window allowed on one access token (platform: 200). */
+  requests: number;
+  /** Window length in seconds (platform: 30, sliding). */
+  windowSeconds: number;
+  /** Fraction 0..<1 of the limit left for other software using the same token. */
+  reserveShare: number;
+}
+
+export const DEFAULT_RATE_LIMIT: Readonly<RateLimitOptions> = Object.freeze({
+  requests: 200,
+  windowSeconds: 30,
+  reserveShare: 0,
+});
+
+export interface RateBudgetOptions extends Partial<RateLimitOptions> {
+  clock?: Clock;
+  random?: RandomSource;
+  /** Backoff after a 429 without `Retry-After` (default 1 s doubling to 60 s, with jitter). */
+  penalty?: BackoffRange;
+}
+
+const RANK: Record<RequestPriority, number> = { result: 0, normal: 1, discovery: 2 };
+
+interface Waiter {
+  rank: number;
+  seq: number;
+  resolve: () => void;
+  detach: () => void;
+}
+
+/**
+ * Client-side sliding-window budget for one access token, shared by every caller using that
+ * token, so the agent never sends a request it knows would earn a 429.
+ *
+ * - A request counts from the moment `acquire` grants it until `windowMs` later.
+ * - This agent's share is `floor(requests × (1 − reserveShare))` (at least 1).
+ * - Waiters are served strictly by priority (`result` > `normal` > `discovery`), FIFO within one
+ *   priority: a later `result` overtakes an earlier `discovery`, never the other way round.
+ * - `blockFor(ms)` (after a 429) holds every waiter until the block has passed.
+ *
+ * Time comes only from the injected Clock, so the budget runs on a ManualClock in tests.
+ */
+export class RateBudget {
+  readonly limit: number;
+  readonly windowMs: number;
+  private readonly clock: Clock;
+  private readonly random: RandomSource;
+  private readonly penalty: BackoffRange;
+  /** Grant times inside the window, oldest first. */
+  private stamps: number[] = [];
+  private waiters: Waiter[] = [];
+  private blockedUntil = 0;
+  private consecutiveLimited = 0;
+  private seq = 0;
+  private timer: { at: number; cancel: AbortController } | undefined;
+
+  constructor(options: RateBudgetOptions = {}) {
+    const requests = options.requests ?? DEFAULT_RATE_LIMIT.requests;
+    const windowSeconds = options.windowSeconds ?? DEFAULT_RATE_LIMIT.windowSeconds;
+    const reserveShare = options.reserveShare ?? DEFAULT_RATE_LIMIT.reserveShare;
+    if (!Number.isInteger(requests) || requests < 1) {
+      throw new AgentError(
+        'CONFIG_INVALID',
+        `rateLimit.requests must be a positive integer, got ${requests}`,
+      );
+    }
+    if (!(windowSeconds > 0)) {
+      throw new AgentError(
+        'CONFIG_INVALID',
+        `rateLimit.windowSeconds must be positive, got ${windowSeconds}`,
+      );
+    }
+    if (!(reserveShare >= 0 && reserveShare < 1)) {
+      throw new AgentError('CONFIG_INVALID', `rateLimit.reserveShare must be in [0, 1), got ${reserveShare}`);
+    }
+    // The epsilon keeps 200 × 0.9 = 179.99999999999997 from flooring to 179.
+    this.limit = Math.max(1, Math.floor(requests * (1 - reserveShare) + 1e-9));
+    this.windowMs = Math.round(windowSeconds * 1000);
+    this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? Math.random;
+    this.penalty = options.penalty ?? { minMs: 1000, maxMs: 60_000 };
+  }
+
+  /**
+   * Resolves once one request may be sent, counting it in the window. Resolves at once when
+   * nobody waits and the window has room. Rejects with the signal's reason if `signal` aborts
+   * first; an aborted waiter consumes nothing.
+   */
+  acquire(priority: RequestPriority = 'normal', signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const onAbort = () => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        reject(signal?.reason);
+        this.pump();
+      };
+      const waiter: Waiter = {
+        rank: RANK[priority],
+        seq: this.seq++,
+        resolve,
+        detach: () => signal?.removeEventListener('abort', onAbort),
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const at = this.waiters.findIndex((w) => w.rank > waiter.rank);
+      if (at === -1) this.waiters.push(waiter);
+      else this.waiters.splice(at, 0, waiter);
+      this.pump();
+    });
+  }
+
+  /** Sends nothing on this budget for `ms` from now (extends, never shortens, a current block). */
+  blockFor(ms: number): void {
+    const until = this.clock.now() + Math.max(0, ms);
+    if (until > this.blockedUntil) this.blockedUntil = until;
+    this.pump();
+  }
+
+  /**
+   * Records a 429. With `retryAfterMs` (the platform's `Retry-After`) the budget blocks exactly
+   * that long; without it, for an exponentially growing, jittered delay that resets on the next
+   * accepted request. Returns the block length in ms.
+   */
+  noteRateLimited(retryAfterMs?: number): number {
+    const ms =
+      retryAfterMs !== undefined && Number.isFinite(retryAfterMs)
+        ? Math.max(0, retryAfterMs)
+        : equalJitterDelay(this.consecutiveLimited, this.penalty, this.random);
+    this.consecutiveLimited++;
+    this.blockFor(ms);
+    return ms;
+  }
+
+  /** Records a response that was not a 429: the next 429 backoff starts small again. */
+  noteAccepted(): void {
+    this.consecutiveLimited = 0;
+  }
+
+  snapshot(): BudgetSnapshot {
+    const now = this.clock.now();
+    this.prune(now);
+    const out: BudgetSnapshot = {
+      used: this.stamps.length,
+      limit: this.limit,
+      windowMs: this.windowMs,
+      waiting: this.waiters.length,
+    };
+    if (this.blockedUntil > now) out.blockedUntil = this.blockedUntil;
+    return out;
+  }
+
+  private prune(now: number): void {
+    let drop = 0;
+    while (drop < this.stamps.length && (this.stamps[drop] as number) + this.windowMs <= now) drop++;
+    if (drop > 0) this.stamps.splice(0, drop);
+  }
+
+  /** Grants as many head waiters as the window allows, then sleeps until the next chance. */
+  private pump(): void {
+    const now = this.clock.now();
+    this.prune(now);
+    while (this.waiters.length > 0) {
+      if (now < this.blockedUntil) {
+        this.wakeAt(this.blockedUntil);
+        return;
+      }
+      if (this.stamps.length >= this.limit) {
+        const oldest = this.stamps[this.stamps.length - this.limit] as number;
+        this.wakeAt(oldest + this.windowMs);
+        return;
+      }
+      const waiter = this.waiters.shift() as Waiter;
+      waiter.detach();
+      this.stamps.push(now);
+      waiter.resolve();
+    }
+    this.cancelTimer();
+  }
+
+  private wakeAt(at: number): void {
+    if (this.timer?.at === at) return;
+    this.cancelTimer();
+    const cancel = new AbortController();
+    this.timer = { at, cancel };
+    this.clock.sleep(at - this.clock.now(), cancel.signal).then(
+      () => {
+        if (this.timer?.cancel !== cancel) return;
+        this.timer = undefined;
+        this.pump();
+      },
+      () => {
+        // Cancelled: a newer wake-up replaced this one.
+      },
+    );
+  }
+
+  private cancelTimer(): void {
+    this.timer?.cancel.abort();
+    this.timer = undefined;
+  }
+}

@@ -1,0 +1,245 @@
+import WebSocket from 'ws';
+import { type Clock, systemClock } from '../clock.js';
+import { AgentError } from '../errors.js';
+import { type Logger, redact, silentLogger } from '../log.js';
+import { type BackoffRange, fullJitterDelay, type RandomSource } from './backoff.js';
+import type { CommandSocket, SocketState } from './socket-api.js';
+import { WsMessageSchema } from './wire.js';
+
+export interface ConnectorSocketOptions {
+  /** The `/ws/connector` address, e.g. `wss://ws.mews-demo.com/ws/connector`. */
+  url: string;
+  clientToken: string;
+  accessToken: string;
+  clock?: Clock;
+  log?: Logger;
+  /** Ping period; a connection that has not answered the previous ping is dropped (default 30000). */
+  pingIntervalMs?: number;
+  /** Reconnect backoff, full jitter (default 1000..60000). */
+  reconnect?: BackoffRange;
+  random?: RandomSource;
+}
+
+type CommandEvent = { id: string; state?: string };
+
+/** Outcome of one connection attempt. */
+interface Session {
+  opened: boolean;
+  /** Answered at least one ping: the backoff starts from scratch afterwards. */
+  stable: boolean;
+  /** The last ping has been answered (true before the first ping). */
+  answered: boolean;
+}
+
+const CLOSE_GRACE_MS = 2000;
+
+function rawText(data: WebSocket.RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+/**
+ * `CommandSocket` over the `ws` package. Tokens travel only as the `Cookie` header
+ * (`ClientToken=…; AccessToken=…`), never in the URL, a log line or an event. Reconnects with
+ * full-jitter exponential backoff until `stop()`; the backoff resets after a connection that
+ * answered a ping. Every timer goes through the injected Clock.
+ */
+export class ConnectorSocket implements CommandSocket {
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly pingIntervalMs: number;
+  private readonly backoff: BackoffRange;
+  private readonly random: RandomSource;
+  private readonly cookie: string;
+  private readonly secrets: string[];
+  private readonly commandListeners = new Set<(event: CommandEvent) => void>();
+  private readonly connectedListeners = new Set<(info: { reconnect: boolean }) => void>();
+  private readonly disconnectedListeners = new Set<(info: { reason: string }) => void>();
+  private current: SocketState = 'idle';
+  private run: { stop: AbortController; done: Promise<void> } | undefined;
+  private socket: WebSocket | undefined;
+
+  constructor(private readonly options: ConnectorSocketOptions) {
+    if (!options.clientToken || !options.accessToken) {
+      throw new AgentError('CONFIG_INVALID', 'The WebSocket needs both platform tokens');
+    }
+    try {
+      new URL(options.url);
+    } catch {
+      throw new AgentError('CONFIG_INVALID', 'The platform WebSocket address is not a valid URL');
+    }
+    this.clock = options.clock ?? systemClock;
+    this.log = (options.log ?? silentLogger).child({ component: 'connector-socket' });
+    this.pingIntervalMs = options.pingIntervalMs ?? 30_000;
+    this.backoff = options.reconnect ?? { minMs: 1000, maxMs: 60_000 };
+    this.random = options.random ?? Math.random;
+    this.cookie = `ClientToken=${options.clientToken}; AccessToken=${options.accessToken}`;
+    this.secrets = [options.clientToken, options.accessToken];
+  }
+
+  get state(): SocketState {
+    return this.current;
+  }
+
+  /** Starts connecting in the background. No-op while running; restarts after `stop()` settled. */
+  start(): void {
+    if (this.run) return;
+    const stop = new AbortController();
+    const done = this.loop(stop.signal).catch((error: unknown) => {
+      this.log.error('websocket loop failed', { error: this.clean(String(error)) });
+    });
+    this.run = { stop, done };
+  }
+
+  async stop(): Promise<void> {
+    const run = this.run;
+    if (!run) return;
+    run.stop.abort();
+    await run.done;
+    this.current = 'closed';
+    if (this.run === run) this.run = undefined;
+  }
+
+  onCommand(listener: (event: CommandEvent) => void): () => void {
+    this.commandListeners.add(listener);
+    return () => this.commandListeners.delete(listener);
+  }
+
+  onConnected(listener: (info: { reconnect: boolean }) => void): () => void {
+    this.connectedListeners.add(listener);
+    return () => this.connectedListeners.delete(listener);
+  }
+
+  onDisconnected(listener: (info: { reason: string }) => void): () => void {
+    this.disconnectedListeners.add(listener);
+    return () => this.disconnectedListeners.delete(listener);
+  }
+
+  private async loop(stop: AbortSignal): Promise<void> {
+    let everConnected = false;
+    let failures = 0;
+    while (!stop.aborted) {
+      this.current = 'connecting';
+      const session = await this.connectOnce(stop, everConnected);
+      if (stop.aborted) break;
+      if (session.opened) everConnected = true;
+      failures = session.stable ? 0 : failures + 1;
+      const delay = fullJitterDelay(Math.max(0, failures - 1), this.backoff, this.random);
+      this.log.debug('websocket reconnecting', { delayMs: delay, failures });
+      try {
+        await this.clock.sleep(delay, stop);
+      } catch {
+        break;
+      }
+    }
+    this.current = 'closed';
+  }
+
+  /** One connection, from dial to close. Resolves when it is gone; never rejects. */
+  private connectOnce(stop: AbortSignal, reconnect: boolean): Promise<Session> {
+    return new Promise<Session>((resolve) => {
+      const session: Session = { opened: false, stable: false, answered: true };
+      let reason = 'closed';
+      const ws = new WebSocket(this.options.url, {
+        headers: { Cookie: this.cookie },
+        handshakeTimeout: Math.max(1000, this.pingIntervalMs),
+      });
+      this.socket = ws;
+      // Ends the ping loop and the close grace period once the connection is gone.
+      const gone = new AbortController();
+      const onStop = () => {
+        ws.close(1000, 'agent stopping');
+        // A peer that never answers the close frame is cut off after a short grace period.
+        this.clock.sleep(CLOSE_GRACE_MS, gone.signal).then(
+          () => ws.terminate(),
+          () => {},
+        );
+      };
+      stop.addEventListener('abort', onStop, { once: true });
+
+      ws.on('open', () => {
+        session.opened = true;
+        this.current = 'open';
+        this.log.info('websocket connected', { reconnect });
+        this.keepAlive(ws, session, gone.signal);
+        this.emit(this.connectedListeners, { reconnect });
+      });
+      ws.on('pong', () => {
+        session.answered = true;
+        session.stable = true;
+      });
+      ws.on('message', (data) => this.handleMessage(rawText(data)));
+      ws.on('error', (error) => {
+        reason = this.clean(error.message);
+      });
+      ws.on('close', (code) => {
+        gone.abort();
+        stop.removeEventListener('abort', onStop);
+        if (this.socket === ws) this.socket = undefined;
+        if (!stop.aborted) {
+          const why = session.opened
+            ? `connection lost (code ${code}${reason !== 'closed' ? `, ${reason}` : ''})`
+            : reason;
+          this.log.warn('websocket disconnected', { reason: why });
+          this.emit(this.disconnectedListeners, { reason: why });
+        }
+        resolve(session);
+      });
+    });
+  }
+
+  /** Pings every interval; a ping still unanswered at the next tick means a dead link. */
+  private keepAlive(ws: WebSocket, session: Session, signal: AbortSignal): void {
+    const loop = async () => {
+      for (;;) {
+        await this.clock.sleep(this.pingIntervalMs, signal);
+        if (!session.answered) {
+          this.log.warn('websocket silent: no pong within the ping interval; dropping it', {
+            pingIntervalMs: this.pingIntervalMs,
+          });
+          ws.terminate();
+          return;
+        }
+        session.answered = false;
+        ws.ping();
+      }
+    };
+    loop().catch(() => {
+      // Aborted: the connection is gone already.
+    });
+  }
+
+  private handleMessage(text: string): void {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      this.log.warn('websocket message is not JSON; dropped', { length: text.length });
+      return;
+    }
+    const parsed = WsMessageSchema.safeParse(json);
+    if (!parsed.success) {
+      this.log.warn('websocket message has no Events list; dropped', { length: text.length });
+      return;
+    }
+    for (const event of parsed.data.Events) {
+      if (event.Type !== 'DeviceCommand' || !event.Id) continue;
+      this.emit(this.commandListeners, event.State ? { id: event.Id, state: event.State } : { id: event.Id });
+    }
+  }
+
+  private emit<T>(listeners: Set<(value: T) => void>, value: T): void {
+    for (const listener of [...listeners]) {
+      try {
+        listener(value);
+      } catch (error) {
+        this.log.error('websocket listener threw', { error: this.clean(String(error)) });
+      }
+    }
+  }
+
+  private clean(text: string): string {
+    return redact(text, this.secrets);
+  }
+}
