@@ -1,0 +1,107 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { isLoopback } from '../config.js';
+
+/**
+ * Who may use the status server, and how a state-changing request proves it comes from our own
+ * page. Pure functions over headers, so the rules are testable without a server.
+ */
+
+/** Compares two secrets in time independent of where they differ (and of their lengths). */
+export function safeEqual(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a, 'utf8').digest();
+  const hb = createHash('sha256').update(b, 'utf8').digest();
+  return timingSafeEqual(ha, hb);
+}
+
+/** A fresh random token (256 bits, base64url). */
+export function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** `a=1; b=2` → Map. Malformed pairs are skipped; values are percent-decoded when possible. */
+export function parseCookies(header: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!header) return out;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    const name = part.slice(0, eq).trim();
+    const raw = part.slice(eq + 1).trim();
+    let value = raw;
+    try {
+      value = decodeURIComponent(raw);
+    } catch {
+      // keep the raw value
+    }
+    if (!out.has(name)) out.set(name, value);
+  }
+  return out;
+}
+
+export const TOKEN_COOKIE = 'token';
+
+/** The access token a request carries: `Authorization: Bearer …` first, then the `token` cookie. */
+export function presentedToken(headers: IncomingHttpHeaders): string | undefined {
+  const auth = headers.authorization;
+  if (auth) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    if (match?.[1]) return match[1];
+  }
+  return parseCookies(headers.cookie).get(TOKEN_COOKIE);
+}
+
+/** True when the request carries exactly `token`. */
+export function hasAccess(headers: IncomingHttpHeaders, token: string): boolean {
+  const presented = presentedToken(headers);
+  return presented !== undefined && safeEqual(presented, token);
+}
+
+/** The host part of a `Host` header: `[::1]:8720` → `[::1]`, `localhost:8720` → `localhost`. */
+export function hostOnly(hostHeader: string): string {
+  const host = hostHeader.trim().toLowerCase();
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']');
+    return end === -1 ? host : host.slice(0, end + 1);
+  }
+  const colon = host.lastIndexOf(':');
+  return colon === -1 ? host : host.slice(0, colon);
+}
+
+/**
+ * Without an access token the server trusts loopback only; it must then also refuse requests
+ * whose `Host` is not a loopback name, or a web page on another site could reach it through DNS
+ * rebinding (its own name resolving to 127.0.0.1) and read or drive it as "same origin".
+ */
+export function isLoopbackHostHeader(hostHeader: string | undefined): boolean {
+  return hostHeader !== undefined && isLoopback(hostOnly(hostHeader));
+}
+
+/**
+ * Same-origin check for state-changing requests: the `Origin` header (or, when a browser sent
+ * none, the `Referer`) must name the host the request was sent to. A request with neither is
+ * refused: every browser sends `Origin` on a POST (our pages set `Referrer-Policy: same-origin`,
+ * which keeps it for same-origin requests).
+ */
+export function isSameOrigin(headers: IncomingHttpHeaders): boolean {
+  const host = headers.host?.trim().toLowerCase();
+  if (!host) return false;
+  const claimed = headers.origin ?? headers.referer;
+  if (!claimed || claimed === 'null') return false;
+  try {
+    const url = new URL(claimed);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host.toLowerCase() === host;
+  } catch {
+    return false;
+  }
+}
+
+/** `127.0.0.1:8720`, `[::1]:8720`, `0.0.0.0:8720` → host (without brackets) and port. */
+export function parseListen(listen: string): { host: string; port: number } {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([\w.-]+)):(\d{1,5})$/.exec(listen.trim());
+  const port = Number(match?.[3]);
+  if (!match || !Number.isInteger(port) || port > 65535) {
+    throw new Error(`expected host:port, e.g. 127.0.0.1:8720, got ${JSON.stringify(listen)}`);
+  }
+  return { host: (match[1] ?? match[2]) as string, port };
+}

@@ -1,0 +1,129 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { type Clock, systemClock } from '../clock.js';
+import type { Logger } from '../log.js';
+import { silentLogger } from '../log.js';
+import type { Notifier } from './sd-notify.js';
+
+/**
+ * The systemd watchdog (`WatchdogSec=`): `WATCHDOG=1` is sent every `intervalMs` only while the
+ * agent is really alive — its event loop responsive and `isHealthy()` true. A stuck loop sends
+ * nothing by construction; a sluggish one (lag above `maxLagMs` since the previous ping) or an
+ * unhealthy agent withholds the ping, and systemd restarts the service once `WatchdogSec` passes
+ * without one.
+ */
+
+/**
+ * The ping interval for the environment systemd gave the agent: half of `WATCHDOG_USEC`, in ms.
+ * Undefined when the watchdog is off, the value is not a positive integer, or `WATCHDOG_PID`
+ * names another process (the variables were inherited, not meant for us).
+ */
+export function watchdogInterval(
+  env: { WATCHDOG_USEC?: string | undefined; WATCHDOG_PID?: string | undefined },
+  pid: number,
+): number | undefined {
+  if (env.WATCHDOG_PID !== undefined && env.WATCHDOG_PID.trim() !== '' && Number(env.WATCHDOG_PID) !== pid) {
+    return undefined;
+  }
+  const raw = env.WATCHDOG_USEC?.trim();
+  if (!raw || !/^\d+$/.test(raw)) return undefined;
+  const usec = Number(raw);
+  if (!Number.isSafeInteger(usec) || usec <= 0) return undefined;
+  return Math.max(1, Math.floor(usec / 2000));
+}
+
+/** Reports the worst event-loop delay seen since the previous sample. */
+export interface LagProbe {
+  /** Milliseconds; resets the measurement. */
+  sampleMs(): number;
+  stop(): void;
+}
+
+/** A probe over `perf_hooks.monitorEventLoopDelay` (20 ms resolution). */
+export function eventLoopLagProbe(): LagProbe {
+  const histogram = monitorEventLoopDelay({ resolution: 20 });
+  histogram.enable();
+  return {
+    sampleMs() {
+      const max = histogram.max;
+      histogram.reset();
+      // The histogram counts the resolution itself as delay; only the excess is lag.
+      return Number.isFinite(max) ? Math.max(0, max / 1e6 - 20) : 0;
+    },
+    stop: () => histogram.disable(),
+  };
+}
+
+export interface WatchdogOptions {
+  notifier: Pick<Notifier, 'watchdog'>;
+  /** Time between pings: `watchdogInterval()` of the environment. */
+  intervalMs: number;
+  isHealthy: () => boolean;
+  /** Loop lag above which a ping is withheld. Default: half the interval, at least 200 ms, at most 5 s. */
+  maxLagMs?: number;
+  clock?: Clock;
+  /** Default: `eventLoopLagProbe()`. */
+  lagProbe?: LagProbe;
+  log?: Logger;
+}
+
+export interface Watchdog {
+  /** Stops pinging. Idempotent. */
+  stop(): void;
+}
+
+/** Starts the ping loop; the first ping goes out at once when the agent is healthy. */
+export function startWatchdog(options: WatchdogOptions): Watchdog {
+  const { notifier, intervalMs, isHealthy } = options;
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? silentLogger;
+  const maxLagMs = options.maxLagMs ?? Math.min(5000, Math.max(200, intervalMs / 2));
+  const probe = options.lagProbe ?? eventLoopLagProbe();
+  const controller = new AbortController();
+  let withheld: string | undefined;
+
+  const healthy = (): boolean => {
+    try {
+      return isHealthy();
+    } catch {
+      return false;
+    }
+  };
+
+  const decide = (lagMs: number) => {
+    const reason =
+      lagMs > maxLagMs ? `event loop lag ${Math.round(lagMs)} ms` : healthy() ? undefined : 'agent unhealthy';
+    if (reason === undefined) {
+      if (withheld !== undefined) log.info('watchdog pings resumed');
+      withheld = undefined;
+      notifier.watchdog();
+    } else if (withheld !== reason) {
+      withheld = reason;
+      log.warn('watchdog ping withheld', { reason });
+    }
+  };
+
+  const loop = async () => {
+    decide(0);
+    let expected = clock.now() + intervalMs;
+    while (!controller.signal.aborted) {
+      try {
+        await clock.sleep(intervalMs, controller.signal);
+      } catch {
+        return;
+      }
+      const now = clock.now();
+      const late = Math.max(0, now - expected);
+      expected = now + intervalMs;
+      decide(Math.max(late, probe.sampleMs()));
+    }
+  };
+  void loop();
+
+  return {
+    stop() {
+      if (controller.signal.aborted) return;
+      controller.abort();
+      probe.stop();
+    },
+  };
+}
