@@ -22,7 +22,7 @@ export interface RetryCall {
   /**
    * Makes the next attempt lighter after REQUEST_TOO_LARGE (halves a page or a batch). Returns
    * false when it cannot shrink further; a successful shrink is retried at once and does not
-   * consume a retry.
+   * count against `retries`.
    */
   shrink?: () => boolean;
 }
@@ -41,31 +41,32 @@ export async function withRetries<T>(
   attempt: () => Promise<T>,
 ): Promise<T> {
   const { operation, signal } = call;
-  let shrunk = false;
+  // p-retry's own count is unbounded: shrinking retries are free, the others are counted here.
+  let retried = 0;
   try {
     return await pRetry(attempt, {
-      retries: policy.retries,
+      retries: Number.POSITIVE_INFINITY,
       minTimeout: 0,
       factor: 1,
       ...(signal ? { signal } : {}),
-      shouldConsumeRetry: ({ error }) => {
-        shrunk = isAgentError(error) && error.code === 'REQUEST_TOO_LARGE' && (call.shrink?.() ?? false);
-        return !shrunk;
-      },
-      shouldRetry: async ({ error, retriesConsumed, attemptNumber }) => {
+      shouldRetry: async ({ error, attemptNumber }) => {
         if (!isAgentError(error) || !error.retryable || !call.retryOn(error)) return false;
-        const waitMs =
-          shrunk || error.code === 'RATE_LIMITED'
-            ? 0
-            : equalJitterDelay(retriesConsumed, policy.delay, policy.random);
-        policy.log.warn('connector request failed, retrying', {
+        const log = {
           operation,
           code: error.code,
           status: error.details.status,
           requestId: error.details.requestId,
           attempt: attemptNumber,
-          ...(shrunk ? { shrunk: true } : { waitMs }),
-        });
+        };
+        if (error.code === 'REQUEST_TOO_LARGE' && call.shrink?.()) {
+          policy.log.warn('connector request too heavy, retrying smaller', log);
+          return true;
+        }
+        if (retried >= policy.retries) return false;
+        const waitMs =
+          error.code === 'RATE_LIMITED' ? 0 : equalJitterDelay(retried, policy.delay, policy.random);
+        retried++;
+        policy.log.warn('connector request failed, retrying', { ...log, waitMs });
         if (waitMs > 0) await policy.clock.sleep(waitMs, signal);
         return true;
       },
