@@ -169,6 +169,29 @@ describe('retries', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('aborts a request in flight without retrying it', async () => {
+    const controller = new AbortController();
+    const { api, seen } = clientWith(
+      (request) =>
+        new Promise<Response>((_resolve, reject) => {
+          request.signal?.addEventListener('abort', () => reject(request.signal?.reason));
+          controller.abort();
+        }),
+    );
+    const error = await failure(() => api.devices({ signal: controller.signal }));
+    expect(error).toMatchObject({ code: 'ABORTED', retryable: false });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a throwing onRequest hook does not change the outcome', async () => {
+    const { api } = clientWith(() => reply(200, { Devices: [] }), {
+      onRequest: () => {
+        throw new Error('metrics broke');
+      },
+    });
+    await expect(api.devices()).resolves.toEqual([]);
+  });
+
   it('backs off through the injected clock', async () => {
     const clock = new ManualClock();
     const { api, seen } = clientWith((_r, i) => (i === 0 ? reply(500, {}) : reply(200, { Devices: [] })), {

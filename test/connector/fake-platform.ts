@@ -5,8 +5,9 @@ import type { FetchLike } from '../../src/connector/index.js';
 /** The platform's documented samples, copied verbatim into the repository. */
 export const FIXTURES_DIR = join(import.meta.dirname, '..', 'fixtures', 'connector-docs');
 
+/** The sample files (the folder's biome.json only keeps the formatter off the verbatim copies). */
 export function fixtureNames(): string[] {
-  return readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.json'));
+  return readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.json') && f !== 'biome.json');
 }
 
 export function loadFixture(name: string): Record<string, unknown> {

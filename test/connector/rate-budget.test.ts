@@ -169,6 +169,27 @@ describe('the client on its rate budget (ManualClock)', () => {
     expect(records.map((r) => r.budgetWaitMs).sort((a, b) => a - b)).toEqual([0, 0, 10_000]);
   });
 
+  it('a caller aborting while queued for budget gets ABORTED and sends nothing', async () => {
+    const clock = new ManualClock();
+    const platform = recordingFetch(() => reply(200, { Devices: [] }));
+    const api = createConnectorClient({
+      baseUrl: BASE_URL,
+      ...SAMPLE,
+      fetch: platform.fetch,
+      clock,
+      rateLimit: { requests: 1, windowSeconds: 30 },
+    });
+    await api.devices();
+    const controller = new AbortController();
+    const queued = api.devices({ signal: controller.signal, priority: 'discovery' });
+    await eventually(() => api.budget.snapshot().waiting === 1);
+    controller.abort();
+    await expect(queued).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(api.budget.snapshot()).toMatchObject({ used: 1, waiting: 0 });
+    await clock.advance(30_000);
+    expect(platform.seen).toHaveLength(1);
+  });
+
   it('shares one budget between clients of the same token', async () => {
     const clock = new ManualClock();
     const platform = recordingFetch(() => reply(200, { Devices: [] }));
