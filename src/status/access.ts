@@ -90,7 +90,9 @@ export function isSameOrigin(headers: IncomingHttpHeaders): boolean {
   if (!claimed || claimed === 'null') return false;
   try {
     const url = new URL(claimed);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host.toLowerCase() === host;
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+    // Normalise the Host header under the claimed scheme, so `localhost:80` equals `http://localhost`.
+    return new URL(`${url.protocol}//${host}`).host === url.host;
   } catch {
     return false;
   }

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { formatAgo, formatDuration, formatTime, humanizeKey, minuteToMs } from '../../src/status/format.js';
+import { escapeHtml, html, join } from '../../src/status/html.js';
+import { renderChart } from '../../src/status/render-chart.js';
+import { resultLines } from '../../src/status/render-commands.js';
+import { orderedFacts } from '../../src/status/render-devices.js';
+import { attentionItems } from '../../src/status/render-overview.js';
+import { NOW, sampleSnapshot, XSS } from './fake-source.js';
+
+describe('html', () => {
+  it('escapes interpolations, keeps nested fragments, drops false/null/undefined', () => {
+    expect(escapeHtml(`<a href="x" onclick='y'>&\``)).toBe(
+      '&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&#96;',
+    );
+    const inner = html`<b>${'<i>'}</b>`;
+    expect(html`<p title="${'"x"'}">${inner}${false}${null}${undefined}${[1, '<', inner]}</p>`.value).toBe(
+      '<p title="&quot;x&quot;"><b>&lt;i&gt;</b>1&lt;<b>&lt;i&gt;</b></p>',
+    );
+    expect(join(['<a>', html`<b></b>`], ', ').value).toBe('&lt;a&gt;, <b></b>');
+  });
+});
+
+describe('format', () => {
+  it('shows times in the property time zone and durations in words', () => {
+    expect(formatTime(Date.UTC(2026, 6, 1, 10, 5, 9), Date.UTC(2026, 6, 1, 11), 'Europe/Rome')).toBe(
+      '12:05:09',
+    );
+    expect(formatTime(Date.UTC(2026, 6, 1, 10), Date.UTC(2026, 6, 3, 10), 'Europe/Rome')).toMatch(/^01 Jul/);
+    expect(formatDuration(59_400)).toBe('59 s');
+    expect(formatDuration(125 * 60_000)).toBe('2 h 5 min');
+    expect(formatDuration(72 * 3600_000)).toBe('3 d');
+    expect(formatAgo(undefined, NOW)).toBe('never');
+    expect(formatAgo(NOW - 12_000, NOW)).toBe('12 s ago');
+    expect(humanizeKey('rtFileToSend')).toBe('Rt file to send');
+    expect(humanizeKey('paper_near_end')).toBe('Paper near end');
+    expect(minuteToMs(29_000_000)).toBe(29_000_000 * 60_000);
+    expect(minuteToMs(NOW)).toBe(NOW);
+  });
+});
+
+describe('sections', () => {
+  it('orders device facts: paper, cover, fiscal day, transmissions, then the rest', () => {
+    const keys = orderedFacts({
+      serial: 'x',
+      rtFileToSend: 1,
+      paper: 'ok',
+      rtDailyOpen: true,
+      cover: 'closed',
+      model: 'FP-81',
+    }).map(([k]) => k);
+    expect(keys).toEqual(['paper', 'cover', 'rtDailyOpen', 'rtFileToSend', 'serial', 'model']);
+  });
+
+  it('lists result fields briefly', () => {
+    expect(
+      resultLines({ receiptNumber: '0012-0034', empty: '', nested: { a: 1 }, long: 'x'.repeat(500) }),
+    ).toEqual(['Receipt number: 0012-0034', 'Nested: {"a":1}', `Long: ${'x'.repeat(119)}…`]);
+  });
+
+  it('collects what needs attention, errors first, with what to do', () => {
+    const snapshot = sampleSnapshot();
+    snapshot.platform.authRejected = true;
+    snapshot.outbox = { pending: 4, oldestAt: NOW - 5 * 60_000 };
+    const items = attentionItems(snapshot, { ok: false, reasons: ['journal not writable'] });
+    expect(items.map((i) => i.level)).toEqual(['error', 'error', 'error', 'warn', 'warn', 'warn']);
+    expect(items[0]?.todo).toContain('ask IT to check the integration');
+    expect(items.some((i) => i.what.includes('4 result(s) not yet delivered') && i.level === 'warn')).toBe(
+      true,
+    );
+    expect(items.some((i) => i.what.includes('cmd-failed') && i.todo?.includes('insert a blank card'))).toBe(
+      true,
+    );
+  });
+
+  it('draws the chart from perMinute with escaped labels and a latency line', () => {
+    const svg = renderChart(sampleSnapshot().perMinute, NOW, 'Europe/Rome').value;
+    expect(svg.match(/<g><title>/g)).toHaveLength(60);
+    expect(svg).toContain('<polyline class="latency"');
+    expect(svg).toMatch(
+      /aria-label="\d+ commands in the last 60 minutes; busiest minute 7; pickup p50 up to 990 ms"/,
+    );
+    expect(renderChart([], NOW, 'UTC').value).toContain('No data yet');
+    expect(renderChart([{ minute: NOW, processed: 1, failed: 0 }], NOW, XSS).value).toContain('<rect');
+  });
+});

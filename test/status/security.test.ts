@@ -1,0 +1,304 @@
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AgentError } from '../../src/errors.js';
+import { createMemoryLogger, silentLogger } from '../../src/log.js';
+import { buildStatusServer, startStatusServer } from '../../src/status/server.js';
+import { ENCODER_ID, FakeSource, FISCAL_ID } from './fake-source.js';
+
+const apps: FastifyInstance[] = [];
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((a) => a.close()));
+});
+
+function build(source = new FakeSource(), accessToken?: string, log = silentLogger) {
+  const app = buildStatusServer({ source, log, ...(accessToken ? { accessToken } : {}) });
+  apps.push(app);
+  return app;
+}
+
+async function csrfOf(app: FastifyInstance, headers: Record<string, string> = {}): Promise<string> {
+  const page = await app.inject({ url: '/', headers });
+  const token = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1];
+  if (!token) throw new Error('no CSRF token in the page');
+  return token;
+}
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+const FORM = 'application/x-www-form-urlencoded';
+
+describe('POST /cut-keys', () => {
+  it('refuses a request without the CSRF token (403) and does not call cutKeys', async () => {
+    const source = new FakeSource();
+    const app = build(source);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/cut-keys',
+      headers: { 'content-type': FORM, origin: 'http://localhost:80', host: 'localhost:80' },
+      payload: form({ deviceId: ENCODER_ID, reservationId: 'res-1', keyCount: '2' }),
+    });
+    expect(res.statusCode).toBe(403);
+    expect(source.cutCalls).toEqual([]);
+  });
+
+  it('refuses a wrong CSRF token (403)', async () => {
+    const source = new FakeSource();
+    const app = build(source);
+    await csrfOf(app);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/cut-keys',
+      headers: { 'content-type': FORM, origin: 'http://localhost:80', host: 'localhost:80' },
+      payload: form({ csrf: 'guessed', deviceId: ENCODER_ID, reservationId: 'res-1', keyCount: '2' }),
+    });
+    expect(res.statusCode).toBe(403);
+    expect(source.cutCalls).toEqual([]);
+  });
+
+  it('refuses a foreign Origin (403) even with the right token, and a request with neither Origin nor Referer', async () => {
+    const source = new FakeSource();
+    const app = build(source);
+    const csrf = await csrfOf(app);
+    const payload = form({ csrf, deviceId: ENCODER_ID, reservationId: 'res-1', keyCount: '2' });
+    for (const headers of [
+      { origin: 'http://evil.example', host: 'localhost:80' },
+      { origin: 'null', host: 'localhost:80' },
+      { referer: 'http://localhost.evil.example/', host: 'localhost:80' },
+      { host: 'localhost:80' },
+    ]) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/cut-keys',
+        headers: { 'content-type': FORM, ...headers },
+        payload,
+      });
+      expect(res.statusCode, JSON.stringify(headers)).toBe(403);
+    }
+    expect(source.cutCalls).toEqual([]);
+  });
+
+  it('calls cutKeys once for a same-origin request with the token, and answers a script with the command id', async () => {
+    const source = new FakeSource();
+    const app = build(source);
+    const csrf = await csrfOf(app);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/cut-keys',
+      headers: {
+        'content-type': FORM,
+        accept: 'application/json',
+        origin: 'http://localhost:80',
+        host: 'localhost:80',
+      },
+      payload: form({ csrf, deviceId: ENCODER_ID, reservationId: ' res-1 ', keyCount: '3' }),
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toEqual({ commandId: 'cmd-new-1' });
+    expect(source.cutCalls).toEqual([{ deviceId: ENCODER_ID, reservationId: 'res-1', keyCount: 3 }]);
+  });
+
+  it('redirects a plain form submission back to the page (Referer suffices when Origin is absent)', async () => {
+    const source = new FakeSource();
+    const app = build(source);
+    const csrf = await csrfOf(app);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/cut-keys',
+      headers: { 'content-type': FORM, referer: 'http://127.0.0.1:8720/', host: '127.0.0.1:8720' },
+      payload: form({ csrf, deviceId: ENCODER_ID, reservationId: 'res-9', keyCount: '1' }),
+    });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('./?cut=cmd-new-1');
+  });
+
+  it('accepts JSON with the token in X-CSRF-Token', async () => {
+    const source = new FakeSource();
+    const app = build(source);
+    const csrf = await csrfOf(app);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/cut-keys',
+      headers: { origin: 'http://localhost:80', host: 'localhost:80', 'x-csrf-token': csrf },
+      payload: { deviceId: ENCODER_ID, reservationId: 'res-2', keyCount: 10 },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(source.cutCalls).toHaveLength(1);
+  });
+
+  it('validates device (a KeyCutter), reservation and count 1..10 before calling cutKeys', async () => {
+    const source = new FakeSource();
+    const app = build(source);
+    const csrf = await csrfOf(app);
+    const headers = {
+      'content-type': FORM,
+      accept: 'application/json',
+      origin: 'http://localhost:80',
+      host: 'localhost:80',
+    };
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ deviceId: ENCODER_ID, reservationId: 'r', keyCount: '0' }, 'FORM_INVALID'],
+      [{ deviceId: ENCODER_ID, reservationId: 'r', keyCount: '11' }, 'FORM_INVALID'],
+      [{ deviceId: ENCODER_ID, reservationId: 'r', keyCount: '1.5' }, 'FORM_INVALID'],
+      [{ deviceId: ENCODER_ID, reservationId: '   ', keyCount: '1' }, 'FORM_INVALID'],
+      [{ deviceId: FISCAL_ID, reservationId: 'r', keyCount: '1' }, 'DEVICE_UNKNOWN'],
+      [{ deviceId: 'nope', reservationId: 'r', keyCount: '1' }, 'DEVICE_UNKNOWN'],
+    ];
+    for (const [fields, code] of cases) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/cut-keys',
+        headers,
+        payload: form({ csrf, ...fields }),
+      });
+      expect(res.statusCode, JSON.stringify(fields)).toBe(400);
+      expect(res.json().error.code).toBe(code);
+    }
+    expect(source.cutCalls).toEqual([]);
+  });
+
+  it('reports a platform refusal in the receptionist’s words', async () => {
+    const source = new FakeSource();
+    source.cutError = new AgentError('PLATFORM_FORBIDDEN', 'Reservation is not checked in.');
+    const app = build(source);
+    const csrf = await csrfOf(app);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/cut-keys',
+      headers: {
+        'content-type': FORM,
+        accept: 'application/json',
+        origin: 'http://localhost:80',
+        host: 'localhost:80',
+      },
+      payload: form({ csrf, deviceId: ENCODER_ID, reservationId: 'r', keyCount: '1' }),
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      error: {
+        code: 'PLATFORM_FORBIDDEN',
+        notes: 'The platform refused the request for a business reason.',
+        detail: 'Reservation is not checked in.',
+      },
+    });
+  });
+});
+
+describe('loopback-only mode (no access token)', () => {
+  it('refuses requests addressed to a non-loopback host name (DNS rebinding)', async () => {
+    const app = build();
+    expect(
+      (await app.inject({ url: '/status.json', headers: { host: 'attacker.example:8720' } })).statusCode,
+    ).toBe(403);
+    for (const host of ['localhost:8720', '127.0.0.1:8720', '[::1]:8720', '127.0.0.1']) {
+      expect((await app.inject({ url: '/status.json', headers: { host } })).statusCode, host).toBe(200);
+    }
+  });
+
+  it('refuses to bind a non-loopback address without an access token', async () => {
+    const source = new FakeSource();
+    const attempt = startStatusServer({ source, log: silentLogger, listen: '0.0.0.0:0' });
+    await expect(attempt).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+    expect(source.subscribers).toBe(0);
+  });
+
+  it('binds loopback on port 0 and reports the port', async () => {
+    const server = await startStatusServer({
+      source: new FakeSource(),
+      log: silentLogger,
+      listen: '127.0.0.1:0',
+    });
+    try {
+      expect(server.port).toBeGreaterThan(0);
+      const res = await fetch(new URL('healthz', server.url));
+      expect(res.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('with an access token', () => {
+  const TOKEN = 'status-secret-0123456789abcdef';
+
+  it('answers 401 to every request without it, and serves requests with a bearer token', async () => {
+    const app = build(new FakeSource(), TOKEN);
+    for (const url of ['/', '/status.json', '/healthz', '/metrics', '/events']) {
+      const res = await app.inject({ url, headers: { host: 'frontdesk.lan:8720' } });
+      expect(res.statusCode, url).toBe(401);
+      expect(res.body).not.toContain(TOKEN);
+    }
+    const wrong = await app.inject({ url: '/status.json', headers: { authorization: 'Bearer nope' } });
+    expect(wrong.statusCode).toBe(401);
+    const ok = await app.inject({
+      url: '/status.json',
+      headers: { host: 'frontdesk.lan:8720', authorization: `Bearer ${TOKEN}` },
+    });
+    expect(ok.statusCode).toBe(200);
+  });
+
+  it('/login sets an HttpOnly cookie and redirects without echoing the token; the cookie then grants access', async () => {
+    const log = createMemoryLogger();
+    const app = build(new FakeSource(), TOKEN, log);
+    const bad = await app.inject({ url: '/login?token=wrong' });
+    expect(bad.statusCode).toBe(401);
+    const res = await app.inject({ url: `/login?token=${TOKEN}`, headers: { host: 'frontdesk.lan:8720' } });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('./');
+    const cookie = String(res.headers['set-cookie']);
+    expect(cookie).toMatch(/^token=[^;]+; Path=\/; HttpOnly; SameSite=Lax/);
+    expect(res.body).not.toContain(TOKEN);
+    const page = await app.inject({
+      url: '/',
+      headers: { host: 'frontdesk.lan:8720', cookie: cookie.split(';')[0] as string },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).not.toContain(TOKEN);
+    expect(log.lines.join('\n')).not.toContain(TOKEN);
+  });
+
+  it('still requires same origin and the CSRF token for cut-keys', async () => {
+    const source = new FakeSource();
+    const app = build(source, TOKEN);
+    const auth = { authorization: `Bearer ${TOKEN}`, host: 'frontdesk.lan:8720' };
+    const csrf = await csrfOf(app, auth);
+    const payload = form({ csrf, deviceId: ENCODER_ID, reservationId: 'r', keyCount: '1' });
+    const foreign = await app.inject({
+      method: 'POST',
+      url: '/cut-keys',
+      headers: { ...auth, 'content-type': FORM, origin: 'http://evil.example' },
+      payload,
+    });
+    expect(foreign.statusCode).toBe(403);
+    const good = await app.inject({
+      method: 'POST',
+      url: '/cut-keys',
+      headers: {
+        ...auth,
+        'content-type': FORM,
+        accept: 'application/json',
+        origin: 'http://frontdesk.lan:8720',
+      },
+      payload,
+    });
+    expect(good.statusCode).toBe(201);
+    expect(source.cutCalls).toHaveLength(1);
+  });
+
+  it('may bind a non-loopback address', async () => {
+    const server = await startStatusServer({
+      source: new FakeSource(),
+      log: silentLogger,
+      listen: '0.0.0.0:0',
+      accessToken: TOKEN,
+    });
+    try {
+      const res = await fetch(`http://127.0.0.1:${server.port}/healthz`);
+      expect(res.status).toBe(401);
+      const ok = await fetch(`http://127.0.0.1:${server.port}/healthz`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(ok.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
