@@ -58,7 +58,6 @@ export class ConnectorSocket implements CommandSocket {
   private readonly disconnectedListeners = new Set<(info: { reason: string }) => void>();
   private current: SocketState = 'idle';
   private run: { stop: AbortController; done: Promise<void> } | undefined;
-  private socket: WebSocket | undefined;
 
   constructor(private readonly options: ConnectorSocketOptions) {
     if (!options.clientToken || !options.accessToken) {
@@ -145,7 +144,6 @@ export class ConnectorSocket implements CommandSocket {
         headers: { Cookie: this.cookie },
         handshakeTimeout: Math.max(1000, this.pingIntervalMs),
       });
-      this.socket = ws;
       // Ends the ping loop and the close grace period once the connection is gone.
       const gone = new AbortController();
       const onStop = () => {
@@ -176,7 +174,6 @@ export class ConnectorSocket implements CommandSocket {
       ws.on('close', (code) => {
         gone.abort();
         stop.removeEventListener('abort', onStop);
-        if (this.socket === ws) this.socket = undefined;
         if (!stop.aborted) {
           const why = session.opened
             ? `connection lost (code ${code}${reason !== 'closed' ? `, ${reason}` : ''})`
