@@ -1,0 +1,325 @@
+import { DEFAULT_TAX_CODES, splitGross, type VatRate } from './money.js';
+import { deriveRng, type Rng } from './rng.js';
+import type { SimReservation } from './world.js';
+
+/**
+ * Bills of the simulated property with their order items and payments. A sale bill sums its
+ * items' gross amounts and is settled by one or two payments (negative amounts, as in the docs'
+ * samples); a refund bill mirrors an earlier bill with negated items and positive payments (the
+ * money going back). Rendering lives in `bill-wire.ts`.
+ */
+
+export interface SimOrderItem {
+  id: string;
+  seq: number;
+  billId: string;
+  enterpriseId: string;
+  accountId: string;
+  reservationId?: string;
+  /** Printed as the receipt line; sent as the item's `Notes`. */
+  description: string;
+  type: 'SpaceOrder' | 'ProductOrder' | 'CityTax';
+  revenueType: 'Service' | 'Product' | 'Additional';
+  unitCount: number;
+  /** Gross per unit, cents; negative on refund bills. */
+  unitGrossCents: number;
+  rate: VatRate;
+  accountingCategoryId: string;
+  serviceId: string;
+  productId?: string;
+  createdAt: number;
+}
+
+export interface SimPayment {
+  id: string;
+  seq: number;
+  billId: string;
+  enterpriseId: string;
+  accountId: string;
+  reservationId?: string;
+  /** Cents; negative for money received, positive for money refunded. */
+  grossCents: number;
+  type: 'CashPayment' | 'CreditCardPayment';
+  creditCardId?: string;
+  createdAt: number;
+}
+
+export interface SimBill {
+  id: string;
+  enterpriseId: string;
+  accountId: string;
+  reservationId?: string;
+  number: string;
+  name: string;
+  createdAt: number;
+  isRefund: boolean;
+  correctedBillId?: string;
+  items: SimOrderItem[];
+  payments: SimPayment[];
+}
+
+interface CatalogEntry {
+  description: string;
+  type: SimOrderItem['type'];
+  revenueType: SimOrderItem['revenueType'];
+  rate: VatRate;
+  minCents: number;
+  maxCents: number;
+  category: string;
+}
+
+const CATALOG: readonly CatalogEntry[] = [
+  {
+    description: 'Colazione',
+    type: 'ProductOrder',
+    revenueType: 'Product',
+    rate: 10,
+    minCents: 1200,
+    maxCents: 1800,
+    category: 'food',
+  },
+  {
+    description: 'Minibar',
+    type: 'ProductOrder',
+    revenueType: 'Product',
+    rate: 22,
+    minCents: 350,
+    maxCents: 900,
+    category: 'minibar',
+  },
+  {
+    description: 'Quotidiano',
+    type: 'ProductOrder',
+    revenueType: 'Product',
+    rate: 4,
+    minCents: 150,
+    maxCents: 300,
+    category: 'press',
+  },
+  {
+    description: 'Ingresso spa',
+    type: 'ProductOrder',
+    revenueType: 'Product',
+    rate: 22,
+    minCents: 2500,
+    maxCents: 4500,
+    category: 'spa',
+  },
+  {
+    description: 'Parcheggio',
+    type: 'ProductOrder',
+    revenueType: 'Product',
+    rate: 22,
+    minCents: 1500,
+    maxCents: 2500,
+    category: 'parking',
+  },
+];
+
+/** Every total a bill needs, in cents. */
+export function billTotals(bill: SimBill): { grossCents: number; paidCents: number } {
+  const grossCents = bill.items.reduce((s, i) => s + i.unitGrossCents * i.unitCount, 0);
+  const paidCents = bill.payments.reduce((s, p) => s + p.grossCents, 0);
+  return { grossCents, paidCents };
+}
+
+/** Rounds to whole 10 cents: prices on a hotel's list look like 14.50, not 14.37. */
+function price(rng: Rng, min: number, max: number): number {
+  return Math.round(rng.int(min, max) / 10) * 10;
+}
+
+export class Ledger {
+  private readonly bills = new Map<string, SimBill>();
+  private readonly categories = new Map<string, string>();
+  private seq = 0;
+  private billNumber = 1000;
+
+  /** `seed` fixes the ids of accounting categories, services and products. */
+  constructor(
+    private readonly seed: number,
+    private readonly taxCodes: Readonly<Record<VatRate, string>> = DEFAULT_TAX_CODES,
+  ) {}
+
+  taxCode(rate: VatRate): string {
+    return this.taxCodes[rate];
+  }
+
+  bill(id: string): SimBill | undefined {
+    return this.bills.get(id);
+  }
+
+  /** Every item and payment, newest first (creation order reversed). */
+  allItems(): SimOrderItem[] {
+    return [...this.bills.values()]
+      .flatMap((b) => b.items)
+      .sort((a, b) => b.createdAt - a.createdAt || b.seq - a.seq);
+  }
+
+  allPayments(): SimPayment[] {
+    return [...this.bills.values()]
+      .flatMap((b) => b.payments)
+      .sort((a, b) => b.createdAt - a.createdAt || b.seq - a.seq);
+  }
+
+  /** A stable id per name, drawn from its own stream so it never shifts another stream. */
+  private category(name: string): string {
+    let id = this.categories.get(name);
+    if (!id) {
+      id = deriveRng(this.seed, `catalog:${name}`).uuid();
+      this.categories.set(name, id);
+    }
+    return id;
+  }
+
+  private newBill(rng: Rng, enterpriseId: string, at: number, reservation?: SimReservation): SimBill {
+    const number = String(++this.billNumber);
+    const guest = reservation
+      ? [reservation.guest.firstName, reservation.guest.lastName].filter(Boolean).join(' ')
+      : '';
+    const bill: SimBill = {
+      id: rng.uuid(),
+      enterpriseId,
+      accountId: reservation?.guest.customerId ?? rng.uuid(),
+      number,
+      name: guest ? `Ricevuta ${number} – ${guest}` : `Ricevuta ${number}`,
+      createdAt: at,
+      isRefund: false,
+      items: [],
+      payments: [],
+    };
+    if (reservation) bill.reservationId = reservation.id;
+    return bill;
+  }
+
+  private addItem(
+    rng: Rng,
+    bill: SimBill,
+    entry: Omit<SimOrderItem, 'id' | 'seq' | 'billId' | 'enterpriseId' | 'accountId' | 'createdAt'>,
+  ): void {
+    const item: SimOrderItem = {
+      ...entry,
+      id: rng.uuid(),
+      seq: ++this.seq,
+      billId: bill.id,
+      enterpriseId: bill.enterpriseId,
+      accountId: bill.accountId,
+      createdAt: bill.createdAt,
+    };
+    if (bill.reservationId) item.reservationId = bill.reservationId;
+    bill.items.push(item);
+  }
+
+  private settle(rng: Rng, bill: SimBill): void {
+    const { grossCents } = billTotals(bill);
+    const owed = -grossCents;
+    const split = Math.abs(owed) >= 2000 && rng.chance(0.3);
+    const parts = split ? [Math.round(owed / 2), owed - Math.round(owed / 2)] : [owed];
+    for (const cents of parts) {
+      const type = rng.chance(0.6) ? 'CreditCardPayment' : 'CashPayment';
+      const payment: SimPayment = {
+        id: rng.uuid(),
+        seq: ++this.seq,
+        billId: bill.id,
+        enterpriseId: bill.enterpriseId,
+        accountId: bill.accountId,
+        grossCents: cents,
+        type,
+        createdAt: bill.createdAt,
+      };
+      if (type === 'CreditCardPayment') payment.creditCardId = rng.uuid();
+      if (bill.reservationId) payment.reservationId = bill.reservationId;
+      bill.payments.push(payment);
+    }
+  }
+
+  /** A closed sale bill: room nights and city tax for a stay, plus 1..3 extras; fully paid. */
+  createSale(rng: Rng, enterpriseId: string, at: number, reservation?: SimReservation): SimBill {
+    const bill = this.newBill(rng, enterpriseId, at, reservation);
+    if (reservation) {
+      const nights = Math.max(1, Math.min(reservation.nights, 7));
+      this.addItem(rng, bill, {
+        description: `Pernottamento camera ${reservation.rooms[0] ?? ''}`.trim(),
+        type: 'SpaceOrder',
+        revenueType: 'Service',
+        unitCount: nights,
+        unitGrossCents: price(rng, 8900, 18000),
+        rate: 10,
+        accountingCategoryId: this.category('accommodation'),
+        serviceId: this.category('service-stay'),
+      });
+      this.addItem(rng, bill, {
+        description: 'Tassa di soggiorno',
+        type: 'CityTax',
+        revenueType: 'Additional',
+        unitCount: nights,
+        unitGrossCents: rng.pick([200, 300, 350, 500]),
+        rate: 0,
+        accountingCategoryId: this.category('city-tax'),
+        serviceId: this.category('service-stay'),
+      });
+    }
+    const extras = rng.int(reservation ? 0 : 1, 3);
+    for (let i = 0; i < extras; i++) {
+      const entry = rng.pick(CATALOG);
+      this.addItem(rng, bill, {
+        description: entry.description,
+        type: entry.type,
+        revenueType: entry.revenueType,
+        unitCount: rng.int(1, 3),
+        unitGrossCents: price(rng, entry.minCents, entry.maxCents),
+        rate: entry.rate,
+        accountingCategoryId: this.category(entry.category),
+        serviceId: this.category('service-products'),
+        productId: this.category(`product-${entry.description}`),
+      });
+    }
+    this.settle(rng, bill);
+    this.bills.set(bill.id, bill);
+    return bill;
+  }
+
+  /**
+   * A refund bill mirroring `original` (negated items, money paid back). Without an original
+   * (a receipt known only from the scenario) it refunds one or two extras.
+   */
+  createRefund(rng: Rng, enterpriseId: string, at: number, original?: SimBill): SimBill {
+    const bill = this.newBill(rng, original?.enterpriseId ?? enterpriseId, at);
+    bill.isRefund = true;
+    bill.name = `Nota di credito ${bill.number}`;
+    if (original) {
+      bill.accountId = original.accountId;
+      bill.correctedBillId = original.id;
+      if (original.reservationId) bill.reservationId = original.reservationId;
+      for (const i of original.items) {
+        const { id: _id, seq: _seq, billId: _b, enterpriseId: _e, accountId: _a, createdAt: _c, ...rest } = i;
+        this.addItem(rng, bill, { ...rest, unitGrossCents: -i.unitGrossCents });
+      }
+    } else {
+      const lines = rng.int(1, 2);
+      for (let n = 0; n < lines; n++) {
+        const entry = rng.pick(CATALOG);
+        this.addItem(rng, bill, {
+          description: entry.description,
+          type: entry.type,
+          revenueType: entry.revenueType,
+          unitCount: 1,
+          unitGrossCents: -price(rng, entry.minCents, entry.maxCents),
+          rate: entry.rate,
+          accountingCategoryId: this.category(entry.category),
+          serviceId: this.category('service-products'),
+        });
+      }
+    }
+    this.settle(rng, bill);
+    this.bills.set(bill.id, bill);
+    return bill;
+  }
+
+  /** Net and tax of an item's unit and whole line, split to the cent. */
+  static amounts(item: SimOrderItem) {
+    return {
+      unit: splitGross(item.unitGrossCents, item.rate),
+      line: splitGross(item.unitGrossCents * item.unitCount, item.rate),
+    };
+  }
+}

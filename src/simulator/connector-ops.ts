@@ -1,0 +1,216 @@
+import {
+  ACTIVE_STATES,
+  AddKeyCutterRequestSchema,
+  CommandsByIdsRequestSchema,
+  CommandUpdateRequestSchema,
+  FiscalCommandsByDevicesSchema,
+  FiscalCommandsByIdsSchema,
+  type Limitation,
+  OrderItemsRequestSchema,
+  PaymentsRequestSchema,
+} from '../connector/wire.js';
+import { wireOrderItem, wirePayment } from './bill-wire.js';
+import { isTerminal, rejection, type SimCommand } from './commands.js';
+import type { SimulatorCore } from './core.js';
+import { inInterval, paginate, validate, withoutTokens } from './paging.js';
+import { isFiscalKind, renderCommand, renderFiscalCommand } from './render.js';
+import { wireDevice } from './world.js';
+
+/**
+ * The Connector API operations, one function each, over the simulator core. Each receives the
+ * parsed body (tokens already checked) and returns the JSON answer, or throws a rejection
+ * (`details.status` 400/403) that the HTTP layer turns into `{Message, RequestId}`.
+ */
+
+type Json = Record<string, unknown>;
+export type Operation = (core: SimulatorCore, body: Json) => Json;
+
+const DEVICE_FILTER_KEYS = ['DeviceIds', 'States', 'UpdatedUtc'];
+
+function checkEnterprises(core: SimulatorCore, ids: readonly string[] | undefined): void {
+  const unknown = ids?.find((id) => !core.world.enterprise(id));
+  if (unknown) throw rejection(400, `Invalid EnterpriseIds: no access to enterprise ${unknown}`);
+}
+
+/** Whether `commands/*` shows this command (fiscal ones only in the legacy option). */
+function inCommands(core: SimulatorCore, command: SimCommand): boolean {
+  return core.options.legacyFiscalInCommands || !isFiscalKind(command);
+}
+
+const fiscalGetAll: Operation = (core, body) => {
+  const rest = withoutTokens(body);
+  const byIds = 'CommandIds' in rest;
+  const byDevices = DEVICE_FILTER_KEYS.some((k) => k in rest);
+  if (byIds && byDevices) {
+    throw rejection(
+      400,
+      'Invalid CommandIds: give either CommandIds, or DeviceIds with States and UpdatedUtc',
+    );
+  }
+  if (!byIds && !byDevices)
+    throw rejection(
+      400,
+      'Invalid CommandIds: a filter (CommandIds, or DeviceIds with States and UpdatedUtc) is required',
+    );
+  const ordered = core.store.newestFirst();
+  let matches: (c: SimCommand) => boolean;
+  let limitation: Limitation;
+  let enterpriseIds: string[] | undefined;
+  if (byIds) {
+    const f = validate(FiscalCommandsByIdsSchema.strict(), body);
+    const ids = new Set(f.CommandIds);
+    matches = (c) => ids.has(c.id);
+    limitation = f.Limitation;
+    enterpriseIds = f.EnterpriseIds;
+  } else {
+    const f = validate(FiscalCommandsByDevicesSchema.strict(), body);
+    const devices = new Set(f.DeviceIds);
+    matches = (c) =>
+      devices.has(c.deviceId) && f.States.includes(c.state) && inInterval(c.updatedAt, f.UpdatedUtc);
+    limitation = f.Limitation;
+    enterpriseIds = f.EnterpriseIds;
+  }
+  checkEnterprises(core, enterpriseIds);
+  const page = paginate(
+    ordered,
+    (c) => isFiscalKind(c) && (!enterpriseIds || enterpriseIds.includes(c.enterpriseId)) && matches(c),
+    limitation,
+  );
+  const ctx = core.renderContext;
+  return { Commands: page.items.map((c) => renderFiscalCommand(c, ctx)), Cursor: page.cursor };
+};
+
+const getAllActive: Operation = (core) => {
+  const ctx = core.renderContext;
+  return {
+    Commands: core.store
+      .newestFirst()
+      .filter((c) => ACTIVE_STATES.includes(c.state) && inCommands(core, c))
+      .map((c) => renderCommand(c, ctx)),
+  };
+};
+
+const getAllByIds: Operation = (core, body) => {
+  const request = validate(CommandsByIdsRequestSchema, body);
+  const ids = new Set(request.CommandIds);
+  const page = paginate(
+    core.store.newestFirst(),
+    (c) => ids.has(c.id) && !isTerminal(c.state) && inCommands(core, c),
+    request.Limitation,
+  );
+  const ctx = core.renderContext;
+  const out: Json = { Commands: page.items.map((c) => renderCommand(c, ctx)) };
+  if (request.Limitation) out.Cursor = page.cursor;
+  return out;
+};
+
+const addKeyCutter: Operation = (core, body) => {
+  const request = validate(AddKeyCutterRequestSchema, body);
+  if (core.options.scenario.platform.portfolio && !request.EnterpriseId) {
+    throw rejection(400, 'Invalid EnterpriseId: required with a portfolio access token');
+  }
+  if (request.EnterpriseId && core.options.scenario.platform.portfolio)
+    checkEnterprises(core, [request.EnterpriseId]);
+  if (request.KeyCount > 100) throw rejection(400, 'Invalid KeyCount: at most 100 keys per command');
+  const device = core.world.device(request.KeyCutterId);
+  if (!device) throw rejection(400, `Invalid KeyCutterId: no device ${request.KeyCutterId}`);
+  if (device.type !== 'KeyCutter') {
+    throw rejection(403, `The device "${device.name}" is not a key cutter; choose a key-cutter device.`);
+  }
+  if (!core.world.reservation(request.ReservationId)) {
+    throw rejection(400, `Invalid ReservationId: no reservation ${request.ReservationId}`);
+  }
+  const command = core.createCommand(
+    'keys',
+    { deviceId: device.id, reservationId: request.ReservationId, keyCount: request.KeyCount },
+    core.apiRng,
+  );
+  return { CommandId: command.id };
+};
+
+const update: Operation = (core, body) => {
+  const request = validate(CommandUpdateRequestSchema, body);
+  const change: { state: typeof request.State; progress?: number; notes?: string } = { state: request.State };
+  if (request.Progress !== undefined) change.progress = request.Progress;
+  if (request.Notes !== undefined) change.notes = request.Notes;
+  core.agentUpdate(request.CommandId, change);
+  return {};
+};
+
+const devicesGetAll: Operation = (core) => ({ Devices: core.world.devices.map((d) => wireDevice(d, false)) });
+
+const orderItemsGetAll: Operation = (core, body) => {
+  const f = validate(OrderItemsRequestSchema, body);
+  if (!f.BillIds && !f.AccountIds && !f.OrderItemIds && !f.CreatedUtc && !f.UpdatedUtc) {
+    throw rejection(
+      400,
+      'Invalid BillIds: a filter (BillIds, AccountIds, OrderItemIds, CreatedUtc or UpdatedUtc) is required',
+    );
+  }
+  checkEnterprises(core, f.EnterpriseIds);
+  const page = paginate(
+    core.ledger.allItems(),
+    (i) =>
+      (!f.BillIds || f.BillIds.includes(i.billId)) &&
+      (!f.AccountIds || f.AccountIds.includes(i.accountId)) &&
+      (!f.OrderItemIds || f.OrderItemIds.includes(i.id)) &&
+      (!f.EnterpriseIds || f.EnterpriseIds.includes(i.enterpriseId)) &&
+      inInterval(i.createdAt, f.CreatedUtc) &&
+      inInterval(i.createdAt, f.UpdatedUtc),
+    f.Limitation,
+  );
+  return { OrderItems: page.items.map((i) => wireOrderItem(i, core.ledger)), Cursor: page.cursor };
+};
+
+const paymentsGetAll: Operation = (core, body) => {
+  const f = validate(PaymentsRequestSchema, body);
+  if (
+    !f.PaymentIds &&
+    !f.BillIds &&
+    !f.AccountIds &&
+    !f.ReservationIds &&
+    !f.CreatedUtc &&
+    !f.UpdatedUtc &&
+    !f.ChargedUtc &&
+    !f.ClosedUtc &&
+    !f.SettlementUtc
+  ) {
+    throw rejection(
+      400,
+      'Invalid BillIds: a filter (PaymentIds, BillIds, AccountIds, ReservationIds or a time interval) is required',
+    );
+  }
+  checkEnterprises(core, f.EnterpriseIds);
+  const page = paginate(
+    core.ledger.allPayments(),
+    (p) =>
+      (!f.PaymentIds || f.PaymentIds.includes(p.id)) &&
+      (!f.BillIds || f.BillIds.includes(p.billId)) &&
+      (!f.AccountIds || f.AccountIds.includes(p.accountId)) &&
+      (!f.ReservationIds || (p.reservationId !== undefined && f.ReservationIds.includes(p.reservationId))) &&
+      (!f.EnterpriseIds || f.EnterpriseIds.includes(p.enterpriseId)) &&
+      (!f.Currency || f.Currency === 'EUR') &&
+      (!f.States || f.States.includes('Charged')) &&
+      (!f.AccountingStates || f.AccountingStates.includes('Closed')) &&
+      (!f.Type || f.Type === (p.grossCents > 0 ? 'Refund' : 'Payment')) &&
+      inInterval(p.createdAt, f.CreatedUtc) &&
+      inInterval(p.createdAt, f.UpdatedUtc) &&
+      inInterval(p.createdAt, f.ChargedUtc) &&
+      inInterval(p.createdAt, f.ClosedUtc) &&
+      !f.SettlementUtc,
+    f.Limitation,
+  );
+  return { Payments: page.items.map(wirePayment), Cursor: page.cursor };
+};
+
+/** Operation name (path after `/api/connector/v1/`, exact case) → handler. */
+export const OPERATIONS: ReadonlyMap<string, Operation> = new Map<string, Operation>([
+  ['fiscalMachineCommands/getAll', fiscalGetAll],
+  ['commands/getAllActive', getAllActive],
+  ['commands/getAllByIds', getAllByIds],
+  ['commands/addKeyCutter', addKeyCutter],
+  ['commands/update', update],
+  ['devices/getAll', devicesGetAll],
+  ['orderItems/getAll', orderItemsGetAll],
+  ['payments/getAll', paymentsGetAll],
+]);
