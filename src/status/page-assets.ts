@@ -21,7 +21,7 @@ section{background:var(--card);border:1px solid var(--line);border-radius:8px;pa
 section.wide{grid-column:1/-1}
 h2{font-size:1.05rem;margin:0 0 .6rem}
 h3{font-size:1rem;margin:0}
-.badge{display:inline-block;padding:.05rem .5rem;border-radius:999px;font-size:.85rem;font-weight:600;color:#fff;background:var(--muted)}
+.badge{display:inline-block;white-space:nowrap;padding:.05rem .5rem;border-radius:999px;font-size:.85rem;font-weight:600;color:#fff;background:var(--muted)}
 .badge.ok{background:var(--ok)}.badge.warn{background:var(--warn)}.badge.err{background:var(--err)}.badge.info{background:var(--info)}
 .muted{color:var(--muted)}
 .ok-line{color:var(--ok);font-weight:600;margin:0}
@@ -34,6 +34,8 @@ dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
 article.device{border:1px solid var(--line);border-radius:6px;padding:.6rem .8rem}
 article.device.down{border-color:var(--err)}
 article.device header{display:flex;justify-content:space-between;gap:.5rem;align-items:center}
+article.device h3{min-width:0;overflow-wrap:anywhere}
+article.device header .badge{flex-shrink:0}
 p.summary{margin:.3rem 0;font-weight:600}
 ul.warnings{margin:.2rem 0;padding-left:1.1rem;color:var(--warn)}
 .scroll{overflow-x:auto}
