@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { DEFAULT_LINE_LENGTH } from './protocol.js';
+
+/**
+ * The driver's `options:` block. Every key is documented in README.md with an example.
+ * Defaults suit an FP-81 II RT / FP-90III on the hotel LAN over plain HTTP.
+ */
+
+const httpUrl = z
+  .url()
+  .refine((u) => /^https?:\/\//i.test(u), 'expected an http:// or https:// address of the printer');
+
+const fingerprint = z
+  .string()
+  .transform((s) => s.replace(/[\s:]/g, '').toUpperCase())
+  .refine((s) => /^[0-9A-F]{64}$/.test(s), 'expected a SHA-256 fingerprint (64 hex digits, colons allowed)')
+  .transform((s) => s.match(/../g)?.join(':') ?? s);
+
+export const TlsOptionsSchema = z
+  .object({
+    /** PEM file of the CA (or the printer's own self-signed certificate) to trust. */
+    caFile: z.string().min(1).optional(),
+    /** SHA-256 fingerprint of the printer's certificate; pins it, CA or not. */
+    fingerprint256: fingerprint.optional(),
+    /** Name to check the certificate against when it does not match the address (IP). */
+    serverName: z.string().min(1).optional(),
+    /** Accept any certificate. Only by explicit opt-in; logged as a warning. */
+    insecure: z.boolean().default(false),
+  })
+  .refine(
+    (t) => !(t.insecure && (t.caFile || t.fingerprint256)),
+    'insecure excludes caFile and fingerprint256',
+  );
+
+export const PaymentMappingSchema = z.object({
+  /** Epson paymentType: 0 cash, 1 cheque, 2 credit/card (electronic), 3 ticket, 5 not paid … */
+  paymentType: z.number().int().min(0).max(6),
+  index: z.number().int().min(0).max(10).default(0),
+  description: z.string().max(DEFAULT_LINE_LENGTH).optional(),
+});
+export type PaymentMapping = z.infer<typeof PaymentMappingSchema>;
+
+const rateKey = z.string().regex(/^\d{1,2}(\.\d{1,2})?$/, 'VAT rate in percent, e.g. "22" or "5.5"');
+
+export const EpsonFpmateOptionsSchema = z
+  .object({
+    /** Printer address, e.g. http://192.168.1.50; when absent, the command's ApiUrl is used. */
+    url: httpUrl.optional(),
+    devid: z.string().min(1).default('local_printer'),
+    /** The fpmate `timeout=` query parameter: how long fpmate waits for the fiscal firmware. */
+    printerTimeoutMs: z.number().int().min(100).default(10_000),
+    /** HTTP client timeout of a document; must exceed printerTimeoutMs. Default: that + 5 s. */
+    clientTimeoutMs: z.number().int().min(200).optional(),
+    /** HTTP client timeout of status and last-document reads. */
+    readTimeoutMs: z.number().int().min(100).default(5_000),
+    tls: TlsOptionsSchema.optional(),
+    operator: z
+      .string()
+      .regex(/^\d{1,2}$/)
+      .default('1'),
+    /** Overrides the serial read from the printer (used in Notes and refund references). */
+    serialNumber: z
+      .string()
+      .regex(/^[0-9A-Za-z]{1,16}$/)
+      .optional(),
+    /** VAT rate (percent) → printer department. */
+    departments: z
+      .record(rateKey, z.number().int().min(1).max(99))
+      .default({ '22': 1, '10': 2, '4': 3, '0': 4 }),
+    /** Platform tax code → VAT rate (percent); wins over deriving the rate from the amounts. */
+    taxCodeRates: z.record(z.string().min(1), z.number().min(0).max(100)).default({}),
+    /** Department for lines whose rate cannot be told; absent = refuse such bills. */
+    defaultDepartment: z.number().int().min(1).max(99).optional(),
+    /** Platform payment type → Epson payment; merged over CashPayment → 0, CreditCardPayment → 2. */
+    payments: z.record(z.string().min(1), PaymentMappingSchema).default({}),
+    /** For payment types not in `payments`: electronic payment (2) by default. */
+    defaultPayment: PaymentMappingSchema.default({ paymentType: 2, index: 1 }),
+    /** Platform order-item type → receipt description; merged over DEFAULT_ITEM_NAMES. */
+    itemNames: z.record(z.string().min(1), z.string().min(1)).default({}),
+    currency: z.string().length(3).default('EUR'),
+    lineLength: z.number().int().min(10).max(64).default(DEFAULT_LINE_LENGTH),
+    /** Extra header lines printed above each receipt (printRecMessage type 1). */
+    headerLines: z.array(z.string().min(1)).max(4).default([]),
+    /** directIO command reading the last emitted document (see README: verify for your firmware). */
+    lastDocumentCommand: z
+      .string()
+      .regex(/^\d{4}$/)
+      .default('1078'),
+    /** After a lost answer, resend once when the printer proves it did not print. */
+    resendWhenNotPrinted: z.boolean().default(true),
+    /** Resends after LAN_TIME_OUT (printer busy; nothing printed). */
+    busyRetries: z.number().int().min(0).max(5).default(2),
+    busyRetryDelayMs: z.number().int().min(0).default(2_000),
+    /** Background status poll interval; 0 turns polling off. */
+    statusIntervalMs: z.number().int().min(0).default(60_000),
+    /** Poll interval while the printer is unreachable or after a failed job. */
+    statusRetryMs: z.number().int().min(100).default(10_000),
+  })
+  .refine((o) => o.clientTimeoutMs === undefined || o.clientTimeoutMs > o.printerTimeoutMs, {
+    path: ['clientTimeoutMs'],
+    message: 'clientTimeoutMs must be longer than printerTimeoutMs',
+  });
+
+export type EpsonFpmateOptions = z.infer<typeof EpsonFpmateOptionsSchema>;
+
+export const DEFAULT_PAYMENTS: Record<string, PaymentMapping> = {
+  CashPayment: { paymentType: 0, index: 0, description: 'CONTANTI' },
+  CreditCardPayment: { paymentType: 2, index: 1, description: 'CARTA DI CREDITO' },
+};
+
+/** Descriptions for order-item types that carry no name of their own. */
+export const DEFAULT_ITEM_NAMES: Record<string, string> = {
+  SpaceOrder: 'ALLOGGIO',
+  CityTax: 'TASSA DI SOGGIORNO',
+};
+
+/** The client timeout actually used for documents. */
+export function documentTimeoutMs(options: EpsonFpmateOptions): number {
+  return options.clientTimeoutMs ?? options.printerTimeoutMs + 5_000;
+}

@@ -1,0 +1,101 @@
+import type { FiscalJobData } from '../../src/connector/model.js';
+import type { DeviceStore, Job } from '../../src/drivers-api/types.js';
+import { AgentError } from '../../src/errors.js';
+import type { EpsonFpmateOptions } from './config.js';
+import type { LastDocument } from './last-document.js';
+import { preparePayload } from './payload.js';
+import type { FpmateRoot } from './protocol.js';
+import { buildReceipt, type ReceiptContext, receiptXml } from './receipt.js';
+import type { Baseline, DocKind } from './recovery.js';
+import type { DocumentReference } from './reference.js';
+import { envelope } from './xml-build.js';
+
+/** A document ready to send, with what the driver must know to confirm it afterwards. */
+export interface Plan {
+  kind: DocKind;
+  /** 'sale' | 'refund' for data commands, the fpmate root for payloads. */
+  label: string;
+  root: FpmateRoot;
+  xml: string;
+  expectedCents?: number;
+  reference?: DocumentReference;
+}
+
+const KIND_OF_ROOT: Record<FpmateRoot, DocKind> = {
+  printerFiscalReceipt: 'receipt',
+  printerNonFiscal: 'non-fiscal',
+  printerFiscalReport: 'report',
+  printerCommand: 'command',
+};
+
+export function fiscalData(job: Job): FiscalJobData {
+  if (job.data.kind !== 'fiscal') {
+    throw new AgentError('COMMAND_INVALID', `A ${job.data.kind} command cannot run on a fiscal printer`, {
+      notes: 'This command is not for a fiscal printer; nothing was printed.',
+    });
+  }
+  return job.data.fiscal;
+}
+
+/**
+ * Turns a fiscal command into the document to send. Everything that can be refused is refused
+ * here, before any contact with the printer (COMMAND_INVALID, FISCAL_REJECTED).
+ */
+export async function planJob(
+  fiscal: FiscalJobData,
+  options: EpsonFpmateOptions,
+  ctx: ReceiptContext,
+): Promise<Plan> {
+  const doc = fiscal.document;
+  if (doc.type === 'payload') {
+    const payload = preparePayload(doc.base64);
+    return { kind: KIND_OF_ROOT[payload.root], label: payload.root, root: payload.root, xml: payload.xml };
+  }
+  const model = await buildReceipt(fiscal, options, ctx);
+  const plan: Plan = {
+    kind: 'receipt',
+    label: model.kind,
+    root: 'printerFiscalReceipt',
+    xml: envelope(receiptXml(model, options.operator)),
+    expectedCents: model.totalCents,
+  };
+  if (model.reference) plan.reference = model.reference;
+  return plan;
+}
+
+/**
+ * What the driver keeps per printer across restarts (in the device store): the last confirmed
+ * fiscal document (the baseline of exactly-once printing) and the printer's serial.
+ */
+export class PrinterMemory {
+  constructor(
+    private readonly store: DeviceStore,
+    private readonly configuredSerial: string | undefined,
+  ) {}
+
+  /** The stored baseline; `fresh: false` since other tills may have printed since. */
+  baseline(): Baseline | null {
+    const value = this.store.get('baseline') as { z?: unknown; doc?: unknown } | undefined;
+    if (value && Number.isInteger(value.z) && Number.isInteger(value.doc)) {
+      return { z: value.z as number, doc: value.doc as number, fresh: false };
+    }
+    return null;
+  }
+
+  /** Records a confirmed fiscal document; persisted before returning. */
+  confirm(z: number, doc: number): void {
+    this.store.set('baseline', { z, doc });
+  }
+
+  serial(): string | undefined {
+    if (this.configuredSerial) return this.configuredSerial.toUpperCase();
+    const value = this.store.get('serial');
+    return typeof value === 'string' && value ? value : undefined;
+  }
+
+  /** Learns from a last-document read: the serial always, the baseline when it is fiscal. */
+  learn(last: LastDocument): void {
+    if (last.serial && last.serial !== this.store.get('serial')) this.store.set('serial', last.serial);
+    if (last.fiscal) this.confirm(last.z, last.doc);
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * Pure facts of the Epson Fiscal ePOS-Print ("fpmate") protocol shared by the driver and the
+ * simulator: document roots, the `printerStatus` digits, the refund/void reference line, the
+ * "last emitted document" record, dates in Italian local time and cents arithmetic.
+ *
+ * Sources (read for understanding): Epson "ePOS Fiscal Print Solution Development Guide",
+ * Epson "Communication Protocol" for FP-81 II RT / FP-90III, OCA l10n-italy `fiscal_epos_print`,
+ * fiskaltrust `scu-it` (EpsonRTPrinter). See README.md for what is our own reading.
+ */
+
+/** The four roots fpmate.cgi accepts inside the SOAP body. */
+export const FPMATE_ROOTS = [
+  'printerFiscalReceipt',
+  'printerFiscalReport',
+  'printerCommand',
+  'printerNonFiscal',
+] as const;
+export type FpmateRoot = (typeof FPMATE_ROOTS)[number];
+
+export function isFpmateRoot(name: string): name is FpmateRoot {
+  return (FPMATE_ROOTS as readonly string[]).includes(name);
+}
+
+/** The printer's text line: a receipt line holds at most this many characters. */
+export const DEFAULT_LINE_LENGTH = 38;
+
+// ---------------------------------------------------------------------------------------------
+// printerStatus: five characters
+
+export type PrinterCondition = 'ok' | 'paper-low' | 'offline' | 'unknown';
+export type JournalCondition =
+  | 'ok'
+  | 'near-full'
+  | 'to-format'
+  | 'previous'
+  | 'other-device'
+  | 'full'
+  | 'unknown';
+export type DocumentState =
+  | 'fiscal-open'
+  | 'closed'
+  | 'non-fiscal-open'
+  | 'payment-in-progress'
+  | 'error-after-escpos'
+  | 'negative-receipt'
+  | 'fiscal-document-open'
+  | 'other'
+  | 'unknown';
+
+export interface DecodedPrinterStatus {
+  printer: PrinterCondition;
+  journal: JournalCondition;
+  document: DocumentState;
+  raw: string;
+}
+
+const PRINTER_DIGIT: Record<string, PrinterCondition> = { '0': 'ok', '2': 'paper-low', '3': 'offline' };
+const JOURNAL_DIGIT: Record<string, JournalCondition> = {
+  '0': 'ok',
+  '1': 'near-full',
+  '2': 'to-format',
+  '3': 'previous',
+  '4': 'other-device',
+  '5': 'full',
+};
+const DOCUMENT_DIGIT: Record<string, DocumentState> = {
+  '0': 'fiscal-open',
+  '1': 'closed',
+  '2': 'non-fiscal-open',
+  '3': 'payment-in-progress',
+  '4': 'error-after-escpos',
+  '5': 'negative-receipt',
+  '6': 'error-after-escpos',
+  '7': 'other',
+  '8': 'fiscal-document-open',
+};
+
+/** Decodes `printerStatus` (e.g. "20110"); unknown digits come back as 'unknown', never a throw. */
+export function decodePrinterStatus(raw: string): DecodedPrinterStatus {
+  return {
+    printer: PRINTER_DIGIT[raw.charAt(0)] ?? 'unknown',
+    journal: JOURNAL_DIGIT[raw.charAt(1)] ?? 'unknown',
+    document: raw.length >= 4 ? (DOCUMENT_DIGIT[raw.charAt(3)] ?? 'other') : 'unknown',
+    raw,
+  };
+}
+
+/** True when the printer holds a document it has not closed (a reset is due). */
+export function hasOpenDocument(status: DecodedPrinterStatus): boolean {
+  return ['fiscal-open', 'non-fiscal-open', 'payment-in-progress', 'fiscal-document-open'].includes(
+    status.document,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Document numbers
+
+/** A fiscal document's place: Z is the daily-closure number, doc the number within that day. */
+export interface DocPosition {
+  z: number;
+  doc: number;
+}
+
+/** "0012-0034": how a document is shown on receipts and in Notes. */
+export function docLabel(position: DocPosition): string {
+  return `${pad4(position.z)}-${pad4(position.doc)}`;
+}
+
+export function pad4(n: number): string {
+  return String(n).padStart(4, '0');
+}
+
+/** Compares two positions: negative when `a` is earlier, 0 when equal, positive when later. */
+export function comparePositions(a: DocPosition, b: DocPosition): number {
+  return a.z !== b.z ? a.z - b.z : a.doc - b.doc;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Money
+
+/** Euro (a JS number from JSON) to integer cents, immune to binary-float noise. */
+export function toCents(amount: number): number {
+  return Math.round(Number((amount * 100).toFixed(4)));
+}
+
+/** Integer cents to the XML form: dot decimal, two places ("123.45", "-5.00"). */
+export function formatAmount(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** Integer cents to the human form used in Notes ("123.45"). */
+export function formatEuro(cents: number): string {
+  return formatAmount(cents);
+}
+
+/** Parses a response amount, which uses a decimal comma ("123,45"); undefined when malformed. */
+export function parseCommaAmount(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const m = /^\s*(-?)(\d+)(?:,(\d{1,2}))?\s*$/.exec(text);
+  if (!m) return undefined;
+  const cents = Number(m[2]) * 100 + Number((m[3] ?? '0').padEnd(2, '0'));
+  return m[1] === '-' ? -cents : cents;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dates in the fiscal (Italian) time zone
+
+export interface LocalDateTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+/** The wall-clock date and time of `instant` in `timeZone` (IANA), DST included. */
+export function localDateTime(instant: Date, timeZone: string): LocalDateTime {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(instant);
+  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
+  return {
+    year: get('year'),
+    month: get('month'),
+    day: get('day'),
+    hour: get('hour'),
+    minute: get('minute'),
+    second: get('second'),
+  };
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** "ddMMyyyy" of `instant` in `timeZone`: the date field of a refund/void reference. */
+export function ddMMyyyy(instant: Date, timeZone: string): string {
+  const t = localDateTime(instant, timeZone);
+  return `${two(t.day)}${two(t.month)}${t.year}`;
+}
+
+/** "yyyy-MM-dd HH:mm" from the response's `d/M/yyyy` and `HH:mm`; undefined when malformed. */
+export function receiptDateTime(date: string | undefined, time: string | undefined): string | undefined {
+  const d = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(date?.trim() ?? '');
+  if (!d) return undefined;
+  const base = `${d[3]}-${two(Number(d[2]))}-${two(Number(d[1]))}`;
+  const t = /^(\d{1,2}):(\d{2})/.exec(time?.trim() ?? '');
+  return t ? `${base} ${two(Number(t[1]))}:${t[2]}` : base;
+}

@@ -1,0 +1,95 @@
+import type { FiscalDocument } from '../../src/connector/model.js';
+import { AgentError } from '../../src/errors.js';
+import { ddMMyyyy, pad4 } from './protocol.js';
+
+/**
+ * The reference a refund (reso) or void (annullo) carries in its first line:
+ * `REFUND zzzz nnnn ddMMyyyy SERIAL` — Z number and document number of the original, zero-padded
+ * to four digits, the original's date in Italian local time, and the serial of the printer that
+ * emitted it.
+ */
+export interface DocumentReference {
+  kind: 'REFUND' | 'VOID';
+  z: number;
+  doc: number;
+  /** ddMMyyyy in the fiscal time zone. */
+  date: string;
+  serial: string;
+}
+
+type Rebated = NonNullable<Extract<FiscalDocument, { type: 'data' }>['rebated']>;
+
+function counter(text: string | undefined, what: string): number {
+  const trimmed = text?.trim() ?? '';
+  if (!/^\d{1,4}$/.test(trimmed) || Number(trimmed) === 0) {
+    throw new AgentError('COMMAND_INVALID', `Refund reference: ${what} "${text ?? ''}" is not 1–9999`, {
+      notes: `The refund does not carry a valid ${what} of the original receipt; nothing was printed. Check the original receipt on the platform and issue the refund again.`,
+    });
+  }
+  return Number(trimmed);
+}
+
+/**
+ * THE mapping from the platform's refund fields to the printer's reference (our reading of the
+ * platform's fields — kept in this one function so that it can be corrected in one place):
+ * - `RebatedReceiptSequence` → Z number (daily-closure number);
+ * - `RebatedReceiptNumber` → document number within that Z (a combined "zzzz-nnnn" is accepted
+ *   when the sequence is absent);
+ * - `RebatedReceiptDateTimeUtc` → date, converted from UTC to the fiscal time zone (Europe/Rome);
+ * - `PrinterSerialNumber` → serial; this printer's own serial when the platform gives none.
+ *
+ * Rejects with COMMAND_INVALID when a field is missing or malformed.
+ */
+export function refundReference(
+  rebated: Rebated | undefined,
+  printerSerialNumber: string | undefined,
+  ownSerial: string | undefined,
+  timeZone: string,
+): DocumentReference {
+  let zText = rebated?.sequence;
+  let docText = rebated?.receiptNumber;
+  const combined = /^\s*(\d{1,4})-(\d{1,4})\s*$/.exec(docText ?? '');
+  if (combined && (zText === undefined || zText.trim() === '')) {
+    zText = combined[1];
+    docText = combined[2];
+  }
+  const z = counter(zText, 'Z number (RebatedReceiptSequence)');
+  const doc = counter(docText, 'receipt number (RebatedReceiptNumber)');
+  const when = rebated?.dateTimeUtc ? new Date(rebated.dateTimeUtc) : undefined;
+  if (!when || Number.isNaN(when.getTime())) {
+    throw new AgentError(
+      'COMMAND_INVALID',
+      'Refund reference: RebatedReceiptDateTimeUtc is missing or invalid',
+      {
+        notes:
+          'The refund does not say when the original receipt was printed; nothing was printed. Check the original receipt on the platform and issue the refund again.',
+      },
+    );
+  }
+  const serial = (printerSerialNumber?.trim() || ownSerial?.trim() || '').toUpperCase();
+  if (!/^[0-9A-Z]{1,16}$/.test(serial)) {
+    throw new AgentError('COMMAND_INVALID', 'Refund reference: no usable printer serial number', {
+      notes:
+        'The refund does not say which fiscal printer printed the original receipt, and this printer’s serial is not known yet; nothing was printed.',
+    });
+  }
+  return { kind: 'REFUND', z, doc, date: ddMMyyyy(when, timeZone), serial };
+}
+
+/** The `printRecMessage messageType="4"` text of a reference. */
+export function referenceMessage(ref: DocumentReference): string {
+  return `${ref.kind} ${pad4(ref.z)} ${pad4(ref.doc)} ${ref.date} ${ref.serial}`;
+}
+
+/** Reads a reference line back (the simulator's side); undefined when it is not one. */
+export function parseReferenceMessage(text: string): DocumentReference | undefined {
+  const m = /^(REFUND|VOID) (\d{4}) (\d{4}) (\d{8}) ([0-9A-Z]{1,16})$/.exec(text.trim());
+  if (!m) return undefined;
+  return {
+    kind: m[1] as DocumentReference['kind'],
+    z: Number(m[2]),
+    doc: Number(m[3]),
+    date: m[4] as string,
+    serial: m[5] as string,
+  };
+}

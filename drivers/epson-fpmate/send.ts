@@ -1,0 +1,228 @@
+import type { Clock } from '../../src/clock.js';
+import type { ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
+import { AgentError } from '../../src/errors.js';
+import type { Logger } from '../../src/log.js';
+import { failureMeaning } from './answers.js';
+import type { EpsonFpmateOptions } from './config.js';
+import type { PostResult } from './http.js';
+import type { PrinterLink } from './link.js';
+import type { Plan, PrinterMemory } from './plan.js';
+import { decodePrinterStatus, docLabel } from './protocol.js';
+import { type Baseline, type Decision, decide, doneCheckpoint, type SendingCheckpoint } from './recovery.js';
+import { documentResult, type PrintedReceipt, printedFromAnswer, receiptResult } from './results.js';
+import type { StatusBoard } from './status.js';
+import { type FpmateResponse, parseFpmateResponse } from './xml-response.js';
+
+export interface SendDeps {
+  link: PrinterLink;
+  memory: PrinterMemory;
+  board: StatusBoard;
+  options: EpsonFpmateOptions;
+  clock: Clock;
+  log: Logger;
+}
+
+/** What one POST of a document amounted to. */
+type Outcome =
+  | { kind: 'success'; response: FpmateResponse }
+  | { kind: 'failed'; error: AgentError }
+  | { kind: 'busy' }
+  | { kind: 'not-sent'; error: AgentError }
+  | { kind: 'uncertain'; reason: string; error?: AgentError };
+
+function what(plan: Plan): string {
+  return plan.kind === 'receipt' ? (plan.label === 'refund' ? 'refund receipt' : 'receipt') : 'document';
+}
+
+function interpret(result: PostResult, plan: Plan): Outcome {
+  if (result.kind === 'not-sent') {
+    return {
+      kind: 'not-sent',
+      error: new AgentError('DEVICE_UNAVAILABLE', `Printer not reachable (${result.reason})`, {
+        notes: `The fiscal printer cannot be reached (${result.reason}); the ${what(plan)} was not printed. Check that it is switched on and connected; the agent tries again.`,
+        details: { reason: result.reason },
+      }),
+    };
+  }
+  if (result.kind === 'lost') return { kind: 'uncertain', reason: `no answer (${result.reason})` };
+  if ([401, 403, 404].includes(result.httpStatus)) {
+    return {
+      kind: 'failed',
+      error: new AgentError('DEVICE_ERROR', `fpmate.cgi answered HTTP ${result.httpStatus}`, {
+        notes: `The printer’s web service refused the request (HTTP ${result.httpStatus}); the ${what(plan)} was not printed. Ask IT to check the printer’s address and web-service settings.`,
+        retryable: false,
+      }),
+    };
+  }
+  const response = result.httpStatus < 300 ? parseFpmateResponse(result.body) : undefined;
+  if (!response) return { kind: 'uncertain', reason: `unreadable answer (HTTP ${result.httpStatus})` };
+  if (response.success) return { kind: 'success', response };
+  const meaning = failureMeaning(response, what(plan));
+  if (meaning.kind === 'busy') return { kind: 'busy' };
+  if (meaning.kind === 'ambiguous')
+    return { kind: 'uncertain', reason: `printer answered ${response.code}`, error: meaning.error };
+  return { kind: 'failed', error: meaning.error };
+}
+
+function warningsOf(response: FpmateResponse): string[] {
+  const status = decodePrinterStatus(response.addInfo.printerStatus ?? '');
+  const out: string[] = [];
+  if (status.printer === 'paper-low') out.push('paper running low');
+  if (status.journal === 'near-full') out.push('electronic journal nearly full');
+  return out;
+}
+
+/**
+ * Sends one planned document and settles its fate exactly once (see README "Exactly once"):
+ * checkpoints the baseline before the POST; on a lost answer reads the printer's last document
+ * and reports the receipt printed (never resending), resends once when the counters prove it was
+ * not printed, or rejects with STATE_UNKNOWN when it cannot tell. Definitive refusals reset the
+ * printer and reject with the mapped code; LAN_TIME_OUT is resent after a pause.
+ */
+export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext): Promise<JobResult> {
+  let baseline: Baseline | null = null;
+  if (plan.kind === 'receipt' || !d.memory.serial()) {
+    const last = await d.link.readLastDocument(ectx.signal);
+    if (last) {
+      d.memory.learn(last);
+      d.board.noteSerial(last.serial);
+    }
+    if (plan.kind === 'receipt') {
+      baseline = last?.fiscal ? { z: last.z, doc: last.doc, fresh: true } : d.memory.baseline();
+      if (!last)
+        d.log.warn('last document unreadable before sending: a lost answer will be reported as unknown');
+    }
+  }
+  if (ectx.signal.aborted) throw new AgentError('ABORTED', 'Stopped before sending the document');
+  let resent = false;
+  let busy = 0;
+  for (;;) {
+    const checkpoint: SendingCheckpoint = {
+      v: 1,
+      phase: 'sending',
+      kind: plan.kind,
+      label: plan.label,
+      baseline,
+      resent,
+    };
+    if (plan.expectedCents !== undefined) checkpoint.expectedCents = plan.expectedCents;
+    if (plan.reference) checkpoint.reference = plan.reference;
+    ectx.checkpoint(checkpoint);
+    ectx.progress(0.5);
+    const outcome = interpret(await d.link.sendDocument(plan.xml), plan);
+    if (outcome.kind === 'success')
+      return finish(d, plan, ectx, await printedFrom(d, plan, outcome.response, baseline), outcome.response);
+    if (outcome.kind === 'busy') {
+      if (busy >= d.options.busyRetries) {
+        throw new AgentError('DEVICE_BUSY', 'Printer busy (LAN_TIME_OUT)', {
+          notes: `The printer stayed busy; the ${what(plan)} was not printed. The agent tries again shortly.`,
+        });
+      }
+      busy++;
+      await d.clock.sleep(d.options.busyRetryDelayMs, ectx.signal);
+      continue;
+    }
+    if (outcome.kind === 'not-sent') throw outcome.error;
+    if (outcome.kind === 'failed') {
+      if (plan.kind !== 'command') await d.link.reset();
+      throw outcome.error;
+    }
+    // The answer is lost or ambiguous: the printer's memory decides.
+    if (plan.kind !== 'receipt') throw unknownError(plan, outcome.reason);
+    const last = await d.link.readLastDocument();
+    const decision: Decision = decide(baseline, last, plan.expectedCents);
+    d.log.info('lost answer checked against the printer', {
+      reason: outcome.reason,
+      outcome: decision.outcome,
+    });
+    if (decision.outcome === 'printed') {
+      const printed = fromMemory(d, plan, decision.document.z, decision.document.doc, decision);
+      return finish(d, plan, ectx, printed, undefined);
+    }
+    if (decision.outcome === 'unknown') throw unknownError(plan, `${outcome.reason}; ${decision.reason}`);
+    await d.link.reset();
+    // A definite complaint (paper low) stands; a silent fiscal unit counts as a lost answer.
+    if (outcome.error && outcome.error.code !== 'STATE_UNKNOWN') throw outcome.error;
+    if (resent || !d.options.resendWhenNotPrinted) {
+      throw new AgentError('DEVICE_UNAVAILABLE', `Printer did not answer; not printed (${outcome.reason})`, {
+        notes: `The printer did not answer and, as its memory shows, did not print the ${what(plan)}. Check the printer; the agent tries again.`,
+      });
+    }
+    resent = true;
+    d.log.warn('document not printed after a lost answer: sending it once more', { reason: outcome.reason });
+  }
+}
+
+function unknownError(plan: Plan, reason: string): AgentError {
+  return new AgentError('STATE_UNKNOWN', `Outcome of the ${what(plan)} unknown: ${reason}`, {
+    notes: `The printer did not confirm the ${what(plan)} and the agent cannot tell whether it was printed. Check the printer’s last receipt: if it is there, do nothing; if not, issue the ${what(plan)} again.`,
+    details: { reason },
+  });
+}
+
+function fromMemory(d: SendDeps, plan: Plan, z: number, doc: number, decision: Decision): PrintedReceipt {
+  const document = decision.outcome === 'printed' ? decision.document : undefined;
+  return {
+    z,
+    doc,
+    dateTime: document?.dateTime,
+    serial: document?.serial || d.memory.serial(),
+    totalCents: document?.totalCents,
+    refund: plan.label === 'refund',
+    reference: plan.reference,
+    recovered: true,
+    warnings: [],
+  };
+}
+
+async function printedFrom(
+  d: SendDeps,
+  plan: Plan,
+  response: FpmateResponse,
+  baseline: Baseline | null,
+): Promise<PrintedReceipt | undefined> {
+  if (plan.kind !== 'receipt') return undefined;
+  const base = {
+    serial: d.memory.serial(),
+    refund: plan.label === 'refund',
+    reference: plan.reference,
+    recovered: false,
+    warnings: warningsOf(response),
+  };
+  const printed = printedFromAnswer(response, base);
+  if (printed) return printed;
+  // A success without numbers: the printer's memory gives them when it can.
+  const decision = decide(baseline, await d.link.readLastDocument(), plan.expectedCents);
+  if (decision.outcome !== 'printed') return undefined;
+  return {
+    ...fromMemory(d, plan, decision.document.z, decision.document.doc, decision),
+    recovered: false,
+    warnings: base.warnings,
+  };
+}
+
+function finish(
+  d: SendDeps,
+  plan: Plan,
+  ectx: ExecuteContext,
+  printed: PrintedReceipt | undefined,
+  response: FpmateResponse | undefined,
+): JobResult {
+  let result: JobResult;
+  if (printed) {
+    d.memory.confirm(printed.z, printed.doc);
+    d.board.noteReceipt(docLabel(printed));
+    result = receiptResult(printed, d.options.currency);
+  } else if (response) {
+    result = documentResult(plan.root, d.memory.serial(), response);
+  } else {
+    result = {
+      notes: `Document printed on RT ${d.memory.serial() ?? 'unknown'}`,
+      details: { root: plan.root },
+    };
+  }
+  d.board.touched();
+  ectx.checkpoint(doneCheckpoint(result));
+  ectx.progress(1);
+  return result;
+}

@@ -1,0 +1,210 @@
+import type { Clock } from '../../src/clock.js';
+import type { DeviceStatus } from '../../src/drivers-api/types.js';
+import type { AgentError } from '../../src/errors.js';
+import { type DecodedPrinterStatus, decodePrinterStatus } from './protocol.js';
+import type { FpmateResponse } from './xml-response.js';
+
+/** The RT part of a `queryPrinterStatus statusType="1"` answer. */
+export interface RtState {
+  dailyOpen?: boolean;
+  filesToSend?: number;
+  oldFilesToSend?: number;
+  filesRejected?: number;
+  expiryCD?: string;
+  expiryCA?: string;
+  trainingMode?: boolean;
+  rtType?: string;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+function num(text: string | undefined): number | undefined {
+  return text !== undefined && /^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined;
+}
+
+export function parseRtState(response: FpmateResponse): RtState {
+  const a = response.addInfo;
+  const rt: RtState = {};
+  if (a.rtDailyOpen !== undefined) rt.dailyOpen = a.rtDailyOpen === '1';
+  const files = {
+    filesToSend: a.rtFileToSend,
+    oldFilesToSend: a.rtOldFileToSend,
+    filesRejected: a.rtFileRejected,
+  };
+  for (const [key, value] of Object.entries(files)) {
+    const n = num(value);
+    if (n !== undefined) rt[key as 'filesToSend'] = n;
+  }
+  if (a.rtExpiryCD) rt.expiryCD = a.rtExpiryCD;
+  if (a.rtExpiryCA) rt.expiryCA = a.rtExpiryCA;
+  if (a.rtTrainingMode !== undefined) rt.trainingMode = a.rtTrainingMode === '1';
+  if (a.rtType) rt.rtType = a.rtType;
+  return rt;
+}
+
+/** A certificate expiry as the printer reports it (YYYYMMDD, DDMMYYYY, DDMMYY, YYYY-MM-DD). */
+export function parseExpiry(text: string): Date | undefined {
+  const t = text.trim();
+  let y: number;
+  let m: number;
+  let d: number;
+  const iso = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(t);
+  const long = /^(\d{2})(\d{2})(\d{4})$/.exec(t);
+  const short = /^(\d{2})(\d{2})(\d{2})$/.exec(t);
+  if (iso && Number(iso[1]) >= 2000 && Number(iso[1]) < 2100)
+    [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  else if (long) [d, m, y] = [Number(long[1]), Number(long[2]), Number(long[3])];
+  else if (short) [d, m, y] = [Number(short[1]), Number(short[2]), 2000 + Number(short[3])];
+  else return undefined;
+  if (m < 1 || m > 12 || d < 1 || d > 31) return undefined;
+  return new Date(Date.UTC(y, m - 1, d));
+}
+
+const PRINTER_WORDS: Record<DecodedPrinterStatus['printer'], string> = {
+  ok: 'ok',
+  'paper-low': 'paper low',
+  offline: 'off line (cover open or paper out)',
+  unknown: 'unknown',
+};
+
+/**
+ * The printer's picture for the status page, fed by status polls and job outcomes. Reading it
+ * (`snapshot`) is cheap and never throws.
+ */
+export class StatusBoard {
+  private connected = false;
+  private contacted = false;
+  private lastContact: number | undefined;
+  private unreachableReason: string | undefined;
+  private printer: DecodedPrinterStatus | undefined;
+  private rt: RtState = {};
+  private serial: string | undefined;
+  private lastReceipt: string | undefined;
+  private jobWarning: string | undefined;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly address: () => string | undefined,
+  ) {}
+
+  /** A status answer arrived. */
+  answered(response: FpmateResponse): void {
+    this.connected = true;
+    this.contacted = true;
+    this.lastContact = this.clock.now();
+    this.unreachableReason = undefined;
+    const raw = response.addInfo.printerStatus ?? response.addInfo.fpStatus;
+    if (raw) this.printer = decodePrinterStatus(raw);
+    this.rt = { ...this.rt, ...parseRtState(response) };
+    if (this.rt.dailyOpen === false) this.jobWarning = undefined;
+  }
+
+  /** Any successful exchange (a receipt printed, a read answered). */
+  touched(): void {
+    this.connected = true;
+    this.contacted = true;
+    this.unreachableReason = undefined;
+    this.lastContact = this.clock.now();
+  }
+
+  unreachable(reason: string): void {
+    this.connected = false;
+    this.contacted = true;
+    this.unreachableReason = reason;
+  }
+
+  noteSerial(serial: string): void {
+    this.serial = serial;
+  }
+
+  noteReceipt(label: string): void {
+    this.lastReceipt = label;
+    this.jobWarning = undefined;
+  }
+
+  /** Keeps what a failed job teaches about the printer (a closure overdue, paper out …). */
+  noteJobError(error: AgentError): void {
+    if (error.details.printerStatusCode === '17') {
+      this.jobWarning = 'The printer refuses receipts: the daily closure (Z report) may be overdue.';
+    } else if (error.code === 'PAPER_OUT' || error.code === 'COVER_OPEN') {
+      this.jobWarning = 'The last receipt failed: paper out or cover open.';
+    } else if (error.code === 'STATE_UNKNOWN') {
+      this.jobWarning = 'A receipt’s outcome is unknown: check the printer’s last receipt.';
+    }
+  }
+
+  isConnected(): boolean {
+    return this.connected;
+  }
+
+  snapshot(): DeviceStatus {
+    const warnings: string[] = [];
+    const p = this.printer;
+    if (p?.printer === 'paper-low') warnings.push('Paper is running low: have a new roll ready.');
+    if (p?.printer === 'offline')
+      warnings.push('The printer is off line: close the cover or replace the paper roll.');
+    if (p?.journal === 'near-full')
+      warnings.push('The electronic journal is nearly full: call the printer’s technician.');
+    if (p?.journal === 'full')
+      warnings.push('The electronic journal is full: the printer cannot print receipts.');
+    const rt = this.rt;
+    if (rt.filesRejected)
+      warnings.push(`${rt.filesRejected} daily file(s) rejected by the tax agency: call the technician.`);
+    if (rt.oldFilesToSend)
+      warnings.push(
+        `${rt.oldFilesToSend} old daily file(s) not yet sent to the tax agency: check the printer’s network.`,
+      );
+    if (rt.trainingMode) warnings.push('The printer is in training mode: its receipts are not fiscal.');
+    for (const [name, value] of [
+      ['device', rt.expiryCD],
+      ['tax agency', rt.expiryCA],
+    ] as const) {
+      const when = value ? parseExpiry(value) : undefined;
+      if (when && when.getTime() - this.clock.now() < 30 * DAY_MS) {
+        warnings.push(
+          `The RT ${name} certificate expires on ${when.toISOString().slice(0, 10)}: call the technician.`,
+        );
+      }
+    }
+    if (this.jobWarning) warnings.push(this.jobWarning);
+    const facts: DeviceStatus['facts'] = {
+      address: this.address() ?? null,
+      reachable: this.connected,
+      serial: this.serial ?? null,
+      lastReceipt: this.lastReceipt ?? null,
+      printer: p ? PRINTER_WORDS[p.printer] : null,
+      paper: p
+        ? p.printer === 'offline'
+          ? 'out or cover open'
+          : p.printer === 'paper-low'
+            ? 'low'
+            : 'ok'
+        : null,
+      cover: p ? (p.printer === 'offline' ? 'open or paper out' : 'closed') : null,
+      electronicJournal: p?.journal ?? null,
+      documentState: p?.document ?? null,
+      printerStatus: p?.raw ?? null,
+      fiscalDayOpen: rt.dailyOpen ?? null,
+      filesToSend: rt.filesToSend ?? null,
+      oldFilesToSend: rt.oldFilesToSend ?? null,
+      filesRejected: rt.filesRejected ?? null,
+      certificateExpiryDevice: rt.expiryCD ?? null,
+      certificateExpiryTaxAgency: rt.expiryCA ?? null,
+      trainingMode: rt.trainingMode ?? null,
+    };
+    const status: DeviceStatus = { connected: this.connected, summary: this.summary(), warnings, facts };
+    if (this.lastContact !== undefined) status.lastContact = this.lastContact;
+    return status;
+  }
+
+  private summary(): string {
+    if (!this.address()) return 'waiting for the first command to learn the printer’s address';
+    if (!this.contacted) return 'not contacted yet';
+    if (!this.connected)
+      return `unreachable (${this.unreachableReason ?? 'no answer'}) — check power and network`;
+    if (this.printer?.printer === 'offline') return 'off line: cover open or paper out';
+    if (this.printer?.journal === 'full') return 'electronic journal full';
+    if (this.printer?.printer === 'paper-low') return 'ready, paper low';
+    return 'ready';
+  }
+}

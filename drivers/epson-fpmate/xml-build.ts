@@ -1,0 +1,76 @@
+import { DEFAULT_LINE_LENGTH } from './protocol.js';
+
+/** Pure builders for the fpmate XML the driver sends. Amounts are already strings with a dot. */
+
+export const SOAP_ENV_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
+
+const XML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
+
+/** Escapes text for an attribute value or element content. */
+export function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
+}
+
+export type Attributes = Record<string, string | number | undefined>;
+
+/** A self-closing element; undefined attributes are left out, values are escaped. */
+export function element(name: string, attributes: Attributes = {}): string {
+  const attrs = Object.entries(attributes)
+    .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+    .map(([key, value]) => ` ${key}="${escapeXml(String(value))}"`)
+    .join('');
+  return `<${name}${attrs} />`;
+}
+
+/** Wraps one fpmate root in the SOAP 1.1 envelope fpmate.cgi expects. */
+export function envelope(body: string): string {
+  return (
+    '<?xml version="1.0" encoding="utf-8"?>\n' +
+    `<s:Envelope xmlns:s="${SOAP_ENV_NS}"><s:Body>${body}</s:Body></s:Envelope>`
+  );
+}
+
+/**
+ * Text the printer can print on one line: whitespace collapsed, control characters dropped,
+ * characters outside Latin-1 reduced to their base letter (or "?"), cut to `max` characters.
+ */
+export function printerText(text: string, max = DEFAULT_LINE_LENGTH): string {
+  let out = '';
+  for (const ch of text.normalize('NFC').replace(/\s+/g, ' ').trim()) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (code < 0x20 || (code >= 0x7f && code < 0xa0)) continue;
+    if (code <= 0xff) {
+      out += ch;
+      continue;
+    }
+    const base = ch.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+    out += base.length === 1 && (base.codePointAt(0) ?? 0) <= 0xff ? base : '?';
+  }
+  return [...out].slice(0, max).join('').trimEnd();
+}
+
+/** A quantity: integers as is, fractions with at most three decimals ("1", "2.5", "0.333"). */
+export function formatQuantity(quantity: number): string {
+  return String(Math.round(quantity * 1000) / 1000);
+}
+
+/** `queryPrinterStatus`: statusType 1 also reports the RT state (files, certificates, day open). */
+export function queryStatusXml(statusType: 0 | 1 = 1): string {
+  return `<printerCommand>${element('queryPrinterStatus', { operator: '1', statusType })}</printerCommand>`;
+}
+
+/** A `directIO` native command; `data` starts with the operator ("01"). */
+export function directIoXml(command: string, data: string): string {
+  return `<printerCommand>${element('directIO', { command, data })}</printerCommand>`;
+}
+
+/** Clears any half-open document so the next one is not blocked. */
+export function resetPrinterXml(operator: string): string {
+  return `<printerCommand>${element('resetPrinter', { operator })}</printerCommand>`;
+}

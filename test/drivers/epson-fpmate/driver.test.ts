@@ -1,0 +1,166 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isAgentError } from '../../../src/errors.js';
+import { recordingExecuteContext } from '../../helpers/driver-context.js';
+import { orderItem, payloadJob, payment, printedOf, type Rig, refundJob, rig, saleJob } from './helpers.js';
+
+const NOTES = /^Receipt (\d{4})-(\d{4}) on RT (\S+), \d{4}-\d{2}-\d{2} \d{2}:\d{2}, total (\d+\.\d{2}) EUR$/;
+
+const items = [
+  orderItem('i1', { unitGross: 50, units: 2, rate: 22, notes: 'Camera doppia' }),
+  orderItem('i2', { unitGross: 23.45, rate: 10, notes: 'Colazione & "extra" <buffet>' }),
+  orderItem('i3', { unitGross: 99, rate: 22, canceled: true }),
+];
+const payments = [
+  payment('p1', 'CreditCardPayment', 100),
+  payment('p2', 'CashPayment', 23.45, 'Closed'),
+  payment('p3', 'AlternativePayment', 500, 'Pending'),
+];
+
+let r: Rig | undefined;
+afterEach(async () => {
+  await r?.close();
+  r = undefined;
+});
+
+async function expectRejection(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!isAgentError(error)) throw new Error(`expected an AgentError, got ${String(error)}`);
+  return error;
+}
+
+describe('epson-fpmate driver against the simulated printer', () => {
+  it('opens idempotently, learns the serial and reports a ready printer', async () => {
+    r = await rig({ items, payments });
+    await r.driver.open(new AbortController().signal);
+    await r.driver.open(new AbortController().signal);
+    const status = r.driver.status();
+    expect(status.connected).toBe(true);
+    expect(status.summary).toBe('ready');
+    expect(status.facts.serial).toBe('99MEY123456');
+    expect(status.facts.fiscalDayOpen).toBe(false);
+    expect(status.warnings).toEqual([]);
+  });
+
+  it('prints a sale from order items and charged payments, with Notes the platform parses', async () => {
+    r = await rig({ items, payments });
+    const ectx = recordingExecuteContext();
+    const result = await r.driver.execute(saleJob(), ectx);
+    const m = NOTES.exec(result.notes);
+    expect(m?.slice(1)).toEqual(['0001', '0001', '99MEY123456', '123.45']);
+    expect(result.details).toMatchObject({
+      receiptNumber: '0001-0001',
+      zNumber: 1,
+      documentNumber: 1,
+      printerSerial: '99MEY123456',
+      total: '123.45',
+    });
+    const [doc] = printedOf(r.sim, 'sale');
+    expect(doc?.lines).toEqual([
+      {
+        type: 'item',
+        description: 'Camera doppia',
+        quantity: 2,
+        unitPriceCents: 5000,
+        amountCents: 10000,
+        department: 1,
+      },
+      {
+        type: 'item',
+        description: 'Colazione & "extra" <buffet>',
+        quantity: 1,
+        unitPriceCents: 2345,
+        amountCents: 2345,
+        department: 2,
+      },
+    ]);
+    expect(doc?.payments.map((p) => [p.paymentType, p.amountCents])).toEqual([
+      [2, 10000],
+      [0, 2345],
+    ]);
+    expect(ectx.checkpoints[0]).toMatchObject({
+      phase: 'sending',
+      baseline: { z: 1, doc: 0, fresh: true },
+      expectedCents: 12345,
+    });
+    expect(ectx.checkpoints.at(-1)).toMatchObject({ phase: 'done', result: { notes: result.notes } });
+    expect(r.store.get('baseline')).toEqual({ z: 1, doc: 1 });
+  });
+
+  it('numbers receipts on and refunds one with a reference the printer accepts', async () => {
+    r = await rig({ items, payments });
+    await r.driver.execute(saleJob('a'), recordingExecuteContext());
+    await r.driver.execute(saleJob('b'), recordingExecuteContext());
+    const original = printedOf(r.sim, 'sale')[0];
+    r = { ...r, driver: r.restart() };
+    const refund = refundJob(
+      { sequence: '1', receiptNumber: '1', dateTimeUtc: new Date(original?.at ?? 0).toISOString() },
+      '99MEY123456',
+    );
+    const result = await r.driver.execute(refund, recordingExecuteContext());
+    expect(result.notes).toMatch(
+      /^Refund 0001-0003 on RT 99MEY123456, .*total 123\.45 EUR \(refund of Z 1 no\. 1 of \d\d\/\d\d\/\d{4}\)$/,
+    );
+    const [doc] = printedOf(r.sim, 'refund');
+    expect(doc?.reference).toMatchObject({ kind: 'REFUND', z: 1, doc: 1, serial: '99MEY123456' });
+    expect(doc?.lines.every((l) => l.type === 'refund')).toBe(true);
+    const again = await expectRejection(r.driver.execute(refund, recordingExecuteContext()));
+    expect(again.code).toBe('FISCAL_REJECTED');
+    expect(again.notes).toContain('already been refunded');
+    expect(printedOf(r.sim, 'refund')).toHaveLength(1);
+  });
+
+  it('sends a bare fpmate payload wrapped in an envelope, and a full envelope as is', async () => {
+    r = await rig();
+    const nonFiscal = await r.driver.execute(
+      payloadJob(
+        '<printerNonFiscal><beginNonFiscal operator="1"/><printNormal operator="1" data="Benvenuti"/><endNonFiscal operator="1"/></printerNonFiscal>',
+      ),
+      recordingExecuteContext(),
+    );
+    expect(nonFiscal.notes).toBe('Non-fiscal document printed on RT 99MEY123456');
+    expect(printedOf(r.sim, 'non-fiscal')[0]?.text).toEqual(['Benvenuti']);
+    const receipt = await r.driver.execute(
+      payloadJob(
+        '<?xml version="1.0"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><printerFiscalReceipt><beginFiscalReceipt operator="1"/><printRecItem operator="1" description="Minibar" quantity="1" unitPrice="4.50" department="1"/><printRecTotal operator="1" description="Contanti" payment="5.00" paymentType="0" index="0"/><endFiscalReceipt operator="1"/></printerFiscalReceipt></soapenv:Body></soapenv:Envelope>',
+      ),
+      recordingExecuteContext(),
+    );
+    expect(receipt.notes).toMatch(/^Receipt 0001-0001 on RT 99MEY123456, .*total 4\.50 EUR$/);
+  });
+
+  it('refuses the platform docs’ sample payload (<fvp_doc>) before sending anything', async () => {
+    r = await rig();
+    const fixture = JSON.parse(
+      readFileSync('/work/shared/fixtures/connector-docs/fiscalMachineCommands-getAll.response.json', 'utf8'),
+    ) as { Commands: Array<{ CommandData: { ItalianFiscalMachinePayload: { Payload: string } | null } }> };
+    const base64 = fixture.Commands[1]?.CommandData.ItalianFiscalMachinePayload?.Payload ?? '';
+    const job = payloadJob('x');
+    if (job.data.kind === 'fiscal') job.data.fiscal.document = { type: 'payload', base64 };
+    const error = await expectRejection(r.driver.execute(job, recordingExecuteContext()));
+    expect(error.code).toBe('COMMAND_INVALID');
+    expect(error.notes).toContain('<fvp_doc> is not an Epson fiscal document');
+    expect(r.sim.requests).toEqual([]);
+  });
+
+  it('refuses a bill whose items and payments differ, before contacting the printer', async () => {
+    r = await rig({ items, payments: [payment('p1', 'CreditCardPayment', 100)] });
+    const error = await expectRejection(r.driver.execute(saleJob(), recordingExecuteContext()));
+    expect(error.code).toBe('FISCAL_REJECTED');
+    expect(error.notes).toBe(
+      'The bill’s items (123.45 EUR) and payments (100.00 EUR) do not match; nothing was printed. Settle the bill on the platform, then issue the receipt again.',
+    );
+    expect(r.sim.requests).toEqual([]);
+  });
+
+  it('closes idempotently', async () => {
+    r = await rig({ items, payments });
+    await r.driver.open(new AbortController().signal);
+    await r.driver.close();
+    await r.driver.close();
+    expect(r.driver.status().facts.reachable).toBe(true);
+  });
+});
