@@ -1,0 +1,156 @@
+import type { CommandState } from '../connector/wire.js';
+import type { Db } from './journal-schema.js';
+
+/**
+ * The outbox table: platform updates waiting to be delivered, ordered per command by `seq`.
+ * Rows are written in the same transaction as the command's state (see `Journal.update`), and
+ * deleted only once the platform took them (or they can never be delivered).
+ */
+
+export interface OutboxItem {
+  seq: number;
+  commandId: string;
+  state: CommandState;
+  /** Fraction 0..1; only with Processing. */
+  progress?: number;
+  notes?: string;
+  /** A progress-only Processing update: a newer update of the same command supersedes it. */
+  progressOnly: boolean;
+  createdAt: number;
+  /** Failed delivery attempts so far. */
+  attempts: number;
+}
+
+export interface NewUpdate {
+  commandId: string;
+  state: CommandState;
+  progress?: number;
+  notes?: string;
+  progressOnly?: boolean;
+}
+
+interface OutboxRow {
+  seq: number;
+  command_id: string;
+  state: CommandState;
+  progress: number | null;
+  notes: string | null;
+  progress_only: number;
+  created_at: number;
+  attempts: number;
+}
+
+type Guard = <T>(what: string, fn: () => T) => T;
+
+function toItem(row: OutboxRow): OutboxItem {
+  const item: OutboxItem = {
+    seq: row.seq,
+    commandId: row.command_id,
+    state: row.state,
+    progressOnly: row.progress_only === 1,
+    createdAt: row.created_at,
+    attempts: row.attempts,
+  };
+  if (row.progress !== null) item.progress = row.progress;
+  if (row.notes !== null) item.notes = row.notes;
+  return item;
+}
+
+export class JournalOutbox {
+  constructor(
+    private readonly db: Db,
+    private readonly guard: Guard,
+  ) {}
+
+  /**
+   * Appends an update. Pending progress-only updates of the same command that are not being sent
+   * right now (`inFlight` seqs) are superseded and deleted. Returns the new item's seq.
+   */
+  add(update: NewUpdate, at: number, inFlight: ReadonlySet<number> = new Set()): number {
+    return this.guard('outbox add', () =>
+      this.db.transaction(() => {
+        this.db
+          .prepare(
+            `DELETE FROM outbox WHERE command_id = ? AND progress_only = 1
+               AND seq NOT IN (SELECT value FROM json_each(?))`,
+          )
+          .run(update.commandId, JSON.stringify([...inFlight]));
+        const info = this.db
+          .prepare(
+            `INSERT INTO outbox (command_id, state, progress, notes, progress_only, created_at)
+             VALUES (?, ?, ?, ?, ?, ?)`,
+          )
+          .run(
+            update.commandId,
+            update.state,
+            update.progress ?? null,
+            update.notes ?? null,
+            update.progressOnly ? 1 : 0,
+            at,
+          );
+        return Number(info.lastInsertRowid);
+      })(),
+    );
+  }
+
+  /**
+   * The first pending update of each command, results (Processed, Error, Cancelled) first, then
+   * oldest first; commands in `exclude` (being delivered) are left out.
+   */
+  heads(limit: number, exclude: ReadonlySet<string> = new Set()): OutboxItem[] {
+    return this.guard('outbox read', () =>
+      (
+        this.db
+          .prepare(
+            `SELECT * FROM outbox WHERE seq IN (
+               SELECT MIN(seq) FROM outbox WHERE command_id NOT IN (SELECT value FROM json_each(?))
+               GROUP BY command_id)
+             ORDER BY CASE WHEN state IN ('Processed', 'Error', 'Cancelled') THEN 0 ELSE 1 END, seq
+             LIMIT ?`,
+          )
+          .all(JSON.stringify([...exclude]), limit) as OutboxRow[]
+      ).map(toItem),
+    );
+  }
+
+  /** Every pending update of one command, in order. */
+  pendingFor(commandId: string): OutboxItem[] {
+    return this.guard('outbox read', () =>
+      (
+        this.db
+          .prepare('SELECT * FROM outbox WHERE command_id = ? ORDER BY seq')
+          .all(commandId) as OutboxRow[]
+      ).map(toItem),
+    );
+  }
+
+  /** Removes a delivered (or undeliverable) update. Idempotent. */
+  remove(seq: number): void {
+    this.guard('outbox remove', () => this.db.prepare('DELETE FROM outbox WHERE seq = ?').run(seq));
+  }
+
+  /** Drops every pending update of a command; returns how many. */
+  dropCommand(commandId: string): number {
+    return this.guard(
+      'outbox drop',
+      () => this.db.prepare('DELETE FROM outbox WHERE command_id = ?').run(commandId).changes,
+    );
+  }
+
+  markAttempt(seq: number): void {
+    this.guard('outbox attempt', () =>
+      this.db.prepare('UPDATE outbox SET attempts = attempts + 1 WHERE seq = ?').run(seq),
+    );
+  }
+
+  /** How many updates wait, and since when the oldest one does. */
+  state(): { pending: number; oldestAt?: number } {
+    return this.guard('outbox read', () => {
+      const row = this.db.prepare('SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM outbox').get() as {
+        n: number;
+        oldest: number | null;
+      };
+      return row.oldest === null ? { pending: row.n } : { pending: row.n, oldestAt: row.oldest };
+    });
+  }
+}

@@ -1,0 +1,71 @@
+import type { PlatformCommand } from '../connector/model.js';
+import type { CommandState } from '../connector/wire.js';
+import type { JobResult } from '../drivers-api/types.js';
+import type { SerializedError } from '../errors.js';
+import type { CommandRecord, Outcome } from './journal.js';
+import type { Phase } from './machine.js';
+
+/** A `commands` row as SQLite returns it. */
+export interface CommandRow {
+  id: string;
+  device_id: string;
+  device_name: string;
+  device_type: string;
+  kind: string;
+  source: string | null;
+  command_json: string | null;
+  phase: string;
+  state: string;
+  outcome: string | null;
+  attempt: number;
+  created_utc: string | null;
+  seen_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  pickup_ms: number | null;
+  progress: number | null;
+  checkpoint_json: string | null;
+  result_json: string | null;
+  error_json: string | null;
+  notes: string | null;
+  timeline_json: string;
+}
+
+const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
+
+/** Builds the record from a row; `parseJson` rejects with JOURNAL_ERROR on unreadable JSON. */
+export function rowToRecord(
+  row: CommandRow,
+  parseJson: (text: string, what: string) => unknown,
+): CommandRecord {
+  const p = <T>(text: string | null, what: string): T | undefined =>
+    text === null ? undefined : (parseJson(text, `${what} of ${row.id}`) as T);
+  const record: CommandRecord = {
+    id: row.id,
+    deviceId: row.device_id,
+    deviceName: row.device_name,
+    deviceType: row.device_type,
+    kind: row.kind,
+    source: opt(row.source) as PlatformCommand['source'] | undefined,
+    command: p<PlatformCommand>(row.command_json, 'command'),
+    phase: row.phase as Phase,
+    state: row.state as CommandState,
+    outcome: opt(row.outcome) as Outcome | undefined,
+    attempt: row.attempt,
+    createdUtc: opt(row.created_utc),
+    seenAt: row.seen_at,
+    startedAt: opt(row.started_at),
+    finishedAt: opt(row.finished_at),
+    pickupMs: opt(row.pickup_ms),
+    progress: opt(row.progress),
+    checkpoint: p<unknown>(row.checkpoint_json, 'checkpoint'),
+    result: p<JobResult>(row.result_json, 'result'),
+    error: p<SerializedError>(row.error_json, 'error'),
+    notes: opt(row.notes),
+    timeline: p<CommandRecord['timeline']>(row.timeline_json, 'timeline') ?? [],
+  };
+  for (const key of Object.keys(record) as (keyof CommandRecord)[]) {
+    if (record[key] === undefined) delete record[key];
+  }
+  return record;
+}

@@ -1,0 +1,295 @@
+import type { PlatformCommand } from '../connector/model.js';
+import type { CommandState } from '../connector/wire.js';
+import type { DeviceStore, JobResult } from '../drivers-api/types.js';
+import { AgentError, type SerializedError } from '../errors.js';
+import { createDeviceStore } from './journal-device-store.js';
+import { JournalOutbox } from './journal-outbox.js';
+import { type CommandRow, rowToRecord } from './journal-rows.js';
+import { type Db, openDatabase, wrapJournalError } from './journal-schema.js';
+import { JournalStats } from './journal-stats.js';
+import type { MachineState, Phase } from './machine.js';
+
+/**
+ * The crash-safe journal: the single source of truth about every command of ours, its outbox of
+ * platform updates, the drivers' per-device key-value store and the page's statistics. One
+ * SQLite file (WAL, `synchronous=FULL`): when a write method returns, the data is on disk.
+ * Every multi-row change is one transaction. Every method rejects with JOURNAL_ERROR when SQLite
+ * fails or the file holds data it cannot read.
+ */
+
+export type Outcome = 'Processed' | 'Error' | 'Cancelled';
+
+export interface CommandRecord {
+  id: string;
+  deviceId: string;
+  deviceName: string;
+  deviceType: string;
+  /** 'fiscal' | 'keys' | 'print' | 'invalid'. */
+  kind: string;
+  source?: PlatformCommand['source'];
+  /** The normalised command as last read; absent for malformed ones. */
+  command?: PlatformCommand;
+  phase: Phase;
+  state: CommandState;
+  outcome?: Outcome;
+  attempt: number;
+  createdUtc?: string;
+  seenAt: number;
+  startedAt?: number;
+  finishedAt?: number;
+  pickupMs?: number;
+  progress?: number;
+  checkpoint?: unknown;
+  result?: JobResult;
+  error?: SerializedError;
+  notes?: string;
+  timeline: Array<{ state: CommandState; at: number }>;
+}
+
+export type NewCommand = Pick<
+  CommandRecord,
+  'id' | 'deviceId' | 'deviceName' | 'deviceType' | 'kind' | 'source' | 'command' | 'createdUtc' | 'seenAt'
+>;
+
+/** What a transition writes. Absent fields keep their stored value. */
+export interface CommandPatch {
+  machine: MachineState;
+  at: number;
+  /** States reported to the platform by this transition, in order (for the timeline). */
+  reported?: CommandState[];
+  command?: PlatformCommand;
+  startedAt?: number;
+  finishedAt?: number;
+  outcome?: Outcome;
+  pickupMs?: number;
+  progress?: number;
+  result?: JobResult;
+  error?: SerializedError;
+  notes?: string;
+}
+
+export interface JournalOptions {
+  /** Epoch ms for bookkeeping stamps (device store); the engine passes its clock. */
+  now?: () => number;
+}
+
+const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
+
+export class Journal {
+  readonly path: string;
+  readonly outbox: JournalOutbox;
+  readonly stats: JournalStats;
+  private readonly db: Db;
+  private readonly now: () => number;
+  private isClosed = false;
+
+  constructor(path: string, options: JournalOptions = {}) {
+    this.path = path;
+    this.now = options.now ?? Date.now;
+    this.db = openDatabase(path);
+    const guard = <T>(what: string, fn: () => T) => this.guard(what, fn);
+    this.outbox = new JournalOutbox(this.db, guard);
+    this.stats = new JournalStats(this.db, guard, (row) => rowToRecord(row as CommandRow, this.parseJson));
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** Runs `fn` in one transaction (a savepoint when nested). */
+  transaction<T>(fn: () => T): T {
+    return this.guard('transaction', () => this.db.transaction(fn)());
+  }
+
+  has(id: string): boolean {
+    return this.guard(
+      'read',
+      () => this.db.prepare('SELECT 1 FROM commands WHERE id = ?').get(id) !== undefined,
+    );
+  }
+
+  get(id: string): CommandRecord | undefined {
+    return this.guard('read', () => {
+      const row = this.db.prepare('SELECT * FROM commands WHERE id = ?').get(id) as CommandRow | undefined;
+      return row ? rowToRecord(row, this.parseJson) : undefined;
+    });
+  }
+
+  machineState(id: string): MachineState | undefined {
+    return this.guard('read', () => {
+      const row = this.db.prepare('SELECT phase, attempt, state FROM commands WHERE id = ?').get(id) as
+        | { phase: Phase; attempt: number; state: CommandState }
+        | undefined;
+      return row ? { phase: row.phase, attempt: row.attempt, state: row.state } : undefined;
+    });
+  }
+
+  /** Journals a new command in its first state. Rejects with JOURNAL_ERROR on a duplicate id. */
+  insert(command: NewCommand, patch: CommandPatch): void {
+    this.guard('insert', () => {
+      this.db
+        .prepare(
+          `INSERT INTO commands (id, device_id, device_name, device_type, kind, source, command_json, phase,
+             state, attempt, created_utc, seen_at, updated_at, timeline_json)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 'new', 'Pending', 0, ?, ?, ?, ?)`,
+        )
+        .run(
+          command.id,
+          command.deviceId,
+          command.deviceName,
+          command.deviceType,
+          command.kind,
+          command.source ?? null,
+          json(command.command),
+          command.createdUtc ?? null,
+          command.seenAt,
+          command.seenAt,
+          JSON.stringify(initialTimeline(command)),
+        );
+      this.update(command.id, patch);
+    });
+  }
+
+  /**
+   * Writes a transition. The timeline gets every state in `patch.reported`, and the new state
+   * when it differs from the stored one.
+   */
+  update(id: string, patch: CommandPatch): void {
+    this.guard('update', () => {
+      const row = this.db.prepare('SELECT state, timeline_json FROM commands WHERE id = ?').get(id) as
+        | { state: CommandState; timeline_json: string }
+        | undefined;
+      if (!row) throw new AgentError('JOURNAL_ERROR', `Journal ${this.path}: no command ${id} to update`);
+      const steps = [...(patch.reported ?? [])];
+      if (row.state !== patch.machine.state && steps.at(-1) !== patch.machine.state) {
+        steps.push(patch.machine.state);
+      }
+      let timeline = row.timeline_json;
+      if (steps.length > 0) {
+        const list = this.parseJson(timeline, 'timeline') as CommandRecord['timeline'];
+        for (const state of steps) list.push({ state, at: patch.at });
+        timeline = JSON.stringify(list);
+      }
+      this.db
+        .prepare(
+          `UPDATE commands SET phase = ?, state = ?, attempt = ?, updated_at = ?, timeline_json = ?,
+             command_json = COALESCE(?, command_json), started_at = COALESCE(?, started_at),
+             finished_at = COALESCE(?, finished_at), outcome = COALESCE(?, outcome),
+             pickup_ms = COALESCE(?, pickup_ms), progress = COALESCE(?, progress),
+             result_json = COALESCE(?, result_json), error_json = COALESCE(?, error_json),
+             notes = COALESCE(?, notes)
+           WHERE id = ?`,
+        )
+        .run(
+          patch.machine.phase,
+          patch.machine.state,
+          patch.machine.attempt,
+          patch.at,
+          timeline,
+          json(patch.command),
+          patch.startedAt ?? null,
+          patch.finishedAt ?? null,
+          patch.outcome ?? null,
+          patch.pickupMs ?? null,
+          patch.progress ?? null,
+          json(patch.result),
+          json(patch.error),
+          patch.notes ?? null,
+          id,
+        );
+      if (patch.outcome) this.stats.count(patch.outcome);
+    });
+  }
+
+  /** Durably stores a driver checkpoint (on disk when this returns). */
+  setCheckpoint(id: string, value: unknown): void {
+    this.guard('checkpoint', () => {
+      const text = JSON.stringify(value ?? null);
+      const info = this.db.prepare('UPDATE commands SET checkpoint_json = ? WHERE id = ?').run(text, id);
+      if (info.changes !== 1) throw new AgentError('JOURNAL_ERROR', `Journal ${this.path}: no command ${id}`);
+    });
+  }
+
+  /** Last progress fraction, kept for the page; not a transition. */
+  setProgress(id: string, fraction: number): void {
+    this.guard('progress', () =>
+      this.db.prepare('UPDATE commands SET progress = ? WHERE id = ?').run(fraction, id),
+    );
+  }
+
+  /** Commands that still need work after a restart, oldest first: ids and phases only. */
+  unfinished(): Array<{ id: string; deviceId: string; phase: Phase }> {
+    return this.guard('read', () =>
+      this.db
+        .prepare(
+          `SELECT id, device_id AS deviceId, phase FROM commands
+           WHERE phase IN ('accepted', 'received', 'starting', 'running', 'cancelling', 'reconciling', 'finished')
+           ORDER BY seen_at, rowid`,
+        )
+        .all(),
+    ) as Array<{ id: string; deviceId: string; phase: Phase }>;
+  }
+
+  /** The drivers' durable key-value store for one device. Values are JSON. */
+  deviceStore(deviceId: string): DeviceStore {
+    return createDeviceStore(this.db, (what, fn) => this.guard(what, fn), deviceId, this.now);
+  }
+
+  /** The file's settings as SQLite reports them (diagnostics, tests). */
+  settings(): {
+    journalMode: string;
+    synchronous: 'off' | 'normal' | 'full' | 'extra';
+    schemaVersion: number;
+  } {
+    return this.guard('settings', () => {
+      const levels = ['off', 'normal', 'full', 'extra'] as const;
+      return {
+        journalMode: String(this.db.pragma('journal_mode', { simple: true })),
+        synchronous: levels[Number(this.db.pragma('synchronous', { simple: true }))] ?? 'off',
+        schemaVersion: Number(this.db.pragma('user_version', { simple: true })),
+      };
+    });
+  }
+
+  /** Closes the file (checkpointing the WAL). Idempotent. */
+  close(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      this.db.close();
+    }
+  }
+
+  private guard<T>(what: string, fn: () => T): T {
+    if (this.isClosed) throw new AgentError('JOURNAL_ERROR', `Journal ${this.path} is closed (${what})`);
+    try {
+      return fn();
+    } catch (e) {
+      throw wrapJournalError(this.path, what, e);
+    }
+  }
+
+  private readonly parseJson = (text: string, what: string): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      throw new AgentError('JOURNAL_ERROR', `Journal ${this.path}: unreadable ${what}`, { cause: e });
+    }
+  };
+}
+
+function initialTimeline(command: NewCommand): CommandRecord['timeline'] {
+  const created = command.createdUtc ? Date.parse(command.createdUtc) : Number.NaN;
+  return Number.isFinite(created) ? [{ state: 'Pending', at: created }] : [];
+}
+
+/**
+ * Opens (creating when missing) the journal at `path`, or a private in-memory one for
+ * `':memory:'`. Rejects with JOURNAL_ERROR when the file is corrupt, not a database, from a newer
+ * agent, or cannot be created.
+ */
+export function openJournal(path: string, options: JournalOptions = {}): Journal {
+  return new Journal(path, options);
+}

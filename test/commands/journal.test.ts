@@ -1,0 +1,275 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type CommandPatch, type Journal, type NewCommand, openJournal } from '../../src/commands/journal.js';
+import { SCHEMA_VERSION } from '../../src/commands/journal-schema.js';
+import type { MachineState } from '../../src/commands/machine.js';
+import { AgentError } from '../../src/errors.js';
+import { keyCommand } from './helpers/commands.js';
+
+const MIN = 60_000;
+const T = Date.parse('2026-01-01T00:00:10Z');
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'journal-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function newCommand(id: string, seenAt = T): NewCommand {
+  const command = keyCommand({ id });
+  return {
+    id,
+    deviceId: command.device.id,
+    deviceName: 'Front desk encoder',
+    deviceType: 'KeyCutter',
+    kind: command.data.kind,
+    source: command.source,
+    command,
+    createdUtc: command.createdUtc,
+    seenAt,
+  };
+}
+
+const m = (phase: MachineState['phase'], state: MachineState['state'], attempt = 0): MachineState => ({
+  phase,
+  state,
+  attempt,
+});
+
+function accept(journal: Journal, id: string, at = T): void {
+  journal.insert(newCommand(id, at), {
+    machine: m('accepted', 'Received'),
+    at,
+    reported: ['Received'],
+    pickupMs: 10_000,
+  });
+}
+
+function finish(
+  journal: Journal,
+  id: string,
+  at: number,
+  outcome: 'Processed' | 'Error' = 'Processed',
+): void {
+  const patch: CommandPatch = {
+    machine: m('closed', outcome, 1),
+    at,
+    reported: [outcome],
+    outcome,
+    finishedAt: at,
+    notes: outcome === 'Processed' ? 'Two keys written' : 'No card in the encoder.',
+  };
+  if (outcome === 'Processed') patch.result = { notes: 'Two keys written', details: { cards: 2 } };
+  else patch.error = new AgentError('NO_CARD', 'no card').toJSON();
+  journal.update(id, patch);
+}
+
+describe('journal', () => {
+  it('uses WAL with synchronous=FULL and records its schema version', () => {
+    const journal = openJournal(join(dir, 'j.db'));
+    expect(journal.settings()).toEqual({
+      journalMode: 'wal',
+      synchronous: 'full',
+      schemaVersion: SCHEMA_VERSION,
+    });
+    journal.close();
+  });
+
+  it('keeps commands, timelines, checkpoints, outbox and device store across a reopen', () => {
+    const path = join(dir, 'j.db');
+    const first = openJournal(path, { now: () => T });
+    accept(first, 'c1');
+    first.outbox.add({ commandId: 'c1', state: 'Received' }, T);
+    first.update('c1', {
+      machine: m('running', 'Processing', 1),
+      at: T + 1000,
+      reported: ['Processing'],
+      startedAt: T + 1000,
+    });
+    const checkpoint = { phase: 'card-written', cards: [{ n: 1, serial: 'A1' }], at: '2026-01-01T00:00:11Z' };
+    first.setCheckpoint('c1', checkpoint);
+    first.deviceStore('fiscal-1').set('baseline', { z: 12, doc: 34 });
+    first.close();
+
+    const again = openJournal(path);
+    const record = again.get('c1');
+    expect(record).toMatchObject({
+      phase: 'running',
+      state: 'Processing',
+      attempt: 1,
+      checkpoint,
+      seenAt: T,
+      startedAt: T + 1000,
+      pickupMs: 10_000,
+      kind: 'keys',
+      source: 'commands',
+    });
+    expect(record?.command?.data).toMatchObject({ kind: 'keys', keys: { keyCount: 2, lockIds: ['101'] } });
+    expect(record?.timeline).toEqual([
+      { state: 'Pending', at: Date.parse('2026-01-01T00:00:00Z') },
+      { state: 'Received', at: T },
+      { state: 'Processing', at: T + 1000 },
+    ]);
+    expect(again.outbox.pendingFor('c1').map((i) => i.state)).toEqual(['Received']);
+    expect(again.deviceStore('fiscal-1').get('baseline')).toEqual({ z: 12, doc: 34 });
+    expect(again.unfinished()).toEqual([{ id: 'c1', deviceId: 'dev-keys-1', phase: 'running' }]);
+    again.close();
+  });
+
+  it('keeps device stores apart and deletes a key set to undefined', () => {
+    const journal = openJournal(':memory:');
+    const a = journal.deviceStore('a');
+    const b = journal.deviceStore('b');
+    a.set('k', [1, 2]);
+    b.set('k', 'other');
+    expect([a.get('k'), b.get('k'), a.get('missing')]).toEqual([[1, 2], 'other', undefined]);
+    a.set('k', undefined);
+    expect(a.get('k')).toBeUndefined();
+    expect(b.get('k')).toBe('other');
+    journal.close();
+  });
+
+  it('supersedes pending progress-only updates, but never one being sent', () => {
+    const journal = openJournal(':memory:');
+    accept(journal, 'c1');
+    journal.outbox.add({ commandId: 'c1', state: 'Processing', progress: 0 }, T);
+    const inFlight = journal.outbox.add(
+      { commandId: 'c1', state: 'Processing', progress: 0.2, progressOnly: true },
+      T,
+    );
+    journal.outbox.add(
+      { commandId: 'c1', state: 'Processing', progress: 0.4, progressOnly: true },
+      T,
+      new Set([inFlight]),
+    );
+    journal.outbox.add(
+      { commandId: 'c1', state: 'Processing', progress: 0.6, progressOnly: true },
+      T,
+      new Set([inFlight]),
+    );
+    journal.outbox.add({ commandId: 'c1', state: 'Processed', notes: 'ok' }, T);
+    expect(journal.outbox.pendingFor('c1').map((i) => `${i.state}:${i.progress ?? '-'}`)).toEqual([
+      'Processing:0',
+      'Processed:-',
+    ]);
+    journal.close();
+  });
+
+  it('orders outbox heads per command, results first, skipping commands being delivered', () => {
+    const journal = openJournal(':memory:');
+    for (const id of ['a', 'b', 'c']) accept(journal, id);
+    journal.outbox.add({ commandId: 'a', state: 'Received' }, T);
+    journal.outbox.add({ commandId: 'b', state: 'Received' }, T);
+    journal.outbox.add({ commandId: 'a', state: 'Processing', progress: 0 }, T);
+    journal.outbox.add({ commandId: 'c', state: 'Error', notes: 'x' }, T);
+    expect(journal.outbox.heads(10).map((i) => `${i.commandId}:${i.state}`)).toEqual([
+      'c:Error',
+      'a:Received',
+      'b:Received',
+    ]);
+    expect(journal.outbox.heads(10, new Set(['a', 'c'])).map((i) => i.commandId)).toEqual(['b']);
+    expect(journal.outbox.state()).toEqual({ pending: 4, oldestAt: T });
+    journal.close();
+  });
+
+  it('counts outcomes, lists recent commands and buckets them per minute', () => {
+    const journal = openJournal(':memory:');
+    accept(journal, 'ok', T);
+    accept(journal, 'bad', T + MIN);
+    accept(journal, 'waiting', T + 2 * MIN);
+    finish(journal, 'ok', T + 30_000);
+    finish(journal, 'bad', T + MIN + 5000, 'Error');
+    expect(journal.stats.totals()).toEqual({ processed: 1, failed: 1, cancelled: 0, inFlight: 1 });
+    const recent = journal.stats.recent(2);
+    expect(recent.map((c) => c.id)).toEqual(['waiting', 'bad']);
+    expect(recent[1]).toMatchObject({
+      state: 'Error',
+      notes: 'No card in the encoder.',
+      error: { code: 'NO_CARD' },
+      deviceName: 'Front desk encoder',
+    });
+    expect(journal.stats.recent(3)[2]?.result).toEqual({ cards: 2 });
+    const buckets = journal.stats.perMinute(T + 2 * MIN);
+    expect(buckets).toHaveLength(60);
+    const minute = (at: number) => Math.floor(at / MIN) * MIN;
+    expect(buckets.at(-1)?.minute).toBe(minute(T + 2 * MIN));
+    expect(buckets.find((b) => b.minute === minute(T))).toMatchObject({
+      processed: 1,
+      failed: 0,
+      pickupP50Ms: 10_000,
+    });
+    expect(buckets.find((b) => b.minute === minute(T + MIN))).toMatchObject({ processed: 0, failed: 1 });
+    journal.close();
+  });
+
+  it('prunes only terminal commands older than the cut-off with nothing left to deliver, keeping counters', () => {
+    const journal = openJournal(':memory:');
+    const DAY = 86_400_000;
+    accept(journal, 'old-done', T - 40 * DAY);
+    finish(journal, 'old-done', T - 40 * DAY);
+    accept(journal, 'old-undelivered', T - 40 * DAY);
+    finish(journal, 'old-undelivered', T - 40 * DAY);
+    journal.outbox.add({ commandId: 'old-undelivered', state: 'Processed', notes: 'x' }, T - 40 * DAY);
+    accept(journal, 'old-but-waiting', T - 40 * DAY);
+    accept(journal, 'recent-done', T - DAY);
+    finish(journal, 'recent-done', T - DAY);
+    expect(journal.stats.prune(T - 30 * DAY)).toBe(1);
+    expect(
+      ['old-done', 'old-undelivered', 'old-but-waiting', 'recent-done'].map((id) => journal.has(id)),
+    ).toEqual([false, true, true, true]);
+    expect(journal.stats.totals().processed).toBe(3);
+    journal.close();
+  });
+
+  it('refuses a file that is not a database with JOURNAL_ERROR naming the file', () => {
+    const path = join(dir, 'garbage.db');
+    writeFileSync(path, 'this is not sqlite '.repeat(500));
+    expect(() => openJournal(path)).toThrowError(
+      expect.objectContaining({ code: 'JOURNAL_ERROR', message: expect.stringContaining(path) }),
+    );
+  });
+
+  it('refuses a journal written by a newer schema, and a place it cannot create', () => {
+    const path = join(dir, 'future.db');
+    const db = new Database(path);
+    db.pragma('user_version = 99');
+    db.close();
+    expect(() => openJournal(path)).toThrowError(expect.objectContaining({ code: 'JOURNAL_ERROR' }));
+    expect(() => openJournal(join(dir, 'missing', 'dir', 'j.db'))).toThrowError(
+      expect.objectContaining({ code: 'JOURNAL_ERROR' }),
+    );
+  });
+
+  it('turns unreadable stored JSON and use after close into JOURNAL_ERROR', () => {
+    const path = join(dir, 'j.db');
+    const journal = openJournal(path);
+    accept(journal, 'c1');
+    journal.close();
+    const db = new Database(path);
+    db.prepare("UPDATE commands SET checkpoint_json = '{broken' WHERE id = 'c1'").run();
+    db.close();
+    const again = openJournal(path);
+    expect(() => again.get('c1')).toThrowError(expect.objectContaining({ code: 'JOURNAL_ERROR' }));
+    again.close();
+    expect(() => again.has('c1')).toThrowError(expect.objectContaining({ code: 'JOURNAL_ERROR' }));
+  });
+
+  it('rolls a failed transaction back entirely', () => {
+    const journal = openJournal(':memory:');
+    expect(() =>
+      journal.transaction(() => {
+        accept(journal, 'c1');
+        journal.outbox.add({ commandId: 'c1', state: 'Received' }, T);
+        accept(journal, 'c1');
+      }),
+    ).toThrowError(expect.objectContaining({ code: 'JOURNAL_ERROR' }));
+    expect(journal.has('c1')).toBe(false);
+    expect(journal.outbox.state().pending).toBe(0);
+    journal.close();
+  });
+});
