@@ -1,0 +1,181 @@
+import { AgentError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { silentLogger } from '../log.js';
+import { Listeners } from './listeners.js';
+import type { SerialSpec, Transport } from './types.js';
+
+/** The part of serialport's `SerialPort` this transport uses (also met by `SerialPortMock`). */
+export interface SerialPortLike {
+  readonly isOpen: boolean;
+  open(callback: (error: Error | null) => void): void;
+  close(callback?: (error: Error | null) => void): void;
+  write(data: Buffer, callback?: (error: Error | null | undefined) => void): boolean;
+  drain(callback: (error: Error | null) => void): void;
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  on(event: 'close', listener: (error?: Error & { disconnected?: boolean }) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+export interface SerialPortOptions {
+  path: string;
+  baudRate: number;
+  dataBits: 5 | 6 | 7 | 8;
+  stopBits: 1 | 2;
+  parity: 'none' | 'even' | 'odd';
+  autoOpen: false;
+}
+
+export type SerialPortConstructor = new (options: SerialPortOptions) => SerialPortLike;
+
+export interface SerialTransportOptions {
+  log?: Logger;
+  /** Loads the SerialPort class; defaults to the `serialport` package (tests pass a mock). */
+  load?: () => Promise<SerialPortConstructor>;
+}
+
+async function loadSerialPort(): Promise<SerialPortConstructor> {
+  const { SerialPort } = await import('serialport');
+  return SerialPort as unknown as SerialPortConstructor;
+}
+
+/**
+ * Maps an open() failure to what staff can act on. serialport errors carry the errno in the
+ * message ("Error: No such file or directory, cannot open …") and sometimes not in `code`.
+ */
+export function serialOpenError(description: string, error: Error): AgentError {
+  const text = `${(error as NodeJS.ErrnoException).code ?? ''} ${error.message}`;
+  const base = { cause: error, details: { reason: error.message } };
+  if (/ENOENT|No such file/i.test(text)) {
+    return new AgentError('DEVICE_UNAVAILABLE', `${description}: not found (unplugged, or wrong path)`, {
+      ...base,
+      notes: 'The encoder is not connected; check its USB cable.',
+    });
+  }
+  if (/EACCES|Permission denied/i.test(text)) {
+    return new AgentError('DEVICE_UNAVAILABLE', `${description}: permission denied`, {
+      ...base,
+      retryable: false,
+      notes: 'The agent is not allowed to use the serial port; ask IT to add its user to the dialout group.',
+    });
+  }
+  if (/EBUSY|lock|Resource temporarily unavailable/i.test(text)) {
+    return new AgentError('DEVICE_UNAVAILABLE', `${description}: in use by another program`, {
+      ...base,
+      notes: 'Another program is using the encoder’s port; close it (or ask IT), then try again.',
+    });
+  }
+  return new AgentError('DEVICE_UNAVAILABLE', `${description}: cannot open (${error.message})`, base);
+}
+
+/**
+ * A serial port (USB-serial adapters under `/dev/serial/by-id/…`, or a pseudo-terminal in tests).
+ *
+ * - Each `open()` creates a fresh port object, so a port that vanished (USB unplug) can be opened
+ *   again once it is back; listeners stay subscribed across re-opens.
+ * - A reader is attached from the moment the port opens, so a vanished peer is noticed even when
+ *   nobody is waiting for data: `onClose` then fires with serialport's `disconnected` error.
+ * - `open()` rejects DEVICE_UNAVAILABLE (missing, permission, locked) or ABORTED; `write()`
+ *   rejects DEVICE_UNAVAILABLE when the port is gone.
+ * - Pseudo-terminals ignore baud, parity and modem lines; that is fine for tests.
+ */
+export class SerialTransport implements Transport {
+  readonly kind = 'serial' as const;
+  readonly description: string;
+  private port: SerialPortLike | undefined;
+  private readonly closingPorts = new WeakSet<SerialPortLike>();
+  private readonly data = new Listeners<[Buffer]>();
+  private readonly closed = new Listeners<[Error | undefined]>();
+  private readonly log: Logger;
+  private readonly load: () => Promise<SerialPortConstructor>;
+
+  constructor(
+    private readonly spec: SerialSpec,
+    options: SerialTransportOptions = {},
+  ) {
+    this.description = `serial ${spec.path}`;
+    this.log = (options.log ?? silentLogger).child({ transport: this.description });
+    this.load = options.load ?? loadSerialPort;
+  }
+
+  get isOpen(): boolean {
+    return this.port?.isOpen ?? false;
+  }
+
+  async open(signal?: AbortSignal): Promise<void> {
+    if (this.isOpen) return;
+    if (signal?.aborted) throw new AgentError('ABORTED', `${this.description}: open aborted`);
+    const Port = await this.load();
+    const port = new Port({
+      path: this.spec.path,
+      baudRate: this.spec.baudRate,
+      dataBits: this.spec.dataBits ?? 8,
+      stopBits: this.spec.stopBits ?? 1,
+      parity: this.spec.parity ?? 'none',
+      autoOpen: false,
+    });
+    port.on('data', (chunk) => {
+      if (this.port === port) this.data.emit(chunk);
+    });
+    port.on('error', (error) => this.log.debug('serial error', { error }));
+    port.on('close', (error) => {
+      if (this.port === port) this.port = undefined;
+      if (this.closingPorts.has(port)) return;
+      this.log.info('serial port closed by itself', { error });
+      this.closed.emit(error ?? new Error(`${this.description}: closed`));
+    });
+    await new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const onAbort = () => {
+        settled = true;
+        reject(new AgentError('ABORTED', `${this.description}: open aborted`));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      port.open((error) => {
+        signal?.removeEventListener('abort', onAbort);
+        if (settled) {
+          // The caller gave up; release the port if it opened after all.
+          if (!error) this.release(port);
+          return;
+        }
+        settled = true;
+        if (error) reject(serialOpenError(this.description, error));
+        else resolve();
+      });
+    });
+    this.port = port;
+    this.log.debug('serial port open');
+  }
+
+  async write(data: Uint8Array): Promise<void> {
+    const port = this.port;
+    if (!port?.isOpen) throw new AgentError('DEVICE_UNAVAILABLE', `${this.description}: not open`);
+    await new Promise<void>((resolve, reject) => {
+      const fail = (error: Error) =>
+        reject(new AgentError('DEVICE_UNAVAILABLE', `${this.description}: write failed`, { cause: error }));
+      port.write(Buffer.from(data), (error) => {
+        if (error) return fail(error);
+        port.drain((drainError) => (drainError ? fail(drainError) : resolve()));
+      });
+    });
+  }
+
+  onData(listener: (chunk: Buffer) => void): () => void {
+    return this.data.add(listener);
+  }
+
+  onClose(listener: (error?: Error) => void): () => void {
+    return this.closed.add(listener);
+  }
+
+  async close(): Promise<void> {
+    const port = this.port;
+    this.port = undefined;
+    if (port) await this.release(port);
+  }
+
+  private release(port: SerialPortLike): Promise<void> {
+    this.closingPorts.add(port);
+    if (!port.isOpen) return Promise.resolve();
+    return new Promise((resolve) => port.close(() => resolve()));
+  }
+}
