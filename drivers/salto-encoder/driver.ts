@@ -1,0 +1,219 @@
+import type { KeyJobData } from '../../src/connector/model.js';
+import type {
+  DeviceStatus,
+  Driver,
+  DriverContext,
+  ExecuteContext,
+  Job,
+  JobResult,
+  Reconciliation,
+} from '../../src/drivers-api/types.js';
+import { AgentError, toAgentError } from '../../src/errors.js';
+import { cutSentence, interruptedError, keyCheckpoint, readKeyCheckpoint } from './checkpoint.js';
+import { type CardCommand, cardRequestFields } from './commands.js';
+import type { SaltoEncoderOptions } from './config.js';
+import { EncoderConnection } from './connection.js';
+import { phaseOf } from './link.js';
+import { type KeyPlan, keysLabel, planKeyJob, roomsLabel } from './plan.js';
+import { type CardReply, parseReply, replyError } from './replies.js';
+
+const RECONNECTING_NOTE =
+  'The encoder is unplugged or not answering; the agent reconnects by itself as soon as it is back.';
+
+function keyData(job: Job): KeyJobData {
+  if (job.data.kind !== 'keys') {
+    throw new AgentError('COMMAND_INVALID', `A ${job.data.kind} command cannot run on a key encoder`, {
+      notes: 'This command is not for a key encoder; check the device configuration.',
+    });
+  }
+  return job.data.keys;
+}
+
+function result(keys: KeyJobData, encoderId: string | undefined, serials: string[]): JobResult {
+  return {
+    notes: `${keysLabel(keys.keyCount)} for ${roomsLabel(keys.lockIds)}`,
+    details: {
+      keys: keys.keyCount,
+      rooms: keys.lockIds,
+      ...(encoderId ? { encoderId } : {}),
+      ...(serials.length > 0 ? { serials } : {}),
+    },
+  };
+}
+
+/**
+ * Cuts guest key cards on a PMS-protocol encoder (Salto and compatibles), one command and one
+ * reply per card so that every card is confirmed, checkpointed and reported as a milestone.
+ *
+ * - The first card of a job is `CN` (a new guest card: earlier cards of the room stop working)
+ *   unless `firstCard: copy`; the others are `CC` copies, so cards cut earlier in the same job keep
+ *   working, also when the job continues after a crash or a retry.
+ * - `execute` continues from `job.checkpoint` (confirmed cards are never cut twice), stops between
+ *   cards on abort, and backs off on OV (busy).
+ * - Errors carry the receptionist's sentence plus how many keys were already cut.
+ */
+export class SaltoEncoderDriver implements Driver {
+  private readonly connection: EncoderConnection;
+  private active: { card: number; total: number } | undefined;
+  private cardsCut = 0;
+
+  constructor(
+    private readonly options: SaltoEncoderOptions,
+    private readonly ctx: DriverContext,
+  ) {
+    this.connection = new EncoderConnection(options, ctx);
+  }
+
+  open(signal: AbortSignal): Promise<void> {
+    return this.connection.open(signal);
+  }
+
+  async execute(job: Job, ctx: ExecuteContext): Promise<JobResult> {
+    const keys = keyData(job);
+    const plan = planKeyJob(keys, this.options, this.ctx.timezone, job.command.creatorName);
+    const prior = readKeyCheckpoint(job.checkpoint, plan.total);
+    let confirmed = prior?.confirmed ?? 0;
+    const serials = [...(prior?.serials ?? [])];
+    const log = this.ctx.log.child({ commandId: job.commandId });
+    if (confirmed > 0) log.info('continuing a key job', { confirmed, total: plan.total });
+    try {
+      for (let card = confirmed + 1; card <= plan.total; card++) {
+        if (ctx.signal.aborted) throw new AgentError('ABORTED', `cancelled before card ${card}`);
+        this.active = { card, total: plan.total };
+        const first = card === 1 && this.options.firstCard === 'new';
+        const reply = await this.cutCard(plan, first ? 'CN' : 'CC', card, confirmed, serials, ctx);
+        confirmed = card;
+        this.cardsCut++;
+        serials.push(...reply.serials);
+        ctx.checkpoint(keyCheckpoint(plan.total, confirmed, serials));
+        log.info('card written', { card, total: plan.total, rooms: keys.lockIds });
+        ctx.progress(card / plan.total, { milestone: true });
+      }
+    } catch (error) {
+      throw this.explain(error, plan, confirmed);
+    } finally {
+      this.active = undefined;
+    }
+    return result(keys, plan.base.encoderId, serials);
+  }
+
+  async reconcile(job: Job, _signal: AbortSignal): Promise<Reconciliation> {
+    const keys = keyData(job);
+    const cp = readKeyCheckpoint(job.checkpoint, keys.keyCount);
+    if (cp === undefined) return { outcome: 'not-done' };
+    if (cp.confirmed >= keys.keyCount) {
+      return {
+        outcome: 'done',
+        result: result(keys, this.options.encoderId ?? keys.keyCutterId, cp.serials),
+      };
+    }
+    if (cp.confirmed === 0 && cp.inFlight === undefined) return { outcome: 'not-done' };
+    if (this.options.cutRemainingAfterCrash) return { outcome: 'not-done' };
+    return { outcome: 'failed', error: interruptedError(cp, roomsLabel(keys.lockIds)) };
+  }
+
+  status(): DeviceStatus {
+    const c = this.connection;
+    const ready = c.ready;
+    const problem = c.lastProblem;
+    let summary: string;
+    if (this.active) summary = `cutting key ${this.active.card} of ${this.active.total}`;
+    else if (ready) summary = 'ready';
+    else if (c.isReconnecting) summary = 'unplugged — waiting for it';
+    else if (problem) summary = 'not answering';
+    else summary = 'not connected yet';
+    const status: DeviceStatus = {
+      connected: ready,
+      summary,
+      warnings: ready ? [] : c.isReconnecting ? [RECONNECTING_NOTE] : problem ? [problem.notes] : [],
+      facts: {
+        transport: c.transport.kind,
+        link: c.transport.description,
+        cardsCut: this.cardsCut,
+        lastError: problem?.code ?? null,
+      },
+    };
+    if (c.lastContact !== undefined) status.lastContact = c.lastContact;
+    return status;
+  }
+
+  close(): Promise<void> {
+    return this.connection.close();
+  }
+
+  /** One card: ready link, checkpoint, request, OV back-off. Resolves only on a confirmed card. */
+  private async cutCard(
+    plan: KeyPlan,
+    command: CardCommand,
+    card: number,
+    confirmed: number,
+    serials: string[],
+    ctx: ExecuteContext,
+  ): Promise<Extract<CardReply, { ok: true }>> {
+    const fields = cardRequestFields(plan.request(command));
+    for (let busy = 0; ; busy++) {
+      const reply = await this.connection.withLink(ctx.signal, async () => {
+        ctx.checkpoint(keyCheckpoint(plan.total, confirmed, serials, card));
+        try {
+          const replyFields = await this.connection.link.request(
+            fields,
+            this.options.cardTimeoutMs,
+            ctx.signal,
+          );
+          this.connection.contact();
+          return parseReply(replyFields);
+        } catch (error) {
+          this.connection.noteProblem(error);
+          throw error;
+        }
+      });
+      if (reply.ok) return reply;
+      // An error reply is definitive: this card was not written.
+      ctx.checkpoint(keyCheckpoint(plan.total, confirmed, serials));
+      if (reply.code !== 'OV' || busy >= this.options.busyRetries) {
+        throw replyError(reply, { roomsLabel: plan.roomsLabel, card, total: plan.total });
+      }
+      const wait = Math.min(this.options.busyBackoffMs * 2 ** busy, 30_000);
+      this.ctx.log.debug('encoder busy (OV); backing off', { card, waitMs: wait });
+      await this.ctx.clock.sleep(wait, ctx.signal);
+    }
+  }
+
+  /** Adds what happened to the cards so far to the error staff will read. */
+  private explain(error: unknown, plan: KeyPlan, confirmed: number): AgentError {
+    const e = toAgentError(error, 'DEVICE_ERROR');
+    const card = confirmed + 1;
+    const cutSoFar = confirmed > 0 ? ` ${cutSentence(confirmed, plan.total)} before this.` : '';
+    const details = { ...e.details, confirmed, total: plan.total };
+    if (e.code === 'ABORTED') {
+      const notes =
+        confirmed === 0
+          ? 'Cancelled before any key was cut.'
+          : `Cancelled; ${cutSentence(confirmed, plan.total)} for ${plan.roomsLabel}.`;
+      return new AgentError('ABORTED', e.message, { notes, details, cause: e });
+    }
+    if (e.code === 'COMMAND_INVALID' || e.code === 'CONFIG_INVALID') return e;
+    if (phaseOf(e) === 'reply') {
+      const what =
+        e.code === 'DEVICE_UNAVAILABLE'
+          ? `The encoder was disconnected while writing key ${card} of ${plan.total} for ${plan.roomsLabel}`
+          : `The encoder did not confirm key ${card} of ${plan.total} for ${plan.roomsLabel}`;
+      return new AgentError(e.code, e.message, {
+        notes: `${what}; test that card before handing it out.${cutSoFar}`,
+        retryable: false,
+        details,
+        cause: e,
+      });
+    }
+    if (!cutSoFar) {
+      Object.assign(e.details, details);
+      return e;
+    }
+    return new AgentError(e.code, e.message, {
+      notes: `${e.notes}${cutSoFar}`,
+      retryable: e.retryable,
+      details,
+      cause: e,
+    });
+  }
+}

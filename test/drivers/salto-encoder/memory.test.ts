@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
+import { silentLogger } from '../../../src/log.js';
+import { createTransportFactory } from '../../../src/transport/factory.js';
+import { MemoryHub } from '../../../src/transport/memory.js';
+import { eventually } from '../../transport/socat-pair.js';
+import { encoderContract } from './contract.js';
+import { keyJob, makeDriver, type Rig, run } from './rig.js';
+
+function memoryRig(
+  simOptions: ConstructorParameters<typeof EncoderSimulator>[0] = {},
+): Rig & { hub: MemoryHub } {
+  const hub = new MemoryHub();
+  const sim = new EncoderSimulator({ rooms: ['101', '102', '103'], encoderIds: ['E1'], ...simOptions });
+  sim.serve(hub, 'encoder');
+  return {
+    hub,
+    sim,
+    transport: { transport: 'memory', name: 'encoder' },
+    io: createTransportFactory({ log: silentLogger, memory: hub }),
+    dispose: async () => hub.unplug('encoder'),
+  };
+}
+
+encoderContract('a memory endpoint', async () => memoryRig());
+
+describe('salto-encoder over memory: link life', () => {
+  it('open() probes the encoder; status says ready', async () => {
+    const rig = memoryRig();
+    const driver = makeDriver(rig);
+    expect(driver.status()).toMatchObject({ connected: false, summary: 'not connected yet' });
+    await driver.open(new AbortController().signal);
+    await driver.open(new AbortController().signal);
+    expect(driver.status()).toMatchObject({
+      connected: true,
+      summary: 'ready',
+      facts: { transport: 'memory' },
+    });
+    await driver.close();
+    await driver.close();
+  });
+
+  it('open() rejects DEVICE_UNAVAILABLE while unplugged, then reconnects by itself', async () => {
+    const rig = memoryRig();
+    rig.hub.unplug('encoder');
+    const driver = makeDriver(rig);
+    await expect(driver.open(new AbortController().signal)).rejects.toMatchObject({
+      code: 'DEVICE_UNAVAILABLE',
+    });
+    expect(driver.status()).toMatchObject({ connected: false, summary: 'unplugged — waiting for it' });
+    rig.sim.serve(rig.hub, 'encoder');
+    await eventually(() => driver.status().connected, 'background reconnect');
+    expect(driver.status().summary).toBe('ready');
+    await driver.close();
+  });
+
+  it('survives an unplug mid-job: reports the uncertain card, reconnects, continues from the checkpoint', async () => {
+    const rig = memoryRig();
+    const driver = makeDriver(rig);
+    rig.sim.enqueue('normal', 'silent');
+    rig.sim.onRequest((r) => {
+      if (r.index === 2) rig.hub.unplug('encoder');
+    });
+    const first = await run(driver, keyJob());
+    expect(first.error).toMatchObject({ code: 'DEVICE_UNAVAILABLE', retryable: false });
+    expect(first.error?.notes).toBe(
+      'The encoder was disconnected while writing key 2 of 3 for room 101; test that card before handing it out. 1 of 3 keys was cut before this.',
+    );
+    expect(first.progress).toEqual([1 / 3]);
+    await eventually(() => driver.status().summary === 'unplugged — waiting for it', 'unplugged status');
+    expect(driver.status().warnings).toEqual([
+      'The encoder is unplugged or not answering; the agent reconnects by itself as soon as it is back.',
+    ]);
+
+    rig.sim.serve(rig.hub, 'encoder');
+    await eventually(() => driver.status().connected, 'reconnect after replug');
+    const second = await run(driver, keyJob({}, { attempt: 2, checkpoint: first.ctx.checkpoints.at(-1) }));
+    expect(second.ok && second.result.notes).toBe('3 keys for room 101');
+    expect(second.progress).toEqual([2 / 3, 1]);
+    expect(rig.sim.cards.map((c) => c.command)).toEqual(['CN', 'CC', 'CC']);
+    await driver.close();
+  });
+
+  it('accepts replies whose LRC is 0x0D ("not computed")', async () => {
+    const rig = memoryRig({ replyLrc: 'skip' });
+    const out = await run(makeDriver(rig), keyJob({ keyCount: 1 }));
+    expect(out.ok).toBe(true);
+  });
+
+  it('copies only (CC) when firstCard is copy, and honours eject, access codes and room mapping', async () => {
+    const rig = memoryRig({ rooms: ['Suite Città'] });
+    const driver = makeDriver(rig, {
+      firstCard: 'copy',
+      eject: 'retain',
+      grantedAccess: [1, 2],
+      deniedAccess: [62],
+      rooms: { '101': 'Suite Città' },
+      returnSerialNumbers: false,
+    });
+    const out = await run(driver, keyJob({ keyCount: 1 }));
+    expect(out.ok && out.result.details).toEqual({ keys: 1, rooms: ['101'], encoderId: 'E1' });
+    expect(rig.sim.cards[0]).toMatchObject({
+      command: 'CC',
+      eject: 'retain',
+      rooms: ['Suite Città'],
+      grantedAccess: [1, 2],
+      deniedAccess: [62],
+      serialReturn: 'none',
+    });
+  });
+
+  it('refuses a malformed command without talking to the encoder', async () => {
+    const rig = memoryRig();
+    const out = await run(makeDriver(rig), keyJob({ lockIds: [] }));
+    expect(out.error).toMatchObject({ code: 'COMMAND_INVALID' });
+    expect(rig.sim.requests).toHaveLength(0);
+  });
+});
+
+describe('salto-encoder reconcile after a crash', () => {
+  const rig = memoryRig();
+  const signal = new AbortController().signal;
+
+  it('done when every card was confirmed', async () => {
+    const r = await makeDriver(rig).reconcile(
+      keyJob({}, { checkpoint: { v: 1, confirmed: 3, serials: [] } }),
+      signal,
+    );
+    expect(r).toEqual({
+      outcome: 'done',
+      result: { notes: '3 keys for room 101', details: { keys: 3, rooms: ['101'], encoderId: 'E1' } },
+    });
+  });
+
+  it('not-done when no card was ever started', async () => {
+    expect(await makeDriver(rig).reconcile(keyJob(), signal)).toEqual({ outcome: 'not-done' });
+  });
+
+  it('failed with what was cut, by default', async () => {
+    const r = await makeDriver(rig).reconcile(
+      keyJob({}, { checkpoint: { v: 1, confirmed: 2, serials: [] } }),
+      signal,
+    );
+    expect(r.outcome).toBe('failed');
+    expect(r.outcome === 'failed' && r.error.notes).toBe(
+      '2 of 3 keys were cut before the agent restarted; cut the rest again if needed.',
+    );
+  });
+
+  it('failed, naming the card that may have been written', async () => {
+    const job = keyJob({}, { checkpoint: { v: 1, confirmed: 1, inFlight: 2, serials: [] } });
+    const r = await makeDriver(rig).reconcile(job, signal);
+    expect(r.outcome === 'failed' && r.error.notes).toBe(
+      '1 of 3 keys was cut before the agent restarted; cut the rest again if needed. Card 2 was being written at that moment; test it before handing it out.',
+    );
+    const first = keyJob({}, { checkpoint: { v: 1, confirmed: 0, inFlight: 1, serials: [] } });
+    const r0 = await makeDriver(rig).reconcile(first, signal);
+    expect(r0.outcome === 'failed' && r0.error).toMatchObject({ code: 'STATE_UNKNOWN' });
+  });
+
+  it('not-done with cutRemainingAfterCrash, and execute then cuts only the rest', async () => {
+    const checkpoint = { v: 1, confirmed: 2, serials: [] };
+    const driver = makeDriver(rig, { cutRemainingAfterCrash: true });
+    expect(await driver.reconcile(keyJob({}, { checkpoint }), signal)).toEqual({ outcome: 'not-done' });
+    const out = await run(driver, keyJob({}, { checkpoint, attempt: 2 }));
+    expect(out.ok && out.result.notes).toBe('3 keys for room 101');
+    expect(rig.sim.cards.map((c) => c.command)).toEqual(['CC']);
+    await driver.close();
+  });
+});

@@ -1,0 +1,65 @@
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
+import {
+  type EncoderTcpServer,
+  startEncoderTcpServer,
+} from '../../../drivers/salto-encoder/simulator-tcp.js';
+import { silentLogger } from '../../../src/log.js';
+import { createTransportFactory } from '../../../src/transport/factory.js';
+import { encoderContract } from './contract.js';
+import { keyJob, makeDriver, type Rig, run } from './rig.js';
+
+async function tcpRig(): Promise<Rig & { server: EncoderTcpServer }> {
+  const sim = new EncoderSimulator({ rooms: ['101', '102', '103'], encoderIds: ['E1'] });
+  const server = await startEncoderTcpServer(sim);
+  return {
+    sim,
+    server,
+    transport: { transport: 'tcp', host: server.host, port: server.port },
+    io: createTransportFactory({ log: silentLogger }),
+    dispose: () => server.close(),
+  };
+}
+
+/** A port on 127.0.0.1 that nothing listens on. */
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const address = s.address();
+  await new Promise((r) => s.close(r));
+  return typeof address === 'object' && address ? address.port : 1;
+}
+
+encoderContract('TCP to a lock server', tcpRig);
+
+describe('salto-encoder over TCP: connections', () => {
+  it('uses one connection per request (a probe on open, then one per card)', async () => {
+    const rig = await tcpRig();
+    const driver = makeDriver(rig);
+    await driver.open(new AbortController().signal);
+    const out = await run(driver, keyJob());
+    expect(out.ok).toBe(true);
+    expect(rig.server.connections).toBe(4);
+    expect(driver.status()).toMatchObject({ connected: true, summary: 'ready', facts: { transport: 'tcp' } });
+    await driver.close();
+    await rig.dispose();
+  });
+
+  it('reports an unreachable lock server without cutting anything', async () => {
+    const rig = await tcpRig();
+    const driver = makeDriver({
+      ...rig,
+      transport: { transport: 'tcp', host: '127.0.0.1', port: await closedPort() },
+    });
+    await expect(driver.open(new AbortController().signal)).rejects.toMatchObject({
+      code: 'DEVICE_UNAVAILABLE',
+    });
+    const out = await run(driver, keyJob());
+    expect(out.error).toMatchObject({ code: 'DEVICE_UNAVAILABLE', retryable: true });
+    expect(out.ctx.checkpoints).toEqual([]);
+    expect(driver.status()).toMatchObject({ connected: false, summary: 'not answering' });
+    await driver.close();
+    await rig.dispose();
+  });
+});

@@ -1,0 +1,63 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * A pseudo-terminal pair made by socat: real serial I/O without hardware. `a` and `b` are stable
+ * link names, so `stop()` + `start()` is an unplug and a replug on the same paths.
+ */
+export interface SocatPair {
+  a: string;
+  b: string;
+  start(): Promise<void>;
+  /** Kills socat: both ends vanish (open ports see a disconnect), the links disappear. */
+  stop(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export function socatPair(): SocatPair {
+  const dir = mkdtempSync(join(tmpdir(), 'fda-pty-'));
+  const a = join(dir, 'host');
+  const b = join(dir, 'device');
+  let child: ChildProcess | undefined;
+  const pair: SocatPair = {
+    a,
+    b,
+    async start() {
+      if (child) return;
+      const proc = spawn('socat', ['-d', '-d', `pty,raw,echo=0,link=${a}`, `pty,raw,echo=0,link=${b}`], {
+        stdio: ['ignore', 'ignore', 'ignore'],
+      });
+      child = proc;
+      await until(() => existsSync(a) && existsSync(b), 'socat links');
+    },
+    async stop() {
+      const proc = child;
+      child = undefined;
+      if (!proc || proc.exitCode !== null) return;
+      const exited = new Promise((resolve) => proc.once('exit', resolve));
+      proc.kill('SIGTERM');
+      await exited;
+      await until(() => !existsSync(a) && !existsSync(b), 'socat links to vanish');
+    },
+    async dispose() {
+      await pair.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return pair;
+}
+
+/** Polls `check` until it holds (no wall-clock assertions: only a generous deadline). */
+export async function eventually(check: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
+  await until(check, what, timeoutMs);
+}
