@@ -69,15 +69,13 @@ describe.skipIf(!available)('status page in Chromium (fake source)', () => {
     );
     await expect.poll(() => page.locator('#live').textContent()).toBe('Live');
     // Escaped text stays text: the payloads in device names and notes never ran.
-    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
     expect(await page.locator(`[data-device-id="${PRINTER_ID}"] h3`).textContent()).toContain('<img src=x');
     expect(problems).toEqual([]);
   });
 
   it('applies a live update from the agent without reloading', async () => {
-    await page.evaluate(() => {
-      (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
-    });
+    await page.evaluate('window.__sameDocument = true');
     source.snap.devices[1] = {
       ...(source.snap.devices[1] as (typeof source.snap.devices)[number]),
       queued: 4,
@@ -85,9 +83,7 @@ describe.skipIf(!available)('status page in Chromium (fake source)', () => {
     source.transition('cmd-live-7', 'Received');
     await expect.poll(() => page.locator('tr[data-command-id="cmd-live-7"]').count()).toBe(1);
     expect(await page.locator(`[data-device-id="${ENCODER_ID}"]`).textContent()).toContain('4 waiting');
-    expect(
-      await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument),
-    ).toBe(true);
+    expect(await page.evaluate('window.__sameDocument')).toBe(true);
   });
 
   it('submits the Cut keys form, calls cutKeys and follows the new command live', async () => {
@@ -122,7 +118,7 @@ describe.skipIf(!available)('status page in Chromium (fake source)', () => {
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
     try {
       await phone.goto(server.url);
-      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      const overflow = await phone.evaluate('document.documentElement.scrollWidth - window.innerWidth');
       expect(overflow).toBeLessThanOrEqual(0);
     } finally {
       await phone.close();
