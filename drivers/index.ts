@@ -1,0 +1,21 @@
+import type { DriverFactory, DriverRegistry } from '../src/drivers-api/types.js';
+
+/**
+ * Every driver this build knows, by the config's `driver:` name. Each entry imports its driver
+ * only when a configured device asks for it, so a site without USB-HID never loads node-hid and a
+ * site without serial encoders never loads serialport.
+ */
+const entries: Array<[string, () => Promise<DriverFactory<unknown>>]> = [
+  ['sim-fiscal', async () => (await import('./sim/index.js')).simFiscalFactory as DriverFactory<unknown>],
+  ['sim-encoder', async () => (await import('./sim/index.js')).simEncoderFactory as DriverFactory<unknown>],
+  [
+    'epson-fpmate',
+    async () => (await import('./epson-fpmate/index.js')).epsonFpmateFactory as DriverFactory<unknown>,
+  ],
+  [
+    'salto-encoder',
+    async () => (await import('./salto-encoder/index.js')).saltoEncoderFactory as DriverFactory<unknown>,
+  ],
+];
+
+export const driverRegistry: DriverRegistry = new Map(entries);

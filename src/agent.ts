@@ -1,0 +1,288 @@
+import { resolve } from 'node:path';
+import { createDevices } from './agent/drivers.js';
+import { startLoopMonitor } from './agent/loop-monitor.js';
+import { platformReader } from './agent/platform-reader.js';
+import { assertKeyCutter, createStatusSource, EventBus } from './agent/status-source.js';
+import type { StatusSource } from './agent-api.js';
+import { type Clock, systemClock } from './clock.js';
+import {
+  createEngine,
+  type Engine,
+  type EngineDevice,
+  type EngineTuning,
+  openJournal,
+} from './commands/index.js';
+import type { Journal } from './commands/journal.js';
+import type { Config, Secrets } from './config.js';
+import { type ConnectorClient, createConnectorClient } from './connector/client.js';
+import { ConnectorSocket } from './connector/websocket.js';
+import type { DriverRegistry } from './drivers-api/types.js';
+import { AgentError, toAgentError } from './errors.js';
+import type { Logger } from './log.js';
+import type { PlatformSimulator } from './simulator/index.js';
+import { type RunningStatusServer, startStatusServer } from './status/index.js';
+import { createTransportFactory } from './transport/factory.js';
+import { agentVersion, clientName } from './version.js';
+
+export interface AgentDeps {
+  registry: DriverRegistry;
+  log: Logger;
+  /** The tokens; omitted when the config embeds the platform simulator (it has its own). */
+  secrets?: Secrets;
+  /**
+   * The logger's redaction list: the agent pushes every token it learns (the simulator's too) so
+   * that no log line can carry one.
+   */
+  redactions?: string[];
+  /** The status page's access token, when it listens beyond loopback. */
+  statusAccessToken?: string;
+  clock?: Clock;
+  fetch?: typeof fetch;
+  /** Engine knobs (tests shorten them). */
+  tuning?: Partial<EngineTuning>;
+}
+
+export interface Agent {
+  /** Opens the journal, wires platform and devices, recovers, starts intake and the status page. */
+  start(): Promise<{ statusUrl: string }>;
+  /** Graceful stop: running jobs may finish until the deadline. Never rejects; idempotent. */
+  stop(deadlineMs?: number): Promise<void>;
+  /** The second signal: abort everything now; the journal stays consistent. */
+  abortNow(): void;
+  /** The running agent for the page; available after `start()`. */
+  readonly source: StatusSource;
+  /** True while every health condition holds (for the systemd watchdog). */
+  healthy(): boolean;
+}
+
+/**
+ * The composition root: `createAgent(config, deps)` builds nothing until `start()`. With
+ * `config.simulator.enabled` it first starts the embedded platform simulator and points the
+ * client at it.
+ */
+export function createAgent(config: Config, deps: AgentDeps): Agent {
+  const clock = deps.clock ?? systemClock;
+  const log = deps.log;
+  const bus = new EventBus();
+  const loop = startLoopMonitor();
+  let simulator: PlatformSimulator | undefined;
+  let journal: Journal | undefined;
+  let engine: Engine | undefined;
+  let client: ConnectorClient | undefined;
+  let socket: ConnectorSocket | undefined;
+  let devices: EngineDevice[] = [];
+  let status: RunningStatusServer | undefined;
+  let source: StatusSource | undefined;
+  let platformUrl = config.platform.url;
+  let lastPlatformSuccess: number | undefined;
+  let journalProbe: { ok: boolean; error?: string } = { ok: true };
+  const timers: NodeJS.Timeout[] = [];
+  let stopping: Promise<void> | undefined;
+
+  const every = (ms: number, fn: () => void) => {
+    const timer = setInterval(fn, ms);
+    timer.unref();
+    timers.push(timer);
+  };
+
+  async function platformTokens(): Promise<{ url: string; wsUrl?: string; secrets: Secrets }> {
+    if (config.simulator?.enabled) {
+      const { loadScenario, startPlatformSimulator } = await import('./simulator/index.js');
+      const scenario = config.simulator.scenario
+        ? loadScenario(resolve(config.simulator.scenario))
+        : undefined;
+      simulator = await startPlatformSimulator({
+        port: config.simulator.port,
+        log,
+        ...(scenario ? { scenario } : {}),
+      });
+      deps.redactions?.push(simulator.tokens.clientToken, simulator.tokens.accessToken);
+      log.info('embedded platform simulator started', { url: simulator.url });
+      return {
+        url: simulator.url,
+        ...(config.platform.websocketUrl ? { wsUrl: simulator.wsUrl } : {}),
+        secrets: simulator.tokens,
+      };
+    }
+    if (!deps.secrets) throw new AgentError('CONFIG_INVALID', 'No platform tokens were provided');
+    deps.redactions?.push(deps.secrets.clientToken, deps.secrets.accessToken);
+    return {
+      url: config.platform.url,
+      ...(config.platform.websocketUrl ? { wsUrl: config.platform.websocketUrl } : {}),
+      secrets: deps.secrets,
+    };
+  }
+
+  async function start(): Promise<{ statusUrl: string }> {
+    const startedAt = clock.now();
+    const platform = await platformTokens();
+    platformUrl = platform.url;
+    journal = openJournal(config.journal.path);
+    const { requests, windowSeconds, reserveShare } = config.platform.rateLimit;
+    client = createConnectorClient({
+      baseUrl: platform.url,
+      clientToken: platform.secrets.clientToken,
+      accessToken: platform.secrets.accessToken,
+      client: config.platform.client ?? clientName(),
+      clock,
+      log: log.child({ component: 'connector' }),
+      rateLimit: { requests, windowSeconds, reserveShare },
+      requestTimeoutMs: config.platform.requestTimeoutMs,
+      enterpriseIds: config.platform.enterpriseIds,
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      onRequest: (record) => {
+        if (record.status >= 200 && record.status < 300) lastPlatformSuccess = clock.now();
+        bus.emit({ type: 'request', at: clock.now(), record });
+      },
+    });
+    if (platform.wsUrl) {
+      socket = new ConnectorSocket({
+        url: platform.wsUrl,
+        clientToken: platform.secrets.clientToken,
+        accessToken: platform.secrets.accessToken,
+        clock,
+        log: log.child({ component: 'websocket' }),
+      });
+      socket.onConnected(() => bus.emit({ type: 'platform', at: clock.now(), websocket: 'open' }));
+      socket.onDisconnected(() => bus.emit({ type: 'platform', at: clock.now(), websocket: 'down' }));
+    }
+    devices = await createDevices(config, {
+      registry: deps.registry,
+      journal,
+      platform: platformReader(client),
+      io: createTransportFactory({ log: log.child({ component: 'transport' }) }),
+      clock,
+      log,
+      fetch: deps.fetch ?? fetch,
+    });
+    engine = createEngine({
+      journal,
+      connector: client,
+      ...(socket ? { socket } : {}),
+      devices,
+      clock,
+      log: log.child({ component: 'engine' }),
+      poll: config.poll,
+      enterpriseIds: config.platform.enterpriseIds,
+      onEvent: (event) => bus.emit(event),
+      ...(deps.tuning ? { tuning: deps.tuning } : {}),
+    });
+    const running = engine;
+    const connector = client;
+    source = createStatusSource({
+      version: agentVersion(),
+      startedAt,
+      timezone: config.timezone,
+      platformUrl: () => platformUrl,
+      clock,
+      engine: running,
+      client: connector,
+      socket,
+      devices,
+      bus,
+      loopLagMs: () => loop.lagMs(),
+      journalHealth: () => journalProbe,
+      platformSilenceMs:
+        Math.max(3 * config.poll.intervalMs, 2 * config.poll.safetyNetMs) + config.platform.requestTimeoutMs,
+      lastPlatformSuccess: () => lastPlatformSuccess,
+      cutKeys: async (request) => {
+        assertKeyCutter(devices, request.deviceId);
+        const id = await connector.addKeyCutter({
+          KeyCutterId: request.deviceId,
+          ReservationId: request.reservationId,
+          KeyCount: request.keyCount,
+        });
+        running.acceptCreated(id).catch((error: unknown) => {
+          log.warn('the new key command will be picked up by discovery instead', {
+            commandId: id,
+            error: toAgentError(error).message,
+          });
+        });
+        return id;
+      },
+    });
+    await engine.start();
+    openDevicesInBackground();
+    watchDevicesAndJournal();
+    status = await startStatusServer({
+      listen: config.status.listen,
+      source,
+      log: log.child({ component: 'status' }),
+      ...(deps.statusAccessToken ? { accessToken: deps.statusAccessToken } : {}),
+    });
+    const statusUrl = status.url.replace(/\/$/, '');
+    log.info(`status page at ${statusUrl}`, {
+      devices: devices.length,
+      websocket: socket ? 'on' : 'off',
+      platform: platformUrl,
+    });
+    return { statusUrl };
+  }
+
+  /** Opens every driver once so the page shows real device state before the first job. */
+  function openDevicesInBackground(): void {
+    for (const device of devices) {
+      device.driver.open(AbortSignal.timeout(10_000)).catch((error: unknown) => {
+        log.warn('device not ready yet; the agent keeps trying when a job comes', {
+          device: device.name,
+          error: toAgentError(error).message,
+        });
+      });
+    }
+  }
+
+  function watchDevicesAndJournal(): void {
+    const seen = new Map<string, string>();
+    every(5000, () => {
+      for (const device of devices) {
+        let statusNow: ReturnType<EngineDevice['driver']['status']>;
+        try {
+          statusNow = device.driver.status();
+        } catch {
+          continue;
+        }
+        const key = JSON.stringify([statusNow.connected, statusNow.summary, statusNow.warnings]);
+        if (seen.get(device.id) !== key) {
+          seen.set(device.id, key);
+          bus.emit({ type: 'device', at: clock.now(), deviceId: device.id, status: statusNow });
+        }
+      }
+    });
+    every(10_000, () => {
+      try {
+        journal?.deviceStore('__agent__').set('heartbeat', clock.now());
+        journalProbe = { ok: true };
+      } catch (error) {
+        journalProbe = { ok: false, error: toAgentError(error).message };
+      }
+    });
+  }
+
+  async function shutdown(deadlineMs: number): Promise<void> {
+    for (const timer of timers) clearInterval(timer);
+    loop.stop();
+    await status?.close().catch(() => undefined);
+    if (engine) await engine.stop(deadlineMs);
+    else journal?.close();
+    await Promise.all(devices.map((d) => d.driver.close().catch(() => undefined)));
+    await socket?.stop().catch(() => undefined);
+    await simulator?.close().catch(() => undefined);
+    log.info('agent stopped');
+  }
+
+  return {
+    start,
+    stop(deadlineMs = config.shutdown.deadlineMs) {
+      stopping ??= shutdown(deadlineMs);
+      return stopping;
+    },
+    abortNow() {
+      engine?.abortNow();
+    },
+    get source(): StatusSource {
+      if (!source) throw new AgentError('INTERNAL', 'The agent has not started');
+      return source;
+    },
+    healthy: () => source?.health().ok ?? false,
+  };
+}

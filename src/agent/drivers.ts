@@ -1,0 +1,72 @@
+import type { Clock } from '../clock.js';
+import type { EngineDevice } from '../commands/index.js';
+import type { Journal } from '../commands/journal.js';
+import { type Config, type DeviceConfig, formatIssues } from '../config.js';
+import type { DriverRegistry, PlatformReader } from '../drivers-api/types.js';
+import { AgentError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { TransportFactory } from '../transport/types.js';
+
+export interface DriverWiring {
+  registry: DriverRegistry;
+  journal: Journal;
+  platform: PlatformReader;
+  io: TransportFactory;
+  clock: Clock;
+  log: Logger;
+  fetch: typeof fetch;
+}
+
+/**
+ * Builds one driver per configured device. Rejects with CONFIG_INVALID naming the device's path
+ * for an unknown driver, a driver of another device type, or options the driver refuses.
+ */
+export async function createDevices(config: Config, wiring: DriverWiring): Promise<EngineDevice[]> {
+  const devices: EngineDevice[] = [];
+  for (const [index, device] of config.devices.entries()) {
+    devices.push(await createDevice(config, device, index, wiring));
+  }
+  return devices;
+}
+
+async function createDevice(
+  config: Config,
+  device: DeviceConfig,
+  index: number,
+  wiring: DriverWiring,
+): Promise<EngineDevice> {
+  const load = wiring.registry.get(device.driver);
+  if (!load) {
+    throw new AgentError(
+      'CONFIG_INVALID',
+      `devices[${index}].driver: unknown driver "${device.driver}" (known: ${[...wiring.registry.keys()].join(', ')})`,
+    );
+  }
+  const factory = await load();
+  if (factory.deviceType !== device.type) {
+    throw new AgentError(
+      'CONFIG_INVALID',
+      `devices[${index}].driver: ${device.driver} drives ${factory.deviceType} devices, not ${device.type}`,
+    );
+  }
+  const parsed = factory.configSchema.safeParse(device.options);
+  if (!parsed.success) {
+    const issues = formatIssues(parsed.error)
+      .split('\n')
+      .map((issue) => `devices[${index}].options.${issue}`);
+    throw new AgentError('CONFIG_INVALID', `Invalid configuration:\n${issues.join('\n')}`);
+  }
+  const name = device.name ?? `${device.type} ${device.id.slice(0, 8)}`;
+  const driver = factory.create(parsed.data, {
+    deviceId: device.id,
+    deviceName: name,
+    timezone: config.timezone,
+    log: wiring.log.child({ device: name }),
+    clock: wiring.clock,
+    store: wiring.journal.deviceStore(device.id),
+    platform: wiring.platform,
+    io: wiring.io,
+    fetch: wiring.fetch,
+  });
+  return { id: device.id, name, type: device.type, driverKind: device.driver, driver };
+}

@@ -1,0 +1,148 @@
+import type { AgentEvent, AgentSnapshot, Health, PlatformSnapshot, StatusSource } from '../agent-api.js';
+import type { Clock } from '../clock.js';
+import type { Engine, EngineDevice } from '../commands/index.js';
+import type { ConnectorClient } from '../connector/client.js';
+import type { CommandSocket } from '../connector/socket-api.js';
+import type { DeviceStatus } from '../drivers-api/types.js';
+import { AgentError } from '../errors.js';
+
+/** A tiny synchronous event bus; a throwing listener never reaches the emitter. */
+export class EventBus {
+  private readonly listeners = new Set<(event: AgentEvent) => void>();
+  emit(event: AgentEvent): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // A broken subscriber (a closed SSE stream) must not disturb the agent.
+      }
+    }
+  }
+  subscribe(listener: (event: AgentEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+export interface StatusSourceParts {
+  version: string;
+  startedAt: number;
+  timezone: string;
+  platformUrl: () => string;
+  clock: Clock;
+  engine: Engine;
+  client: ConnectorClient;
+  socket: CommandSocket | undefined;
+  devices: readonly EngineDevice[];
+  bus: EventBus;
+  /** Current event-loop delay in ms (see loop-monitor.ts). */
+  loopLagMs: () => number;
+  /** Epoch ms of the last successful journal write probe, and its error if the last one failed. */
+  journalHealth: () => { ok: boolean; error?: string };
+  /** The platform counts as "answering" if it answered within this window. */
+  platformSilenceMs: number;
+  /** Epoch ms of the last 2xx answer seen by the client. */
+  lastPlatformSuccess: () => number | undefined;
+  cutKeys: StatusSource['cutKeys'];
+}
+
+function safeStatus(device: EngineDevice): DeviceStatus {
+  try {
+    return device.driver.status();
+  } catch (error) {
+    return {
+      connected: false,
+      summary: `status unavailable: ${(error as Error).message}`,
+      warnings: [],
+      facts: {},
+    };
+  }
+}
+
+function websocketState(socket: CommandSocket | undefined): PlatformSnapshot['websocket'] {
+  if (!socket) return 'disabled';
+  switch (socket.state) {
+    case 'open':
+      return 'open';
+    case 'connecting':
+    case 'idle':
+      return 'connecting';
+    default:
+      return 'down';
+  }
+}
+
+/** The running agent as the status server sees it. */
+export function createStatusSource(parts: StatusSourceParts): StatusSource {
+  const platform = (): PlatformSnapshot => {
+    const activity = parts.engine.platformActivity();
+    const last = Math.max(activity.lastSuccessAt ?? 0, parts.lastPlatformSuccess() ?? 0);
+    const ws = websocketState(parts.socket);
+    const snapshot: PlatformSnapshot = {
+      url: parts.platformUrl(),
+      websocket: ws,
+      mode: ws === 'open' ? 'websocket' : 'polling',
+      authRejected: activity.authRejected,
+      budget: parts.client.budget.snapshot(),
+    };
+    if (last > 0) snapshot.lastSuccessAt = last;
+    if (activity.lastError) snapshot.lastError = activity.lastError;
+    return snapshot;
+  };
+
+  return {
+    snapshot(): AgentSnapshot {
+      return {
+        version: parts.version,
+        startedAt: parts.startedAt,
+        now: parts.clock.now(),
+        timezone: parts.timezone,
+        platform: platform(),
+        devices: parts.devices.map((device) => {
+          const queue = parts.engine.deviceState(device.id);
+          return {
+            id: device.id,
+            name: device.name,
+            type: device.type,
+            driver: device.driverKind,
+            status: safeStatus(device),
+            queued: queue.queued,
+            ...(queue.running ? { running: queue.running } : {}),
+          };
+        }),
+        outbox: parts.engine.outboxState(),
+        recent: parts.engine.recent(100),
+        perMinute: parts.engine.perMinute(),
+        totals: parts.engine.totals(),
+      };
+    },
+    subscribe: (listener) => parts.bus.subscribe(listener),
+    health(): Health {
+      const reasons: string[] = [];
+      const journal = parts.journalHealth();
+      if (!journal.ok)
+        reasons.push(`the journal cannot be written${journal.error ? ` (${journal.error})` : ''}`);
+      const p = platform();
+      const now = parts.clock.now();
+      if (p.authRejected) reasons.push('the platform refuses the agent’s tokens (401)');
+      const silentFor = now - (p.lastSuccessAt ?? parts.startedAt);
+      if (silentFor > parts.platformSilenceMs) {
+        reasons.push(`the platform has not answered for ${Math.round(silentFor / 1000)} s`);
+      }
+      const lag = parts.loopLagMs();
+      if (lag > 2000) reasons.push(`the event loop is stalled (${Math.round(lag)} ms behind)`);
+      return { ok: reasons.length === 0, reasons };
+    },
+    cutKeys: (request) => parts.cutKeys(request),
+  };
+}
+
+/** Refuses a cut-keys request for a device that is not one of this agent's encoders. */
+export function assertKeyCutter(devices: readonly EngineDevice[], deviceId: string): void {
+  const device = devices.find((d) => d.id === deviceId);
+  if (!device || device.type !== 'KeyCutter') {
+    throw new AgentError('COMMAND_INVALID', 'That device is not a key encoder of this agent', {
+      notes: 'Choose one of this desk’s key encoders.',
+    });
+  }
+}

@@ -1,0 +1,122 @@
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { driverRegistry } from '../drivers/index.js';
+import { checkConfigCommand } from './cli/check-config.js';
+import { cutKeysCommand } from './cli/cut-keys.js';
+import { devicesCommand } from './cli/devices.js';
+import type { CliIo } from './cli/io.js';
+import { runCommand } from './cli/run.js';
+import { simulatePlatformCommand } from './cli/simulate-platform.js';
+import { AgentError, isAgentError } from './errors.js';
+import { agentVersion } from './version.js';
+
+export type { CliIo } from './cli/io.js';
+
+const EXAMPLES = `
+Examples:
+  frontdesk-agent run --config /etc/frontdesk-agent/agent.yaml
+  frontdesk-agent check-config --config agent.yaml --online
+  frontdesk-agent cut-keys --config agent.yaml --device 4c7c… --reservation 9f1e… --count 2
+  frontdesk-agent simulate-platform --scenario config/scenarios/demo.yaml --port 8730
+  frontdesk-agent devices`;
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
+  return n;
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port 0..65535');
+  return n;
+}
+
+/**
+ * Runs the command line and resolves to the process exit code. Errors become one clear sentence
+ * on stderr (no stack trace): 1 for a failure, 2 for a usage mistake.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const program = new Command('frontdesk-agent')
+    .description('Front-desk device agent: platform commands to RT fiscal printers and key-card encoders.')
+    .version(agentVersion(), '-V, --version')
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .addHelpText('after', EXAMPLES);
+
+  let exitCode = 0;
+  const setExit = (code: number) => {
+    exitCode = code;
+  };
+
+  program
+    .command('run')
+    .description('run the agent (the systemd service runs this)')
+    .requiredOption('-c, --config <file>', 'configuration file (YAML)')
+    .action(async (opts: { config: string }) => setExit(await runCommand(opts, io, driverRegistry)));
+
+  program
+    .command('check-config')
+    .description('validate a configuration file; --online also checks the tokens and devices on the platform')
+    .requiredOption('-c, --config <file>', 'configuration file (YAML)')
+    .option('--online', 'ask the platform (devices/getAll)', false)
+    .action(async (opts: { config: string; online: boolean }) =>
+      setExit(await checkConfigCommand(opts, io, driverRegistry)),
+    );
+
+  program
+    .command('simulate-platform')
+    .description('run the platform simulator (a fake Connector API with WebSocket) until stopped')
+    .option('-s, --scenario <file>', 'scenario file (YAML), e.g. config/scenarios/demo.yaml')
+    .option('-p, --port <port>', 'port on 127.0.0.1 (0 = any free one)', port, 8730)
+    .action(async (opts: { scenario?: string; port: number }) =>
+      setExit(await simulatePlatformCommand(opts, io)),
+    );
+
+  program
+    .command('cut-keys')
+    .description('ask the platform to cut keys for a reservation, then follow the command to its end')
+    .requiredOption('-c, --config <file>', 'configuration file (YAML)')
+    .requiredOption('-d, --device <id>', 'the KeyCutter device id')
+    .requiredOption('-r, --reservation <id>', 'the reservation id')
+    .option('-n, --count <n>', 'number of keys', positiveInt, 1)
+    .option('--enterprise <id>', 'enterprise id (portfolio tokens only)')
+    .option('--no-follow', 'print the command id and return at once')
+    .action(
+      async (opts: {
+        config: string;
+        device: string;
+        reservation: string;
+        count: number;
+        enterprise?: string;
+        follow: boolean;
+      }) => setExit(await cutKeysCommand(opts, io)),
+    );
+
+  program
+    .command('devices')
+    .description('list serial ports and HID devices that may be encoders (with by-id paths and VID/PID)')
+    .option('--json', 'print JSON', false)
+    .action(async (opts: { json: boolean }) => setExit(await devicesCommand(opts, io)));
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    io.stderr.write(`frontdesk-agent: ${describe(error)}\n`);
+    return 1;
+  }
+}
+
+/** One sentence for a person; never a stack trace, never a secret. */
+export function describe(error: unknown): string {
+  if (isAgentError(error)) return error.message;
+  if (error instanceof Error) return new AgentError('INTERNAL', error.message).message;
+  return String(error);
+}

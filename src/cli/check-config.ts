@@ -1,0 +1,85 @@
+import { type Config, formatIssues, loadConfig, resolveSecrets } from '../config.js';
+import type { DriverRegistry } from '../drivers-api/types.js';
+import { AgentError } from '../errors.js';
+import { createLogger } from '../log.js';
+import { type CliIo, line } from './io.js';
+import { oneShotClient } from './platform.js';
+
+/**
+ * `check-config`: validates the file, each device's driver and driver options, and that the
+ * tokens can be read; with `--online` also that the platform accepts the tokens and knows every
+ * configured device with the configured type. Prints one line per finding; exit 0 only when all
+ * is well.
+ */
+export async function checkConfigCommand(
+  opts: { config: string; online: boolean },
+  io: CliIo,
+  registry: DriverRegistry,
+): Promise<number> {
+  const config = loadConfig(opts.config);
+  const problems = await checkDevices(config, registry);
+  const secretsList: string[] = [];
+  let secrets: ReturnType<typeof resolveSecrets> | undefined;
+  if (config.simulator?.enabled) {
+    line(io.stdout, 'tokens: taken from the embedded platform simulator');
+  } else {
+    try {
+      secrets = resolveSecrets(config, io.env);
+      secretsList.push(secrets.clientToken, secrets.accessToken);
+      line(io.stdout, 'tokens: readable');
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  if (opts.online && secrets) {
+    const log = createLogger({ level: 'warn', secrets: secretsList, stream: io.stderr });
+    try {
+      const devices = await oneShotClient(config, secrets, log).devices();
+      line(io.stdout, `platform: tokens accepted, ${devices.length} devices visible`);
+      for (const device of config.devices) {
+        const found = devices.find((d) => d.Id === device.id);
+        if (!found)
+          problems.push(`devices: ${device.id} is not a device of this integration on the platform`);
+        else if (found.Type !== device.type) {
+          problems.push(
+            `devices: ${device.id} is a ${found.Type} on the platform, configured as ${device.type}`,
+          );
+        } else line(io.stdout, `device ${device.id}: ${found.Type} "${found.Name}" found on the platform`);
+      }
+    } catch (error) {
+      problems.push(`platform: ${error instanceof AgentError ? error.message : String(error)}`);
+    }
+  }
+  for (const problem of problems) line(io.stderr, `problem: ${problem}`);
+  line(
+    io.stdout,
+    problems.length === 0 ? `${opts.config}: OK` : `${opts.config}: ${problems.length} problem(s)`,
+  );
+  return problems.length === 0 ? 0 : 1;
+}
+
+/** Each device's driver must exist, fit the device type and accept its options. */
+export async function checkDevices(config: Config, registry: DriverRegistry): Promise<string[]> {
+  const problems: string[] = [];
+  for (const [index, device] of config.devices.entries()) {
+    const load = registry.get(device.driver);
+    if (!load) {
+      problems.push(
+        `devices[${index}].driver: unknown driver "${device.driver}" (known: ${[...registry.keys()].join(', ')})`,
+      );
+      continue;
+    }
+    const factory = await load();
+    if (factory.deviceType !== device.type) {
+      problems.push(
+        `devices[${index}].driver: ${device.driver} drives ${factory.deviceType} devices, not ${device.type}`,
+      );
+    }
+    const parsed = factory.configSchema.safeParse(device.options);
+    if (!parsed.success) {
+      for (const issue of formatIssues(parsed.error).split('\n'))
+        problems.push(`devices[${index}].options.${issue}`);
+    }
+  }
+  return problems;
+}

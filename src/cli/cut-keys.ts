@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import type { CommandSummary } from '../agent-api.js';
+import { type Config, loadConfig, resolveSecrets } from '../config.js';
+import { ConnectorSocket } from '../connector/websocket.js';
+import { AgentError } from '../errors.js';
+import { createLogger } from '../log.js';
+import { type CliIo, firstSignal, line } from './io.js';
+import { oneShotClient } from './platform.js';
+
+const TERMINAL = new Set(['Processed', 'Cancelled', 'Error']);
+const FOLLOW_LIMIT_MS = 5 * 60_000;
+
+/**
+ * `cut-keys`: `commands/addKeyCutter`, prints the new command id, then follows the command to its
+ * end — through the local agent's `/status.json` (which knows the Notes), or, when no agent
+ * answers there, through the platform's WebSocket events. Exit 0 when the keys were cut.
+ */
+export async function cutKeysCommand(
+  opts: {
+    config: string;
+    device: string;
+    reservation: string;
+    count: number;
+    enterprise?: string;
+    follow: boolean;
+  },
+  io: CliIo,
+): Promise<number> {
+  const config = loadConfig(opts.config);
+  if (config.simulator?.enabled) {
+    throw new AgentError(
+      'CONFIG_INVALID',
+      'cut-keys needs a real platform; with the simulator use the status page form',
+    );
+  }
+  const secrets = resolveSecrets(config, io.env);
+  const log = createLogger({
+    level: 'warn',
+    secrets: [secrets.clientToken, secrets.accessToken],
+    stream: io.stderr,
+  });
+  const client = oneShotClient(config, secrets, log);
+  const id = await client.addKeyCutter({
+    KeyCutterId: opts.device,
+    ReservationId: opts.reservation,
+    KeyCount: opts.count,
+    ...(opts.enterprise ? { EnterpriseId: opts.enterprise } : {}),
+  });
+  line(io.stdout, id);
+  if (!opts.follow) return 0;
+
+  const stop = new AbortController();
+  void firstSignal(io, () => undefined).then(() => stop.abort());
+  const timer = setTimeout(() => stop.abort(), FOLLOW_LIMIT_MS);
+  try {
+    const viaAgent = await followViaAgent(config, id, io, stop.signal);
+    if (viaAgent !== undefined) return viaAgent;
+    if (config.platform.websocketUrl) {
+      line(
+        io.stderr,
+        'No local agent answers on its status address; following the platform’s events instead.',
+      );
+      return await followViaSocket(config, secrets, id, io, stop.signal);
+    }
+    line(
+      io.stderr,
+      'Created. No local agent answers and no WebSocket is configured, so the command cannot be followed.',
+    );
+    return 0;
+  } finally {
+    clearTimeout(timer);
+    stop.abort();
+  }
+}
+
+function statusBase(config: Config): { url: string; headers: Record<string, string> } {
+  const headers: Record<string, string> = {};
+  if (config.status.accessTokenFile) {
+    headers.authorization = `Bearer ${readFileSync(config.status.accessTokenFile, 'utf8').trim()}`;
+  }
+  return { url: `http://${config.status.listen}/status.json`, headers };
+}
+
+/** Resolves to an exit code, or undefined when no agent answers at all. */
+async function followViaAgent(
+  config: Config,
+  id: string,
+  io: CliIo,
+  signal: AbortSignal,
+): Promise<number | undefined> {
+  const { url, headers } = statusBase(config);
+  let answered = false;
+  let printed = '';
+  while (!signal.aborted) {
+    try {
+      const response = await fetch(url, {
+        headers,
+        signal: AbortSignal.any([signal, AbortSignal.timeout(2000)]),
+      });
+      if (response.ok) {
+        answered = true;
+        const snapshot = (await response.json()) as { recent?: CommandSummary[] };
+        const command = snapshot.recent?.find((c) => c.id === id);
+        if (command) {
+          const text = `${command.state}${command.progress !== undefined && command.state === 'Processing' ? ` ${Math.round(command.progress * 100)}%` : ''}`;
+          if (text !== printed) line(io.stdout, text);
+          printed = text;
+          if (TERMINAL.has(command.state)) {
+            if (command.notes) line(io.stdout, command.notes);
+            return command.state === 'Processed' ? 0 : 1;
+          }
+        }
+      }
+    } catch {
+      if (!answered) return undefined;
+    }
+    if (!answered) return undefined;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  line(io.stderr, 'Stopped following; the command goes on without this command line.');
+  return 1;
+}
+
+async function followViaSocket(
+  config: Config,
+  secrets: { clientToken: string; accessToken: string },
+  id: string,
+  io: CliIo,
+  signal: AbortSignal,
+): Promise<number> {
+  const socket = new ConnectorSocket({
+    url: config.platform.websocketUrl as string,
+    clientToken: secrets.clientToken,
+    accessToken: secrets.accessToken,
+  });
+  try {
+    return await new Promise<number>((resolve) => {
+      signal.addEventListener('abort', () => resolve(1), { once: true });
+      socket.onCommand((event) => {
+        if (event.id !== id || !event.state) return;
+        line(io.stdout, event.state);
+        if (TERMINAL.has(event.state)) resolve(event.state === 'Processed' ? 0 : 1);
+      });
+      socket.start();
+    });
+  } finally {
+    await socket.stop();
+  }
+}

@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { createAgent } from '../agent.js';
+import { loadConfig, resolveSecrets } from '../config.js';
+import type { DriverRegistry } from '../drivers-api/types.js';
+import { AgentError, toAgentError } from '../errors.js';
+import { createLogger } from '../log.js';
+import { createNotifier, startWatchdog, watchdogInterval } from '../status/index.js';
+import { type CliIo, firstSignal } from './io.js';
+
+/**
+ * `run`: the daemon. Starts the agent, tells systemd READY (and pings its watchdog only while the
+ * agent is healthy), then waits for SIGTERM/SIGINT: the first stops gracefully within the
+ * configured deadline and exits 0; a second aborts at once (exit 130). A failure to start
+ * exits 1 with one clear line.
+ */
+export async function runCommand(
+  opts: { config: string },
+  io: CliIo,
+  registry: DriverRegistry,
+): Promise<number> {
+  const config = loadConfig(opts.config);
+  const redactions: string[] = [];
+  const log = createLogger({ level: config.log.level, format: config.log.format, secrets: redactions });
+  const secrets = config.simulator?.enabled ? undefined : resolveSecrets(config, io.env);
+  const statusAccessToken = config.status.accessTokenFile
+    ? readToken(config.status.accessTokenFile)
+    : undefined;
+  if (statusAccessToken) redactions.push(statusAccessToken);
+  const notifier = createNotifier(io.env.NOTIFY_SOCKET, { log });
+  const agent = createAgent(config, {
+    registry,
+    log,
+    redactions,
+    ...(secrets ? { secrets } : {}),
+    ...(statusAccessToken ? { statusAccessToken } : {}),
+  });
+
+  let aborted = false;
+  const stopped = firstSignal(io, () => {
+    aborted = true;
+    log.warn('second signal: stopping now');
+    agent.abortNow();
+  });
+  try {
+    await agent.start();
+  } catch (error) {
+    const e = toAgentError(error);
+    log.error('the agent could not start', { code: e.code, error: e.message });
+    notifier.status(`failed to start: ${e.code}`);
+    await agent.stop(0);
+    notifier.close();
+    throw e;
+  }
+  notifier.ready('running');
+  const interval = watchdogInterval(io.env, process.pid);
+  const watchdog = interval
+    ? startWatchdog({ notifier, intervalMs: interval, isHealthy: agent.healthy, log })
+    : undefined;
+
+  const signal = await stopped;
+  log.info('stopping', { signal, deadlineMs: config.shutdown.deadlineMs });
+  notifier.stopping('stopping');
+  watchdog?.stop();
+  await agent.stop(config.shutdown.deadlineMs);
+  notifier.close();
+  return aborted ? 130 : 0;
+}
+
+function readToken(path: string): string {
+  try {
+    const value = readFileSync(path, 'utf8').trim();
+    if (value) return value;
+  } catch {
+    // reported below
+  }
+  throw new AgentError('CONFIG_INVALID', `Cannot read the status access token file ${path}`);
+}
