@@ -6,7 +6,12 @@ import {
 } from '../../../drivers/epson-fpmate/simulator.js';
 import type { Clock } from '../../../src/clock.js';
 import type { CommandData, FiscalBill, FiscalJobData } from '../../../src/connector/model.js';
-import type { WireOrderItem, WirePayment } from '../../../src/connector/wire.js';
+import {
+  OrderItemSchema,
+  PaymentSchema,
+  type WireOrderItem,
+  type WirePayment,
+} from '../../../src/connector/wire.js';
 import type { DeviceStore, Driver, Job } from '../../../src/drivers-api/types.js';
 import { jobFor, memoryStore, testDriverContext } from '../../helpers/driver-context.js';
 
@@ -33,26 +38,25 @@ export function orderItem(
       TaxValues: [{ Code: `IT-${rate}`, Value: Math.round((gross - net) * 100) / 100 }],
     };
   };
-  const item: WireOrderItem = {
+  return OrderItemSchema.parse({
     Id: id,
     UnitCount: units,
     UnitAmount: value(options.unitGross),
     Amount: value(Math.round(options.unitGross * units * 100) / 100),
     Type: options.type ?? 'ProductOrder',
-  };
-  if (options.notes) item.Notes = options.notes;
-  if (options.canceled) item.CanceledUtc = '2026-11-21T09:00:00Z';
-  return item;
+    Notes: options.notes ?? null,
+    CanceledUtc: options.canceled ? '2026-11-21T09:00:00Z' : null,
+  });
 }
 
 /** A payment as payments/getAll gives it: a payment of 100 € has Amount −100. */
 export function payment(id: string, type: string, euro: number, state = 'Charged'): WirePayment {
-  return {
+  return PaymentSchema.parse({
     Id: id,
     Type: type,
     State: state,
     Amount: { Currency: 'EUR', GrossValue: -euro, NetValue: -euro },
-  };
+  });
 }
 
 const bill = (id: string): FiscalBill => ({ id, number: '1001', name: 'Bill 1001' });
