@@ -14,8 +14,10 @@ export interface OutboxItem {
   /** Fraction 0..1; only with Processing. */
   progress?: number;
   notes?: string;
-  /** A progress-only Processing update: a newer update of the same command supersedes it. */
+  /** A progress-only Processing update: a newer update of the same command supersedes it … */
   progressOnly: boolean;
+  /** … unless it is a milestone (each key card), which is always sent. */
+  milestone: boolean;
   createdAt: number;
   /** Failed delivery attempts so far. */
   attempts: number;
@@ -27,6 +29,7 @@ export interface NewUpdate {
   progress?: number;
   notes?: string;
   progressOnly?: boolean;
+  milestone?: boolean;
 }
 
 interface OutboxRow {
@@ -36,6 +39,7 @@ interface OutboxRow {
   progress: number | null;
   notes: string | null;
   progress_only: number;
+  milestone: number;
   created_at: number;
   attempts: number;
 }
@@ -48,6 +52,7 @@ function toItem(row: OutboxRow): OutboxItem {
     commandId: row.command_id,
     state: row.state,
     progressOnly: row.progress_only === 1,
+    milestone: row.milestone === 1,
     createdAt: row.created_at,
     attempts: row.attempts,
   };
@@ -63,22 +68,23 @@ export class JournalOutbox {
   ) {}
 
   /**
-   * Appends an update. Pending progress-only updates of the same command that are not being sent
-   * right now (`inFlight` seqs) are superseded and deleted. Returns the new item's seq.
+   * Appends an update. Pending progress-only updates of the same command that are neither
+   * milestones nor being sent right now (`inFlight` seqs) are superseded and deleted. Returns the
+   * new item's seq.
    */
   add(update: NewUpdate, at: number, inFlight: ReadonlySet<number> = new Set()): number {
     return this.guard('outbox add', () =>
       this.db.transaction(() => {
         this.db
           .prepare(
-            `DELETE FROM outbox WHERE command_id = ? AND progress_only = 1
+            `DELETE FROM outbox WHERE command_id = ? AND progress_only = 1 AND milestone = 0
                AND seq NOT IN (SELECT value FROM json_each(?))`,
           )
           .run(update.commandId, JSON.stringify([...inFlight]));
         const info = this.db
           .prepare(
-            `INSERT INTO outbox (command_id, state, progress, notes, progress_only, created_at)
-             VALUES (?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO outbox (command_id, state, progress, notes, progress_only, milestone, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?)`,
           )
           .run(
             update.commandId,
@@ -86,6 +92,7 @@ export class JournalOutbox {
             update.progress ?? null,
             update.notes ?? null,
             update.progressOnly ? 1 : 0,
+            update.milestone ? 1 : 0,
             at,
           );
         return Number(info.lastInsertRowid);

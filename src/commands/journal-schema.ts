@@ -47,6 +47,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
         progress REAL,
         notes TEXT,
         progress_only INTEGER NOT NULL DEFAULT 0,
+        milestone INTEGER NOT NULL DEFAULT 0,
         created_at INTEGER NOT NULL,
         attempts INTEGER NOT NULL DEFAULT 0
       );

@@ -134,27 +134,26 @@ describe('journal', () => {
     journal.close();
   });
 
-  it('supersedes pending progress-only updates, but never one being sent', () => {
+  it('supersedes pending progress-only updates, but never a milestone or one being sent', () => {
     const journal = openJournal(':memory:');
     accept(journal, 'c1');
-    journal.outbox.add({ commandId: 'c1', state: 'Processing', progress: 0 }, T);
-    const inFlight = journal.outbox.add(
-      { commandId: 'c1', state: 'Processing', progress: 0.2, progressOnly: true },
-      T,
+    const add = (update: Parameters<Journal['outbox']['add']>[0], inFlight = new Set<number>()) =>
+      journal.outbox.add(update, T, inFlight);
+    add({ commandId: 'c1', state: 'Processing', progress: 0 });
+    const sending = new Set([
+      add({ commandId: 'c1', state: 'Processing', progress: 0.2, progressOnly: true }),
+    ]);
+    add(
+      { commandId: 'c1', state: 'Processing', progress: 0.3, progressOnly: true, milestone: true },
+      sending,
     );
-    journal.outbox.add(
-      { commandId: 'c1', state: 'Processing', progress: 0.4, progressOnly: true },
-      T,
-      new Set([inFlight]),
-    );
-    journal.outbox.add(
-      { commandId: 'c1', state: 'Processing', progress: 0.6, progressOnly: true },
-      T,
-      new Set([inFlight]),
-    );
-    journal.outbox.add({ commandId: 'c1', state: 'Processed', notes: 'ok' }, T);
+    add({ commandId: 'c1', state: 'Processing', progress: 0.4, progressOnly: true }, sending);
+    add({ commandId: 'c1', state: 'Processing', progress: 0.6, progressOnly: true }, sending);
+    add({ commandId: 'c1', state: 'Processed', notes: 'ok' }, sending);
     expect(journal.outbox.pendingFor('c1').map((i) => `${i.state}:${i.progress ?? '-'}`)).toEqual([
       'Processing:0',
+      'Processing:0.2',
+      'Processing:0.3',
       'Processed:-',
     ]);
     journal.close();

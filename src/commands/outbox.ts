@@ -1,0 +1,263 @@
+import type { Clock } from '../clock.js';
+import type { ConnectorApi } from '../connector/api.js';
+import { progressToWire } from '../connector/api.js';
+import type { CommandUpdateRequest } from '../connector/wire.js';
+import { type AgentError, toAgentError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { Journal } from './journal.js';
+import type { OutboxItem } from './journal-outbox.js';
+
+/**
+ * Delivers the journal's outbox to the platform (`commands/update`): at least once, in order per
+ * command, across restarts and outages. Commands are delivered in parallel (a few at a time),
+ * results first (priority `result`). An outage pauses the whole outbox with exponential backoff
+ * (one probe per pause, not one per command); PLATFORM_AUTH pauses it for minutes. Nothing is
+ * ever dropped for being old.
+ *
+ * A refusal (400/403) means "no longer mine": `verify` re-reads the command. `gone` (terminal or
+ * vanished on the platform; the caller has dropped its updates) ends it; `ours` means only this
+ * update cannot be delivered, so it is removed and logged. A 409 is re-read, then retried.
+ */
+
+export interface OutboxTuning {
+  /** Updates of different commands in flight at once. */
+  concurrency: number;
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  /** Pause after PLATFORM_AUTH / PLATFORM_NOT_FOUND (tokens or address refused). */
+  authPauseMs: number;
+}
+
+export const DEFAULT_OUTBOX_TUNING: OutboxTuning = {
+  concurrency: 4,
+  backoffBaseMs: 1000,
+  backoffMaxMs: 60_000,
+  authPauseMs: 5 * 60_000,
+};
+
+export interface OutboxOptions {
+  journal: Journal;
+  connector: ConnectorApi;
+  clock: Clock;
+  log: Logger;
+  tuning?: Partial<OutboxTuning>;
+  /** The platform took `item` (its row is already deleted). */
+  onDelivered(item: OutboxItem): void;
+  /** Re-reads a command whose update was refused; rejects when the re-read itself fails. */
+  verify(item: OutboxItem, error: AgentError): Promise<'gone' | 'ours'>;
+}
+
+const RESULT_STATES = new Set(['Processed', 'Error', 'Cancelled']);
+
+export class Outbox {
+  /** Seqs being sent right now: a newer progress update must not delete them. */
+  readonly inFlight = new Set<number>();
+  private readonly busyCommands = new Set<string>();
+  private readonly tuning: OutboxTuning;
+  private readonly abort = new AbortController();
+  private stopped = false;
+  private pausedUntil = 0;
+  private failures = 0;
+  private dirty = false;
+  private waiter: (() => void) | undefined;
+  private idleWaiters: Array<() => void> = [];
+  private loopDone: Promise<void> | undefined;
+  private lastErrorValue: { code: string; message: string; at: number } | undefined;
+  private lastSuccessValue: number | undefined;
+
+  constructor(private readonly options: OutboxOptions) {
+    this.tuning = { ...DEFAULT_OUTBOX_TUNING, ...options.tuning };
+  }
+
+  /** Starts delivering. Idempotent. */
+  start(): void {
+    this.loopDone ??= this.loop();
+  }
+
+  /** Tells the outbox new rows were committed. Cheap; call after every transaction that adds. */
+  wake(): void {
+    this.dirty = true;
+    const w = this.waiter;
+    this.waiter = undefined;
+    w?.();
+  }
+
+  /** Epoch ms until which delivery is paused after a failure, if it is. */
+  get pausedUntilMs(): number | undefined {
+    return this.pausedUntil > this.options.clock.now() ? this.pausedUntil : undefined;
+  }
+
+  get lastError(): { code: string; message: string; at: number } | undefined {
+    return this.lastErrorValue;
+  }
+
+  /** Epoch ms of the last update the platform took. */
+  get lastSuccessAt(): number | undefined {
+    return this.lastSuccessValue;
+  }
+
+  /**
+   * Resolves when the outbox has nothing it can deliver right now: empty, or paused after a
+   * failure. Used by shutdown to flush what it can.
+   */
+  settled(): Promise<void> {
+    if (!this.loopDone || this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.wake();
+    });
+  }
+
+  /** Stops delivering, aborting requests in flight (their rows stay). Idempotent. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.abort.abort();
+    this.wake();
+    this.releaseIdle();
+    await this.loopDone;
+  }
+
+  private releaseIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  private async loop(): Promise<void> {
+    const { clock, journal, log } = this.options;
+    while (!this.stopped) {
+      const wait = this.pausedUntil - clock.now();
+      if (wait > 0) {
+        this.releaseIdle();
+        try {
+          await clock.sleep(wait, this.abort.signal);
+        } catch {
+          break;
+        }
+        continue;
+      }
+      this.dirty = false;
+      let items: OutboxItem[];
+      try {
+        items = journal.closed ? [] : journal.outbox.heads(this.tuning.concurrency, this.busyCommands);
+      } catch (e) {
+        log.error('outbox cannot read the journal', { error: e });
+        items = [];
+      }
+      if (items.length === 0) {
+        this.releaseIdle();
+        if (!this.dirty) await new Promise<void>((resolve) => (this.waiter = resolve));
+        continue;
+      }
+      await Promise.all(items.map((item) => this.deliver(item)));
+    }
+    this.releaseIdle();
+  }
+
+  private async deliver(item: OutboxItem): Promise<void> {
+    const { connector } = this.options;
+    this.inFlight.add(item.seq);
+    this.busyCommands.add(item.commandId);
+    const request: CommandUpdateRequest = { CommandId: item.commandId, State: item.state };
+    if (item.state === 'Processing' && item.progress !== undefined)
+      request.Progress = progressToWire(item.progress);
+    if (item.notes !== undefined && RESULT_STATES.has(item.state)) request.Notes = item.notes;
+    try {
+      await connector.updateCommand(request, {
+        priority: RESULT_STATES.has(item.state) ? 'result' : 'normal',
+        signal: this.abort.signal,
+      });
+      this.failures = 0;
+      this.lastSuccessValue = this.options.clock.now();
+      this.delivered(item);
+    } catch (e) {
+      if (!this.stopped) await this.failed(item, toAgentError(e));
+    } finally {
+      this.inFlight.delete(item.seq);
+      this.busyCommands.delete(item.commandId);
+    }
+  }
+
+  private delivered(item: OutboxItem): void {
+    const { journal, log } = this.options;
+    try {
+      journal.outbox.remove(item.seq);
+      log.debug('update delivered', {
+        commandId: item.commandId,
+        state: item.state,
+        progress: item.progress,
+      });
+      this.options.onDelivered(item);
+    } catch (e) {
+      // The journal closed under a shutdown: the row stays and is delivered again next start.
+      log.warn('delivered update could not be recorded', { commandId: item.commandId, error: e });
+    }
+  }
+
+  private async failed(item: OutboxItem, error: AgentError): Promise<void> {
+    try {
+      await this.handleFailure(item, error);
+    } catch (e) {
+      this.options.log.error('outbox failure handling failed', { commandId: item.commandId, error: e });
+      this.pause(this.backoff());
+    }
+  }
+
+  private async handleFailure(item: OutboxItem, error: AgentError): Promise<void> {
+    const { journal, log, clock } = this.options;
+    this.lastErrorValue = { code: error.code, message: error.message, at: clock.now() };
+    const fields = { commandId: item.commandId, state: item.state, code: error.code, error: error.message };
+    switch (error.code) {
+      case 'PLATFORM_REJECTED':
+      case 'PLATFORM_FORBIDDEN':
+      case 'PLATFORM_CONFLICT': {
+        let verdict: 'gone' | 'ours';
+        try {
+          verdict = await this.options.verify(item, error);
+        } catch (e) {
+          log.warn('update refused and the re-read failed; retrying later', { ...fields, reread: String(e) });
+          this.pause(this.backoff());
+          return;
+        }
+        if (verdict === 'gone') {
+          log.warn('update refused: the platform no longer has the command active; dropped', fields);
+        } else if (error.code === 'PLATFORM_CONFLICT') {
+          this.pause(this.tuning.backoffBaseMs);
+        } else {
+          log.error('update refused although the command is still ours; this update is dropped', fields);
+          journal.outbox.remove(item.seq);
+        }
+        return;
+      }
+      case 'REQUEST_INVALID':
+        log.error('update can never be sent (outside the documented limits); dropped', fields);
+        journal.outbox.remove(item.seq);
+        return;
+      case 'RESPONSE_INVALID':
+        // A 2xx with an odd body: the platform took the update.
+        log.warn('update answered with an unexpected body; counted as delivered', fields);
+        this.delivered(item);
+        return;
+      case 'PLATFORM_AUTH':
+      case 'PLATFORM_NOT_FOUND':
+        log.error('platform refuses the agent; outbox paused, nothing is lost', fields);
+        journal.outbox.markAttempt(item.seq);
+        this.pause(this.tuning.authPauseMs);
+        return;
+      default:
+        log.warn('update not delivered; retrying later', fields);
+        journal.outbox.markAttempt(item.seq);
+        this.pause(this.backoff());
+    }
+  }
+
+  private backoff(): number {
+    const ms = Math.min(this.tuning.backoffMaxMs, this.tuning.backoffBaseMs * 2 ** this.failures);
+    this.failures++;
+    return ms;
+  }
+
+  private pause(ms: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, this.options.clock.now() + ms);
+  }
+}

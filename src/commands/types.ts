@@ -1,0 +1,131 @@
+import type { AgentEvent, AgentSnapshot, CommandSummary, DeviceSnapshot } from '../agent-api.js';
+import type { Clock } from '../clock.js';
+import type { ConnectorApi } from '../connector/api.js';
+import type { CommandSocket } from '../connector/socket-api.js';
+import type { DeviceType, Driver } from '../drivers-api/types.js';
+import type { Logger } from '../log.js';
+import type { Journal } from './journal.js';
+import type { OutboxTuning } from './outbox.js';
+
+/** A configured device with its driver, as the engine drives it. */
+export interface EngineDevice {
+  /** The platform's Device id. */
+  id: string;
+  name: string;
+  type: DeviceType;
+  driverKind: string;
+  driver: Driver;
+}
+
+export interface PollOptions {
+  /** Fiscal poll period; also the catch-up period while the WebSocket is down or absent. */
+  intervalMs: number;
+  /** Catch-up period (`commands/getAllActive`) while the WebSocket is up. */
+  safetyNetMs: number;
+  /** How far back `fiscalMachineCommands/getAll` looks (capped below the 3-month limit). */
+  fiscalLookbackHours: number;
+}
+
+/** Knobs with sensible defaults; tests shorten them. */
+export interface EngineTuning {
+  /** WebSocket ids arriving within this window are fetched in one `commands/getAllByIds`. */
+  debounceMs: number;
+  /** Minimum gap between two non-milestone progress updates of one command. */
+  progressIntervalMs: number;
+  /** Retries of DEVICE_BUSY / DEVICE_UNAVAILABLE while nothing reached the device. */
+  maxDeviceRetries: number;
+  deviceRetryBaseMs: number;
+  /** Backoff of the re-read before start while the platform cannot be reached. */
+  rereadRetryBaseMs: number;
+  rereadRetryMaxMs: number;
+  /** Pause of discovery (polls) after PLATFORM_AUTH. */
+  authPauseMs: number;
+  /** Terminal commands older than this are pruned from the journal. */
+  retentionDays: number;
+  pruneEveryMs: number;
+  /** After aborting jobs at the shutdown deadline, how long to wait for drivers to stop. */
+  abortGraceMs: number;
+  /** At shutdown, how long the outbox may keep delivering. */
+  shutdownFlushMs: number;
+  outbox: Partial<OutboxTuning>;
+}
+
+export const DEFAULT_TUNING: EngineTuning = {
+  debounceMs: 100,
+  progressIntervalMs: 1000,
+  maxDeviceRetries: 3,
+  deviceRetryBaseMs: 2000,
+  rereadRetryBaseMs: 1000,
+  rereadRetryMaxMs: 30_000,
+  authPauseMs: 5 * 60_000,
+  retentionDays: 30,
+  pruneEveryMs: 3_600_000,
+  abortGraceMs: 2000,
+  shutdownFlushMs: 3000,
+  outbox: {},
+};
+
+export interface EngineOptions {
+  journal: Journal;
+  connector: ConnectorApi;
+  /** The platform's WebSocket; without it the engine polls. */
+  socket?: CommandSocket;
+  devices: readonly EngineDevice[];
+  clock: Clock;
+  log: Logger;
+  poll: PollOptions;
+  /** `EnterpriseIds` for `fiscalMachineCommands/getAll` (omitted when empty). */
+  enterpriseIds?: readonly string[];
+  onEvent?: (event: AgentEvent) => void;
+  tuning?: Partial<EngineTuning>;
+}
+
+export interface DeviceQueueState {
+  /** Jobs waiting, excluding the running one. */
+  queued: number;
+  running?: NonNullable<DeviceSnapshot['running']>;
+}
+
+/** What discovery and delivery know about the platform, for the page and health. */
+export interface PlatformActivity {
+  lastSuccessAt?: number;
+  lastError?: { code: string; message: string; at: number };
+  /** True while the last platform answer was a PLATFORM_AUTH refusal. */
+  authRejected: boolean;
+  /** Epoch ms until which the outbox waits after a failure. */
+  outboxPausedUntil?: number;
+}
+
+/**
+ * The command engine. `start` recovers the journal and begins discovery; `stop` shuts down
+ * gracefully; `abortNow` is the second signal. Everything else is a cheap read for the page.
+ */
+export interface Engine {
+  /**
+   * Recovers unfinished commands (reconcile, re-queue, redeliver), then starts discovery and
+   * delivery. Rejects with JOURNAL_ERROR when the journal cannot be read. Call once.
+   */
+  start(): Promise<void>;
+  /**
+   * Stops discovery, lets running jobs finish until `deadlineMs` from now, then aborts them,
+   * flushes what the outbox can and closes the journal. Never rejects. Idempotent.
+   */
+  stop(deadlineMs: number): Promise<void>;
+  /**
+   * Aborts every job and request at once (a second signal); a pending `stop()` then resolves
+   * promptly. Jobs still running stay "started" in the journal and are reconciled next start.
+   */
+  abortNow(): void;
+  /**
+   * Takes in a command this agent just created (`cut-keys`, the page) without waiting for
+   * discovery. Resolves when it is journaled (or found not to be ours); rejects with the
+   * connector's AgentError when it cannot be fetched.
+   */
+  acceptCreated(commandId: string): Promise<void>;
+  deviceState(deviceId: string): DeviceQueueState;
+  outboxState(): AgentSnapshot['outbox'];
+  recent(limit: number): CommandSummary[];
+  totals(): AgentSnapshot['totals'];
+  perMinute(): AgentSnapshot['perMinute'];
+  platformActivity(): PlatformActivity;
+}

@@ -1,0 +1,232 @@
+import type {
+  ConnectorApi,
+  PagedOptions,
+  RequestOptions,
+  RequestPriority,
+} from '../../../src/connector/api.js';
+import {
+  type NormalizedItem,
+  normalizeCommand,
+  normalizeFiscalMachineCommand,
+} from '../../../src/connector/model.js';
+import type {
+  AddKeyCutterRequest,
+  CommandState,
+  CommandUpdateRequest,
+  WireDevice,
+  WireOrderItem,
+  WirePayment,
+} from '../../../src/connector/wire.js';
+import { ACTIVE_STATES, TERMINAL_STATES } from '../../../src/connector/wire.js';
+import { AgentError } from '../../../src/errors.js';
+import { wireKeyCommand } from './commands.js';
+
+/**
+ * An in-memory platform behind the `ConnectorApi` interface: it keeps each command's state, applies
+ * `commands/update` with the documented rules (never backwards, terminal is final → 400), and
+ * records every request and every accepted update. Faults are scripted per operation.
+ */
+
+type Operation = 'fiscalCommands' | 'activeCommands' | 'commandsByIds' | 'updateCommand' | 'addKeyCutter';
+
+interface Stored {
+  /** The `commands/*` wire shape, when the command is visible there. */
+  wire?: Record<string, unknown>;
+  /** The `fiscalMachineCommands/getAll` wire shape, for fiscal commands. */
+  fiscalWire?: Record<string, unknown>;
+  deviceId: string;
+  state: CommandState;
+  updatedAt: number;
+}
+
+export interface UpdateRecord extends CommandUpdateRequest {
+  priority?: RequestPriority;
+  /** Clock time the platform took it. */
+  at: number;
+}
+
+export interface RequestRecord {
+  operation: Operation;
+  priority?: RequestPriority;
+  ids?: readonly string[];
+  filter?: unknown;
+}
+
+const ORDER: Record<CommandState, number> = {
+  Pending: 0,
+  Received: 1,
+  Processing: 2,
+  Processed: 3,
+  Cancelled: 3,
+  Error: 3,
+};
+
+function aborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AgentError('ABORTED', 'request aborted');
+}
+
+export class FakePlatform implements ConnectorApi {
+  readonly commands = new Map<string, Stored>();
+  /** Every update the platform accepted, in order. */
+  readonly updates: UpdateRecord[] = [];
+  readonly requests: RequestRecord[] = [];
+  /** Return an error to make the operation fail this time. */
+  fault: Partial<
+    Record<Operation, (request: RequestRecord & { update?: CommandUpdateRequest }) => AgentError | undefined>
+  > = {};
+  private nextId = 1;
+
+  constructor(private readonly now: () => number = () => 0) {}
+
+  /** Adds a command in `commands/*` shape, in `fiscalMachineCommands` shape, or both. */
+  add(command: { wire?: Record<string, unknown>; fiscalWire?: Record<string, unknown> }): string {
+    const raw = (command.wire ?? command.fiscalWire) as Record<string, unknown>;
+    const id = String(raw.Id);
+    const device = raw.Device as { Id: string };
+    const stored: Stored = { deviceId: device.Id, state: raw.State as CommandState, updatedAt: this.now() };
+    if (command.wire) stored.wire = command.wire;
+    if (command.fiscalWire) stored.fiscalWire = command.fiscalWire;
+    this.commands.set(id, stored);
+    return id;
+  }
+
+  /** The platform changes a command on its own (staff cancels it …). */
+  setState(id: string, state: CommandState): void {
+    const c = this.commands.get(id);
+    if (!c) throw new Error(`no command ${id}`);
+    c.state = state;
+    c.updatedAt = this.now();
+  }
+
+  state(id: string): CommandState | undefined {
+    return this.commands.get(id)?.state;
+  }
+
+  /** The updates of one command, as `State` or `State:progress` / `State:notes`. */
+  historyOf(id: string): string[] {
+    return this.updates
+      .filter((u) => u.CommandId === id)
+      .map((u) => (u.Progress !== undefined ? `${u.State}:${u.Progress}` : u.State));
+  }
+
+  countOf(operation: Operation): number {
+    return this.requests.filter((r) => r.operation === operation).length;
+  }
+
+  private record(
+    request: RequestRecord,
+    options?: RequestOptions,
+    extra?: { update?: CommandUpdateRequest },
+  ) {
+    aborted(options?.signal);
+    this.requests.push(request);
+    const error = this.fault[request.operation]?.({ ...request, ...extra });
+    if (error) throw error;
+  }
+
+  private view(stored: Stored, shape: 'wire' | 'fiscalWire'): NormalizedItem | undefined {
+    const raw = stored[shape];
+    if (!raw) return undefined;
+    const item = { ...raw, State: stored.state };
+    return shape === 'wire' ? normalizeCommand(item) : normalizeFiscalMachineCommand(item);
+  }
+
+  async *fiscalCommands(
+    filter: Parameters<ConnectorApi['fiscalCommands']>[0],
+    options: PagedOptions = {},
+  ): AsyncIterable<NormalizedItem[]> {
+    const ids = 'CommandIds' in filter ? filter.CommandIds : undefined;
+    this.record(
+      { operation: 'fiscalCommands', ...(ids ? { ids } : {}), filter, priority: options.priority },
+      options,
+    );
+    const items: NormalizedItem[] = [];
+    for (const [id, stored] of this.commands) {
+      if (!stored.fiscalWire) continue;
+      if (ids) {
+        if (!ids.includes(id)) continue;
+      } else if ('DeviceIds' in filter) {
+        if (!filter.DeviceIds.includes(stored.deviceId) || !filter.States.includes(stored.state)) continue;
+        const start = Date.parse(filter.UpdatedUtc.StartUtc);
+        const end = Date.parse(filter.UpdatedUtc.EndUtc);
+        if (stored.updatedAt < start || stored.updatedAt >= end) continue;
+      }
+      const item = this.view(stored, 'fiscalWire');
+      if (item) items.push(item);
+    }
+    const size = options.pageSize ?? 100;
+    for (let i = 0; i < items.length || i === 0; i += size) {
+      aborted(options.signal);
+      yield items.slice(i, i + size);
+      if (items.length === 0) break;
+    }
+  }
+
+  async activeCommands(options: RequestOptions = {}): Promise<NormalizedItem[]> {
+    this.record({ operation: 'activeCommands', priority: options.priority }, options);
+    return [...this.commands]
+      .filter(([, c]) => ACTIVE_STATES.includes(c.state))
+      .flatMap(([, c]) => this.view(c, 'wire') ?? []);
+  }
+
+  async commandsByIds(ids: readonly string[], options: RequestOptions = {}): Promise<NormalizedItem[]> {
+    if (ids.length < 1 || ids.length > 1000)
+      throw new AgentError('REQUEST_INVALID', 'CommandIds must hold 1..1000 ids');
+    this.record({ operation: 'commandsByIds', ids: [...ids], priority: options.priority }, options);
+    return ids.flatMap((id) => {
+      const c = this.commands.get(id);
+      return c && ACTIVE_STATES.includes(c.state) ? (this.view(c, 'wire') ?? []) : [];
+    });
+  }
+
+  async updateCommand(update: CommandUpdateRequest, options: RequestOptions = {}): Promise<void> {
+    this.record(
+      { operation: 'updateCommand', ids: [update.CommandId], priority: options.priority },
+      options,
+      {
+        update,
+      },
+    );
+    const c = this.commands.get(update.CommandId);
+    if (!c) throw new AgentError('PLATFORM_REJECTED', 'Invalid CommandId', { details: { status: 400 } });
+    const staysProcessing = c.state === 'Processing' && update.State === 'Processing';
+    if (TERMINAL_STATES.includes(c.state) || (ORDER[update.State] <= ORDER[c.state] && !staysProcessing)) {
+      throw new AgentError('PLATFORM_REJECTED', `Invalid State: ${c.state} → ${update.State}`, {
+        details: { status: 400 },
+      });
+    }
+    c.state = update.State;
+    c.updatedAt = this.now();
+    this.updates.push({
+      ...update,
+      at: this.now(),
+      ...(options.priority ? { priority: options.priority } : {}),
+    });
+  }
+
+  async addKeyCutter(request: AddKeyCutterRequest, options: RequestOptions = {}): Promise<string> {
+    this.record({ operation: 'addKeyCutter', priority: options.priority }, options);
+    const id = `created-${this.nextId++}`;
+    this.add({
+      wire: wireKeyCommand({
+        id,
+        keyCount: request.KeyCount,
+        device: { Id: request.KeyCutterId, Type: 'KeyCutter', Name: 'Encoder' },
+        createdUtc: new Date(this.now()).toISOString(),
+      }),
+    });
+    return id;
+  }
+
+  async devices(): Promise<WireDevice[]> {
+    return [];
+  }
+
+  async *orderItems(): AsyncIterable<WireOrderItem[]> {
+    yield [];
+  }
+
+  async *payments(): AsyncIterable<WirePayment[]> {
+    yield [];
+  }
+}
