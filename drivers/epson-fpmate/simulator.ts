@@ -137,7 +137,7 @@ export async function startFpmateSimulator(options: FpmateSimulatorOptions = {})
     if (printing && faults.dropBeforePrint) return void req.socket.destroy();
     const result = printer.handle(parsed.root, parsed.elements);
     if (printing && result.printed && faults.dropAfterPrint) return void req.socket.destroy();
-    if (faults.slow) await clock.sleep(faults.slow.ms);
+    if (printing && faults.slow) await clock.sleep(faults.slow.ms);
     send(result.xml);
   };
 

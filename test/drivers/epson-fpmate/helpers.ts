@@ -157,3 +157,16 @@ export function printedOf(
 ) {
   return sim.printed.filter((d) => d.kind === kind);
 }
+
+/** A fetch that runs `after` once the n-th fiscal receipt POST has settled. */
+export function fetchThatAfterReceipt(n: number, after: () => Promise<void>): typeof fetch {
+  let seen = 0;
+  return async (input, init) => {
+    const isReceipt = typeof init?.body === 'string' && init.body.includes('<printerFiscalReceipt>');
+    try {
+      return await fetch(input, init);
+    } finally {
+      if (isReceipt && ++seen === n) await after();
+    }
+  };
+}

@@ -1,0 +1,150 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Job } from '../../../src/drivers-api/types.js';
+import { isAgentError } from '../../../src/errors.js';
+import { recordingExecuteContext } from '../../helpers/driver-context.js';
+import { fetchThatAfterReceipt, orderItem, payment, printedOf, type Rig, rig, saleJob } from './helpers.js';
+
+const items = [orderItem('i1', { unitGross: 45.5, units: 2, rate: 22, notes: 'Cena' })];
+const payments = [payment('p1', 'CashPayment', 91)];
+
+let r: Rig | undefined;
+afterEach(async () => {
+  await r?.close();
+  r = undefined;
+});
+
+const receiptsSent = (rig: Rig) => rig.sim.requests.filter((q) => q === 'printerFiscalReceipt').length;
+const never = new AbortController().signal;
+
+function withCheckpoint(job: Job, checkpoint: unknown): Job {
+  return { ...job, attempt: job.attempt, checkpoint };
+}
+
+describe('epson-fpmate reconcile(): the fate of a receipt whose answer was lost', () => {
+  it('crash between send and answer: a new driver on the same store finds the receipt, printed once', async () => {
+    r = await rig({ items, payments });
+    await r.sim.setFault('dropAfterPrint', true);
+    const ectx = recordingExecuteContext();
+    await r.driver.execute(saleJob(), ectx);
+    // The agent died right after the POST: the journal holds the checkpoint stored before sending.
+    const sending = ectx.checkpoints.find((c) => (c as { phase: string }).phase === 'sending');
+    expect(sending).toMatchObject({
+      phase: 'sending',
+      baseline: { z: 1, doc: 0, fresh: true },
+      expectedCents: 9100,
+    });
+    await r.sim.setFault('dropAfterPrint', false);
+    const restarted = r.restart();
+    const outcome = await restarted.reconcile(withCheckpoint(saleJob(), sending), never);
+    expect(outcome).toMatchObject({
+      outcome: 'done',
+      result: { details: { receiptNumber: '0001-0001', recovered: true } },
+    });
+    if (outcome.outcome !== 'done') throw new Error('expected done');
+    expect(outcome.result.notes).toMatch(
+      /^Receipt 0001-0001 on RT 99MEY123456, \d{4}-\d\d-\d\d \d\d:\d\d, total 91\.00 EUR\. /,
+    );
+    expect(printedOf(r.sim, 'sale')).toHaveLength(1);
+    expect(receiptsSent(r)).toBe(1);
+  });
+
+  it('printer gone right after printing: execute says STATE_UNKNOWN; after restart reconcile says done', async () => {
+    let sim: Rig['sim'] | undefined;
+    r = await rig({
+      items,
+      payments,
+      fetch: fetchThatAfterReceipt(1, async () => sim?.setFault('refused', true)),
+    });
+    sim = r.sim;
+    await r.sim.setFault('dropAfterPrint', true);
+    const ectx = recordingExecuteContext();
+    const error = await r.driver.execute(saleJob(), ectx).catch((e: unknown) => e);
+    expect(isAgentError(error) && error.code).toBe('STATE_UNKNOWN');
+    await r.sim.setFault('dropAfterPrint', false);
+    await r.sim.setFault('refused', false);
+    const outcome = await r.restart().reconcile(withCheckpoint(saleJob(), ectx.checkpoints.at(-1)), never);
+    expect(outcome.outcome).toBe('done');
+    expect(printedOf(r.sim, 'sale')).toHaveLength(1);
+  });
+
+  it('printer unreachable during reconcile: unknown with a note for staff, nothing resent', async () => {
+    r = await rig({ items, payments });
+    await r.sim.setFault('dropAfterPrint', true);
+    const ectx = recordingExecuteContext();
+    await r.driver.execute(saleJob(), ectx);
+    const sending = ectx.checkpoints[0];
+    await r.sim.setFault('refused', true);
+    const outcome = await r.restart().reconcile(withCheckpoint(saleJob(), sending), never);
+    expect(outcome).toEqual({
+      outcome: 'unknown',
+      reason:
+        'The agent stopped while a receipt was being sent and the printer’s last document cannot be read. Check the printer’s last receipt: if it is there, do nothing; if not, issue it again.',
+    });
+    await r.sim.setFault('refused', false);
+    expect(receiptsSent(r)).toBe(1);
+    expect(printedOf(r.sim, 'sale')).toHaveLength(1);
+  });
+
+  it('counters unchanged since the checkpoint: not-done (the core may run it again)', async () => {
+    r = await rig({ items, payments });
+    await r.driver.execute(saleJob('earlier'), recordingExecuteContext());
+    const checkpoint = {
+      v: 1,
+      phase: 'sending',
+      kind: 'receipt',
+      label: 'sale',
+      baseline: { z: 1, doc: 1, fresh: true },
+      expectedCents: 9100,
+      resent: false,
+    };
+    expect(await r.restart().reconcile(withCheckpoint(saleJob(), checkpoint), never)).toEqual({
+      outcome: 'not-done',
+    });
+    expect(receiptsSent(r)).toBe(1);
+  });
+
+  it('another document with a different total since the baseline: unknown, never claimed as ours', async () => {
+    r = await rig({ items, payments });
+    await r.driver.execute(saleJob('someone-else'), recordingExecuteContext());
+    const checkpoint = {
+      v: 1,
+      phase: 'sending',
+      kind: 'receipt',
+      label: 'sale',
+      baseline: { z: 1, doc: 0, fresh: true },
+      expectedCents: 5000,
+      resent: false,
+    };
+    const outcome = await r.restart().reconcile(withCheckpoint(saleJob(), checkpoint), never);
+    expect(outcome.outcome).toBe('unknown');
+  });
+
+  it('a finished checkpoint answers without the printer; no checkpoint means nothing was sent', async () => {
+    r = await rig({ items, payments });
+    await r.sim.setFault('refused', true);
+    const result = {
+      notes: 'Receipt 0001-0007 on RT 99MEY123456, 2026-11-21 14:05, total 91.00 EUR',
+      details: { receiptNumber: '0001-0007' },
+    };
+    expect(
+      await r.driver.reconcile(withCheckpoint(saleJob(), { v: 1, phase: 'done', result }), never),
+    ).toEqual({ outcome: 'done', result });
+    expect(await r.driver.reconcile(saleJob(), never)).toEqual({ outcome: 'not-done' });
+    await r.sim.setFault('refused', false);
+  });
+
+  it('a lost non-fiscal payload is unknown: only receipts can be checked against the counters', async () => {
+    r = await rig();
+    const checkpoint = {
+      v: 1,
+      phase: 'sending',
+      kind: 'non-fiscal',
+      label: 'printerNonFiscal',
+      baseline: null,
+      resent: false,
+    };
+    const outcome = await r.driver.reconcile(withCheckpoint(saleJob(), checkpoint), never);
+    expect(outcome.outcome).toBe('unknown');
+    expect(r.sim.requests).toEqual([]);
+  });
+});
