@@ -1,0 +1,288 @@
+#!/usr/bin/env bash
+# Installs (or upgrades) frontdesk-agent as a systemd service. Idempotent: run it again after
+# pulling a new version. See systemd/README.md.
+#
+#   sudo systemd/install.sh --client-token-file FILE --access-token-file FILE
+#   printf '%s\n%s\n' "$CLIENT" "$ACCESS" | sudo systemd/install.sh --tokens-from-stdin
+#   systemd/install.sh --dry-run            # prints what it would do, changes nothing
+#
+# Tokens are read from files or stdin, never from the command line, and are never printed.
+set -euo pipefail
+umask 022
+
+NAME=frontdesk-agent
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+SOURCE="$(cd "$HERE/.." && pwd)"
+PREFIX=/
+DRY_RUN=0
+BUILD=1
+START=auto
+CLIENT_TOKEN_FILE=
+ACCESS_TOKEN_FILE=
+TOKENS_FROM_STDIN=0
+NODE_BIN=
+
+usage() {
+  cat <<EOF
+Usage: $(basename "$0") [options]
+
+  --client-token-file FILE   the platform ClientToken (one line); installed as a credential
+  --access-token-file FILE   the platform AccessToken (one line); installed as a credential
+  --tokens-from-stdin        read the ClientToken, then the AccessToken, one line each, from stdin
+  --skip-build               use the dist/ already built in the source tree instead of building
+  --start                    start the service even when the configuration was just created
+  --no-start                 install and enable, but do not (re)start the service
+  --node PATH                the node binary to run the agent with (default: node on PATH)
+  --source DIR               the frontdesk-agent source tree (default: $SOURCE)
+  --prefix DIR               install below DIR instead of / (system changes are then skipped)
+  --dry-run                  print what would be done; change nothing
+  -h, --help                 this text
+
+Tokens are needed on the first install only; later runs keep the installed ones unless new
+ones are given.
+EOF
+}
+
+die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
+say() { printf '==> %s\n' "$*"; }
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --client-token-file) [ $# -ge 2 ] || die "$1 needs a file"; CLIENT_TOKEN_FILE=$2; shift 2 ;;
+    --access-token-file) [ $# -ge 2 ] || die "$1 needs a file"; ACCESS_TOKEN_FILE=$2; shift 2 ;;
+    --tokens-from-stdin) TOKENS_FROM_STDIN=1; shift ;;
+    --skip-build) BUILD=0; shift ;;
+    --start) START=yes; shift ;;
+    --no-start) START=no; shift ;;
+    --node) [ $# -ge 2 ] || die "$1 needs a path"; NODE_BIN=$2; shift 2 ;;
+    --source) [ $# -ge 2 ] || die "$1 needs a directory"; SOURCE=$(cd "$2" && pwd); shift 2 ;;
+    --prefix) [ $# -ge 2 ] || die "$1 needs a directory"; PREFIX=$2; shift 2 ;;
+    --dry-run) DRY_RUN=1; shift ;;
+    -h | --help) usage; exit 0 ;;
+    *) usage >&2; die "unknown option: $1" ;;
+  esac
+done
+
+PREFIX="${PREFIX%/}"
+LIVE=0
+if [ -z "$PREFIX" ]; then LIVE=1; fi
+OPT="$PREFIX/opt/$NAME"
+ETC="$PREFIX/etc/$NAME"
+BIN="$PREFIX/usr/bin/$NAME"
+UNIT="$PREFIX/etc/systemd/system/$NAME.service"
+RULES="$PREFIX/etc/udev/rules.d/99-$NAME.rules"
+
+# run CMD…: runs a command, or prints it under --dry-run.
+run() {
+  if [ "$DRY_RUN" = 1 ]; then
+    printf 'would:'
+    printf ' %q' "$@"
+    printf '\n'
+  else
+    "$@"
+  fi
+}
+# system CMD…: a change to the live system (users, systemd, udev); skipped below another prefix.
+system() {
+  if [ "$LIVE" = 0 ] && [ "$DRY_RUN" = 0 ]; then
+    printf 'skipped (not installing to /): %s\n' "$*"
+  else
+    run "$@"
+  fi
+}
+
+# read_token FILE: prints the first line of FILE, checked to be one non-empty word.
+read_token() {
+  local file=$1 token=
+  [ -r "$file" ] || die "cannot read token file $file"
+  IFS= read -r token <"$file" || [ -n "$token" ] || die "token file $file is empty"
+  token=${token%$'\r'}
+  [[ $token =~ ^[^[:space:]]+$ ]] || die "token file $file must hold the token on its first line, without spaces"
+  printf '%s' "$token"
+}
+
+# write_secret NAME VALUE DEST: installs a secret file, mode 0600, owned by root.
+write_secret() {
+  local what=$1 value=$2 dest=$3
+  if [ "$DRY_RUN" = 1 ]; then
+    printf 'would: write the %s to %s (mode 0600, owner root)\n' "$what" "$dest"
+    return
+  fi
+  (
+    umask 077
+    printf '%s\n' "$value" >"$dest.tmp"
+  )
+  chmod 0600 "$dest.tmp"
+  if [ "$LIVE" = 1 ]; then chown root:root "$dest.tmp"; fi
+  mv -f "$dest.tmp" "$dest"
+  say "installed the $what as $dest (mode 0600)"
+}
+
+# --- checks, before any change ------------------------------------------------------------------
+
+[ -f "$SOURCE/package.json" ] || die "$SOURCE is not the frontdesk-agent source tree (no package.json)"
+for f in config/agent.example.yaml systemd/$NAME.service systemd/99-$NAME.rules; do
+  [ -f "$SOURCE/$f" ] || die "missing $SOURCE/$f"
+done
+if [ "$LIVE" = 1 ] && [ "$DRY_RUN" = 0 ] && [ "$(id -u)" != 0 ]; then
+  die "run as root (sudo), or use --dry-run"
+fi
+NODE_BIN=${NODE_BIN:-$(command -v node || true)}
+[ -n "$NODE_BIN" ] && [ -x "$NODE_BIN" ] || die "node not found: install Node.js 20.3 or later (or pass --node PATH)"
+"$NODE_BIN" -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>20||(a===20&&b>=3)?0:1)' ||
+  die "$NODE_BIN is Node.js $("$NODE_BIN" --version); 20.3 or later is required"
+case "$NODE_BIN" in
+  /home/* | /root/* | /run/user/*) die "$NODE_BIN is in a home directory, which the service cannot see (ProtectHome=yes); install Node.js system-wide" ;;
+esac
+NPM_BIN=$(command -v npm || true)
+[ -n "$NPM_BIN" ] || die "npm not found"
+if [ "$BUILD" = 0 ] && [ ! -f "$SOURCE/dist/src/main.js" ]; then
+  die "--skip-build: $SOURCE/dist/src/main.js is missing; run npm ci && npm run build there first"
+fi
+
+CLIENT_TOKEN=
+ACCESS_TOKEN=
+if [ "$TOKENS_FROM_STDIN" = 1 ]; then
+  [ -z "$CLIENT_TOKEN_FILE$ACCESS_TOKEN_FILE" ] || die "use either --tokens-from-stdin or the token files"
+  IFS= read -r CLIENT_TOKEN || true
+  IFS= read -r ACCESS_TOKEN || true
+  CLIENT_TOKEN=${CLIENT_TOKEN%$'\r'}
+  ACCESS_TOKEN=${ACCESS_TOKEN%$'\r'}
+  [[ $CLIENT_TOKEN =~ ^[^[:space:]]+$ ]] || die "stdin: the first line must be the ClientToken"
+  [[ $ACCESS_TOKEN =~ ^[^[:space:]]+$ ]] || die "stdin: the second line must be the AccessToken"
+fi
+if [ -n "$CLIENT_TOKEN_FILE" ]; then CLIENT_TOKEN=$(read_token "$CLIENT_TOKEN_FILE"); fi
+if [ -n "$ACCESS_TOKEN_FILE" ]; then ACCESS_TOKEN=$(read_token "$ACCESS_TOKEN_FILE"); fi
+if [ -z "$CLIENT_TOKEN" ] && [ ! -s "$ETC/client-token" ]; then
+  die "no ClientToken installed yet: pass --client-token-file FILE or --tokens-from-stdin"
+fi
+if [ -z "$ACCESS_TOKEN" ] && [ ! -s "$ETC/access-token" ]; then
+  die "no AccessToken installed yet: pass --access-token-file FILE or --tokens-from-stdin"
+fi
+
+if [ "$DRY_RUN" = 1 ]; then say "dry run: nothing is changed"; fi
+say "installing $NAME from $SOURCE into ${PREFIX:-/} with $NODE_BIN ($("$NODE_BIN" --version))"
+
+# --- service user -------------------------------------------------------------------------------
+
+for group in dialout plugdev; do
+  getent group "$group" >/dev/null 2>&1 || system groupadd --system "$group"
+done
+if id -u "$NAME" >/dev/null 2>&1; then
+  say "user $NAME exists"
+else
+  system useradd --system --user-group --home-dir /var/lib/$NAME --no-create-home \
+    --shell /usr/sbin/nologin --comment "frontdesk-agent service" "$NAME"
+fi
+
+# --- application: build in a scratch copy, install production dependencies, swap in -------------
+
+STAGE=
+cleanup() { if [ -n "$STAGE" ]; then rm -rf "$STAGE"; fi; }
+trap cleanup EXIT
+PARTS=(package.json package-lock.json tsconfig.json tsconfig.build.json src drivers config systemd README.md)
+if [ "$BUILD" = 1 ]; then
+  if [ "$DRY_RUN" = 1 ]; then
+    BUILT=/tmp/frontdesk-agent-build.XXXXXX
+  else
+    STAGE=$(mktemp -d)
+    BUILT=$STAGE
+  fi
+  for part in "${PARTS[@]}"; do
+    if [ -e "$SOURCE/$part" ]; then run cp -a "$SOURCE/$part" "$BUILT/"; fi
+  done
+  say "building (npm ci and npm run build in a scratch copy)"
+  run "$NPM_BIN" --prefix "$BUILT" ci --no-audit --no-fund
+  run "$NPM_BIN" --prefix "$BUILT" run build
+else
+  BUILT=$SOURCE
+fi
+
+NEW="$OPT.new"
+run rm -rf "$NEW"
+run mkdir -p "$NEW"
+run cp -a "$BUILT/dist" "$NEW/dist"
+for part in package.json package-lock.json config systemd README.md; do
+  if [ -e "$SOURCE/$part" ]; then run cp -a "$SOURCE/$part" "$NEW/"; fi
+done
+# The production install has no TypeScript: drop the `prepare` build hook before npm ci runs it.
+run "$NPM_BIN" --prefix "$NEW" pkg delete scripts.prepare
+say "installing production dependencies (npm ci --omit=dev)"
+run "$NPM_BIN" --prefix "$NEW" ci --omit=dev --no-audit --no-fund
+if [ "$LIVE" = 1 ]; then run chown -R root:root "$NEW"; fi
+run chmod -R go-w,a+rX "$NEW"
+if [ -e "$OPT" ]; then
+  run rm -rf "$OPT.old"
+  run mv "$OPT" "$OPT.old"
+fi
+run mv "$NEW" "$OPT"
+run rm -rf "$OPT.old"
+
+run mkdir -p "$(dirname "$BIN")"
+if [ "$DRY_RUN" = 1 ]; then
+  printf 'would: write %s: exec %s /opt/%s/dist/src/main.js "$@"\n' "$BIN" "$NODE_BIN" "$NAME"
+else
+  printf '#!/bin/sh\n# Written by frontdesk-agent systemd/install.sh\nexec %s /opt/%s/dist/src/main.js "$@"\n' \
+    "$NODE_BIN" "$NAME" >"$BIN.tmp"
+  chmod 0755 "$BIN.tmp"
+  mv -f "$BIN.tmp" "$BIN"
+fi
+
+# --- configuration and credentials --------------------------------------------------------------
+
+run mkdir -p "$ETC"
+run chmod 0755 "$ETC"
+FRESH_CONFIG=0
+if [ -e "$ETC/agent.yaml" ]; then
+  say "keeping the existing configuration $ETC/agent.yaml"
+  if grep -Eq '^[[:space:]]*(client|access)TokenFile:[[:space:]]*/etc/' "$ETC/agent.yaml"; then
+    say "warning: $ETC/agent.yaml names token files in /etc, which the service user cannot read;"
+    say "         comment out platform.clientTokenFile and accessTokenFile to use the credentials"
+  fi
+else
+  FRESH_CONFIG=1
+  # Tokens come from the systemd credentials (LoadCredential=), so the example's token-file lines
+  # are commented out: the service user cannot read the root-only files in /etc.
+  run cp "$SOURCE/config/agent.example.yaml" "$ETC/agent.yaml"
+  run sed -i -E \
+    -e 's@^([[:space:]]*)((client|access)TokenFile:)@\1# \2@' \
+    -e 's@/etc/frontdesk-agent/status-token@/run/credentials/frontdesk-agent.service/status-token@' \
+    "$ETC/agent.yaml"
+  run chmod 0644 "$ETC/agent.yaml"
+fi
+if [ -n "$CLIENT_TOKEN" ]; then write_secret "client token" "$CLIENT_TOKEN" "$ETC/client-token"; fi
+if [ -n "$ACCESS_TOKEN" ]; then write_secret "access token" "$ACCESS_TOKEN" "$ETC/access-token"; fi
+if [ -s "$ETC/status-token" ]; then
+  say "keeping the existing status page token $ETC/status-token"
+else
+  write_secret "status page token" "$(head -c 32 /dev/urandom | base64 | tr -d '\n=+/')" "$ETC/status-token"
+fi
+
+# --- systemd unit and udev rule -----------------------------------------------------------------
+
+run mkdir -p "$(dirname "$UNIT")" "$(dirname "$RULES")"
+run install -m 0644 "$SOURCE/systemd/$NAME.service" "$UNIT"
+run install -m 0644 "$SOURCE/systemd/99-$NAME.rules" "$RULES"
+if command -v udevadm >/dev/null 2>&1 || [ "$DRY_RUN" = 1 ]; then
+  system udevadm control --reload-rules
+  system udevadm trigger --subsystem-match=hidraw --action=add
+fi
+system systemctl daemon-reload
+system systemctl enable "$NAME.service"
+
+if [ "$START" = no ]; then
+  say "installed and enabled; start it with: systemctl start $NAME"
+elif [ "$FRESH_CONFIG" = 1 ] && [ "$START" = auto ]; then
+  say "installed and enabled, not started: the configuration is the example."
+  say "edit $ETC/agent.yaml (devices, platform), check it, then start the service:"
+  printf '      sudo CREDENTIALS_DIRECTORY=/etc/%s %s check-config --config /etc/%s/agent.yaml --online\n' "$NAME" "$NAME" "$NAME"
+  printf '      sudo systemctl restart %s\n' "$NAME"
+else
+  say "checking the configuration"
+  system env CREDENTIALS_DIRECTORY="$ETC" "$BIN" check-config --config "$ETC/agent.yaml" ||
+    die "the configuration has problems (above); fix $ETC/agent.yaml and run this script again"
+  say "(re)starting $NAME"
+  system systemctl restart "$NAME.service" ||
+    die "the service did not start; see: journalctl -u $NAME -e"
+  say "running: status page on http://127.0.0.1:8720/ (journalctl -u $NAME -f for the log)"
+fi
