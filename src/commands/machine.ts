@@ -15,7 +15,8 @@ import { errorNotes, unknownOutcomeNotes } from './notes.js';
  * - `received`     as `accepted`, and the platform has confirmed Received.
  * - `starting`     its turn came: re-reading the command before the first side effect.
  * - `running`      Processing reported; the driver executes it.
- * - `cancelling`   the platform cancelled it while running; the driver's signal fired.
+ * - `cancelling`   the platform has it terminal (cancelled) while it runs; the driver's signal
+ *                  fired. `state` is the platform's state from here on.
  * - `reconciling`  found started-but-unfinished after a restart; the driver decides its fate.
  * - `finished`     outcome journaled; Processed/Error queued, not yet confirmed delivered.
  * - `skipped`      terminal: cancelled or gone before it started; nothing ran.
@@ -226,7 +227,7 @@ const TABLE: { [P in Phase]: Row } = {
     delivered: stay,
     turn: reject('the command is already running'),
     reread: noReread,
-    platformTerminal: (s) => to(s, { phase: 'cancelling' }, [{ type: 'abort' }]),
+    platformTerminal: (s, e) => to(s, { phase: 'cancelling', state: e.platformState }, [{ type: 'abort' }]),
     executed: (s, e) => finishWith(s, 'Processed', e.result.notes),
     failed: (s, e) => {
       const retry =
@@ -252,7 +253,7 @@ const TABLE: { [P in Phase]: Row } = {
     // The side effect had already happened: keep the real outcome, tell the platform nothing
     // (it has the command terminal and would refuse the update).
     executed: (s) => to(s, { phase: 'closed' }, [{ type: 'dropReports' }]),
-    failed: (s) => to(s, { phase: 'cancelled', state: 'Cancelled' }, [{ type: 'dropReports' }]),
+    failed: (s) => to(s, { phase: 'cancelled' }, [{ type: 'dropReports' }]),
     reconciled: notReconciling,
     restart: (s) => to(s, { phase: 'reconciling' }, [{ type: 'enqueue', front: true }]),
   },

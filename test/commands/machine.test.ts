@@ -129,7 +129,7 @@ const TABLE: Array<[Phase, MachineEvent, Expect]> = [
   ['running', ev.deliveredReceived, { phase: 'running', effects: [] }],
   ['running', ev.turn, R],
   ['running', ev.proceed, R],
-  ['running', ev.cancelled, { phase: 'cancelling', effects: ['abort'] }],
+  ['running', ev.cancelled, { phase: 'cancelling', state: 'Cancelled', effects: ['abort'] }],
   ['running', ev.executed, { phase: 'finished', state: 'Processed', effects: ['report:Processed'] }],
   ['running', ev.failedPaper, { phase: 'finished', state: 'Error', effects: ['report:Error'] }],
   ['running', ev.failedBusy, { phase: 'running', attempt: 2, effects: ['retry'] }],
@@ -197,6 +197,7 @@ function stateIn(phase: Phase): MachineState {
   const started = ['running', 'cancelling', 'reconciling'].includes(phase);
   if (phase === 'new') return { phase, attempt: 0, state: 'Pending' };
   if (phase === 'finished' || phase === 'closed') return { phase, attempt: 1, state: 'Processed' };
+  if (phase === 'cancelling') return { phase, attempt: 1, state: 'Cancelled' };
   return { phase, attempt: started ? 1 : 0, state: started ? 'Processing' : 'Received' };
 }
 
