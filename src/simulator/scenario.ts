@@ -81,9 +81,7 @@ const EnterpriseSchema = z
   })
   .strict();
 
-const RoomSchema = z
-  .object({ number: text, lockIds: z.array(text).min(1).optional(), floor: z.number().int().optional() })
-  .strict();
+const RoomSchema = z.object({ number: text, lockIds: z.array(text).min(1).optional() }).strict();
 
 const ReservationSchema = z
   .object({
