@@ -154,9 +154,8 @@ class Session {
     private readonly transport: Transport,
   ) {
     const offData = transport.onData((chunk) => this.receive(chunk));
-    const offClose = transport.onClose(() => {
-      this.gone = true;
-    });
+    // A closed link ends the session; a re-opened transport needs a new attach().
+    const offClose = transport.onClose(() => this.detach());
     this.detach = () => {
       this.gone = true;
       offData();

@@ -3,7 +3,7 @@ import type { Logger } from '../log.js';
 import type { HidModule } from './hid.js';
 import { Listeners } from './listeners.js';
 import type { MemoryHub } from './memory.js';
-import type { SerialPortConstructor } from './serial.js';
+import type { SerialPortFactory } from './serial.js';
 import type { Transport, TransportFactory, TransportSpec } from './types.js';
 
 export interface TransportFactoryOptions {
@@ -13,7 +13,7 @@ export interface TransportFactoryOptions {
   /** Replaces the node-hid loader (tests inject a fake CP2110 here). */
   loadHid?: () => Promise<HidModule>;
   /** Replaces the serialport loader (tests may inject serialport's mock). */
-  loadSerialPort?: () => Promise<SerialPortConstructor>;
+  loadSerialPort?: () => Promise<SerialPortFactory>;
 }
 
 /** A description without secrets, known before any module is loaded. */

@@ -2,6 +2,7 @@ import { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
 import { Listeners } from './listeners.js';
+import { type BindingLike, eofAwareBinding } from './serial-eof.js';
 import type { SerialSpec, Transport } from './types.js';
 
 /** The part of serialport's `SerialPort` this transport uses (also met by `SerialPortMock`). */
@@ -25,17 +26,21 @@ export interface SerialPortOptions {
   autoOpen: false;
 }
 
-export type SerialPortConstructor = new (options: SerialPortOptions) => SerialPortLike;
+/** Makes a (closed) port object; the default builds serialport's `SerialPort`. */
+export type SerialPortFactory = (options: SerialPortOptions) => SerialPortLike;
 
 export interface SerialTransportOptions {
   log?: Logger;
-  /** Loads the SerialPort class; defaults to the `serialport` package (tests pass a mock). */
-  load?: () => Promise<SerialPortConstructor>;
+  /** Loads the port factory; defaults to the `serialport` package with `eofAwareBinding`. */
+  load?: () => Promise<SerialPortFactory>;
 }
 
-async function loadSerialPort(): Promise<SerialPortConstructor> {
+async function loadSerialPort(): Promise<SerialPortFactory> {
   const { SerialPort } = await import('serialport');
-  return SerialPort as unknown as SerialPortConstructor;
+  const binding = eofAwareBinding(SerialPort.binding as unknown as BindingLike);
+  // SerialPort's constructor takes `binding` (its options type omits it): the wrapped one wins.
+  type PortOptions = ConstructorParameters<typeof SerialPort>[0];
+  return (options) => new SerialPort({ ...options, binding } as unknown as PortOptions);
 }
 
 /**
@@ -86,7 +91,7 @@ export class SerialTransport implements Transport {
   private readonly data = new Listeners<[Buffer]>();
   private readonly closed = new Listeners<[Error | undefined]>();
   private readonly log: Logger;
-  private readonly load: () => Promise<SerialPortConstructor>;
+  private readonly load: () => Promise<SerialPortFactory>;
 
   constructor(
     private readonly spec: SerialSpec,
@@ -104,8 +109,8 @@ export class SerialTransport implements Transport {
   async open(signal?: AbortSignal): Promise<void> {
     if (this.isOpen) return;
     if (signal?.aborted) throw new AgentError('ABORTED', `${this.description}: open aborted`);
-    const Port = await this.load();
-    const port = new Port({
+    const makePort = await this.load();
+    const port = makePort({
       path: this.spec.path,
       baudRate: this.spec.baudRate,
       dataBits: this.spec.dataBits ?? 8,
