@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, systemClock } from '../clock.js';
@@ -87,7 +87,14 @@ export async function startPlatformSimulator(
       ? handleConnector(req, res, { core, tokens, log, closing: closing.signal, hung })
       : path.startsWith(ADMIN_PREFIX) && sim
         ? handleAdmin(req, res, sim)
-        : Promise.resolve(sendJson(res, 404, { Message: `Not found: ${path.split('?')[0]}` }));
+        : Promise.resolve(
+            sendJson(
+              res,
+              404,
+              { Message: `Not found: ${path.split('?')[0]}` },
+              { 'Request-Id': randomUUID() },
+            ),
+          );
     work.catch((e: unknown) => {
       log.error('simulator request failed', { error: e instanceof Error ? e.message : String(e) });
       sendJson(res, 500, { Message: 'The server encountered an internal error.' });
