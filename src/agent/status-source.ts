@@ -140,7 +140,7 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
 /** Refuses a cut-keys request for a device that is not one of this agent's encoders. */
 export function assertKeyCutter(devices: readonly EngineDevice[], deviceId: string): void {
   const device = devices.find((d) => d.id === deviceId);
-  if (!device || device.type !== 'KeyCutter') {
+  if (device?.type !== 'KeyCutter') {
     throw new AgentError('COMMAND_INVALID', 'That device is not a key encoder of this agent', {
       notes: 'Choose one of this desk’s key encoders.',
     });
