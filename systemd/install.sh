@@ -275,7 +275,7 @@ if [ "$START" = no ]; then
 elif [ "$FRESH_CONFIG" = 1 ] && [ "$START" = auto ]; then
   say "installed and enabled, not started: the configuration is the example."
   say "edit $ETC/agent.yaml (devices, platform), check it, then start the service:"
-  printf '      sudo CREDENTIALS_DIRECTORY=/etc/%s %s check-config --config /etc/%s/agent.yaml --online\n' "$NAME" "$NAME" "$NAME"
+  printf '      sudo env CREDENTIALS_DIRECTORY=/etc/%s %s check-config --config /etc/%s/agent.yaml --online\n' "$NAME" "$NAME" "$NAME"
   printf '      sudo systemctl restart %s\n' "$NAME"
 else
   say "checking the configuration"

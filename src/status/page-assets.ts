@@ -55,7 +55,7 @@ p.legend{font-size:.85rem;color:var(--muted);margin:.3rem 0 0}
 .key-ok{background:var(--ok)}.key-fail{background:var(--err)}.key-latency{background:var(--info)}
 form.cut{display:grid;gap:.5rem;grid-template-columns:repeat(auto-fit,minmax(10rem,1fr));align-items:end}
 form.cut label{display:grid;gap:.2rem;font-size:.9rem}
-form.cut input,form.cut select,form.cut button{font:inherit;padding:.4rem;border:1px solid var(--line);border-radius:4px;background:var(--card);color:var(--text)}
+form.cut input,form.cut select,form.cut button{font:inherit;height:2.4rem;padding:0 .4rem;border:1px solid var(--line);border-radius:4px;background:var(--card);color:var(--text)}
 form.cut button{background:var(--info);color:#fff;border:0;font-weight:600;cursor:pointer}
 form.cut button:disabled{opacity:.6}
 #cut-result{margin-top:.5rem;white-space:normal}

@@ -24,7 +24,8 @@ export function renderChart(buckets: readonly Bucket[], now: number, timezone: s
   const plotW = W - LEFT - RIGHT;
   const plotH = H - TOP - BOTTOM;
   const slot = plotW / buckets.length;
-  const maxCount = Math.max(1, ...buckets.map((b) => b.processed + b.failed));
+  const busiest = Math.max(0, ...buckets.map((b) => b.processed + b.failed));
+  const maxCount = Math.max(1, busiest);
   const latencies = buckets.map((b) => b.pickupP50Ms).filter((v): v is number => v !== undefined);
   const maxLatency = Math.max(1, ...latencies);
   const y = (count: number) => TOP + plotH - (count / maxCount) * plotH;
@@ -53,7 +54,7 @@ export function renderChart(buckets: readonly Bucket[], now: number, timezone: s
   const first = buckets[0] as Bucket;
   const last = buckets[buckets.length - 1] as Bucket;
   const total = buckets.reduce((acc, b) => acc + b.processed + b.failed, 0);
-  const summary = `${total} commands in the last ${buckets.length} minutes; busiest minute ${maxCount}${
+  const summary = `${total} commands in the last ${buckets.length} minutes; busiest minute ${busiest}${
     latencies.length > 0 ? `; pickup p50 up to ${formatLatency(Math.max(...latencies))}` : ''
   }`;
 

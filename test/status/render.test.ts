@@ -83,3 +83,16 @@ describe('sections', () => {
     expect(renderChart([{ minute: NOW, processed: 1, failed: 0 }], NOW, XSS).value).toContain('<rect');
   });
 });
+
+describe('chart summary', () => {
+  it('reports an empty hour as such', () => {
+    const empty = Array.from({ length: 60 }, (_, i) => ({
+      minute: NOW - (60 - i) * 60_000,
+      processed: 0,
+      failed: 0,
+    }));
+    expect(renderChart(empty, NOW, 'UTC').value).toContain(
+      'aria-label="0 commands in the last 60 minutes; busiest minute 0"',
+    );
+  });
+});
