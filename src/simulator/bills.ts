@@ -1,3 +1,4 @@
+import { CATALOG, price } from './catalog.js';
 import { DEFAULT_TAX_CODES, splitGross, type VatRate } from './money.js';
 import { deriveRng, type Rng } from './rng.js';
 import type { SimReservation } from './world.js';
@@ -58,74 +59,11 @@ export interface SimBill {
   payments: SimPayment[];
 }
 
-interface CatalogEntry {
-  description: string;
-  type: SimOrderItem['type'];
-  revenueType: SimOrderItem['revenueType'];
-  rate: VatRate;
-  minCents: number;
-  maxCents: number;
-  category: string;
-}
-
-const CATALOG: readonly CatalogEntry[] = [
-  {
-    description: 'Colazione',
-    type: 'ProductOrder',
-    revenueType: 'Product',
-    rate: 10,
-    minCents: 1200,
-    maxCents: 1800,
-    category: 'food',
-  },
-  {
-    description: 'Minibar',
-    type: 'ProductOrder',
-    revenueType: 'Product',
-    rate: 22,
-    minCents: 350,
-    maxCents: 900,
-    category: 'minibar',
-  },
-  {
-    description: 'Quotidiano',
-    type: 'ProductOrder',
-    revenueType: 'Product',
-    rate: 4,
-    minCents: 150,
-    maxCents: 300,
-    category: 'press',
-  },
-  {
-    description: 'Ingresso spa',
-    type: 'ProductOrder',
-    revenueType: 'Product',
-    rate: 22,
-    minCents: 2500,
-    maxCents: 4500,
-    category: 'spa',
-  },
-  {
-    description: 'Parcheggio',
-    type: 'ProductOrder',
-    revenueType: 'Product',
-    rate: 22,
-    minCents: 1500,
-    maxCents: 2500,
-    category: 'parking',
-  },
-];
-
 /** Every total a bill needs, in cents. */
 export function billTotals(bill: SimBill): { grossCents: number; paidCents: number } {
   const grossCents = bill.items.reduce((s, i) => s + i.unitGrossCents * i.unitCount, 0);
   const paidCents = bill.payments.reduce((s, p) => s + p.grossCents, 0);
   return { grossCents, paidCents };
-}
-
-/** Rounds to whole 10 cents: prices on a hotel's list look like 14.50, not 14.37. */
-function price(rng: Rng, min: number, max: number): number {
-  return Math.round(rng.int(min, max) / 10) * 10;
 }
 
 export class Ledger {
