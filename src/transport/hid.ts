@@ -80,6 +80,7 @@ export class HidTransport implements Transport {
   private readonly closed = new Listeners<[Error | undefined]>();
   private readonly log: Logger;
   private readonly load: () => Promise<HidModule>;
+  private module: Promise<HidModule> | undefined;
 
   constructor(
     private readonly spec: HidSpec,
@@ -98,7 +99,11 @@ export class HidTransport implements Transport {
   async open(signal?: AbortSignal): Promise<void> {
     if (this.device) return;
     if (signal?.aborted) throw new AgentError('ABORTED', `${this.description}: open aborted`);
-    const hid = await this.load();
+    this.module ??= this.load().catch((error: unknown) => {
+      this.module = undefined;
+      throw error;
+    });
+    const hid = await this.module;
     if (signal?.aborted) throw new AgentError('ABORTED', `${this.description}: open aborted`);
     const info = this.find(hid.devices());
     let device: HidDeviceLike;

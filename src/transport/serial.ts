@@ -92,6 +92,7 @@ export class SerialTransport implements Transport {
   private readonly closed = new Listeners<[Error | undefined]>();
   private readonly log: Logger;
   private readonly load: () => Promise<SerialPortFactory>;
+  private factory: Promise<SerialPortFactory> | undefined;
 
   constructor(
     private readonly spec: SerialSpec,
@@ -109,7 +110,11 @@ export class SerialTransport implements Transport {
   async open(signal?: AbortSignal): Promise<void> {
     if (this.isOpen) return;
     if (signal?.aborted) throw new AgentError('ABORTED', `${this.description}: open aborted`);
-    const makePort = await this.load();
+    this.factory ??= this.load().catch((error: unknown) => {
+      this.factory = undefined;
+      throw error;
+    });
+    const makePort = await this.factory;
     const port = makePort({
       path: this.spec.path,
       baudRate: this.spec.baudRate,
