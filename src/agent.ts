@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { createDevices } from './agent/drivers.js';
 import { startLoopMonitor } from './agent/loop-monitor.js';
 import { platformReader } from './agent/platform-reader.js';
@@ -117,6 +118,7 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
     const startedAt = clock.now();
     const platform = await platformTokens();
     platformUrl = platform.url;
+    if (config.journal.path !== ':memory:') mkdirSync(dirname(resolve(config.journal.path)), { recursive: true });
     journal = openJournal(config.journal.path);
     const { requests, windowSeconds, reserveShare } = config.platform.rateLimit;
     client = createConnectorClient({
