@@ -106,8 +106,10 @@ export function tlsDispatcher(tls: EpsonFpmateOptions['tls']): Agent | undefined
   const base = buildConnector({
     ...(ca ? { ca } : {}),
     ...(tls.serverName ? { servername: tls.serverName } : {}),
-    // A pinned fingerprint replaces chain validation (self-signed printers); checked below.
+    // A pinned fingerprint replaces chain validation (self-signed printers); checked below on
+    // every connection, so TLS sessions are not resumed (a resumed one shows no certificate).
     rejectUnauthorized: !(tls.insecure || (pinned && !ca)),
+    ...(pinned ? { maxCachedSessions: 0 } : {}),
   });
   if (!pinned) return new Agent({ connect: base });
   return new Agent({

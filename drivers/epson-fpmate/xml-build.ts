@@ -36,6 +36,26 @@ export function envelope(body: string): string {
   );
 }
 
+/** Characters outside Latin-1 with no decomposition, and their printable stand-ins. */
+const STAND_INS: Record<string, string> = {
+  Ł: 'L',
+  ł: 'l',
+  Đ: 'D',
+  đ: 'd',
+  Œ: 'OE',
+  œ: 'oe',
+  ı: 'i',
+  '€': 'EUR',
+  '‘': "'",
+  '’': "'",
+  '“': '"',
+  '”': '"',
+  '„': '"',
+  '–': '-',
+  '—': '-',
+  '…': '...',
+};
+
 /**
  * Text the printer can print on one line: whitespace collapsed, control characters dropped,
  * characters outside Latin-1 reduced to their base letter (or "?"), cut to `max` characters.
@@ -50,7 +70,7 @@ export function printerText(text: string, max = DEFAULT_LINE_LENGTH): string {
       continue;
     }
     const base = ch.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
-    out += base.length === 1 && (base.codePointAt(0) ?? 0) <= 0xff ? base : '?';
+    out += STAND_INS[ch] ?? (base.length === 1 && (base.codePointAt(0) ?? 0) <= 0xff ? base : '?');
   }
   return [...out].slice(0, max).join('').trimEnd();
 }

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { failureMeaning } from '../../../drivers/epson-fpmate/answers.js';
+import type { LastDocument } from '../../../drivers/epson-fpmate/last-document.js';
+import { decide, readCheckpoint } from '../../../drivers/epson-fpmate/recovery.js';
+import type { FpmateResponse } from '../../../drivers/epson-fpmate/xml-response.js';
+
+const failure = (code: string, status = '0', printerStatus = '00110'): FpmateResponse => ({
+  success: false,
+  code,
+  status,
+  addInfo: { printerStatus },
+});
+
+describe('printer refusals → AgentError codes and receptionist Notes', () => {
+  it.each([
+    ['EPTR_REC_EMPTY', '0', 'PAPER_OUT', 'Printer out of paper or its cover is open'],
+    ['LAN_ERROR', '0', 'DEVICE_UNAVAILABLE', 'could not talk to its fiscal unit'],
+    ['TM_NO_ANSWER/OFF_LINE', '0', 'DEVICE_UNAVAILABLE', 'The printer is off line'],
+    ['PARSER_ERROR', '0', 'FISCAL_REJECTED', 'malformed XML'],
+    ['INCOMPLETE FILE', '0', 'FISCAL_REJECTED', 'incomplete document'],
+    ['Non valid XML command', '0', 'FISCAL_REJECTED', 'refused a command'],
+    ['PRINTER ERROR', '3', 'COVER_OPEN', 'its cover is open or the paper ran out'],
+    ['PRINTER ERROR', '9', 'DEVICE_ERROR', 'earlier than its last daily closure'],
+    ['PRINTER ERROR', '11', 'FISCAL_REJECTED', 'wrong sequence'],
+    ['PRINTER ERROR', '13', 'FISCAL_REJECTED', 'refused a value'],
+    ['PRINTER ERROR', '17', 'DEVICE_ERROR', 'run the daily closure (Z report) first'],
+    ['PRINTER ERROR', '20', 'FISCAL_REJECTED', 'above the printer’s limit'],
+    ['PRINTER ERROR', '21', 'FISCAL_REJECTED', 'outside the printer’s limits'],
+    ['PRINTER ERROR', '30', 'FISCAL_REJECTED', 'lottery code is invalid'],
+    ['PRINTER ERROR', '39', 'FISCAL_REJECTED', 'already been voided'],
+    ['PRINTER ERROR', '40', 'FISCAL_REJECTED', 'already been refunded'],
+    ['PRINTER ERROR', '41', 'FISCAL_REJECTED', 'to void'],
+    ['PRINTER ERROR', '42', 'FISCAL_REJECTED', 'to refund'],
+    ['PRINTER ERROR', '99', 'DEVICE_ERROR', 'reported error 99'],
+    ['SOMETHING_NEW', '0', 'DEVICE_ERROR', 'answered “SOMETHING_NEW”'],
+  ])('%s status %s → %s', (code, status, expected, hint) => {
+    const meaning = failureMeaning(failure(code, status), 'receipt');
+    if (meaning.kind !== 'failed') throw new Error(`expected failed, got ${meaning.kind}`);
+    expect(meaning.error.code).toBe(expected);
+    expect(meaning.error.notes).toContain(hint);
+    expect(meaning.error.notes).toContain('the receipt was not printed');
+    expect(meaning.error.details).toMatchObject({
+      printerCode: code,
+      printerStatusCode: status,
+      printerStatus: '00110',
+    });
+  });
+
+  it('treats an unlisted PRINTER ERROR with the printer off line as cover open', () => {
+    const meaning = failureMeaning(failure('PRINTER ERROR', '88', '30110'), 'receipt');
+    expect(meaning.kind === 'failed' && meaning.error.code).toBe('COVER_OPEN');
+  });
+
+  it('LAN_TIME_OUT means busy (nothing printed, resend)', () => {
+    expect(failureMeaning(failure('LAN_TIME_OUT'), 'receipt')).toEqual({ kind: 'busy' });
+  });
+
+  it('FP_NO_ANSWER and the paper-low warning are ambiguous: the counters decide', () => {
+    const silent = failureMeaning(failure('FP_NO_ANSWER'), 'receipt');
+    expect(silent.kind).toBe('ambiguous');
+    expect(silent.kind !== 'busy' && silent.error.code).toBe('STATE_UNKNOWN');
+    const low = failureMeaning(failure('PRINTER ERROR', '2', '20110'), 'refund receipt');
+    expect(low.kind).toBe('ambiguous');
+    expect(low.kind !== 'busy' && low.error.notes).toContain('the refund receipt was not printed');
+  });
+});
+
+describe('deciding a lost answer from the printer’s memory', () => {
+  const last = (z: number, doc: number, extra: Partial<LastDocument> = {}): LastDocument => ({
+    z,
+    doc,
+    totalCents: 9100,
+    vatCents: 0,
+    dateTime: '2026-11-21 14:05',
+    serial: '99MEY123456',
+    fiscal: true,
+    ...extra,
+  });
+  const fresh = { z: 3, doc: 10, fresh: true };
+  const stored = { z: 3, doc: 10, fresh: false };
+
+  it.each([
+    ['the next document with our total', fresh, last(3, 11), 9100, 'printed'],
+    ['the first document after a Z closure', fresh, last(4, 1), 9100, 'printed'],
+    ['a payload of unknown total', fresh, last(3, 11, { totalCents: 1 }), undefined, 'printed'],
+    ['counters unchanged', fresh, last(3, 10), 9100, 'not-printed'],
+    ['another total (another till)', fresh, last(3, 11, { totalCents: 5000 }), 9100, 'unknown'],
+    ['counters behind the baseline', fresh, last(3, 9), 9100, 'unknown'],
+    ['a non-fiscal last document', fresh, last(3, 11, { fiscal: false }), 9100, 'unknown'],
+    ['no baseline', null, last(3, 11), 9100, 'unknown'],
+    ['an unreadable printer', fresh, undefined, 9100, 'unknown'],
+    ['a stored baseline, next document', stored, last(3, 11), 9100, 'printed'],
+    ['a stored baseline, documents skipped', stored, last(3, 13), 9100, 'unknown'],
+    ['a stored baseline, second document of a new Z', stored, last(4, 2), 9100, 'unknown'],
+  ] as const)('%s → %s', (_name, baseline, document, expected, outcome) => {
+    expect(decide(baseline, document, expected).outcome).toBe(outcome);
+  });
+
+  it('reads back only checkpoints it wrote', () => {
+    expect(
+      readCheckpoint({
+        v: 1,
+        phase: 'sending',
+        kind: 'receipt',
+        label: 'sale',
+        baseline: null,
+        resent: false,
+      }),
+    ).toBeDefined();
+    expect(readCheckpoint({ phase: 'printing' })).toBeUndefined();
+    expect(readCheckpoint(undefined)).toBeUndefined();
+  });
+});

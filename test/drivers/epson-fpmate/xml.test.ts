@@ -1,0 +1,189 @@
+import { describe, expect, it } from 'vitest';
+import { preparePayload } from '../../../drivers/epson-fpmate/payload.js';
+import {
+  parseReferenceMessage,
+  referenceMessage,
+  refundReference,
+} from '../../../drivers/epson-fpmate/reference.js';
+import {
+  element,
+  envelope,
+  escapeXml,
+  formatQuantity,
+  printerText,
+} from '../../../drivers/epson-fpmate/xml-build.js';
+import { parseFpmateResponse } from '../../../drivers/epson-fpmate/xml-response.js';
+import { AgentError } from '../../../src/errors.js';
+
+const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+
+function rejection(run: () => unknown): AgentError {
+  try {
+    run();
+  } catch (e) {
+    if (e instanceof AgentError) return e;
+    throw e;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('building fpmate XML', () => {
+  it('escapes every XML special character in attributes', () => {
+    expect(escapeXml(`Tom & "Jerry" <B&B> l'hotel`)).toBe(
+      'Tom &amp; &quot;Jerry&quot; &lt;B&amp;B&gt; l&apos;hotel',
+    );
+    expect(
+      element('printRecItem', { description: 'A&B "<x>"', quantity: '1', department: 1, skip: undefined }),
+    ).toBe('<printRecItem description="A&amp;B &quot;&lt;x&gt;&quot;" quantity="1" department="1" />');
+  });
+
+  it('wraps a root in the SOAP 1.1 envelope', () => {
+    expect(envelope('<printerCommand />')).toBe(
+      '<?xml version="1.0" encoding="utf-8"?>\n<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><printerCommand /></s:Body></s:Envelope>',
+    );
+  });
+
+  it('fits text on one printer line (38 characters), keeping Latin-1 accents', () => {
+    expect(printerText('Pernottamento camera matrimoniale vista mare con balcone')).toBe(
+      'Pernottamento camera matrimoniale vist',
+    );
+    expect(printerText('Caffè  e\tcornetto\n')).toBe('Caffè e cornetto');
+    expect(printerText('Ŝpecial „quotes” 😀 Łódź – 5€')).toBe('Special "quotes" ? Lódz - 5EUR');
+    expect(printerText('x'.repeat(50), 10)).toBe('xxxxxxxxxx');
+  });
+
+  it('writes quantities with at most three decimals', () => {
+    expect([1, 2.5, 1 / 3, 10].map(formatQuantity)).toEqual(['1', '2.5', '0.333', '10']);
+  });
+});
+
+describe('reading fpmate answers, whatever the namespace prefix', () => {
+  const answer = (prefix: string) =>
+    `<?xml version="1.0" encoding="utf-8"?><${prefix}Envelope xmlns${prefix ? `:${prefix.slice(0, -1)}` : ''}="http://schemas.xmlsoap.org/soap/envelope/"><${prefix}Body><response success="true" code="" status="2"><addInfo><elementList>printerStatus,fiscalReceiptNumber</elementList><lastCommand/><printerStatus>20110</printerStatus><fiscalReceiptNumber>0034</fiscalReceiptNumber><fiscalReceiptAmount>123,45</fiscalReceiptAmount><zRepNumber>12</zRepNumber></addInfo></response></${prefix}Body></${prefix}Envelope>`;
+
+  it.each(['soapenv:', 's:', 'SOAP-ENV:', ''])('finds the response under prefix "%s"', (prefix) => {
+    expect(parseFpmateResponse(answer(prefix))).toEqual({
+      success: true,
+      code: '',
+      status: '2',
+      addInfo: {
+        elementList: 'printerStatus,fiscalReceiptNumber',
+        lastCommand: '',
+        printerStatus: '20110',
+        fiscalReceiptNumber: '0034',
+        fiscalReceiptAmount: '123,45',
+        zRepNumber: '12',
+      },
+    });
+  });
+
+  it('reads a failure with its code and status', () => {
+    const xml =
+      '<soapenv:Envelope xmlns:soapenv="x"><soapenv:Body><fp:response xmlns:fp="y" success="false" code="PRINTER ERROR" status="40"><addInfo><printerStatus>00110</printerStatus></addInfo></fp:response></soapenv:Body></soapenv:Envelope>';
+    expect(parseFpmateResponse(xml)).toMatchObject({ success: false, code: 'PRINTER ERROR', status: '40' });
+  });
+
+  it('gives undefined for HTML error pages and garbage, never throws', () => {
+    expect(parseFpmateResponse('<html><body>500 Internal Server Error</body></html>')).toBeUndefined();
+    expect(parseFpmateResponse('')).toBeUndefined();
+    expect(parseFpmateResponse('<<<')).toBeUndefined();
+  });
+});
+
+describe('platform payloads', () => {
+  it('wraps a bare fpmate root in an envelope', () => {
+    const p = preparePayload(
+      b64('<?xml version="1.0"?>\n<printerCommand><resetPrinter operator="1"/></printerCommand>'),
+    );
+    expect(p.root).toBe('printerCommand');
+    expect(p.xml).toBe(envelope('<printerCommand><resetPrinter operator="1"/></printerCommand>'));
+  });
+
+  it('sends a full envelope as it came', () => {
+    const xml =
+      '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><printerFiscalReport><printZReport operator="1"/></printerFiscalReport></s:Body></s:Envelope>';
+    expect(preparePayload(b64(xml))).toEqual({ root: 'printerFiscalReport', xml });
+  });
+
+  it('accepts Base64 broken over lines', () => {
+    const encoded = b64('<printerNonFiscal><beginNonFiscal/><endNonFiscal/></printerNonFiscal>');
+    expect(preparePayload(`${encoded.slice(0, 20)}\n${encoded.slice(20)}`).root).toBe('printerNonFiscal');
+  });
+
+  it.each([
+    ['bad Base64', 'not base64!', 'it is not valid Base64'],
+    ['truncated Base64', 'PHByaW50', 'it is not XML'],
+    ['not XML', b64('hello, printer'), 'it is not XML'],
+    ['unbalanced XML', b64('<printerCommand><x></printerCommand>'), 'it is not XML'],
+    ['binary', Buffer.from([0xff, 0xfe, 0x00, 0x3c]).toString('base64'), 'it is not text'],
+    [
+      'the docs’ sample',
+      b64('<?xml version="1.0"?><fvp_doc><header/></fvp_doc>'),
+      '<fvp_doc> is not an Epson fiscal document',
+    ],
+    [
+      'two roots in the body',
+      b64('<s:Envelope xmlns:s="x"><s:Body><printerCommand/><printerCommand/></s:Body></s:Envelope>'),
+      'its SOAP body is not one document',
+    ],
+    [
+      'an unknown root in an envelope',
+      b64('<s:Envelope xmlns:s="x"><s:Body><printerStuff/></s:Body></s:Envelope>'),
+      '<printerStuff> is not an Epson fiscal document',
+    ],
+  ])('refuses %s with COMMAND_INVALID', (_name, base64, reason) => {
+    const error = rejection(() => preparePayload(base64));
+    expect(error.code).toBe('COMMAND_INVALID');
+    expect(error.notes).toContain(`(${reason}); nothing was printed`);
+  });
+});
+
+describe('refund references (the one mapping from platform fields)', () => {
+  it('maps sequence → Z, receipt number → document, UTC → Italian date, serial as given', () => {
+    const ref = refundReference(
+      { sequence: '12', receiptNumber: '34', dateTimeUtc: '2026-11-20T23:30:00Z' },
+      '99mey123456',
+      'OWN',
+      'Europe/Rome',
+    );
+    expect(ref).toEqual({ kind: 'REFUND', z: 12, doc: 34, date: '21112026', serial: '99MEY123456' });
+    expect(referenceMessage(ref)).toBe('REFUND 0012 0034 21112026 99MEY123456');
+    expect(parseReferenceMessage('REFUND 0012 0034 21112026 99MEY123456')).toEqual(ref);
+  });
+
+  it('uses the summer offset and this printer’s serial when the platform gives none', () => {
+    const ref = refundReference(
+      { sequence: '0003', receiptNumber: '0007', dateTimeUtc: '2026-07-31T22:15:00Z' },
+      undefined,
+      '99MEY000001',
+      'Europe/Rome',
+    );
+    expect(referenceMessage(ref)).toBe('REFUND 0003 0007 01082026 99MEY000001');
+  });
+
+  it('accepts a combined "zzzz-nnnn" receipt number when the sequence is missing', () => {
+    expect(
+      refundReference(
+        { receiptNumber: '0012-0034', dateTimeUtc: '2026-01-05T10:00:00Z' },
+        'S1',
+        undefined,
+        'Europe/Rome',
+      ),
+    ).toMatchObject({ z: 12, doc: 34, date: '05012026' });
+  });
+
+  it.each([
+    [{ receiptNumber: '34', dateTimeUtc: '2026-01-05T10:00:00Z' }, 'S1', 'Z number'],
+    [{ sequence: '1', receiptNumber: '12345', dateTimeUtc: '2026-01-05T10:00:00Z' }, 'S1', 'receipt number'],
+    [{ sequence: '1', receiptNumber: '2' }, 'S1', 'when the original receipt was printed'],
+    [
+      { sequence: '1', receiptNumber: '2', dateTimeUtc: '2026-01-05T10:00:00Z' },
+      undefined,
+      'which fiscal printer',
+    ],
+  ])('refuses an incomplete reference with COMMAND_INVALID', (rebated, serial, hint) => {
+    const error = rejection(() => refundReference(rebated, serial, undefined, 'Europe/Rome'));
+    expect(error.code).toBe('COMMAND_INVALID');
+    expect(error.notes).toContain(hint);
+  });
+});
