@@ -25,7 +25,12 @@ export interface PlatformSimulatorOptions {
   accessToken?: string;
   /** A parsed scenario (`loadScenario`) or a plain object to validate; default: a small property, no generator. */
   scenario?: Scenario | ScenarioInput;
+  /**
+   * Time of everything: stamps, the rate window, latency faults, the generator, WebSocket drop
+   * loops and delayed staff cancels. A ManualClock makes all of them move only when advanced.
+   */
   clock?: Clock;
+  /** Request lines at debug, lifecycle at info; never tokens. Default: silent. */
   log?: Logger;
   /** Overrides the scenario's seed; default 1. */
   seed?: number;
