@@ -110,3 +110,16 @@ describe('options schema', () => {
     ).toBe(false);
   });
 });
+
+describe('README', () => {
+  it('documents every option of the schema', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const readme = await readFile(
+      new URL('../../../drivers/salto-encoder/README.md', import.meta.url),
+      'utf8',
+    );
+    const keys = Object.keys(SaltoEncoderOptionsSchema.shape);
+    expect(keys.length).toBeGreaterThan(20);
+    expect(keys.filter((k) => !readme.includes(`\`${k}\``))).toEqual([]);
+  });
+});
