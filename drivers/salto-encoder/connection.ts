@@ -53,7 +53,8 @@ export class EncoderConnection {
 
   /** True when the last contact worked and (for persistent links) the link is still open. */
   get ready(): boolean {
-    return this.persistent ? this.transport.isOpen && this.verified : this.lastProblem === undefined;
+    if (this.persistent) return this.transport.isOpen && this.verified;
+    return this.lastContact !== undefined && this.lastProblem === undefined;
   }
 
   get isReconnecting(): boolean {
@@ -80,7 +81,12 @@ export class EncoderConnection {
   /** Runs `use` with a ready link; for TCP inside a fresh connection that is closed afterwards. */
   async withLink<T>(signal: AbortSignal | undefined, use: () => Promise<T>): Promise<T> {
     if (this.persistent) {
-      await this.ensureReady(signal);
+      try {
+        await this.ensureReady(signal);
+      } catch (error) {
+        if (!(isAgentError(error) && error.code === 'ABORTED')) this.startReconnecting();
+        throw error;
+      }
       return use();
     }
     try {

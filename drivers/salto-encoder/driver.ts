@@ -175,7 +175,9 @@ export class SaltoEncoderDriver implements Driver {
       }
       const wait = Math.min(this.options.busyBackoffMs * 2 ** busy, 30_000);
       this.ctx.log.debug('encoder busy (OV); backing off', { card, waitMs: wait });
-      await this.ctx.clock.sleep(wait, ctx.signal);
+      await this.ctx.clock.sleep(wait, ctx.signal).catch((cause: unknown) => {
+        throw new AgentError('ABORTED', `cancelled while the encoder was busy (card ${card})`, { cause });
+      });
     }
   }
 

@@ -109,6 +109,18 @@ describe('salto-encoder over memory: link life', () => {
     });
   });
 
+  it('stops waiting out a busy encoder when cancelled', async () => {
+    const rig = memoryRig();
+    const driver = makeDriver(rig, { busyBackoffMs: 60_000 });
+    rig.sim.defaultBehaviour = 'busy';
+    const abort = new AbortController();
+    rig.sim.onRequest(() => setImmediate(() => abort.abort()));
+    const out = await run(driver, keyJob(), abort.signal);
+    expect(out.error).toMatchObject({ code: 'ABORTED', notes: 'Cancelled before any key was cut.' });
+    expect(rig.sim.requests).toHaveLength(1);
+    await driver.close();
+  });
+
   it('refuses a malformed command without talking to the encoder', async () => {
     const rig = memoryRig();
     const out = await run(makeDriver(rig), keyJob({ lockIds: [] }));

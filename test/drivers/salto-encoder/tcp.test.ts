@@ -37,6 +37,7 @@ describe('salto-encoder over TCP: connections', () => {
   it('uses one connection per request (a probe on open, then one per card)', async () => {
     const rig = await tcpRig();
     const driver = makeDriver(rig);
+    expect(driver.status()).toMatchObject({ connected: false, summary: 'not connected yet' });
     await driver.open(new AbortController().signal);
     const out = await run(driver, keyJob());
     expect(out.ok).toBe(true);
