@@ -10,7 +10,8 @@ import { renderSections } from './page.js';
  *   server from a fresh snapshot — sent on connect, at most once per `throttleMs` after events,
  *   and every `refreshMs` (so "12 s ago" and the rate budget stay current).
  * The feed subscribes to the source only while at least one client is connected. A client that
- * stops reading (more than `maxBufferedBytes` queued) is dropped; EventSource reconnects it.
+ * stops reading (more than `maxBufferedBytes` queued) is dropped; EventSource reconnects it. At
+ * most `maxClients` streams are served at once.
  */
 export interface LiveFeed {
   /** Takes over `res` (already hijacked from the framework) until the client goes away. */
@@ -26,6 +27,8 @@ export interface LiveFeedOptions {
   throttleMs?: number;
   refreshMs?: number;
   maxBufferedBytes?: number;
+  /** Streams served at once; more are refused with 503. Default 32. */
+  maxClients?: number;
 }
 
 export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
@@ -33,6 +36,7 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
   const throttleMs = options.throttleMs ?? 250;
   const refreshMs = options.refreshMs ?? 5000;
   const maxBuffered = options.maxBufferedBytes ?? 1 << 20;
+  const maxClients = options.maxClients ?? 32;
   const clients = new Set<ServerResponse>();
   let unsubscribe: (() => void) | undefined;
   let pending: NodeJS.Timeout | undefined;
@@ -94,8 +98,10 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
 
   return {
     attach(res, headers) {
-      if (closed) {
-        res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' }).end('shutting down\n');
+      if (closed || clients.size >= maxClients) {
+        res
+          .writeHead(503, { ...headers, 'content-type': 'text/plain; charset=utf-8', 'retry-after': '10' })
+          .end(closed ? 'shutting down\n' : 'too many live views open\n');
         return;
       }
       res.writeHead(200, {

@@ -143,6 +143,12 @@ export function createNotifier(socketPath: string | undefined, options: Notifier
   const log = options.log ?? silentLogger;
   const address = socketPath?.trim();
   if (!address && !options.transport) return disabledNotifier;
+  if (address && !options.transport && !address.startsWith('/') && !address.startsWith('@')) {
+    log.warn('NOTIFY_SOCKET is neither an absolute path nor an abstract name; not notifying systemd', {
+      address,
+    });
+    return disabledNotifier;
+  }
   const transport =
     options.transport ??
     (address?.startsWith('@')

@@ -30,7 +30,7 @@ export interface StatusServerOptions {
   /** Fed from `source.subscribe()` by the server itself; a fresh set when omitted. */
   metrics?: StatusMetrics;
   /** Live update pacing (see `createLiveFeed`). */
-  live?: { throttleMs?: number; refreshMs?: number };
+  live?: { throttleMs?: number; refreshMs?: number; maxClients?: number };
 }
 
 const BASE_HEADERS: Record<string, string> = {
@@ -93,7 +93,7 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
     reply.headers(BASE_HEADERS);
     if (accessToken === undefined) {
       if (!isLoopbackHostHeader(request.headers.host)) {
-        log.warn('status server refused a request for a non-loopback host name');
+        log.debug('status server refused a request for a non-loopback host name');
         return reply
           .code(403)
           .type('text/plain; charset=utf-8')
@@ -153,7 +153,7 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
       .send(body);
   });
 
-  app.get('/events', (_request, reply) => {
+  app.get('/events', { exposeHeadRoute: false }, (_request, reply) => {
     reply.hijack();
     live.attach(reply.raw, reply.getHeaders() as OutgoingHttpHeaders);
   });

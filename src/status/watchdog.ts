@@ -1,4 +1,3 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { type Clock, systemClock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
@@ -38,18 +37,30 @@ export interface LagProbe {
   stop(): void;
 }
 
-/** A probe over `perf_hooks.monitorEventLoopDelay` (20 ms resolution). */
-export function eventLoopLagProbe(): LagProbe {
-  const histogram = monitorEventLoopDelay({ resolution: 20 });
-  histogram.enable();
+/**
+ * A probe over a timer of `resolutionMs`: lag is how much later than due the timer (or the sample
+ * itself) ran. Not `perf_hooks.monitorEventLoopDelay`: its `reset()` also forgets the previous
+ * timestamp, so a block right after a sample went unseen (measured: 2–8 ms reported for a 300 ms
+ * block). The timer is unref'd: it never keeps the process alive.
+ */
+export function eventLoopLagProbe(resolutionMs = 20): LagProbe {
+  let last = performance.now();
+  let worst = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last - resolutionMs);
+    last = now;
+  }, resolutionMs);
+  timer.unref();
   return {
     sampleMs() {
-      const max = histogram.max;
-      histogram.reset();
-      // The histogram counts the resolution itself as delay; only the excess is lag.
-      return Number.isFinite(max) ? Math.max(0, max / 1e6 - 20) : 0;
+      const now = performance.now();
+      const lag = Math.max(0, worst, now - last - resolutionMs);
+      worst = 0;
+      last = now;
+      return lag;
     },
-    stop: () => histogram.disable(),
+    stop: () => clearInterval(timer),
   };
 }
 
@@ -57,6 +68,11 @@ export interface WatchdogOptions {
   notifier: Pick<Notifier, 'watchdog'>;
   /** Time between pings: `watchdogInterval()` of the environment. */
   intervalMs: number;
+  /**
+   * The agent's own liveness (its loops progress, its journal is writable). Keep external
+   * conditions out of it — a platform outage or an unplugged printer is not cured by a restart,
+   * and a false here gets the agent killed within `WatchdogSec`. A throw counts as false.
+   */
   isHealthy: () => boolean;
   /** Loop lag above which a ping is withheld. Default: half the interval, at least 200 ms, at most 5 s. */
   maxLagMs?: number;

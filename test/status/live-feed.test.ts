@@ -134,4 +134,21 @@ describe('GET /events', () => {
     await expect(sse.next(() => false)).rejects.toThrow();
     expect(source.subscribers).toBe(0);
   });
+
+  it('refuses live views beyond the limit with 503', async () => {
+    const source = new FakeSource();
+    server = await startStatusServer({
+      source,
+      log: silentLogger,
+      listen: '127.0.0.1:0',
+      live: { maxClients: 1 },
+    });
+    const first = await fetch(new URL('events', server.url));
+    const sse = sseReader(first.body as ReadableStream<Uint8Array>);
+    await sse.next((m) => m.event === 'render');
+    const second = await fetch(new URL('events', server.url));
+    expect(second.status).toBe(503);
+    expect(second.headers.get('retry-after')).toBe('10');
+    await sse.cancel();
+  });
 });

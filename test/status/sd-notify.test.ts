@@ -95,3 +95,13 @@ describe('createNotifier', () => {
     }
   });
 });
+
+describe('createNotifier with a malformed address', () => {
+  it('stays disabled and says why', () => {
+    const log = createMemoryLogger();
+    expect(createNotifier('relative/notify', { log }).enabled).toBe(false);
+    expect(
+      log.lines.some((l) => l.includes('NOTIFY_SOCKET is neither an absolute path nor an abstract name')),
+    ).toBe(true);
+  });
+});
