@@ -95,6 +95,7 @@ export function openDatabase(path: string): Db {
   } catch (e) {
     throw journalError(path, 'cannot open', e);
   }
+  cacheStatements(db);
   try {
     const mode = String(db.pragma('journal_mode = WAL', { simple: true }));
     if (path !== ':memory:' && mode !== 'wal') throw new Error(`journal_mode is ${mode}, expected wal`);
@@ -108,6 +109,24 @@ export function openDatabase(path: string): Db {
     db.close();
     throw wrapJournalError(path, 'unusable', e);
   }
+}
+
+/**
+ * Makes `db.prepare` return one compiled statement per SQL text: the journal's statements are a
+ * small fixed set, and compiling them on every call dominated the cost of a write. Only
+ * `run`/`get`/`all` are used, never `iterate`, so sharing a statement is safe.
+ */
+function cacheStatements(db: Db): void {
+  const compile = db.prepare.bind(db);
+  const cache = new Map<string, ReturnType<Db['prepare']>>();
+  db.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (!statement) {
+      statement = compile(source);
+      cache.set(source, statement);
+    }
+    return statement;
+  }) as Db['prepare'];
 }
 
 function migrate(db: Db): void {

@@ -46,6 +46,9 @@ export interface CommandRecord {
   timeline: Array<{ state: CommandState; at: number }>;
 }
 
+export type CommandHead = MachineState &
+  Pick<CommandRecord, 'deviceId' | 'deviceType' | 'kind' | 'createdUtc'>;
+
 export type NewCommand = Pick<
   CommandRecord,
   'id' | 'deviceId' | 'deviceName' | 'deviceType' | 'kind' | 'source' | 'command' | 'createdUtc' | 'seenAt'
@@ -116,11 +119,22 @@ export class Journal {
   }
 
   machineState(id: string): MachineState | undefined {
+    const head = this.head(id);
+    return head ? { phase: head.phase, attempt: head.attempt, state: head.state } : undefined;
+  }
+
+  /** The machine state and identity of a command, without parsing any stored JSON. */
+  head(id: string): CommandHead | undefined {
     return this.guard('read', () => {
-      const row = this.db.prepare('SELECT phase, attempt, state FROM commands WHERE id = ?').get(id) as
-        | { phase: Phase; attempt: number; state: CommandState }
-        | undefined;
-      return row ? { phase: row.phase, attempt: row.attempt, state: row.state } : undefined;
+      const row = this.db
+        .prepare(
+          `SELECT phase, attempt, state, device_id AS deviceId, device_type AS deviceType, kind,
+             created_utc AS createdUtc FROM commands WHERE id = ?`,
+        )
+        .get(id) as (Omit<CommandHead, 'createdUtc'> & { createdUtc: string | null }) | undefined;
+      if (!row) return undefined;
+      const { createdUtc, ...rest } = row;
+      return createdUtc === null ? rest : { ...rest, createdUtc };
     });
   }
 

@@ -56,8 +56,10 @@ export class Runner {
     options: { create?: NewCommand; command?: PlatformCommand } = {},
   ): DeviceEffect[] | undefined {
     const { journal, log } = this.deps;
-    const record = options.create ? undefined : journal.get(commandId);
-    const before: MachineState | undefined = options.create ? INITIAL_STATE : record;
+    const record = options.create ? undefined : journal.head(commandId);
+    const before: MachineState | undefined = options.create
+      ? INITIAL_STATE
+      : record && { phase: record.phase, attempt: record.attempt, state: record.state };
     if (!before) {
       log.debug('event for a command not in the journal', { commandId, event: event.type });
       return undefined;
