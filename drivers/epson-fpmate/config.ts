@@ -3,14 +3,15 @@ import { DEFAULT_LINE_LENGTH } from './protocol.js';
 
 /**
  * The driver's `options:` block. Every key is documented in README.md with an example.
- * Defaults suit an FP-81 II RT / FP-90III on the hotel LAN over plain HTTP.
+ * Defaults suit an FP-81 II RT / FP-90III on the hotel LAN over plain HTTP. Unknown keys are
+ * refused (a misspelt `departments` or `fingerprint` must not pass silently).
  */
 
 const httpUrl = z
   .url()
   .refine((u) => /^https?:\/\//i.test(u), 'expected an http:// or https:// address of the printer');
 
-const fingerprint = z
+const fingerprintSchema = z
   .string()
   .transform((s) => s.replace(/[\s:]/g, '').toUpperCase())
   .refine((s) => /^[0-9A-F]{64}$/.test(s), 'expected a SHA-256 fingerprint (64 hex digits, colons allowed)')
@@ -21,23 +22,23 @@ export const TlsOptionsSchema = z
     /** PEM file of the CA (or the printer's own self-signed certificate) to trust. */
     caFile: z.string().min(1).optional(),
     /** SHA-256 fingerprint of the printer's certificate; pins it, CA or not. */
-    fingerprint256: fingerprint.optional(),
+    fingerprint: fingerprintSchema.optional(),
     /** Name to check the certificate against when it does not match the address (IP). */
     serverName: z.string().min(1).optional(),
     /** Accept any certificate. Only by explicit opt-in; logged as a warning. */
     insecure: z.boolean().default(false),
   })
-  .refine(
-    (t) => !(t.insecure && (t.caFile || t.fingerprint256)),
-    'insecure excludes caFile and fingerprint256',
-  );
+  .strict()
+  .refine((t) => !(t.insecure && (t.caFile || t.fingerprint)), 'insecure excludes caFile and fingerprint');
 
-export const PaymentMappingSchema = z.object({
-  /** Epson paymentType: 0 cash, 1 cheque, 2 credit/card (electronic), 3 ticket, 5 not paid … */
-  paymentType: z.number().int().min(0).max(6),
-  index: z.number().int().min(0).max(10).default(0),
-  description: z.string().max(DEFAULT_LINE_LENGTH).optional(),
-});
+export const PaymentMappingSchema = z
+  .object({
+    /** Epson paymentType: 0 cash, 1 cheque, 2 credit/card (electronic), 3 ticket, 5 not paid … */
+    paymentType: z.number().int().min(0).max(6),
+    index: z.number().int().min(0).max(10).default(0),
+    description: z.string().max(DEFAULT_LINE_LENGTH).optional(),
+  })
+  .strict();
 export type PaymentMapping = z.infer<typeof PaymentMappingSchema>;
 
 const rateKey = z.string().regex(/^\d{1,2}(\.\d{1,2})?$/, 'VAT rate in percent, e.g. "22" or "5.5"');
@@ -96,6 +97,7 @@ export const EpsonFpmateOptionsSchema = z
     /** Poll interval while the printer is unreachable or after a failed job. */
     statusRetryMs: z.number().int().min(100).default(10_000),
   })
+  .strict()
   .refine((o) => o.clientTimeoutMs === undefined || o.clientTimeoutMs > o.printerTimeoutMs, {
     path: ['clientTimeoutMs'],
     message: 'clientTimeoutMs must be longer than printerTimeoutMs',

@@ -90,7 +90,7 @@ export function fpmateEndpoint(address: string, devid: string, timeoutMs: number
  * CA file cannot be read.
  */
 export function tlsDispatcher(tls: EpsonFpmateOptions['tls']): Agent | undefined {
-  if (!tls || (!tls.caFile && !tls.fingerprint256 && !tls.insecure && !tls.serverName)) return undefined;
+  if (!tls || (!tls.caFile && !tls.fingerprint && !tls.insecure && !tls.serverName)) return undefined;
   let ca: Buffer | undefined;
   if (tls.caFile) {
     try {
@@ -102,7 +102,7 @@ export function tlsDispatcher(tls: EpsonFpmateOptions['tls']): Agent | undefined
       );
     }
   }
-  const pinned = tls.fingerprint256;
+  const pinned = tls.fingerprint;
   const base = buildConnector({
     ...(ca ? { ca } : {}),
     ...(tls.serverName ? { servername: tls.serverName } : {}),

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAgentError } from '../../../src/errors.js';
-import { recordingExecuteContext } from '../../helpers/driver-context.js';
+import { jobFor, recordingExecuteContext } from '../../helpers/driver-context.js';
 import { orderItem, payloadJob, payment, printedOf, type Rig, refundJob, rig, saleJob } from './helpers.js';
 
 const NOTES = /^Receipt (\d{4})-(\d{4}) on RT (\S+), \d{4}-\d{2}-\d{2} \d{2}:\d{2}, total (\d+\.\d{2}) EUR$/;
@@ -154,6 +154,42 @@ describe('epson-fpmate driver against the simulated printer', () => {
       'The bill’s items (123.45 EUR) and payments (100.00 EUR) do not match; nothing was printed. Settle the bill on the platform, then issue the receipt again.',
     );
     expect(r.sim.requests).toEqual([]);
+  });
+
+  it('uses the command’s ApiUrl when no address is configured', async () => {
+    r = await rig({ items, payments, driver: { url: undefined } });
+    expect(r.driver.status().summary).toBe('waiting for the first command to learn the printer’s address');
+    await r.driver.open(new AbortController().signal);
+    const result = await r.driver.execute(
+      saleJob('cmd', { apiUrl: `${r.sim.url}/api` }),
+      recordingExecuteContext(),
+    );
+    expect(result.notes).toMatch(/^Receipt 0001-0001 /);
+    expect(r.driver.status().facts).toMatchObject({ address: r.sim.url, lastReceipt: '0001-0001' });
+    const none = await expectRejection(r.driver.execute(saleJob('cmd2'), recordingExecuteContext()));
+    expect(none.code).toBe('COMMAND_INVALID');
+  });
+
+  it('stops before sending when aborted, and refuses a command that is not fiscal', async () => {
+    r = await rig({ items, payments });
+    const controller = new AbortController();
+    controller.abort();
+    const aborted = await expectRejection(
+      r.driver.execute(saleJob(), recordingExecuteContext(controller.signal)),
+    );
+    expect(aborted.code).toBe('ABORTED');
+    expect(r.sim.printed).toEqual([]);
+    const keys = jobFor({ kind: 'other', deviceType: 'KeyCutter' });
+    expect((await expectRejection(r.driver.execute(keys, recordingExecuteContext()))).code).toBe(
+      'COMMAND_INVALID',
+    );
+  });
+
+  it('reports progress up to 1 on success', async () => {
+    r = await rig({ items, payments });
+    const ectx = recordingExecuteContext();
+    await r.driver.execute(saleJob(), ectx);
+    expect(ectx.progressSeen.map((p) => p.fraction)).toEqual([0.2, 0.5, 1]);
   });
 
   it('closes idempotently', async () => {

@@ -60,11 +60,13 @@ describe('fpmate endpoint and failure classification', () => {
     );
   });
 
-  it('refuses insecure together with a CA or fingerprint, and a malformed fingerprint', () => {
+  it('refuses insecure with a CA or fingerprint, a malformed fingerprint and unknown keys', () => {
     const parse = (tls: unknown) => epsonFpmateFactory.configSchema.safeParse({ tls }).success;
     expect(parse({ insecure: true, caFile: '/ca.pem' })).toBe(false);
-    expect(parse({ fingerprint256: 'AB:CD' })).toBe(false);
-    expect(parse({ fingerprint256: 'ab'.repeat(32) })).toBe(true);
+    expect(parse({ fingerprint: 'AB:CD' })).toBe(false);
+    expect(parse({ fingerprint: 'ab'.repeat(32) })).toBe(true);
+    expect(parse({ fingerprint256: 'ab'.repeat(32) })).toBe(false);
+    expect(epsonFpmateFactory.configSchema.safeParse({ departmets: { '22': 1 } }).success).toBe(false);
   });
 });
 
@@ -142,9 +144,9 @@ describe.runIf(haveOpenssl)('HTTPS to a printer with a self-signed certificate',
   });
 
   it('trusts a pinned SHA-256 fingerprint and refuses any other certificate', async () => {
-    expect(await attempt({ fingerprint256: fingerprint })).toEqual({ ok: true, printed: 1 });
+    expect(await attempt({ fingerprint: fingerprint })).toEqual({ ok: true, printed: 1 });
     const other = fingerprint.replace(/^../, fingerprint.startsWith('00') ? '11' : '00');
-    expect(await attempt({ fingerprint256: other })).toEqual({
+    expect(await attempt({ fingerprint: other })).toEqual({
       ok: false,
       code: 'DEVICE_UNAVAILABLE',
       printed: 0,
