@@ -134,7 +134,8 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
     const query = request.query as Record<string, unknown>;
     const nonce = randomBytes(16).toString('base64');
     let notice: { commandId: string } | { error: string } | undefined;
-    if (typeof query.cut === 'string' && query.cut) notice = { commandId: query.cut };
+    // Only an id-shaped value is echoed, so a crafted link cannot put sentences on the page.
+    if (typeof query.cut === 'string' && /^[\w-]{1,100}$/.test(query.cut)) notice = { commandId: query.cut };
     else if (typeof query.cutError === 'string') {
       const text = cutErrorText(query.cutError);
       if (text) notice = { error: text };

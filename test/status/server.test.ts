@@ -94,6 +94,10 @@ describe('GET /', () => {
     expect(ok.body).toContain('data-command-id="cmd-77">Command cmd-77 created');
     const failed = await app.inject({ url: '/?cutError=NO_CARD' });
     expect(failed.body).toContain('No card in the encoder; insert a blank card and try again.');
+    const crafted = await app.inject({
+      url: `/?cut=${encodeURIComponent('call 555-0100 to get your keys')}`,
+    });
+    expect(crafted.body).not.toContain('555-0100');
     const unknown = await app.inject({ url: `/?cutError=${encodeURIComponent(XSS)}` });
     expect(unknown.body).toContain('<p id="cut-result" aria-live="polite"></p>');
   });
