@@ -217,9 +217,10 @@ export class SimulatorCore {
       createdUtc: utc(command.createdAt),
       updatedUtc: utc(command.updatedAt),
       history: command.history.map((h) => ({ ...h })),
-      wire: { command: renderCommand(command, ctx) },
+      // Copies: renderings share nested objects with the render cache.
+      wire: { command: structuredClone(renderCommand(command, ctx)) },
     };
-    if (isFiscalKind(command)) view.wire.fiscal = renderFiscalCommand(command, ctx);
+    if (isFiscalKind(command)) view.wire.fiscal = structuredClone(renderFiscalCommand(command, ctx));
     if (command.malformed) view.malformed = command.malformed;
     const p = command.payload;
     if ('billId' in p && p.kind !== 'payment-terminal') view.billId = p.billId;

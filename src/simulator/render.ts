@@ -51,8 +51,31 @@ function fiscalDevice(
   return device;
 }
 
+/**
+ * Everything of a rendering but `State` depends only on data fixed at creation (device, bill,
+ * reservation, malformation), so it is built once per command and shape. Callers must treat the
+ * returned objects as read-only: nested objects are shared between renderings.
+ */
+const renderings = new WeakMap<SimCommand, { fiscal?: Json; command?: Json }>();
+
+function withState(command: SimCommand, shape: 'fiscal' | 'command', build: () => Json): Json {
+  const entry = renderings.get(command) ?? {};
+  renderings.set(command, entry);
+  let body = entry[shape];
+  if (!body) {
+    const { Id: _id, State: _state, ...rest } = build();
+    body = rest;
+    entry[shape] = body;
+  }
+  return { Id: command.id, State: command.state, ...body };
+}
+
 /** An item of `fiscalMachineCommands/getAll`. Only for fiscal kinds. */
 export function renderFiscalCommand(command: SimCommand, ctx: RenderContext): Json {
+  return withState(command, 'fiscal', () => buildFiscalCommand(command, ctx));
+}
+
+function buildFiscalCommand(command: SimCommand, ctx: RenderContext): Json {
   const p = command.payload;
   if (p.kind !== 'fiscal-data' && p.kind !== 'fiscal-refund' && p.kind !== 'fiscal-payload') {
     throw new Error(`command ${command.id} is not fiscal`);
@@ -151,6 +174,10 @@ function commandData(command: SimCommand, device: SimDevice, ctx: RenderContext)
 
 /** An item of `commands/getAllActive` / `getAllByIds`. */
 export function renderCommand(command: SimCommand, ctx: RenderContext): Json {
+  return withState(command, 'command', () => buildCommand(command, ctx));
+}
+
+function buildCommand(command: SimCommand, ctx: RenderContext): Json {
   const device = ctx.world.device(command.deviceId);
   if (!device) throw new Error(`command ${command.id}: unknown device ${command.deviceId}`);
   const out: Json = {
