@@ -8,7 +8,7 @@ import type {
   JobResult,
   Reconciliation,
 } from '../../src/drivers-api/types.js';
-import { AgentError, toAgentError } from '../../src/errors.js';
+import { AgentError, isAgentError, toAgentError } from '../../src/errors.js';
 import { cutSentence, interruptedError, keyCheckpoint, readKeyCheckpoint } from './checkpoint.js';
 import { type CardCommand, cardRequestFields } from './commands.js';
 import type { SaltoEncoderOptions } from './config.js';
@@ -64,8 +64,26 @@ export class SaltoEncoderDriver implements Driver {
     this.connection = new EncoderConnection(options, ctx);
   }
 
-  open(signal: AbortSignal): Promise<void> {
-    return this.connection.open(signal);
+  /**
+   * Idempotent. Resolves when the encoder answered, and also when it is merely away (a retryable
+   * error: unplugged, switched off, lock server down): the driver then reconnects in the
+   * background, `status()` says so, `execute` fails fast with DEVICE_UNAVAILABLE without touching
+   * a card, and `reconcile` — which needs no device, only the checkpoint — still answers after a
+   * crash. Rejects ABORTED, and problems staff must fix first (no permission on the port, node-hid
+   * missing).
+   */
+  async open(signal: AbortSignal): Promise<void> {
+    try {
+      await this.connection.open(signal);
+    } catch (error) {
+      if (isAgentError(error) && error.code !== 'ABORTED' && error.retryable) {
+        this.ctx.log.warn('encoder not reachable yet; reconnecting in the background', {
+          error: error.message,
+        });
+        return;
+      }
+      throw error;
+    }
   }
 
   async execute(job: Job, ctx: ExecuteContext): Promise<JobResult> {

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { saltoEncoderFactory } from '../../../drivers/salto-encoder/index.js';
 import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
+import { AgentError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log.js';
 import { createTransportFactory } from '../../../src/transport/factory.js';
 import { MemoryHub } from '../../../src/transport/memory.js';
+import { testDriverContext } from '../../helpers/driver-context.js';
 import { eventually } from '../../transport/socat-pair.js';
 import { encoderContract } from './contract.js';
 import { keyJob, makeDriver, type Rig, run } from './rig.js';
@@ -40,14 +43,17 @@ describe('salto-encoder over memory: link life', () => {
     await driver.close();
   });
 
-  it('open() rejects DEVICE_UNAVAILABLE while unplugged, then reconnects by itself', async () => {
+  it('open() while unplugged: reconcile still answers, jobs fail fast, the link comes back by itself', async () => {
     const rig = memoryRig();
     rig.hub.unplug('encoder');
     const driver = makeDriver(rig);
-    await expect(driver.open(new AbortController().signal)).rejects.toMatchObject({
-      code: 'DEVICE_UNAVAILABLE',
-    });
+    await driver.open(new AbortController().signal);
     expect(driver.status()).toMatchObject({ connected: false, summary: 'unplugged — waiting for it' });
+    const crashed = keyJob({}, { checkpoint: { v: 1, confirmed: 2, serials: [] } });
+    expect((await driver.reconcile(crashed, new AbortController().signal)).outcome).toBe('failed');
+    const meanwhile = await run(driver, keyJob());
+    expect(meanwhile.error).toMatchObject({ code: 'DEVICE_UNAVAILABLE', retryable: true });
+    expect(meanwhile.ctx.checkpoints).toEqual([]);
     rig.sim.serve(rig.hub, 'encoder');
     await eventually(() => driver.status().connected, 'background reconnect');
     expect(driver.status().summary).toBe('ready');
@@ -177,6 +183,23 @@ describe('salto-encoder reconcile after a crash', () => {
     const out = await run(driver, keyJob({}, { checkpoint, attempt: 2 }));
     expect(out.ok && out.result.notes).toBe('3 keys for room 101');
     expect(rig.sim.cards.map((c) => c.command)).toEqual(['CC']);
+    await driver.close();
+  });
+});
+
+describe('salto-encoder open() errors staff must fix', () => {
+  it('rejects a HID setup without permission instead of pretending to wait', async () => {
+    const io = createTransportFactory({
+      log: silentLogger,
+      loadHid: async () => {
+        throw new AgentError('DEVICE_UNAVAILABLE', 'node-hid cannot be loaded', { retryable: false });
+      },
+    });
+    const driver = saltoEncoderFactory.create(
+      saltoEncoderFactory.configSchema.parse({ transport: 'hid' }),
+      testDriverContext({ io }),
+    );
+    await expect(driver.open(new AbortController().signal)).rejects.toMatchObject({ retryable: false });
     await driver.close();
   });
 });
