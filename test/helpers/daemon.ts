@@ -145,7 +145,7 @@ export function createDaemon(options: DaemonOptions): DaemonHandle {
 export async function eventually<T>(
   check: () => Promise<T | undefined | false> | T | undefined | false,
   timeoutMs: number,
-  what: string,
+  what: string | (() => string),
   intervalMs = 100,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -1,0 +1,90 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { type DaemonHandle, tempDir } from '../helpers/daemon.js';
+import { createMix, e2eScenario, startAgent, TOKENS } from './harness.js';
+import { verify, waitForAll } from './verify.js';
+
+/**
+ * The real daemon (a child process) against the platform simulator over HTTP and WebSocket, with
+ * the simulated drivers. Each test gets a fresh simulator state and a fresh journal.
+ */
+describe('agent daemon end to end', () => {
+  let sim: PlatformSimulator;
+  let daemon: DaemonHandle | undefined;
+
+  beforeAll(async () => {
+    sim = await startPlatformSimulator({ scenario: e2eScenario() });
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+  afterEach(async () => {
+    const lines = daemon?.lines ?? [];
+    await daemon?.stop();
+    // No token in any line the daemon printed.
+    const leaked = lines.filter((l) => l.includes(TOKENS.clientToken) || l.includes(TOKENS.accessToken));
+    expect(leaked).toEqual([]);
+    daemon = undefined;
+    sim.reset();
+  });
+
+  it('runs a mixed stream of 500 commands exactly as scripted, each once, with legal histories', async () => {
+    const dir = tempDir('e2e-stream');
+    daemon = startAgent(sim, dir);
+    await daemon.start();
+    const planned = createMix(sim, 500);
+    await waitForAll(sim, planned, 120_000);
+    const verdict = verify(sim, planned, dir);
+    expect(verdict.problems).toEqual([]);
+    expect(verdict.untouched).toBe(50);
+    expect(verdict.processed).toBe(250);
+    expect(verdict.errors).toBe(200);
+    expect(await daemon.stop()).toBe(0);
+  }, 180_000);
+
+  it('survives kill -9 mid-stream: nothing lost, nothing printed twice', async () => {
+    const dir = tempDir('e2e-kill');
+    daemon = startAgent(sim, dir);
+    await daemon.start();
+    const planned = createMix(sim, 200);
+    for (let round = 0; round < 3; round++) {
+      await new Promise((r) => setTimeout(r, 400 + round * 250));
+      await daemon.kill();
+      planned.push(...createMix(sim, 30, 200 + round * 30));
+      await daemon.start();
+    }
+    await waitForAll(sim, planned, 120_000);
+    const verdict = verify(sim, planned, dir, { crashes: true });
+    expect(verdict.problems).toEqual([]);
+    expect(daemon.exits.filter((e) => e.signal === 'SIGKILL')).toHaveLength(3);
+  }, 180_000);
+
+  it('loses nothing through a 30-second platform outage', async () => {
+    const dir = tempDir('e2e-outage');
+    daemon = startAgent(sim, dir);
+    await daemon.start();
+    const planned = createMix(sim, 60);
+    await new Promise((r) => setTimeout(r, 300));
+    sim.setFaults({
+      serverErrors: { rate: 1, next: 0, status: 503 },
+      websocket: { refuse: true, dropEverySeconds: null },
+    });
+    sim.dropWebSockets();
+    planned.push(...createMix(sim, 40, 60));
+    await new Promise((r) => setTimeout(r, 30_000));
+    sim.clearFaults();
+    await waitForAll(sim, planned, 90_000);
+    expect(verify(sim, planned, dir).problems).toEqual([]);
+  }, 180_000);
+
+  it('picks everything up by polling when the WebSocket is unreachable', async () => {
+    const dir = tempDir('e2e-nows');
+    sim.setFaults({ websocket: { refuse: true, dropEverySeconds: null } });
+    daemon = startAgent(sim, dir);
+    await daemon.start();
+    const planned = createMix(sim, 60);
+    await waitForAll(sim, planned, 60_000);
+    expect(verify(sim, planned, dir).problems).toEqual([]);
+    expect(sim.openWebSockets).toBe(0);
+  }, 120_000);
+});

@@ -1,0 +1,234 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CommandState } from '../../src/connector/wire.js';
+import type {
+  CommandView,
+  HistoryEntry,
+  PlatformSimulator,
+  ScenarioInput,
+} from '../../src/simulator/index.js';
+import { createDaemon, type DaemonHandle } from '../helpers/daemon.js';
+
+/**
+ * The e2e world: a platform simulator in the test process and the real daemon as a child process,
+ * with four devices whose outcomes are scripted per device (through the embedded JSON the
+ * simulated drivers read), so every command's final state is known in advance.
+ */
+export const DEVICES = {
+  fiscalOk: 'e2e00000-0000-4000-8000-000000000001',
+  fiscalPaperOut: 'e2e00000-0000-4000-8000-000000000002',
+  keysOk: 'e2e00000-0000-4000-8000-000000000003',
+  keysNoCard: 'e2e00000-0000-4000-8000-000000000004',
+  printer: 'e2e00000-0000-4000-8000-000000000005',
+} as const;
+
+export const TOKENS = {
+  clientToken: 'E2E-CLIENT-TOKEN-SECRET-0001',
+  accessToken: 'E2E-ACCESS-TOKEN-SECRET-0002',
+};
+
+export function e2eScenario(): ScenarioInput {
+  return {
+    name: 'e2e',
+    seed: 4242,
+    platform: { ...TOKENS, rateLimit: { requests: 100_000, windowSeconds: 30 }, otherEventRate: 0.1 },
+    enterprises: [{ id: 'e2e0e000-0000-4000-8000-000000000000', name: 'Hotel E2E' }],
+    devices: [
+      {
+        id: DEVICES.fiscalOk,
+        type: 'FiscalMachine',
+        name: 'RT ok',
+        apiUrl: 'http://127.0.0.1:1',
+        serialNumber: '99E2E000001',
+        settings: { sim: { outcome: 'ok', durationMs: 5 } },
+      },
+      {
+        id: DEVICES.fiscalPaperOut,
+        type: 'FiscalMachine',
+        name: 'RT paper out',
+        apiUrl: 'http://127.0.0.1:1',
+        serialNumber: '99E2E000002',
+        settings: { sim: { outcome: 'PAPER_OUT', durationMs: 5 } },
+      },
+      {
+        id: DEVICES.keysOk,
+        type: 'KeyCutter',
+        name: 'Encoder ok',
+        keyCutterId: '1',
+        settings: { sim: { durationMs: 6 } },
+      },
+      {
+        id: DEVICES.keysNoCard,
+        type: 'KeyCutter',
+        name: 'Encoder no card',
+        keyCutterId: '2',
+        settings: { sim: { outcome: 'NO_CARD', failAtCard: 2, durationMs: 6 } },
+      },
+      { id: DEVICES.printer, type: 'Printer', name: 'Laser (not ours)' },
+    ],
+    reservations: { generate: 10 },
+    generator: { autostart: false, rate: 0 },
+  };
+}
+
+export function agentConfig(sim: PlatformSimulator, dir: string, options: { websocket?: boolean } = {}) {
+  const sim5 = (name: string) => ({
+    durationMs: 5,
+    jitterMs: 5,
+    ledgerPath: join(dir, `ledger-${name}.jsonl`),
+  });
+  return {
+    version: 1,
+    platform: {
+      url: sim.url,
+      ...(options.websocket === false ? {} : { websocketUrl: sim.wsUrl }),
+      rateLimit: { requests: 100_000, windowSeconds: 30 },
+      requestTimeoutMs: 3000,
+    },
+    poll: { intervalMs: 500, safetyNetMs: 5000, fiscalLookbackHours: 24 },
+    log: { level: 'info' },
+    shutdown: { deadlineMs: 3000 },
+    devices: [
+      {
+        id: DEVICES.fiscalOk,
+        name: 'RT ok',
+        type: 'FiscalMachine',
+        driver: 'sim-fiscal',
+        options: sim5('fiscal-ok'),
+      },
+      {
+        id: DEVICES.fiscalPaperOut,
+        name: 'RT paper out',
+        type: 'FiscalMachine',
+        driver: 'sim-fiscal',
+        options: sim5('fiscal-paper'),
+      },
+      {
+        id: DEVICES.keysOk,
+        name: 'Encoder ok',
+        type: 'KeyCutter',
+        driver: 'sim-encoder',
+        options: sim5('keys-ok'),
+      },
+      {
+        id: DEVICES.keysNoCard,
+        name: 'Encoder no card',
+        type: 'KeyCutter',
+        driver: 'sim-encoder',
+        options: sim5('keys-nocard'),
+      },
+    ],
+  };
+}
+
+export function startAgent(
+  sim: PlatformSimulator,
+  dir: string,
+  options: { websocket?: boolean } = {},
+): DaemonHandle {
+  return createDaemon({
+    config: { ...agentConfig(sim, dir, options), journal: { path: join(dir, 'journal.db') } },
+    env: { FRONTDESK_CLIENT_TOKEN: TOKENS.clientToken, FRONTDESK_ACCESS_TOKEN: TOKENS.accessToken },
+  });
+}
+
+/** What a command must end as. `untouched`: the agent must never update it. */
+export type Expected = 'Processed' | 'Error' | 'untouched' | 'Processed-or-partial';
+
+export interface Planned {
+  view: CommandView;
+  expected: Expected;
+  keyCount?: number;
+}
+
+/** Creates `count` commands in a fixed rotation of kinds and devices, each with its expected end. */
+export function createMix(sim: PlatformSimulator, count: number, offset = 0): Planned[] {
+  const out: Planned[] = [];
+  for (let i = offset; i < offset + count; i++) {
+    switch (i % 10) {
+      case 0:
+      case 1:
+        out.push({ view: sim.createFiscalPayload({ deviceId: DEVICES.fiscalOk }), expected: 'Processed' });
+        break;
+      case 2:
+        out.push({ view: sim.createFiscalData({ deviceId: DEVICES.fiscalOk }), expected: 'Processed' });
+        break;
+      case 3:
+        out.push({ view: sim.createFiscalPayload({ deviceId: DEVICES.fiscalPaperOut }), expected: 'Error' });
+        break;
+      case 4:
+      case 5:
+        out.push({
+          view: sim.createKeys({ deviceId: DEVICES.keysOk, keyCount: 2 }),
+          expected: 'Processed',
+          keyCount: 2,
+        });
+        break;
+      case 6:
+        out.push({
+          view: sim.createKeys({ deviceId: DEVICES.keysNoCard, keyCount: 3 }),
+          expected: 'Error',
+          keyCount: 3,
+        });
+        break;
+      case 7:
+        out.push({
+          view: sim.createFiscalPayload({ deviceId: DEVICES.fiscalOk, malformed: 'bad-base64' }),
+          expected: 'Error',
+        });
+        break;
+      case 8:
+        out.push({
+          view: sim.createKeys({ deviceId: DEVICES.keysOk, malformed: 'missing-field' }),
+          expected: 'Error',
+        });
+        break;
+      default:
+        out.push({ view: sim.createPrint({ deviceId: DEVICES.printer }), expected: 'untouched' });
+    }
+  }
+  return out;
+}
+
+const RANK: Record<CommandState, number> = {
+  Pending: 0,
+  Received: 1,
+  Processing: 2,
+  Processed: 3,
+  Cancelled: 3,
+  Error: 3,
+};
+
+/**
+ * Problems with one history: states out of order, anything after a terminal state, and (unless
+ * `allowRepeats`, for runs with crashes, where at-least-once delivery may resend the update whose
+ * acknowledgement was lost) the same state reported twice.
+ */
+export function historyProblems(history: HistoryEntry[], allowRepeats = false): string[] {
+  const problems: string[] = [];
+  for (let i = 1; i < history.length; i++) {
+    const prev = history[i - 1] as HistoryEntry;
+    const cur = history[i] as HistoryEntry;
+    if (RANK[prev.state] === 3) problems.push(`update after terminal ${prev.state}: ${cur.state}`);
+    if (RANK[cur.state] < RANK[prev.state]) problems.push(`backwards ${prev.state} → ${cur.state}`);
+    if (!allowRepeats && cur.state === prev.state && cur.state !== 'Processing')
+      problems.push(`${cur.state} twice`);
+  }
+  return problems;
+}
+
+export function isTerminal(state: CommandState): boolean {
+  return RANK[state] === 3;
+}
+
+/** Reads a simulated device's ledger: command id → number of side effects. */
+export function ledgerCounts(path: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  if (!existsSync(path)) return counts;
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const entry = JSON.parse(line) as { commandId: string };
+    counts.set(entry.commandId, (counts.get(entry.commandId) ?? 0) + 1);
+  }
+  return counts;
+}
