@@ -52,8 +52,12 @@ export interface Agent {
   abortNow(): void;
   /** The running agent for the page; available after `start()`. */
   readonly source: StatusSource;
-  /** True while every health condition holds (for the systemd watchdog). */
-  healthy(): boolean;
+  /**
+   * True while the agent itself is alive: its event loop runs and its journal can be written.
+   * This feeds the systemd watchdog, so it deliberately ignores the platform and the devices: an
+   * internet outage or an unplugged printer must not make systemd restart the agent.
+   */
+  alive(): boolean;
 }
 
 /**
@@ -285,6 +289,6 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       if (!source) throw new AgentError('INTERNAL', 'The agent has not started');
       return source;
     },
-    healthy: () => source?.health().ok ?? false,
+    alive: () => journalProbe.ok && loop.lagMs() < 5000,
   };
 }

@@ -54,7 +54,7 @@ export async function runCommand(
   notifier.ready('running');
   const interval = watchdogInterval(io.env, process.pid);
   const watchdog = interval
-    ? startWatchdog({ notifier, intervalMs: interval, isHealthy: agent.healthy, log })
+    ? startWatchdog({ notifier, intervalMs: interval, isHealthy: agent.alive, log })
     : undefined;
 
   const signal = await stopped;
