@@ -222,7 +222,14 @@ function finish(
     };
   }
   d.board.touched();
-  ectx.checkpoint(doneCheckpoint(result));
+  try {
+    ectx.checkpoint(doneCheckpoint(result));
+  } catch (e) {
+    // The receipt is printed whatever the journal says: report the real outcome.
+    d.log.error('could not checkpoint a printed receipt', {
+      error: e instanceof Error ? e.message : String(e),
+    });
+  }
   ectx.progress(1);
   return result;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAgentError } from '../../../src/errors.js';
+import { fpmateReceiptXml } from '../../../src/simulator/fpmate.js';
 import { jobFor, recordingExecuteContext } from '../../helpers/driver-context.js';
 import { orderItem, payloadJob, payment, printedOf, type Rig, refundJob, rig, saleJob } from './helpers.js';
 
@@ -199,4 +200,27 @@ describe('epson-fpmate driver against the simulated printer', () => {
     await r.driver.close();
     expect(r.driver.status().facts.reachable).toBe(true);
   });
+});
+
+describe('interoperability with the platform simulator’s payloads', () => {
+  it.each(['soap', 'bare'] as const)(
+    'prints its %s fpmate receipt exactly as a real printer would',
+    async (envelope) => {
+      r = await rig();
+      const xml = fpmateReceiptXml(
+        {
+          header: ['HOTEL BELLAVISTA'],
+          lines: [
+            { description: 'PERNOTTAMENTO', quantity: 2, unitPriceCents: 9500, department: 2 },
+            { description: 'TASSA DI SOGGIORNO', quantity: 2, unitPriceCents: 350, department: 4 },
+          ],
+          payments: [{ description: 'CARTA DI CREDITO', amountCents: 19700, paymentType: 2, index: 1 }],
+        },
+        envelope,
+      );
+      const result = await r.driver.execute(payloadJob(xml), recordingExecuteContext());
+      expect(result.notes).toMatch(/^Receipt 0001-0001 on RT 99MEY123456, .*total 197\.00 EUR$/);
+      expect(printedOf(r.sim, 'sale')[0]?.header).toEqual(['HOTEL BELLAVISTA']);
+    },
+  );
 });
