@@ -1,4 +1,5 @@
 import type { AgentEvent, AgentSnapshot, CommandSummary } from '../agent-api.js';
+import { TERMINAL_STATES } from '../connector/wire.js';
 import { AgentError } from '../errors.js';
 import { DeviceTurns } from './device-turn.js';
 import { Intake } from './intake.js';
@@ -69,7 +70,7 @@ class CommandEngine implements Engine {
       log: log.child({ component: 'outbox' }),
       tuning: this.tuning.outbox,
       onDelivered: (item) => this.runner.apply(item.commandId, { type: 'delivered', state: item.state }),
-      verify: (item) => this.verify(item),
+      verify: (item, error, signal) => this.verify(item, error, signal),
     });
     this.queues = new DeviceQueues((deviceId, commandId) => this.turns.run(deviceId, commandId), log);
     this.runner = new Runner({
@@ -202,19 +203,23 @@ class CommandEngine implements Engine {
     }
   }
 
-  private async verify(item: OutboxItem): Promise<'gone' | 'ours'> {
+  /**
+   * The platform refused an update. `ours` when a re-read shows the command still active (or, for
+   * a 409, merely not visible); `gone` otherwise — including a refused result of a command that
+   * `commands/getAllByIds` no longer lists: nothing we send about it can be delivered.
+   */
+  private async verify(item: OutboxItem, error: AgentError, signal: AbortSignal): Promise<'gone' | 'ours'> {
     const { journal } = this.options;
     const record = journal.get(item.commandId);
     if (!record) {
       journal.outbox.dropCommand(item.commandId);
       return 'gone';
     }
-    const result = await rereadCommand(this.rereadDeps, record, this.hardStop.signal);
-    if (result.verdict === 'proceed') return 'ours';
-    this.runner.apply(record.id, {
-      type: 'platformTerminal',
-      platformState: result.platformState ?? 'Cancelled',
-    });
+    const result = await rereadCommand(this.rereadDeps, record, signal);
+    const refusedResult = TERMINAL_STATES.includes(item.state) && error.code !== 'PLATFORM_CONFLICT';
+    if (result.verdict === 'proceed' && (result.visible || !refusedResult)) return 'ours';
+    const platformState = result.verdict === 'skip' ? result.platformState : undefined;
+    this.runner.apply(record.id, { type: 'platformTerminal', platformState: platformState ?? 'Cancelled' });
     journal.outbox.dropCommand(record.id);
     return 'gone';
   }

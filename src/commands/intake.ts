@@ -160,6 +160,15 @@ export class Intake {
   }
 
   private onSocketCommand(event: { id: string; state?: string }): void {
+    try {
+      this.takeSocketCommand(event);
+    } catch (e) {
+      // Never throw into the socket's message handling (a journal failure, say).
+      this.failed('websocket event', e);
+    }
+  }
+
+  private takeSocketCommand(event: { id: string; state?: string }): void {
     const { sink } = this.options;
     const state = COMMAND_STATES.find((s) => s === event.state);
     if (state && TERMINAL_STATES.includes(state)) {

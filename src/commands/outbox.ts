@@ -43,8 +43,11 @@ export interface OutboxOptions {
   tuning?: Partial<OutboxTuning>;
   /** The platform took `item` (its row is already deleted). */
   onDelivered(item: OutboxItem): void;
-  /** Re-reads a command whose update was refused; rejects when the re-read itself fails. */
-  verify(item: OutboxItem, error: AgentError): Promise<'gone' | 'ours'>;
+  /**
+   * Re-reads a command whose update was refused; rejects when the re-read itself fails. `signal`
+   * fires when the outbox stops.
+   */
+  verify(item: OutboxItem, error: AgentError, signal: AbortSignal): Promise<'gone' | 'ours'>;
 }
 
 const RESULT_STATES = new Set(['Processed', 'Error', 'Cancelled']);
@@ -213,7 +216,7 @@ export class Outbox {
       case 'PLATFORM_CONFLICT': {
         let verdict: 'gone' | 'ours';
         try {
-          verdict = await this.options.verify(item, error);
+          verdict = await this.options.verify(item, error, this.abort.signal);
         } catch (e) {
           log.warn('update refused and the re-read failed; retrying later', { ...fields, reread: String(e) });
           this.pause(this.backoff());

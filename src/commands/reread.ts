@@ -13,7 +13,8 @@ import type { CommandRecord, Journal } from './journal.js';
  */
 
 export type RereadResult =
-  | { verdict: 'proceed'; command?: PlatformCommand }
+  /** `visible` is false when the platform cannot show it (Processing from us, `commands` source). */
+  | { verdict: 'proceed'; visible: boolean; command?: PlatformCommand }
   | { verdict: 'skip'; platformState?: CommandState };
 
 export interface RereadDeps {
@@ -41,9 +42,12 @@ async function fetchById(
   return deps.connector.commandsByIds([record.id], { priority: 'normal', signal });
 }
 
-/** True when our Processing update for the command was delivered (none is pending). */
+/**
+ * True when the platform has the command in Processing from us: it was started (so Processing was
+ * queued) and that update is no longer pending.
+ */
 function processingDelivered(deps: RereadDeps, record: CommandRecord): boolean {
-  if (record.state !== 'Processing') return false;
+  if (record.startedAt === undefined) return false;
   return !deps.journal.outbox
     .pendingFor(record.id)
     .some((item) => item.state === 'Processing' && !item.progressOnly);
@@ -70,7 +74,7 @@ export async function rereadCommand(
   const item = items.find((i) => (i.ok ? i.command.id : i.id) === record.id);
   if (!item) {
     if (record.source !== 'fiscalMachineCommands' && processingDelivered(deps, record)) {
-      return { verdict: 'proceed' };
+      return { verdict: 'proceed', visible: false };
     }
     return { verdict: 'skip' };
   }
@@ -78,8 +82,8 @@ export async function rereadCommand(
   if (state !== undefined && TERMINAL_STATES.includes(state))
     return { verdict: 'skip', platformState: state };
   if (item.ok && (ACTIVE_STATES.includes(item.command.state) || item.command.state === 'Processing')) {
-    return { verdict: 'proceed', command: item.command };
+    return { verdict: 'proceed', visible: true, command: item.command };
   }
   // Came back malformed this time: it is still there and not terminal; run what was journaled.
-  return { verdict: 'proceed' };
+  return { verdict: 'proceed', visible: true };
 }

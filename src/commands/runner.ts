@@ -42,6 +42,8 @@ interface Pending {
 
 export class Runner {
   private batch: Pending | undefined;
+  /** Commands already warned about (a type mismatch is seen on every poll). */
+  private readonly warned = new Set<string>();
 
   constructor(private readonly deps: RunnerDeps) {}
 
@@ -220,6 +222,8 @@ export class Runner {
     const device = devices.get(c.device.id);
     if (!device || c.data.kind === 'other') return;
     if (c.device.type !== device.type) {
+      if (this.warned.has(c.id)) return;
+      this.warned.add(c.id);
       log.warn('command device type differs from the configuration; not touched', {
         commandId: c.id,
         device: device.id,

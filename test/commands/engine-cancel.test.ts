@@ -133,6 +133,26 @@ describe('engine: cancellation', () => {
     await h.engine.stop(1000);
   });
 
+  it('closes a key command whose result is refused once getAllByIds no longer lists it', async () => {
+    const h = harness();
+    h.platform.add({ wire: wireKeyCommand({ id: 'k1' }) });
+    const done = gate();
+    h.drivers.keys.next(() => done.promise.then(() => ({ notes: 'Two keys written' })));
+    await h.engine.start();
+    await h.until(() => h.platform.state('k1') === 'Processing', 'k1 processing');
+    h.platform.setState('k1', 'Cancelled');
+    done.open();
+    await h.until(() => h.journal.get('k1')?.phase === 'closed', 'k1 closed');
+    expect(h.platform.historyOf('k1')).toEqual(['Received', 'Processing:0']);
+    expect(h.journal.get('k1')).toMatchObject({
+      state: 'Cancelled',
+      outcome: 'Processed',
+      notes: 'Two keys written',
+    });
+    expect(h.engine.outboxState().pending).toBe(0);
+    await h.engine.stop(1000);
+  });
+
   it('on a 400 while waiting, drops the command and everything queued for it', async () => {
     const h = harness();
     h.platform.add({ wire: wireKeyCommand({ id: 'k1' }) });

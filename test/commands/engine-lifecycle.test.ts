@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentError } from '../../src/errors.js';
 import {
   FOREIGN_DEVICE,
+  KEY_DEVICE,
   TERMINAL_DEVICE,
   wireFiscalCommand,
   wireKeyCommand,
@@ -158,10 +159,15 @@ describe('engine: a command’s life', () => {
     h.platform.add({
       wire: { ...wirePrinterCommand({ id: 'terminal', device: TERMINAL_DEVICE }), Data: { Amount: 1 } },
     });
+    // Our encoder's id, but the platform says it is a printer: a configuration mistake, not ours to run.
+    h.platform.add({
+      wire: wirePrinterCommand({ id: 'mistyped', device: { ...KEY_DEVICE, Type: 'Printer' } }),
+    });
     h.platform.add({ wire: wireKeyCommand({ id: 'mine' }) });
     await h.engine.start();
     h.socket?.connect();
-    for (const id of ['foreign', 'foreign-bad', 'terminal', 'mine']) h.socket?.event(id, 'Pending');
+    for (const id of ['foreign', 'foreign-bad', 'terminal', 'mistyped', 'mine'])
+      h.socket?.event(id, 'Pending');
     await h.until(() => h.platform.state('mine') === 'Processed', 'mine processed');
     await h.advance(5000);
     expect(new Set(h.platform.updates.map((u) => u.CommandId))).toEqual(new Set(['mine']));

@@ -104,4 +104,36 @@ describe('engine: delivering updates through outages', () => {
     expect(h.log.lines.some((l) => l.includes('can never be sent'))).toBe(true);
     await h.engine.stop(1000);
   });
+  it('on a 403 for a command still ours drops only that update; on a 409 re-reads and sends it again', async () => {
+    const h = harness();
+    h.platform.add({ wire: wireKeyCommand({ id: 'k1' }) });
+    h.platform.add({ wire: wirePrinterCommand({ id: 'p1' }) });
+    let conflicts = 1;
+    h.platform.fault.updateCommand = (r) => {
+      if (r.update?.CommandId === 'k1' && r.update.State === 'Processing') {
+        return new AgentError('PLATFORM_FORBIDDEN', 'Device is not assigned to this integration');
+      }
+      if (r.update?.CommandId === 'p1' && r.update.State === 'Processed' && conflicts-- > 0) {
+        return new AgentError('PLATFORM_CONFLICT', 'The command was changed meanwhile');
+      }
+      return undefined;
+    };
+    await h.engine.start();
+    await h.until(
+      () => h.journal.get('k1')?.phase === 'closed' && h.journal.get('p1')?.phase === 'closed',
+      'both closed',
+    );
+    expect(h.platform.historyOf('k1')).toEqual(['Received', 'Processed']);
+    expect(h.platform.historyOf('p1')).toEqual(['Received', 'Processing:0', 'Processed']);
+    const rereads = h.platform.requests.filter(
+      (r) => r.operation === 'commandsByIds' && r.priority === 'normal',
+    );
+    // k1 and p1 before start, then k1 after the 403; p1's 409 re-read finds it Processing (not listed).
+    expect(rereads.map((r) => r.ids?.[0])).toEqual(expect.arrayContaining(['k1', 'p1']));
+    expect(rereads.length).toBe(4);
+    expect(
+      h.log.lines.some((l) => l.includes('still ours; this update is dropped') && l.includes('k1')),
+    ).toBe(true);
+    await h.engine.stop(1000);
+  });
 });
