@@ -1,0 +1,104 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { DEVICES, e2eScenario, startAgent } from '../e2e/harness.js';
+import { type DaemonHandle, eventually, tempDir } from '../helpers/daemon.js';
+import { requireTool } from '../helpers/tools.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const available = requireTool(CHROMIUM, 'drives the status page of the running agent in a real browser');
+const outputDir = join(import.meta.dirname, '..', '..', 'test-output');
+
+/** The status page of the real daemon (a child process) against the platform simulator. */
+describe.skipIf(!available)('status page of the running agent, in Chromium', () => {
+  let sim: PlatformSimulator;
+  let daemon: DaemonHandle;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    sim = await startPlatformSimulator({ scenario: e2eScenario() });
+    daemon = startAgent(sim, tempDir('browser-agent'));
+    await daemon.start();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await daemon?.stop();
+    await sim?.close();
+  });
+
+  it('shows devices and processed commands, updates live, and cuts keys from the form', async () => {
+    const done = sim.createFiscalPayload({ deviceId: DEVICES.fiscalOk });
+    await eventually(() => sim.command(done.id)?.state === 'Processed', 20_000, 'the first receipt');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(daemon.statusUrl());
+
+    for (const id of [DEVICES.fiscalOk, DEVICES.fiscalPaperOut, DEVICES.keysOk, DEVICES.keysNoCard]) {
+      await expect.poll(() => page.locator(`[data-device-id="${id}"]`).isVisible()).toBe(true);
+    }
+    expect(await page.locator(`tr[data-command-id="${done.id}"]`).getAttribute('data-state')).toBe(
+      'Processed',
+    );
+    expect(await page.locator(`tr[data-command-id="${done.id}"]`).textContent()).toMatch(
+      /Receipt \d{4}-\d{4}/,
+    );
+    await expect.poll(() => page.locator('#live').textContent(), { timeout: 10_000 }).toBe('Live');
+
+    // A live update: a command created now appears without a reload.
+    const live = sim.createKeys({ deviceId: DEVICES.keysOk, keyCount: 1 });
+    await expect
+      .poll(() => page.locator(`tr[data-command-id="${live.id}"]`).getAttribute('data-state'), {
+        timeout: 20_000,
+      })
+      .toBe('Processed');
+
+    // The Cut keys form: a real addKeyCutter on the platform, run by the agent to Processed.
+    const reservation = sim.world.reservations[0];
+    if (!reservation) throw new Error('the scenario has no reservation');
+    await page.locator('#cut-form select[name="deviceId"]').selectOption(DEVICES.keysOk);
+    await page.locator('#cut-form input[name="reservationId"]').fill(reservation.id);
+    await page.locator('#cut-form input[name="keyCount"]').fill('2');
+    await page.locator('#cut-form button[type="submit"]').click();
+    await expect.poll(() => page.locator('#cut-result').getAttribute('data-command-id')).toBeTruthy();
+    const created = (await page.locator('#cut-result').getAttribute('data-command-id')) as string;
+    await eventually(() => sim.command(created)?.state === 'Processed', 20_000, 'the cut-keys command');
+    await expect
+      .poll(() => page.locator(`tr[data-command-id="${created}"]`).getAttribute('data-state'), {
+        timeout: 10_000,
+      })
+      .toBe('Processed');
+    expect(sim.command(created)?.reservationId).toBe(reservation.id);
+
+    mkdirSync(outputDir, { recursive: true });
+    await page.screenshot({ path: join(outputDir, 'agent-status-page.png'), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  }, 90_000);
+
+  it('turns /healthz to 503 while the platform is unreachable and back to 200 when it returns', async () => {
+    const health = async () => (await fetch(`${daemon.statusUrl()}/healthz`)).status;
+    expect(await health()).toBe(200);
+    sim.setFaults({ serverErrors: { rate: 1, next: 0, status: 503 } });
+    await eventually(async () => (await health()) === 503, 40_000, '/healthz to turn 503', 500);
+    const body = (await (await fetch(`${daemon.statusUrl()}/healthz`)).json()) as { reasons: string[] };
+    expect(body.reasons.join(' ')).toMatch(/platform has not answered/);
+    sim.clearFaults();
+    await eventually(async () => (await health()) === 200, 40_000, '/healthz to return to 200', 500);
+  }, 90_000);
+});
