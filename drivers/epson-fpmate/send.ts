@@ -5,6 +5,7 @@ import type { Logger } from '../../src/log.js';
 import { failureMeaning } from './answers.js';
 import type { EpsonFpmateOptions } from './config.js';
 import type { PostResult } from './http.js';
+import type { LastDocument } from './last-document.js';
 import type { PrinterLink } from './link.js';
 import type { Plan, PrinterMemory } from './plan.js';
 import { decodePrinterStatus, docLabel } from './protocol.js';
@@ -136,7 +137,7 @@ export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext)
       outcome: decision.outcome,
     });
     if (decision.outcome === 'printed') {
-      const printed = fromMemory(d, plan, decision.document.z, decision.document.doc, decision);
+      const printed = fromMemory(d, plan, decision.document);
       return finish(d, plan, ectx, printed, undefined);
     }
     if (decision.outcome === 'unknown') throw unknownError(plan, `${outcome.reason}; ${decision.reason}`);
@@ -160,14 +161,14 @@ function unknownError(plan: Plan, reason: string): AgentError {
   });
 }
 
-function fromMemory(d: SendDeps, plan: Plan, z: number, doc: number, decision: Decision): PrintedReceipt {
-  const document = decision.outcome === 'printed' ? decision.document : undefined;
+/** A receipt as the printer's memory shows it (its last emitted document). */
+function fromMemory(d: SendDeps, plan: Plan, document: LastDocument): PrintedReceipt {
   return {
-    z,
-    doc,
-    dateTime: document?.dateTime,
-    serial: document?.serial || d.memory.serial(),
-    totalCents: document?.totalCents,
+    z: document.z,
+    doc: document.doc,
+    dateTime: document.dateTime,
+    serial: document.serial || d.memory.serial(),
+    totalCents: document.totalCents,
     refund: plan.label === 'refund',
     reference: plan.reference,
     recovered: true,
@@ -195,7 +196,7 @@ async function printedFrom(
   const decision = decide(baseline, await d.link.readLastDocument(), plan.expectedCents);
   if (decision.outcome !== 'printed') return undefined;
   return {
-    ...fromMemory(d, plan, decision.document.z, decision.document.doc, decision),
+    ...fromMemory(d, plan, decision.document),
     recovered: false,
     warnings: base.warnings,
   };
