@@ -155,7 +155,7 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
     devices = await createDevices(config, {
       registry: deps.registry,
       journal,
-      platform: platformReader(client),
+      platform: platformReader(client, clock, log.child({ component: 'platform-reader' })),
       io: createTransportFactory({ log: log.child({ component: 'transport' }) }),
       clock,
       log,
