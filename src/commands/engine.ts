@@ -112,6 +112,8 @@ class CommandEngine implements Engine {
         platformSays: (id, state) => this.runner.platformSays(id, state),
         isKnown: (id) => journal.has(id),
       },
+      onPlatformAnswered: () => this.outbox.platformAnswered(),
+      onPlatformFailed: () => this.outbox.platformFailed(),
     });
   }
 

@@ -40,6 +40,10 @@ export interface IntakeOptions {
   debounceMs: number;
   authPauseMs: number;
   sink: IntakeSink;
+  /** Called after every discovery request the platform answered. */
+  onPlatformAnswered?: () => void;
+  /** Called after a discovery request failed with a retryable platform error (an outage). */
+  onPlatformFailed?: () => void;
 }
 
 const HOUR = 3_600_000;
@@ -208,6 +212,7 @@ export class Intake {
     const result = await fn();
     this.activityState.lastSuccessAt = this.options.clock.now();
     this.activityState.authRejected = false;
+    this.options.onPlatformAnswered?.();
     return result;
   }
 
@@ -216,6 +221,7 @@ export class Intake {
     const error: AgentError = toAgentError(e);
     this.activityState.lastError = { code: error.code, message: error.message, at: this.options.clock.now() };
     if (error.code === 'PLATFORM_AUTH') this.activityState.authRejected = true;
+    if (error.retryable) this.options.onPlatformFailed?.();
     this.options.log.warn(`${what} failed`, { code: error.code, error: error.message });
   }
 

@@ -11,7 +11,9 @@ import type { OutboxItem } from './journal-outbox.js';
  * Delivers the journal's outbox to the platform (`commands/update`): at least once, in order per
  * command, across restarts and outages. Commands are delivered in parallel (a few at a time),
  * results first (priority `result`). An outage pauses the whole outbox with exponential backoff
- * (one probe per pause, not one per command); PLATFORM_AUTH pauses it for minutes. Nothing is
+ * (one probe per pause, not one per command); when discovery saw the outage too and then gets an
+ * answer, delivery resumes at once (`platformAnswered`). PLATFORM_AUTH pauses it for minutes.
+ * Nothing is
  * ever dropped for being old.
  *
  * A refusal (400/403) means "no longer mine": `verify` re-reads the command. `gone` (terminal or
@@ -60,6 +62,11 @@ export class Outbox {
   private readonly abort = new AbortController();
   private stopped = false;
   private pausedUntil = 0;
+  private pauseReason: 'outage' | 'refused' | undefined;
+  private pauseTimer: AbortController | undefined;
+  /** Failures of other platform requests: all of them, and as of the last success or lift. */
+  private otherFailures = 0;
+  private otherFailuresSeen = 0;
   private failures = 0;
   private dirty = false;
   private waiter: (() => void) | undefined;
@@ -132,10 +139,17 @@ export class Outbox {
       const wait = this.pausedUntil - clock.now();
       if (wait > 0) {
         this.releaseIdle();
+        const pause = new AbortController();
+        this.pauseTimer = pause;
+        const onStop = () => pause.abort();
+        this.abort.signal.addEventListener('abort', onStop, { once: true });
         try {
-          await clock.sleep(wait, this.abort.signal);
+          await clock.sleep(wait, pause.signal);
         } catch {
-          break;
+          // Stopped, or the pause was lifted early (see `platformAnswered`).
+        } finally {
+          this.abort.signal.removeEventListener('abort', onStop);
+          this.pauseTimer = undefined;
         }
         continue;
       }
@@ -171,6 +185,8 @@ export class Outbox {
         signal: this.abort.signal,
       });
       this.failures = 0;
+      this.pauseReason = undefined;
+      this.otherFailuresSeen = this.otherFailures;
       this.lastSuccessValue = this.options.clock.now();
       this.delivered(item);
     } catch (e) {
@@ -245,7 +261,7 @@ export class Outbox {
       case 'PLATFORM_NOT_FOUND':
         log.error('platform refuses the agent; outbox paused, nothing is lost', fields);
         journal.outbox.markAttempt(item.seq);
-        this.pause(this.tuning.authPauseMs);
+        this.pause(this.tuning.authPauseMs, 'refused');
         return;
       default:
         log.warn('update not delivered; retrying later', fields);
@@ -260,7 +276,28 @@ export class Outbox {
     return ms;
   }
 
-  private pause(ms: number): void {
+  private pause(ms: number, reason: 'outage' | 'refused' = 'outage'): void {
     this.pausedUntil = Math.max(this.pausedUntil, this.options.clock.now() + ms);
+    if (reason === 'refused' || this.pauseReason !== 'refused') this.pauseReason = reason;
+  }
+
+  /** Another request to the platform failed as in an outage (unreachable, 5xx, timeout). */
+  platformFailed(): void {
+    this.otherFailures++;
+  }
+
+  /**
+   * Another request to the platform just succeeded. If those requests had failed too since the
+   * outbox's last success, the whole platform was away and is back: an outage pause ends now
+   * instead of at the end of its backoff. An outage of updates alone keeps its backoff, and a
+   * pause after PLATFORM_AUTH / NOT_FOUND stays.
+   */
+  platformAnswered(): void {
+    if (this.pauseReason !== 'outage' || this.pausedUntil <= this.options.clock.now()) return;
+    if (this.otherFailures <= this.otherFailuresSeen) return;
+    this.otherFailuresSeen = this.otherFailures;
+    this.pausedUntil = 0;
+    this.failures = 0;
+    this.pauseTimer?.abort();
   }
 }

@@ -48,6 +48,30 @@ describe('engine: delivering updates through outages', () => {
     await h.engine.stop(1000);
   });
 
+  it('resumes delivery as soon as discovery gets answers again after a whole-platform outage', async () => {
+    const h = harness();
+    h.platform.add({ wire: wireKeyCommand({ id: 'k1' }) });
+    let down = false;
+    for (const op of ['activeCommands', 'commandsByIds', 'fiscalCommands', 'updateCommand'] as const) {
+      h.platform.fault[op] = () => (down ? unreachable() : undefined);
+    }
+    h.drivers.keys.next(async () => {
+      down = true;
+      return { notes: 'written during the outage' };
+    });
+    await h.engine.start();
+    await h.until(() => h.journal.get('k1')?.phase === 'finished', 'k1 finished');
+    await h.advance(50_000, 1000);
+    expect(h.engine.platformActivity().outboxPausedUntil).toBeGreaterThan(h.clock.now() + 5000);
+    down = false;
+    const back = h.clock.now();
+    await h.until(() => h.platform.state('k1') === 'Processed', 'k1 delivered', 120_000, 250);
+    // The next discovery poll (every 2 s) lifts the backoff pause.
+    expect(h.clock.now() - back).toBeLessThanOrEqual(2500);
+    expect(h.platform.historyOf('k1')).toEqual(['Received', 'Processing:0', 'Processed']);
+    await h.engine.stop(1000);
+  });
+
   it('starts nothing while the platform cannot be reached to re-read, and catches up afterwards', async () => {
     const h = harness({ tuning: { rereadRetryBaseMs: 1000, rereadRetryMaxMs: 8000 } });
     h.platform.add({ wire: wireKeyCommand({ id: 'k1' }) });
