@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { normalizeCommand, normalizeFiscalMachineCommand } from '../../src/connector/model.js';
@@ -12,7 +13,8 @@ import {
 import type { PlatformSimulator } from '../../src/simulator/index.js';
 import { call, missingKeys, startSim } from './support.js';
 
-const FIXTURES = '/work/shared/fixtures/connector-docs';
+/** The platform docs' samples, kept verbatim in the repository (see test/fixtures/connector-docs). */
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'connector-docs');
 const fixture = (name: string) =>
   JSON.parse(readFileSync(`${FIXTURES}/${name}`, 'utf8')) as Record<string, unknown>;
 const first = <T>(value: unknown, index = 0) => (value as T[])[index] as T;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAgentError } from '../../../src/errors.js';
 import { fpmateReceiptXml } from '../../../src/simulator/fpmate.js';
@@ -136,7 +137,17 @@ describe('epson-fpmate driver against the simulated printer', () => {
   it('refuses the platform docs’ sample payload (<fvp_doc>) before sending anything', async () => {
     r = await rig();
     const fixture = JSON.parse(
-      readFileSync('/work/shared/fixtures/connector-docs/fiscalMachineCommands-getAll.response.json', 'utf8'),
+      readFileSync(
+        join(
+          import.meta.dirname,
+          '..',
+          '..',
+          'fixtures',
+          'connector-docs',
+          'fiscalMachineCommands-getAll.response.json',
+        ),
+        'utf8',
+      ),
     ) as { Commands: Array<{ CommandData: { ItalianFiscalMachinePayload: { Payload: string } | null } }> };
     const base64 = fixture.Commands[1]?.CommandData.ItalianFiscalMachinePayload?.Payload ?? '';
     const job = payloadJob('x');
