@@ -73,16 +73,21 @@ export class ManualClock implements Clock {
         reject(abortReason(signal));
         return;
       }
-      const sleeper: Sleeper = { at: this.current + Math.max(0, ms), resolve, reject };
-      this.sleepers.push(sleeper);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          this.sleepers = this.sleepers.filter((s) => s !== sleeper);
-          reject(abortReason(signal));
+      const onAbort = () => {
+        this.sleepers = this.sleepers.filter((s) => s !== sleeper);
+        reject(abortReason(signal as AbortSignal));
+      };
+      const sleeper: Sleeper = {
+        at: this.current + Math.max(0, ms),
+        resolve: () => {
+          // A finished sleep must not leave its listener on a signal that loops reuse.
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
         },
-        { once: true },
-      );
+        reject,
+      };
+      this.sleepers.push(sleeper);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
