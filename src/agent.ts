@@ -122,7 +122,8 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
     const startedAt = clock.now();
     const platform = await platformTokens();
     platformUrl = platform.url;
-    if (config.journal.path !== ':memory:') mkdirSync(dirname(resolve(config.journal.path)), { recursive: true });
+    if (config.journal.path !== ':memory:')
+      mkdirSync(dirname(resolve(config.journal.path)), { recursive: true });
     journal = openJournal(config.journal.path);
     const { requests, windowSeconds, reserveShare } = config.platform.rateLimit;
     client = createConnectorClient({
