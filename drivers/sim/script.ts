@@ -36,17 +36,7 @@ const DirectiveSchema = z.object({
   failAtCard: z.number().int().min(1).optional(),
 });
 
-/** A small deterministic PRNG (mulberry32), so a seeded run repeats exactly. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../../src/random.js';
 
 /** Decides the script for one job from the command's directive, else from the options. */
 export function scriptFor(embedded: EmbeddedJson, options: SimOptions, random: () => number): SimScript {

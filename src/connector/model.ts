@@ -195,6 +195,32 @@ function toBill(bill: WireBill): FiscalBill {
   });
 }
 
+/** The fields every command shares, whichever operation it came from. */
+function envelope(
+  c: {
+    Id: string;
+    State: CommandState;
+    CreatedUtc: string;
+    Creator?: { FirstName?: string; LastName?: string } | undefined;
+    Device: { Id: string; Type: string; Name: string; Identifier?: string | undefined };
+  },
+  source: PlatformCommand['source'],
+): Omit<PlatformCommand, 'data'> {
+  return compact({
+    id: c.Id,
+    state: c.State,
+    createdUtc: c.CreatedUtc,
+    device: compact({
+      id: c.Device.Id,
+      type: c.Device.Type,
+      name: c.Device.Name,
+      identifier: c.Device.Identifier,
+    }),
+    creatorName: creatorName(c.Creator),
+    source,
+  });
+}
+
 /** Normalises one item of `fiscalMachineCommands/getAll`. */
 export function normalizeFiscalMachineCommand(raw: unknown): NormalizedItem {
   const parsed = FiscalMachineCommandSchema.safeParse(raw);
@@ -216,17 +242,7 @@ export function normalizeFiscalMachineCommand(raw: unknown): NormalizedItem {
   return {
     ok: true,
     command: compact({
-      id: c.Id,
-      state: c.State,
-      createdUtc: c.CreatedUtc,
-      device: compact({
-        id: c.Device.Id,
-        type: c.Device.Type,
-        name: c.Device.Name,
-        identifier: c.Device.Identifier,
-      }),
-      creatorName: creatorName(c.Creator),
-      source: 'fiscalMachineCommands' as const,
+      ...envelope(c, 'fiscalMachineCommands'),
       data: {
         kind: 'fiscal' as const,
         fiscal: compact({
@@ -267,19 +283,7 @@ export function normalizeCommand(raw: unknown): NormalizedItem {
   const parsed = CommandSchema.safeParse(raw);
   if (!parsed.success) return invalid(raw, 'Malformed command', describeIssues(parsed.error));
   const c = parsed.data;
-  const base = compact({
-    id: c.Id,
-    state: c.State,
-    createdUtc: c.CreatedUtc,
-    device: compact({
-      id: c.Device.Id,
-      type: c.Device.Type,
-      name: c.Device.Name,
-      identifier: c.Device.Identifier,
-    }),
-    creatorName: creatorName(c.Creator),
-    source: 'commands' as const,
-  });
+  const base = envelope(c, 'commands');
   switch (c.Device.Type) {
     case 'KeyCutter': {
       const d = KeyCutterDataSchema.safeParse(c.Data);

@@ -1,3 +1,5 @@
+import { seededRandom as mulberry32 } from '../random.js';
+
 /**
  * Seeded randomness for the simulator. Everything random that shapes a run (command kinds,
  * devices, amounts, names, ids, fault decisions) draws from an `Rng` derived from the one seed,
@@ -18,18 +20,6 @@ export interface Rng {
   weighted<K extends string>(weights: Partial<Record<K, number>>): K | undefined;
   /** A random (version 4 layout) UUID, reproducible from the seed. */
   uuid(): string;
-}
-
-/** mulberry32: tiny, fast, good enough for test data (not for secrets). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** FNV-1a of `label`, mixed with `seed`: a stable sub-seed per concern. */
