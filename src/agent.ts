@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createDevices } from './agent/drivers.js';
+import { createDevices, startDeviceSimulators } from './agent/drivers.js';
 import { startLoopMonitor } from './agent/loop-monitor.js';
 import { platformReader } from './agent/platform-reader.js';
 import { assertKeyCutter, createStatusSource, EventBus } from './agent/status-source.js';
@@ -17,7 +17,7 @@ import type { Journal } from './commands/journal.js';
 import type { Config, Secrets } from './config.js';
 import { type ConnectorClient, createConnectorClient } from './connector/client.js';
 import { ConnectorSocket } from './connector/websocket.js';
-import type { DriverRegistry } from './drivers-api/types.js';
+import type { DriverRegistry, SimulatedDevice } from './drivers-api/types.js';
 import { AgentError, toAgentError } from './errors.js';
 import type { Logger } from './log.js';
 import type { PlatformSimulator } from './simulator/index.js';
@@ -71,6 +71,7 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
   const bus = new EventBus();
   const loop = startLoopMonitor();
   let simulator: PlatformSimulator | undefined;
+  let deviceSimulators: SimulatedDevice[] = [];
   let journal: Journal | undefined;
   let engine: Engine | undefined;
   let client: ConnectorClient | undefined;
@@ -152,6 +153,9 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       });
       socket.onConnected(() => bus.emit({ type: 'platform', at: clock.now(), websocket: 'open' }));
       socket.onDisconnected(() => bus.emit({ type: 'platform', at: clock.now(), websocket: 'down' }));
+    }
+    if (config.simulator?.enabled && config.simulator.devices) {
+      deviceSimulators = await startDeviceSimulators(config, deps.registry, log);
     }
     devices = await createDevices(config, {
       registry: deps.registry,
@@ -273,6 +277,7 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
     else journal?.close();
     await Promise.all(devices.map((d) => d.driver.close().catch(() => undefined)));
     await socket?.stop().catch(() => undefined);
+    await Promise.all(deviceSimulators.map((d) => d.close().catch(() => undefined)));
     await simulator?.close().catch(() => undefined);
     log.info('agent stopped');
   }

@@ -95,6 +95,8 @@ export const ConfigSchema = z
         enabled: z.boolean().default(false),
         scenario: z.string().optional(),
         port: z.number().int().min(0).max(65535).default(0),
+        /** Also start the device simulators of real drivers (epson-fpmate, salto-encoder over TCP). */
+        devices: z.boolean().default(false),
       })
       .optional(),
     devices: z.array(DeviceConfigSchema).default([]),

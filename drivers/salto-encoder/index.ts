@@ -1,6 +1,9 @@
 import type { DriverFactory } from '../../src/drivers-api/types.js';
+import { AgentError } from '../../src/errors.js';
 import { type SaltoEncoderOptions, SaltoEncoderOptionsSchema } from './config.js';
 import { SaltoEncoderDriver } from './driver.js';
+import { EncoderSimulator } from './simulator.js';
+import { startEncoderTcpServer } from './simulator-tcp.js';
 
 /**
  * Key-card encoders speaking the PMS industry-standard protocol (Salto and compatibles) over a
@@ -12,6 +15,20 @@ export const saltoEncoderFactory: DriverFactory<SaltoEncoderOptions> = {
   deviceType: 'KeyCutter',
   configSchema: SaltoEncoderOptionsSchema,
   create: (options, ctx) => new SaltoEncoderDriver(options, ctx),
+  simulate: async (options, device) => {
+    if (options.transport !== 'tcp' || !options.host || !/^(127\.|localhost$)/.test(options.host)) {
+      throw new AgentError(
+        'CONFIG_INVALID',
+        `${device.name}: a simulated encoder needs transport tcp on a loopback host, e.g. 127.0.0.1:9100`,
+      );
+    }
+    const sim = new EncoderSimulator({ log: device.log });
+    const server = await startEncoderTcpServer(sim, { host: options.host, port: options.port ?? 0 });
+    return {
+      description: `simulated encoder at tcp://${options.host}:${server.port}`,
+      close: () => server.close(),
+    };
+  },
 };
 
 export type { SaltoEncoderOptions } from './config.js';

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { EngineDevice } from '../commands/index.js';
 import type { Journal } from '../commands/journal.js';
 import { type Config, type DeviceConfig, formatIssues } from '../config.js';
-import type { DriverRegistry, PlatformReader } from '../drivers-api/types.js';
+import type { DriverRegistry, PlatformReader, SimulatedDevice } from '../drivers-api/types.js';
 import { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { TransportFactory } from '../transport/types.js';
@@ -69,4 +69,36 @@ async function createDevice(
     fetch: wiring.fetch,
   });
   return { id: device.id, name, type: device.type, driverKind: device.driver, driver };
+}
+
+/**
+ * Demo mode (`simulator.devices: true`, as `npm start` runs): starts the device simulator of every
+ * configured device whose driver family has one, where its options point. Devices whose driver
+ * has no simulator (the `sim-*` drivers need none) are left alone.
+ */
+export async function startDeviceSimulators(
+  config: Config,
+  registry: DriverRegistry,
+  log: Logger,
+): Promise<SimulatedDevice[]> {
+  const started: SimulatedDevice[] = [];
+  try {
+    for (const device of config.devices) {
+      const factory = await registry.get(device.driver)?.();
+      if (!factory?.simulate) continue;
+      const options = factory.configSchema.parse(device.options);
+      const name = device.name ?? device.id;
+      const sim = await factory.simulate(options, {
+        id: device.id,
+        name,
+        log: log.child({ simulator: name }),
+      });
+      log.info('device simulator started', { device: name, at: sim.description });
+      started.push(sim);
+    }
+  } catch (error) {
+    await Promise.all(started.map((s) => s.close().catch(() => undefined)));
+    throw error;
+  }
+  return started;
 }

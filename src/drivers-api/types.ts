@@ -21,6 +21,19 @@ export interface DriverFactory<C = unknown> {
   /** The driver's own `options:` schema; the core validates with it and never looks inside. */
   readonly configSchema: z.ZodType<C>;
   create(config: C, ctx: DriverContext): Driver;
+  /**
+   * Optional, for demonstrations (`npm start`): starts this driver family's device simulator at
+   * the loopback address the options point to, so the real driver has a device to talk to.
+   * Rejects with CONFIG_INVALID when the options do not point at a loopback address it can serve.
+   */
+  simulate?(config: C, device: { id: string; name: string; log: Logger }): Promise<SimulatedDevice>;
+}
+
+/** A device simulator started by `DriverFactory.simulate`. */
+export interface SimulatedDevice {
+  /** Where it listens, for the log: "fpmate printer at http://127.0.0.1:8091". */
+  description: string;
+  close(): Promise<void>;
 }
 
 /** The job the core hands a driver: one platform command, already normalised and journaled. */
