@@ -73,13 +73,19 @@ export function fromOrderItem(item: WireOrderItem, names: Record<string, string>
 /** A line a legacy bill carries itself; cancelled lines give undefined. */
 export function fromLegacyLine(line: LegacyLine): SourceLine | undefined {
   if (line.canceled) return undefined;
-  return {
+  const source: SourceLine = {
     name: line.name,
     quantity: line.unitCount,
     grossCents: toCents(line.gross),
     taxCodes: line.taxCodes,
     currency: line.currency,
   };
+  // Net and tax, when the legacy line has them, tell the VAT rate like an order item's do.
+  if (line.net !== undefined) {
+    source.netCents = toCents(line.net);
+    source.taxCents = line.tax !== undefined ? toCents(line.tax) : source.grossCents - source.netCents;
+  }
+  return source;
 }
 
 /** A payment that counts on the receipt (Charged or Closed); others give undefined. */

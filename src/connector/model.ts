@@ -57,6 +57,9 @@ export interface LegacyLine {
   unitCount: number;
   /** Gross amount of the whole line. */
   gross: number;
+  /** Net amount and total tax of the whole line, when the platform gives them (they tell the VAT rate). */
+  net?: number;
+  tax?: number;
   currency: string;
   taxCodes: string[];
   canceled: boolean;
@@ -176,6 +179,8 @@ function legacyLines(items: WireBill['Revenue']): LegacyLine[] | undefined {
       type: i.Type,
       unitCount: i.UnitCount ?? 1,
       gross: i.Amount.GrossValue ?? i.Amount.Value ?? 0,
+      net: i.Amount.NetValue,
+      tax: i.Amount.TaxValues ? i.Amount.TaxValues.reduce((sum, t) => sum + t.Value, 0) : undefined,
       currency: i.Amount.Currency,
       taxCodes: (i.Amount.TaxValues ?? []).map((t) => t.Code ?? '').filter(Boolean),
       canceled: Boolean(i.CanceledUtc),
