@@ -28,8 +28,8 @@ h3{font-size:1rem;margin:0}
 ul.attention{list-style:none;margin:0;padding:0;display:grid;gap:.4rem}
 ul.attention li{border-left:4px solid var(--warn);padding:.3rem .6rem;background:color-mix(in srgb,var(--warn) 8%,transparent)}
 ul.attention li.error{border-color:var(--err);background:color-mix(in srgb,var(--err) 8%,transparent)}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem .8rem;margin:.4rem 0 0}
-dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
+dl.facts{display:grid;grid-template-columns:fit-content(50%) minmax(0,1fr);gap:.15rem .8rem;margin:.4rem 0 0}
+dl.facts dt{color:var(--muted);overflow-wrap:anywhere}dl.facts dd{margin:0;overflow-wrap:anywhere}
 #devices{display:grid;gap:.8rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,18rem),1fr))}
 article.device{border:1px solid var(--line);border-radius:6px;padding:.6rem .8rem}
 article.device.down{border-color:var(--err)}

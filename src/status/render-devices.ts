@@ -22,7 +22,9 @@ function factRank(key: string): number {
 export function orderedFacts(
   facts: Record<string, string | number | boolean | null>,
 ): Array<[string, string | number | boolean | null]> {
+  // A fact the driver does not know (null) is left out rather than shown as "unknown".
   return Object.entries(facts)
+    .filter(([, value]) => value !== null)
     .map((entry, index) => ({ entry, index, rank: factRank(entry[0]) }))
     .sort((a, b) => a.rank - b.rank || a.index - b.index)
     .map((x) => x.entry);
