@@ -1,0 +1,178 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { runCli } from '../../src/cli.js';
+import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { DEVICES, e2eScenario, TOKENS } from '../e2e/harness.js';
+
+interface Run {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/** Runs the CLI in-process with captured streams; `signal` fires SIGTERM after that many ms. */
+async function cli(argv: string[], env: NodeJS.ProcessEnv = {}, signalAfterMs?: number): Promise<Run> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+  });
+  stderr.on('data', (c: Buffer) => {
+    err += c.toString('utf8');
+  });
+  const code = await runCli(argv, {
+    stdout,
+    stderr,
+    env,
+    onSignal(handler) {
+      const timer =
+        signalAfterMs === undefined ? undefined : setTimeout(() => handler('SIGTERM'), signalAfterMs);
+      return () => clearTimeout(timer);
+    },
+  });
+  return { code, out, err };
+}
+
+function writeConfig(doc: Record<string, unknown>): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'cli-')), 'agent.yaml');
+  writeFileSync(path, stringify(doc));
+  return path;
+}
+
+const env = { FRONTDESK_CLIENT_TOKEN: TOKENS.clientToken, FRONTDESK_ACCESS_TOKEN: TOKENS.accessToken };
+
+describe('command line', () => {
+  let sim: PlatformSimulator;
+  beforeAll(async () => {
+    sim = await startPlatformSimulator({ scenario: e2eScenario() });
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+
+  const config = (devices: unknown[]) =>
+    writeConfig({ version: 1, platform: { url: sim.url }, journal: { path: '/tmp/unused.db' }, devices });
+
+  it('prints its version and help with examples', async () => {
+    expect((await cli(['--version'])).out.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('cut-keys');
+    expect(help.out).toContain('Examples:');
+  });
+
+  it('says a usage mistake in one line and exits 2', async () => {
+    const run = await cli([
+      'cut-keys',
+      '--config',
+      'x.yaml',
+      '--device',
+      'd',
+      '--reservation',
+      'r',
+      '--count',
+      'zero',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('expected a whole number');
+    expect(run.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('check-config accepts the shipped example offline and reports a broken file in one sentence per problem', async () => {
+    const ok = await cli(['check-config', '--config', 'config/agent.example.yaml'], env);
+    expect(ok.err).toBe('');
+    expect(ok.code).toBe(0);
+    const broken = await cli(
+      [
+        'check-config',
+        '--config',
+        config([{ id: 'x', type: 'KeyCutter', driver: 'salto-encoder', options: { transport: 'serial' } }]),
+      ],
+      env,
+    );
+    expect(broken.code).toBe(1);
+    expect(broken.err).toContain('devices[0].options');
+    expect(broken.err).toContain('path');
+    const missing = await cli(['check-config', '--config', '/nonexistent/agent.yaml']);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/^frontdesk-agent: Cannot read configuration file/);
+    expect(missing.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('check-config --online checks the tokens and that each device exists with its type', async () => {
+    const good = await cli(
+      [
+        'check-config',
+        '--online',
+        '--config',
+        config([{ id: DEVICES.keysOk, type: 'KeyCutter', driver: 'sim-encoder' }]),
+      ],
+      env,
+    );
+    expect(good.code).toBe(0);
+    expect(good.out).toContain('tokens accepted');
+    const wrongType = await cli(
+      [
+        'check-config',
+        '--online',
+        '--config',
+        config([{ id: DEVICES.keysOk, type: 'FiscalMachine', driver: 'sim-fiscal' }]),
+      ],
+      env,
+    );
+    expect(wrongType.code).toBe(1);
+    expect(wrongType.err).toContain('is a KeyCutter on the platform');
+    const badTokens = await cli(['check-config', '--online', '--config', config([])], {
+      FRONTDESK_CLIENT_TOKEN: 'WRONG-CLIENT-TOKEN',
+      FRONTDESK_ACCESS_TOKEN: 'WRONG-ACCESS-TOKEN',
+    });
+    expect(badTokens.code).toBe(1);
+    expect(badTokens.err).toContain('platform:');
+    expect(badTokens.err + badTokens.out).not.toContain('WRONG-ACCESS-TOKEN');
+  });
+
+  it('cut-keys --no-follow creates the command and prints its id', async () => {
+    const reservation = sim.world.reservations[0];
+    const run = await cli(
+      [
+        'cut-keys',
+        '--no-follow',
+        '--config',
+        config([]),
+        '--device',
+        DEVICES.keysOk,
+        '--reservation',
+        reservation?.id ?? '',
+        '--count',
+        '3',
+      ],
+      env,
+    );
+    expect(run.code).toBe(0);
+    const id = run.out.trim();
+    expect(sim.command(id)).toMatchObject({ kind: 'keys', state: 'Pending', deviceId: DEVICES.keysOk });
+  });
+
+  it('simulate-platform prints its address and tokens and stops on SIGTERM', async () => {
+    const run = await cli(
+      ['simulate-platform', '--port', '0', '--scenario', 'config/scenarios/demo.yaml'],
+      {},
+      500,
+    );
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/platform simulator at http:\/\/127\.0\.0\.1:\d+/);
+    expect(run.out).toContain('access token');
+  });
+
+  it('devices lists candidates as JSON without failing on a machine with none', async () => {
+    const run = await cli(['devices', '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.out)).toHaveProperty('devices');
+  });
+});
