@@ -1,0 +1,157 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { createDaemon, tempDir } from '../test/helpers/daemon.js';
+import { findPid } from './proc.js';
+import { BENCH_DEVICES, BENCH_TOKENS, benchDeviceConfigs } from './world.js';
+
+/**
+ * The contestants as child processes with one interface: our real daemon and the naive
+ * baseline. Under tsx (`npm start`'s form; our daemon through the e2e helper `createDaemon`) or
+ * as compiled JavaScript (the installed form, `build.ts`), so memory and CPU compare like with like.
+ */
+export interface Contestant {
+  readonly name: string;
+  readonly pid: number;
+  start(): Promise<void>;
+  /** SIGTERM and wait; resolves to the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export interface AgentSetup {
+  url: string;
+  wsUrl: string;
+  /** Our agent only: use the platform's WebSocket. */
+  websocket: boolean;
+  rateLimit: { requests: number; windowSeconds: number };
+  /** Poll interval (ours: `poll.intervalMs`; naive: its fixed sleep). */
+  pollMs: number;
+  /** Ours: `poll.safetyNetMs`. */
+  safetyNetMs: number;
+}
+
+export type ContestantFactory = (setup: AgentSetup) => Contestant;
+
+const root = join(import.meta.dirname, '..');
+const tokenEnv = {
+  FRONTDESK_CLIENT_TOKEN: BENCH_TOKENS.clientToken,
+  FRONTDESK_ACCESS_TOKEN: BENCH_TOKENS.accessToken,
+  NAIVE_CLIENT_TOKEN: BENCH_TOKENS.clientToken,
+  NAIVE_ACCESS_TOKEN: BENCH_TOKENS.accessToken,
+};
+
+function agentConfig(setup: AgentSetup, dir: string) {
+  return {
+    version: 1,
+    platform: {
+      url: setup.url,
+      ...(setup.websocket ? { websocketUrl: setup.wsUrl } : {}),
+      rateLimit: setup.rateLimit,
+    },
+    poll: { intervalMs: setup.pollMs, safetyNetMs: setup.safetyNetMs, fiscalLookbackHours: 24 },
+    log: { level: 'info' },
+    journal: { path: join(dir, 'journal.db') },
+    status: { listen: '127.0.0.1:0' },
+    devices: benchDeviceConfigs(dir),
+  };
+}
+
+/** Our daemon under tsx, started by the e2e helper. */
+export const ourAgent: ContestantFactory = (setup) => {
+  const dir = tempDir('bench-agent');
+  const daemon = createDaemon({ config: agentConfig(setup, dir), env: tokenEnv, startTimeoutMs: 60_000 });
+  let pid = 0;
+  return {
+    name: 'agent (tsx)',
+    get pid() {
+      return pid;
+    },
+    async start() {
+      await daemon.start();
+      pid = findPid(daemon.configPath);
+    },
+    stop: () => daemon.stop(),
+  };
+};
+
+/** Our daemon compiled (`<build>/src/main.js run`), as the systemd unit runs it. */
+export function builtAgent(build: string): ContestantFactory {
+  return (setup) => {
+    const dir = tempDir('bench-built');
+    const configPath = join(dir, 'agent.yaml');
+    writeFileSync(configPath, stringify(agentConfig(setup, dir)));
+    return childContestant(
+      'agent (built)',
+      join(build, 'src', 'main.js'),
+      ['run', '--config', configPath],
+      /status page at/,
+    );
+  };
+}
+
+/** The naive baseline, under tsx or compiled when `build` is given. */
+export function naiveAgent(build?: string): ContestantFactory {
+  return (setup) => {
+    const options = {
+      url: setup.url,
+      deviceIds: BENCH_DEVICES.map((d) => d.id),
+      sleepMs: setup.pollMs,
+      retryMs: 1000,
+      attempts: 5,
+    };
+    const args = [JSON.stringify(options)];
+    return build
+      ? childContestant('naive (built)', join(build, 'bench', 'naive-main.js'), args, /naive agent ready/)
+      : childContestant('naive (tsx)', join(root, 'bench', 'naive-main.ts'), args, /naive agent ready/, true);
+  };
+}
+
+function childContestant(
+  name: string,
+  script: string,
+  args: string[],
+  ready: RegExp,
+  tsx = false,
+): Contestant {
+  let child: ChildProcess | undefined;
+  let exited: Promise<number | null> = Promise.resolve(null);
+  const tail: string[] = [];
+  return {
+    name,
+    get pid() {
+      return child?.pid ?? 0;
+    },
+    async start() {
+      const proc = spawn(process.execPath, [...(tsx ? ['--import', 'tsx'] : []), script, ...args], {
+        cwd: root,
+        env: { ...process.env, ...tokenEnv, NOTIFY_SOCKET: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child = proc;
+      exited = new Promise((resolve) => proc.on('exit', (code) => resolve(code)));
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${name} not ready after 60 s`)), 60_000);
+        const onData = (chunk: Buffer) => {
+          const text = chunk.toString('utf8');
+          tail.push(text);
+          if (tail.length > 20) tail.shift();
+          if (ready.test(tail.join(''))) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        proc.stdout?.on('data', onData);
+        proc.stderr?.on('data', onData);
+        proc.on('exit', (code) => {
+          clearTimeout(timer);
+          reject(new Error(`${name} exited (${code}) before it was ready:\n${tail.join('')}`));
+        });
+      });
+    },
+    async stop() {
+      child?.kill('SIGTERM');
+      return exited;
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * Where idle memory goes: the resident size of a fresh `node` after importing each runtime
+ * dependency of the agent alone, then all of them, then the compiled agent's own modules. Each
+ * reading is a separate process (after a forced GC), so the figures are independent.
+ */
+
+export const RUNTIME_PACKAGES = [
+  'zod',
+  'undici',
+  'fastify',
+  'winston',
+  'prom-client',
+  'better-sqlite3',
+  'ws',
+  'yaml',
+  'fast-xml-parser',
+  'commander',
+  'p-retry',
+] as const;
+
+export interface FootprintRow {
+  what: string;
+  rssBytes: number;
+}
+
+const root = join(import.meta.dirname, '..');
+
+function rssAfter(imports: string[]): number {
+  const code = [
+    ...imports.map((spec) => `await import(${JSON.stringify(spec)});`),
+    'globalThis.gc();',
+    'await new Promise((r) => setTimeout(r, 100));',
+    'process.stdout.write(String(process.memoryUsage().rss));',
+  ].join('\n');
+  const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', code], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  return Number(out.trim());
+}
+
+/** Measures bare node, each package, all packages, and the compiled agent under `build`. */
+export function measureFootprint(build: string): FootprintRow[] {
+  const rows: FootprintRow[] = [{ what: 'node (nothing imported)', rssBytes: rssAfter([]) }];
+  for (const pkg of RUNTIME_PACKAGES) rows.push({ what: pkg, rssBytes: rssAfter([pkg]) });
+  rows.push({ what: 'all of the above', rssBytes: rssAfter([...RUNTIME_PACKAGES]) });
+  const agentModules = ['src/agent.js', 'src/cli.js', 'drivers/index.js'].map(
+    (p) => pathToFileURL(join(build, p)).href,
+  );
+  rows.push({ what: 'agent modules (compiled, not started)', rssBytes: rssAfter(agentModules) });
+  return rows;
+}

@@ -1,0 +1,70 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * Readings of a process from Linux `/proc`: resident memory (`VmRSS` of `/proc/<pid>/status`) and
+ * CPU time used (`utime + stime` of `/proc/<pid>/stat`, in clock ticks). Each reader throws when
+ * the process is gone, so a benchmark never reports a figure of a dead process.
+ */
+
+/** Resident set size in bytes. */
+export function rssBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status);
+  if (!m?.[1]) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(m[1]) * 1024;
+}
+
+/** User + system CPU time in clock ticks (see `clockTicksPerSecond`). */
+export function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) is in parentheses and may hold spaces: count from after it.
+  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // rest[0] is field 3 (state); utime and stime are fields 14 and 15.
+  const utime = Number(rest[11]);
+  const stime = Number(rest[12]);
+  if (!Number.isFinite(utime) || !Number.isFinite(stime)) throw new Error(`bad /proc/${pid}/stat`);
+  return utime + stime;
+}
+
+let ticks: number | undefined;
+/** `getconf CLK_TCK` (100 on every common Linux). */
+export function clockTicksPerSecond(): number {
+  if (ticks === undefined) {
+    try {
+      ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticks = 100;
+    }
+  }
+  return ticks;
+}
+
+/** The pid of the process whose command line contains `marker` (e.g. a unique config path). */
+export function findPid(marker: string): number {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (cmdline.includes(marker)) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error(`no process with ${marker} in its command line`);
+}
+
+/** Machine facts for the results: cores, memory, node version, load. */
+export function machine(): { cores: number; memoryMb: number; node: string; loadavg: string; cpu: string } {
+  const meminfo = readFileSync('/proc/meminfo', 'utf8');
+  const total = Number(/^MemTotal:\s+(\d+)/m.exec(meminfo)?.[1] ?? 0);
+  const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
+  const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? 'unknown CPU';
+  return {
+    cores: Number(execFileSync('nproc', { encoding: 'utf8' }).trim()),
+    memoryMb: Math.round(total / 1024),
+    node: process.version,
+    loadavg: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+    cpu: model,
+  };
+}

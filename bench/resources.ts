@@ -1,0 +1,93 @@
+import type { PlatformSimulator } from '../src/simulator/index.js';
+import type { AgentSetup, Contestant } from './agents.js';
+import { clockTicksPerSecond, cpuTicks, rssBytes } from './proc.js';
+import { startBenchPlatform, terminalCount } from './sim.js';
+import { sleep } from './stats.js';
+import { createBenchCommand } from './world.js';
+
+export interface ResourceOptions {
+  /** Time after start before anything is measured (startup garbage, first polls). */
+  warmMs: number;
+  /** Length of the idle CPU measurement (the target is for 60 s). */
+  idleMs: number;
+  /** Commands pushed through before the second memory reading (the target is for 20,000). */
+  commands: number;
+  /** At most this many commands outstanding on the platform at once. */
+  window: number;
+  /** Quiet time after the last command before the second memory reading. */
+  settleMs: number;
+  /** Gives up on the load when it has not finished after this long. */
+  loadTimeoutMs: number;
+}
+
+export interface ResourceResult {
+  /** VmRSS at the end of the idle minute. */
+  idleRssBytes: number;
+  /** CPU used while idle, percent of one core. */
+  idleCpuPercent: number;
+  /** VmRSS after the load and the settle time. */
+  loadedRssBytes: number;
+  /** Commands that reached a terminal state (equals `commands` unless the load timed out). */
+  finished: number;
+  loadWallMs: number;
+}
+
+/**
+ * Idle CPU and memory of one contestant against its own simulator with an ample budget and no
+ * added latency (the point is the agent's own footprint, not the platform's speed): warm up,
+ * idle for `idleMs` (CPU from /proc utime+stime), read VmRSS, then push `commands` through in a
+ * sliding window, settle, read VmRSS again.
+ */
+export async function measureResources(
+  make: (setup: AgentSetup) => Contestant,
+  options: ResourceOptions,
+): Promise<ResourceResult> {
+  const sim = await startBenchPlatform({
+    timing: { fiscalMs: 0, keysMs: 0 },
+    rateLimit: { requests: 1_000_000, windowSeconds: 30 },
+    latencyMs: 0,
+  });
+  const contestant = make({
+    url: sim.url,
+    wsUrl: sim.wsUrl,
+    websocket: true,
+    rateLimit: { requests: 1_000_000, windowSeconds: 30 },
+    pollMs: 2000,
+    safetyNetMs: 60_000,
+  });
+  try {
+    await contestant.start();
+    await sleep(options.warmMs);
+    const ticks0 = cpuTicks(contestant.pid);
+    const t0 = performance.now();
+    await sleep(options.idleMs);
+    const ticks1 = cpuTicks(contestant.pid);
+    const idleSeconds = (performance.now() - t0) / 1000;
+    const idleCpuPercent = ((ticks1 - ticks0) / clockTicksPerSecond() / idleSeconds) * 100;
+    const idleRssBytes = rssBytes(contestant.pid);
+    const load = await pushCommands(sim, options);
+    await sleep(options.settleMs);
+    const loadedRssBytes = rssBytes(contestant.pid);
+    return { idleRssBytes, idleCpuPercent, loadedRssBytes, ...load };
+  } finally {
+    await contestant.stop();
+    await sim.close();
+  }
+}
+
+async function pushCommands(
+  sim: PlatformSimulator,
+  options: ResourceOptions,
+): Promise<{ finished: number; loadWallMs: number }> {
+  const base = terminalCount(sim);
+  const start = performance.now();
+  let created = 0;
+  let finished = 0;
+  while (finished < options.commands && performance.now() - start < options.loadTimeoutMs) {
+    finished = terminalCount(sim) - base;
+    const room = Math.min(options.window - (created - finished), options.commands - created);
+    for (let i = 0; i < room; i++) createBenchCommand(sim, created++);
+    await sleep(100);
+  }
+  return { finished, loadWallMs: performance.now() - start };
+}
