@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { saltoEncoderFactory } from '../../drivers/salto-encoder/index.js';
+import { EncoderSimulator } from '../../drivers/salto-encoder/simulator.js';
+import { type EncoderTcpServer, startEncoderTcpServer } from '../../drivers/salto-encoder/simulator-tcp.js';
+import type { Driver } from '../../src/drivers-api/types.js';
+import { silentLogger } from '../../src/log.js';
+import { createTransportFactory } from '../../src/transport/factory.js';
+import { testDriverContext } from '../helpers/driver-context.js';
+
+/**
+ * Found by the fault campaign (a Salto command stuck in `reconciling` for good, its device queue
+ * frozen behind it): at start-up the agent opens every driver in the background
+ * (`openDevicesInBackground` in src/agent.ts) while the engine's recovery opens the same driver to
+ * reconcile. Over TCP the salto-encoder driver runs both probes at once on one `EncoderLink`,
+ * whose single `waiter` slot the second probe overwrites; the first probe's timeout and abort
+ * then find "not my waiter" and never settle it. Every `open()` must settle, whatever runs
+ * beside it.
+ */
+
+const SETTLE_WITHIN_MS = 4000;
+
+function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<'settled' | 'hung'> {
+  return Promise.race([
+    promise.then(
+      () => 'settled' as const,
+      () => 'settled' as const,
+    ),
+    new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), ms).unref()),
+  ]);
+}
+
+describe('salto-encoder over TCP: concurrent opens (bug found by the fault campaign)', () => {
+  let server: EncoderTcpServer | undefined;
+  let driver: Driver | undefined;
+
+  afterEach(async () => {
+    await driver?.close();
+    await server?.close();
+  });
+
+  it('settles two open() calls made at the same time (background open + recovery)', async () => {
+    const sim = new EncoderSimulator();
+    server = await startEncoderTcpServer(sim);
+    const options = saltoEncoderFactory.configSchema.parse({
+      transport: 'tcp',
+      host: server.host,
+      port: server.port,
+      ackTimeoutMs: 300,
+      connectTimeoutMs: 500,
+    });
+    driver = saltoEncoderFactory.create(
+      options,
+      testDriverContext({ io: createTransportFactory({ log: silentLogger }) }),
+    );
+    const background = driver.open(AbortSignal.timeout(1000));
+    const recovery = driver.open(new AbortController().signal);
+    const outcome = await Promise.all([
+      settlesWithin(background, SETTLE_WITHIN_MS),
+      settlesWithin(recovery, SETTLE_WITHIN_MS),
+    ]);
+    expect(outcome, 'open() #1 (background, 1 s abort signal) and #2 (recovery)').toEqual([
+      'settled',
+      'settled',
+    ]);
+  });
+});
