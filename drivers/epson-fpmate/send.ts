@@ -41,7 +41,8 @@ function interpret(result: PostResult, plan: Plan): Outcome {
       kind: 'not-sent',
       error: new AgentError('DEVICE_UNAVAILABLE', `Printer not reachable (${result.reason})`, {
         notes: `The fiscal printer cannot be reached (${result.reason}); the ${what(plan)} was not printed. Check that it is switched on and connected; the agent tries again.`,
-        details: { reason: result.reason },
+        // A refused connection carried no bytes: nothing was printed, so the core may retry.
+        details: { reason: result.reason, nothingSent: true },
       }),
     };
   }
@@ -117,6 +118,7 @@ export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext)
       if (busy >= d.options.busyRetries) {
         throw new AgentError('DEVICE_BUSY', 'Printer busy (LAN_TIME_OUT)', {
           notes: `The printer stayed busy; the ${what(plan)} was not printed. The agent tries again shortly.`,
+          details: { nothingSent: true },
         });
       }
       busy++;

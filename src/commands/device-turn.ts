@@ -143,11 +143,13 @@ export class DeviceTurns {
     return job;
   }
 
-  private failedEvent(job: ActiveJob, e: unknown, sideEffectPossible: boolean): MachineEvent {
+  private failedEvent(job: ActiveJob, e: unknown, checkpointed: boolean): MachineEvent {
+    const error = toAgentError(e);
     return {
       type: 'failed',
-      error: toAgentError(e).toJSON(),
-      sideEffectPossible,
+      error: error.toJSON(),
+      // A checkpoint means the device may have acted, unless the driver says it provably did not.
+      sideEffectPossible: checkpointed && error.details.nothingSent !== true,
       retriesUsed: job.retries,
       maxRetries: this.deps.tuning.maxDeviceRetries,
     };

@@ -109,6 +109,11 @@ export interface Driver {
    * Runs the job on the device. Rejects with an AgentError whose `notes` tell staff what
    * happened and what to do. On abort it stops at the next safe point and rejects with ABORTED —
    * unless the side effect already happened, in which case it resolves with the real outcome.
+   *
+   * Once the driver has stored a checkpoint, the core treats a failure as "the device may have
+   * acted" and never retries it — unless the error's `details.nothingSent` is `true`: the driver
+   * knows the device did nothing (the connection was refused, the device answered busy), so a
+   * retryable error may be retried.
    */
   execute(job: Job, ctx: ExecuteContext): Promise<JobResult>;
   /** Decides the fate of a job that started before a crash or lost its answer. */

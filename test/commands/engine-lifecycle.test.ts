@@ -134,6 +134,22 @@ describe('engine: a command’s life', () => {
     await h.engine.stop(1000);
   });
 
+  it('retries after a checkpoint when the driver says the device provably did nothing', async () => {
+    const h = harness({ tuning: { deviceRetryBaseMs: 500 } });
+    h.platform.add({ wire: wireKeyCommand({ id: 'k3' }) });
+    h.drivers.keys.next(
+      async (_job, ctx) => {
+        ctx.checkpoint({ sending: true });
+        throw new AgentError('DEVICE_UNAVAILABLE', 'connection refused', { details: { nothingSent: true } });
+      },
+      async () => ({ notes: 'written on the second try' }),
+    );
+    await h.engine.start();
+    await h.until(() => h.platform.state('k3') === 'Processed', 'k3 done');
+    expect(h.drivers.keys.executed.map((j) => `${j.commandId}#${j.attempt}`)).toEqual(['k3#1', 'k3#2']);
+    await h.engine.stop(1000);
+  });
+
   it('ends a malformed command of ours in Error with a Notes sentence, and runs nothing', async () => {
     const h = harness();
     const broken = wireKeyCommand({ id: 'bad1' });
