@@ -21,6 +21,8 @@ export class EncoderConnection {
   readonly persistent: boolean;
   private verified = false;
   private opening: Promise<void> | undefined;
+  /** Settles when the TCP exchange in progress is over (exchanges take turns). */
+  private tcpTurn: Promise<void> = Promise.resolve();
   private reconnecting = false;
   private lifetime = new AbortController();
   private closedByUs = false;
@@ -89,17 +91,29 @@ export class EncoderConnection {
       }
       return use();
     }
+    // One TCP transport and one link serve every caller: a background open and the recovery's
+    // open can arrive together, and two exchanges on one link would steal each other's replies.
+    const previous = this.tcpTurn;
+    let release = () => {};
+    this.tcpTurn = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     try {
-      await this.transport.open(signal);
-      this.link.reset();
-    } catch (error) {
-      this.noteProblem(error);
-      throw error;
-    }
-    try {
-      return await use();
+      await previous;
+      try {
+        await this.transport.open(signal);
+        this.link.reset();
+      } catch (error) {
+        this.noteProblem(error);
+        throw error;
+      }
+      try {
+        return await use();
+      } finally {
+        await this.transport.close();
+      }
     } finally {
-      await this.transport.close();
+      release();
     }
   }
 
