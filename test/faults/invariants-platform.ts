@@ -1,0 +1,120 @@
+import type { HistoryEntry, RequestLogEntry } from '../../src/simulator/index.js';
+import { historyProblems, isTerminal } from '../e2e/harness.js';
+import type { PlannedCommand } from './plan.js';
+
+/**
+ * The campaign's platform-side invariants, as pure functions over what the run recorded. Each
+ * returns one line per violation, starting with the invariant's name in brackets and naming the
+ * command (id and what it was), so a failure says exactly who broke what.
+ */
+
+export type Histories = ReadonlyMap<string, readonly HistoryEntry[]>;
+
+export function describe(c: PlannedCommand): string {
+  return `${c.label} ${c.id}`;
+}
+
+function summary(history: readonly HistoryEntry[] | undefined): string {
+  if (!history || history.length === 0) return 'no history';
+  return history.map((e) => e.state).join(' → ');
+}
+
+/**
+ * Every command the agent owns ends terminal; commands it does not own are never updated;
+ * histories never go backwards nor move after a terminal state (repeats are allowed: an update
+ * whose acknowledgement a kill -9 swallowed is sent again).
+ */
+export function platformStateProblems(planned: readonly PlannedCommand[], histories: Histories): string[] {
+  const problems: string[] = [];
+  for (const c of planned) {
+    const history = histories.get(c.id) ?? [];
+    const last = history.at(-1);
+    if (c.owned) {
+      if (!last || !isTerminal(last.state)) {
+        problems.push(
+          `[owned commands end terminal] ${describe(c)} is ${last?.state ?? 'unknown'} (${summary(history)})`,
+        );
+      } else if ((last.state === 'Processed' || last.state === 'Error') && !last.notes) {
+        problems.push(`[results carry Notes] ${describe(c)} ended ${last.state} without Notes`);
+      }
+    } else if (history.length !== 1) {
+      problems.push(`[never touch what is not ours] ${describe(c)} was updated: ${summary(history)}`);
+    }
+    for (const p of historyProblems([...history], true)) {
+      problems.push(`[legal history] ${describe(c)}: ${p} (${summary(history)})`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Nothing is sent while a `Retry-After` runs: for each 429 answered at `t` with `Retry-After: s`,
+ * no request may arrive in (t + graceMs, t + s). `graceMs` covers requests already on their way
+ * when the 429 was answered. A request after a kill -9 that happened inside the window is not
+ * counted: a new process cannot know what its predecessor was told.
+ */
+export function retryAfterProblems(
+  log: readonly RequestLogEntry[],
+  killedAt: readonly number[],
+  graceMs: number,
+): string[] {
+  const problems: string[] = [];
+  const sorted = [...log].sort((a, b) => a.at - b.at);
+  for (const limited of sorted) {
+    if (limited.status !== 429 || !limited.retryAfterSeconds) continue;
+    const from = limited.at + graceMs;
+    const until = limited.at + limited.retryAfterSeconds * 1000;
+    for (const r of sorted) {
+      if (r.at <= from || r.at >= until) continue;
+      if (killedAt.some((k) => k > limited.at && k < r.at)) continue;
+      problems.push(
+        `[no request during Retry-After] ${r.operation} (request ${r.requestId}) arrived ${r.at - limited.at} ms after a 429 ` +
+          `(request ${limited.requestId}, ${limited.operation}) that said Retry-After: ${limited.retryAfterSeconds}`,
+      );
+    }
+  }
+  return problems;
+}
+
+/** No line the daemon printed carries a token. The line itself is not repeated (it would leak). */
+export function tokenProblems(lines: readonly string[], tokens: readonly string[]): string[] {
+  const problems: string[] = [];
+  lines.forEach((line, i) => {
+    for (const token of tokens) {
+      if (token && line.includes(token)) {
+        problems.push(
+          `[no token in the log] line ${i + 1} of the daemon's output carries a token (${token.length} characters)`,
+        );
+      }
+    }
+  });
+  return problems;
+}
+
+/**
+ * The daemon never exited except when killed: every exit but the last is a SIGKILL we sent, the
+ * last is the final graceful stop (code 0), and there are exactly `kills` SIGKILL exits.
+ */
+export function exitProblems(
+  exits: ReadonlyArray<{ code: number | null; signal: NodeJS.Signals | null }>,
+  kills: number,
+): string[] {
+  const problems: string[] = [];
+  const last = exits.at(-1);
+  exits.slice(0, -1).forEach((e, i) => {
+    if (e.signal !== 'SIGKILL') {
+      problems.push(
+        `[exits only when killed] run ${i + 1} ended by itself (code ${e.code}, signal ${e.signal})`,
+      );
+    }
+  });
+  if (last?.code !== 0) {
+    problems.push(
+      `[exits only when killed] the final graceful stop ended with ${JSON.stringify(last ?? null)}, not code 0`,
+    );
+  }
+  const killed = exits.filter((e) => e.signal === 'SIGKILL').length;
+  if (killed !== kills)
+    problems.push(`[exits only when killed] ${kills} kills sent, ${killed} runs ended by SIGKILL`);
+  return problems;
+}

@@ -1,0 +1,252 @@
+import { describe, expect, it } from 'vitest';
+import type { HistoryEntry, RequestLogEntry } from '../../src/simulator/index.js';
+import {
+  epsonProblems,
+  errorCode,
+  keyProblems,
+  ledgerCards,
+  type PrintedDoc,
+  saltoCards,
+  simFiscalProblems,
+} from './invariants-devices.js';
+import {
+  exitProblems,
+  platformStateProblems,
+  retryAfterProblems,
+  tokenProblems,
+} from './invariants-platform.js';
+import type { PlannedCommand } from './plan.js';
+
+/**
+ * The campaign's judges, judged: each invariant accepts a clean record and names the command and
+ * the invariant for a crafted violation. Without this, a campaign whose checks never fire would
+ * pass forever.
+ */
+
+const T0 = Date.parse('2026-11-21T10:00:00.000Z');
+const at = (ms: number) => new Date(T0 + ms).toISOString();
+
+function history(...steps: Array<[HistoryEntry['state'], number, string?]>): HistoryEntry[] {
+  return steps.map(([state, ms, notes], i) => ({
+    state,
+    at: at(ms),
+    by: i === 0 ? 'platform' : 'agent',
+    ...(notes ? { notes } : {}),
+  }));
+}
+
+function cmd(id: string, extra: Partial<PlannedCommand> = {}): PlannedCommand {
+  return {
+    id,
+    kind: 'fiscal-payload',
+    deviceId: 'dev',
+    label: 'fiscal-payload on RT',
+    owned: true,
+    ...extra,
+  };
+}
+
+const processed = (notes: string) =>
+  history(['Pending', 0], ['Received', 100], ['Processing', 200], ['Processed', 900, notes]);
+const failed = (notes: string) =>
+  history(['Pending', 0], ['Received', 100], ['Processing', 200], ['Error', 900, notes]);
+
+describe('platform invariants', () => {
+  it('owned commands must end terminal with Notes; others must stay untouched', () => {
+    const planned = [
+      cmd('done'),
+      cmd('stuck'),
+      cmd('bare'),
+      cmd('foreign', { owned: false, label: 'printer on Laser' }),
+      cmd('left-alone', { owned: false }),
+    ];
+    const histories = new Map([
+      ['done', processed('Receipt 0001-0001 on RT X')],
+      ['stuck', history(['Pending', 0], ['Received', 100])],
+      ['bare', history(['Pending', 0], ['Received', 100], ['Error', 200])],
+      ['foreign', history(['Pending', 0], ['Received', 100])],
+      ['left-alone', history(['Pending', 0])],
+    ]);
+    expect(platformStateProblems(planned, histories)).toEqual([
+      '[owned commands end terminal] fiscal-payload on RT stuck is Received (Pending → Received)',
+      '[results carry Notes] fiscal-payload on RT bare ended Error without Notes',
+      '[never touch what is not ours] printer on Laser foreign was updated: Pending → Received',
+    ]);
+  });
+
+  it('histories must not go backwards nor move after a terminal state', () => {
+    const planned = [cmd('back')];
+    const histories = new Map([
+      [
+        'back',
+        history(
+          ['Pending', 0],
+          ['Processing', 100],
+          ['Received', 200],
+          ['Processed', 300, 'ok'],
+          ['Error', 400, 'x'],
+        ),
+      ],
+    ]);
+    const problems = platformStateProblems(planned, histories);
+    expect(
+      problems.some((p) =>
+        p.startsWith('[legal history] fiscal-payload on RT back: backwards Processing → Received'),
+      ),
+    ).toBe(true);
+    expect(problems.some((p) => p.includes('update after terminal Processed: Error'))).toBe(true);
+  });
+
+  it('flags a request inside a Retry-After, except right after the 429 and after a kill', () => {
+    const entry = (ms: number, status: number, extra: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
+      at: T0 + ms,
+      operation: 'commands/update',
+      status,
+      requestId: `r${ms}`,
+      ...extra,
+    });
+    const log = [
+      entry(0, 429, { retryAfterSeconds: 2 }),
+      entry(100, 200), // already on its way: inside the grace
+      entry(1200, 200), // violation
+      entry(2100, 200), // after the Retry-After
+      entry(10_000, 429, { retryAfterSeconds: 3 }),
+      entry(11_000, 200), // a new process after a kill at 10 500 cannot know
+    ];
+    expect(retryAfterProblems(log, [T0 + 10_500], 500)).toEqual([
+      '[no request during Retry-After] commands/update (request r1200) arrived 1200 ms after a 429 (request r0, commands/update) that said Retry-After: 2',
+    ]);
+  });
+
+  it('finds a token in a log line without repeating it', () => {
+    const problems = tokenProblems(['fine', 'leak SECRET-TOKEN-123 here'], ['SECRET-TOKEN-123']);
+    expect(problems).toEqual([
+      "[no token in the log] line 2 of the daemon's output carries a token (16 characters)",
+    ]);
+    expect(problems.join()).not.toContain('SECRET-TOKEN-123');
+  });
+
+  it('accepts only our kills and a final clean stop', () => {
+    const kill = { code: null, signal: 'SIGKILL' as const };
+    expect(exitProblems([kill, kill, { code: 0, signal: null }], 2)).toEqual([]);
+    expect(exitProblems([kill, { code: 1, signal: null }, { code: 0, signal: null }], 1)).toEqual([
+      '[exits only when killed] run 2 ended by itself (code 1, signal null)',
+    ]);
+    expect(exitProblems([kill, { code: null, signal: 'SIGKILL' }], 2)).toContain(
+      '[exits only when killed] the final graceful stop ended with {"code":null,"signal":"SIGKILL"}, not code 0',
+    );
+  });
+});
+
+describe('device invariants', () => {
+  it('reads the error code at the end of Error notes', () => {
+    expect(errorCode('Paper is out (PAPER_OUT)')).toBe('PAPER_OUT');
+    expect(errorCode('Check it (STATE_UNKNOWN: lost answer (twice))')).toBe('STATE_UNKNOWN');
+    expect(errorCode('no code here')).toBeUndefined();
+  });
+
+  it('simulated RT: at most one receipt, Processed means printed, Error means not printed', () => {
+    const planned = [cmd('twice'), cmd('ok'), cmd('silent'), cmd('unknown'), cmd('claimed-no-print')];
+    const ledger = [
+      { commandId: 'twice', action: 'receipt', facts: {} },
+      { commandId: 'twice', action: 'receipt', facts: {} },
+      { commandId: 'ok', action: 'receipt', facts: {} },
+      { commandId: 'silent', action: 'receipt', facts: {} },
+      { commandId: 'unknown', action: 'receipt', facts: {} },
+      { commandId: 'stranger', action: 'receipt', facts: {} },
+    ];
+    const histories = new Map([
+      ['twice', processed('Receipt 0001-0001')],
+      ['ok', processed('Receipt 0001-0002')],
+      ['silent', failed('Paper out (PAPER_OUT)')],
+      ['unknown', failed('Check the printer (STATE_UNKNOWN: lost answer)')],
+      ['claimed-no-print', processed('Receipt 0001-0009')],
+    ]);
+    expect(simFiscalProblems(planned, ledger, histories)).toEqual([
+      '[no document without a command] a simulated RT printed for unknown command stranger',
+      '[fiscal at most once] fiscal-payload on RT twice was printed 2 times',
+      '[fiscal at most once] fiscal-payload on RT twice is Processed but was printed 2 times',
+      '[fiscal outcome reported] fiscal-payload on RT silent was printed but reported Error: Paper out (PAPER_OUT)',
+      '[fiscal at most once] fiscal-payload on RT claimed-no-print is Processed but was printed 0 times',
+    ]);
+  });
+
+  it('Epson RT: documents are claimed once, exist, and unclaimed ones need an unknown-outcome report', () => {
+    const doc = (z: number, n: number, atMs: number): PrintedDoc => ({
+      kind: 'sale',
+      z,
+      doc: n,
+      at: T0 + atMs,
+      totalCents: 1250,
+    });
+    const planned = [cmd('a'), cmd('b'), cmd('c'), cmd('d')];
+    const histories = new Map([
+      ['a', processed('Receipt 0001-0001 on RT 99X, total 12.50 EUR')],
+      ['b', processed('Receipt 0001-0001 on RT 99X, total 12.50 EUR')],
+      ['c', processed('Receipt 0001-0007 on RT 99X')],
+      ['d', failed('Out of paper (PAPER_OUT)')],
+    ]);
+    const printed = [doc(1, 1, 500), doc(1, 2, 600), { ...doc(1, 3, 0), kind: 'non-fiscal' }];
+    const problems = epsonProblems(planned, printed, histories);
+    expect(problems[0]).toBe(
+      '[fiscal at most once] fiscal-payload on RT b and fiscal-payload on RT a both claim receipt 0001-0001',
+    );
+    expect(problems[1]).toBe(
+      '[fiscal outcome reported] fiscal-payload on RT c claims receipt 0001-0007, which the printer never emitted',
+    );
+    expect(problems[2]).toMatch(
+      /^\[fiscal at most once\] the Epson RT printed 1 documents no command reports, but only 0 commands were reported with an unknown outcome \(none\): 0001-0002 \(12\.50 EUR; commands on the printer then: .*d \(Error\)/,
+    );
+    const resolved = new Map([...histories, ['d', failed('Check the printer (STATE_UNKNOWN: lost answer)')]]);
+    expect(epsonProblems([cmd('a'), cmd('d')], [doc(1, 1, 500), doc(1, 2, 600)], resolved)).toEqual([]);
+  });
+
+  it('keys: exact cards when Processed, cut cards reported otherwise, never more than asked in silence', () => {
+    const keys = (id: string, keyCount: number) =>
+      cmd(id, { kind: 'keys', label: 'keys on Encoder', keyCount });
+    const planned = [keys('exact', 2), keys('short', 3), keys('twice', 2), keys('told', 3), keys('quiet', 3)];
+    const cards = new Map([
+      ['exact', 2],
+      ['short', 2],
+      ['twice', 4],
+      ['told', 1],
+      ['quiet', 1],
+      ['ghost', 1],
+    ]);
+    const histories = new Map([
+      ['exact', processed('2 keys for room 101')],
+      ['short', processed('3 keys for room 101')],
+      ['twice', processed('2 keys for room 101')],
+      ['told', failed('Encoder offline. 1 of 3 keys was cut before this. (DEVICE_UNAVAILABLE)')],
+      ['quiet', failed('Encoder offline (DEVICE_UNAVAILABLE)')],
+    ]);
+    expect(keyProblems(planned, cards, histories, 'Encoder')).toEqual([
+      '[no card without a command] Encoder cut 1 cards for unknown command ghost',
+      '[keys exactly once] keys on Encoder short is Processed with 2 cards cut for 3 keys',
+      '[keys exactly once] keys on Encoder twice is Processed with 4 cards cut for 2 keys',
+      '[keys exactly once] keys on Encoder twice cut 4 cards for 2 keys and ended Processed',
+      '[cut keys are reported] keys on Encoder quiet ended Error with 1 of 3 cards cut, and its Notes do not say so: Encoder offline (DEVICE_UNAVAILABLE)',
+    ]);
+  });
+
+  it('counts cards per command from ledgers and from the print line naming the reservation', () => {
+    expect(
+      ledgerCards([
+        { commandId: 'k1', action: 'card', facts: {} },
+        { commandId: 'k1', action: 'card', facts: {} },
+        { commandId: 'r1', action: 'receipt', facts: {} },
+      ]),
+    ).toEqual(new Map([['k1', 2]]));
+    const planned = [cmd('salto-1', { kind: 'keys', reservationNumber: '4711' })];
+    const written = [
+      { printLines: ['Ann Smith', 'Res. 4711', '21/11 - 23/11'], at: T0 },
+      { printLines: ['Bob', 'Res. 9999', ''], at: T0 },
+    ];
+    expect(saltoCards(planned, written)).toEqual(
+      new Map([
+        ['salto-1', 1],
+        ['unknown:Res. 9999', 1],
+      ]),
+    );
+  });
+});

@@ -1,0 +1,238 @@
+import { join } from 'node:path';
+import { type FpmateSimulator, startFpmateSimulator } from '../../drivers/epson-fpmate/simulator.js';
+import { EncoderSimulator } from '../../drivers/salto-encoder/simulator.js';
+import { type EncoderTcpServer, startEncoderTcpServer } from '../../drivers/salto-encoder/simulator-tcp.js';
+import {
+  type PlatformSimulator,
+  type ScenarioInput,
+  startPlatformSimulator,
+} from '../../src/simulator/index.js';
+import { createDaemon, type DaemonHandle, tempDir } from '../helpers/daemon.js';
+import { type ReplyMangler, startReplyMangler } from './reply-mangler.js';
+
+/**
+ * The fault campaign's world, all real parts: the platform simulator in the test process, the
+ * real daemon as a child process, three simulated devices with ledgers (sim-fiscal ×2,
+ * sim-encoder), an Epson RT driven by the epson-fpmate driver against the fpmate device simulator
+ * (behind a proxy that can mangle its answers), and a Salto encoder driven by the salto-encoder
+ * driver over TCP against the encoder simulator, which can be unplugged and plugged back.
+ */
+
+export const FAULT_DEVICES = {
+  simFiscalA: 'fa000000-0000-4000-8000-000000000001',
+  simFiscalB: 'fa000000-0000-4000-8000-000000000002',
+  simKeys: 'fa000000-0000-4000-8000-000000000003',
+  epson: 'fa000000-0000-4000-8000-000000000004',
+  salto: 'fa000000-0000-4000-8000-000000000005',
+  printer: 'fa000000-0000-4000-8000-000000000006',
+} as const;
+
+export const FAULT_TOKENS = {
+  clientToken: 'FAULT-CLIENT-TOKEN-SECRET-7f3a9c',
+  accessToken: 'FAULT-ACCESS-TOKEN-SECRET-b81d44',
+};
+
+/** Ledger file of each simulated device, relative to the run's directory. */
+export const LEDGERS = {
+  [FAULT_DEVICES.simFiscalA]: 'ledger-fiscal-a.jsonl',
+  [FAULT_DEVICES.simFiscalB]: 'ledger-fiscal-b.jsonl',
+  [FAULT_DEVICES.simKeys]: 'ledger-keys.jsonl',
+} as const;
+
+export const EPSON_SERIAL = '99MEYFAULT1';
+
+export function faultScenario(seed: number, reservations: number): ScenarioInput {
+  return {
+    name: 'fault-campaign',
+    seed,
+    platform: { ...FAULT_TOKENS, rateLimit: { requests: 100_000, windowSeconds: 30 }, otherEventRate: 0.1 },
+    enterprises: [{ id: 'fa0e0000-0000-4000-8000-000000000000', name: 'Hotel Faults' }],
+    devices: [
+      {
+        id: FAULT_DEVICES.simFiscalA,
+        type: 'FiscalMachine',
+        name: 'RT sim A',
+        apiUrl: 'http://127.0.0.1:1',
+        serialNumber: '99SIMFAULTA',
+        settings: { sim: { outcome: 'ok', durationMs: 40 } },
+      },
+      {
+        id: FAULT_DEVICES.simFiscalB,
+        type: 'FiscalMachine',
+        name: 'RT sim B',
+        apiUrl: 'http://127.0.0.1:1',
+        serialNumber: '99SIMFAULTB',
+        settings: { sim: { outcome: 'ok', durationMs: 120 } },
+      },
+      {
+        id: FAULT_DEVICES.simKeys,
+        type: 'KeyCutter',
+        name: 'Encoder sim',
+        keyCutterId: '7',
+        settings: { sim: { durationMs: 150 } },
+      },
+      {
+        id: FAULT_DEVICES.epson,
+        type: 'FiscalMachine',
+        name: 'RT Epson',
+        apiUrl: 'http://127.0.0.1:1',
+        serialNumber: EPSON_SERIAL,
+        settings: { model: 'FP-81 II RT' },
+      },
+      { id: FAULT_DEVICES.salto, type: 'KeyCutter', name: 'Encoder Salto', keyCutterId: '1' },
+      { id: FAULT_DEVICES.printer, type: 'Printer', name: 'Laser (not ours)' },
+    ],
+    reservations: { generate: reservations },
+    generator: { autostart: false, rate: 0 },
+  };
+}
+
+/** The Salto lock server: the encoder simulator behind a TCP port that can be pulled and re-plugged. */
+export interface SaltoSite {
+  readonly sim: EncoderSimulator;
+  readonly port: number;
+  readonly plugged: boolean;
+  /** Drops every connection and stops listening (the cable is pulled). Idempotent. */
+  unplug(): Promise<void>;
+  /** Listens again on the same port. Idempotent. */
+  plug(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startSaltoSite(): Promise<SaltoSite> {
+  const sim = new EncoderSimulator({ writeMs: 40, noCardMs: 60 });
+  let server: EncoderTcpServer | undefined = await startEncoderTcpServer(sim);
+  const port = server.port;
+  const unplug = async () => {
+    const s = server;
+    server = undefined;
+    await s?.close();
+  };
+  return {
+    sim,
+    port,
+    get plugged() {
+      return server !== undefined;
+    },
+    unplug,
+    async plug() {
+      server ??= await startEncoderTcpServer(sim, { port });
+    },
+    close: unplug,
+  };
+}
+
+export interface Rig {
+  dir: string;
+  platform: PlatformSimulator;
+  printer: FpmateSimulator;
+  mangler: ReplyMangler;
+  salto: SaltoSite;
+  daemon: DaemonHandle;
+  close(): Promise<void>;
+}
+
+export function agentConfig(rig: Omit<Rig, 'daemon' | 'close'>) {
+  const ledger = (device: keyof typeof LEDGERS) => join(rig.dir, LEDGERS[device]);
+  const sim = (device: keyof typeof LEDGERS) => ({
+    durationMs: 20,
+    jitterMs: 20,
+    ledgerPath: ledger(device),
+  });
+  return {
+    version: 1,
+    platform: {
+      url: rig.platform.url,
+      websocketUrl: rig.platform.wsUrl,
+      rateLimit: { requests: 100_000, windowSeconds: 30 },
+      requestTimeoutMs: 2000,
+    },
+    poll: { intervalMs: 500, safetyNetMs: 3000, fiscalLookbackHours: 24 },
+    log: { level: 'info' },
+    shutdown: { deadlineMs: 3000 },
+    journal: { path: join(rig.dir, 'journal.db') },
+    devices: [
+      {
+        id: FAULT_DEVICES.simFiscalA,
+        name: 'RT sim A',
+        type: 'FiscalMachine',
+        driver: 'sim-fiscal',
+        options: sim(FAULT_DEVICES.simFiscalA),
+      },
+      {
+        id: FAULT_DEVICES.simFiscalB,
+        name: 'RT sim B',
+        type: 'FiscalMachine',
+        driver: 'sim-fiscal',
+        options: sim(FAULT_DEVICES.simFiscalB),
+      },
+      {
+        id: FAULT_DEVICES.simKeys,
+        name: 'Encoder sim',
+        type: 'KeyCutter',
+        driver: 'sim-encoder',
+        options: sim(FAULT_DEVICES.simKeys),
+      },
+      {
+        id: FAULT_DEVICES.epson,
+        name: 'RT Epson',
+        type: 'FiscalMachine',
+        driver: 'epson-fpmate',
+        options: {
+          url: rig.mangler.url,
+          printerTimeoutMs: 1000,
+          clientTimeoutMs: 2000,
+          readTimeoutMs: 1000,
+          busyRetries: 1,
+          busyRetryDelayMs: 200,
+          statusIntervalMs: 0,
+          statusRetryMs: 500,
+        },
+      },
+      {
+        id: FAULT_DEVICES.salto,
+        name: 'Encoder Salto',
+        type: 'KeyCutter',
+        driver: 'salto-encoder',
+        options: {
+          transport: 'tcp',
+          host: '127.0.0.1',
+          port: rig.salto.port,
+          connectTimeoutMs: 500,
+          ackTimeoutMs: 500,
+          cardTimeoutMs: 3000,
+          busyRetries: 2,
+          busyBackoffMs: 100,
+          reconnectMinMs: 200,
+          reconnectMaxMs: 1000,
+        },
+      },
+    ],
+  };
+}
+
+/** Starts every simulator and prepares (does not start) the daemon. */
+export async function startRig(seed: number, reservations: number): Promise<Rig> {
+  const dir = tempDir('frontdesk-faults');
+  const platform = await startPlatformSimulator({ scenario: faultScenario(seed, reservations) });
+  const printer = await startFpmateSimulator({ serial: EPSON_SERIAL });
+  const mangler = await startReplyMangler(printer.url);
+  const salto = await startSaltoSite();
+  const parts = { dir, platform, printer, mangler, salto };
+  const daemon = createDaemon({
+    config: agentConfig(parts),
+    env: {
+      FRONTDESK_CLIENT_TOKEN: FAULT_TOKENS.clientToken,
+      FRONTDESK_ACCESS_TOKEN: FAULT_TOKENS.accessToken,
+    },
+    startTimeoutMs: 30_000,
+  });
+  return {
+    ...parts,
+    daemon,
+    async close() {
+      await daemon.stop(5000).catch(() => undefined);
+      await Promise.allSettled([platform.close(), printer.close(), mangler.close(), salto.close()]);
+    },
+  };
+}
