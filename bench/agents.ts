@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { createDaemon, tempDir } from '../test/helpers/daemon.js';
+import { inspectorUrl } from './inspector.js';
 import { findPid } from './proc.js';
 import { BENCH_DEVICES, BENCH_TOKENS, benchDeviceConfigs } from './world.js';
 
@@ -14,6 +15,8 @@ import { BENCH_DEVICES, BENCH_TOKENS, benchDeviceConfigs } from './world.js';
 export interface Contestant {
   readonly name: string;
   readonly pid: number;
+  /** The DevTools address when started with the inspector (see `inspector.ts`). */
+  readonly inspector?: string | undefined;
   start(): Promise<void>;
   /** SIGTERM and wait; resolves to the exit code. */
   stop(): Promise<number | null>;
@@ -75,8 +78,11 @@ export const ourAgent: ContestantFactory = (setup) => {
   };
 };
 
-/** Our daemon compiled (`<build>/src/main.js run`), as the systemd unit runs it. */
-export function builtAgent(build: string): ContestantFactory {
+/**
+ * Our daemon compiled (`<build>/src/main.js run`), as the systemd unit runs it; with `inspect`,
+ * under `--inspect=127.0.0.1:0` so the bench can force a GC.
+ */
+export function builtAgent(build: string, inspect = false): ContestantFactory {
   return (setup) => {
     const dir = tempDir('bench-built');
     const configPath = join(dir, 'agent.yaml');
@@ -86,12 +92,13 @@ export function builtAgent(build: string): ContestantFactory {
       join(build, 'src', 'main.js'),
       ['run', '--config', configPath],
       /status page at/,
+      { inspect },
     );
   };
 }
 
 /** The naive baseline, under tsx or compiled when `build` is given. */
-export function naiveAgent(build?: string): ContestantFactory {
+export function naiveAgent(build?: string, inspect = false): ContestantFactory {
   return (setup) => {
     const options = {
       url: setup.url,
@@ -102,8 +109,13 @@ export function naiveAgent(build?: string): ContestantFactory {
     };
     const args = [JSON.stringify(options)];
     return build
-      ? childContestant('naive (built)', join(build, 'bench', 'naive-main.js'), args, /naive agent ready/)
-      : childContestant('naive (tsx)', join(root, 'bench', 'naive-main.ts'), args, /naive agent ready/, true);
+      ? childContestant('naive (built)', join(build, 'bench', 'naive-main.js'), args, /naive agent ready/, {
+          inspect,
+        })
+      : childContestant('naive (tsx)', join(root, 'bench', 'naive-main.ts'), args, /naive agent ready/, {
+          tsx: true,
+          inspect,
+        });
   };
 }
 
@@ -112,18 +124,26 @@ function childContestant(
   script: string,
   args: string[],
   ready: RegExp,
-  tsx = false,
+  flags: { tsx?: boolean; inspect?: boolean } = {},
 ): Contestant {
   let child: ChildProcess | undefined;
   let exited: Promise<number | null> = Promise.resolve(null);
+  let inspector: string | undefined;
   const tail: string[] = [];
+  const nodeArgs = [
+    ...(flags.tsx ? ['--import', 'tsx'] : []),
+    ...(flags.inspect ? ['--inspect=127.0.0.1:0'] : []),
+  ];
   return {
     name,
     get pid() {
       return child?.pid ?? 0;
     },
+    get inspector() {
+      return inspector;
+    },
     async start() {
-      const proc = spawn(process.execPath, [...(tsx ? ['--import', 'tsx'] : []), script, ...args], {
+      const proc = spawn(process.execPath, [...nodeArgs, script, ...args], {
         cwd: root,
         env: { ...process.env, ...tokenEnv, NOTIFY_SOCKET: '' },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -136,6 +156,7 @@ function childContestant(
           const text = chunk.toString('utf8');
           tail.push(text);
           if (tail.length > 20) tail.shift();
+          inspector ??= inspectorUrl(text);
           if (ready.test(tail.join(''))) {
             clearTimeout(timer);
             resolve();

@@ -1,5 +1,6 @@
 import type { PlatformSimulator } from '../src/simulator/index.js';
 import type { AgentSetup, Contestant } from './agents.js';
+import { collectGarbage } from './inspector.js';
 import { clockTicksPerSecond, cpuTicks, rssBytes } from './proc.js';
 import { startBenchPlatform, terminalCount } from './sim.js';
 import { sleep } from './stats.js';
@@ -25,8 +26,12 @@ export interface ResourceResult {
   idleRssBytes: number;
   /** CPU used while idle, percent of one core. */
   idleCpuPercent: number;
+  /** Platform requests the contestant made while idle. */
+  idleRequests: number;
   /** VmRSS after the load and the settle time. */
   loadedRssBytes: number;
+  /** After a forced full GC (through the inspector): live heap and VmRSS, idle and after the load. */
+  afterGc?: { idleHeapBytes: number; idleRssBytes: number; loadedHeapBytes: number; loadedRssBytes: number };
   /** Commands that reached a terminal state (equals `commands` unless the load timed out). */
   finished: number;
   loadWallMs: number;
@@ -36,7 +41,9 @@ export interface ResourceResult {
  * Idle CPU and memory of one contestant against its own simulator with an ample budget and no
  * added latency (the point is the agent's own footprint, not the platform's speed): warm up,
  * idle for `idleMs` (CPU from /proc utime+stime), read VmRSS, then push `commands` through in a
- * sliding window, settle, read VmRSS again.
+ * sliding window, settle, read VmRSS again. When the contestant runs with the inspector, each
+ * reading is followed by a forced full GC and a second reading (live heap, VmRSS), which tells
+ * retained memory from garbage the collector had not returned yet.
  */
 export async function measureResources(
   make: (setup: AgentSetup) => Contestant,
@@ -58,21 +65,41 @@ export async function measureResources(
   try {
     await contestant.start();
     await sleep(options.warmMs);
+    const requests0 = sim.counters().requests.total;
     const ticks0 = cpuTicks(contestant.pid);
     const t0 = performance.now();
     await sleep(options.idleMs);
     const ticks1 = cpuTicks(contestant.pid);
+    const idleRequests = sim.counters().requests.total - requests0;
     const idleSeconds = (performance.now() - t0) / 1000;
     const idleCpuPercent = ((ticks1 - ticks0) / clockTicksPerSecond() / idleSeconds) * 100;
     const idleRssBytes = rssBytes(contestant.pid);
+    const idleGc = await readAfterGc(contestant);
     const load = await pushCommands(sim, options);
     await sleep(options.settleMs);
     const loadedRssBytes = rssBytes(contestant.pid);
-    return { idleRssBytes, idleCpuPercent, loadedRssBytes, ...load };
+    const loadedGc = await readAfterGc(contestant);
+    const result: ResourceResult = { idleRssBytes, idleCpuPercent, idleRequests, loadedRssBytes, ...load };
+    if (idleGc && loadedGc) {
+      result.afterGc = {
+        idleHeapBytes: idleGc.heap,
+        idleRssBytes: idleGc.rss,
+        loadedHeapBytes: loadedGc.heap,
+        loadedRssBytes: loadedGc.rss,
+      };
+    }
+    return result;
   } finally {
     await contestant.stop();
     await sim.close();
   }
+}
+
+async function readAfterGc(contestant: Contestant): Promise<{ heap: number; rss: number } | undefined> {
+  if (!contestant.inspector) return undefined;
+  const heap = await collectGarbage(contestant.inspector);
+  await sleep(500);
+  return { heap: heap.usedBytes, rss: rssBytes(contestant.pid) };
 }
 
 async function pushCommands(
