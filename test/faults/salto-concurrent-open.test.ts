@@ -8,13 +8,13 @@ import { createTransportFactory } from '../../src/transport/factory.js';
 import { testDriverContext } from '../helpers/driver-context.js';
 
 /**
- * Found by the fault campaign (a Salto command stuck in `reconciling` for good, its device queue
- * frozen behind it): at start-up the agent opens every driver in the background
- * (`openDevicesInBackground` in src/agent.ts) while the engine's recovery opens the same driver to
- * reconcile. Over TCP the salto-encoder driver runs both probes at once on one `EncoderLink`,
- * whose single `waiter` slot the second probe overwrites; the first probe's timeout and abort
- * then find "not my waiter" and never settle it. Every `open()` must settle, whatever runs
- * beside it.
+ * Regression test for a bug the fault campaign found (a Salto command stuck in `reconciling` for
+ * good after a restart, its device queue frozen behind it): at start-up the agent opens every
+ * driver in the background (`openDevicesInBackground` in src/agent.ts) while the engine's recovery
+ * opens the same driver to reconcile. Over TCP the salto-encoder driver ran both probes at once on
+ * one `EncoderLink`, whose single `waiter` slot the second probe overwrote; the first probe's
+ * timeout and abort then found "not my waiter" and never settled it (fixed in 376ff61: exchanges
+ * take turns). Every `open()` must settle, whatever runs beside it.
  */
 
 const SETTLE_WITHIN_MS = 4000;
@@ -29,7 +29,7 @@ function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<'settled' | 
   ]);
 }
 
-describe('salto-encoder over TCP: concurrent opens (bug found by the fault campaign)', () => {
+describe('salto-encoder over TCP: concurrent opens (found by the fault campaign)', () => {
   let server: EncoderTcpServer | undefined;
   let driver: Driver | undefined;
 
