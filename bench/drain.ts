@@ -21,6 +21,8 @@ export interface DrainResult {
   finished: number;
   /** First creation → last terminal state, ms (simulator clock). */
   wallMs: number;
+  /** First creation → the first command terminal, ms: how long the front desk waits for anything. */
+  firstTerminalMs: number;
   requests: number;
   requestsPerCommand: number;
   byOperation: Record<string, Record<string, number>>;
@@ -72,6 +74,7 @@ export async function measureDrain(
       commands: options.commands,
       finished: curve.length,
       wallMs: (curve.at(-1)?.[0] ?? Number.NaN) * 1000,
+      firstTerminalMs: (curve[0]?.[0] ?? Number.NaN) * 1000,
       requests,
       requestsPerCommand: requests / options.commands,
       byOperation: requestsByOperation(before, after),

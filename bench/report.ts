@@ -110,6 +110,14 @@ export function rows(results: BenchResults): Row[] {
         ),
       },
       {
+        figure: 'drain: first command terminal',
+        agent: s(agent.firstTerminalMs),
+        naive: s(naive.firstTerminalMs),
+        ratio: ratio(agent.firstTerminalMs, naive.firstTerminalMs),
+        target: '',
+        verdict: '',
+      },
+      {
         figure: 'requests per command',
         agent: agent.requestsPerCommand.toFixed(2),
         naive: naive.requestsPerCommand.toFixed(2),
@@ -129,8 +137,8 @@ export function rows(results: BenchResults): Row[] {
   }
   if (resources) {
     const { agent, naive, commands } = resources;
-    const growthA = agent.loadedRssBytes - agent.idleRssBytes;
-    const growthN = naive.loadedRssBytes - naive.idleRssBytes;
+    const growthA = agent.loadedRssBytes - agent.baseRssBytes;
+    const growthN = naive.loadedRssBytes - naive.baseRssBytes;
     out.push(
       {
         figure: 'RSS idle',
@@ -141,9 +149,9 @@ export function rows(results: BenchResults): Row[] {
         verdict: verdict(agent.idleRssBytes <= 80 * 1048576, results, false),
       },
       {
-        figure: `RSS after ${commands} cmds`,
-        agent: mb(agent.loadedRssBytes),
-        naive: mb(naive.loadedRssBytes),
+        figure: `RSS before → after ${commands} cmds`,
+        agent: `${mb(agent.baseRssBytes)} → ${mb(agent.loadedRssBytes)}`,
+        naive: `${mb(naive.baseRssBytes)} → ${mb(naive.loadedRssBytes)}`,
         ratio: ratio(agent.loadedRssBytes, naive.loadedRssBytes),
         target: '',
         verdict: '',
@@ -156,6 +164,7 @@ export function rows(results: BenchResults): Row[] {
         target: '≤ 10 MB',
         verdict: verdict(growthA <= 10 * 1048576 && agent.finished === commands, results, true),
       },
+      ...gcRows(agent, naive, commands),
       {
         figure: `CPU idle (${Math.round(resources.idleMs / 1000)} s)`,
         agent: `${agent.idleCpuPercent.toFixed(2)} %`,
@@ -167,6 +176,25 @@ export function rows(results: BenchResults): Row[] {
     );
   }
   return out;
+}
+
+/** Diagnosis rows from the forced-GC readings (no targets: they explain the RSS figures). */
+function gcRows(agent: ResourceResult, naive: ResourceResult, commands: number): Row[] {
+  const a = agent.afterGc;
+  const n = naive.afterGc;
+  const row = (figure: string, va: number, vn: number): Row => ({
+    figure,
+    agent: mb(va),
+    naive: mb(vn),
+    ratio: ratio(va, vn),
+    target: '',
+    verdict: '',
+  });
+  return [
+    row('live heap idle (forced GC)', a.idleHeapBytes, n.idleHeapBytes),
+    row(`live heap after ${commands} cmds (forced GC)`, a.loadedHeapBytes, n.loadedHeapBytes),
+    row('RSS growth after forced GC', a.loadedRssBytes - a.idleRssBytes, n.loadedRssBytes - n.idleRssBytes),
+  ];
 }
 
 const HEADERS: Row = {

@@ -1,5 +1,5 @@
 import type { PlatformSimulator } from '../src/simulator/index.js';
-import type { AgentSetup, Contestant } from './agents.js';
+import type { AgentSetup, Contestant, ContestantFactory } from './agents.js';
 import { collectGarbage } from './inspector.js';
 import { clockTicksPerSecond, cpuTicks, rssBytes } from './proc.js';
 import { startBenchPlatform, terminalCount } from './sim.js';
@@ -22,81 +22,102 @@ export interface ResourceOptions {
 }
 
 export interface ResourceResult {
-  /** VmRSS at the end of the idle minute. */
+  /** VmRSS at the end of the idle period (plain process, no inspector). */
   idleRssBytes: number;
   /** CPU used while idle, percent of one core. */
   idleCpuPercent: number;
   /** Platform requests the contestant made while idle. */
   idleRequests: number;
-  /** VmRSS after the load and the settle time. */
+  /** Second process (with the inspector): VmRSS before the load and after it plus the settle time. */
+  baseRssBytes: number;
   loadedRssBytes: number;
-  /** After a forced full GC (through the inspector): live heap and VmRSS, idle and after the load. */
-  afterGc?: { idleHeapBytes: number; idleRssBytes: number; loadedHeapBytes: number; loadedRssBytes: number };
+  /** After a forced full GC: live heap and VmRSS, before and after the load. */
+  afterGc: { idleHeapBytes: number; idleRssBytes: number; loadedHeapBytes: number; loadedRssBytes: number };
   /** Commands that reached a terminal state (equals `commands` unless the load timed out). */
   finished: number;
   loadWallMs: number;
 }
 
-/**
- * Idle CPU and memory of one contestant against its own simulator with an ample budget and no
- * added latency (the point is the agent's own footprint, not the platform's speed): warm up,
- * idle for `idleMs` (CPU from /proc utime+stime), read VmRSS, then push `commands` through in a
- * sliding window, settle, read VmRSS again. When the contestant runs with the inspector, each
- * reading is followed by a forced full GC and a second reading (live heap, VmRSS), which tells
- * retained memory from garbage the collector had not returned yet.
- */
-export async function measureResources(
-  make: (setup: AgentSetup) => Contestant,
-  options: ResourceOptions,
-): Promise<ResourceResult> {
+/** An ample budget and no added latency: the point is the agent's own footprint. */
+async function withPlatform<T>(
+  make: ContestantFactory,
+  run: (sim: PlatformSimulator, contestant: Contestant) => Promise<T>,
+): Promise<T> {
   const sim = await startBenchPlatform({
     timing: { fiscalMs: 0, keysMs: 0 },
     rateLimit: { requests: 1_000_000, windowSeconds: 30 },
     latencyMs: 0,
   });
-  const contestant = make({
+  const setup: AgentSetup = {
     url: sim.url,
     wsUrl: sim.wsUrl,
     websocket: true,
     rateLimit: { requests: 1_000_000, windowSeconds: 30 },
     pollMs: 2000,
     safetyNetMs: 60_000,
-  });
+  };
+  const contestant = make(setup);
   try {
     await contestant.start();
-    await sleep(options.warmMs);
-    const requests0 = sim.counters().requests.total;
-    const ticks0 = cpuTicks(contestant.pid);
-    const t0 = performance.now();
-    await sleep(options.idleMs);
-    const ticks1 = cpuTicks(contestant.pid);
-    const idleRequests = sim.counters().requests.total - requests0;
-    const idleSeconds = (performance.now() - t0) / 1000;
-    const idleCpuPercent = ((ticks1 - ticks0) / clockTicksPerSecond() / idleSeconds) * 100;
-    const idleRssBytes = rssBytes(contestant.pid);
-    const idleGc = await readAfterGc(contestant);
-    const load = await pushCommands(sim, options);
-    await sleep(options.settleMs);
-    const loadedRssBytes = rssBytes(contestant.pid);
-    const loadedGc = await readAfterGc(contestant);
-    const result: ResourceResult = { idleRssBytes, idleCpuPercent, idleRequests, loadedRssBytes, ...load };
-    if (idleGc && loadedGc) {
-      result.afterGc = {
-        idleHeapBytes: idleGc.heap,
-        idleRssBytes: idleGc.rss,
-        loadedHeapBytes: loadedGc.heap,
-        loadedRssBytes: loadedGc.rss,
-      };
-    }
-    return result;
+    return await run(sim, contestant);
   } finally {
     await contestant.stop();
     await sim.close();
   }
 }
 
-async function readAfterGc(contestant: Contestant): Promise<{ heap: number; rss: number } | undefined> {
-  if (!contestant.inspector) return undefined;
+/**
+ * Idle CPU and memory, then growth under load, of one contestant against its own simulator.
+ * Two processes: `plain` (as installed) idles for `idleMs` — CPU from /proc utime+stime, then
+ * VmRSS; `inspected` (started with `--inspect`, which costs a few MB, identical before and after)
+ * takes VmRSS, a forced-GC reading, `commands` through a sliding window, the settle time, VmRSS
+ * and a forced-GC reading again. The GC readings tell retained memory from garbage not yet
+ * returned.
+ */
+export async function measureResources(
+  plain: ContestantFactory,
+  inspected: ContestantFactory,
+  options: ResourceOptions,
+): Promise<ResourceResult> {
+  const idle = await withPlatform(plain, async (sim, contestant) => {
+    await sleep(options.warmMs);
+    const requests0 = sim.counters().requests.total;
+    const ticks0 = cpuTicks(contestant.pid);
+    const t0 = performance.now();
+    await sleep(options.idleMs);
+    const ticks1 = cpuTicks(contestant.pid);
+    const seconds = (performance.now() - t0) / 1000;
+    return {
+      idleRssBytes: rssBytes(contestant.pid),
+      idleCpuPercent: ((ticks1 - ticks0) / clockTicksPerSecond() / seconds) * 100,
+      idleRequests: sim.counters().requests.total - requests0,
+    };
+  });
+  const load = await withPlatform(inspected, async (sim, contestant) => {
+    await sleep(options.warmMs);
+    const baseRssBytes = rssBytes(contestant.pid);
+    const before = await readAfterGc(contestant);
+    const pushed = await pushCommands(sim, options);
+    await sleep(options.settleMs);
+    const loadedRssBytes = rssBytes(contestant.pid);
+    const after = await readAfterGc(contestant);
+    return {
+      baseRssBytes,
+      loadedRssBytes,
+      afterGc: {
+        idleHeapBytes: before.heap,
+        idleRssBytes: before.rss,
+        loadedHeapBytes: after.heap,
+        loadedRssBytes: after.rss,
+      },
+      ...pushed,
+    };
+  });
+  return { ...idle, ...load };
+}
+
+async function readAfterGc(contestant: Contestant): Promise<{ heap: number; rss: number }> {
+  if (!contestant.inspector) throw new Error(`${contestant.name} was not started with the inspector`);
   const heap = await collectGarbage(contestant.inspector);
   await sleep(500);
   return { heap: heap.usedBytes, rss: rssBytes(contestant.pid) };

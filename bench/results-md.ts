@@ -101,13 +101,18 @@ export function resultsMarkdown(
     out.push(
       '## Memory and CPU',
       '',
-      'Both contestants compiled to JavaScript (the installed form, `node dist/src/main.js`) against their own',
-      'simulator with an ample budget and no added latency, WebSocket on, default poll intervals. After 5 s of warm-up:',
-      `${Math.round(resources.idleMs / 1000)} s idle (CPU = utime + stime from /proc/<pid>/stat), VmRSS; then ${resources.commands} commands`,
-      'in a sliding window of 500 outstanding, 10 s of quiet, VmRSS again.',
+      'Both contestants compiled to JavaScript (the installed form, `node dist/src/main.js`), each against its own',
+      'simulator with an ample budget and no added latency, WebSocket on, default poll intervals (2 s, safety net 60 s).',
+      `Idle: a plain process, 5 s of warm-up, then ${Math.round(resources.idleMs / 1000)} s idle (CPU = utime + stime from /proc/<pid>/stat),`,
+      'then VmRSS. Growth: a second process started with `--inspect=127.0.0.1:0` (a few MB more, the same before and',
+      `after): VmRSS after 5 s, then ${resources.commands} commands in a sliding window of 500 outstanding, 10 s of quiet, VmRSS again.`,
       '',
-      `- our agent: ${agent.finished} commands in ${s(agent.loadWallMs)} (${(agent.finished / (agent.loadWallMs / 1000)).toFixed(0)} commands/s)`,
-      `- naive: ${naive.finished} commands in ${s(naive.loadWallMs)} (${(naive.finished / (naive.loadWallMs / 1000)).toFixed(0)} commands/s)`,
+      `- our agent: ${agent.finished} commands in ${s(agent.loadWallMs)} (${(agent.finished / (agent.loadWallMs / 1000)).toFixed(0)} commands/s); ${agent.idleRequests} platform requests while idle`,
+      `- naive: ${naive.finished} commands in ${s(naive.loadWallMs)} (${(naive.finished / (naive.loadWallMs / 1000)).toFixed(0)} commands/s); ${naive.idleRequests} platform requests while idle`,
+      '',
+      'In the growth process, after each VmRSS reading the bench forces two full garbage collections through the',
+      'DevTools protocol and reads the live V8 heap and VmRSS again ("forced GC" rows). The targets are judged on the',
+      'readings taken before that, as a running agent would show them.',
       '',
     );
   }
@@ -123,11 +128,6 @@ export function resultsMarkdown(
       '',
     );
   }
-  out.push(
-    '## Analysis',
-    '',
-    analysis ?? `${'<!-- analysis:start -->'}\n(not written yet)\n${'<!-- analysis:end -->'}`,
-    '',
-  );
+  out.push('## Analysis', '', analysis ?? `${ANALYSIS_START}\n(not written yet)\n${ANALYSIS_END}`, '');
   return out.join('\n');
 }

@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   }
 
   if (args.phases.has('pickup')) {
-    const count = args.quick ? 15 : 60;
+    const count = args.quick ? 10 : 60;
     const base = { count, minGapMs: 600, maxGapMs: 1800, latencyMs: 20, timeoutMs: 120_000 };
     say(`pickup: our agent with the WebSocket (${count} commands)`);
     const agentWs = await measurePickup(ourAgent, { ...base, websocket: true });
@@ -137,8 +137,8 @@ async function main(): Promise<void> {
   }
 
   if (args.phases.has('resources') && build) {
-    const commands = args.quick ? 2000 : 20_000;
-    const idleMs = args.quick ? 20_000 : 60_000;
+    const commands = args.quick ? 1000 : 20_000;
+    const idleMs = args.quick ? 15_000 : 60_000;
     const options = {
       warmMs: 5000,
       idleMs,
@@ -148,9 +148,9 @@ async function main(): Promise<void> {
       loadTimeoutMs: 20 * 60_000,
     };
     say(`resources: our agent (compiled), idle ${idleMs / 1000} s then ${commands} commands`);
-    const agent = await measureResources(builtAgent(build), options);
+    const agent = await measureResources(builtAgent(build), builtAgent(build, true), options);
     say('resources: naive baseline (compiled)');
-    const naive = await measureResources(naiveAgent(build), options);
+    const naive = await measureResources(naiveAgent(build), naiveAgent(build, true), options);
     results.resources = { commands, idleMs, agent, naive };
   }
 
