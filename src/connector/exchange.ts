@@ -50,8 +50,9 @@ export async function exchange<S extends z.ZodType>(
   const { operation, signal } = request;
   const secrets = [ctx.tokens.ClientToken, ctx.tokens.AccessToken];
   const waitStart = ctx.clock.now();
+  let settleSlot: () => void;
   try {
-    await ctx.budget.acquire(request.priority, signal);
+    settleSlot = await ctx.budget.acquire(request.priority, signal);
   } catch (error) {
     throw new AgentError('ABORTED', `${operation} was aborted while waiting for the rate budget`, {
       details: { operation },
@@ -100,6 +101,9 @@ export async function exchange<S extends z.ZodType>(
     const failure = transportError(error, failureContext);
     finish(failure);
     throw failure;
+  } finally {
+    // The platform counted this request on arrival, at the latest now: from here the slot counts.
+    settleSlot();
   }
 
   const json = parseJson(text);

@@ -31,7 +31,7 @@ const RANK: Record<RequestPriority, number> = { result: 0, normal: 1, discovery:
 interface Waiter {
   rank: number;
   seq: number;
-  resolve: () => void;
+  resolve: (settle: () => void) => void;
   detach: () => void;
 }
 
@@ -39,7 +39,10 @@ interface Waiter {
  * Client-side sliding-window budget for one access token, shared by every caller using that
  * token, so the agent never sends a request it knows would earn a 429.
  *
- * - A request counts from the moment `acquire` grants it until `windowMs` later.
+ * - A request counts from the moment `acquire` grants it; when the caller settles it (its answer
+ *   came back), it counts again from that moment until `windowMs` later. The platform counts a
+ *   request when it arrives, which is never after the answer left: counting from the answer keeps
+ *   the client's window at least as full as the platform's, so a saturated client earns no 429.
  * - This agent's share is `floor(requests × (1 − reserveShare))` (at least 1).
  * - Waiters are served strictly by priority (`result` > `normal` > `discovery`), FIFO within one
  *   priority: a later `result` overtakes an earlier `discovery`, never the other way round.
@@ -53,8 +56,8 @@ export class RateBudget {
   private readonly clock: Clock;
   private readonly random: RandomSource;
   private readonly penalty: BackoffRange;
-  /** Grant times inside the window, oldest first. */
-  private stamps: number[] = [];
+  /** Slots inside the window, by the time they count from, oldest first. */
+  private stamps: Array<{ at: number }> = [];
   private waiters: Waiter[] = [];
   private blockedUntil = 0;
   private consecutiveLimited = 0;
@@ -89,12 +92,13 @@ export class RateBudget {
   }
 
   /**
-   * Resolves once one request may be sent, counting it in the window. Resolves at once when
-   * nobody waits and the window has room. Rejects with the signal's reason if `signal` aborts
-   * first; an aborted waiter consumes nothing.
+   * Resolves once one request may be sent, counting it in the window, to a function the caller
+   * calls when the request's answer (or failure) came back: the slot then counts from that moment.
+   * Resolves at once when nobody waits and the window has room. Rejects with the signal's reason if
+   * `signal` aborts first; an aborted waiter consumes nothing.
    */
-  acquire(priority: RequestPriority = 'normal', signal?: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  acquire(priority: RequestPriority = 'normal', signal?: AbortSignal): Promise<() => void> {
+    return new Promise<() => void>((resolve, reject) => {
       if (signal?.aborted) {
         reject(signal.reason);
         return;
@@ -158,9 +162,19 @@ export class RateBudget {
     return out;
   }
 
+  /** The answer came back: the slot counts from now (it moves to the young end of the window). */
+  private settle(slot: { at: number }): void {
+    const index = this.stamps.indexOf(slot);
+    if (index === -1) return;
+    this.stamps.splice(index, 1);
+    slot.at = Math.max(slot.at, this.clock.now());
+    this.stamps.push(slot);
+  }
+
   private prune(now: number): void {
     let drop = 0;
-    while (drop < this.stamps.length && (this.stamps[drop] as number) + this.windowMs <= now) drop++;
+    while (drop < this.stamps.length && (this.stamps[drop] as { at: number }).at + this.windowMs <= now)
+      drop++;
     if (drop > 0) this.stamps.splice(0, drop);
   }
 
@@ -174,14 +188,15 @@ export class RateBudget {
         return;
       }
       if (this.stamps.length >= this.limit) {
-        const oldest = this.stamps[this.stamps.length - this.limit] as number;
-        this.wakeAt(oldest + this.windowMs);
+        const oldest = this.stamps[this.stamps.length - this.limit] as { at: number };
+        this.wakeAt(oldest.at + this.windowMs);
         return;
       }
       const waiter = this.waiters.shift() as Waiter;
       waiter.detach();
-      this.stamps.push(now);
-      waiter.resolve();
+      const slot = { at: now };
+      this.stamps.push(slot);
+      waiter.resolve(() => this.settle(slot));
     }
     this.cancelTimer();
   }
