@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
 import { DEVICES, e2eScenario, startAgent } from '../e2e/harness.js';
+import { CHROMIUM, launchChromium } from '../helpers/browser.js';
 import { type DaemonHandle, eventually, tempDir } from '../helpers/daemon.js';
 import { requireTool } from '../helpers/tools.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const available = requireTool(CHROMIUM, 'drives the status page of the running agent in a real browser');
 const outputDir = join(import.meta.dirname, '..', '..', 'test-output');
 
@@ -21,19 +21,7 @@ describe.skipIf(!available)('status page of the running agent, in Chromium', () 
     sim = await startPlatformSimulator({ scenario: e2eScenario() });
     daemon = startAgent(sim, tempDir('browser-agent'));
     await daemon.start();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

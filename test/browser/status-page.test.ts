@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
+import { CHROMIUM, launchChromium } from '../helpers/browser.js';
 import { requireTool } from '../helpers/tools.js';
 import { ENCODER_ID, FakeSource, FISCAL_ID, PRINTER_ID } from '../status/fake-source.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const available = requireTool(CHROMIUM, 'drives the status page in a real browser');
 const outputDir = join(import.meta.dirname, '..', '..', 'test-output');
 
@@ -25,19 +25,7 @@ describe.skipIf(!available)('status page in Chromium (fake source)', () => {
       listen: '127.0.0.1:0',
       live: { throttleMs: 20 },
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(message.text());
