@@ -17,6 +17,8 @@ export interface Contestant {
   readonly pid: number;
   /** The DevTools address when started with the inspector (see `inspector.ts`). */
   readonly inspector?: string | undefined;
+  /** Our agent: the directory of its journal and of the simulated devices' ledgers. */
+  readonly dataDir?: string;
   start(): Promise<void>;
   /** SIGTERM and wait; resolves to the exit code. */
   stop(): Promise<number | null>;
@@ -87,13 +89,14 @@ export function builtAgent(build: string, inspect = false): ContestantFactory {
     const dir = tempDir('bench-built');
     const configPath = join(dir, 'agent.yaml');
     writeFileSync(configPath, stringify(agentConfig(setup, dir)));
-    return childContestant(
+    const contestant = childContestant(
       'agent (built)',
       join(build, 'src', 'main.js'),
       ['run', '--config', configPath],
       /status page at/,
       { inspect },
     );
+    return Object.assign(contestant, { dataDir: dir });
   };
 }
 

@@ -54,3 +54,28 @@ export function measureFootprint(build: string): FootprintRow[] {
   rows.push({ what: 'agent modules (compiled, not started)', rssBytes: rssAfter(agentModules) });
   return rows;
 }
+
+/**
+ * Live heap held by the simulated devices' in-memory ledgers after a run: a fresh `node` loads
+ * every `ledger-*.jsonl` of `dir` with the compiled `drivers/sim/ledger.js` (the code the daemon
+ * ran) and reports the heap it added after a forced GC. That memory is the simulated hardware's,
+ * not the agent's; the analysis subtracts it.
+ */
+export function ledgerHeapBytes(build: string, dir: string): number {
+  const ledger = pathToFileURL(join(build, 'drivers', 'sim', 'ledger.js')).href;
+  const code = [
+    `const { openLedger } = await import(${JSON.stringify(ledger)});`,
+    `const { readdirSync } = await import('node:fs');`,
+    `const dir = ${JSON.stringify(dir)};`,
+    'const store = { get: () => undefined, set: () => undefined };',
+    'globalThis.gc(); const before = process.memoryUsage().heapUsed;',
+    "globalThis.kept = readdirSync(dir).filter((f) => /^ledger-.*\\.jsonl$/.test(f)).map((f) => openLedger(dir + '/' + f, store));",
+    'globalThis.gc(); const after = process.memoryUsage().heapUsed;',
+    'process.stdout.write(String(after - before));',
+  ].join('\n');
+  const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', code], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  return Number(out.trim());
+}

@@ -190,11 +190,22 @@ function gcRows(agent: ResourceResult, naive: ResourceResult, commands: number):
     target: '',
     verdict: '',
   });
-  return [
+  const rows = [
     row('live heap idle (forced GC)', a.idleHeapBytes, n.idleHeapBytes),
     row(`live heap after ${commands} cmds (forced GC)`, a.loadedHeapBytes, n.loadedHeapBytes),
     row('RSS growth after forced GC', a.loadedRssBytes - a.idleRssBytes, n.loadedRssBytes - n.idleRssBytes),
   ];
+  if (agent.ledgerHeapBytes !== undefined) {
+    rows.push({
+      figure: '  of which simulated-device ledgers',
+      agent: mb(agent.ledgerHeapBytes),
+      naive: 'none',
+      ratio: '',
+      target: '',
+      verdict: '',
+    });
+  }
+  return rows;
 }
 
 const HEADERS: Row = {

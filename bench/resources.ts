@@ -36,6 +36,10 @@ export interface ResourceResult {
   /** Commands that reached a terminal state (equals `commands` unless the load timed out). */
   finished: number;
   loadWallMs: number;
+  /** Our agent: where its journal and the simulated devices' ledgers are (see `ledgerHeapBytes`). */
+  dataDir?: string;
+  /** Live heap the simulated devices' ledgers hold after the load (not the agent's own memory). */
+  ledgerHeapBytes?: number;
 }
 
 /** An ample budget and no added latency: the point is the agent's own footprint. */
@@ -66,20 +70,16 @@ async function withPlatform<T>(
   }
 }
 
+export type IdleResult = Pick<ResourceResult, 'idleRssBytes' | 'idleCpuPercent' | 'idleRequests'>;
+export type GrowthResult = Omit<ResourceResult, keyof IdleResult>;
+
 /**
- * Idle CPU and memory, then growth under load, of one contestant against its own simulator.
- * Two processes: `plain` (as installed) idles for `idleMs` — CPU from /proc utime+stime, then
- * VmRSS; `inspected` (started with `--inspect`, which costs a few MB, identical before and after)
- * takes VmRSS, a forced-GC reading, `commands` through a sliding window, the settle time, VmRSS
- * and a forced-GC reading again. The GC readings tell retained memory from garbage not yet
- * returned.
+ * Idle CPU and memory of a plain process (as installed): 5 s of warm-up, `idleMs` idle — CPU
+ * from /proc utime+stime — then VmRSS. Two contestants may idle at the same time: each one's
+ * CPU figure counts only its own process.
  */
-export async function measureResources(
-  plain: ContestantFactory,
-  inspected: ContestantFactory,
-  options: ResourceOptions,
-): Promise<ResourceResult> {
-  const idle = await withPlatform(plain, async (sim, contestant) => {
+export async function measureIdle(plain: ContestantFactory, options: ResourceOptions): Promise<IdleResult> {
+  return withPlatform(plain, async (sim, contestant) => {
     await sleep(options.warmMs);
     const requests0 = sim.counters().requests.total;
     const ticks0 = cpuTicks(contestant.pid);
@@ -93,7 +93,19 @@ export async function measureResources(
       idleRequests: sim.counters().requests.total - requests0,
     };
   });
-  const load = await withPlatform(inspected, async (sim, contestant) => {
+}
+
+/**
+ * Growth under load of a process started with `--inspect` (which costs a few MB, the same before
+ * and after): VmRSS and a forced-GC reading after the warm-up, `commands` through a sliding
+ * window, the settle time, VmRSS and a forced-GC reading again. The GC readings tell retained
+ * memory from garbage not yet returned to the system.
+ */
+export async function measureGrowth(
+  inspected: ContestantFactory,
+  options: ResourceOptions,
+): Promise<GrowthResult> {
+  return withPlatform(inspected, async (sim, contestant) => {
     await sleep(options.warmMs);
     const baseRssBytes = rssBytes(contestant.pid);
     const before = await readAfterGc(contestant);
@@ -102,6 +114,7 @@ export async function measureResources(
     const loadedRssBytes = rssBytes(contestant.pid);
     const after = await readAfterGc(contestant);
     return {
+      ...(contestant.dataDir ? { dataDir: contestant.dataDir } : {}),
       baseRssBytes,
       loadedRssBytes,
       afterGc: {
@@ -113,7 +126,6 @@ export async function measureResources(
       ...pushed,
     };
   });
-  return { ...idle, ...load };
 }
 
 async function readAfterGc(contestant: Contestant): Promise<{ heap: number; rss: number }> {

@@ -5,11 +5,11 @@ import { builtAgent, naiveAgent, ourAgent } from './agents.js';
 import { buildForBench } from './build.js';
 import { lineChartSvg } from './chart.js';
 import { type DrainResult, measureDrain } from './drain.js';
-import { measureFootprint } from './footprint.js';
+import { ledgerHeapBytes, measureFootprint } from './footprint.js';
 import { measurePickup } from './pickup.js';
 import { machine } from './proc.js';
 import { type BenchResults, rows, textTable } from './report.js';
-import { measureResources } from './resources.js';
+import { measureGrowth, measureIdle } from './resources.js';
 import { keptAnalysis, resultsMarkdown } from './results-md.js';
 
 /**
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   }
 
   if (args.phases.has('pickup')) {
-    const count = args.quick ? 10 : 60;
+    const count = args.quick ? 10 : 40;
     const base = { count, minGapMs: 600, maxGapMs: 1800, latencyMs: 20, timeoutMs: 120_000 };
     say(`pickup: our agent with the WebSocket (${count} commands)`);
     const agentWs = await measurePickup(ourAgent, { ...base, websocket: true });
@@ -143,14 +143,20 @@ async function main(): Promise<void> {
       warmMs: 5000,
       idleMs,
       commands,
-      window: 500,
+      window: 100,
       settleMs: 10_000,
       loadTimeoutMs: 20 * 60_000,
     };
-    say(`resources: our agent (compiled), idle ${idleMs / 1000} s then ${commands} commands`);
-    const agent = await measureResources(builtAgent(build), builtAgent(build, true), options);
-    say('resources: naive baseline (compiled)');
-    const naive = await measureResources(naiveAgent(build), naiveAgent(build, true), options);
+    say(`resources: both agents (compiled) idle for ${idleMs / 1000} s, side by side`);
+    const [agentIdle, naiveIdle] = await Promise.all([
+      measureIdle(builtAgent(build), options),
+      measureIdle(naiveAgent(build), options),
+    ]);
+    say(`resources: our agent (compiled, inspector on), ${commands} commands`);
+    const agent = { ...agentIdle, ...(await measureGrowth(builtAgent(build, true), options)) };
+    if (agent.dataDir) agent.ledgerHeapBytes = ledgerHeapBytes(build, agent.dataDir);
+    say(`resources: naive baseline (compiled, inspector on), ${commands} commands`);
+    const naive = { ...naiveIdle, ...(await measureGrowth(naiveAgent(build, true), options)) };
     results.resources = { commands, idleMs, agent, naive };
   }
 
