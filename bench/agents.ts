@@ -82,19 +82,20 @@ export const ourAgent: ContestantFactory = (setup) => {
 
 /**
  * Our daemon compiled (`<build>/src/main.js run`), as the systemd unit runs it; with `inspect`,
- * under `--inspect=127.0.0.1:0` so the bench can force a GC.
+ * under `--inspect=127.0.0.1:0` so the bench can force a GC; with `watchdogSec`, with the
+ * environment systemd gives a unit with `WatchdogSec=` (the agent then runs its watchdog loop).
  */
-export function builtAgent(build: string, inspect = false): ContestantFactory {
+export function builtAgent(build: string, inspect = false, watchdogSec?: number): ContestantFactory {
   return (setup) => {
     const dir = tempDir('bench-built');
     const configPath = join(dir, 'agent.yaml');
     writeFileSync(configPath, stringify(agentConfig(setup, dir)));
     const contestant = childContestant(
-      'agent (built)',
+      watchdogSec ? 'agent (built, watchdog)' : 'agent (built)',
       join(build, 'src', 'main.js'),
       ['run', '--config', configPath],
       /status page at/,
-      { inspect },
+      { inspect, ...(watchdogSec ? { env: { WATCHDOG_USEC: String(watchdogSec * 1_000_000) } } : {}) },
     );
     return Object.assign(contestant, { dataDir: dir });
   };
@@ -127,7 +128,7 @@ function childContestant(
   script: string,
   args: string[],
   ready: RegExp,
-  flags: { tsx?: boolean; inspect?: boolean } = {},
+  flags: { tsx?: boolean; inspect?: boolean; env?: Record<string, string> } = {},
 ): Contestant {
   let child: ChildProcess | undefined;
   let exited: Promise<number | null> = Promise.resolve(null);
@@ -148,7 +149,7 @@ function childContestant(
     async start() {
       const proc = spawn(process.execPath, [...nodeArgs, script, ...args], {
         cwd: root,
-        env: { ...process.env, ...tokenEnv, NOTIFY_SOCKET: '' },
+        env: { ...process.env, ...tokenEnv, NOTIFY_SOCKET: '', ...flags.env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child = proc;

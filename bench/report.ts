@@ -1,7 +1,7 @@
 import type { DrainResult } from './drain.js';
 import type { FootprintRow } from './footprint.js';
 import type { PickupResult } from './pickup.js';
-import type { ResourceResult } from './resources.js';
+import type { IdleResult, ResourceResult } from './resources.js';
 
 /** Everything one bench run measured, and how. */
 export interface BenchResults {
@@ -28,7 +28,14 @@ export interface BenchResults {
     agent: DrainResult;
     naive: DrainResult;
   };
-  resources?: { commands: number; idleMs: number; agent: ResourceResult; naive: ResourceResult };
+  resources?: {
+    commands: number;
+    idleMs: number;
+    agent: ResourceResult;
+    naive: ResourceResult;
+    /** Our agent idle with systemd's watchdog environment (its watchdog loop on). */
+    watchdogIdle?: IdleResult;
+  };
   footprint?: FootprintRow[];
 }
 
@@ -173,6 +180,18 @@ export function rows(results: BenchResults): Row[] {
         target: '≤ 1 % of a core',
         verdict: verdict(agent.idleCpuPercent <= 1, results, true),
       },
+      ...(resources.watchdogIdle
+        ? [
+            {
+              figure: '  … under systemd, WatchdogSec=30',
+              agent: `${resources.watchdogIdle.idleCpuPercent.toFixed(2)} %`,
+              naive: '',
+              ratio: '',
+              target: '≤ 1 % of a core',
+              verdict: verdict(resources.watchdogIdle.idleCpuPercent <= 1, results, true),
+            },
+          ]
+        : []),
     );
   }
   return out;

@@ -148,16 +148,17 @@ async function main(): Promise<void> {
       loadTimeoutMs: 20 * 60_000,
     };
     say(`resources: both agents (compiled) idle for ${idleMs / 1000} s, side by side`);
-    const [agentIdle, naiveIdle] = await Promise.all([
+    const [agentIdle, naiveIdle, watchdogIdle] = await Promise.all([
       measureIdle(builtAgent(build), options),
       measureIdle(naiveAgent(build), options),
+      measureIdle(builtAgent(build, false, 30), options),
     ]);
     say(`resources: our agent (compiled, inspector on), ${commands} commands`);
     const agent = { ...agentIdle, ...(await measureGrowth(builtAgent(build, true), options)) };
     if (agent.dataDir) agent.ledgerHeapBytes = ledgerHeapBytes(build, agent.dataDir);
     say(`resources: naive baseline (compiled, inspector on), ${commands} commands`);
     const naive = { ...naiveIdle, ...(await measureGrowth(naiveAgent(build, true), options)) };
-    results.resources = { commands, idleMs, agent, naive };
+    results.resources = { commands, idleMs, agent, naive, watchdogIdle };
   }
 
   if (args.phases.has('footprint') && build) {
