@@ -62,7 +62,7 @@ export async function exchange<S extends z.ZodType>(
   const sentAt = ctx.clock.now();
   const budgetWaitMs = sentAt - waitStart;
   const timeoutSignal = AbortSignal.timeout(ctx.requestTimeoutMs);
-  const combined = signal ? AbortSignal.any([signal, timeoutSignal]) : timeoutSignal;
+  const { combined, unlink } = linkSignals(timeoutSignal, signal);
   const failureContext = {
     operation,
     timeoutSignal,
@@ -104,6 +104,7 @@ export async function exchange<S extends z.ZodType>(
   } finally {
     // The platform counted this request on arrival, at the latest now: from here the slot counts.
     settleSlot();
+    unlink();
   }
 
   const json = parseJson(text);
@@ -162,4 +163,31 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   } catch {
     return { ok: false };
   }
+}
+
+/**
+ * One signal that aborts when either `timeout` or the caller's `signal` does. Not
+ * `AbortSignal.any()`: on Node 20 a long-lived source (the agent's stop signal) keeps a reference
+ * to every signal ever combined with it (nodejs/node#55351), so a daemon would grow by one per
+ * request. Here the listener on the caller's signal is removed by `unlink()` when the exchange ends.
+ */
+function linkSignals(
+  timeout: AbortSignal,
+  signal: AbortSignal | undefined,
+): { combined: AbortSignal; unlink: () => void } {
+  if (!signal) return { combined: timeout, unlink: () => {} };
+  const controller = new AbortController();
+  const onCaller = () => controller.abort(signal.reason);
+  const onTimeout = () => controller.abort(timeout.reason);
+  if (signal.aborted) onCaller();
+  else if (timeout.aborted) onTimeout();
+  signal.addEventListener('abort', onCaller, { once: true });
+  timeout.addEventListener('abort', onTimeout, { once: true });
+  return {
+    combined: controller.signal,
+    unlink: () => {
+      signal.removeEventListener('abort', onCaller);
+      timeout.removeEventListener('abort', onTimeout);
+    },
+  };
 }
