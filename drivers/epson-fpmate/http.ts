@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { TLSSocket } from 'node:tls';
 import { Agent, buildConnector } from 'undici';
 import { AgentError } from '../../src/errors.js';
+import { linkSignals } from '../../src/signals.js';
 import type { EpsonFpmateOptions } from './config.js';
 
 /**
@@ -143,7 +144,8 @@ export interface PostOptions {
 /** POSTs one SOAP document; never throws. */
 export async function postXml(url: URL, xml: string, options: PostOptions): Promise<PostResult> {
   const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  // Not AbortSignal.any: the driver's own signal lives as long as the driver (src/signals.ts).
+  const { signal, unlink } = linkSignals(timeout, options.signal);
   const init: RequestInit = {
     method: 'POST',
     headers: { 'Content-Type': 'text/xml; charset=utf-8' },
@@ -159,5 +161,7 @@ export async function postXml(url: URL, xml: string, options: PostOptions): Prom
   } catch (error) {
     if (options.signal?.aborted && !timeout.aborted) return { kind: 'lost', reason: 'aborted' };
     return classifyFailure(error);
+  } finally {
+    unlink();
   }
 }

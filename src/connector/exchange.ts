@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Clock } from '../clock.js';
 import { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { linkSignals } from '../signals.js';
 import type { RequestPriority, RequestRecord } from './api.js';
 import { parseRetryAfter, platformError, transportError } from './http-errors.js';
 import { describeIssues } from './operations.js';
@@ -62,7 +63,8 @@ export async function exchange<S extends z.ZodType>(
   const sentAt = ctx.clock.now();
   const budgetWaitMs = sentAt - waitStart;
   const timeoutSignal = AbortSignal.timeout(ctx.requestTimeoutMs);
-  const { combined, unlink } = linkSignals(timeoutSignal, signal);
+  // Not AbortSignal.any: the caller's signal lives long (see src/signals.ts).
+  const { signal: combined, unlink } = linkSignals(timeoutSignal, signal);
   const failureContext = {
     operation,
     timeoutSignal,
@@ -163,31 +165,4 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   } catch {
     return { ok: false };
   }
-}
-
-/**
- * One signal that aborts when either `timeout` or the caller's `signal` does. Not
- * `AbortSignal.any()`: on Node 20 a long-lived source (the agent's stop signal) keeps a reference
- * to every signal ever combined with it (nodejs/node#55351), so a daemon would grow by one per
- * request. Here the listener on the caller's signal is removed by `unlink()` when the exchange ends.
- */
-function linkSignals(
-  timeout: AbortSignal,
-  signal: AbortSignal | undefined,
-): { combined: AbortSignal; unlink: () => void } {
-  if (!signal) return { combined: timeout, unlink: () => {} };
-  const controller = new AbortController();
-  const onCaller = () => controller.abort(signal.reason);
-  const onTimeout = () => controller.abort(timeout.reason);
-  if (signal.aborted) onCaller();
-  else if (timeout.aborted) onTimeout();
-  signal.addEventListener('abort', onCaller, { once: true });
-  timeout.addEventListener('abort', onTimeout, { once: true });
-  return {
-    combined: controller.signal,
-    unlink: () => {
-      signal.removeEventListener('abort', onCaller);
-      timeout.removeEventListener('abort', onTimeout);
-    },
-  };
 }
