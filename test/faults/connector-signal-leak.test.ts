@@ -4,13 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { createConnectorClient } from '../../src/connector/client.js';
 
 /**
- * Found by the benchmark (the agent's live heap after a forced GC kept growing, ~0.45 MB per
- * 1,000 commands; a heap-snapshot diff over 4,000 commands showed +17,873 WeakRef objects, about
- * one per request): `exchange()` combines the caller's signal with its timeout through
- * `AbortSignal.any()`. The caller's signal is long-lived (the outbox's and the intake's stop
- * signals), and on Node 20 a long-lived source keeps a reference to every signal ever combined
- * with it (https://github.com/nodejs/node/issues/55351), so a daemon meant to run for months grows
- * without bound. A finished request must leave nothing behind on the caller's signal.
+ * Regression test for a leak the benchmark found (the agent's live heap after a forced GC kept
+ * growing, ~0.45 MB per 1,000 commands; a heap-snapshot diff over 4,000 commands showed +17,873
+ * WeakRef objects, about one per request; fixed in 708917d and ae23eee): `exchange()` combined the
+ * caller's signal with its timeout through `AbortSignal.any()`. The caller's signal is long-lived
+ * (the outbox's and the intake's stop signals), and on Node 20 a long-lived source keeps a
+ * reference to every signal ever combined with it (https://github.com/nodejs/node/issues/55351),
+ * so a daemon meant to run for months grew without bound (10,000 of 10,000 finished requests
+ * still tracked). A finished request must leave nothing behind on the caller's signal.
  *
  * The test reads Node's own bookkeeping of "signals that follow this one" (the internal
  * `kDependantSignals` set, created on a signal the first time `AbortSignal.any()` combines it)
@@ -28,7 +29,7 @@ function followers(signal: AbortSignal): number {
   return typeof set?.size === 'number' ? set.size : 0;
 }
 
-describe('connector requests with a long-lived signal (bug found by the benchmark)', () => {
+describe('connector requests with a long-lived signal (found by the benchmark)', () => {
   it('leave nothing behind on the caller’s signal once finished', async () => {
     const stop = new AbortController(); // lives as long as the agent, like the outbox's
     const client = createConnectorClient({

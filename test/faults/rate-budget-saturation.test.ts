@@ -3,21 +3,22 @@ import { createConnectorClient } from '../../src/connector/client.js';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
 
 /**
- * Found by the benchmark's backlog drain (15 answers 429 in 1,439 requests with the agent's budget
- * equal to the platform's limit): the client-side budget counts a request in its window from the
- * moment it *grants* it, while the platform counts it from when it *arrives*. A burst granted at
- * once reaches the platform spread over some milliseconds (connections, event loops, the network),
- * so when the client's slots free up — all at the same instant, one window later — the platform
- * still holds the tail of the burst in its own window and answers 429 to the difference. The
- * connector doc asks for the opposite: "never sends a request that it knows would exceed it; 429
- * must be rare". Under saturation the client and the platform must agree (a slot could count
- * from when the answer came back, which is never before the platform counted it).
+ * Regression test for a bug the benchmark's backlog drain found (15 answers 429 in 1,439 requests
+ * with the agent's budget equal to the platform's limit; fixed in 2e971bb, where a slot now counts
+ * from when the answer came back). The client-side budget counted a request in its window from the
+ * moment it *granted* it, while the platform counts it from when it *arrives*. A burst granted at
+ * once reaches the platform spread over some milliseconds (connections, event loops, the
+ * network), so when the client's slots freed up — all at the same instant, one window later — the
+ * platform still held the tail of the burst in its own window and answered 429 to the difference
+ * (26 of 106 requests here). The connector doc asks for the opposite: "never sends a request that
+ * it knows would exceed it; 429 must be rare". Under saturation the client and the platform must
+ * agree.
  */
 
 const LIMIT = { requests: 20, windowSeconds: 1 };
 const TOKENS = { clientToken: 'SATURATION-CLIENT', accessToken: 'SATURATION-ACCESS' };
 
-describe('rate budget under saturation (bug found by the benchmark)', () => {
+describe('rate budget under saturation (found by the benchmark)', () => {
   let sim: PlatformSimulator | undefined;
 
   afterEach(async () => {
