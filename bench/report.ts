@@ -31,6 +31,8 @@ export interface BenchResults {
   resources?: {
     commands: number;
     idleMs: number;
+    /** Commands outstanding at most during the growth load, per contestant. */
+    windows: { agent: number; naive: number };
     agent: ResourceResult;
     naive: ResourceResult;
     /** Our agent idle with systemd's watchdog environment (its watchdog loop on). */
