@@ -17,7 +17,7 @@ export const epsonFpmateFactory: DriverFactory<EpsonFpmateOptions> = {
   create: (options, ctx) => new EpsonFpmateDriver(options, ctx),
   simulate: async (options, device) => {
     const address = options.url ? new URL(options.url) : undefined;
-    if (!address || address.protocol !== 'http:' || !isLoopbackHost(address.hostname) || !address.port) {
+    if (address?.protocol !== 'http:' || !isLoopbackHost(address.hostname) || !address.port) {
       throw new AgentError(
         'CONFIG_INVALID',
         `${device.name}: a simulated printer needs options.url like http://127.0.0.1:8091`,
