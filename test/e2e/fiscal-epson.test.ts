@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FpmateSimulator, startFpmateSimulator } from '../../drivers/epson-fpmate/simulator.js';
 import type { CommandState } from '../../src/connector/wire.js';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
-import { createDaemon, type DaemonHandle, eventually, tempDir } from '../helpers/daemon.js';
+import { createDaemon, type DaemonHandle, eventually } from '../helpers/daemon.js';
 import { historyProblems, TOKENS } from './harness.js';
 
 const RT = 'f1000000-0000-4000-8000-000000000001';
