@@ -1,11 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { driverRegistry } from '../drivers/index.js';
-import { checkConfigCommand } from './cli/check-config.js';
-import { cutKeysCommand } from './cli/cut-keys.js';
-import { devicesCommand } from './cli/devices.js';
 import type { CliIo } from './cli/io.js';
-import { runCommand } from './cli/run.js';
-import { simulatePlatformCommand } from './cli/simulate-platform.js';
 import { AgentError, isAgentError } from './errors.js';
 import { agentVersion } from './version.js';
 
@@ -30,6 +25,12 @@ function port(value: string): number {
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port 0..65535');
   return n;
 }
+
+/*
+ * Each subcommand's module is imported only when that subcommand runs: the daemon (`run`) never
+ * loads the platform simulator, the device discovery or the one-shot clients, which would stay
+ * resident for the process's whole life.
+ */
 
 /**
  * Runs the command line and resolves to the process exit code. Errors become one clear sentence
@@ -56,7 +57,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .command('run')
     .description('run the agent (the systemd service runs this)')
     .requiredOption('-c, --config <file>', 'configuration file (YAML)')
-    .action(async (opts: { config: string }) => setExit(await runCommand(opts, io, driverRegistry)));
+    .action(async (opts: { config: string }) =>
+      setExit(await (await import('./cli/run.js')).runCommand(opts, io, driverRegistry)),
+    );
 
   program
     .command('check-config')
@@ -64,7 +67,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .requiredOption('-c, --config <file>', 'configuration file (YAML)')
     .option('--online', 'ask the platform (devices/getAll)', false)
     .action(async (opts: { config: string; online: boolean }) =>
-      setExit(await checkConfigCommand(opts, io, driverRegistry)),
+      setExit(await (await import('./cli/check-config.js')).checkConfigCommand(opts, io, driverRegistry)),
     );
 
   program
@@ -73,7 +76,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('-s, --scenario <file>', 'scenario file (YAML), e.g. config/scenarios/demo.yaml')
     .option('-p, --port <port>', 'port on 127.0.0.1 (0 = any free one)', port, 8730)
     .action(async (opts: { scenario?: string; port: number }) =>
-      setExit(await simulatePlatformCommand(opts, io)),
+      setExit(await (await import('./cli/simulate-platform.js')).simulatePlatformCommand(opts, io)),
     );
 
   program
@@ -93,14 +96,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         count: number;
         enterprise?: string;
         follow: boolean;
-      }) => setExit(await cutKeysCommand(opts, io)),
+      }) => setExit(await (await import('./cli/cut-keys.js')).cutKeysCommand(opts, io)),
     );
 
   program
     .command('devices')
     .description('list serial ports and HID devices that may be encoders (with by-id paths and VID/PID)')
     .option('--json', 'print JSON', false)
-    .action(async (opts: { json: boolean }) => setExit(await devicesCommand(opts, io)));
+    .action(async (opts: { json: boolean }) =>
+      setExit(await (await import('./cli/devices.js')).devicesCommand(opts, io)),
+    );
 
   try {
     await program.parseAsync([...argv], { from: 'user' });
