@@ -61,6 +61,8 @@ function toItem(row: OutboxRow): OutboxItem {
   return item;
 }
 
+const RESULT_STATES: ReadonlySet<string> = new Set(['Processed', 'Error', 'Cancelled']);
+
 export class JournalOutbox {
   constructor(
     private readonly db: Db,
@@ -68,19 +70,22 @@ export class JournalOutbox {
   ) {}
 
   /**
-   * Appends an update. Pending progress-only updates of the same command that are neither
-   * milestones nor being sent right now (`inFlight` seqs) are superseded and deleted. Returns the
-   * new item's seq.
+   * Appends an update. Pending progress-only updates of the same command that are not being sent
+   * right now (`inFlight` seqs) are superseded and deleted: by any update when they are not
+   * milestones, and by a result (Processed, Error, Cancelled) even when they are — the platform
+   * reads Progress only in Processing, so a milestone still unsent when the result is ready would
+   * be a request that shows nothing. Returns the new item's seq.
    */
   add(update: NewUpdate, at: number, inFlight: ReadonlySet<number> = new Set()): number {
+    const result = RESULT_STATES.has(update.state);
     return this.guard('outbox add', () =>
       this.db.transaction(() => {
         this.db
           .prepare(
-            `DELETE FROM outbox WHERE command_id = ? AND progress_only = 1 AND milestone = 0
+            `DELETE FROM outbox WHERE command_id = ? AND progress_only = 1 AND (milestone = 0 OR ?)
                AND seq NOT IN (SELECT value FROM json_each(?))`,
           )
-          .run(update.commandId, JSON.stringify([...inFlight]));
+          .run(update.commandId, result ? 1 : 0, JSON.stringify([...inFlight]));
         const info = this.db
           .prepare(
             `INSERT INTO outbox (command_id, state, progress, notes, progress_only, milestone, created_at)

@@ -85,6 +85,8 @@ describe('engine: a command’s life', () => {
       for (let card = 1; card <= 3; card++) {
         ctx.checkpoint({ cardsWritten: card - 1 });
         ctx.progress(0.5 + card / 6, { milestone: true });
+        // The encoder ejects the card (a milestone still unsent when the result is ready is dropped).
+        await h.clock.sleep(100, ctx.signal);
       }
       return { notes: 'Three keys written' };
     });
