@@ -6,8 +6,9 @@ import type { Logger } from '../log.js';
 import type { CommandRecord, Journal } from './journal.js';
 import type { MachineEvent } from './machine.js';
 import type { Outbox } from './outbox.js';
-import { type RereadDeps, type RereadResult, rereadCommand } from './reread.js';
+import type { RereadResult } from './reread.js';
 import type { DeviceEffect, Runner } from './runner.js';
+import type { StartCheck } from './start-check.js';
 import type { EngineDevice, EngineTuning } from './types.js';
 
 /**
@@ -33,7 +34,7 @@ export interface TurnDeps {
   runner: Runner;
   journal: Journal;
   outbox: Outbox;
-  reread: RereadDeps;
+  startCheck: StartCheck;
   devices: ReadonlyMap<string, EngineDevice>;
   clock: Clock;
   log: Logger;
@@ -274,7 +275,7 @@ export class DeviceTurns {
     const { clock, tuning, log, journal } = this.deps;
     for (let failures = 0; ; failures++) {
       try {
-        return await rereadCommand(this.deps.reread, record, signal);
+        return await this.deps.startCheck.check(record, signal);
       } catch (e) {
         if (signal.aborted) throw e;
         const error = toAgentError(e);

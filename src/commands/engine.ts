@@ -8,6 +8,7 @@ import { Outbox } from './outbox.js';
 import { DeviceQueues } from './queue.js';
 import { type RereadDeps, rereadCommand } from './reread.js';
 import { Runner } from './runner.js';
+import { StartCheck } from './start-check.js';
 import {
   DEFAULT_TUNING,
   type DeviceQueueState,
@@ -42,6 +43,10 @@ class CommandEngine implements Engine {
   private readonly turns: DeviceTurns;
   private readonly intake: Intake;
   private readonly rereadDeps: RereadDeps;
+  private readonly startCheck: StartCheck;
+  /** Aborts the start checks' shared reads at shutdown. */
+  private readonly checks = new AbortController();
+  private readonly unsubscribe: Array<() => void> = [];
   private readonly hardStop = new AbortController();
   private readonly background = new AbortController();
   private started = false;
@@ -82,12 +87,21 @@ class CommandEngine implements Engine {
       log,
       emit,
       abortJob: (id) => this.turns.abort(id, new AgentError('ABORTED', 'Cancelled on the platform'), true),
+      sighted: (item) => this.startCheck.saw(item),
+    });
+    this.startCheck = new StartCheck({
+      reread: this.rereadDeps,
+      clock,
+      freshMs: this.tuning.startCheckFreshMs,
+      socketTrustMs: options.poll.safetyNetMs,
+      waiting: () => this.queues.waiting(),
+      signal: this.checks.signal,
     });
     this.turns = new DeviceTurns({
       runner: this.runner,
       journal,
       outbox: this.outbox,
-      reread: this.rereadDeps,
+      startCheck: this.startCheck,
       devices: this.devices,
       clock,
       log,
@@ -110,6 +124,8 @@ class CommandEngine implements Engine {
       sink: {
         ingest: (items, via) => this.runner.ingest(items, via),
         platformSays: (id, state) => this.runner.platformSays(id, state),
+        platformMoved: (id) => this.startCheck.forget(id),
+        listedActive: (source, present, since) => this.startCheck.absent(source, present, since),
         isKnown: (id) => journal.has(id),
       },
       onPlatformAnswered: () => this.outbox.platformAnswered(),
@@ -125,7 +141,14 @@ class CommandEngine implements Engine {
     const recovered = this.runner.recover();
     log.info('command engine started', { ...recovered, pruned, outbox: journal.outbox.state().pending });
     this.outbox.start();
-    this.options.socket?.start();
+    const socket = this.options.socket;
+    if (socket) {
+      this.unsubscribe.push(
+        socket.onConnected(() => this.startCheck.socketOpened()),
+        socket.onDisconnected(() => this.startCheck.socketClosed()),
+      );
+    }
+    socket?.start();
     this.intake.start();
     void this.pruneLoop();
   }
@@ -271,6 +294,8 @@ class CommandEngine implements Engine {
     this.queues.pause();
     // Re-reads have touched nothing yet: stop them now.
     this.turns.abortAll(new AgentError('ABORTED', 'The agent is shutting down'), ['reread']);
+    this.checks.abort(new AgentError('ABORTED', 'The agent is shutting down'));
+    for (const off of this.unsubscribe.splice(0)) off();
     let idle = await this.within(this.queues.idle(), Math.max(0, deadlineMs));
     if (!idle) {
       const running = [...this.turns.jobs.keys()];

@@ -47,7 +47,7 @@ export interface CommandRecord {
 }
 
 export type CommandHead = MachineState &
-  Pick<CommandRecord, 'deviceId' | 'deviceType' | 'kind' | 'createdUtc'>;
+  Pick<CommandRecord, 'deviceId' | 'deviceType' | 'kind' | 'createdUtc' | 'source'>;
 
 export type NewCommand = Pick<
   CommandRecord,
@@ -129,12 +129,19 @@ export class Journal {
       const row = this.db
         .prepare(
           `SELECT phase, attempt, state, device_id AS deviceId, device_type AS deviceType, kind,
-             created_utc AS createdUtc FROM commands WHERE id = ?`,
+             created_utc AS createdUtc, source FROM commands WHERE id = ?`,
         )
-        .get(id) as (Omit<CommandHead, 'createdUtc'> & { createdUtc: string | null }) | undefined;
+        .get(id) as
+        | (Omit<CommandHead, 'createdUtc' | 'source'> & {
+            createdUtc: string | null;
+            source: CommandHead['source'] | null;
+          })
+        | undefined;
       if (!row) return undefined;
-      const { createdUtc, ...rest } = row;
-      return createdUtc === null ? rest : { ...rest, createdUtc };
+      const { createdUtc, source, ...rest } = row;
+      const head: CommandHead = createdUtc === null ? rest : { ...rest, createdUtc };
+      if (source !== null) head.source = source;
+      return head;
     });
   }
 

@@ -65,6 +65,24 @@ export class DeviceQueues {
     return lane ? lane.ids.length - lane.head : 0;
   }
 
+  /**
+   * Every waiting id, the fronts of all queues first (round robin over devices), so a bounded
+   * consumer sees the ids that will start soonest.
+   */
+  *waiting(): Generator<string> {
+    const lanes = [...this.lanes.values()].map((lane) => ({ ids: lane.ids, at: lane.head }));
+    for (let left = lanes.length; left > 0; ) {
+      left = 0;
+      for (const lane of lanes) {
+        const id = lane.ids[lane.at];
+        if (id === undefined) continue;
+        lane.at++;
+        left++;
+        yield id;
+      }
+    }
+  }
+
   running(deviceId: string): string | undefined {
     return this.lanes.get(deviceId)?.running;
   }

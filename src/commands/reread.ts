@@ -5,7 +5,7 @@ import { toAgentError } from '../errors.js';
 import type { CommandRecord, Journal } from './journal.js';
 
 /**
- * Re-reading one command on the platform, right before its first side effect and when the
+ * Re-reading commands on the platform, right before their first side effect and when the
  * platform refuses an update. Fiscal commands seen through `fiscalMachineCommands/getAll` are read
  * there by id (any state comes back); others through `commands/getAllByIds`, which returns active
  * commands only, so "not returned" means cancelled or gone — unless the platform already has it
@@ -23,23 +23,51 @@ export interface RereadDeps {
   enterpriseIds?: readonly string[];
 }
 
-async function fetchById(
+export type CommandSource = PlatformCommand['source'];
+
+/** The most ids one read may carry (both operations take 1..1000). */
+export const MAX_REREAD_IDS = 1000;
+
+function itemId(item: NormalizedItem): string | undefined {
+  return item.ok ? item.command.id : item.id;
+}
+
+/**
+ * Reads up to 1000 commands of one source by id in one request. The map holds what came back; an
+ * id that is absent was not returned. A 400/403 (some id unknown or refused) rejects with the
+ * connector's AgentError like any other failure; callers decide what it means.
+ */
+export async function fetchCommands(
   deps: RereadDeps,
-  record: CommandRecord,
+  source: CommandSource,
+  ids: readonly string[],
   signal: AbortSignal,
-): Promise<NormalizedItem[]> {
-  if (record.source === 'fiscalMachineCommands') {
-    const items: NormalizedItem[] = [];
+): Promise<Map<string, NormalizedItem>> {
+  const found = new Map<string, NormalizedItem>();
+  const wanted = new Set(ids);
+  const keep = (items: readonly NormalizedItem[]) => {
+    for (const item of items) {
+      const id = itemId(item);
+      if (id !== undefined && wanted.has(id)) found.set(id, item);
+    }
+  };
+  if (source === 'fiscalMachineCommands') {
     const enterprise = deps.enterpriseIds?.length ? { EnterpriseIds: [...deps.enterpriseIds] } : {};
     for await (const page of deps.connector.fiscalCommands(
-      { CommandIds: [record.id], ...enterprise },
-      { priority: 'normal', signal, pageSize: 10, maxPages: 1 },
+      { CommandIds: [...ids], ...enterprise },
+      {
+        priority: 'normal',
+        signal,
+        pageSize: Math.min(MAX_REREAD_IDS, Math.max(10, ids.length)),
+        maxPages: 1,
+      },
     )) {
-      items.push(...page);
+      keep(page);
     }
-    return items;
+    return found;
   }
-  return deps.connector.commandsByIds([record.id], { priority: 'normal', signal });
+  keep(await deps.connector.commandsByIds(ids, { priority: 'normal', signal }));
+  return found;
 }
 
 /**
@@ -54,24 +82,15 @@ function processingDelivered(deps: RereadDeps, record: CommandRecord): boolean {
 }
 
 /**
- * One re-read. `skip` when the platform has the command terminal or no longer knows it;
- * `proceed` (with the fresh command when it came back well-formed) otherwise. A 400/403 for the
- * id counts as gone. Rejects with the connector's AgentError for anything else.
+ * What one read of `record` means: `skip` when the platform has the command terminal or no
+ * longer knows it (`item` undefined: not returned); `proceed` otherwise, with the fresh command
+ * when it came back well-formed from the record's own source.
  */
-export async function rereadCommand(
+export function verdictOf(
   deps: RereadDeps,
   record: CommandRecord,
-  signal: AbortSignal,
-): Promise<RereadResult> {
-  let items: NormalizedItem[];
-  try {
-    items = await fetchById(deps, record, signal);
-  } catch (e) {
-    const error = toAgentError(e);
-    if (error.code === 'PLATFORM_REJECTED' || error.code === 'PLATFORM_FORBIDDEN') return { verdict: 'skip' };
-    throw error;
-  }
-  const item = items.find((i) => (i.ok ? i.command.id : i.id) === record.id);
+  item: NormalizedItem | undefined,
+): RereadResult {
   if (!item) {
     if (record.source !== 'fiscalMachineCommands' && processingDelivered(deps, record)) {
       return { verdict: 'proceed', visible: false };
@@ -82,8 +101,32 @@ export async function rereadCommand(
   if (state !== undefined && TERMINAL_STATES.includes(state))
     return { verdict: 'skip', platformState: state };
   if (item.ok && (ACTIVE_STATES.includes(item.command.state) || item.command.state === 'Processing')) {
-    return { verdict: 'proceed', visible: true, command: item.command };
+    // A copy from the other source has the other shape: keep the journaled one then.
+    const sameSource = (item.command.source ?? 'commands') === (record.source ?? 'commands');
+    return sameSource
+      ? { verdict: 'proceed', visible: true, command: item.command }
+      : { verdict: 'proceed', visible: true };
   }
   // Came back malformed this time: it is still there and not terminal; run what was journaled.
   return { verdict: 'proceed', visible: true };
+}
+
+/**
+ * One re-read of one command (the outbox's check after a refused update). A 400/403 for the id
+ * counts as gone. Rejects with the connector's AgentError for anything else.
+ */
+export async function rereadCommand(
+  deps: RereadDeps,
+  record: CommandRecord,
+  signal: AbortSignal,
+): Promise<RereadResult> {
+  let found: Map<string, NormalizedItem>;
+  try {
+    found = await fetchCommands(deps, record.source ?? 'commands', [record.id], signal);
+  } catch (e) {
+    const error = toAgentError(e);
+    if (error.code === 'PLATFORM_REJECTED' || error.code === 'PLATFORM_FORBIDDEN') return { verdict: 'skip' };
+    throw error;
+  }
+  return verdictOf(deps, record, found.get(record.id));
 }

@@ -33,6 +33,8 @@ export interface RunnerDeps {
   emit: (event: AgentEvent) => void;
   /** Aborts the command's running job, if any (the `abort` effect). */
   abortJob: (commandId: string) => void;
+  /** Discovery saw a command of ours (well-formed): what the check before its start may use. */
+  sighted?: (item: NormalizedItem) => void;
 }
 
 interface Pending {
@@ -150,11 +152,16 @@ export class Runner {
    * not handle, or in states it does not pick up are never touched. Known ids are deduplicated;
    * a known one the platform now has terminal is settled. Malformed items of ours end in Error.
    */
-  ingest(items: readonly NormalizedItem[], via: string): void {
-    if (items.length === 0) return;
+  ingest(items: readonly NormalizedItem[], via: string): string[] {
+    const accepted: string[] = [];
+    if (items.length === 0) return accepted;
     this.applyMany(() => {
-      for (const item of items) this.ingestOne(item, via);
+      for (const item of items) {
+        const id = this.ingestOne(item, via);
+        if (id !== undefined) accepted.push(id);
+      }
     });
+    return accepted;
   }
 
   /** A WebSocket hint: the platform says `state` for a command we may know. */
@@ -190,13 +197,14 @@ export class Runner {
     return counts;
   }
 
-  private ingestOne(item: NormalizedItem, via: string): void {
+  /** Returns the id when the item was accepted as a new, well-formed command of ours. */
+  private ingestOne(item: NormalizedItem, via: string): string | undefined {
     const { journal, devices, log } = this.deps;
     if (!item.ok) {
       const device = item.deviceId ? devices.get(item.deviceId) : undefined;
-      if (!item.id || !device) return;
-      if (journal.has(item.id)) return;
-      if (item.state !== 'Pending' && item.state !== 'Received') return;
+      if (!item.id || !device) return undefined;
+      if (journal.has(item.id)) return undefined;
+      if (item.state !== 'Pending' && item.state !== 'Received') return undefined;
       log.warn('malformed command of ours; ending it in Error', {
         commandId: item.id,
         device: device.id,
@@ -216,13 +224,13 @@ export class Runner {
           },
         },
       );
-      return;
+      return undefined;
     }
     const c = item.command;
     const device = devices.get(c.device.id);
-    if (!device || c.data.kind === 'other') return;
+    if (!device || c.data.kind === 'other') return undefined;
     if (c.device.type !== device.type) {
-      if (this.warned.has(c.id)) return;
+      if (this.warned.has(c.id)) return undefined;
       this.warned.add(c.id);
       log.warn('command device type differs from the configuration; not touched', {
         commandId: c.id,
@@ -230,14 +238,16 @@ export class Runner {
         platformType: c.device.type,
         configuredType: device.type,
       });
-      return;
+      return undefined;
     }
     if (journal.has(c.id)) {
       if (TERMINAL_STATES.includes(c.state))
         this.apply(c.id, { type: 'platformTerminal', platformState: c.state });
-      return;
+      else this.deps.sighted?.(item);
+      return undefined;
     }
-    if (c.state !== 'Pending' && c.state !== 'Received') return;
+    if (c.state !== 'Pending' && c.state !== 'Received') return undefined;
+    this.deps.sighted?.(item);
     log.debug('command discovered', { commandId: c.id, device: device.id, via });
     const create: NewCommand = {
       id: c.id,
@@ -251,6 +261,7 @@ export class Runner {
       seenAt: this.deps.clock.now(),
     };
     this.apply(c.id, { type: 'accept', platformState: c.state }, { create });
+    return c.id;
   }
 
   private perform(commandId: string, deviceId: string, effect: Effect): void {

@@ -38,6 +38,11 @@ export interface EngineTuning {
   /** Backoff of the re-read before start while the platform cannot be reached. */
   rereadRetryBaseMs: number;
   rereadRetryMaxMs: number;
+  /**
+   * What discovery or a read saw of a command answers the check before it starts for this long
+   * (and, while the WebSocket stays open, for `poll.safetyNetMs`): see `StartCheck`.
+   */
+  startCheckFreshMs: number;
   /** Pause of discovery (polls) after PLATFORM_AUTH. */
   authPauseMs: number;
   /** Terminal commands older than this are pruned from the journal. */
@@ -57,6 +62,7 @@ export const DEFAULT_TUNING: EngineTuning = {
   deviceRetryBaseMs: 2000,
   rereadRetryBaseMs: 1000,
   rereadRetryMaxMs: 30_000,
+  startCheckFreshMs: 1000,
   authPauseMs: 5 * 60_000,
   retentionDays: 30,
   pruneEveryMs: 3_600_000,

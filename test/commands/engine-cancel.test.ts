@@ -41,8 +41,11 @@ describe('engine: cancellation', () => {
     h.drivers.keys.next(() => release.promise.then(() => ({ notes: 'ok' })));
     await h.engine.start();
     await h.until(() => h.platform.state('second') === 'Received', 'second received');
-    // Cancelled silently (no WebSocket): only the re-read can tell.
+    // Cancelled silently (no WebSocket), and the poll that saw it is over a second old: only the
+    // re-read can tell.
     h.platform.setState('second', 'Cancelled');
+    await h.advance(1100);
+    expect(h.platform.countOf('activeCommands')).toBe(1);
     release.open();
     await h.until(() => h.journal.get('second')?.phase === 'skipped', 'second skipped');
     expect(h.platform.historyOf('second')).toEqual(['Received']);
@@ -122,7 +125,8 @@ describe('engine: cancellation', () => {
     const reread = h.platform.requests.filter(
       (r) => r.operation === 'fiscalCommands' && r.ids?.includes('f1'),
     );
-    expect(reread.length).toBe(2); // before start, and after the refusal
+    // Only after the refusal: before start, the poll that found it a moment ago answered.
+    expect(reread.length).toBe(1);
     expect(h.journal.get('f1')).toMatchObject({
       state: 'Error',
       outcome: 'Processed',

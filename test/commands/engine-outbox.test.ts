@@ -74,25 +74,33 @@ describe('engine: delivering updates through outages', () => {
 
   it('starts nothing while the platform cannot be reached to re-read, and catches up afterwards', async () => {
     const h = harness({ tuning: { rereadRetryBaseMs: 1000, rereadRetryMaxMs: 8000 } });
-    h.platform.add({ wire: wireKeyCommand({ id: 'k1' }) });
+    h.platform.add({ wire: wireKeyCommand({ id: 'k0' }) });
+    h.platform.add({ wire: wireKeyCommand({ id: 'k1', createdUtc: '2026-01-01T00:00:05Z' }) });
+    // k0 starts on what discovery just saw and keeps the encoder 5 s: by then k1 needs a read.
+    h.drivers.keys.next(takes(h.clock, 5000));
     // Discovery got through once; then the platform went away.
     let down = false;
     for (const op of ['commandsByIds', 'updateCommand', 'activeCommands'] as const) {
       h.platform.fault[op] = () => (down ? unreachable() : undefined);
     }
+    let firstDiscovery = true;
     h.platform.fault.activeCommands = () => {
-      const error = down ? unreachable() : undefined;
-      down = true;
-      return error;
+      if (firstDiscovery) {
+        firstDiscovery = false;
+        down = true;
+        return undefined;
+      }
+      return down ? unreachable() : undefined;
     };
     await h.engine.start();
     await h.advance(30_000, 500);
     expect(h.journal.get('k1')?.phase).toBe('starting');
-    expect(h.drivers.keys.executed).toHaveLength(0);
+    expect(h.drivers.keys.executed.map((j) => j.commandId)).toEqual(['k0']);
     down = false;
     await h.until(() => h.platform.state('k1') === 'Processed', 'k1 processed');
     expect(h.platform.historyOf('k1')).toEqual(['Received', 'Processing:0', 'Processed']);
-    expect(h.drivers.keys.executed).toHaveLength(1);
+    expect(h.platform.historyOf('k0')).toEqual(['Received', 'Processing:0', 'Processed']);
+    expect(h.drivers.keys.executed.map((j) => j.commandId)).toEqual(['k0', 'k1']);
     await h.engine.stop(1000);
   });
 
@@ -152,9 +160,10 @@ describe('engine: delivering updates through outages', () => {
     const rereads = h.platform.requests.filter(
       (r) => r.operation === 'commandsByIds' && r.priority === 'normal',
     );
-    // k1 and p1 before start, then k1 after the 403; p1's 409 re-read finds it Processing (not listed).
-    expect(rereads.map((r) => r.ids?.[0])).toEqual(expect.arrayContaining(['k1', 'p1']));
-    expect(rereads.length).toBe(4);
+    // Not before start (discovery had just seen both); k1 after the 403; p1 after its 409, which
+    // finds it Processing (not listed).
+    expect(rereads.map((r) => r.ids)).toEqual(expect.arrayContaining([['k1'], ['p1']]));
+    expect(rereads.length).toBe(2);
     expect(
       h.log.lines.some((l) => l.includes('still ours; this update is dropped') && l.includes('k1')),
     ).toBe(true);

@@ -1,0 +1,182 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import { type Journal, openJournal } from '../../src/commands/journal.js';
+import { StartCheck } from '../../src/commands/start-check.js';
+import { normalizeCommand } from '../../src/connector/model.js';
+import { AgentError } from '../../src/errors.js';
+import { fiscalCommand, keyCommand, wireFiscalCommand, wireKeyCommand } from './helpers/commands.js';
+import { FakePlatform } from './helpers/fake-platform.js';
+
+const T = Date.parse('2026-01-01T00:00:10Z');
+
+function setup() {
+  const clock = new ManualClock(T);
+  const platform = new FakePlatform(() => clock.now());
+  const journal: Journal = openJournal(':memory:', { now: () => clock.now() });
+  const waiting: string[] = [];
+  const life = new AbortController();
+  const check = new StartCheck({
+    reread: { connector: platform, journal },
+    clock,
+    freshMs: 1000,
+    socketTrustMs: 60_000,
+    waiting: () => waiting,
+    signal: life.signal,
+  });
+  /** Journals a command of ours (accepted, Received) and puts it on the platform. */
+  const add = (id: string, kind: 'keys' | 'fiscal' = 'keys') => {
+    const command = kind === 'keys' ? keyCommand({ id }) : fiscalCommand({ id });
+    platform.add(
+      kind === 'keys' ? { wire: wireKeyCommand({ id }) } : { fiscalWire: wireFiscalCommand({ id }) },
+    );
+    journal.insert(
+      {
+        id,
+        deviceId: command.device.id,
+        deviceName: command.device.name,
+        deviceType: command.device.type,
+        kind: command.data.kind,
+        source: command.source,
+        command,
+        createdUtc: command.createdUtc,
+        seenAt: clock.now(),
+      },
+      {
+        machine: { phase: 'accepted', state: 'Received', attempt: 0 },
+        at: clock.now(),
+        reported: ['Received'],
+      },
+    );
+    return id;
+  };
+  const record = (id: string) => {
+    const r = journal.get(id);
+    if (!r) throw new Error(`no record ${id}`);
+    return r;
+  };
+  const reads = () => platform.requests.filter((r) => r.operation !== 'updateCommand');
+  const signal = new AbortController().signal;
+  return { clock, platform, journal, waiting, check, add, record, reads, signal, life };
+}
+
+let open: Journal[] = [];
+afterEach(() => {
+  for (const j of open) j.close();
+  open = [];
+});
+
+describe('the check before a command starts', () => {
+  it('asks nothing when discovery saw the command active less than freshMs ago', async () => {
+    const t = setup();
+    open.push(t.journal);
+    t.add('k1');
+    t.check.saw(normalizeCommand(wireKeyCommand({ id: 'k1', state: 'Received' })));
+    await t.clock.advance(1000);
+    const verdict = await t.check.check(t.record('k1'), t.signal);
+    expect(verdict).toMatchObject({ verdict: 'proceed', visible: true, command: { id: 'k1' } });
+    expect(t.reads()).toEqual([]);
+  });
+
+  it('reads a stale command together with every waiting command of its source, once for all of them', async () => {
+    const t = setup();
+    open.push(t.journal);
+    for (const id of ['k1', 'k2', 'k3']) t.add(id);
+    t.add('f1', 'fiscal');
+    t.waiting.push('k2', 'f1', 'k3');
+    t.platform.setState('k3', 'Cancelled');
+    expect(await t.check.check(t.record('k1'), t.signal)).toMatchObject({ verdict: 'proceed' });
+    expect(t.reads()).toEqual([{ operation: 'commandsByIds', ids: ['k1', 'k2', 'k3'], priority: 'normal' }]);
+    // Their turns come within freshMs: the same answer serves them.
+    await t.clock.advance(500);
+    expect(await t.check.check(t.record('k2'), t.signal)).toMatchObject({ verdict: 'proceed' });
+    expect(await t.check.check(t.record('k3'), t.signal)).toEqual({ verdict: 'skip' });
+    expect(t.reads()).toHaveLength(1);
+    // The fiscal one is read through its own operation, by id.
+    expect(await t.check.check(t.record('f1'), t.signal)).toMatchObject({ verdict: 'proceed' });
+    expect(t.reads().at(-1)).toMatchObject({ operation: 'fiscalCommands', ids: ['f1'] });
+  });
+
+  it('shares one read between checks that start in the same tick', async () => {
+    const t = setup();
+    open.push(t.journal);
+    const ids = ['k1', 'k2', 'k3'].map((id) => t.add(id));
+    const verdicts = await Promise.all(ids.map((id) => t.check.check(t.record(id), t.signal)));
+    expect(verdicts.map((v) => v.verdict)).toEqual(['proceed', 'proceed', 'proceed']);
+    expect(t.reads()).toEqual([{ operation: 'commandsByIds', ids, priority: 'normal' }]);
+  });
+
+  it('trusts a sighting while the WebSocket stays open, up to socketTrustMs, and not across a drop', async () => {
+    const t = setup();
+    open.push(t.journal);
+    t.add('k1');
+    t.add('k2');
+    t.check.socketOpened();
+    for (const id of ['k1', 'k2']) t.check.saw(normalizeCommand(wireKeyCommand({ id, state: 'Received' })));
+    await t.clock.advance(59_000);
+    expect(await t.check.check(t.record('k1'), t.signal)).toMatchObject({ verdict: 'proceed' });
+    expect(t.reads()).toHaveLength(0);
+    t.check.socketClosed();
+    t.check.socketOpened();
+    expect(await t.check.check(t.record('k2'), t.signal)).toMatchObject({ verdict: 'proceed' });
+    expect(t.reads()).toHaveLength(1);
+    // Past socketTrustMs even an unbroken socket does not answer.
+    t.check.saw(normalizeCommand(wireKeyCommand({ id: 'k2', state: 'Received' })));
+    await t.clock.advance(60_001);
+    await t.check.check(t.record('k2'), t.signal);
+    expect(t.reads()).toHaveLength(2);
+  });
+
+  it('drops what was seen of commands a complete listing no longer shows, and what an event makes unclear', async () => {
+    const t = setup();
+    open.push(t.journal);
+    for (const id of ['k1', 'k2', 'k3']) t.add(id);
+    t.add('f1', 'fiscal');
+    for (const id of ['k1', 'k2', 'k3']) t.check.saw(normalizeCommand(wireKeyCommand({ id })));
+    t.check.saw({ ok: true, command: fiscalCommand({ id: 'f1' }) });
+    t.check.absent('commands', new Set(['k1', 'k3']), t.clock.now() + 1);
+    t.check.forget('k3');
+    expect(t.check.size).toBe(2); // k1 and f1 (another source)
+    t.platform.setState('k2', 'Cancelled');
+    expect(await t.check.check(t.record('k2'), t.signal)).toEqual({ verdict: 'skip' });
+    expect(t.reads()).toHaveLength(1);
+  });
+
+  it('reads each caller alone when the platform refuses a shared read, where a refusal means gone', async () => {
+    const t = setup();
+    open.push(t.journal);
+    t.add('k1');
+    t.add('k2');
+    t.waiting.push('k2');
+    t.platform.fault.commandsByIds = (r) =>
+      r.ids && r.ids.length > 1
+        ? new AgentError('PLATFORM_REJECTED', 'Invalid CommandIds', { details: { status: 400 } })
+        : undefined;
+    expect(await t.check.check(t.record('k1'), t.signal)).toMatchObject({ verdict: 'proceed' });
+    expect(t.reads().map((r) => r.ids)).toEqual([['k1', 'k2'], ['k1']]);
+    t.platform.fault.commandsByIds = () =>
+      new AgentError('PLATFORM_REJECTED', 'Invalid CommandIds', { details: { status: 400 } });
+    expect(await t.check.check(t.record('k2'), t.signal)).toEqual({ verdict: 'skip' });
+  });
+
+  it('rejects with the platform error so the turn can retry, and with the job signal when it fires', async () => {
+    const t = setup();
+    open.push(t.journal);
+    t.add('k1');
+    t.platform.fault.commandsByIds = () => new AgentError('PLATFORM_UNREACHABLE', 'connect ECONNREFUSED');
+    await expect(t.check.check(t.record('k1'), t.signal)).rejects.toMatchObject({
+      code: 'PLATFORM_UNREACHABLE',
+    });
+    const job = new AbortController();
+    job.abort(new AgentError('ABORTED', 'shutting down'));
+    await expect(t.check.check(t.record('k1'), job.signal)).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
+  it('keeps a bounded number of sightings: stale ones are swept', async () => {
+    const t = setup();
+    open.push(t.journal);
+    for (let i = 0; i < 600; i++) t.check.saw(normalizeCommand(wireKeyCommand({ id: `old-${i}` })));
+    await t.clock.advance(61_000);
+    for (let i = 0; i < 424; i++) t.check.saw(normalizeCommand(wireKeyCommand({ id: `new-${i}` })));
+    expect(t.check.size).toBe(424);
+  });
+});
