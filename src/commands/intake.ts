@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { ConnectorApi, RequestPriority } from '../connector/api.js';
-import type { NormalizedItem } from '../connector/model.js';
+import type { NormalizedItem, PlatformCommand } from '../connector/model.js';
 import type { CommandSocket } from '../connector/socket-api.js';
 import { COMMAND_STATES, type CommandState, TERMINAL_STATES } from '../connector/wire.js';
 import { type AgentError, toAgentError } from '../errors.js';
@@ -9,21 +9,37 @@ import type { PlatformActivity, PollOptions } from './types.js';
 
 /**
  * Discovery: how commands for our devices are noticed.
+ * - WebSocket DeviceCommand ids → `commands/getAllByIds` (debounced, ≤1000 per request); with
+ *   fiscal devices, the ids it did not return are asked of `fiscalMachineCommands/getAll` by
+ *   CommandIds (a fiscal-only agent asks only there).
  * - Fiscal devices: `fiscalMachineCommands/getAll` by DeviceIds (groups of ≤100), States Pending and
- *   Received, UpdatedUtc from `fiscalLookbackHours` ago to now + 1 min, every page, every
- *   `intervalMs`.
- * - Other devices: WebSocket DeviceCommand ids → `commands/getAllByIds` (debounced, ≤1000 per
- *   request); `commands/getAllActive` at start, after every (re)connect, every `intervalMs` while the
- *   socket is down or absent and every `safetyNetMs` while it is up.
+ *   Received, UpdatedUtc from `fiscalLookbackHours` ago to now + 1 min, every page: at start, after
+ *   every (re)connect, every `intervalMs` while the socket is down or absent and every
+ *   `safetyNetMs` while it is up — unless such a slow poll finds a fiscal command that was created
+ *   while the socket was open and never announced: then the socket does not cover fiscal commands
+ *   here, and they are polled every `intervalMs` from then on (logged once).
+ * - Other devices: `commands/getAllActive` at start, after every (re)connect, every `intervalMs`
+ *   while the socket is down or absent and every `safetyNetMs` while it is up.
  * Discovery requests use priority `discovery`. Failures are logged and retried on the next period
  * (after PLATFORM_AUTH only every `authPauseMs`). Nothing here decides what is ours: every item
  * goes to the sink, which filters and deduplicates.
  */
 
 export interface IntakeSink {
-  ingest(items: readonly NormalizedItem[], via: string): void;
+  /** Takes discovered items; returns the ids it accepted as new commands of ours. */
+  ingest(items: readonly NormalizedItem[], via: string): readonly string[];
   /** A state hint for a command; returns true when the command is known. */
   platformSays(commandId: string, state: CommandState): boolean;
+  /**
+   * A known command changed on the platform in a way the event does not spell out (no state, or
+   * Processing before we started it): what was seen of it must be read again before it starts.
+   */
+  platformMoved?(commandId: string): void;
+  /**
+   * A complete listing of the active commands of one source, requested at `since`: the ids not in
+   * `present` are no longer Pending or Received there.
+   */
+  listedActive?(source: PlatformCommand['source'], present: ReadonlySet<string>, since: number): void;
   isKnown(commandId: string): boolean;
 }
 
@@ -47,8 +63,23 @@ export interface IntakeOptions {
 }
 
 const HOUR = 3_600_000;
+/**
+ * A fiscal command found by a slow poll counts as missed by the socket only when it was created
+ * this long after the socket opened and this long before the poll (platform and local clocks may
+ * differ a little; a wrong "missed" only makes the agent poll as often as without a socket).
+ */
+const MISSED_GRACE_MS = 10_000;
 /** Keeps the UpdatedUtc window safely inside the platform's 3-month limit. */
 const MAX_WINDOW_MS = 89 * 24 * HOUR;
+
+function idsOf(items: readonly NormalizedItem[]): Set<string> {
+  const ids = new Set<string>();
+  for (const item of items) {
+    const id = item.ok ? item.command.id : item.id;
+    if (id !== undefined) ids.add(id);
+  }
+  return ids;
+}
 
 function chunks<T>(list: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -65,6 +96,13 @@ export class Intake {
   private catchUpRunning: Promise<void> | undefined;
   private catchUpAgain = false;
   private lastCatchUpAt = Number.NEGATIVE_INFINITY;
+  private fiscalRunning: Promise<void> | undefined;
+  private fiscalAgain = false;
+  private lastFiscalPollAt = Number.NEGATIVE_INFINITY;
+  /** Wall time of the current connection's open; undefined while the socket is not open. */
+  private socketOpenedAt: number | undefined;
+  /** Whether the socket is believed to announce fiscal commands (until a slow poll disproves it). */
+  private fiscalOnSocket = true;
   private readonly activityState: PlatformActivity = { authRejected: false };
 
   constructor(private readonly options: IntakeOptions) {}
@@ -79,10 +117,24 @@ export class Intake {
     if (socket) {
       this.unsubscribe.push(
         socket.onCommand((event) => this.onSocketCommand(event)),
-        socket.onConnected(() => void this.catchUp()),
+        socket.onConnected(() => {
+          this.socketOpenedAt = this.options.clock.now();
+          void this.catchUp();
+          void this.fiscalPass();
+        }),
+        socket.onDisconnected(() => {
+          this.socketOpenedAt = undefined;
+        }),
       );
     }
-    if (fiscalDeviceIds.length > 0) this.track(this.every(() => this.pollFiscal()));
+    if (fiscalDeviceIds.length > 0) {
+      this.track(
+        this.every(async () => {
+          if (!this.slowFiscal() || this.options.clock.now() - this.lastFiscalPollAt >= poll.safetyNetMs)
+            await this.fiscalPass();
+        }),
+      );
+    }
     if (otherDeviceIds.length > 0) {
       this.track(
         this.every(async () => {
@@ -98,7 +150,7 @@ export class Intake {
   async stop(): Promise<void> {
     this.abort.abort();
     for (const off of this.unsubscribe.splice(0)) off();
-    await Promise.allSettled([...this.tasks, this.catchUpRunning]);
+    await Promise.allSettled([...this.tasks, this.catchUpRunning, this.fiscalRunning]);
   }
 
   /**
@@ -106,12 +158,51 @@ export class Intake {
    * sink. Rejects with the connector's AgentError.
    */
   async fetchByIds(ids: readonly string[], via: string, priority: RequestPriority): Promise<void> {
+    await this.fetchCommands(ids, via, priority);
+  }
+
+  /** `fetchByIds`, returning the ids the platform returned. */
+  private async fetchCommands(ids: readonly string[], via: string, priority: RequestPriority) {
+    const returned = new Set<string>();
     for (const batch of chunks(ids, 1000)) {
       const items = await this.request(() =>
         this.options.connector.commandsByIds(batch, { priority, signal: this.abort.signal }),
       );
+      for (const item of items) returned.add(item.ok ? item.command.id : (item.id ?? ''));
       this.options.sink.ingest(items, via);
     }
+    return returned;
+  }
+
+  /** Fiscal commands by id (any state comes back), ≤1000 per request, handed to the sink. */
+  private async fetchFiscal(ids: readonly string[], via: string): Promise<void> {
+    const { connector, enterpriseIds, sink } = this.options;
+    const enterprise = enterpriseIds?.length ? { EnterpriseIds: [...enterpriseIds] } : {};
+    for (const batch of chunks(ids, 1000)) {
+      await this.request(async () => {
+        const pages = connector.fiscalCommands(
+          { CommandIds: batch, ...enterprise },
+          {
+            priority: 'discovery',
+            signal: this.abort.signal,
+            pageSize: Math.max(10, batch.length),
+            maxPages: 1,
+          },
+        );
+        for await (const page of pages) sink.ingest(page, via);
+      });
+    }
+  }
+
+  /** Ids announced by the socket: `getAllByIds`, then the fiscal operation for what it missed. */
+  private async fetchAnnounced(ids: readonly string[]): Promise<void> {
+    const { fiscalDeviceIds, otherDeviceIds, sink } = this.options;
+    let missing = ids;
+    if (otherDeviceIds.length > 0 || fiscalDeviceIds.length === 0) {
+      const returned = await this.fetchCommands(ids, 'websocket', 'discovery');
+      missing = ids.filter((id) => !returned.has(id) && !sink.isKnown(id));
+    }
+    if (fiscalDeviceIds.length > 0 && missing.length > 0) await this.fetchFiscal(missing, 'websocket');
   }
 
   /** `commands/getAllActive`, coalesced: a request during a running one runs once more after it. */
@@ -124,12 +215,14 @@ export class Intake {
     const run = async () => {
       do {
         this.catchUpAgain = false;
-        this.lastCatchUpAt = this.options.clock.now();
+        const since = this.options.clock.now();
+        this.lastCatchUpAt = since;
         try {
           const items = await this.request(() =>
             this.options.connector.activeCommands({ priority: 'discovery', signal: this.abort.signal }),
           );
           this.options.sink.ingest(items, 'catch-up');
+          this.options.sink.listedActive?.('commands', idsOf(items), since);
         } catch (e) {
           this.failed('catch-up', e);
         }
@@ -141,13 +234,60 @@ export class Intake {
     return this.catchUpRunning;
   }
 
+  /** A fiscal poll, coalesced like `catchUp`. */
+  private fiscalPass(): Promise<void> {
+    if (this.options.fiscalDeviceIds.length === 0 || this.abort.signal.aborted) return Promise.resolve();
+    if (this.fiscalRunning) {
+      this.fiscalAgain = true;
+      return this.fiscalRunning;
+    }
+    const run = async () => {
+      do {
+        this.fiscalAgain = false;
+        await this.pollFiscal();
+      } while (this.fiscalAgain && !this.abort.signal.aborted);
+    };
+    this.fiscalRunning = run().finally(() => {
+      this.fiscalRunning = undefined;
+    });
+    return this.fiscalRunning;
+  }
+
+  /** True while fiscal devices may be polled at the safety-net period. */
+  private slowFiscal(): boolean {
+    return this.options.socket?.state === 'open' && this.socketOpenedAt !== undefined && this.fiscalOnSocket;
+  }
+
+  /** After a slow poll: a new command created while the socket was open means it missed it. */
+  private noticeMissed(items: readonly NormalizedItem[], accepted: readonly string[], pollAt: number): void {
+    const openedAt = this.socketOpenedAt;
+    if (accepted.length === 0 || openedAt === undefined || !this.fiscalOnSocket) return;
+    const fresh = new Set(accepted);
+    for (const item of items) {
+      if (!item.ok || !fresh.has(item.command.id)) continue;
+      const created = Date.parse(item.command.createdUtc);
+      if (!(created > openedAt + MISSED_GRACE_MS && created < pollAt - MISSED_GRACE_MS)) continue;
+      this.fiscalOnSocket = false;
+      this.options.log.warn(
+        'the WebSocket did not announce a fiscal command; fiscal devices are polled every interval from now on',
+        { commandId: item.command.id, intervalMs: this.options.poll.intervalMs },
+      );
+      return;
+    }
+  }
+
   /** One fiscal poll over every fiscal device. */
   async pollFiscal(): Promise<void> {
     const { clock, poll, enterpriseIds, fiscalDeviceIds, connector, sink } = this.options;
+    const pollAt = clock.now();
+    const slow = this.slowFiscal();
+    this.lastFiscalPollAt = pollAt;
     const end = clock.now() + 60_000;
     const start = end - Math.min(poll.fiscalLookbackHours * HOUR + 60_000, MAX_WINDOW_MS);
     const window = { StartUtc: new Date(start).toISOString(), EndUtc: new Date(end).toISOString() };
     const enterprise = enterpriseIds?.length ? { EnterpriseIds: [...enterpriseIds] } : {};
+    const present = new Set<string>();
+    let complete = true;
     for (const group of chunks(fiscalDeviceIds, 100)) {
       try {
         await this.request(async () => {
@@ -155,12 +295,18 @@ export class Intake {
             { DeviceIds: group, States: ['Pending', 'Received'], UpdatedUtc: window, ...enterprise },
             { priority: 'discovery', signal: this.abort.signal },
           );
-          for await (const page of pages) sink.ingest(page, 'fiscal-poll');
+          for await (const page of pages) {
+            const accepted = sink.ingest(page, 'fiscal-poll');
+            for (const id of idsOf(page)) present.add(id);
+            if (slow) this.noticeMissed(page, accepted, pollAt);
+          }
         });
       } catch (e) {
+        complete = false;
         this.failed('fiscal poll', e);
       }
     }
+    if (complete) sink.listedActive?.('fiscalMachineCommands', present, pollAt);
   }
 
   private onSocketCommand(event: { id: string; state?: string }): void {
@@ -179,7 +325,11 @@ export class Intake {
       sink.platformSays(event.id, state);
       return;
     }
-    if (state === 'Processing' || sink.isKnown(event.id)) return;
+    if (sink.isKnown(event.id)) {
+      if (state !== 'Pending' && state !== 'Received') sink.platformMoved?.(event.id);
+      return;
+    }
+    if (state === 'Processing') return;
     this.pendingIds.add(event.id);
     if (this.flushScheduled) return;
     this.flushScheduled = true;
@@ -194,7 +344,7 @@ export class Intake {
       const ids = [...this.pendingIds].filter((id) => !sink.isKnown(id));
       this.pendingIds.clear();
       try {
-        await this.fetchByIds(ids, 'websocket', 'discovery');
+        await this.fetchAnnounced(ids);
       } catch (e) {
         this.failed('websocket fetch', e);
       }

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import { Intake, type IntakeOptions } from '../../src/commands/intake.js';
-import type { NormalizedItem } from '../../src/connector/model.js';
 import { AgentError } from '../../src/errors.js';
-import { silentLogger } from '../../src/log.js';
 import { FISCAL_DEVICE, wireFiscalCommand, wireKeyCommand } from './helpers/commands.js';
-import { FakePlatform } from './helpers/fake-platform.js';
 import { FakeSocket } from './helpers/fake-socket.js';
-
-const T = Date.parse('2026-03-10T12:00:00Z');
+import { setupIntake as setup, T } from './helpers/intake-harness.js';
 
 interface DeviceFilter {
   DeviceIds: string[];
@@ -17,43 +11,6 @@ interface DeviceFilter {
 }
 const filterOf = (request: { filter?: unknown } | undefined) => (request?.filter ?? {}) as DeviceFilter;
 const HOUR = 3_600_000;
-
-function setup(options: Partial<IntakeOptions> & { socket?: FakeSocket } = {}) {
-  const clock = new ManualClock(T);
-  const platform = new FakePlatform(() => clock.now());
-  const ingested: Array<{ via: string; ids: string[] }> = [];
-  const said: Array<[string, string]> = [];
-  const known = new Set<string>();
-  const intake = new Intake({
-    connector: platform,
-    clock,
-    log: silentLogger,
-    poll: { intervalMs: 2000, safetyNetMs: 60_000, fiscalLookbackHours: 72 },
-    fiscalDeviceIds: [],
-    otherDeviceIds: ['dev-keys-1'],
-    debounceMs: 100,
-    authPauseMs: 300_000,
-    sink: {
-      ingest: (items: readonly NormalizedItem[], via: string) => {
-        ingested.push({ via, ids: items.map((i) => (i.ok ? i.command.id : (i.id ?? '?'))) });
-      },
-      platformSays: (id, state) => {
-        said.push([id, state]);
-        return known.has(id);
-      },
-      isKnown: (id) => known.has(id),
-    },
-    ...options,
-  });
-  const settle = async () => {
-    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-  };
-  const advance = async (ms: number) => {
-    await clock.advance(ms);
-    await settle();
-  };
-  return { clock, platform, intake, ingested, said, known, settle, advance };
-}
 
 describe('intake', () => {
   it('polls fiscal commands by device groups of 100 over the lookback window, every page, every interval', async () => {

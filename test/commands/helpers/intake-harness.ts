@@ -1,0 +1,65 @@
+import { ManualClock } from '../../../src/clock.js';
+import { Intake, type IntakeOptions } from '../../../src/commands/intake.js';
+import type { NormalizedItem } from '../../../src/connector/model.js';
+import { silentLogger } from '../../../src/log.js';
+import { FakePlatform } from './fake-platform.js';
+import type { FakeSocket } from './fake-socket.js';
+
+export const T = Date.parse('2026-03-10T12:00:00Z');
+
+/**
+ * An Intake on a ManualClock over the fake platform. The sink records what it is given; with
+ * `accept` it also takes every unknown well-formed item as a new command of ours (and knows it
+ * from then on), as the engine's runner would.
+ */
+export function setupIntake(
+  options: Partial<IntakeOptions> & { socket?: FakeSocket; accept?: boolean } = {},
+) {
+  const { accept = false, ...intakeOptions } = options;
+  const clock = new ManualClock(T);
+  const platform = new FakePlatform(() => clock.now());
+  const ingested: Array<{ via: string; ids: string[] }> = [];
+  const said: Array<[string, string]> = [];
+  const moved: string[] = [];
+  const listed: Array<{ source: string; ids: string[]; since: number }> = [];
+  const known = new Set<string>();
+  const intake = new Intake({
+    connector: platform,
+    clock,
+    log: silentLogger,
+    poll: { intervalMs: 2000, safetyNetMs: 60_000, fiscalLookbackHours: 72 },
+    fiscalDeviceIds: [],
+    otherDeviceIds: ['dev-keys-1'],
+    debounceMs: 100,
+    authPauseMs: 300_000,
+    sink: {
+      ingest: (items: readonly NormalizedItem[], via: string) => {
+        ingested.push({ via, ids: items.map((i) => (i.ok ? i.command.id : (i.id ?? '?'))) });
+        if (!accept) return [];
+        const fresh = items.flatMap((i) => (i.ok && !known.has(i.command.id) ? [i.command.id] : []));
+        for (const id of fresh) known.add(id);
+        return fresh;
+      },
+      platformSays: (id, state) => {
+        said.push([id, state]);
+        return known.has(id);
+      },
+      platformMoved: (id) => {
+        moved.push(id);
+      },
+      listedActive: (source, present, since) => {
+        listed.push({ source, ids: [...present].sort(), since });
+      },
+      isKnown: (id) => known.has(id),
+    },
+    ...intakeOptions,
+  });
+  const settle = async () => {
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  const advance = async (ms: number) => {
+    await clock.advance(ms);
+    await settle();
+  };
+  return { clock, platform, intake, ingested, said, moved, listed, known, settle, advance };
+}
