@@ -35,7 +35,10 @@ const BUDGET_WAIT_BUCKETS = [0, 0.1, 0.5, 1, 2, 5, 10, 30, 60];
 
 export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
   const registry = new Registry();
-  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
+  // The event-loop lag histogram samples with a timer; prom-client's default (every 10 ms) was
+  // most of an idle agent's CPU. Every 100 ms still catches any stall worth alerting on.
+  if (options.defaultMetrics ?? true)
+    collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 100 });
   const registers = [registry];
 
   const commands = new Counter({
