@@ -10,7 +10,8 @@ import {
   type RequestRecord,
 } from './api.js';
 import type { BackoffRange, RandomSource } from './backoff.js';
-import { type ExchangeContext, exchange, type FetchLike } from './exchange.js';
+import { type ExchangeContext, exchange } from './exchange.js';
+import { createHttpFetch, type FetchLike } from './http-transport.js';
 import { type NormalizedItem, normalizeCommand, normalizeFiscalMachineCommand } from './model.js';
 import {
   DEFAULT_PAGE_SIZE,
@@ -55,6 +56,7 @@ export interface ConnectorClientOptions {
   accessToken: string;
   /** "name version" sent as `Client`, e.g. `frontdesk-agent 0.1.0`. */
   client: string;
+  /** The HTTP transport; default `createHttpFetch()` (node:http with keep-alive). */
   fetch?: FetchLike;
   clock?: Clock;
   log?: Logger;
@@ -104,7 +106,7 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
   const ctx: ExchangeContext = {
     baseUrl: base.href.replace(/\/+$/, ''),
     tokens: { ClientToken: options.clientToken, AccessToken: options.accessToken, Client: options.client },
-    fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
+    fetch: options.fetch ?? createHttpFetch(),
     clock,
     log,
     budget,

@@ -5,12 +5,13 @@ import type { Logger } from '../log.js';
 import { linkSignals } from '../signals.js';
 import type { RequestPriority, RequestRecord } from './api.js';
 import { parseRetryAfter, platformError, transportError } from './http-errors.js';
+import type { FetchLike, HttpAnswer } from './http-transport.js';
 import { describeIssues } from './operations.js';
 import type { RateBudget } from './rate-budget.js';
 import { ErrorBodySchema, type Tokens } from './wire.js';
 
-/** The subset of `fetch` the client uses; inject a double in tests. */
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+/** The transport the client uses (`http-transport.ts`); inject a double in tests. */
+export type { FetchLike } from './http-transport.js';
 
 /** Everything one HTTP exchange needs; built once per client. */
 export interface ExchangeContext {
@@ -88,7 +89,7 @@ export async function exchange<S extends z.ZodType>(
   };
 
   let text: string;
-  let response: Response;
+  let response: HttpAnswer;
   try {
     response = await ctx.fetch(`${ctx.baseUrl}/api/connector/v1/${operation}`, {
       method: 'POST',

@@ -5,8 +5,8 @@
 export * from './api.js';
 export * from './backoff.js';
 export * from './client.js';
-export type { FetchLike } from './exchange.js';
 export { codeForStatus, parseRetryAfter } from './http-errors.js';
+export type { FetchLike, HttpAnswer, HttpInit } from './http-transport.js';
 export * from './model.js';
 export * from './rate-budget.js';
 export * from './socket-api.js';
