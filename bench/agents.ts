@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { createDaemon, tempDir } from '../test/helpers/daemon.js';
+import { shebangNodeFlags } from '../test/helpers/node-flags.js';
 import { inspectorUrl } from './inspector.js';
 import { findPid } from './proc.js';
 import { BENCH_DEVICES, BENCH_TOKENS, benchDeviceConfigs } from './world.js';
@@ -81,7 +82,8 @@ export const ourAgent: ContestantFactory = (setup) => {
 };
 
 /**
- * Our daemon compiled (`<build>/src/main.js run`), as the systemd unit runs it; with `inspect`,
+ * Our daemon compiled (`<build>/src/main.js run`), as the systemd unit runs it: node with the flags
+ * of the script's shebang (the installed launcher does the same, see systemd/install.sh); with `inspect`,
  * under `--inspect=127.0.0.1:0` so the bench can force a GC; with `watchdogSec`, with the
  * environment systemd gives a unit with `WatchdogSec=` (the agent then runs its watchdog loop).
  */
@@ -90,12 +92,17 @@ export function builtAgent(build: string, inspect = false, watchdogSec?: number)
     const dir = tempDir('bench-built');
     const configPath = join(dir, 'agent.yaml');
     writeFileSync(configPath, stringify(agentConfig(setup, dir)));
+    const script = join(build, 'src', 'main.js');
     const contestant = childContestant(
       watchdogSec ? 'agent (built, watchdog)' : 'agent (built)',
-      join(build, 'src', 'main.js'),
+      script,
       ['run', '--config', configPath],
       /status page at/,
-      { inspect, ...(watchdogSec ? { env: { WATCHDOG_USEC: String(watchdogSec * 1_000_000) } } : {}) },
+      {
+        inspect,
+        nodeFlags: shebangNodeFlags(script),
+        ...(watchdogSec ? { env: { WATCHDOG_USEC: String(watchdogSec * 1_000_000) } } : {}),
+      },
     );
     return Object.assign(contestant, { dataDir: dir });
   };
@@ -128,7 +135,7 @@ function childContestant(
   script: string,
   args: string[],
   ready: RegExp,
-  flags: { tsx?: boolean; inspect?: boolean; env?: Record<string, string> } = {},
+  flags: { tsx?: boolean; inspect?: boolean; nodeFlags?: string[]; env?: Record<string, string> } = {},
 ): Contestant {
   let child: ChildProcess | undefined;
   let exited: Promise<number | null> = Promise.resolve(null);
@@ -137,6 +144,7 @@ function childContestant(
   const nodeArgs = [
     ...(flags.tsx ? ['--import', 'tsx'] : []),
     ...(flags.inspect ? ['--inspect=127.0.0.1:0'] : []),
+    ...(flags.nodeFlags ?? []),
   ];
   return {
     name,

@@ -101,7 +101,8 @@ export function resultsMarkdown(
     out.push(
       '## Memory and CPU',
       '',
-      'Both contestants compiled to JavaScript (the installed form, `node dist/src/main.js`), each against its own',
+      'Both contestants compiled to JavaScript (the installed form: our agent as its launcher runs it, node with the',
+      "flags of `dist/src/main.js`'s shebang; the baseline with plain node), each against its own",
       'simulator with an ample budget and no added latency, WebSocket on, default poll intervals (2 s, safety net 60 s).',
       `Idle: a plain process, 5 s of warm-up, then ${Math.round(resources.idleMs / 1000)} s idle (CPU = utime + stime from /proc/<pid>/stat),`,
       'then VmRSS; both contestants idle side by side (each CPU figure counts only its own process). Growth: a second',

@@ -1,5 +1,12 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=1 --max-old-space-size=512
 import { runCli } from './cli.js';
+
+/*
+ * The node flags in the first line are part of the product: the systemd launcher (install.sh), `npm
+ * start` and the bench run node with the same ones. A 1 MB semi-space and a 512 MB old-space cap
+ * (which makes V8 grow the heap by 1.3–1.5× its live size instead of 4×) keep a busy agent at
+ * about 95 MB resident instead of 200+ MB of uncollected garbage; the live heap is ~20 MB.
+ */
 
 /**
  * The only file that touches `process`: argv, environment, signals and the exit code. Everything
