@@ -10,7 +10,14 @@ import type { DeviceStore } from '../../src/drivers-api/types.js';
  * `DeviceStore`.
  *
  * Appending is synchronous, so a crash leaves either the whole line or nothing.
+ *
+ * In memory a file ledger keeps only its last `LEDGER_MEMORY` entries (and a count per action
+ * over all of them), so a long-running simulated device does not grow by every action it ever
+ * took: `entriesFor` serves reconciliation and resumption, which only ever ask about the job a
+ * device ran last (one job at a time per device). The file keeps everything.
  */
+export const LEDGER_MEMORY = 256;
+
 export interface LedgerEntry {
   commandId: string;
   /** What the device did, e.g. "receipt" or "card". */
@@ -32,12 +39,18 @@ export function openLedger(path: string | undefined, store: DeviceStore): Ledger
 
 function fileLedger(path: string): Ledger {
   mkdirSync(dirname(path), { recursive: true });
-  const entries: LedgerEntry[] = [];
+  let recent: LedgerEntry[] = [];
+  const counts = new Map<string, number>();
+  const remember = (entry: LedgerEntry) => {
+    recent.push(entry);
+    counts.set(entry.action, (counts.get(entry.action) ?? 0) + 1);
+    if (recent.length >= 2 * LEDGER_MEMORY) recent = recent.slice(-LEDGER_MEMORY);
+  };
   if (existsSync(path)) {
     for (const line of readFileSync(path, 'utf8').split('\n')) {
       if (!line.trim()) continue;
       try {
-        entries.push(JSON.parse(line) as LedgerEntry);
+        remember(JSON.parse(line) as LedgerEntry);
       } catch {
         // A torn last line (crash mid-write) is not an entry.
       }
@@ -46,10 +59,10 @@ function fileLedger(path: string): Ledger {
   return {
     append(entry) {
       appendFileSync(path, `${JSON.stringify(entry)}\n`);
-      entries.push(entry);
+      remember(entry);
     },
-    entriesFor: (commandId) => entries.filter((e) => e.commandId === commandId),
-    count: (action) => entries.filter((e) => e.action === action).length,
+    entriesFor: (commandId) => recent.filter((e) => e.commandId === commandId),
+    count: (action) => counts.get(action) ?? 0,
   };
 }
 
