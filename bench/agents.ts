@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { createDaemon, tempDir } from '../test/helpers/daemon.js';
-import { shebangNodeFlags } from '../test/helpers/node-flags.js';
+import { shebangLaunch } from '../test/helpers/node-flags.js';
 import { inspectorUrl } from './inspector.js';
 import { findPid } from './proc.js';
 import { BENCH_DEVICES, BENCH_TOKENS, benchDeviceConfigs } from './world.js';
@@ -83,7 +83,7 @@ export const ourAgent: ContestantFactory = (setup) => {
 
 /**
  * Our daemon compiled (`<build>/src/main.js run`), as the systemd unit runs it: node with the flags
- * of the script's shebang (the installed launcher does the same, see systemd/install.sh); with `inspect`,
+ * and environment of the script's shebang (the installed launcher does the same, see systemd/install.sh); with `inspect`,
  * under `--inspect=127.0.0.1:0` so the bench can force a GC; with `watchdogSec`, with the
  * environment systemd gives a unit with `WatchdogSec=` (the agent then runs its watchdog loop).
  */
@@ -93,6 +93,7 @@ export function builtAgent(build: string, inspect = false, watchdogSec?: number)
     const configPath = join(dir, 'agent.yaml');
     writeFileSync(configPath, stringify(agentConfig(setup, dir)));
     const script = join(build, 'src', 'main.js');
+    const launch = shebangLaunch(script);
     const contestant = childContestant(
       watchdogSec ? 'agent (built, watchdog)' : 'agent (built)',
       script,
@@ -100,8 +101,8 @@ export function builtAgent(build: string, inspect = false, watchdogSec?: number)
       /status page at/,
       {
         inspect,
-        nodeFlags: shebangNodeFlags(script),
-        ...(watchdogSec ? { env: { WATCHDOG_USEC: String(watchdogSec * 1_000_000) } } : {}),
+        nodeFlags: launch.flags,
+        env: { ...launch.env, ...(watchdogSec ? { WATCHDOG_USEC: String(watchdogSec * 1_000_000) } : {}) },
       },
     );
     return Object.assign(contestant, { dataDir: dir });

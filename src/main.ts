@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=1 --max-old-space-size=512 --gc-memory-reducer-start-delay-ms=2000
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=1 --max-old-space-size=512 --gc-memory-reducer-start-delay-ms=2000
 import { runCli } from './cli.js';
 
 /*
@@ -7,6 +7,8 @@ import { runCli } from './cli.js';
  * (which makes V8 grow the heap by 1.3–1.5× its live size instead of 4×) keep a busy agent at
  * about 95 MB resident instead of 200+ MB of uncollected garbage (the live heap is ~20 MB), and
  * V8's memory reducer returns a burst's garbage 2 s after the agent goes quiet instead of 8 s.
+ * MALLOC_ARENA_MAX=2 keeps glibc from giving each of node's threads its own malloc arena (about
+ * 3 MB less resident when idle).
  */
 
 /**

@@ -124,10 +124,14 @@ write_secret() {
 for f in src/main.ts config/agent.example.yaml systemd/$NAME.service systemd/99-$NAME.rules; do
   [ -f "$SOURCE/$f" ] || die "missing $SOURCE/$f"
 done
-# The launcher runs node with the flags of the agent's shebang (`#!/usr/bin/env -S node --flag…`
-# in src/main.ts, kept by the compiler in dist/src/main.js), so the service runs as the bin does.
-NODE_FLAGS=$(sed -n '1s|^#!/usr/bin/env -S node||p' "$SOURCE/src/main.ts")
-[[ $NODE_FLAGS =~ ^( --[a-z0-9-]+(=[A-Za-z0-9._-]+)?)*$ ]] || die "unexpected node flags in the shebang of src/main.ts:$NODE_FLAGS"
+# The launcher runs node with the environment and flags of the agent's shebang
+# (`#!/usr/bin/env -S [NAME=value…] node --flag…` in src/main.ts, kept by the compiler in
+# dist/src/main.js), so the service runs as the bin does.
+SHEBANG=$(head -n 1 "$SOURCE/src/main.ts")
+[[ $SHEBANG =~ ^'#!/usr/bin/env -S '(([A-Z_]+=[A-Za-z0-9._-]+ )*)node(( --[a-z0-9-]+(=[A-Za-z0-9._-]+)?)*)$ ]] ||
+  die "unexpected first line of src/main.ts: $SHEBANG"
+NODE_ENV_SET=${BASH_REMATCH[1]}
+NODE_FLAGS=${BASH_REMATCH[3]}
 if [ "$LIVE" = 1 ] && [ "$DRY_RUN" = 0 ] && [ "$(id -u)" != 0 ]; then
   die "run as root (sudo), or use --dry-run"
 fi
@@ -224,10 +228,10 @@ run rm -rf "$OPT.old"
 
 run mkdir -p "$(dirname "$BIN")"
 if [ "$DRY_RUN" = 1 ]; then
-  printf 'would: write %s: exec %s%s /opt/%s/dist/src/main.js "$@"\n' "$BIN" "$NODE_BIN" "$NODE_FLAGS" "$NAME"
+  printf 'would: write %s: exec env %s%s%s /opt/%s/dist/src/main.js "$@"\n' "$BIN" "$NODE_ENV_SET" "$NODE_BIN" "$NODE_FLAGS" "$NAME"
 else
-  printf '#!/bin/sh\n# Written by frontdesk-agent systemd/install.sh\nexec %s%s /opt/%s/dist/src/main.js "$@"\n' \
-    "$NODE_BIN" "$NODE_FLAGS" "$NAME" >"$BIN.tmp"
+  printf '#!/bin/sh\n# Written by frontdesk-agent systemd/install.sh\nexec env %s%s%s /opt/%s/dist/src/main.js "$@"\n' \
+    "$NODE_ENV_SET" "$NODE_BIN" "$NODE_FLAGS" "$NAME" >"$BIN.tmp"
   chmod 0755 "$BIN.tmp"
   mv -f "$BIN.tmp" "$BIN"
 fi

@@ -13,7 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nodeFlags } from '../helpers/node-flags.js';
+import { nodeEnv, nodeFlags } from '../helpers/node-flags.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const install = join(repo, 'systemd', 'install.sh');
@@ -96,7 +96,7 @@ describe('install.sh --dry-run', () => {
       new RegExp(`^would: \\S*npm --prefix ${prefix}/opt/frontdesk-agent.new ci --omit=dev`, 'm'),
       new RegExp(`^would: mv ${prefix}/opt/frontdesk-agent.new ${prefix}/opt/frontdesk-agent$`, 'm'),
       new RegExp(
-        `^would: write ${prefix}/usr/bin/frontdesk-agent: exec \\S*node ${nodeFlags()} /opt/frontdesk-agent/dist/src/main.js`,
+        `^would: write ${prefix}/usr/bin/frontdesk-agent: exec env ${nodeEnv()} \\S*node ${nodeFlags()} /opt/frontdesk-agent/dist/src/main.js`,
         'm',
       ),
       new RegExp(`^would: cp \\S+/config/agent.example.yaml ${prefix}/etc/frontdesk-agent/agent.yaml$`, 'm'),
@@ -204,7 +204,10 @@ describe('install.sh into a temp prefix (npm replaced by a stand-in)', () => {
     const launcher = join(prefix, 'usr', 'bin', 'frontdesk-agent');
     expect(mode(launcher)).toBe('755');
     expect(readFileSync(launcher, 'utf8')).toMatch(
-      new RegExp(`^exec /\\S+/node ${nodeFlags()} /opt/frontdesk-agent/dist/src/main\\.js "\\$@"$`, 'm'),
+      new RegExp(
+        `^exec env ${nodeEnv()} /\\S+/node ${nodeFlags()} /opt/frontdesk-agent/dist/src/main\\.js "\\$@"$`,
+        'm',
+      ),
     );
 
     const config = readFileSync(join(etc, 'agent.yaml'), 'utf8');

@@ -3,26 +3,28 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nodeFlags, shebangNodeFlags } from '../helpers/node-flags.js';
+import { nodeEnv, nodeFlags, shebangLaunch } from '../helpers/node-flags.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'node-flags-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const probe = 'console.log(require("node:v8").getHeapStatistics().heap_size_limit)';
+const probe =
+  'console.log(require("node:v8").getHeapStatistics().heap_size_limit, process.env.MALLOC_ARENA_MAX)';
 
 describe('the runtime flags of the agent', () => {
-  it('live in the shebang of src/main.ts: a small young generation and a capped old space', () => {
-    const flags = shebangNodeFlags(join(repo, 'src', 'main.ts'));
+  it('live in the shebang of src/main.ts: a small young generation, a capped old space, two malloc arenas', () => {
+    const { env, flags } = shebangLaunch(join(repo, 'src', 'main.ts'));
     expect(flags).toContain('--max-semi-space-size=1');
     expect(flags).toContain('--max-old-space-size=512');
+    expect(env).toEqual({ MALLOC_ARENA_MAX: '2' });
   });
 
   it('npm start runs node with the same flags', () => {
     const start = (
       JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: { start: string } }
     ).scripts.start;
-    expect(start.startsWith(`node ${nodeFlags()} --import tsx src/main.ts run `)).toBe(true);
+    expect(start.startsWith(`${nodeEnv()} node ${nodeFlags()} --import tsx src/main.ts run `)).toBe(true);
   });
 
   it('take effect when the script runs through its shebang (env -S), as the installed bin does', () => {
@@ -34,8 +36,9 @@ describe('the runtime flags of the agent', () => {
     const env = { ...process.env, PATH: `${join(process.execPath, '..')}:${process.env.PATH}` };
     const viaShebang = spawnSync(script, { encoding: 'utf8', env });
     expect(viaShebang.status, viaShebang.stderr).toBe(0);
-    const limit = Number(viaShebang.stdout.trim());
-    expect(limit).toBeLessThan(Number(bare.stdout.trim()));
-    expect(limit).toBeLessThan(600 * 1024 * 1024);
+    const [limit, arenas] = viaShebang.stdout.trim().split(' ');
+    expect(arenas).toBe('2');
+    expect(Number(limit)).toBeLessThan(Number(bare.stdout.trim().split(' ')[0]));
+    expect(Number(limit)).toBeLessThan(600 * 1024 * 1024);
   });
 });
