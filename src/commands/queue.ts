@@ -125,7 +125,11 @@ export class DeviceQueues {
     if (this.paused || lane.running !== undefined || lane.head >= lane.ids.length) return;
     const commandId = lane.ids[lane.head] as string;
     lane.head++;
-    if (lane.head > 1024 && lane.head * 2 > lane.ids.length) {
+    if (lane.head >= lane.ids.length) {
+      // Empty now: drop the ids already run rather than keep up to 1024 of them.
+      lane.ids = [];
+      lane.head = 0;
+    } else if (lane.head > 1024 && lane.head * 2 > lane.ids.length) {
       lane.ids = lane.ids.slice(lane.head);
       lane.head = 0;
     }
