@@ -31,6 +31,8 @@ export interface BenchResults {
   resources?: {
     commands: number;
     idleMs: number;
+    /** Quiet time between the last command and the second memory reading. */
+    settleMs: number;
     /** Commands outstanding at most during the growth load, per contestant. */
     windows: { agent: number; naive: number };
     agent: ResourceResult;

@@ -144,7 +144,7 @@ async function main(): Promise<void> {
       idleMs,
       commands,
       window: 100,
-      settleMs: 10_000,
+      settleMs: 30_000,
       loadTimeoutMs: 20 * 60_000,
     };
     say(`resources: both agents (compiled) idle for ${idleMs / 1000} s, side by side`);
@@ -165,6 +165,7 @@ async function main(): Promise<void> {
     results.resources = {
       commands,
       idleMs,
+      settleMs: options.settleMs,
       windows: { agent: 100, naive: 1000 },
       agent,
       naive,
