@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createDevices, startDeviceSimulators } from './agent/drivers.js';
@@ -100,6 +101,9 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       simulator = await startPlatformSimulator({
         port: config.simulator.port,
         log,
+        // A fixed seed would hand out the same command ids at every start, and the journal (kept
+        // across starts) would take them for commands it already finished.
+        seed: config.simulator.seed ?? randomInt(2 ** 31),
         ...(scenario ? { scenario } : {}),
       });
       deps.redactions?.push(simulator.tokens.clientToken, simulator.tokens.accessToken);

@@ -97,6 +97,11 @@ export const ConfigSchema = z
         port: z.number().int().min(0).max(65535).default(0),
         /** Also start the device simulators of real drivers (epson-fpmate, salto-encoder over TCP). */
         devices: z.boolean().default(false),
+        /**
+         * The simulator's seed. Default: a new one at every start, so the commands of this run
+         * never reuse the ids of an earlier run that the kept journal already knows.
+         */
+        seed: z.number().int().min(0).optional(),
       })
       .optional(),
     devices: z.array(DeviceConfigSchema).default([]),
