@@ -5,6 +5,7 @@ import type { CommandSocket } from '../connector/socket-api.js';
 import { COMMAND_STATES, type CommandState, TERMINAL_STATES } from '../connector/wire.js';
 import { type AgentError, toAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { Coalesced } from './coalesced.js';
 import type { PlatformActivity, PollOptions } from './types.js';
 
 /**
@@ -93,11 +94,15 @@ export class Intake {
   private readonly unsubscribe: Array<() => void> = [];
   private readonly pendingIds = new Set<string>();
   private flushScheduled = false;
-  private catchUpRunning: Promise<void> | undefined;
-  private catchUpAgain = false;
+  private readonly catchUps = new Coalesced(
+    () => this.catchUpOnce(),
+    () => this.abort.signal.aborted,
+  );
   private lastCatchUpAt = Number.NEGATIVE_INFINITY;
-  private fiscalRunning: Promise<void> | undefined;
-  private fiscalAgain = false;
+  private readonly fiscalPasses = new Coalesced(
+    () => this.pollFiscal(),
+    () => this.abort.signal.aborted,
+  );
   private lastFiscalPollAt = Number.NEGATIVE_INFINITY;
   /** Wall time of the current connection's open; undefined while the socket is not open. */
   private socketOpenedAt: number | undefined;
@@ -150,7 +155,7 @@ export class Intake {
   async stop(): Promise<void> {
     this.abort.abort();
     for (const off of this.unsubscribe.splice(0)) off();
-    await Promise.allSettled([...this.tasks, this.catchUpRunning, this.fiscalRunning]);
+    await Promise.allSettled([...this.tasks, this.catchUps.current, this.fiscalPasses.current]);
   }
 
   /**
@@ -207,50 +212,28 @@ export class Intake {
 
   /** `commands/getAllActive`, coalesced: a request during a running one runs once more after it. */
   catchUp(): Promise<void> {
-    if (this.options.otherDeviceIds.length === 0 || this.abort.signal.aborted) return Promise.resolve();
-    if (this.catchUpRunning) {
-      this.catchUpAgain = true;
-      return this.catchUpRunning;
+    if (this.options.otherDeviceIds.length === 0) return Promise.resolve();
+    return this.catchUps.run();
+  }
+
+  private async catchUpOnce(): Promise<void> {
+    const since = this.options.clock.now();
+    this.lastCatchUpAt = since;
+    try {
+      const items = await this.request(() =>
+        this.options.connector.activeCommands({ priority: 'discovery', signal: this.abort.signal }),
+      );
+      this.options.sink.ingest(items, 'catch-up');
+      this.options.sink.listedActive?.('commands', idsOf(items), since);
+    } catch (e) {
+      this.failed('catch-up', e);
     }
-    const run = async () => {
-      do {
-        this.catchUpAgain = false;
-        const since = this.options.clock.now();
-        this.lastCatchUpAt = since;
-        try {
-          const items = await this.request(() =>
-            this.options.connector.activeCommands({ priority: 'discovery', signal: this.abort.signal }),
-          );
-          this.options.sink.ingest(items, 'catch-up');
-          this.options.sink.listedActive?.('commands', idsOf(items), since);
-        } catch (e) {
-          this.failed('catch-up', e);
-        }
-      } while (this.catchUpAgain && !this.abort.signal.aborted);
-    };
-    this.catchUpRunning = run().finally(() => {
-      this.catchUpRunning = undefined;
-    });
-    return this.catchUpRunning;
   }
 
   /** A fiscal poll, coalesced like `catchUp`. */
   private fiscalPass(): Promise<void> {
-    if (this.options.fiscalDeviceIds.length === 0 || this.abort.signal.aborted) return Promise.resolve();
-    if (this.fiscalRunning) {
-      this.fiscalAgain = true;
-      return this.fiscalRunning;
-    }
-    const run = async () => {
-      do {
-        this.fiscalAgain = false;
-        await this.pollFiscal();
-      } while (this.fiscalAgain && !this.abort.signal.aborted);
-    };
-    this.fiscalRunning = run().finally(() => {
-      this.fiscalRunning = undefined;
-    });
-    return this.fiscalRunning;
+    if (this.options.fiscalDeviceIds.length === 0) return Promise.resolve();
+    return this.fiscalPasses.run();
   }
 
   /** True while fiscal devices may be polled at the safety-net period. */
@@ -306,7 +289,11 @@ export class Intake {
         this.failed('fiscal poll', e);
       }
     }
-    if (complete) sink.listedActive?.('fiscalMachineCommands', present, pollAt);
+    try {
+      if (complete) sink.listedActive?.('fiscalMachineCommands', present, pollAt);
+    } catch (e) {
+      this.failed('fiscal poll', e);
+    }
   }
 
   private onSocketCommand(event: { id: string; state?: string }): void {
