@@ -29,6 +29,15 @@ export interface FootprintRow {
 
 const root = join(import.meta.dirname, '..');
 
+/** Runs `code` as an ES module in a fresh `node --expose-gc` and returns the number it prints. */
+function numberFrom(code: string): number {
+  const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', code], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  return Number(out.trim());
+}
+
 function rssAfter(imports: string[]): number {
   const code = [
     ...imports.map((spec) => `await import(${JSON.stringify(spec)});`),
@@ -36,11 +45,7 @@ function rssAfter(imports: string[]): number {
     'await new Promise((r) => setTimeout(r, 100));',
     'process.stdout.write(String(process.memoryUsage().rss));',
   ].join('\n');
-  const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', code], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  return Number(out.trim());
+  return numberFrom(code);
 }
 
 /** Measures bare node, each package, all packages, and the compiled agent under `build`. */
@@ -73,9 +78,5 @@ export function ledgerHeapBytes(build: string, dir: string): number {
     'globalThis.gc(); const after = process.memoryUsage().heapUsed;',
     'process.stdout.write(String(after - before));',
   ].join('\n');
-  const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', code], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  return Number(out.trim());
+  return numberFrom(code);
 }
