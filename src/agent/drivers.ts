@@ -5,6 +5,7 @@ import { type Config, type DeviceConfig, formatIssues } from '../config.js';
 import type { DriverRegistry, PlatformReader, SimulatedDevice } from '../drivers-api/types.js';
 import { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { createHttpClient } from '../transport/http.js';
 import type { TransportFactory } from '../transport/types.js';
 
 export interface DriverWiring {
@@ -66,6 +67,7 @@ async function createDevice(
     store: wiring.journal.deviceStore(device.id),
     platform: wiring.platform,
     io: wiring.io,
+    http: createHttpClient,
     fetch: wiring.fetch,
   });
   return { id: device.id, name, type: device.type, driverKind: device.driver, driver };

@@ -4,6 +4,7 @@ import type { CommandData, PlatformCommand } from '../connector/model.js';
 import type { WireOrderItem, WirePayment } from '../connector/wire.js';
 import type { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
+import type { HttpClient, HttpClientOptions } from '../transport/http.js';
 import type { TransportFactory } from '../transport/types.js';
 
 /**
@@ -147,7 +148,13 @@ export interface DriverContext {
   platform: PlatformReader;
   /** Opens transports; drivers never open hardware themselves. */
   io: TransportFactory;
-  /** HTTP for network devices (fiscal printers); tests inject one bound to a simulator. */
+  /**
+   * Opens HTTP clients for network devices (fiscal printers, IPP printers) on the agent's one
+   * HTTP stack (`src/transport/http.ts`): bounded answers, timeouts, TLS with a CA or a pinned
+   * fingerprint, and failures that say whether the request can have reached the device.
+   */
+  http: (options?: HttpClientOptions) => HttpClient;
+  /** @deprecated Being replaced by `http`; global fetch loads a second HTTP stack (undici). */
   fetch: typeof fetch;
 }
 

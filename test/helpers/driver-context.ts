@@ -4,6 +4,7 @@ import type { CommandData, PlatformCommand } from '../../src/connector/model.js'
 import type { WireOrderItem, WirePayment } from '../../src/connector/wire.js';
 import type { DeviceStore, DriverContext, ExecuteContext, Job } from '../../src/drivers-api/types.js';
 import { silentLogger } from '../../src/log.js';
+import { createHttpClient } from '../../src/transport/http.js';
 import type { TransportFactory } from '../../src/transport/types.js';
 
 /** A DeviceStore in memory that round-trips through JSON like the journal does. */
@@ -49,6 +50,7 @@ export function testDriverContext(options: TestContextOptions = {}): DriverConte
         throw new Error('no transports in this test');
       },
     },
+    http: createHttpClient,
     fetch: options.fetch ?? fetch,
   };
 }
