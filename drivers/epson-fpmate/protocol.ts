@@ -1,7 +1,7 @@
 /**
  * Pure facts of the Epson Fiscal ePOS-Print ("fpmate") protocol shared by the driver and the
  * simulator: document roots, the `printerStatus` digits, the refund/void reference line, the
- * "last emitted document" record, dates in Italian local time and cents arithmetic.
+ * "last emitted document" record and dates in Italian local time (money lives in `money.ts`).
  *
  * Sources (read for understanding): Epson "ePOS Fiscal Print Solution Development Guide",
  * Epson "Communication Protocol" for FP-81 II RT / FP-90III, OCA l10n-italy `fiscal_epos_print`,
@@ -113,35 +113,6 @@ export function pad4(n: number): string {
 /** Compares two positions: negative when `a` is earlier, 0 when equal, positive when later. */
 export function comparePositions(a: DocPosition, b: DocPosition): number {
   return a.z !== b.z ? a.z - b.z : a.doc - b.doc;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Money
-
-/** Euro (a JS number from JSON) to integer cents, immune to binary-float noise. */
-export function toCents(amount: number): number {
-  return Math.round(Number((amount * 100).toFixed(4)));
-}
-
-/** Integer cents to the XML form: dot decimal, two places ("123.45", "-5.00"). */
-export function formatAmount(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
-
-/** Integer cents to the human form used in Notes ("123.45"). */
-export function formatEuro(cents: number): string {
-  return formatAmount(cents);
-}
-
-/** Parses a response amount, which uses a decimal comma ("123,45"); undefined when malformed. */
-export function parseCommaAmount(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const m = /^\s*(-?)(\d+)(?:,(\d{1,2}))?\s*$/.exec(text);
-  if (!m) return undefined;
-  const cents = Number(m[2]) * 100 + Number((m[3] ?? '0').padEnd(2, '0'));
-  return m[1] === '-' ? -cents : cents;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,18 +2,21 @@ import type { LegacyLine } from '../../src/connector/model.js';
 import type { CurrencyValue, WireOrderItem, WirePayment } from '../../src/connector/wire.js';
 import { AgentError } from '../../src/errors.js';
 import { DEFAULT_PAYMENTS, type PaymentMapping } from './config.js';
-import { formatAmount, toCents } from './protocol.js';
+import { formatAmount, toCents, toUnits, unitsToCents } from './money.js';
 
 /**
- * Platform lines and payments in one neutral shape (integer cents, sign as the platform gave
- * it), and the decisions taken per line: VAT rate → department, payment type → Epson payment.
+ * Platform lines and payments in one neutral shape (integer units of 1/10,000 euro as `money.ts`
+ * defines them, sign as the platform gave it; every amount range-checked on the way in), and the
+ * decisions taken per line: VAT rate → department, payment type → Epson payment.
  */
 
 export interface SourceLine {
   name: string;
   quantity: number;
-  unitGrossCents?: number;
-  grossCents: number;
+  /** Unit price in units (1/10,000 euro). */
+  unitGrossUnits?: number;
+  /** The whole line in units (1/10,000 euro), before any rounding. */
+  grossUnits: number;
   netCents?: number;
   taxCents?: number;
   taxCodes: string[];
@@ -22,7 +25,8 @@ export interface SourceLine {
 
 export interface SourcePayment {
   type: string;
-  cents: number;
+  /** In units (1/10,000 euro), before any rounding. */
+  units: number;
   currency: string;
 }
 
@@ -35,9 +39,9 @@ export interface LineOptions {
 
 const PAYMENT_STATES = new Set(['Charged', 'Closed']);
 
-function grossOf(value: CurrencyValue): number | undefined {
+function grossOf(value: CurrencyValue, what: string): number | undefined {
   const v = value.GrossValue ?? value.Value;
-  return v === undefined || v === null ? undefined : toCents(v);
+  return v === undefined || v === null ? undefined : toUnits(v, what);
 }
 
 function humanise(type: string): string {
@@ -47,25 +51,26 @@ function humanise(type: string): string {
 /** An order item as a source line; cancelled items and items without an amount give undefined. */
 export function fromOrderItem(item: WireOrderItem, names: Record<string, string>): SourceLine | undefined {
   if (item.CanceledUtc) return undefined;
-  const gross = grossOf(item.Amount);
-  if (gross === undefined) return undefined;
   const type = item.Type ?? '';
   const named = type ? names[type] : undefined;
   const name = named ?? (item.Notes?.trim() || (type ? humanise(type) : 'Item'));
+  const what = `the item "${name}"`;
+  const gross = grossOf(item.Amount, what);
+  if (gross === undefined) return undefined;
   const line: SourceLine = {
     name,
     quantity: item.UnitCount,
-    grossCents: gross,
+    grossUnits: gross,
     taxCodes: (item.Amount.TaxValues ?? []).map((t) => t.Code ?? '').filter(Boolean),
     currency: item.Amount.Currency,
   };
-  const unit = grossOf(item.UnitAmount);
-  if (unit !== undefined) line.unitGrossCents = unit;
+  const unit = grossOf(item.UnitAmount, what);
+  if (unit !== undefined) line.unitGrossUnits = unit;
   if (item.Amount.NetValue !== undefined && item.Amount.NetValue !== null) {
-    line.netCents = toCents(item.Amount.NetValue);
+    line.netCents = toCents(item.Amount.NetValue, what);
     line.taxCents = item.Amount.TaxValues
-      ? item.Amount.TaxValues.reduce((sum, t) => sum + toCents(t.Value), 0)
-      : gross - line.netCents;
+      ? item.Amount.TaxValues.reduce((sum, t) => sum + toCents(t.Value, what), 0)
+      : unitsToCents(gross) - line.netCents;
   }
   return line;
 }
@@ -73,17 +78,19 @@ export function fromOrderItem(item: WireOrderItem, names: Record<string, string>
 /** A line a legacy bill carries itself; cancelled lines give undefined. */
 export function fromLegacyLine(line: LegacyLine): SourceLine | undefined {
   if (line.canceled) return undefined;
+  const what = `the item "${line.name}"`;
   const source: SourceLine = {
     name: line.name,
     quantity: line.unitCount,
-    grossCents: toCents(line.gross),
+    grossUnits: toUnits(line.gross, what),
     taxCodes: line.taxCodes,
     currency: line.currency,
   };
   // Net and tax, when the legacy line has them, tell the VAT rate like an order item's do.
   if (line.net !== undefined) {
-    source.netCents = toCents(line.net);
-    source.taxCents = line.tax !== undefined ? toCents(line.tax) : source.grossCents - source.netCents;
+    source.netCents = toCents(line.net, what);
+    source.taxCents =
+      line.tax !== undefined ? toCents(line.tax, what) : toCents(line.gross, what) - source.netCents;
   }
   return source;
 }
@@ -91,13 +98,16 @@ export function fromLegacyLine(line: LegacyLine): SourceLine | undefined {
 /** A payment that counts on the receipt (Charged or Closed); others give undefined. */
 export function fromPayment(payment: WirePayment): SourcePayment | undefined {
   if (!PAYMENT_STATES.has(payment.State)) return undefined;
-  const cents = grossOf(payment.Amount) ?? (payment.Amount.NetValue ? toCents(payment.Amount.NetValue) : 0);
-  return { type: payment.Type, cents, currency: payment.Amount.Currency };
+  const what = `the payment ${payment.Type}`;
+  const units =
+    grossOf(payment.Amount, what) ?? (payment.Amount.NetValue ? toUnits(payment.Amount.NetValue, what) : 0);
+  return { type: payment.Type, units, currency: payment.Amount.Currency };
 }
 
 export function fromLegacyPayment(line: LegacyLine): SourcePayment | undefined {
   if (line.canceled) return undefined;
-  return { type: line.type ?? line.name, cents: toCents(line.gross), currency: line.currency };
+  const type = line.type ?? line.name;
+  return { type, units: toUnits(line.gross, `the payment ${type}`), currency: line.currency };
 }
 
 function rejected(message: string, notes: string): AgentError {

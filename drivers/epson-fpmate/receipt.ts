@@ -2,7 +2,7 @@ import type { FiscalJobData } from '../../src/connector/model.js';
 import type { PlatformReader } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import { DEFAULT_ITEM_NAMES, type EpsonFpmateOptions } from './config.js';
-import { formatAmount } from './protocol.js';
+import { formatAmount, MAX_CENTS, MAX_QUANTITY, settlePayments, unitsToCents } from './money.js';
 import {
   departmentOf,
   fromLegacyLine,
@@ -81,19 +81,34 @@ function checkCurrency(currency: string, expected: string): void {
   }
 }
 
+/** `quantity × unitCents` rounded half up, as the printer computes a line (quantity in 1/1000). */
+export function lineCents(quantityMilli: number, unitCents: number): number {
+  return Math.floor((quantityMilli * unitCents + 500) / 1000);
+}
+
 function toLine(
   source: SourceLine,
   kind: 'sale' | 'refund',
   options: EpsonFpmateOptions,
   lineOptions: LineOptions,
 ): ReceiptLine | undefined {
-  if (source.grossCents === 0) return undefined;
-  const department = departmentOf(source, lineOptions);
-  const total = Math.abs(source.grossCents);
+  // The line is rounded once, to the cent, half away from zero (money.ts).
+  const total = Math.abs(unitsToCents(source.grossUnits));
+  if (total === 0) return undefined;
   let quantity = Math.abs(source.quantity);
-  let unit = source.unitGrossCents === undefined ? undefined : Math.abs(source.unitGrossCents);
+  if (!Number.isFinite(quantity) || quantity > MAX_QUANTITY) {
+    throw rejected(
+      `Line "${source.name}" has quantity ${source.quantity}`,
+      `The bill line "${source.name}" has a quantity (${source.quantity}) the fiscal printer cannot print; nothing was printed. Check the bill on the platform.`,
+    );
+  }
+  const department = departmentOf(source, lineOptions);
+  let unit = source.unitGrossUnits === undefined ? undefined : Math.abs(unitsToCents(source.unitGrossUnits));
   let name = source.name;
-  if (unit === undefined || quantity <= 0 || Math.round(quantity * unit) !== total) {
+  const milli = quantity * 1000;
+  const printable = quantity > 0 && Number.isInteger(milli);
+  if (unit === undefined || !printable || lineCents(milli, unit) !== total) {
+    // The printer would compute another amount from quantity × unit price: print the line's own.
     if (quantity > 0 && quantity !== 1) name = `${formatQuantity(quantity)} x ${name}`;
     quantity = 1;
     unit = total;
@@ -101,7 +116,7 @@ function toLine(
   const description = printerText(name, options.lineLength) || 'ARTICOLO';
   if (kind === 'refund')
     return { type: 'refund', description, quantity, unitCents: unit, totalCents: total, department };
-  if (source.grossCents < 0) {
+  if (source.grossUnits < 0) {
     return { type: 'discount', description, quantity: 1, unitCents: total, totalCents: total, department };
   }
   return { type: 'item', description, quantity, unitCents: unit, totalCents: total, department };
@@ -144,7 +159,7 @@ export async function buildReceipt(
   for (const l of sourceLines) checkCurrency(l.currency, options.currency);
   if (kind === 'refund')
     commonSign(
-      sourceLines.map((l) => l.grossCents),
+      sourceLines.map((l) => l.grossUnits),
       'refunded items',
     );
   const lines = sourceLines
@@ -159,6 +174,13 @@ export async function buildReceipt(
     );
   }
 
+  if (totalCents > MAX_CENTS) {
+    throw rejected(
+      `Bill ${fiscal.bill.id} totals ${formatAmount(totalCents)}, over the printer's limit`,
+      `The bill’s total (${formatAmount(totalCents)} ${options.currency}) is more than the fiscal printer can print on one receipt; nothing was printed. Check the bill on the platform.`,
+    );
+  }
+
   const platformPayments = (await ctx.platform.payments(fiscal.bill.id, ctx.signal))
     .map(fromPayment)
     .filter((p): p is SourcePayment => p !== undefined);
@@ -168,36 +190,46 @@ export async function buildReceipt(
   const sourcePayments = platformPayments.length > 0 ? platformPayments : legacyPayments;
   for (const p of sourcePayments) checkCurrency(p.currency, options.currency);
   commonSign(
-    sourcePayments.map((p) => p.cents),
+    sourcePayments.map((p) => p.units),
     'payments',
   );
-  const paid = Math.abs(sum(sourcePayments.map((p) => p.cents)));
+  const units = (values: Array<{ units: number }>) => Math.abs(sum(values.map((v) => v.units)));
   if (platformPayments.length > 0 && legacyPayments.length > 0) {
-    const billPaid = Math.abs(sum(legacyPayments.map((p) => p.cents)));
-    if (billPaid !== paid) {
+    const billPaid = unitsToCents(units(legacyPayments));
+    const recorded = unitsToCents(units(platformPayments));
+    if (billPaid !== recorded) {
       throw rejected(
-        `Payments ${formatAmount(paid)} differ from the bill's own payments ${formatAmount(billPaid)}`,
-        `The bill’s payments (${formatAmount(billPaid)} ${options.currency}) and the payments recorded on the platform (${formatAmount(paid)} ${options.currency}) differ; nothing was printed. Check the bill on the platform.`,
+        `Payments ${formatAmount(recorded)} differ from the bill's own payments ${formatAmount(billPaid)}`,
+        `The bill’s payments (${formatAmount(billPaid)} ${options.currency}) and the payments recorded on the platform (${formatAmount(recorded)} ${options.currency}) differ; nothing was printed. Check the bill on the platform.`,
       );
     }
   }
-  if (paid !== totalCents) {
+  const counted = sourcePayments
+    .map((p) => ({ source: p, cents: Math.abs(unitsToCents(p.units)) }))
+    .filter((p) => p.cents !== 0);
+  const paid = sum(counted.map((p) => p.cents));
+  // Rounding differences only (the bill balances before rounding) go onto the largest payment.
+  const balancedExactly = units(sourceLines.map((l) => ({ units: l.grossUnits }))) === units(sourcePayments);
+  const settled = settlePayments(
+    counted.map((p) => p.cents),
+    totalCents,
+    balancedExactly,
+  );
+  if (!settled) {
     throw rejected(
       `Items ${formatAmount(totalCents)} and payments ${formatAmount(paid)} differ`,
       `The bill’s items (${formatAmount(totalCents)} ${options.currency}) and payments (${formatAmount(paid)} ${options.currency}) do not match; nothing was printed. Settle the bill on the platform, then issue the receipt again.`,
     );
   }
-  const payments = sourcePayments
-    .filter((p) => p.cents !== 0)
-    .map((p) => {
-      const mapping = paymentFor(p.type, options.payments, options.defaultPayment);
-      return {
-        description: printerText(mapping.description ?? p.type, options.lineLength),
-        paymentType: mapping.paymentType,
-        index: mapping.index,
-        cents: Math.abs(p.cents),
-      };
-    });
+  const payments = counted.map((p, i) => {
+    const mapping = paymentFor(p.source.type, options.payments, options.defaultPayment);
+    return {
+      description: printerText(mapping.description ?? p.source.type, options.lineLength),
+      paymentType: mapping.paymentType,
+      index: mapping.index,
+      cents: settled[i] ?? p.cents,
+    };
+  });
   const model: ReceiptModel = {
     kind,
     header: options.headerLines.map((h) => printerText(h, options.lineLength)),

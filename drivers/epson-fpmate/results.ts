@@ -1,5 +1,6 @@
 import type { JobResult } from '../../src/drivers-api/types.js';
-import { docLabel, formatEuro, parseCommaAmount, receiptDateTime } from './protocol.js';
+import { formatEuro, parseCommaAmount } from './money.js';
+import { docLabel, receiptDateTime } from './protocol.js';
 import type { DocumentReference } from './reference.js';
 import type { FpmateResponse } from './xml-response.js';
 

@@ -5,42 +5,10 @@ import {
   ddMMyyyy,
   decodePrinterStatus,
   docLabel,
-  formatAmount,
   hasOpenDocument,
   localDateTime,
-  parseCommaAmount,
   receiptDateTime,
-  toCents,
 } from '../../../drivers/epson-fpmate/protocol.js';
-
-describe('amounts: dot in the XML, comma in answers, integer cents inside', () => {
-  it('converts euro to cents without binary-float noise', () => {
-    expect([0.1 + 0.2, 1.005, 19.99, 123.45, -3700, 0].map(toCents)).toEqual([
-      30, 101, 1999, 12345, -370000, 0,
-    ]);
-  });
-
-  it('formats cents with a dot and two decimals', () => {
-    expect([12345, 5, 100, 0, -500, 100000001].map(formatAmount)).toEqual([
-      '123.45',
-      '0.05',
-      '1.00',
-      '0.00',
-      '-5.00',
-      '1000000.01',
-    ]);
-  });
-
-  it('parses response amounts with a decimal comma and refuses a dot or garbage', () => {
-    expect(parseCommaAmount('123,45')).toBe(12345);
-    expect(parseCommaAmount('7,5')).toBe(750);
-    expect(parseCommaAmount('80')).toBe(8000);
-    expect(parseCommaAmount('-1,00')).toBe(-100);
-    expect(parseCommaAmount('123.45')).toBeUndefined();
-    expect(parseCommaAmount('')).toBeUndefined();
-    expect(parseCommaAmount(undefined)).toBeUndefined();
-  });
-});
 
 describe('document numbers', () => {
   it('shows a document as ZZZZ-NNNN and orders positions by Z then number', () => {

@@ -7,7 +7,8 @@ import type { PlatformReader } from '../../../src/drivers-api/types.js';
 import { AgentError } from '../../../src/errors.js';
 import { orderItem, payment } from './helpers.js';
 
-const options = (extra: Record<string, unknown> = {}) => EpsonFpmateOptionsSchema.parse(extra);
+const options = (extra: Record<string, unknown> = {}) =>
+  EpsonFpmateOptionsSchema.parse({ url: 'http://192.0.2.10', ...extra });
 
 function reader(items: WireOrderItem[], payments: WirePayment[]): PlatformReader & { calls: string[] } {
   const calls: string[] = [];
@@ -200,6 +201,70 @@ describe('bill → receipt', () => {
       }),
     );
     expect(mismatch.notes).toContain('differ');
+  });
+
+  it('refuses an amount the printer cannot carry (issue 13: 1e21 printed unitPrice="999999999999999900000.92")', async () => {
+    const huge = orderItem('a', { unitGross: 10, rate: 22, notes: 'Suite' });
+    huge.UnitAmount.GrossValue = 1e21;
+    huge.Amount.GrossValue = 1e21;
+    const error = await rejection(build([huge], [payment('p', 'CashPayment', 1e21)]));
+    expect(error.code).toBe('FISCAL_REJECTED');
+    expect(error.notes).toBe(
+      'The amount of the item "Suite" (1e+21) is not one the fiscal printer can print (at most 9,999,999.99); nothing was printed. Check the bill on the platform.',
+    );
+    const many = [1, 2].map((i) => orderItem(`big${i}`, { unitGross: 6_000_000, rate: 22 }));
+    const total = await rejection(build(many, [payment('p', 'CashPayment', 12_000_000)]));
+    expect(total.notes).toMatch(
+      /^The bill’s total \(12000000.00 EUR\) is more than the fiscal printer can print/,
+    );
+    const quantity = orderItem('q', { unitGross: 1, rate: 22, notes: 'Acqua' });
+    quantity.UnitCount = 1e21;
+    expect((await rejection(build([quantity], [payment('p', 'CashPayment', 1)]))).notes).toContain(
+      'has a quantity (1e+21) the fiscal printer cannot print',
+    );
+  });
+
+  it('rounds each line once, as the printer does, and closes the payments on that total (issue 13: half cents gave a 1-cent mismatch)', async () => {
+    // Two lines of 0.125 € each and one payment of 0.25 €: the bill balances exactly, but each
+    // line prints as 0.13 (half up), so the receipt's total is 0.26.
+    const half = (id: string) => {
+      const item = orderItem(id, { unitGross: 1, rate: 22, notes: `Line ${id}` });
+      item.UnitAmount.GrossValue = 0.125;
+      item.Amount.GrossValue = 0.125;
+      item.Amount.NetValue = 0.1025;
+      item.Amount.TaxValues = [{ Code: 'IT-22', Value: 0.0225 }];
+      return item;
+    };
+    const model = await build([half('a'), half('b')], [payment('p', 'CashPayment', 0.25)]);
+    expect(model.lines.map((l) => l.totalCents)).toEqual([13, 13]);
+    expect(model.totalCents).toBe(26);
+    expect(model.payments.map((p) => p.cents)).toEqual([26]);
+    // With several payments the difference goes onto the largest one.
+    const split = await build(
+      [half('a'), half('b')],
+      [payment('p', 'CashPayment', 0.05), payment('q', 'CreditCardPayment', 0.2)],
+    );
+    expect(split.payments.map((p) => [p.paymentType, p.cents])).toEqual([
+      [0, 5],
+      [2, 21],
+    ]);
+    // A bill that does not balance before rounding is still refused.
+    const short = await rejection(build([half('a'), half('b')], [payment('p', 'CashPayment', 0.24)]));
+    expect(short.notes).toContain('do not match');
+  });
+
+  it('prints quantity × unit price only when the printer’s rounding gives the line’s amount', async () => {
+    const item = orderItem('a', { unitGross: 2.345, units: 3, rate: 22, notes: 'Caffè' });
+    // 3 × 2.35 = 7.05 (the printer's line), while the platform's line is 7.035 → 7.04.
+    item.Amount.GrossValue = 7.035;
+    const model = await build([item], [payment('p', 'CashPayment', 7.035)]);
+    expect(model.lines[0]).toMatchObject({
+      description: '3 x Caffè',
+      quantity: 1,
+      unitCents: 704,
+      totalCents: 704,
+    });
+    expect(model.payments[0]?.cents).toBe(704);
   });
 
   it('builds a refund: reference first, refund lines, payments back', async () => {
