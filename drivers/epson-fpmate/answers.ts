@@ -4,7 +4,9 @@ import type { FpmateResponse } from './xml-response.js';
 
 /**
  * What a failed fpmate answer means for the document just sent:
- * - `busy`: LAN_TIME_OUT — the printer was busy, nothing was printed, sending again is safe;
+ * - `busy`: LAN_TIME_OUT — fpmate timed out talking to the fiscal unit while processing the
+ *   document's lines (fiskaltrust `scu-it` `Models/ErrorInfoFactory.cs`): the outcome is unknown
+ *   and the counters decide, as for a lost answer — never a blind resend;
  * - `ambiguous`: the answer does not prove that nothing was printed (FP_NO_ANSWER, the paper-low
  *   warning 2 raised at payment/closure): the counters decide;
  * - `failed`: the printer refused; nothing was printed; `error` is what staff read.

@@ -11,6 +11,22 @@ const httpUrl = z
   .url()
   .refine((u) => /^https?:\/\//i.test(u), 'expected an http:// or https:// address of the printer');
 
+/** `url: fromPlatform`: the printer address comes from each command's ApiUrl, within `allowedHosts`. */
+export const FROM_PLATFORM = 'fromPlatform';
+
+/** A host the platform's ApiUrl may name: `192.168.1.50`, `printer.lan`, `[fd00::5]`, with `:port` or not. */
+const allowedHost = z
+  .string()
+  .min(1)
+  .refine((h) => {
+    try {
+      const u = new URL(`http://${h}`);
+      return u.host === h.toLowerCase() || u.hostname === h.toLowerCase();
+    } catch {
+      return false;
+    }
+  }, 'expected a host name or IP address, optionally with :port (no scheme, no path)');
+
 const fingerprintSchema = z
   .string()
   .transform((s) => s.replace(/[\s:]/g, '').toUpperCase())
@@ -45,8 +61,16 @@ const rateKey = z.string().regex(/^\d{1,2}(\.\d{1,2})?$/, 'VAT rate in percent, 
 
 export const EpsonFpmateOptionsSchema = z
   .object({
-    /** Printer address, e.g. http://192.168.1.50; when absent, the command's ApiUrl is used. */
-    url: httpUrl.optional(),
+    /**
+     * Printer address, e.g. http://192.168.1.50 — or `fromPlatform`: each command's ApiUrl, and then
+     * only a host listed in `allowedHosts`. Required: the platform never decides by default where
+     * receipts go.
+     */
+    url: z.union([z.literal(FROM_PLATFORM), httpUrl], {
+      error: `expected the printer's http(s):// address, or ${FROM_PLATFORM} with allowedHosts`,
+    }),
+    /** With `url: fromPlatform`: the hosts (optionally host:port) the command's ApiUrl may name. */
+    allowedHosts: z.array(allowedHost).min(1).optional(),
     devid: z.string().min(1).default('local_printer'),
     /** The fpmate `timeout=` query parameter: how long fpmate waits for the fiscal firmware. */
     printerTimeoutMs: z.number().int().min(100).default(10_000),
@@ -82,14 +106,13 @@ export const EpsonFpmateOptionsSchema = z
     lineLength: z.number().int().min(10).max(64).default(DEFAULT_LINE_LENGTH),
     /** Extra header lines printed above each receipt (printRecMessage type 1). */
     headerLines: z.array(z.string().min(1)).max(4).default([]),
-    /** directIO command reading the last emitted document (see README: verify for your firmware). */
-    lastDocumentCommand: z
-      .string()
-      .regex(/^\d{4}$/)
-      .default('1078'),
     /** After a lost answer, resend once when the printer proves it did not print. */
     resendWhenNotPrinted: z.boolean().default(true),
-    /** Resends after LAN_TIME_OUT (printer busy; nothing printed). */
+    /**
+     * While the printer answers LAN_TIME_OUT: how many times its counters are read again (after
+     * `busyRetryDelayMs`) to learn what became of a document, and how many times a document they
+     * prove unprinted is sent again.
+     */
     busyRetries: z.number().int().min(0).max(5).default(2),
     busyRetryDelayMs: z.number().int().min(0).default(2_000),
     /** Background status poll interval; 0 turns polling off. */
@@ -101,6 +124,14 @@ export const EpsonFpmateOptionsSchema = z
   .refine((o) => o.clientTimeoutMs === undefined || o.clientTimeoutMs > o.printerTimeoutMs, {
     path: ['clientTimeoutMs'],
     message: 'clientTimeoutMs must be longer than printerTimeoutMs',
+  })
+  .refine((o) => o.url !== FROM_PLATFORM || o.allowedHosts !== undefined, {
+    path: ['allowedHosts'],
+    message: `url: ${FROM_PLATFORM} needs allowedHosts, the printers the platform may name`,
+  })
+  .refine((o) => o.url === FROM_PLATFORM || o.allowedHosts === undefined, {
+    path: ['allowedHosts'],
+    message: `allowedHosts applies only with url: ${FROM_PLATFORM}`,
   });
 
 export type EpsonFpmateOptions = z.infer<typeof EpsonFpmateOptionsSchema>;

@@ -1,4 +1,3 @@
-import type { Agent } from 'undici';
 import type {
   DeviceStatus,
   Driver,
@@ -9,8 +8,10 @@ import type {
   Reconciliation,
 } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
-import type { EpsonFpmateOptions } from './config.js';
-import { fpmateEndpoint, tlsDispatcher } from './http.js';
+import type { HttpClient } from '../../src/transport/http.js';
+import { printerAddress } from './address.js';
+import { type EpsonFpmateOptions, FROM_PLATFORM } from './config.js';
+import { fpmateEndpoint, tlsOptions } from './http.js';
 import { Mutex, PrinterLink } from './link.js';
 import { fiscalData, PrinterMemory, planJob } from './plan.js';
 import { decide, readCheckpoint } from './recovery.js';
@@ -43,8 +44,8 @@ export class EpsonFpmateDriver implements Driver {
   private readonly mutex = new Mutex();
   private readonly board: StatusBoard;
   private readonly memory: PrinterMemory;
-  private dispatcher: Agent | undefined;
-  private dispatcherReady = false;
+  private readonly tls: ReturnType<typeof tlsOptions>;
+  private http: HttpClient | undefined;
   private address: string | undefined;
   private link: PrinterLink | undefined;
   private poller: AbortController | undefined;
@@ -53,11 +54,11 @@ export class EpsonFpmateDriver implements Driver {
     private readonly options: EpsonFpmateOptions,
     private readonly ctx: DriverContext,
   ) {
-    this.ensureDispatcher();
+    this.tls = tlsOptions(options.tls);
     if (options.tls?.insecure) {
       ctx.log.warn('TLS verification of the fiscal printer is off (tls.insecure: true)');
     }
-    this.address = options.url;
+    this.address = options.url === FROM_PLATFORM ? undefined : options.url;
     this.memory = new PrinterMemory(ctx.store, options.serialNumber);
     this.board = new StatusBoard(ctx.clock, () => (this.address ? shown(this.address) : undefined));
     const serial = this.memory.serial();
@@ -85,12 +86,12 @@ export class EpsonFpmateDriver implements Driver {
 
   async execute(job: Job, ectx: ExecuteContext): Promise<JobResult> {
     const fiscal = fiscalData(job);
-    const link = this.linkFor(this.options.url ?? fiscal.apiUrl);
+    const link = this.linkFor(printerAddress(this.options, fiscal.apiUrl));
     return this.mutex.run(async () => {
       try {
         const doc = fiscal.document;
         if (doc.type === 'data' && doc.isRefund && !doc.printerSerialNumber && !this.memory.serial()) {
-          await this.learnFrom(link, ectx.signal);
+          await this.learnSerial(link, undefined, ectx.signal);
         }
         const plan = await planJob(fiscal, this.options, {
           platform: this.ctx.platform,
@@ -110,29 +111,41 @@ export class EpsonFpmateDriver implements Driver {
   }
 
   async reconcile(job: Job, signal: AbortSignal): Promise<Reconciliation> {
-    const checkpoint = readCheckpoint(job.checkpoint);
-    if (!checkpoint) return { outcome: 'not-done' };
+    const read = readCheckpoint(job.checkpoint);
+    if (read.kind === 'absent') return { outcome: 'not-done' };
+    if (read.kind === 'unreadable') {
+      // It exists, so something may have been sent; what, this driver cannot read.
+      this.ctx.log.warn('unreadable checkpoint: the outcome is unknown', { problem: read.problem });
+      return {
+        outcome: 'unknown',
+        reason:
+          'The agent stopped while a fiscal document was being sent and cannot read what it had recorded about it. Check the printer’s last receipt: if it is there, do nothing; if not, issue it again.',
+      };
+    }
+    const checkpoint = read.checkpoint;
     if (checkpoint.phase === 'done') return { outcome: 'done', result: checkpoint.result };
     const what =
       checkpoint.label === 'refund'
         ? 'refund receipt'
-        : checkpoint.kind === 'receipt'
-          ? 'receipt'
-          : 'document';
+        : checkpoint.label === 'void'
+          ? 'void receipt'
+          : checkpoint.kind === 'receipt'
+            ? 'receipt'
+            : 'document';
     const staff = (reason: string) =>
       `The agent stopped while a ${what} was being sent and ${reason}. Check the printer’s last receipt: if it is there, do nothing; if not, issue it again.`;
     if (checkpoint.kind !== 'receipt')
       return { outcome: 'unknown', reason: staff('cannot tell whether the printer did it') };
     let link: PrinterLink;
     try {
-      link = this.linkFor(this.options.url ?? fiscalData(job).apiUrl);
+      link = this.linkFor(printerAddress(this.options, fiscalData(job).apiUrl));
     } catch {
       return { outcome: 'unknown', reason: staff('does not know the printer’s address') };
     }
     return this.mutex.run(async () => {
-      const last = await link.readLastDocument(signal);
+      const last = await link.readCountersPatiently(this.ctx.clock, signal);
+      this.memory.observe(last);
       if (last) {
-        this.memory.learn(last);
         this.board.noteSerial(last.serial);
         this.board.touched();
       }
@@ -150,7 +163,7 @@ export class EpsonFpmateDriver implements Driver {
           dateTime: d.dateTime,
           serial: d.serial || this.memory.serial(),
           totalCents: d.totalCents,
-          refund: checkpoint.label === 'refund',
+          kind: checkpoint.label === 'refund' ? 'refund' : checkpoint.label === 'void' ? 'void' : 'sale',
           reference: checkpoint.reference,
           recovered: true,
           warnings: [],
@@ -179,36 +192,17 @@ export class EpsonFpmateDriver implements Driver {
     this.poller?.abort();
     this.poller = undefined;
     await this.mutex.run(async () => undefined);
-    const dispatcher = this.dispatcher;
-    this.dispatcher = undefined;
-    this.dispatcherReady = false;
+    const http = this.http;
+    this.http = undefined;
     this.link = undefined;
-    await dispatcher?.close().catch(() => undefined);
+    http?.close();
   }
 
-  private ensureDispatcher(): Agent | undefined {
-    if (!this.dispatcherReady) {
-      this.dispatcher = tlsDispatcher(this.options.tls);
-      this.dispatcherReady = true;
-    }
-    return this.dispatcher;
-  }
-
-  private linkFor(address: string | undefined): PrinterLink {
-    if (!address) {
-      throw new AgentError(
-        'COMMAND_INVALID',
-        'No printer address: neither options.url nor the command’s ApiUrl',
-        {
-          notes:
-            'The agent does not know the fiscal printer’s address; nothing was printed. Ask IT to set it.',
-        },
-      );
-    }
+  private linkFor(address: string): PrinterLink {
     fpmateEndpoint(address, this.options.devid, this.options.printerTimeoutMs);
     if (!this.link || this.link.address !== address) {
-      const dispatcher = this.ensureDispatcher();
-      this.link = new PrinterLink(address, this.options, this.ctx.fetch, dispatcher, this.ctx.log);
+      this.http ??= this.ctx.http({ tls: this.tls });
+      this.link = new PrinterLink(address, this.options, this.http, this.ctx.log);
       this.address = address;
     }
     return this.link;
@@ -225,11 +219,20 @@ export class EpsonFpmateDriver implements Driver {
     };
   }
 
-  private async learnFrom(link: PrinterLink, signal?: AbortSignal): Promise<void> {
-    const last = await link.readLastDocument(signal);
-    if (!last) return;
-    this.memory.learn(last);
-    this.board.noteSerial(last.serial);
+  /**
+   * Learns the printer's serial: `directIO 3217` completed by the RT type of a status answer
+   * (read now when `rtType` is not given). Best effort: the last-document read also carries it.
+   */
+  private async learnSerial(
+    link: PrinterLink,
+    rtType: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const type = rtType ?? (await link.queryStatus(signal))?.addInfo.rtType;
+    const serial = await link.readSerial(type, signal);
+    if (!serial) return;
+    this.memory.learnSerial(serial);
+    this.board.noteSerial(serial);
   }
 
   /** One status poll (call under the mutex). Resolves false when the printer does not answer. */
@@ -238,11 +241,11 @@ export class EpsonFpmateDriver implements Driver {
     const link = this.linkFor(this.address);
     const response = await link.queryStatus(signal);
     if (!response) {
-      this.board.unreachable('no answer');
+      this.board.unreachable(link.lastFailure ?? 'no answer');
       return false;
     }
     this.board.answered(response);
-    if (!this.memory.serial()) await this.learnFrom(link, signal);
+    if (!this.memory.serial()) await this.learnSerial(link, response.addInfo.rtType, signal);
     return true;
   }
 

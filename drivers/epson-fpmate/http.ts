@@ -1,57 +1,51 @@
 import { readFileSync } from 'node:fs';
-import type { TLSSocket } from 'node:tls';
-import { Agent, buildConnector } from 'undici';
 import { AgentError } from '../../src/errors.js';
-import { linkSignals } from '../../src/signals.js';
+import { type HttpClient, HttpFailure, type HttpTlsOptions } from '../../src/transport/http.js';
 import type { EpsonFpmateOptions } from './config.js';
 
 /**
- * HTTP(S) to fpmate.cgi. One POST per document; what can be known about a failed POST is kept
- * apart carefully, since it decides whether a receipt may be sent again:
+ * HTTP(S) to fpmate.cgi, on the agent's one HTTP stack (`ctx.http`, `src/transport/http.ts`).
+ * One POST per document; what can be known about a failed POST is kept apart carefully, since it
+ * decides whether a receipt may be sent again:
  * - `answer`: the printer's web service answered (any HTTP status);
- * - `not-sent`: the request certainly never reached the printer (refused, no route, DNS,
- *   certificate refused) — nothing can have been printed;
- * - `lost`: the request may have arrived (timeout, connection dropped mid-way).
+ * - `not-sent`: the request certainly never reached the printer (`HttpFailure.sent` false:
+ *   refused, no route, DNS, certificate refused) — nothing can have been printed;
+ * - `lost`: the request may have arrived (timeout, connection dropped mid-way, an answer too
+ *   large or broken at its end).
  */
 export type PostResult =
   | { kind: 'answer'; httpStatus: number; body: string }
   | { kind: 'not-sent'; reason: string }
   | { kind: 'lost'; reason: string };
 
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EHOSTDOWN',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'FPMATE_FINGERPRINT_MISMATCH',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
+/**
+ * The cap on a printer's answer, raw and decoded. A real answer is a few kilobytes (a status
+ * answer with every RT field is under 2 KB); anything at the printer's address answering more —
+ * 300 MB of it, say — is cut off here and counts as no answer.
+ */
+export const MAX_ANSWER_BYTES = 256 * 1024;
 
-function errorCodes(error: unknown): string[] {
-  const codes: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    const e = current as { code?: unknown; cause?: unknown; errors?: unknown };
-    if (typeof e.code === 'string') codes.push(e.code);
-    if (Array.isArray(e.errors)) for (const inner of e.errors) codes.push(...errorCodes(inner));
-    current = e.cause;
+/** Human words for the stack's failure codes (the system error code wins when there is one). */
+const REASONS: Record<string, string> = {
+  HTTP_TOO_LARGE: 'answer too large',
+  HTTP_TIMEOUT: 'timeout',
+  HTTP_FINGERPRINT: 'certificate fingerprint mismatch',
+  HTTP_TLS: 'certificate refused',
+  HTTP_BROKEN: 'connection broken',
+  HTTP_CONNECT: 'connection failed',
+  HTTP_BAD_URL: 'bad address',
+};
+
+/** What a failed exchange means for a document: never sent, or maybe sent. */
+export function failureOf(error: unknown): PostResult {
+  if (error instanceof HttpFailure) {
+    const reason =
+      error.code === 'HTTP_TOO_LARGE' || error.code === 'HTTP_TIMEOUT'
+        ? (REASONS[error.code] as string)
+        : (error.systemCode ?? REASONS[error.code] ?? error.code);
+    return error.sent ? { kind: 'lost', reason } : { kind: 'not-sent', reason };
   }
-  return codes;
-}
-
-/** Says whether a fetch failure happened before the request could reach the printer. */
-export function classifyFailure(error: unknown): PostResult {
-  const codes = errorCodes(error);
-  const reason = codes[0] ?? (error instanceof Error ? error.name : 'error');
-  return codes.some((c) => NOT_SENT_CODES.has(c)) ? { kind: 'not-sent', reason } : { kind: 'lost', reason };
+  return { kind: 'lost', reason: error instanceof Error ? error.name : 'error' };
 }
 
 /**
@@ -85,17 +79,16 @@ export function fpmateEndpoint(address: string, devid: string, timeoutMs: number
 }
 
 /**
- * The undici dispatcher for HTTPS options: a configured CA, a pinned SHA-256 certificate
- * fingerprint (checked on every connection, self-signed or not), or — only when `insecure` is
- * set — no verification. Undefined when the defaults apply. Rejects with CONFIG_INVALID when the
- * CA file cannot be read.
+ * The HTTP stack's TLS options for the driver's `tls:` block: a configured CA, a pinned SHA-256
+ * certificate fingerprint (checked on every connection, self-signed or not), or — only when
+ * `insecure` is set — no verification. Rejects with CONFIG_INVALID when the CA file cannot be read.
  */
-export function tlsDispatcher(tls: EpsonFpmateOptions['tls']): Agent | undefined {
-  if (!tls || (!tls.caFile && !tls.fingerprint && !tls.insecure && !tls.serverName)) return undefined;
-  let ca: Buffer | undefined;
+export function tlsOptions(tls: EpsonFpmateOptions['tls']): HttpTlsOptions {
+  if (!tls) return {};
+  const out: HttpTlsOptions = {};
   if (tls.caFile) {
     try {
-      ca = readFileSync(tls.caFile);
+      out.ca = readFileSync(tls.caFile);
     } catch (e) {
       throw new AgentError(
         'CONFIG_INVALID',
@@ -103,65 +96,38 @@ export function tlsDispatcher(tls: EpsonFpmateOptions['tls']): Agent | undefined
       );
     }
   }
-  const pinned = tls.fingerprint;
-  const base = buildConnector({
-    ...(ca ? { ca } : {}),
-    ...(tls.serverName ? { servername: tls.serverName } : {}),
-    // A pinned fingerprint replaces chain validation (self-signed printers); checked below on
-    // every connection, so TLS sessions are not resumed (a resumed one shows no certificate).
-    rejectUnauthorized: !(tls.insecure || (pinned && !ca)),
-    ...(pinned ? { maxCachedSessions: 0 } : {}),
-  });
-  if (!pinned) return new Agent({ connect: base });
-  return new Agent({
-    connect: (opts, callback) =>
-      base(opts, (error, socket) => {
-        if (error || !socket) {
-          callback(error ?? new Error('no socket'), null);
-          return;
-        }
-        const presented = (socket as TLSSocket).getPeerCertificate?.().fingerprint256;
-        if (presented?.toUpperCase() !== pinned) {
-          socket.destroy();
-          const mismatch = Object.assign(new Error('printer certificate fingerprint does not match'), {
-            code: 'FPMATE_FINGERPRINT_MISMATCH',
-          });
-          callback(mismatch, null);
-          return;
-        }
-        callback(null, socket);
-      }),
-  });
+  if (tls.fingerprint) out.fingerprint256 = tls.fingerprint;
+  if (tls.serverName) out.serverName = tls.serverName;
+  if (tls.insecure) out.insecure = true;
+  return out;
 }
 
 export interface PostOptions {
-  fetch: typeof fetch;
-  dispatcher: Agent | undefined;
   timeoutMs: number;
   signal?: AbortSignal | undefined;
 }
 
-/** POSTs one SOAP document; never throws. */
-export async function postXml(url: URL, xml: string, options: PostOptions): Promise<PostResult> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  // Not AbortSignal.any: the driver's own signal lives as long as the driver (src/signals.ts).
-  const { signal, unlink } = linkSignals(timeout, options.signal);
-  const init: RequestInit = {
-    method: 'POST',
-    headers: { 'Content-Type': 'text/xml; charset=utf-8' },
-    body: xml,
-    signal,
-  };
-  // npm undici's Agent is the same dispatcher Node's fetch runs on; only the type copies differ.
-  if (options.dispatcher) init.dispatcher = options.dispatcher as unknown as RequestInit['dispatcher'];
+/** POSTs one SOAP document; never throws. An abort of `signal` counts as a lost answer. */
+export async function postXml(
+  client: HttpClient,
+  url: URL,
+  xml: string,
+  options: PostOptions,
+): Promise<PostResult> {
   try {
-    const response = await options.fetch(url, init);
-    const body = await response.text();
-    return { kind: 'answer', httpStatus: response.status, body };
+    const response = await client.request({
+      method: 'POST',
+      url,
+      headers: { 'Content-Type': 'text/xml; charset=utf-8' },
+      body: xml,
+      timeoutMs: options.timeoutMs,
+      maxBytes: MAX_ANSWER_BYTES,
+      signal: options.signal,
+    });
+    return { kind: 'answer', httpStatus: response.status, body: response.body.toString('utf8') };
   } catch (error) {
-    if (options.signal?.aborted && !timeout.aborted) return { kind: 'lost', reason: 'aborted' };
-    return classifyFailure(error);
-  } finally {
-    unlink();
+    if (options.signal?.aborted && !(error instanceof HttpFailure))
+      return { kind: 'lost', reason: 'aborted' };
+    return failureOf(error);
   }
 }

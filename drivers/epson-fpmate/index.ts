@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { DriverFactory } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
-import { type EpsonFpmateOptions, EpsonFpmateOptionsSchema } from './config.js';
+import { type EpsonFpmateOptions, EpsonFpmateOptionsSchema, FROM_PLATFORM } from './config.js';
 import { EpsonFpmateDriver } from './driver.js';
 
 export type { EpsonFpmateOptions } from './config.js';
@@ -16,7 +17,7 @@ export const epsonFpmateFactory: DriverFactory<EpsonFpmateOptions> = {
   configSchema: EpsonFpmateOptionsSchema,
   create: (options, ctx) => new EpsonFpmateDriver(options, ctx),
   simulate: async (options, device) => {
-    const address = options.url ? new URL(options.url) : undefined;
+    const address = options.url === FROM_PLATFORM ? undefined : new URL(options.url);
     if (address?.protocol !== 'http:' || !isLoopbackHost(address.hostname) || !address.port) {
       throw new AgentError(
         'CONFIG_INVALID',
@@ -24,10 +25,10 @@ export const epsonFpmateFactory: DriverFactory<EpsonFpmateOptions> = {
       );
     }
     const { startFpmateSimulator } = await import('./simulator.js');
-    const serial = `99MEY${device.id
-      .replace(/[^0-9A-Za-z]/g, '')
-      .slice(-6)
-      .toUpperCase()}`;
+    // An Epson RT serial: two digits, the RT type, two letters, six digits (see last-document.ts).
+    const digits =
+      BigInt(`0x${createHash('sha256').update(device.id).digest('hex').slice(0, 12)}`) % 1_000_000n;
+    const serial = `99MEY${String(digits).padStart(6, '0')}`;
     const printer = await startFpmateSimulator({
       host: address.hostname,
       port: Number(address.port),

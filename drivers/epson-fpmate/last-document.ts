@@ -1,16 +1,18 @@
 import { type DocPosition, pad4 } from './protocol.js';
 
 /**
- * The printer's "last emitted document" record, read with a `directIO` status command and the
- * heart of exactly-once printing: after a lost answer, comparing its (Z, document) pair with the
- * baseline taken before sending tells whether the receipt was printed.
+ * The two `directIO` reads the driver makes, as public drivers make them.
  *
- * Layout of `responseData` (fixed width, our reading of the Epson RT Communication Protocol as
- * also used by fiskaltrust `scu-it`):
+ * **Last emitted document**: `directIO command="1387" data="01"` (fiskaltrust `scu-it`
+ * `EpsonRTPrinter/Models/PrinterCommand.cs`, `GetLastEmittedDocStatusCommand`). The heart of
+ * exactly-once printing: after a lost answer, comparing its (Z, document) pair with the baseline
+ * known before sending tells whether the receipt was printed. Layout of `responseData`, fixed
+ * width (fiskaltrust `EpsonRTPrinter/Models/LastEmittedDocStatus.cs`, after the Epson RT
+ * Communication Protocol v8.1, p. 144):
  *
  * | field               | width | offset |
  * |---------------------|-------|--------|
- * | operator            | 2     | 0      |
+ * | operator (echo)     | 2     | 0      |
  * | total doc amount ¢  | 9     | 2      |
  * | total VAT amount ¢  | 9     | 11     |
  * | date DDMMYY         | 6     | 20     |
@@ -33,8 +35,42 @@ export interface LastDocument extends DocPosition {
   fiscal: boolean;
 }
 
+export const LAST_DOCUMENT_COMMAND = { command: '1387', data: '01' } as const;
 export const LAST_DOCUMENT_MIN_LENGTH = 61;
 const TAIL_LENGTH = 132;
+
+/**
+ * **Serial number**: `directIO command="3217" data="00"` (fiskaltrust `PrinterCommand.cs`,
+ * `GetSerialNrCommand`). `responseData` is 12 characters — operator echo (2), the serial's six
+ * digits (2–7), its two letters (8–9) and its two leading digits (10–11) — and the printer's RT
+ * type (`rtType` of `queryPrinterStatus statusType="1"`, one letter) completes it:
+ * `[10..11] + rtType + [8..9] + [2..7]`, e.g. `XX123456EY99` with `M` → `99MEY123456`
+ * (fiskaltrust `EpsonRTPrinterSCU.cs` `GetSerialNumberAsync` and
+ * `UnitTest/ReprintSerialNumberTests.cs`; 721377/procassa `lib/epsonxml.js`
+ * `getFiscalSerialNumber` reads the same offsets).
+ */
+export const SERIAL_COMMAND = { command: '3217', data: '00' } as const;
+
+/** The serial from a 3217 answer and the RT type; undefined when either is malformed. */
+export function parseSerialAnswer(
+  responseData: string | undefined,
+  rtType: string | undefined,
+): string | undefined {
+  const type = rtType?.trim() ?? '';
+  if (!responseData || responseData.length < 12 || !/^[A-Z]$/i.test(type)) return undefined;
+  const serial = `${responseData.slice(10, 12)}${type}${responseData.slice(8, 10)}${responseData.slice(2, 8)}`;
+  return /^[0-9A-Z]{2}[A-Z][0-9A-Z]{8}$/i.test(serial) ? serial.toUpperCase() : undefined;
+}
+
+/** The 3217 answer for `serial` (the simulator's side): its inverse, with the operator echoed. */
+export function formatSerialAnswer(serial: string, operator = '00'): string {
+  return `${operator.slice(0, 2).padStart(2, '0')}${serial.slice(5, 11)}${serial.slice(3, 5)}${serial.slice(0, 2)}`;
+}
+
+/** The RT type letter inside a serial (`99MEY123456` → `M`), which the status answer reports. */
+export function rtTypeOf(serial: string): string {
+  return serial.charAt(2);
+}
 
 /** Parses the record; undefined when it is too short or a field is not what it should be. */
 export function parseLastDocument(responseData: string | undefined): LastDocument | undefined {
@@ -75,10 +111,10 @@ export interface LastDocumentFields extends DocPosition {
   fiscal: boolean;
 }
 
-/** Builds the record (the simulator's side). */
-export function formatLastDocument(d: LastDocumentFields): string {
+/** Builds the record (the simulator's side), with the operator echoed. */
+export function formatLastDocument(d: LastDocumentFields, operator = '01'): string {
   return [
-    '01',
+    operator.slice(0, 2).padStart(2, '0'),
     String(Math.abs(d.totalCents)).padStart(9, '0'),
     String(Math.abs(d.vatCents)).padStart(9, '0'),
     d.date,

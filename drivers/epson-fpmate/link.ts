@@ -1,8 +1,15 @@
-import type { Agent } from 'undici';
+import type { Clock } from '../../src/clock.js';
 import type { Logger } from '../../src/log.js';
+import type { HttpClient } from '../../src/transport/http.js';
 import { documentTimeoutMs, type EpsonFpmateOptions } from './config.js';
 import { fpmateEndpoint, type PostResult, postXml } from './http.js';
-import { type LastDocument, parseLastDocument } from './last-document.js';
+import {
+  LAST_DOCUMENT_COMMAND,
+  type LastDocument,
+  parseLastDocument,
+  parseSerialAnswer,
+  SERIAL_COMMAND,
+} from './last-document.js';
 import { directIoXml, envelope, queryStatusXml, resetPrinterXml } from './xml-build.js';
 import { type FpmateResponse, parseFpmateResponse } from './xml-response.js';
 
@@ -20,13 +27,21 @@ export class Mutex {
   }
 }
 
+/** A read of the printer's last document: the record, or why there is none. */
+export type CountersRead =
+  | { kind: 'read'; document: LastDocument }
+  | { kind: 'busy' }
+  | { kind: 'unreadable' };
+
 /** The exchanges with one printer address. Never throws: failures come back as values. */
 export class PrinterLink {
+  /** Why the last exchange gave no answer, for the status page ("ECONNREFUSED", "answer too large"). */
+  lastFailure: string | undefined;
+
   constructor(
     readonly address: string,
     private readonly options: EpsonFpmateOptions,
-    private readonly fetchImpl: typeof fetch,
-    private readonly dispatcher: Agent | undefined,
+    private readonly http: HttpClient,
     private readonly log: Logger,
   ) {}
 
@@ -34,32 +49,27 @@ export class PrinterLink {
   sendDocument(xml: string): Promise<PostResult> {
     const url = fpmateEndpoint(this.address, this.options.devid, this.options.printerTimeoutMs);
     this.log.debug('fpmate document', { bytes: xml.length });
-    return postXml(url, xml, {
-      fetch: this.fetchImpl,
-      dispatcher: this.dispatcher,
-      timeoutMs: documentTimeoutMs(this.options),
-    });
+    return postXml(this.http, url, xml, { timeoutMs: documentTimeoutMs(this.options) });
   }
 
   /** A short exchange (status, reads, reset); undefined when there is no parseable answer. */
   async exchange(body: string, signal?: AbortSignal): Promise<FpmateResponse | undefined> {
     const readMs = this.options.readTimeoutMs;
     const url = fpmateEndpoint(this.address, this.options.devid, Math.max(100, Math.floor(readMs * 0.8)));
-    const result = await postXml(url, envelope(body), {
-      fetch: this.fetchImpl,
-      dispatcher: this.dispatcher,
-      timeoutMs: readMs,
-      signal,
-    });
+    const result = await postXml(this.http, url, envelope(body), { timeoutMs: readMs, signal });
     if (result.kind !== 'answer') {
       this.log.debug('fpmate exchange failed', { kind: result.kind, reason: result.reason });
+      this.lastFailure = result.reason;
       return undefined;
     }
     if (result.httpStatus < 200 || result.httpStatus >= 300) {
       this.log.debug('fpmate exchange http error', { httpStatus: result.httpStatus });
+      this.lastFailure = `HTTP ${result.httpStatus}`;
       return undefined;
     }
-    return parseFpmateResponse(result.body);
+    const response = parseFpmateResponse(result.body);
+    this.lastFailure = response ? undefined : 'unreadable answer';
+    return response;
   }
 
   /** `queryPrinterStatus statusType="1"`; undefined when the printer does not answer it. */
@@ -68,11 +78,44 @@ export class PrinterLink {
     return response?.success ? response : undefined;
   }
 
-  /** The printer's last emitted document; undefined when it cannot be read. */
+  /** The printer's last emitted document (`directIO 1387`); undefined when it cannot be read. */
   async readLastDocument(signal?: AbortSignal): Promise<LastDocument | undefined> {
-    const response = await this.exchange(directIoXml(this.options.lastDocumentCommand, '01'), signal);
-    if (!response?.success) return undefined;
-    return parseLastDocument(response.addInfo.responseData);
+    const read = await this.readCounters(signal);
+    return read.kind === 'read' ? read.document : undefined;
+  }
+
+  /** The last-document read, telling a busy printer (LAN_TIME_OUT) from an unreadable one. */
+  async readCounters(signal?: AbortSignal): Promise<CountersRead> {
+    const { command, data } = LAST_DOCUMENT_COMMAND;
+    const response = await this.exchange(directIoXml(command, data), signal);
+    if (response?.code === 'LAN_TIME_OUT') return { kind: 'busy' };
+    const document = response?.success ? parseLastDocument(response.addInfo.responseData) : undefined;
+    return document ? { kind: 'read', document } : { kind: 'unreadable' };
+  }
+
+  /**
+   * Reads the counters, waiting `busyRetryDelayMs` and reading again (at most `busyRetries`
+   * times) while the printer answers LAN_TIME_OUT: reads change nothing, so repeating them is safe.
+   */
+  async readCountersPatiently(clock: Clock, signal?: AbortSignal): Promise<LastDocument | undefined> {
+    for (let attempt = 0; ; attempt++) {
+      const read = await this.readCounters(signal);
+      if (read.kind === 'read') return read.document;
+      if (read.kind === 'unreadable' || attempt >= this.options.busyRetries) return undefined;
+      try {
+        await clock.sleep(this.options.busyRetryDelayMs, signal);
+      } catch {
+        return undefined;
+      }
+    }
+  }
+
+  /** The serial (`directIO 3217` and the status answer's `rtType`); undefined when not readable. */
+  async readSerial(rtType: string | undefined, signal?: AbortSignal): Promise<string | undefined> {
+    if (!rtType) return undefined;
+    const { command, data } = SERIAL_COMMAND;
+    const response = await this.exchange(directIoXml(command, data), signal);
+    return response?.success ? parseSerialAnswer(response.addInfo.responseData, rtType) : undefined;
   }
 
   /** Clears a half-open document; best effort (a failure is logged, not thrown). */

@@ -1,16 +1,57 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { AgentError } from '../../src/errors.js';
-import { FPMATE_ROOTS, type FpmateRoot, isFpmateRoot } from './protocol.js';
 import { envelope } from './xml-build.js';
+
+/**
+ * The platform's ready-made fpmate documents (`ItalianFiscalMachinePayload`): Base64 of a SOAP
+ * envelope or of a bare root. The platform is trusted with the content of a receipt, not with the
+ * printer: only sale, refund and void documents pass, with nothing a printer could be told
+ * besides printing them.
+ */
+
+/** What a payload document is, from its reference line (`printRecMessage messageType="4"`). */
+export type PayloadKind = 'sale' | 'refund' | 'void';
 
 /** A platform payload, checked and ready to send. */
 export interface PreparedPayload {
-  root: FpmateRoot;
+  kind: PayloadKind;
   /** The full SOAP document to POST. */
   xml: string;
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/**
+ * The largest payload taken: 512 KiB of Base64 (≈ 384 KiB of XML). A receipt's elements are a
+ * few hundred bytes each and a printer closes a receipt at about 1,000 operations (fiskaltrust
+ * `scu-it` `Models/ErrorInfoFactory.cs`, status 23), so a real document stays far below it.
+ */
+export const MAX_PAYLOAD_BASE64_CHARS = 512 * 1024;
+
+/** The elements of a `printerFiscalReceipt` (fiskaltrust `Models/FiscalReceipt.cs`, OCA `epson_epos_print.js`). */
+const RECEIPT_ELEMENTS = new Set([
+  'printRecMessage',
+  'beginFiscalReceipt',
+  'printRecItem',
+  'printRecItemAdjustment',
+  'printRecRefund',
+  'printRecVoid',
+  'printRecVoidItem',
+  'printRecSubtotal',
+  'printRecSubtotalAdjustment',
+  'printRecTotal',
+  'printRecLotteryID',
+  'printBarCode',
+  'displayText',
+  'directIO',
+  'endFiscalReceipt',
+]);
+
+/**
+ * The only `directIO` commands a receipt may carry: the customer's partita IVA (1060) and codice
+ * fiscale (1061) (fiskaltrust `UnitTest/CustomerTaxIdDirectIOTests.cs`) and the lottery code
+ * (1135, OCA `fiscal_epos_print/static/src/js/epson_epos_print.js`). Any other native command
+ * (printing text, programming the printer, a daily closure) is not the platform's to send.
+ */
+const RECEIPT_DIRECT_IO = new Set(['1060', '1061', '1135']);
 
 const orderedParser = new XMLParser({
   ignoreAttributes: false,
@@ -19,6 +60,7 @@ const orderedParser = new XMLParser({
   preserveOrder: true,
   parseTagValue: false,
   parseAttributeValue: false,
+  processEntities: false,
 });
 
 type OrderedNode = Record<string, unknown>;
@@ -37,30 +79,93 @@ export function elementsOf(nodes: unknown): Array<{ name: string; node: OrderedN
 
 function invalid(message: string, what: string): AgentError {
   return new AgentError('COMMAND_INVALID', `Fiscal payload rejected: ${message}`, {
-    notes: `The platform sent a fiscal document the printer cannot take (${what}); nothing was printed. Ask IT to check how the platform builds fiscal payloads.`,
+    notes: `The platform sent a fiscal document the agent does not pass to the printer (${what}); nothing was printed. Ask IT to check how the platform builds fiscal payloads.`,
   });
 }
 
+/** Strict Base64 (padding only at the end, length a multiple of 4), whitespace ignored; linear. */
+export function decodeBase64(text: string): Buffer | undefined {
+  let length = 0;
+  let padding = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
+    const alphabet =
+      (c >= 0x41 && c <= 0x5a) ||
+      (c >= 0x61 && c <= 0x7a) ||
+      (c >= 0x30 && c <= 0x39) ||
+      c === 0x2b ||
+      c === 0x2f;
+    if (c === 0x3d) padding++;
+    else if (!alphabet || padding > 0) return undefined;
+    length++;
+  }
+  if (length === 0 || length % 4 !== 0 || padding > 2) return undefined;
+  return Buffer.from(text, 'base64');
+}
+
 /**
- * Decodes and checks a platform payload (Base64 of a fpmate document). Accepts a full SOAP
- * envelope holding exactly one fpmate root, or a bare root (wrapped in an envelope here).
- * Rejects with COMMAND_INVALID — before anything is sent — on bad Base64, text that is not
- * UTF-8 XML, or any other root (such as the platform docs' sample `<fvp_doc>`).
+ * The prolog rule: an XML declaration may open the document; no other processing instruction and
+ * no DTD (`<!DOCTYPE`, `<!ENTITY` …) anywhere. Comments are fine. Returns the document without
+ * its declaration, or undefined.
+ */
+function withoutProlog(text: string): string | undefined {
+  const body = text.replace(/^<\?xml\s[^<>?]*\?>/, '');
+  if (body.includes('<?')) return undefined;
+  for (let at = body.indexOf('<!'); at >= 0; at = body.indexOf('<!', at + 2)) {
+    if (!body.startsWith('<!--', at)) return undefined;
+  }
+  return body.trim();
+}
+
+function kindOf(elements: Array<{ name: string; node: OrderedNode }>): PayloadKind {
+  for (const { name, node } of elements) {
+    const attrs = (node[':@'] ?? {}) as Record<string, unknown>;
+    if (name !== 'printRecMessage' || String(attrs.messageType) !== '4') continue;
+    const message = String(attrs.message ?? '').trim();
+    if (message.startsWith('REFUND')) return 'refund';
+    if (message.startsWith('VOID')) return 'void';
+  }
+  return 'sale';
+}
+
+/**
+ * Decodes and checks a platform payload. Rejects with COMMAND_INVALID — before anything is sent —
+ * a payload over `MAX_PAYLOAD_BASE64_CHARS` (checked first), bad Base64, text that is not UTF-8
+ * XML, a DTD or a processing instruction other than the XML declaration, and any document that is
+ * not a sale, refund or void: another root (a report, a `printerCommand`, a non-fiscal text, the
+ * platform docs' sample `<fvp_doc>`), or a receipt element outside the receipt vocabulary
+ * (including a `directIO` other than the customer and lottery codes).
  */
 export function preparePayload(base64: string): PreparedPayload {
-  const compact = base64.replace(/\s+/g, '');
-  if (compact === '' || !BASE64.test(compact)) throw invalid('not valid Base64', 'it is not valid Base64');
+  if (base64.length > MAX_PAYLOAD_BASE64_CHARS) {
+    throw invalid(
+      `${base64.length} characters of Base64, over the ${MAX_PAYLOAD_BASE64_CHARS} limit`,
+      'it is larger than any receipt',
+    );
+  }
+  const bytes = decodeBase64(base64);
+  if (!bytes) throw invalid('not valid Base64', 'it is not valid Base64');
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(compact, 'base64'));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw invalid('not UTF-8 text', 'it is not text');
   }
   const trimmed = text.replace(/^\uFEFF/, '').trim();
-  if (!trimmed.startsWith('<') || XMLValidator.validate(trimmed) !== true) {
+  const body = withoutProlog(trimmed);
+  if (body === undefined) {
+    throw invalid('a DTD or processing instruction', 'it carries a DTD or a processing instruction');
+  }
+  if (!body.startsWith('<') || XMLValidator.validate(body) !== true) {
     throw invalid('not well-formed XML', 'it is not XML');
   }
-  const top = elementsOf(orderedParser.parse(trimmed));
+  let top: ReturnType<typeof elementsOf>;
+  try {
+    top = elementsOf(orderedParser.parse(body));
+  } catch {
+    throw invalid('XML nested too deeply', 'it is not a receipt');
+  }
   const first = top[0];
   if (!first || top.length !== 1) throw invalid('no single root element', 'it has no single root element');
   let root = first;
@@ -74,12 +179,24 @@ export function preparePayload(base64: string): PreparedPayload {
     root = inner[0];
     wrapped = true;
   }
-  if (!isFpmateRoot(root.name)) {
+  if (root.name !== 'printerFiscalReceipt') {
     throw invalid(
-      `unknown root <${root.name}>; expected one of ${FPMATE_ROOTS.join(', ')}`,
-      `<${root.name}> is not an Epson fiscal document`,
+      `root <${root.name}>; only printerFiscalReceipt (sale, refund, void) is accepted`,
+      `<${root.name}> is not a sale, refund or void receipt`,
     );
   }
-  const xml = wrapped ? trimmed : envelope(trimmed.replace(/^<\?xml[^>]*\?>\s*/, ''));
-  return { root: root.name, xml };
+  const elements = elementsOf(root.node[root.name]);
+  for (const { name, node } of elements) {
+    if (!RECEIPT_ELEMENTS.has(name) || elementsOf(node[name]).length > 0) {
+      throw invalid(`<${name}> in a receipt`, `<${name}> does not belong in a receipt`);
+    }
+    const command = String(((node[':@'] ?? {}) as Record<string, unknown>).command ?? '');
+    if (name === 'directIO' && !RECEIPT_DIRECT_IO.has(command)) {
+      throw invalid(
+        `directIO ${command} in a receipt`,
+        `the native command ${command || '(none)'} is not part of a receipt`,
+      );
+    }
+  }
+  return { kind: kindOf(elements), xml: wrapped ? trimmed : envelope(body) };
 }

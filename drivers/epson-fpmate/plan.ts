@@ -3,30 +3,27 @@ import type { DeviceStore, Job } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { EpsonFpmateOptions } from './config.js';
 import type { LastDocument } from './last-document.js';
-import { preparePayload } from './payload.js';
-import type { FpmateRoot } from './protocol.js';
+import { type PayloadKind, preparePayload } from './payload.js';
 import { buildReceipt, type ReceiptContext, receiptXml } from './receipt.js';
-import type { Baseline, DocKind } from './recovery.js';
+import type { Baseline } from './recovery.js';
 import type { DocumentReference } from './reference.js';
 import { envelope } from './xml-build.js';
 
-/** A document ready to send, with what the driver must know to confirm it afterwards. */
+/**
+ * A document ready to send, with what the driver must know to confirm it afterwards. Every
+ * document a command can send is a fiscal receipt (sale, refund, void), whose fate the printer's
+ * counters can settle; later document kinds (the daily closure of the Italian fiscal work) get
+ * their own plans and their own confirmation.
+ */
 export interface Plan {
-  kind: DocKind;
-  /** 'sale' | 'refund' for data commands, the fpmate root for payloads. */
-  label: string;
-  root: FpmateRoot;
+  kind: 'receipt';
+  label: PayloadKind;
+  root: 'printerFiscalReceipt';
   xml: string;
+  /** The receipt's total when the driver built it (payloads are sent as they are). */
   expectedCents?: number;
   reference?: DocumentReference;
 }
-
-const KIND_OF_ROOT: Record<FpmateRoot, DocKind> = {
-  printerFiscalReceipt: 'receipt',
-  printerNonFiscal: 'non-fiscal',
-  printerFiscalReport: 'report',
-  printerCommand: 'command',
-};
 
 export function fiscalData(job: Job): FiscalJobData {
   if (job.data.kind !== 'fiscal') {
@@ -49,7 +46,7 @@ export async function planJob(
   const doc = fiscal.document;
   if (doc.type === 'payload') {
     const payload = preparePayload(doc.base64);
-    return { kind: KIND_OF_ROOT[payload.root], label: payload.root, root: payload.root, xml: payload.xml };
+    return { kind: 'receipt', label: payload.kind, root: 'printerFiscalReceipt', xml: payload.xml };
   }
   const model = await buildReceipt(fiscal, options, ctx);
   const plan: Plan = {
@@ -87,15 +84,29 @@ export class PrinterMemory {
     this.store.set('baseline', { z, doc });
   }
 
+  /** The counters may have moved without the agent knowing: the next document reads them first. */
+  forget(): void {
+    this.store.set('baseline', null);
+  }
+
   serial(): string | undefined {
     if (this.configuredSerial) return this.configuredSerial.toUpperCase();
     const value = this.store.get('serial');
     return typeof value === 'string' && value ? value : undefined;
   }
 
-  /** Learns from a last-document read: the serial always, the baseline when it is fiscal. */
-  learn(last: LastDocument): void {
-    if (last.serial && last.serial !== this.store.get('serial')) this.store.set('serial', last.serial);
-    if (last.fiscal) this.confirm(last.z, last.doc);
+  /** Learns a serial read from the printer (`directIO 3217`). */
+  learnSerial(serial: string): void {
+    if (serial !== this.store.get('serial')) this.store.set('serial', serial);
+  }
+
+  /**
+   * Learns from a last-document read: the serial, and the baseline — the document's position
+   * when it is fiscal. An unreadable or non-fiscal last document leaves the counters unknown.
+   */
+  observe(last: LastDocument | undefined): void {
+    if (last?.serial) this.learnSerial(last.serial);
+    if (last?.fiscal) this.confirm(last.z, last.doc);
+    else this.forget();
   }
 }

@@ -19,7 +19,7 @@ export interface Baseline extends DocPosition {
 
 export type Decision =
   | { outcome: 'printed'; document: LastDocument }
-  | { outcome: 'not-printed' }
+  | { outcome: 'not-printed'; at: DocPosition }
   | { outcome: 'unknown'; reason: string };
 
 export function decide(
@@ -34,7 +34,7 @@ export function decide(
     return { outcome: 'unknown', reason: 'the printer’s last document is not a fiscal one' };
   }
   const order = comparePositions(last, baseline);
-  if (order === 0) return { outcome: 'not-printed' };
+  if (order === 0) return { outcome: 'not-printed', at: { z: last.z, doc: last.doc } };
   if (order < 0)
     return { outcome: 'unknown', reason: 'the printer’s counters are behind what the agent knew' };
   if (expectedCents !== undefined && last.totalCents !== expectedCents) {
@@ -43,14 +43,15 @@ export function decide(
       reason: 'the printer’s last document has a different total (another till?)',
     };
   }
-  const next = last.z === baseline.z ? last.doc === baseline.doc + 1 : last.doc === 1;
+  const next =
+    last.z === baseline.z ? last.doc === baseline.doc + 1 : last.z === baseline.z + 1 && last.doc === 1;
   if (!baseline.fresh && !next) {
     return { outcome: 'unknown', reason: 'other documents were printed since the agent last looked' };
   }
   return { outcome: 'printed', document: last };
 }
 
-/** The kinds of document the driver sends; only receipts can be checked against the counters. */
+/** Kinds of document a checkpoint names: only receipts are sent now (older checkpoints may name others, which the counters cannot settle). */
 export type DocKind = 'receipt' | 'non-fiscal' | 'report' | 'command';
 
 const BaselineSchema = z.object({ z: z.number().int(), doc: z.number().int(), fresh: z.boolean() });
@@ -88,10 +89,28 @@ export const CheckpointSchema = z.discriminatedUnion('phase', [
 ]);
 export type Checkpoint = z.infer<typeof CheckpointSchema>;
 
-/** The job's checkpoint when it is one of ours; undefined otherwise (never throws). */
-export function readCheckpoint(value: unknown): Checkpoint | undefined {
+/** The checkpoint's shape version; the core's envelope carries it (`{driver, version, data}`). */
+export const CHECKPOINT_VERSION = 1;
+
+/**
+ * A job's checkpoint as `reconcile()` finds it: `absent` (none was ever stored: nothing was sent),
+ * `ok`, or `unreadable` — one exists but fails this driver's schema (another version, a corrupt
+ * journal row), which means **unknown**, never "not sent". Never throws.
+ */
+export type CheckpointRead =
+  | { kind: 'absent' }
+  | { kind: 'unreadable'; problem: string }
+  | { kind: 'ok'; checkpoint: Checkpoint };
+
+export function readCheckpoint(value: unknown): CheckpointRead {
+  if (value === undefined) return { kind: 'absent' };
   const parsed = CheckpointSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  if (parsed.success) return { kind: 'ok', checkpoint: parsed.data };
+  const issue = parsed.error.issues[0];
+  return {
+    kind: 'unreadable',
+    problem: issue ? `${issue.path.join('.') || 'checkpoint'}: ${issue.message}` : 'invalid',
+  };
 }
 
 export function doneCheckpoint(result: JobResult): Checkpoint {

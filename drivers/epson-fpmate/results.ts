@@ -12,7 +12,7 @@ export interface PrintedReceipt {
   dateTime?: string | undefined;
   serial?: string | undefined;
   totalCents?: number | undefined;
-  refund: boolean;
+  kind: 'sale' | 'refund' | 'void';
   reference?: DocumentReference | undefined;
   /** Confirmed by reading the printer after the answer was lost. */
   recovered: boolean;
@@ -46,13 +46,14 @@ export function printedFromAnswer(
  */
 export function receiptResult(printed: PrintedReceipt, currency: string): JobResult {
   const label = docLabel(printed);
-  const parts = [`${printed.refund ? 'Refund' : 'Receipt'} ${label} on RT ${printed.serial ?? 'unknown'}`];
+  const word = { sale: 'Receipt', refund: 'Refund', void: 'Void' }[printed.kind];
+  const parts = [`${word} ${label} on RT ${printed.serial ?? 'unknown'}`];
   if (printed.dateTime) parts.push(printed.dateTime);
   if (printed.totalCents !== undefined) parts.push(`total ${formatEuro(printed.totalCents)} ${currency}`);
   let notes = parts.join(', ');
   if (printed.reference) {
     const r = printed.reference;
-    notes += ` (refund of Z ${r.z} no. ${r.doc} of ${r.date.slice(0, 2)}/${r.date.slice(2, 4)}/${r.date.slice(4)})`;
+    notes += ` (${r.kind === 'VOID' ? 'void' : 'refund'} of Z ${r.z} no. ${r.doc} of ${r.date.slice(0, 2)}/${r.date.slice(2, 4)}/${r.date.slice(4)})`;
   }
   if (printed.recovered) notes += '. Confirmed from the printer’s memory after its answer was lost';
   if (printed.warnings.length > 0) notes += `. Printer: ${printed.warnings.join('; ')}`;
@@ -60,7 +61,7 @@ export function receiptResult(printed: PrintedReceipt, currency: string): JobRes
     receiptNumber: label,
     zNumber: printed.z,
     documentNumber: printed.doc,
-    documentType: printed.refund ? 'refund' : 'sale',
+    documentType: printed.kind,
     recovered: printed.recovered,
   };
   if (printed.dateTime) details.dateTime = printed.dateTime;

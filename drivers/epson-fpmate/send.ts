@@ -23,16 +23,21 @@ export interface SendDeps {
   log: Logger;
 }
 
-/** What one POST of a document amounted to. */
+/**
+ * What one POST of a document amounted to. `uncertain` covers every answer that does not prove
+ * the document's fate: a lost or unreadable answer, FP_NO_ANSWER, the paper-low warning, and
+ * LAN_TIME_OUT (`busy`: fpmate timed out talking to the fiscal unit *while processing the
+ * document's lines* — fiskaltrust `scu-it` `Models/ErrorInfoFactory.cs` — so part of it, or all
+ * of it, may have been printed). The printer's counters decide each of them.
+ */
 type Outcome =
   | { kind: 'success'; response: FpmateResponse }
   | { kind: 'failed'; error: AgentError }
-  | { kind: 'busy' }
   | { kind: 'not-sent'; error: AgentError }
-  | { kind: 'uncertain'; reason: string; error?: AgentError };
+  | { kind: 'uncertain'; reason: string; busy: boolean; error?: AgentError };
 
 function what(plan: Plan): string {
-  return plan.kind === 'receipt' ? (plan.label === 'refund' ? 'refund receipt' : 'receipt') : 'document';
+  return plan.label === 'refund' ? 'refund receipt' : plan.label === 'void' ? 'void receipt' : 'receipt';
 }
 
 function interpret(result: PostResult, plan: Plan): Outcome {
@@ -46,7 +51,8 @@ function interpret(result: PostResult, plan: Plan): Outcome {
       }),
     };
   }
-  if (result.kind === 'lost') return { kind: 'uncertain', reason: `no answer (${result.reason})` };
+  if (result.kind === 'lost')
+    return { kind: 'uncertain', reason: `no answer (${result.reason})`, busy: false };
   if ([401, 403, 404].includes(result.httpStatus)) {
     return {
       kind: 'failed',
@@ -57,12 +63,20 @@ function interpret(result: PostResult, plan: Plan): Outcome {
     };
   }
   const response = result.httpStatus < 300 ? parseFpmateResponse(result.body) : undefined;
-  if (!response) return { kind: 'uncertain', reason: `unreadable answer (HTTP ${result.httpStatus})` };
+  if (!response) {
+    return { kind: 'uncertain', reason: `unreadable answer (HTTP ${result.httpStatus})`, busy: false };
+  }
   if (response.success) return { kind: 'success', response };
   const meaning = failureMeaning(response, what(plan));
-  if (meaning.kind === 'busy') return { kind: 'busy' };
+  if (meaning.kind === 'busy')
+    return { kind: 'uncertain', reason: 'printer answered LAN_TIME_OUT', busy: true };
   if (meaning.kind === 'ambiguous')
-    return { kind: 'uncertain', reason: `printer answered ${response.code}`, error: meaning.error };
+    return {
+      kind: 'uncertain',
+      reason: `printer answered ${response.code}`,
+      busy: false,
+      error: meaning.error,
+    };
   return { kind: 'failed', error: meaning.error };
 }
 
@@ -75,29 +89,36 @@ function warningsOf(response: FpmateResponse): string[] {
 }
 
 /**
- * Sends one planned document and settles its fate exactly once (see README "Exactly once"):
- * checkpoints the baseline before the POST; on a lost answer reads the printer's last document
- * and reports the receipt printed (never resending), resends once when the counters prove it was
- * not printed, or rejects with STATE_UNKNOWN when it cannot tell. Definitive refusals reset the
- * printer and reject with the mapped code; LAN_TIME_OUT is resent after a pause.
+ * The baseline of the next receipt: the last fiscal document the agent confirmed (from the
+ * previous receipt's answer, or a read), so that in steady state a receipt costs one printer
+ * request. Only when it is unknown (first receipt, after an unknown outcome) is the printer's
+ * last document read first (`directIO 1387`).
+ */
+async function baselineFor(d: SendDeps, signal: AbortSignal): Promise<Baseline | null> {
+  const known = d.memory.baseline();
+  if (known) return known;
+  const last = await d.link.readCountersPatiently(d.clock, signal);
+  d.memory.observe(last);
+  if (last) d.board.noteSerial(last.serial);
+  else d.log.warn('last document unreadable before sending: a lost answer will be reported as unknown');
+  return last?.fiscal ? { z: last.z, doc: last.doc, fresh: true } : null;
+}
+
+/**
+ * Sends one planned receipt and settles its fate exactly once (see README "Exactly once"):
+ * checkpoints the baseline before the POST; when the answer does not prove the outcome (lost,
+ * unreadable, FP_NO_ANSWER, LAN_TIME_OUT, paper low) reads the printer's counters — again while it
+ * answers LAN_TIME_OUT — and reports the receipt printed (never resending), sends it again when
+ * they prove it was not printed (once after a lost answer, `busyRetries` times after
+ * LAN_TIME_OUT), or rejects with STATE_UNKNOWN when they cannot tell. Definitive refusals reset
+ * the printer and reject with the mapped code.
  */
 export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext): Promise<JobResult> {
-  let baseline: Baseline | null = null;
-  if (plan.kind === 'receipt' || !d.memory.serial()) {
-    const last = await d.link.readLastDocument(ectx.signal);
-    if (last) {
-      d.memory.learn(last);
-      d.board.noteSerial(last.serial);
-    }
-    if (plan.kind === 'receipt') {
-      baseline = last?.fiscal ? { z: last.z, doc: last.doc, fresh: true } : d.memory.baseline();
-      if (!last)
-        d.log.warn('last document unreadable before sending: a lost answer will be reported as unknown');
-    }
-  }
+  let baseline = await baselineFor(d, ectx.signal);
   if (ectx.signal.aborted) throw new AgentError('ABORTED', 'Stopped before sending the document');
   let resent = false;
-  let busy = 0;
+  let busyResends = 0;
+  let lostResends = 0;
   for (;;) {
     const checkpoint: SendingCheckpoint = {
       v: 1,
@@ -114,27 +135,16 @@ export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext)
     const outcome = interpret(await d.link.sendDocument(plan.xml), plan);
     if (outcome.kind === 'success')
       return finish(d, plan, ectx, await printedFrom(d, plan, outcome.response, baseline), outcome.response);
-    if (outcome.kind === 'busy') {
-      if (busy >= d.options.busyRetries) {
-        throw new AgentError('DEVICE_BUSY', 'Printer busy (LAN_TIME_OUT)', {
-          notes: `The printer stayed busy; the ${what(plan)} was not printed. The agent tries again shortly.`,
-          details: { nothingSent: true },
-        });
-      }
-      busy++;
-      await d.clock.sleep(d.options.busyRetryDelayMs, ectx.signal);
-      continue;
-    }
     if (outcome.kind === 'not-sent') throw outcome.error;
     if (outcome.kind === 'failed') {
-      if (plan.kind !== 'command') await d.link.reset();
+      await d.link.reset();
       throw outcome.error;
     }
-    // The answer is lost or ambiguous: the printer's memory decides.
-    if (plan.kind !== 'receipt') throw unknownError(plan, outcome.reason);
-    const last = await d.link.readLastDocument();
+    // The answer does not prove the outcome: the printer's counters decide, never a blind resend.
+    const last = await d.link.readCountersPatiently(d.clock);
+    d.memory.observe(last);
     const decision: Decision = decide(baseline, last, plan.expectedCents);
-    d.log.info('lost answer checked against the printer', {
+    d.log.info('unproven answer checked against the printer', {
       reason: outcome.reason,
       outcome: decision.outcome,
     });
@@ -146,13 +156,33 @@ export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext)
     await d.link.reset();
     // A definite complaint (paper low) stands; a silent fiscal unit counts as a lost answer.
     if (outcome.error && outcome.error.code !== 'STATE_UNKNOWN') throw outcome.error;
-    if (resent || !d.options.resendWhenNotPrinted) {
-      throw new AgentError('DEVICE_UNAVAILABLE', `Printer did not answer; not printed (${outcome.reason})`, {
-        notes: `The printer did not answer and, as its memory shows, did not print the ${what(plan)}. Check the printer; the agent tries again.`,
-      });
+    if (outcome.busy) {
+      if (busyResends >= d.options.busyRetries) {
+        throw new AgentError('DEVICE_BUSY', 'Printer busy (LAN_TIME_OUT); not printed', {
+          notes: `The printer stayed busy and, as its memory shows, did not print the ${what(plan)}. The agent tries again shortly.`,
+          details: { nothingSent: true },
+        });
+      }
+      busyResends++;
+      await d.clock.sleep(d.options.busyRetryDelayMs, ectx.signal);
+    } else {
+      if (lostResends >= (d.options.resendWhenNotPrinted ? 1 : 0)) {
+        throw new AgentError(
+          'DEVICE_UNAVAILABLE',
+          `Printer did not answer; not printed (${outcome.reason})`,
+          {
+            notes: `The printer did not answer and, as its memory shows, did not print the ${what(plan)}. Check the printer; the agent tries again.`,
+          },
+        );
+      }
+      lostResends++;
     }
     resent = true;
-    d.log.warn('document not printed after a lost answer: sending it once more', { reason: outcome.reason });
+    // The counters were just read and are the baseline's: a fresh one for the next attempt.
+    baseline = { z: decision.at.z, doc: decision.at.doc, fresh: true };
+    d.log.warn('document not printed, as the counters prove: sending it once more', {
+      reason: outcome.reason,
+    });
   }
 }
 
@@ -171,7 +201,7 @@ function fromMemory(d: SendDeps, plan: Plan, document: LastDocument): PrintedRec
     dateTime: document.dateTime,
     serial: document.serial || d.memory.serial(),
     totalCents: document.totalCents,
-    refund: plan.label === 'refund',
+    kind: plan.label,
     reference: plan.reference,
     recovered: true,
     warnings: [],
@@ -184,10 +214,9 @@ async function printedFrom(
   response: FpmateResponse,
   baseline: Baseline | null,
 ): Promise<PrintedReceipt | undefined> {
-  if (plan.kind !== 'receipt') return undefined;
   const base = {
     serial: d.memory.serial(),
-    refund: plan.label === 'refund',
+    kind: plan.label,
     reference: plan.reference,
     recovered: false,
     warnings: warningsOf(response),
@@ -217,6 +246,8 @@ function finish(
     d.board.noteReceipt(docLabel(printed));
     result = receiptResult(printed, d.options.currency);
   } else if (response) {
+    // Printed, but neither the answer nor the counters say under which number.
+    d.memory.forget();
     result = documentResult(plan.root, d.memory.serial(), response);
   } else {
     result = {

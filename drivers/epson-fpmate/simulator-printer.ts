@@ -1,5 +1,11 @@
 import type { Clock } from '../../src/clock.js';
-import { formatLastDocument } from './last-document.js';
+import {
+  formatLastDocument,
+  formatSerialAnswer,
+  LAST_DOCUMENT_COMMAND,
+  rtTypeOf,
+  SERIAL_COMMAND,
+} from './last-document.js';
 import { localDateTime } from './protocol.js';
 import type { DocumentReference } from './reference.js';
 import {
@@ -40,7 +46,13 @@ export interface Faults {
   paperLow?: boolean;
   coverOpen?: boolean;
   busy?: boolean;
+  /** Documents are printed, then answered LAN_TIME_OUT (fpmate lost the fiscal unit mid-document). */
+  timeOutAfterPrint?: boolean;
   slow?: { ms: number };
+  /** Every answer is `bytes` of junk, streamed (documents are printed first). */
+  oversizedAnswer?: { bytes: number };
+  /** Every answer breaks off half-way (documents are printed first). */
+  truncatedAnswer?: boolean;
   dropAfterPrint?: boolean;
   dropBeforePrint?: boolean;
   refused?: boolean;
@@ -55,7 +67,6 @@ export interface SimPrinterOptions {
   serial: string;
   clock: Clock;
   timeZone: string;
-  lastDocumentCommand: string;
   expiryCD: string;
   expiryCA: string;
 }
@@ -228,15 +239,32 @@ export class SimPrinter {
       if (el.name === 'queryPrinterStatus') answer = this.statusAnswer(el.attrs.statusType === '1');
       else if (el.name === 'resetPrinter')
         answer = responseXml(true, '', '2', [['printerStatus', this.printerStatus()]]);
-      else if (el.name === 'directIO') answer = this.directIo(el.attrs.command ?? '');
+      else if (el.name === 'directIO') answer = this.directIo(el.attrs.command ?? '', el.attrs.data ?? '');
       else if (el.name !== 'displayText') throw new SimRefusal('Non valid XML command');
     }
     if (!answer) throw new SimRefusal('INCOMPLETE FILE');
     return answer;
   }
 
-  private directIo(command: string): string {
-    if (command !== this.o.lastDocumentCommand) throw new SimRefusal('PRINTER ERROR', '16');
+  /**
+   * The two native reads public drivers make: the last emitted document (`1387`) and the serial
+   * number (`3217`), laid out as fiskaltrust `scu-it` parses them (`Models/LastEmittedDocStatus.cs`,
+   * `EpsonRTPrinterSCU.cs` `GetSerialNumberAsync`). Any other command is refused the way a printer
+   * refuses an H1/H2 pair it does not know: PRINTER ERROR 16, "NON PREVISTO" (fiskaltrust
+   * `Models/ErrorInfoFactory.cs`; 721377/procassa `lib/epsonxml.js` reads 16 as "the printer does
+   * not take this command").
+   */
+  private directIo(command: string, data: string): string {
+    const operator = data.slice(0, 2);
+    if (command === SERIAL_COMMAND.command) {
+      return responseXml(true, '', '2', [
+        ['lastCommand', ''],
+        ['printerStatus', this.printerStatus()],
+        ['responseCommand', command],
+        ['responseData', formatSerialAnswer(this.o.serial, operator)],
+      ]);
+    }
+    if (command !== LAST_DOCUMENT_COMMAND.command) throw new SimRefusal('PRINTER ERROR', '16');
     if (this.faults.lastDocUnreadable) throw new SimRefusal('FP_NO_ANSWER');
     const last = this.lastEmitted;
     const { local } = this.now();
@@ -244,21 +272,24 @@ export class SimPrinter {
       ? `${last.dateTime.slice(8, 10)}${last.dateTime.slice(5, 7)}${last.dateTime.slice(2, 4)}`
       : `${two(local.day)}${two(local.month)}${String(local.year).slice(2)}`;
     const time = last ? `${last.dateTime.slice(11, 13)}${last.dateTime.slice(14, 16)}00` : '000000';
-    const data = formatLastDocument({
-      totalCents: last?.totalCents ?? 0,
-      vatCents: 0,
-      date,
-      time,
-      z: last?.z ?? this.counters.z,
-      doc: last?.doc ?? 0,
-      serial: this.o.serial,
-      fiscal: last ? last.kind !== 'non-fiscal' : true,
-    });
+    const record = formatLastDocument(
+      {
+        totalCents: last?.totalCents ?? 0,
+        vatCents: 0,
+        date,
+        time,
+        z: last?.z ?? this.counters.z,
+        doc: last?.doc ?? 0,
+        serial: this.o.serial,
+        fiscal: last ? last.kind !== 'non-fiscal' : true,
+      },
+      operator,
+    );
     return responseXml(true, '', '2', [
       ['lastCommand', ''],
       ['printerStatus', this.printerStatus()],
       ['responseCommand', command],
-      ['responseData', data],
+      ['responseData', record],
     ]);
   }
 
@@ -274,7 +305,7 @@ export class SimPrinter {
         ['mfRel', '09.00'],
         ['mfStatus', '01'],
         ['fpStatus', this.printerStatus()],
-        ['rtType', 'M'],
+        ['rtType', rtTypeOf(this.o.serial)],
         ['rtMainStatus', '02'],
         ['rtSubStatus', '08'],
         ['rtDailyOpen', this.dayOpenedAt !== undefined || this.faults.dayOpenOver24h ? '1' : '0'],

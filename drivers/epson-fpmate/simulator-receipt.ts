@@ -1,11 +1,15 @@
+import { MAX_CENTS } from './money.js';
 import { DEFAULT_LINE_LENGTH } from './protocol.js';
 import { type DocumentReference, parseReferenceMessage } from './reference.js';
 
 /**
  * The simulator's check of a `printerFiscalReceipt`, in the order a real RT enforces: optional
  * reference (type 4, first element only) and header lines (type 1), `beginFiscalReceipt`, lines,
- * payments, `endFiscalReceipt`. Amounts must use a dot; a comma is a wrong value (status 13).
- * Adjustment types 0–4 are discounts and 5–9 surcharges (our reading).
+ * payments, `endFiscalReceipt`. Amounts take a decimal point or a decimal comma, as printers do
+ * (fiskaltrust `scu-it` writes commas: `Utilities/EpsonFormatters.cs`; OCA and our driver write
+ * dots), with at most two decimals and nine digits of cents; quantities at most three decimals.
+ * A line is `quantity × unitPrice` rounded half up to the cent. Anything else is a wrong value
+ * (status 13). Adjustment types 0–4 are discounts and 5–9 surcharges (our reading).
  */
 
 export interface SimElement {
@@ -53,14 +57,19 @@ const wrongValue = () => new SimRefusal('PRINTER ERROR', '13');
 const wrongSequence = () => new SimRefusal('PRINTER ERROR', '11');
 
 function money(text: string | undefined): number {
-  if (text === undefined || !/^\d+(\.\d{1,2})?$/.test(text)) throw wrongValue();
-  const [units, decimals = ''] = text.split('.');
-  return Number(units) * 100 + Number(decimals.padEnd(2, '0'));
+  const m = /^(\d{1,9})(?:[.,](\d{1,2}))?$/.exec(text ?? '');
+  if (!m) throw wrongValue();
+  const cents = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+  if (cents > MAX_CENTS) throw new SimRefusal('PRINTER ERROR', '20');
+  return cents;
 }
 
-function quantity(text: string | undefined): number {
-  if (text === undefined || !/^\d+(\.\d{1,3})?$/.test(text) || Number(text) <= 0) throw wrongValue();
-  return Number(text);
+/** A quantity in thousandths. */
+function quantityMilli(text: string | undefined): number {
+  const m = /^(\d{1,5})(?:[.,](\d{1,3}))?$/.exec(text ?? '');
+  const milli = m ? Number(m[1]) * 1000 + Number((m[2] ?? '').padEnd(3, '0')) : 0;
+  if (milli <= 0) throw wrongValue();
+  return milli;
 }
 
 function int(text: string | undefined, min: number, max: number, fallback?: number): number {
@@ -115,9 +124,10 @@ export function checkReceipt(elements: SimElement[]): CheckedReceipt {
       case 'printRecRefund': {
         if (phase !== 'lines') throw wrongSequence();
         if ((el.name === 'printRecRefund') !== (out.kind === 'refund')) throw wrongSequence();
-        const q = quantity(a.quantity);
+        const milli = quantityMilli(a.quantity);
+        const q = milli / 1000;
         const unit = money(a.unitPrice);
-        const amount = Math.round(q * unit);
+        const amount = Math.floor((milli * unit + 500) / 1000);
         const type = el.name === 'printRecItem' ? 'item' : 'refund';
         out.lines.push({
           type,
@@ -164,6 +174,7 @@ export function checkReceipt(elements: SimElement[]): CheckedReceipt {
   }
   if (phase !== 'end') throw new SimRefusal('INCOMPLETE FILE');
   out.totalCents = out.lines.reduce((sum, l) => sum + l.amountCents, 0);
+  if (out.totalCents > MAX_CENTS) throw new SimRefusal('PRINTER ERROR', '20');
   if (out.kind === 'void') {
     if (out.lines.length > 0) throw wrongSequence();
     return out;

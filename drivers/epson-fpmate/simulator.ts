@@ -27,11 +27,17 @@ export interface FpmateSimulatorOptions {
   timeZone?: string;
   /** Serve HTTPS with this key and certificate (PEM). */
   tls?: { key: string | Buffer; cert: string | Buffer };
-  /** The directIO command answering the last emitted document (default 1078, as the driver). */
-  lastDocumentCommand?: string;
   /** Certificate expiries reported by queryPrinterStatus (YYYYMMDD). */
   expiryCD?: string;
   expiryCA?: string;
+}
+
+/** What `onHandled` listeners learn about a request. */
+export interface HandledRequest {
+  /** The fpmate root, or `(unparseable)`. */
+  root: string;
+  /** Whether a document was emitted. */
+  printed: boolean;
 }
 
 export interface FpmateSimulator {
@@ -43,6 +49,16 @@ export interface FpmateSimulator {
   readonly counters: { readonly z: number; readonly doc: number };
   /** Requests received, by fpmate root (for tests that count exchanges). */
   readonly requests: string[];
+  /** The `directIO` commands received, known or not, oldest first. */
+  readonly directIo: string[];
+  /** Bytes of oversized answers actually written before the peer hung up. */
+  readonly oversizedBytesWritten: number;
+  /**
+   * Calls `listener` once each request is handled (the document printed or refused), before its
+   * answer goes out: a test flips fault switches there to fault the next exchange. Returns a
+   * function that removes the listener.
+   */
+  onHandled(listener: (request: HandledRequest) => void): () => void;
   /**
    * Turns a fault on or off. `true`/`false` for switches, an object for faults with parameters
    * (`slow: {ms}`, `rtFiles: {toSend, old, rejected}`). `refused` stops listening until turned off.
@@ -103,14 +119,19 @@ export async function startFpmateSimulator(options: FpmateSimulatorOptions = {})
       serial: options.serial ?? '99MEY123456',
       clock,
       timeZone: options.timeZone ?? 'Europe/Rome',
-      lastDocumentCommand: options.lastDocumentCommand ?? '1078',
       expiryCD: options.expiryCD ?? '20301231',
       expiryCA: options.expiryCA ?? '20301231',
     },
     faults,
   );
   const requests: string[] = [];
+  const directIo: string[] = [];
+  const listeners = new Set<(request: HandledRequest) => void>();
+  let oversizedBytesWritten = 0;
   const sockets = new Set<Socket>();
+  const handled = (request: HandledRequest) => {
+    for (const listener of listeners) listener(request);
+  };
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://printer');
@@ -130,15 +151,61 @@ export async function startFpmateSimulator(options: FpmateSimulatorOptions = {})
       if (!res.destroyed) res.writeHead(200, { 'Content-Type': 'text/xml; charset=utf-8' }).end(xml);
     };
     const parsed = rootOf(body);
-    requests.push(parsed?.root ?? '(unparseable)');
-    if (faults.busy) return send(failureXml('LAN_TIME_OUT', '0', printer.printerStatus()));
-    if (!parsed) return send(failureXml('PARSER_ERROR', '0', printer.printerStatus()));
+    const root = parsed?.root ?? '(unparseable)';
+    requests.push(root);
+    for (const e of parsed?.elements ?? []) if (e.name === 'directIO') directIo.push(e.attrs.command ?? '');
+    if (faults.busy) {
+      handled({ root, printed: false });
+      return send(failureXml('LAN_TIME_OUT', '0', printer.printerStatus()));
+    }
+    if (!parsed) {
+      handled({ root, printed: false });
+      return send(failureXml('PARSER_ERROR', '0', printer.printerStatus()));
+    }
     const printing = PRINTING_ROOTS.has(parsed.root);
-    if (printing && faults.dropBeforePrint) return void req.socket.destroy();
+    if (printing && faults.dropBeforePrint) {
+      handled({ root, printed: false });
+      return void req.socket.destroy();
+    }
     const result = printer.handle(parsed.root, parsed.elements);
-    if (printing && result.printed && faults.dropAfterPrint) return void req.socket.destroy();
-    if (printing && faults.slow) await clock.sleep(faults.slow.ms);
+    // Read before the listeners run: they may switch the faults off for the next exchange.
+    const f = { ...faults };
+    handled({ root, printed: result.printed });
+    if (printing && result.printed && f.dropAfterPrint) return void req.socket.destroy();
+    if (printing && f.slow) await clock.sleep(f.slow.ms);
+    if (f.oversizedAnswer) return flood(res, f.oversizedAnswer.bytes);
+    if (f.truncatedAnswer) return truncate(res, result.xml);
+    if (printing && result.printed && f.timeOutAfterPrint) {
+      return send(failureXml('LAN_TIME_OUT', '0', printer.printerStatus()));
+    }
     send(result.xml);
+  };
+
+  /** Streams `bytes` of junk as the answer, pausing when the peer reads slowly, stopping when it hangs up. */
+  const flood = (res: ServerResponse, bytes: number) => {
+    res.writeHead(200, { 'Content-Type': 'text/xml; charset=utf-8' });
+    const chunk = Buffer.alloc(64 * 1024, '<a>');
+    let left = bytes;
+    const pump = () => {
+      while (left > 0 && !res.destroyed) {
+        const n = Math.min(left, chunk.length);
+        left -= n;
+        oversizedBytesWritten += n;
+        if (!res.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
+          res.once('drain', pump);
+          return;
+        }
+      }
+      if (!res.destroyed) res.end();
+    };
+    pump();
+  };
+
+  /** Announces the whole answer, sends half of it, then drops the connection. */
+  const truncate = (res: ServerResponse, xml: string) => {
+    const bytes = Buffer.from(xml, 'utf8');
+    res.writeHead(200, { 'Content-Type': 'text/xml; charset=utf-8', 'Content-Length': bytes.length });
+    res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => res.socket?.destroy());
   };
 
   const server: Server = options.tls ? createHttpsServer(options.tls, handler) : createHttpServer(handler);
@@ -170,6 +237,14 @@ export async function startFpmateSimulator(options: FpmateSimulatorOptions = {})
     printed: printer.printed,
     counters: printer.counters,
     requests,
+    directIo,
+    get oversizedBytesWritten() {
+      return oversizedBytesWritten;
+    },
+    onHandled(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     async setFault(name, value) {
       const was = Boolean(faults.refused);
       if (value === false) delete faults[name];

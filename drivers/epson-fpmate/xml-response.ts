@@ -59,17 +59,20 @@ function text(value: unknown): string {
 
 /**
  * Parses an fpmate answer: the first `response` element anywhere in the document (SOAP prefixes
- * vary between firmware versions). Undefined when the text is not XML or holds no `response`.
- * Never throws.
+ * vary between firmware versions). Undefined when the text is not XML, carries a DTD (whose
+ * entities a printer never needs and a hostile peer could use to inflate the answer), or holds no
+ * `response`. Never throws.
  */
 export function parseFpmateResponse(xml: string): FpmateResponse | undefined {
+  if (/<!(?:DOCTYPE|ENTITY)/i.test(xml)) return undefined;
   let tree: unknown;
+  let response: unknown;
   try {
     tree = parser.parse(xml);
+    response = findFirst(tree, 'response');
   } catch {
     return undefined;
   }
-  const response = findFirst(tree, 'response');
   if (response === undefined) return undefined;
   const node: Tree = isTree(response) ? response : {};
   const addInfo: Record<string, string> = {};

@@ -11,7 +11,8 @@ const TERMINAL: CommandState[] = ['Processed', 'Error', 'Cancelled'];
 
 /**
  * Fiscal printing end to end: the real daemon with the epson-fpmate driver, the RT printer
- * simulator at the command's ApiUrl, and the platform simulator. Sales, refunds and payload
+ * simulator at the command's ApiUrl (allowed by the configuration), and the platform simulator.
+ * The printer simulator answers only the reads public drivers make (`directIO 1387`/`3217`). Sales, refunds and payload
  * documents run with every printer fault switch exercised, and a kill -9 between send and answer;
  * at the end the printer's printed documents and the platform's histories agree one to one.
  */
@@ -41,7 +42,14 @@ describe('fiscal receipts end to end with the Epson driver', () => {
         poll: { intervalMs: 500, safetyNetMs: 5000, fiscalLookbackHours: 24 },
         shutdown: { deadlineMs: 3000 },
         devices: [
-          { id: RT, name: 'Reception RT', type: 'FiscalMachine', driver: 'epson-fpmate', options: {} },
+          {
+            id: RT,
+            name: 'Reception RT',
+            type: 'FiscalMachine',
+            driver: 'epson-fpmate',
+            // The printer's address comes from the configuration, never from the platform by default.
+            options: { url: 'fromPlatform', allowedHosts: [new URL(printer.url).host] },
+          },
         ],
       },
       env: { FRONTDESK_CLIENT_TOKEN: TOKENS.clientToken, FRONTDESK_ACCESS_TOKEN: TOKENS.accessToken },

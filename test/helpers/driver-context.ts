@@ -28,6 +28,8 @@ export interface TestContextOptions {
   orderItems?: WireOrderItem[];
   payments?: WirePayment[];
   io?: TransportFactory;
+  /** The HTTP stack drivers get; a test may wrap it to fault or count exchanges. */
+  http?: DriverContext['http'];
   fetch?: typeof fetch;
   timezone?: string;
 }
@@ -50,7 +52,7 @@ export function testDriverContext(options: TestContextOptions = {}): DriverConte
         throw new Error('no transports in this test');
       },
     },
-    http: createHttpClient,
+    http: options.http ?? createHttpClient,
     fetch: options.fetch ?? fetch,
   };
 }

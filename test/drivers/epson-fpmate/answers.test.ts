@@ -51,7 +51,7 @@ describe('printer refusals → AgentError codes and receptionist Notes', () => {
     expect(meaning.kind === 'failed' && meaning.error.code).toBe('COVER_OPEN');
   });
 
-  it('LAN_TIME_OUT means busy (nothing printed, resend)', () => {
+  it('LAN_TIME_OUT is its own meaning: the outcome is unknown until the counters are read', () => {
     expect(failureMeaning(failure('LAN_TIME_OUT'), 'receipt')).toEqual({ kind: 'busy' });
   });
 
@@ -92,11 +92,13 @@ describe('deciding a lost answer from the printer’s memory', () => {
     ['a stored baseline, next document', stored, last(3, 11), 9100, 'printed'],
     ['a stored baseline, documents skipped', stored, last(3, 13), 9100, 'unknown'],
     ['a stored baseline, second document of a new Z', stored, last(4, 2), 9100, 'unknown'],
+    ['a stored baseline, first document two closures on', stored, last(5, 1), 9100, 'unknown'],
+    ['a stored baseline, first document of the next Z', stored, last(4, 1), 9100, 'printed'],
   ] as const)('%s → %s', (_name, baseline, document, expected, outcome) => {
     expect(decide(baseline, document, expected).outcome).toBe(outcome);
   });
 
-  it('reads back only checkpoints it wrote', () => {
+  it('reads back only checkpoints it wrote, and tells an absent one from an unreadable one', () => {
     expect(
       readCheckpoint({
         v: 1,
@@ -106,8 +108,9 @@ describe('deciding a lost answer from the printer’s memory', () => {
         baseline: null,
         resent: false,
       }),
-    ).toBeDefined();
-    expect(readCheckpoint({ phase: 'printing' })).toBeUndefined();
-    expect(readCheckpoint(undefined)).toBeUndefined();
+    ).toMatchObject({ kind: 'ok' });
+    expect(readCheckpoint({ phase: 'printing' })).toMatchObject({ kind: 'unreadable' });
+    expect(readCheckpoint(null)).toMatchObject({ kind: 'unreadable' });
+    expect(readCheckpoint(undefined)).toEqual({ kind: 'absent' });
   });
 });

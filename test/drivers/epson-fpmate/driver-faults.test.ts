@@ -3,10 +3,10 @@ import { ManualClock } from '../../../src/clock.js';
 import { type AgentError, isAgentError } from '../../../src/errors.js';
 import { recordingExecuteContext } from '../../helpers/driver-context.js';
 import {
-  fetchThatAfterReceipt,
+  afterReceipt,
   orderItem,
-  payloadJob,
   payment,
+  pressZKey,
   printedOf,
   type Rig,
   type RigOptions,
@@ -65,23 +65,52 @@ describe('epson-fpmate driver: every printer fault ends in one clear outcome, ne
     expect(t.sim.printed).toHaveLength(0);
   });
 
-  it('busy (LAN_TIME_OUT): resent after a pause, DEVICE_BUSY when it stays busy, nothing printed', async () => {
+  it('LAN_TIME_OUT while the printer stays busy: its counters cannot be read, STATE_UNKNOWN, never resent blindly', async () => {
     const t = await start();
+    await t.driver.execute(saleJob('first'), recordingExecuteContext());
+    const readsBefore = t.sim.directIo.length;
+    await t.sim.setFault('busy', true);
+    const error = await failure(t);
+    expect(error.code).toBe('STATE_UNKNOWN');
+    expect(error.message).toContain('printer answered LAN_TIME_OUT');
+    expect(receiptsSent(t)).toBe(2);
+    // One read of the counters, then busyRetries more while the printer answers LAN_TIME_OUT.
+    expect(t.sim.directIo.slice(readsBefore)).toEqual(Array(1 + t.options.busyRetries).fill('1387'));
+    expect(printedOf(t.sim, 'sale')).toHaveLength(1);
+  });
+
+  it('LAN_TIME_OUT once: the counters prove nothing was printed, so it is sent again and printed once', async () => {
+    const t = await start();
+    await t.driver.execute(saleJob('first'), recordingExecuteContext());
+    await t.sim.setFault('busy', true);
+    afterReceipt(t.sim, 1, () => t.sim.setFault('busy', false));
+    const result = await t.driver.execute(saleJob(), recordingExecuteContext());
+    expect(result.notes).toMatch(/^Receipt 0001-0002 /);
+    expect(printedOf(t.sim, 'sale')).toHaveLength(2);
+    expect(receiptsSent(t)).toBe(3);
+  });
+
+  it('LAN_TIME_OUT after the printer printed: the counters show it, reported printed, never sent twice (the README used to say "busy: resend")', async () => {
+    const t = await start();
+    await t.sim.setFault('timeOutAfterPrint', true);
+    const result = await t.driver.execute(saleJob(), recordingExecuteContext());
+    expect(result.details).toMatchObject({ recovered: true, receiptNumber: '0001-0001', total: '80.00' });
+    expect(printedOf(t.sim, 'sale')).toHaveLength(1);
+    expect(receiptsSent(t)).toBe(1);
+  });
+
+  it('LAN_TIME_OUT every time with counters that prove nothing printed: DEVICE_BUSY after busyRetries resends, nothing printed', async () => {
+    const t = await start({ driver: { busyRetries: 1 } });
+    await t.driver.execute(saleJob('first'), recordingExecuteContext());
+    // From now on the printer times out on every receipt and answers everything else.
+    t.sim.onHandled((request) => {
+      void t.sim.setFault('busy', request.root !== 'printerFiscalReceipt');
+    });
     await t.sim.setFault('busy', true);
     const error = await failure(t);
     expect(error.code).toBe('DEVICE_BUSY');
-    expect(error.retryable).toBe(true);
-    expect(receiptsSent(t)).toBe(1 + t.options.busyRetries);
-    expect(t.sim.printed).toHaveLength(0);
-  });
-
-  it('busy once: the resend prints exactly one receipt', async () => {
-    let sim: Rig['sim'] | undefined;
-    const t = await start({ fetch: fetchThatAfterReceipt(1, async () => sim?.setFault('busy', false)) });
-    sim = t.sim;
-    await t.sim.setFault('busy', true);
-    const result = await t.driver.execute(saleJob(), recordingExecuteContext());
-    expect(result.notes).toMatch(/^Receipt 0001-0001 /);
+    expect(error.details.nothingSent).toBe(true);
+    expect(receiptsSent(t)).toBe(3);
     expect(printedOf(t.sim, 'sale')).toHaveLength(1);
   });
 
@@ -107,12 +136,9 @@ describe('epson-fpmate driver: every printer fault ends in one clear outcome, ne
   });
 
   it('connection dropped before printing: counters prove it, the receipt is sent once more and printed once', async () => {
-    let sim: Rig['sim'] | undefined;
-    const t = await start({
-      fetch: fetchThatAfterReceipt(1, async () => sim?.setFault('dropBeforePrint', false)),
-    });
-    sim = t.sim;
+    const t = await start();
     await t.sim.setFault('dropBeforePrint', true);
+    afterReceipt(t.sim, 1, () => t.sim.setFault('dropBeforePrint', false));
     const ectx = recordingExecuteContext();
     const result = await t.driver.execute(saleJob(), ectx);
     expect(result.details).toMatchObject({ recovered: false, receiptNumber: '0001-0001' });
@@ -189,11 +215,7 @@ describe('epson-fpmate driver: every printer fault ends in one clear outcome, ne
     expect(t.driver.status().warnings).toContain(
       'The printer refuses receipts: the daily closure (Z report) may be overdue.',
     );
-    const z = await t.driver.execute(
-      payloadJob('<printerFiscalReport><printZReport operator="1"/></printerFiscalReport>', 'z'),
-      recordingExecuteContext(),
-    );
-    expect(z.notes).toBe('Fiscal report printed on RT 99MEY123456, Z 1');
+    await pressZKey(t.sim);
     const after = await t.driver.execute(saleJob('c'), recordingExecuteContext());
     expect(after.notes).toMatch(/^Receipt 0002-0001 /);
     expect(printedOf(t.sim, 'sale')).toHaveLength(2);

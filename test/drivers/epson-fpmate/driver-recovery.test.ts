@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Job } from '../../../src/drivers-api/types.js';
 import { isAgentError } from '../../../src/errors.js';
 import { recordingExecuteContext } from '../../helpers/driver-context.js';
-import { fetchThatAfterReceipt, orderItem, payment, printedOf, type Rig, rig, saleJob } from './helpers.js';
+import { afterReceipt, orderItem, payment, printedOf, type Rig, rig, saleJob } from './helpers.js';
 
 const items = [orderItem('i1', { unitGross: 45.5, units: 2, rate: 22, notes: 'Cena' })];
 const payments = [payment('p1', 'CashPayment', 91)];
@@ -49,13 +49,9 @@ describe('epson-fpmate reconcile(): the fate of a receipt whose answer was lost'
   });
 
   it('printer gone right after printing: execute says STATE_UNKNOWN; after restart reconcile says done', async () => {
-    let sim: Rig['sim'] | undefined;
-    r = await rig({
-      items,
-      payments,
-      fetch: fetchThatAfterReceipt(1, async () => sim?.setFault('refused', true)),
-    });
-    sim = r.sim;
+    r = await rig({ items, payments });
+    const sim = r.sim;
+    afterReceipt(sim, 1, () => sim.setFault('refused', true));
     await r.sim.setFault('dropAfterPrint', true);
     const ectx = recordingExecuteContext();
     const error = await r.driver.execute(saleJob(), ectx).catch((e: unknown) => e);
@@ -132,6 +128,28 @@ describe('epson-fpmate reconcile(): the fate of a receipt whose answer was lost'
     expect(await r.driver.reconcile(saleJob(), never)).toEqual({ outcome: 'not-done' });
     await r.sim.setFault('refused', false);
   });
+
+  it.each([
+    ['a corrupt object', { v: 1, phase: 'sending', kind: 'receipt', baseline: 'garbled' }],
+    [
+      'another version of the checkpoint',
+      { v: 2, phase: 'sending', kind: 'receipt', label: 'sale', resent: false },
+    ],
+    ['a string', 'sending'],
+    ['null', null],
+  ])(
+    'a checkpoint that exists but cannot be read (%s) is unknown, never not-done',
+    async (_name, checkpoint) => {
+      r = await rig({ items, payments });
+      const outcome = await r.driver.reconcile(withCheckpoint(saleJob(), checkpoint), never);
+      expect(outcome).toEqual({
+        outcome: 'unknown',
+        reason:
+          'The agent stopped while a fiscal document was being sent and cannot read what it had recorded about it. Check the printer’s last receipt: if it is there, do nothing; if not, issue it again.',
+      });
+      expect(r.sim.requests).toEqual([]);
+    },
+  );
 
   it('a lost non-fiscal payload is unknown: only receipts can be checked against the counters', async () => {
     r = await rig();

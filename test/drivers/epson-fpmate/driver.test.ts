@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { epsonFpmateFactory } from '../../../drivers/epson-fpmate/index.js';
 import { isAgentError } from '../../../src/errors.js';
 import { fpmateReceiptXml } from '../../../src/simulator/fpmate.js';
-import { jobFor, recordingExecuteContext } from '../../helpers/driver-context.js';
+import { jobFor, recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
 import { orderItem, payloadJob, payment, printedOf, type Rig, refundJob, rig, saleJob } from './helpers.js';
 
 const NOTES = /^Receipt (\d{4})-(\d{4}) on RT (\S+), \d{4}-\d{2}-\d{2} \d{2}:\d{2}, total (\d+\.\d{2}) EUR$/;
@@ -115,16 +116,8 @@ describe('epson-fpmate driver against the simulated printer', () => {
     expect(printedOf(r.sim, 'refund')).toHaveLength(1);
   });
 
-  it('sends a bare fpmate payload wrapped in an envelope, and a full envelope as is', async () => {
+  it('sends a payload receipt as it came, and refuses a payload that is not a receipt before contacting the printer', async () => {
     r = await rig();
-    const nonFiscal = await r.driver.execute(
-      payloadJob(
-        '<printerNonFiscal><beginNonFiscal operator="1"/><printNormal operator="1" data="Benvenuti"/><endNonFiscal operator="1"/></printerNonFiscal>',
-      ),
-      recordingExecuteContext(),
-    );
-    expect(nonFiscal.notes).toBe('Non-fiscal document printed on RT 99MEY123456');
-    expect(printedOf(r.sim, 'non-fiscal')[0]?.text).toEqual(['Benvenuti']);
     const receipt = await r.driver.execute(
       payloadJob(
         '<?xml version="1.0"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><printerFiscalReceipt><beginFiscalReceipt operator="1"/><printRecItem operator="1" description="Minibar" quantity="1" unitPrice="4.50" department="1"/><printRecTotal operator="1" description="Contanti" payment="5.00" paymentType="0" index="0"/><endFiscalReceipt operator="1"/></printerFiscalReceipt></soapenv:Body></soapenv:Envelope>',
@@ -132,6 +125,18 @@ describe('epson-fpmate driver against the simulated printer', () => {
       recordingExecuteContext(),
     );
     expect(receipt.notes).toMatch(/^Receipt 0001-0001 on RT 99MEY123456, .*total 4\.50 EUR$/);
+    const requests = r.sim.requests.length;
+    for (const xml of [
+      '<printerFiscalReport><printZReport operator="1"/></printerFiscalReport>',
+      '<printerCommand><directIO command="4038" data="0212345"/></printerCommand>',
+      '<printerNonFiscal><beginNonFiscal operator="1"/><printNormal operator="1" data="Benvenuti"/><endNonFiscal operator="1"/></printerNonFiscal>',
+    ]) {
+      const error = await expectRejection(r.driver.execute(payloadJob(xml), recordingExecuteContext()));
+      expect(error.code).toBe('COMMAND_INVALID');
+      expect(error.notes).toContain('is not a sale, refund or void receipt');
+    }
+    expect(r.sim.requests.length).toBe(requests);
+    expect(r.sim.printed.map((d) => d.kind)).toEqual(['sale']);
   });
 
   it('refuses the platform docs’ sample payload (<fvp_doc>) before sending anything', async () => {
@@ -154,7 +159,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
     if (job.data.kind === 'fiscal') job.data.fiscal.document = { type: 'payload', base64 };
     const error = await expectRejection(r.driver.execute(job, recordingExecuteContext()));
     expect(error.code).toBe('COMMAND_INVALID');
-    expect(error.notes).toContain('<fvp_doc> is not an Epson fiscal document');
+    expect(error.notes).toContain('<fvp_doc> is not a sale, refund or void receipt');
     expect(r.sim.requests).toEqual([]);
   });
 
@@ -168,8 +173,25 @@ describe('epson-fpmate driver against the simulated printer', () => {
     expect(r.sim.requests).toEqual([]);
   });
 
-  it('uses the command’s ApiUrl when no address is configured', async () => {
-    r = await rig({ items, payments, driver: { url: undefined } });
+  it('never lets the platform decide where receipts go by default: url is required', () => {
+    const parsed = epsonFpmateFactory.configSchema.safeParse({});
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.path).toEqual(['url']);
+    expect(epsonFpmateFactory.configSchema.safeParse({ url: 'fromPlatform' }).success).toBe(false);
+  });
+
+  it('ignores the command’s ApiUrl when the address is configured', async () => {
+    r = await rig({ items, payments });
+    const result = await r.driver.execute(
+      saleJob('cmd', { apiUrl: 'http://203.0.113.9:8080' }),
+      recordingExecuteContext(),
+    );
+    expect(result.notes).toMatch(/^Receipt 0001-0001 /);
+    expect(r.driver.status().facts.address).toBe(r.sim.url);
+  });
+
+  it('with url: fromPlatform, uses the command’s ApiUrl only on an allowed host (issue 13: any host)', async () => {
+    r = await rig({ items, payments, driver: { url: 'fromPlatform', allowedHosts: ['127.0.0.1'] } });
     expect(r.driver.status().summary).toBe('waiting for the first command to learn the printer’s address');
     await r.driver.open(new AbortController().signal);
     const result = await r.driver.execute(
@@ -178,8 +200,29 @@ describe('epson-fpmate driver against the simulated printer', () => {
     );
     expect(result.notes).toMatch(/^Receipt 0001-0001 /);
     expect(r.driver.status().facts).toMatchObject({ address: r.sim.url, lastReceipt: '0001-0001' });
-    const none = await expectRejection(r.driver.execute(saleJob('cmd2'), recordingExecuteContext()));
+    const elsewhere = await expectRejection(
+      r.driver.execute(
+        saleJob('cmd2', { apiUrl: 'http://attacker.example:8080' }),
+        recordingExecuteContext(),
+      ),
+    );
+    expect(elsewhere.code).toBe('COMMAND_INVALID');
+    expect(elsewhere.notes).toBe(
+      'The platform named the host attacker.example:8080, which is not allowed as the fiscal printer; nothing was sent there and nothing was printed. Ask IT to check the printer’s address on the platform and the agent’s allowedHosts.',
+    );
+    const none = await expectRejection(r.driver.execute(saleJob('cmd3'), recordingExecuteContext()));
     expect(none.code).toBe('COMMAND_INVALID');
+    const port = Number(new URL(r.sim.url).port);
+    const otherPort = epsonFpmateFactory.create(
+      epsonFpmateFactory.configSchema.parse({ url: 'fromPlatform', allowedHosts: [`127.0.0.1:${port + 1}`] }),
+      testDriverContext(),
+    );
+    const wrongPort = await expectRejection(
+      otherPort.execute(saleJob('cmd4', { apiUrl: r.sim.url }), recordingExecuteContext()),
+    );
+    await otherPort.close();
+    expect(wrongPort.code).toBe('COMMAND_INVALID');
+    expect(printedOf(r.sim, 'sale')).toHaveLength(1);
   });
 
   it('stops before sending when aborted, and refuses a command that is not fiscal', async () => {

@@ -4,6 +4,7 @@ import {
   type FpmateSimulatorOptions,
   startFpmateSimulator,
 } from '../../../drivers/epson-fpmate/simulator.js';
+import { envelope } from '../../../drivers/epson-fpmate/xml-build.js';
 import type { Clock } from '../../../src/clock.js';
 import type { CommandData, FiscalBill, FiscalJobData } from '../../../src/connector/model.js';
 import {
@@ -12,7 +13,8 @@ import {
   type WireOrderItem,
   type WirePayment,
 } from '../../../src/connector/wire.js';
-import type { DeviceStore, Driver, Job } from '../../../src/drivers-api/types.js';
+import type { DeviceStore, Driver, DriverContext, Job } from '../../../src/drivers-api/types.js';
+import { createHttpClient } from '../../../src/transport/http.js';
 import { jobFor, memoryStore, testDriverContext } from '../../helpers/driver-context.js';
 
 /** An order item of `units` × `unitGross` euro at `rate` % VAT, shaped like orderItems/getAll. */
@@ -107,7 +109,8 @@ export interface RigOptions {
   driver?: Record<string, unknown>;
   sim?: FpmateSimulatorOptions;
   clock?: Clock;
-  fetch?: typeof fetch;
+  /** The driver's HTTP stack (default: the agent's), e.g. wrapped to count or fault exchanges. */
+  http?: DriverContext['http'];
 }
 
 /** A simulator and a driver bound to it, with short timeouts and no background polling. */
@@ -130,7 +133,7 @@ export async function rig(options: RigOptions = {}): Promise<Rig> {
       orderItems: options.items ?? [],
       payments: options.payments ?? [],
       ...(options.clock ? { clock: options.clock } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.http ? { http: options.http } : {}),
     });
     const driver = epsonFpmateFactory.create(parsed, ctx);
     drivers.push(driver);
@@ -158,15 +161,38 @@ export function printedOf(
   return sim.printed.filter((d) => d.kind === kind);
 }
 
-/** A fetch that runs `after` once the n-th fiscal receipt POST has settled. */
-export function fetchThatAfterReceipt(n: number, after: () => Promise<void>): typeof fetch {
+/**
+ * Runs `after` once the simulated printer has handled its n-th fiscal receipt — printed or
+ * refused, before the answer leaves — so a test can fault the exchanges that follow.
+ */
+export function afterReceipt(sim: FpmateSimulator, n: number, after: () => unknown): void {
   let seen = 0;
-  return async (input, init) => {
-    const isReceipt = typeof init?.body === 'string' && init.body.includes('<printerFiscalReceipt>');
-    try {
-      return await fetch(input, init);
-    } finally {
-      if (isReceipt && ++seen === n) await after();
-    }
-  };
+  const off = sim.onHandled((request) => {
+    if (request.root !== 'printerFiscalReceipt' || ++seen !== n) return;
+    off();
+    void after();
+  });
+}
+
+/** Closes the fiscal day on the simulated printer, as staff pressing its Z key would. */
+export async function pressZKey(sim: FpmateSimulator): Promise<void> {
+  const client = createHttpClient();
+  try {
+    const res = await client.request({
+      method: 'POST',
+      url: `${sim.url}/cgi-bin/fpmate.cgi?devid=local_printer&timeout=1000`,
+      headers: { 'Content-Type': 'text/xml; charset=utf-8' },
+      body: envelope('<printerFiscalReport><printZReport operator="1"/></printerFiscalReport>'),
+      timeoutMs: 5000,
+      maxBytes: 65536,
+    });
+    if (!res.body.toString('utf8').includes('success="true"')) throw new Error('the Z report was refused');
+  } finally {
+    client.close();
+  }
+}
+
+/** Printer requests per receipt: every request the simulator received, over the receipts printed. */
+export function requestsPerReceipt(sim: FpmateSimulator): number {
+  return sim.requests.length / printedOf(sim, 'sale').length;
 }

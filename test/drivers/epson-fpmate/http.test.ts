@@ -4,9 +4,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classifyFailure, fpmateEndpoint } from '../../../drivers/epson-fpmate/http.js';
+import { failureOf, fpmateEndpoint } from '../../../drivers/epson-fpmate/http.js';
 import { epsonFpmateFactory } from '../../../drivers/epson-fpmate/index.js';
 import { AgentError } from '../../../src/errors.js';
+import { HttpFailure } from '../../../src/transport/http.js';
 import { recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
 import { requireTool } from '../../helpers/tools.js';
 import { orderItem, payment, printedOf, type Rig, rig, saleJob } from './helpers.js';
@@ -38,15 +39,31 @@ describe('fpmate endpoint and failure classification', () => {
     }
   });
 
-  it('tells "never reached the printer" from "may have reached it"', () => {
-    const wrapped = (code: string) =>
-      Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(code), { code }) });
-    expect(classifyFailure(wrapped('ECONNREFUSED'))).toEqual({ kind: 'not-sent', reason: 'ECONNREFUSED' });
-    expect(classifyFailure(wrapped('DEPTH_ZERO_SELF_SIGNED_CERT')).kind).toBe('not-sent');
-    expect(classifyFailure(wrapped('UND_ERR_SOCKET'))).toEqual({ kind: 'lost', reason: 'UND_ERR_SOCKET' });
-    expect(classifyFailure(Object.assign(new Error('timeout'), { name: 'TimeoutError' }))).toEqual({
+  it('tells "never reached the printer" from "may have reached it" by the HTTP stack’s HttpFailure.sent', () => {
+    const cause = (code: string) => Object.assign(new Error(code), { code });
+    expect(failureOf(new HttpFailure('HTTP_CONNECT', 'x', false, cause('ECONNREFUSED')))).toEqual({
+      kind: 'not-sent',
+      reason: 'ECONNREFUSED',
+    });
+    expect(failureOf(new HttpFailure('HTTP_FINGERPRINT', 'x', false))).toEqual({
+      kind: 'not-sent',
+      reason: 'certificate fingerprint mismatch',
+    });
+    expect(failureOf(new HttpFailure('HTTP_BROKEN', 'x', true, cause('ECONNRESET')))).toEqual({
       kind: 'lost',
-      reason: 'TimeoutError',
+      reason: 'ECONNRESET',
+    });
+    expect(failureOf(new HttpFailure('HTTP_TIMEOUT', 'x', true))).toEqual({
+      kind: 'lost',
+      reason: 'timeout',
+    });
+    expect(failureOf(new HttpFailure('HTTP_TOO_LARGE', 'x', true))).toEqual({
+      kind: 'lost',
+      reason: 'answer too large',
+    });
+    expect(failureOf(new DOMException('stopped', 'AbortError'))).toEqual({
+      kind: 'lost',
+      reason: 'AbortError',
     });
   });
 
@@ -61,12 +78,20 @@ describe('fpmate endpoint and failure classification', () => {
   });
 
   it('refuses insecure with a CA or fingerprint, a malformed fingerprint and unknown keys', () => {
-    const parse = (tls: unknown) => epsonFpmateFactory.configSchema.safeParse({ tls }).success;
+    const parse = (tls: unknown) =>
+      epsonFpmateFactory.configSchema.safeParse({ url: 'https://10.0.0.5', tls }).success;
     expect(parse({ insecure: true, caFile: '/ca.pem' })).toBe(false);
     expect(parse({ fingerprint: 'AB:CD' })).toBe(false);
     expect(parse({ fingerprint: 'ab'.repeat(32) })).toBe(true);
     expect(parse({ fingerprint256: 'ab'.repeat(32) })).toBe(false);
-    expect(epsonFpmateFactory.configSchema.safeParse({ departmets: { '22': 1 } }).success).toBe(false);
+    expect(
+      epsonFpmateFactory.configSchema.safeParse({ url: 'http://10.0.0.5', departmets: { '22': 1 } }).success,
+    ).toBe(false);
+    // The last-document command is no longer an option: 1078 prints a line on public drivers' printers.
+    expect(
+      epsonFpmateFactory.configSchema.safeParse({ url: 'http://10.0.0.5', lastDocumentCommand: '1078' })
+        .success,
+    ).toBe(false);
   });
 });
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatLastDocument, parseLastDocument } from '../../../drivers/epson-fpmate/last-document.js';
+import {
+  formatLastDocument,
+  formatSerialAnswer,
+  LAST_DOCUMENT_COMMAND,
+  parseLastDocument,
+  parseSerialAnswer,
+  SERIAL_COMMAND,
+} from '../../../drivers/epson-fpmate/last-document.js';
 import {
   comparePositions,
   ddMMyyyy,
@@ -98,7 +105,39 @@ describe('dates in Italian local time', () => {
   });
 });
 
-describe('the last-emitted-document record', () => {
+describe('the last-emitted-document record (directIO 1387)', () => {
+  it('is read with 1387/01, as fiskaltrust reads it (scu-it EpsonRTPrinter/Models/PrinterCommand.cs)', () => {
+    expect(LAST_DOCUMENT_COMMAND).toEqual({ command: '1387', data: '01' });
+  });
+
+  it('parses a record laid out field by field as fiskaltrust documents it (Models/LastEmittedDocStatus.cs)', () => {
+    const record =
+      '01' + // OP
+      '000012345' + // TOTAL DOC AMOUNT, cents
+      '000002226' + // TOTAL VAT AMOUNT, cents
+      '211126' + // DATE DDMMYY
+      '140512' + // TIME HHMMSS
+      '0012' + // Z NUM
+      '0034' + // DOC NUM
+      '99MEY123456' + // PRINTER SN
+      '0' + // INST LOTT
+      '        ' + // LOTT CODE
+      '1' + // FISC / NON FISC
+      ' '.repeat(40) + // UUID
+      ' '.repeat(60) + // PDF NAME
+      ' '.repeat(32); // SPARE
+    expect(parseLastDocument(record)).toEqual({
+      totalCents: 12345,
+      vatCents: 2226,
+      dateTime: '2026-11-21 14:05',
+      z: 12,
+      doc: 34,
+      serial: '99MEY123456',
+      fiscal: true,
+    });
+    expect(parseLastDocument(record.slice(0, 61))?.doc).toBe(34);
+  });
+
   const fields = {
     totalCents: 12345,
     vatCents: 2226,
@@ -132,5 +171,29 @@ describe('the last-emitted-document record', () => {
     expect(parseLastDocument(data.slice(0, 60))).toBeUndefined();
     expect(parseLastDocument(`${data.slice(0, 32)}00A2${data.slice(36)}`)).toBeUndefined();
     expect(parseLastDocument(`${data.slice(0, 60)}X${data.slice(61)}`)).toBeUndefined();
+  });
+});
+
+describe('the serial number (directIO 3217)', () => {
+  it('is read with 3217/00 (fiskaltrust PrinterCommand.cs GetSerialNrCommand)', () => {
+    expect(SERIAL_COMMAND).toEqual({ command: '3217', data: '00' });
+  });
+
+  it('takes [10..11] + rtType + [8..9] + [2..7], as fiskaltrust’s test fixes it (UnitTest/ReprintSerialNumberTests.cs)', () => {
+    expect(parseSerialAnswer('XX123456AB99', 'M')).toBe('99MAB123456');
+    expect(parseSerialAnswer('01040473EB99', 'I')).toBe('99IEB040473');
+  });
+
+  it('needs the RT type and twelve characters', () => {
+    expect(parseSerialAnswer('XX123456AB99', undefined)).toBeUndefined();
+    expect(parseSerialAnswer('XX123456AB99', '')).toBeUndefined();
+    expect(parseSerialAnswer('XX123456AB9', 'M')).toBeUndefined();
+    expect(parseSerialAnswer(undefined, 'M')).toBeUndefined();
+    expect(parseSerialAnswer('XX12#456AB99', 'M')).toBeUndefined();
+  });
+
+  it('round-trips through the simulator’s answer', () => {
+    expect(formatSerialAnswer('99MEY123456', '00')).toBe('00123456EY99');
+    expect(parseSerialAnswer(formatSerialAnswer('99MEY123456'), 'M')).toBe('99MEY123456');
   });
 });

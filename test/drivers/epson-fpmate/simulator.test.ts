@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseLastDocument } from '../../../drivers/epson-fpmate/last-document.js';
+import { parseLastDocument, parseSerialAnswer } from '../../../drivers/epson-fpmate/last-document.js';
 import { type FpmateSimulator, startFpmateSimulator } from '../../../drivers/epson-fpmate/simulator.js';
 import { envelope } from '../../../drivers/epson-fpmate/xml-build.js';
 import { type FpmateResponse, parseFpmateResponse } from '../../../drivers/epson-fpmate/xml-response.js';
@@ -63,7 +63,8 @@ describe('simulated RT printer: documents', () => {
   });
 
   it.each([
-    ['a comma in an amount', receipt(item('10,00') + total()), 'PRINTER ERROR 13'],
+    ['three decimals in an amount', receipt(item('10.001') + total()), 'PRINTER ERROR 13'],
+    ['an amount over nine digits of cents', receipt(item('10000000.00') + total()), 'PRINTER ERROR 20'],
     [
       'a description longer than 38 characters',
       receipt(item('10.00', 'x'.repeat(39)) + total()),
@@ -87,6 +88,16 @@ describe('simulated RT printer: documents', () => {
     expect(outcome(await post(body))).toBe(expected);
     expect(sim.printed).toEqual([]);
     expect(sim.counters).toEqual({ z: 1, doc: 0 });
+  });
+
+  it('takes decimal commas as printers do (fiskaltrust scu-it writes them: Utilities/EpsonFormatters.cs)', async () => {
+    const body = receipt(
+      '<printRecItem operator="1" description="Acqua" quantity="1,5" unitPrice="2,35" department="1"/>' +
+        total('3,53'),
+    );
+    expect(outcome(await post(body))).toBe('ok');
+    // 1.5 × 2.35 = 3.525, rounded half up to 3.53 as the printer rounds a line.
+    expect(sim.printed[0]?.lines[0]).toMatchObject({ quantity: 1.5, unitPriceCents: 235, amountCents: 353 });
   });
 
   it('gives change on cash', async () => {
@@ -147,7 +158,7 @@ describe('simulated RT printer: documents', () => {
 describe('simulated RT printer: reads and faults', () => {
   const lastDocument = async () =>
     parseLastDocument(
-      (await post('<printerCommand><directIO command="1078" data="01"/></printerCommand>')).addInfo
+      (await post('<printerCommand><directIO command="1387" data="01"/></printerCommand>')).addInfo
         .responseData,
     );
 
@@ -165,10 +176,28 @@ describe('simulated RT printer: reads and faults', () => {
       '<printerNonFiscal><beginNonFiscal/><printNormal data="Wi-Fi: hotel"/><endNonFiscal/></printerNonFiscal>',
     );
     expect(await lastDocument()).toMatchObject({ doc: 1, fiscal: false });
-    expect(outcome(await post('<printerCommand><directIO command="9999" data="01"/></printerCommand>'))).toBe(
-      'PRINTER ERROR 16',
-    );
   });
+
+  it('answers the serial number read (3217/00) laid out as fiskaltrust parses it, completed by rtType', async () => {
+    const serial = await post('<printerCommand><directIO command="3217" data="00"/></printerCommand>');
+    expect(serial.addInfo.responseData).toBe('00123456EY99');
+    const status = await post(
+      '<printerCommand><queryPrinterStatus operator="1" statusType="1"/></printerCommand>',
+    );
+    expect(parseSerialAnswer(serial.addInfo.responseData, status.addInfo.rtType)).toBe('99MEY123456');
+  });
+
+  it.each(['1078', '9999', ''])(
+    'refuses directIO %s as a printer refuses an unknown command: PRINTER ERROR 16 (fiskaltrust Models/ErrorInfoFactory.cs)',
+    async (command) => {
+      const answer = await post(
+        `<printerCommand><directIO command="${command}" data="01"/></printerCommand>`,
+      );
+      expect(outcome(answer)).toBe('PRINTER ERROR 16');
+      expect(answer.addInfo.responseData).toBeUndefined();
+      expect(sim.printed).toEqual([]);
+    },
+  );
 
   it('answers the RT status and reflects fault switches in it', async () => {
     await sim.setFault('journalNearFull', true);
@@ -199,6 +228,38 @@ describe('simulated RT printer: reads and faults', () => {
     await sim.setFault('coverOpen', true);
     expect(outcome(await post(receipt(item() + total())))).toBe('PRINTER ERROR 3');
     expect(sim.printed).toEqual([]);
+  });
+
+  it('timeOutAfterPrint prints, then answers LAN_TIME_OUT', async () => {
+    await sim.setFault('timeOutAfterPrint', true);
+    expect(outcome(await post(receipt(item() + total())))).toBe('LAN_TIME_OUT');
+    expect(sim.printed).toHaveLength(1);
+  });
+
+  it('oversizedAnswer streams junk until the peer hangs up; truncatedAnswer breaks off half-way', async () => {
+    await sim.setFault('oversizedAnswer', { bytes: 1_000_000 });
+    const big = await fetch(`${sim.url}/cgi-bin/fpmate.cgi`, {
+      method: 'POST',
+      body: envelope(receipt(item() + total())),
+    });
+    expect((await big.arrayBuffer()).byteLength).toBe(1_000_000);
+    expect(sim.printed).toHaveLength(1);
+    await sim.setFault('oversizedAnswer', false);
+    await sim.setFault('truncatedAnswer', true);
+    await expect(post(receipt(item() + total()))).rejects.toThrow();
+    expect(sim.printed).toHaveLength(2);
+  });
+
+  it('tells listeners about each request once it is handled, before the answer leaves', async () => {
+    const seen: string[] = [];
+    const off = sim.onHandled((r) => {
+      seen.push(`${r.root} ${r.printed}`);
+      void sim.setFault('paperOut', true);
+    });
+    expect(outcome(await post(receipt(item() + total())))).toBe('ok');
+    off();
+    expect(outcome(await post(receipt(item() + total())))).toBe('EPTR_REC_EMPTY');
+    expect(seen).toEqual(['printerFiscalReceipt true']);
   });
 
   it('busy answers LAN_TIME_OUT to everything', async () => {

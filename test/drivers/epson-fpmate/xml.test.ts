@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { preparePayload } from '../../../drivers/epson-fpmate/payload.js';
 import {
   parseReferenceMessage,
   referenceMessage,
@@ -14,8 +13,6 @@ import {
 } from '../../../drivers/epson-fpmate/xml-build.js';
 import { parseFpmateResponse } from '../../../drivers/epson-fpmate/xml-response.js';
 import { AgentError } from '../../../src/errors.js';
-
-const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
 function rejection(run: () => unknown): AgentError {
   try {
@@ -88,53 +85,17 @@ describe('reading fpmate answers, whatever the namespace prefix', () => {
     expect(parseFpmateResponse('')).toBeUndefined();
     expect(parseFpmateResponse('<<<')).toBeUndefined();
   });
-});
 
-describe('platform payloads', () => {
-  it('wraps a bare fpmate root in an envelope', () => {
-    const p = preparePayload(
-      b64('<?xml version="1.0"?>\n<printerCommand><resetPrinter operator="1"/></printerCommand>'),
-    );
-    expect(p.root).toBe('printerCommand');
-    expect(p.xml).toBe(envelope('<printerCommand><resetPrinter operator="1"/></printerCommand>'));
+  it('refuses an answer that carries a DTD (entities a printer never needs)', () => {
+    const inflating =
+      '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>' +
+      '<response success="true" code="&b;" status="2"><addInfo/></response>';
+    expect(parseFpmateResponse(inflating)).toBeUndefined();
   });
 
-  it('sends a full envelope as it came', () => {
-    const xml =
-      '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><printerFiscalReport><printZReport operator="1"/></printerFiscalReport></s:Body></s:Envelope>';
-    expect(preparePayload(b64(xml))).toEqual({ root: 'printerFiscalReport', xml });
-  });
-
-  it('accepts Base64 broken over lines', () => {
-    const encoded = b64('<printerNonFiscal><beginNonFiscal/><endNonFiscal/></printerNonFiscal>');
-    expect(preparePayload(`${encoded.slice(0, 20)}\n${encoded.slice(20)}`).root).toBe('printerNonFiscal');
-  });
-
-  it.each([
-    ['bad Base64', 'not base64!', 'it is not valid Base64'],
-    ['truncated Base64', 'PHByaW50', 'it is not XML'],
-    ['not XML', b64('hello, printer'), 'it is not XML'],
-    ['unbalanced XML', b64('<printerCommand><x></printerCommand>'), 'it is not XML'],
-    ['binary', Buffer.from([0xff, 0xfe, 0x00, 0x3c]).toString('base64'), 'it is not text'],
-    [
-      'the docs’ sample',
-      b64('<?xml version="1.0"?><fvp_doc><header/></fvp_doc>'),
-      '<fvp_doc> is not an Epson fiscal document',
-    ],
-    [
-      'two roots in the body',
-      b64('<s:Envelope xmlns:s="x"><s:Body><printerCommand/><printerCommand/></s:Body></s:Envelope>'),
-      'its SOAP body is not one document',
-    ],
-    [
-      'an unknown root in an envelope',
-      b64('<s:Envelope xmlns:s="x"><s:Body><printerStuff/></s:Body></s:Envelope>'),
-      '<printerStuff> is not an Epson fiscal document',
-    ],
-  ])('refuses %s with COMMAND_INVALID', (_name, base64, reason) => {
-    const error = rejection(() => preparePayload(base64));
-    expect(error.code).toBe('COMMAND_INVALID');
-    expect(error.notes).toContain(`(${reason}); nothing was printed`);
+  it('never throws on XML nested deeper than the parser takes', () => {
+    const deep = `${'<a>'.repeat(50_000)}${'</a>'.repeat(50_000)}`;
+    expect(parseFpmateResponse(`<response success="true">${deep}</response>`)).toBeUndefined();
   });
 });
 
