@@ -10,7 +10,6 @@ import { pathToFileURL } from 'node:url';
 
 export const RUNTIME_PACKAGES = [
   'zod',
-  'undici',
   'fastify',
   'winston',
   'prom-client',

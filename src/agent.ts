@@ -39,7 +39,6 @@ export interface AgentDeps {
   /** The status page's access token, when it listens beyond loopback. */
   statusAccessToken?: string;
   clock?: Clock;
-  fetch?: typeof fetch;
   /** Engine knobs (tests shorten them). */
   tuning?: Partial<EngineTuning>;
 }
@@ -141,7 +140,6 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       rateLimit: { requests, windowSeconds, reserveShare },
       requestTimeoutMs: config.platform.requestTimeoutMs,
       enterpriseIds: config.platform.enterpriseIds,
-      ...(deps.fetch ? { fetch: deps.fetch } : {}),
       onRequest: (record) => {
         if (record.status >= 200 && record.status < 300) lastPlatformSuccess = clock.now();
         bus.emit({ type: 'request', at: clock.now(), record });
@@ -168,7 +166,6 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       io: createTransportFactory({ log: log.child({ component: 'transport' }) }),
       clock,
       log,
-      fetch: deps.fetch ?? fetch,
     });
     engine = createEngine({
       journal,

@@ -15,7 +15,6 @@ export interface DriverWiring {
   io: TransportFactory;
   clock: Clock;
   log: Logger;
-  fetch: typeof fetch;
 }
 
 /**
@@ -68,7 +67,6 @@ async function createDevice(
     platform: wiring.platform,
     io: wiring.io,
     http: createHttpClient,
-    fetch: wiring.fetch,
   });
   return { id: device.id, name, type: device.type, driverKind: device.driver, driver };
 }

@@ -154,8 +154,6 @@ export interface DriverContext {
    * fingerprint, and failures that say whether the request can have reached the device.
    */
   http: (options?: HttpClientOptions) => HttpClient;
-  /** @deprecated Being replaced by `http`; global fetch loads a second HTTP stack (undici). */
-  fetch: typeof fetch;
 }
 
 /** The explicit set of driver factories a build knows, by `kind`. */

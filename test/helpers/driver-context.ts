@@ -30,7 +30,6 @@ export interface TestContextOptions {
   io?: TransportFactory;
   /** The HTTP stack drivers get; a test may wrap it to fault or count exchanges. */
   http?: DriverContext['http'];
-  fetch?: typeof fetch;
   timezone?: string;
 }
 
@@ -53,7 +52,6 @@ export function testDriverContext(options: TestContextOptions = {}): DriverConte
       },
     },
     http: options.http ?? createHttpClient,
-    fetch: options.fetch ?? fetch,
   };
 }
 
