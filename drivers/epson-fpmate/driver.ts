@@ -91,7 +91,14 @@ export class EpsonFpmateDriver implements Driver {
       try {
         const doc = fiscal.document;
         if (doc.type === 'data' && doc.isRefund && !doc.printerSerialNumber && !this.memory.serial()) {
-          await this.learnSerial(link, undefined, ectx.signal);
+          // The refund's reference names this printer: learn its serial first (3217, else 1387).
+          const status = await link.queryStatus(ectx.signal);
+          await this.learnSerial(link, status?.addInfo.rtType, ectx.signal);
+          const last = this.memory.serial() ? undefined : await link.readLastDocument(ectx.signal);
+          if (last) {
+            this.memory.observe(last);
+            this.board.noteSerial(last.serial);
+          }
         }
         const plan = await planJob(fiscal, this.options, {
           platform: this.ctx.platform,
@@ -220,16 +227,16 @@ export class EpsonFpmateDriver implements Driver {
   }
 
   /**
-   * Learns the printer's serial: `directIO 3217` completed by the RT type of a status answer
-   * (read now when `rtType` is not given). Best effort: the last-document read also carries it.
+   * Learns the printer's serial: `directIO 3217` completed by the RT type of a status answer.
+   * Best effort: without an RT type (an older fiscal memory) nothing is sent; the last-document
+   * read carries the serial too.
    */
   private async learnSerial(
     link: PrinterLink,
     rtType: string | undefined,
     signal?: AbortSignal,
   ): Promise<void> {
-    const type = rtType ?? (await link.queryStatus(signal))?.addInfo.rtType;
-    const serial = await link.readSerial(type, signal);
+    const serial = await link.readSerial(rtType, signal);
     if (!serial) return;
     this.memory.learnSerial(serial);
     this.board.noteSerial(serial);

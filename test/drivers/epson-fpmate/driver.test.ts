@@ -44,6 +44,8 @@ describe('epson-fpmate driver against the simulated printer', () => {
     expect(status.connected).toBe(true);
     expect(status.summary).toBe('ready');
     expect(status.facts.serial).toBe('99MEY123456');
+    // Read once, as fiskaltrust reads it: directIO 3217 completed by the status answer's rtType.
+    expect(r.sim.directIo).toEqual(['3217']);
     expect(status.facts.fiscalDayOpen).toBe(false);
     expect(status.warnings).toEqual([]);
   });
@@ -114,6 +116,24 @@ describe('epson-fpmate driver against the simulated printer', () => {
     expect(again.code).toBe('FISCAL_REJECTED');
     expect(again.notes).toContain('already been refunded');
     expect(printedOf(r.sim, 'refund')).toHaveLength(1);
+  });
+
+  it('learns its serial with directIO 3217 and the status answer’s rtType for a refund that names none', async () => {
+    r = await rig({ items, payments });
+    await r.driver.execute(saleJob('a'), recordingExecuteContext());
+    const original = printedOf(r.sim, 'sale')[0];
+    r.store.set('serial', null);
+    const fresh = r.restart();
+    const refund = refundJob(
+      { sequence: '1', receiptNumber: '1', dateTimeUtc: new Date(original?.at ?? 0).toISOString() },
+      undefined,
+    );
+    const before = r.sim.directIo.length;
+    const result = await fresh.execute(refund, recordingExecuteContext());
+    expect(result.notes).toMatch(/^Refund 0001-0002 on RT 99MEY123456, /);
+    expect(r.sim.directIo.slice(before)).toEqual(['3217']);
+    expect(printedOf(r.sim, 'refund')[0]?.reference).toMatchObject({ serial: '99MEY123456' });
+    expect(r.store.get('serial')).toBe('99MEY123456');
   });
 
   it('sends a payload receipt as it came, and refuses a payload that is not a receipt before contacting the printer', async () => {
