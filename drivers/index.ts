@@ -13,6 +13,10 @@ const entries: Array<[string, () => Promise<DriverFactory<unknown>>]> = [
     async () => (await import('./epson-fpmate/index.js')).epsonFpmateFactory as DriverFactory<unknown>,
   ],
   [
+    'ipp-printer',
+    async () => (await import('./ipp-printer/index.js')).ippPrinterFactory as DriverFactory<unknown>,
+  ],
+  [
     'salto-encoder',
     async () => (await import('./salto-encoder/index.js')).saltoEncoderFactory as DriverFactory<unknown>,
   ],

@@ -28,6 +28,40 @@ export interface DriverFactory<C = unknown> {
    * Rejects with CONFIG_INVALID when the options do not point at a loopback address it can serve.
    */
   simulate?(config: C, device: { id: string; name: string; log: Logger }): Promise<SimulatedDevice>;
+  /**
+   * Optional, for `frontdesk-agent devices`: looks for devices this family could drive (local
+   * print queues, printers announced on the LAN) and suggests `options:` for each. Never rejects:
+   * what it cannot read goes into `problems`.
+   */
+  discover?(ctx: DiscoveryContext): Promise<DiscoveryReport>;
+}
+
+export interface DiscoveryContext {
+  /** The agent's HTTP stack, as drivers get it. */
+  http: (options?: HttpClientOptions) => HttpClient;
+  log: Logger;
+  signal: AbortSignal;
+  /** How long a LAN browse (mDNS) may listen. */
+  browseMs: number;
+}
+
+/** A device a driver family found, with the configuration that would use it. */
+export interface DiscoveredDevice {
+  /** Where it was found: "CUPS queue", "IPP printer on the LAN (mDNS)". */
+  source: string;
+  name: string;
+  /** Its address as the options would name it. */
+  address: string;
+  /** One line for a person: make and model, state. */
+  note: string;
+  /** The driver's `options:` that would use it. */
+  suggestedOptions: Record<string, unknown>;
+}
+
+export interface DiscoveryReport {
+  devices: DiscoveredDevice[];
+  /** What could not be looked at, in words IT understands. */
+  problems: string[];
 }
 
 /** A device simulator started by `DriverFactory.simulate`. */

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+
+/**
+ * The driver's `options:` block. Every key is documented in README.md. Defaults suit a front-desk
+ * PC with a local CUPS whose queues are named like the platform's printers. Unknown keys are
+ * refused (a misspelt `printers` must not pass silently).
+ */
+
+const ippUri = z
+  .string()
+  .min(1)
+  .refine((u) => {
+    try {
+      return /^(ipps?|https?):$/.test(new URL(u).protocol);
+    } catch {
+      return false;
+    }
+  }, 'expected an ipp://, ipps://, http:// or https:// printer address');
+
+const fingerprintSchema = z
+  .string()
+  .transform((s) => s.replace(/[\s:]/g, '').toUpperCase())
+  .refine((s) => /^[0-9A-F]{64}$/.test(s), 'expected a SHA-256 fingerprint (64 hex digits, colons allowed)')
+  .transform((s) => s.match(/../g)?.join(':') ?? s);
+
+export const IppTlsOptionsSchema = z
+  .object({
+    /** PEM file of the CA (or the printer's self-signed certificate) to trust for ipps://. */
+    caFile: z.string().min(1).optional(),
+    /** SHA-256 fingerprint of the printer's certificate; pins it. */
+    fingerprint: fingerprintSchema.optional(),
+    /** Name to check the certificate against when it differs from the address. */
+    serverName: z.string().min(1).optional(),
+    /** Accept any certificate. Only by explicit opt-in; logged as a warning. */
+    insecure: z.boolean().default(false),
+  })
+  .strict()
+  .refine((t) => !(t.insecure && (t.caFile || t.fingerprint)), 'insecure excludes caFile and fingerprint');
+
+export const PrinterEntrySchema = z.union([
+  ippUri.transform((uri) => ({ uri, label: undefined as string | undefined })),
+  z
+    .object({
+      uri: ippUri,
+      /** The name shown in Notes and on the status page (default: the platform's name). */
+      label: z.string().min(1).max(80).optional(),
+    })
+    .strict(),
+]);
+
+const MiB = 1024 * 1024;
+
+export const IppPrinterOptionsSchema = z
+  .object({
+    /**
+     * Platform `PrinterName` → the printer: an `ipp://localhost:631/printers/QUEUE` CUPS queue or
+     * an IPP Everywhere printer's `ipp(s)://host/ipp/print`, or `{uri, label}`. Names match
+     * exactly first, then ignoring case.
+     */
+    printers: z.record(z.string().min(1), PrinterEntrySchema).default({}),
+    /** The `printers` name used when a command's `PrinterName` is empty. */
+    defaultPrinter: z.string().min(1).optional(),
+    /**
+     * A name not in `printers` prints on the CUPS queue of the same name (characters CUPS does
+     * not allow in queue names — space, tab, / and # — become `_`) on `cupsUrl`. Off: such a name
+     * ends in Error naming the printers the agent knows.
+     */
+    cupsQueues: z.boolean().default(true),
+    /** The local CUPS server, for same-name queues and `frontdesk-agent devices`. */
+    cupsUrl: ippUri.default('ipp://localhost:631'),
+    /** `requesting-user-name` of every job: the owner CUPS and printers show, and Get-Jobs filters on. */
+    user: z
+      .string()
+      .regex(/^[\x21-\x7e]{1,64}$/, 'printable ASCII without spaces, at most 64 characters')
+      .default('frontdesk-agent'),
+    /** Largest document accepted (decoded bytes); larger ones end in Error before decoding. */
+    maxFileBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(256 * MiB)
+      .default(32 * MiB),
+    /** Most copies one command may ask for. */
+    maxCopies: z.number().int().min(1).max(999).default(20),
+    tls: IppTlsOptionsSchema.optional(),
+    /** Timeout of one status, job or cancel request. */
+    requestTimeoutMs: z.number().int().min(100).default(10_000),
+    /** Timeout of the Print-Job exchange that carries the document. */
+    sendTimeoutMs: z.number().int().min(1000).default(120_000),
+    /** How often a running job's state is read. */
+    pollIntervalMs: z.number().int().min(50).default(1000),
+    /**
+     * How long the agent follows a job the printer accepted. The job ends when the printer says
+     * completed, aborted or canceled; when this passes first: Error (after Cancel-Job) if the
+     * printer reports a problem, otherwise Processed with a note that the end was not reported.
+     */
+    jobTimeoutMs: z.number().int().min(1000).default(120_000),
+    /** Before sending, how long to wait for an unreachable printer to come back. */
+    offlineWaitMs: z.number().int().min(0).default(30_000),
+    /** Background status poll of the configured printers; 0 turns polling off. */
+    statusIntervalMs: z.number().int().min(0).default(30_000),
+    /** Poll interval while a printer is unreachable or reports a problem. */
+    statusRetryMs: z.number().int().min(100).default(5_000),
+  })
+  .strict()
+  .refine((o) => o.defaultPrinter === undefined || Object.hasOwn(o.printers, o.defaultPrinter), {
+    path: ['defaultPrinter'],
+    message: 'defaultPrinter must be one of the names under printers',
+  });
+
+export type IppPrinterOptions = z.infer<typeof IppPrinterOptionsSchema>;
+export type IppTlsOptions = z.infer<typeof IppTlsOptionsSchema>;
+
+/** Answers of status and job requests are small; a CUPS server with many queues is the largest. */
+export const MAX_ANSWER_BYTES = 4 * MiB;

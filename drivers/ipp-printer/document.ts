@@ -1,0 +1,155 @@
+import type { PrintJobData } from '../../src/connector/model.js';
+import type { Job } from '../../src/drivers-api/types.js';
+import { AgentError } from '../../src/errors.js';
+
+/**
+ * A print command's data, checked before anything is sent: the file type named and recognised,
+ * the Base64 size within the limit (measured on the text, before a byte is decoded), the copy
+ * count sane. Decoding happens later, once, straight into the Print-Job request (`writeTo`).
+ */
+
+export interface PrintDocument {
+  /** The MIME type sent as `document-format`. */
+  format: string;
+  /** What staff call it: "PDF". */
+  formatLabel: string;
+  copies: number;
+  printerName: string;
+  /** Upper bound of the decoded size (exact unless the Base64 has line breaks). */
+  maxLength: number;
+  /** Decodes the document into `target` at `offset`; returns the bytes written. */
+  writeTo(target: Buffer, offset: number): number;
+}
+
+const FORMATS: Record<string, { mime: string; label: string }> = {
+  pdf: { mime: 'application/pdf', label: 'PDF' },
+  'application/pdf': { mime: 'application/pdf', label: 'PDF' },
+  'application/x-pdf': { mime: 'application/pdf', label: 'PDF' },
+  ps: { mime: 'application/postscript', label: 'PostScript' },
+  postscript: { mime: 'application/postscript', label: 'PostScript' },
+  'application/postscript': { mime: 'application/postscript', label: 'PostScript' },
+  png: { mime: 'image/png', label: 'PNG image' },
+  'image/png': { mime: 'image/png', label: 'PNG image' },
+  jpg: { mime: 'image/jpeg', label: 'JPEG image' },
+  jpeg: { mime: 'image/jpeg', label: 'JPEG image' },
+  'image/jpeg': { mime: 'image/jpeg', label: 'JPEG image' },
+  txt: { mime: 'text/plain', label: 'text' },
+  text: { mime: 'text/plain', label: 'text' },
+  'text/plain': { mime: 'text/plain', label: 'text' },
+  pwg: { mime: 'image/pwg-raster', label: 'PWG raster' },
+  'image/pwg-raster': { mime: 'image/pwg-raster', label: 'PWG raster' },
+  urf: { mime: 'image/urf', label: 'Apple raster' },
+  'image/urf': { mime: 'image/urf', label: 'Apple raster' },
+  pcl: { mime: 'application/vnd.hp-pcl', label: 'PCL' },
+  'application/vnd.hp-pcl': { mime: 'application/vnd.hp-pcl', label: 'PCL' },
+};
+
+/** First bytes each format must start with, so a mislabelled file is refused, not misprinted. */
+const MAGIC: Record<string, { bytes: number[]; name: string }> = {
+  'application/pdf': { bytes: [0x25, 0x50, 0x44, 0x46, 0x2d], name: '%PDF-' },
+  'application/postscript': { bytes: [0x25, 0x21], name: '%!' },
+  'image/png': { bytes: [0x89, 0x50, 0x4e, 0x47], name: 'the PNG signature' },
+  'image/jpeg': { bytes: [0xff, 0xd8, 0xff], name: 'the JPEG signature' },
+};
+
+const BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}[\r\n]*$/;
+
+function invalid(message: string, notes: string, details: Record<string, unknown> = {}): AgentError {
+  return new AgentError('COMMAND_INVALID', message, { notes, details });
+}
+
+/** Reads a Printer command's data; rejects with COMMAND_INVALID (nothing was printed). */
+export function printData(job: Job): PrintJobData {
+  if (job.data.kind !== 'print') {
+    throw invalid(
+      `Not a print command (${job.data.kind})`,
+      'This command is not a print command; the office printer driver did nothing.',
+    );
+  }
+  return job.data.print;
+}
+
+/** Normalises `FileType` ("Pdf", "application/pdf; charset=…") to a known MIME type. */
+export function formatOf(fileType: string): { mime: string; label: string } | undefined {
+  const key = fileType.trim().toLowerCase().split(';')[0]?.trim().replace(/^\./, '') ?? '';
+  return FORMATS[key] ?? (/^[a-z]+\/[a-z0-9.+-]+$/.test(key) ? { mime: key, label: key } : undefined);
+}
+
+export interface DocumentLimits {
+  maxFileBytes: number;
+  maxCopies: number;
+}
+
+/**
+ * Checks the command's data. The size is judged on the Base64 text: a text longer than the limit
+ * allows is refused before a byte is decoded.
+ */
+export function prepareDocument(data: PrintJobData, limits: DocumentLimits): PrintDocument {
+  const format = formatOf(data.fileType);
+  if (!format) {
+    const shown = data.fileType.slice(0, 40) || 'none';
+    throw invalid(
+      `Unknown file type ${JSON.stringify(shown)}`,
+      `The document’s file type (${shown}) is not one the agent can print; nothing was printed.`,
+    );
+  }
+  const copies = data.copyCount;
+  if (!Number.isInteger(copies) || copies < 1) {
+    throw invalid(
+      `Copy count ${copies}`,
+      `The command asks for ${copies} copies; nothing was printed. Print again with at least 1 copy.`,
+      { copies },
+    );
+  }
+  if (copies > limits.maxCopies) {
+    throw invalid(
+      `Copy count ${copies} above ${limits.maxCopies}`,
+      `The command asks for ${copies} copies, more than the ${limits.maxCopies} the agent prints at once; nothing was printed.`,
+      { copies, maxCopies: limits.maxCopies },
+    );
+  }
+  const text = data.fileData;
+  const maxBase64 = 4 * Math.ceil(limits.maxFileBytes / 3);
+  // Line breaks (MIME-style Base64) are allowed: count them generously before refusing.
+  if (text.length > maxBase64 + Math.ceil(maxBase64 / 38)) {
+    throw tooLarge(Math.floor((text.length * 3) / 4), limits.maxFileBytes);
+  }
+  if (text.length === 0) {
+    throw invalid('Empty document', 'The command carries an empty document; nothing was printed.');
+  }
+  if (!BASE64.test(text)) {
+    throw invalid(
+      'FileData is not Base64',
+      'The document in the command is damaged (not Base64); nothing was printed. Create it again.',
+    );
+  }
+  const maxLength = Buffer.byteLength(text, 'base64');
+  if (maxLength > limits.maxFileBytes) throw tooLarge(maxLength, limits.maxFileBytes);
+  const magic = MAGIC[format.mime];
+  if (magic) {
+    const head = Buffer.from(text.slice(0, 16).replace(/[\r\n]/g, ''), 'base64');
+    if (!magic.bytes.every((b, i) => head[i] === b)) {
+      throw invalid(
+        `FileData is not ${format.label} (does not start with ${magic.name})`,
+        `The document is marked as ${format.label} but is not one; nothing was printed. Create it again.`,
+      );
+    }
+  }
+  return {
+    format: format.mime,
+    formatLabel: format.label,
+    copies,
+    printerName: data.printerName,
+    maxLength,
+    writeTo: (target, offset) => target.write(text, offset, 'base64'),
+  };
+}
+
+function tooLarge(bytes: number, max: number): AgentError {
+  const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MB`;
+  return invalid(
+    `Document of about ${bytes} bytes above the limit of ${max}`,
+    `The document is too large (${mb(bytes)}; the agent prints at most ${mb(max)}); nothing was printed.`,
+    { bytes, maxFileBytes: max },
+  );
+}

@@ -1,0 +1,230 @@
+import { type IppAnswer, type IppClient, isSuccess } from './ipp-client.js';
+import {
+  attr,
+  bool,
+  firstGroup,
+  groupsOf,
+  type IppAttribute,
+  num,
+  range,
+  str,
+  strs,
+  v,
+} from './ipp-codec.js';
+import { GroupTag, Operation, Status } from './ipp-constants.js';
+
+/**
+ * The IPP operations the driver uses, each reading only the attributes it asks for (RFC 8011
+ * §4.2: Print-Job, Cancel-Job, Get-Job-Attributes, Get-Jobs, Get-Printer-Attributes; CUPS:
+ * CUPS-Get-Printers). Transport failures reject (IppTransportError); IPP statuses are returned.
+ */
+
+export interface PrinterInfo {
+  state?: number;
+  reasons: string[];
+  accepting?: boolean;
+  formats: string[];
+  copies?: { lower: number; upper: number };
+  upTime?: number;
+  queued?: number;
+  name?: string;
+  makeAndModel?: string;
+  message?: string;
+}
+
+export interface JobInfo {
+  id: number;
+  state?: number;
+  name?: string;
+  user?: string;
+  impressions?: number;
+  impressionsCompleted?: number;
+  reasons: string[];
+  message?: string;
+  /** `time-at-creation`, in the printer's `printer-up-time` units. */
+  createdAt?: number;
+}
+
+const PRINTER_ATTRIBUTES = [
+  'printer-state',
+  'printer-state-reasons',
+  'printer-state-message',
+  'printer-is-accepting-jobs',
+  'document-format-supported',
+  'copies-supported',
+  'printer-up-time',
+  'queued-job-count',
+  'printer-name',
+  'printer-make-and-model',
+];
+
+const JOB_ATTRIBUTES = [
+  'job-id',
+  'job-name',
+  'job-originating-user-name',
+  'job-state',
+  'job-state-reasons',
+  'job-state-message',
+  'job-impressions',
+  'job-impressions-completed',
+  'time-at-creation',
+];
+
+function keywords(...names: string[]) {
+  return names.map((n) => v.keyword(n));
+}
+
+export function printerInfo(attrs: Map<string, IppAttribute>): PrinterInfo {
+  const info: PrinterInfo = {
+    reasons: strs(attrs, 'printer-state-reasons'),
+    formats: strs(attrs, 'document-format-supported').map((f) => f.toLowerCase()),
+  };
+  const set = <K extends keyof PrinterInfo>(key: K, value: PrinterInfo[K] | undefined) => {
+    if (value !== undefined) info[key] = value;
+  };
+  set('state', num(attrs, 'printer-state'));
+  set('accepting', bool(attrs, 'printer-is-accepting-jobs'));
+  set('copies', range(attrs, 'copies-supported'));
+  set('upTime', num(attrs, 'printer-up-time'));
+  set('queued', num(attrs, 'queued-job-count'));
+  set('name', str(attrs, 'printer-name'));
+  set('makeAndModel', str(attrs, 'printer-make-and-model'));
+  set('message', str(attrs, 'printer-state-message'));
+  return info;
+}
+
+export function jobInfo(attrs: Map<string, IppAttribute>): JobInfo | undefined {
+  const id = num(attrs, 'job-id');
+  if (id === undefined) return undefined;
+  const info: JobInfo = { id, reasons: strs(attrs, 'job-state-reasons') };
+  const set = <K extends keyof JobInfo>(key: K, value: JobInfo[K] | undefined) => {
+    if (value !== undefined) info[key] = value;
+  };
+  set('state', num(attrs, 'job-state'));
+  set('name', str(attrs, 'job-name'));
+  set('user', str(attrs, 'job-originating-user-name'));
+  set('impressions', num(attrs, 'job-impressions'));
+  set('impressionsCompleted', num(attrs, 'job-impressions-completed'));
+  set('message', str(attrs, 'job-state-message'));
+  set('createdAt', num(attrs, 'time-at-creation'));
+  return info;
+}
+
+export interface OpOptions {
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  user: string;
+}
+
+export class IppOperations {
+  constructor(private readonly client: IppClient) {}
+
+  async printer(uri: string, o: OpOptions): Promise<{ answer: IppAnswer; info?: PrinterInfo }> {
+    const answer = await this.client.call(
+      uri,
+      Operation.getPrinterAttributes,
+      [
+        attr('requesting-user-name', v.name(o.user)),
+        attr('requested-attributes', ...keywords(...PRINTER_ATTRIBUTES)),
+      ],
+      o,
+    );
+    if (!isSuccess(answer.status)) return { answer };
+    return { answer, info: printerInfo(firstGroup(answer.response, GroupTag.printer)) };
+  }
+
+  async print(
+    uri: string,
+    job: { name: string; format: string; copies: number | undefined },
+    document: { length: number; write: (target: Buffer, offset: number) => void },
+    o: OpOptions,
+  ): Promise<{ answer: IppAnswer; job?: JobInfo; ignored: string[] }> {
+    const jobGroup =
+      job.copies === undefined
+        ? []
+        : [{ tag: GroupTag.job, attributes: [attr('copies', v.integer(job.copies))] }];
+    const answer = await this.client.call(
+      uri,
+      Operation.printJob,
+      [
+        attr('requesting-user-name', v.name(o.user)),
+        attr('job-name', v.name(job.name)),
+        attr('document-format', v.mime(job.format)),
+      ],
+      { ...o, document },
+      jobGroup,
+    );
+    const ignored = [...firstGroup(answer.response, GroupTag.unsupported).keys()];
+    if (!isSuccess(answer.status)) return { answer, ignored };
+    const info = jobInfo(firstGroup(answer.response, GroupTag.job));
+    return info ? { answer, job: info, ignored } : { answer, ignored };
+  }
+
+  async job(uri: string, jobId: number, o: OpOptions): Promise<{ answer: IppAnswer; job?: JobInfo }> {
+    const answer = await this.client.call(
+      uri,
+      Operation.getJobAttributes,
+      [
+        attr('job-id', v.integer(jobId)),
+        attr('requesting-user-name', v.name(o.user)),
+        attr('requested-attributes', ...keywords(...JOB_ATTRIBUTES)),
+      ],
+      o,
+    );
+    if (!isSuccess(answer.status)) return { answer };
+    const info = jobInfo(firstGroup(answer.response, GroupTag.job));
+    return info ? { answer, job: info } : { answer };
+  }
+
+  /** Get-Jobs which-jobs=all, my-jobs=true: every job of `user` the printer still lists. */
+  async jobs(uri: string, o: OpOptions): Promise<{ answer: IppAnswer; jobs: JobInfo[] }> {
+    const answer = await this.client.call(
+      uri,
+      Operation.getJobs,
+      [
+        attr('requesting-user-name', v.name(o.user)),
+        attr('which-jobs', v.keyword('all')),
+        attr('my-jobs', v.boolean(true)),
+        attr('requested-attributes', ...keywords(...JOB_ATTRIBUTES)),
+      ],
+      o,
+    );
+    if (!isSuccess(answer.status)) return { answer, jobs: [] };
+    const jobs = groupsOf(answer.response, GroupTag.job)
+      .map((g) => jobInfo(g.attributes))
+      .filter((j): j is JobInfo => j !== undefined);
+    return { answer, jobs };
+  }
+
+  async cancel(uri: string, jobId: number, o: OpOptions): Promise<IppAnswer> {
+    return this.client.call(
+      uri,
+      Operation.cancelJob,
+      [attr('job-id', v.integer(jobId)), attr('requesting-user-name', v.name(o.user))],
+      o,
+    );
+  }
+
+  /** CUPS-Get-Printers on a CUPS server: every queue with its state. */
+  async cupsQueues(serverUri: string, o: OpOptions): Promise<Array<PrinterInfo & { uri?: string }>> {
+    const answer = await this.client.call(
+      serverUri,
+      Operation.cupsGetPrinters,
+      [
+        attr('requesting-user-name', v.name(o.user)),
+        attr(
+          'requested-attributes',
+          ...keywords(...PRINTER_ATTRIBUTES, 'printer-uri-supported', 'device-uri'),
+        ),
+      ],
+      o,
+    );
+    if (answer.status === Status.notFound || !isSuccess(answer.status)) return [];
+    return groupsOf(answer.response, GroupTag.printer).map((g) => {
+      const info: PrinterInfo & { uri?: string } = printerInfo(g.attributes);
+      const uri = str(g.attributes, 'printer-uri-supported');
+      if (uri) info.uri = uri;
+      return info;
+    });
+  }
+}

@@ -1,0 +1,353 @@
+import type { Clock } from '../../src/clock.js';
+import type { ExecuteContext, Job, JobResult } from '../../src/drivers-api/types.js';
+import { AgentError } from '../../src/errors.js';
+import type { Logger } from '../../src/log.js';
+import type { PrintCheckpoint } from './checkpoint.js';
+import type { IppPrinterOptions } from './config.js';
+import type { PrintDocument } from './document.js';
+import type { JobFollower } from './follow.js';
+import { IppTransportError, isSuccess } from './ipp-client.js';
+import { PrinterState, Status } from './ipp-constants.js';
+import type { IppOperations, JobInfo, PrinterInfo } from './operations.js';
+import { type PrinterTarget, unknownPrinter } from './printers.js';
+import { blockingReasons, describeReasons, sentenceFor } from './reasons.js';
+import type { StatusBoard } from './status.js';
+
+/**
+ * One Print-Job, exactly once: the printer is asked first (reachable, not stopped by a problem,
+ * accepting jobs, able to print this file type and copy count), the checkpoint is stored, the
+ * document goes out, and the job is followed to its end. What is known after a lost answer is
+ * decided by `findOwnJob` — the printer's own job list, filtered by `job-name` = the command id
+ * and `requesting-user-name`.
+ */
+
+export interface SendDeps {
+  ops: IppOperations;
+  options: IppPrinterOptions;
+  clock: Clock;
+  log: Logger;
+  board: StatusBoard;
+  follower: JobFollower;
+  /** CUPS queue names, for the Notes of an unknown printer (best effort, never throws). */
+  cupsQueueNames: () => Promise<string[]>;
+}
+
+function nothingSent(
+  code: AgentError['code'],
+  message: string,
+  notes: string,
+  retryable?: boolean,
+): AgentError {
+  return new AgentError(code, message, {
+    notes,
+    details: { nothingSent: true },
+    ...(retryable === undefined ? {} : { retryable }),
+  });
+}
+
+export type OwnJob = { found: JobInfo } | { absent: true; conclusive: boolean; reason: string };
+
+export class Sender {
+  constructor(private readonly d: SendDeps) {}
+
+  private op(signal?: AbortSignal) {
+    return { timeoutMs: this.d.options.requestTimeoutMs, user: this.d.options.user, signal };
+  }
+
+  /**
+   * The printer's attributes once it is ready to take the document. Waits up to `offlineWaitMs`
+   * for a printer that does not answer. Rejects with an error saying nothing was printed.
+   */
+  async readyPrinter(target: PrinterTarget, signal: AbortSignal): Promise<PrinterInfo> {
+    const { clock, options, board } = this.d;
+    const deadline = clock.now() + options.offlineWaitMs;
+    for (;;) {
+      let answer: Awaited<ReturnType<IppOperations['printer']>>;
+      try {
+        answer = await this.d.ops.printer(target.uri, this.op(signal));
+      } catch (e) {
+        if (signal.aborted) throw stopped();
+        if (!(e instanceof IppTransportError)) throw e;
+        if (e.kind === 'http-status' || e.kind === 'garbage') {
+          board.unreachable(target.label, target.uri, e.message);
+          throw nothingSent(
+            'DEVICE_ERROR',
+            e.message,
+            `${target.label} refused the agent’s request (${e.httpStatus ? `HTTP ${e.httpStatus}` : 'not an IPP answer'}); nothing was printed. Ask IT to check the printer’s address.`,
+          );
+        }
+        board.unreachable(
+          target.label,
+          target.uri,
+          e.kind === 'timeout' ? 'no answer in time' : 'unreachable',
+        );
+        if (clock.now() >= deadline) {
+          throw nothingSent(
+            'DEVICE_UNAVAILABLE',
+            `${target.label} does not answer: ${e.message}`,
+            `${target.label} does not answer; nothing was printed. Check that it is switched on and connected.`,
+          );
+        }
+        await clock.sleep(options.statusRetryMs, signal).catch(() => undefined);
+        if (signal.aborted) throw stopped();
+        continue;
+      }
+      const { answer: a, info } = answer;
+      if (a.status === Status.notFound) {
+        board.unreachable(target.label, target.uri, 'no such queue');
+        throw unknownPrinter(target.name, await this.knownNames());
+      }
+      if (!info) {
+        throw nothingSent(
+          'DEVICE_ERROR',
+          `Get-Printer-Attributes: ${a.statusName}`,
+          `${target.label} refused the agent’s request (${a.message ?? a.statusName}); nothing was printed.`,
+        );
+      }
+      board.answered(target.label, target.uri, info);
+      const blocking = blockingReasons(describeReasons(info.reasons), info.state === PrinterState.stopped);
+      if (blocking.length > 0) {
+        const first = blocking[0] as (typeof blocking)[number];
+        throw nothingSent(
+          first.code,
+          `${target.label}: ${blocking.map((r) => r.keyword).join(', ')}`,
+          `${sentenceFor(target.label, blocking)}; nothing was printed. Print again once it is fixed.`,
+          first.code === 'DEVICE_BUSY' || first.code === 'DEVICE_UNAVAILABLE',
+        );
+      }
+      if (info.accepting === false) {
+        throw nothingSent(
+          'DEVICE_UNAVAILABLE',
+          `${target.label} is not accepting jobs`,
+          `${target.label} does not accept jobs; nothing was printed. Ask IT to enable it (on this PC: cupsaccept QUEUE).`,
+          false,
+        );
+      }
+      return info;
+    }
+  }
+
+  private async knownNames(): Promise<string[]> {
+    const queues = await this.d.cupsQueueNames();
+    const names = Object.keys(this.d.options.printers);
+    for (const q of queues) if (!names.includes(q)) names.push(q);
+    return names;
+  }
+
+  /** Refuses a file type or copy count the printer says it cannot do. */
+  checkCapabilities(target: PrinterTarget, info: PrinterInfo, doc: PrintDocument): void {
+    if (info.formats.length > 0 && !info.formats.includes(doc.format)) {
+      const accepted = info.formats.filter((f) => f !== 'application/octet-stream').slice(0, 6);
+      throw new AgentError('COMMAND_INVALID', `${target.label} does not support ${doc.format}`, {
+        notes: `${target.label} cannot print ${doc.formatLabel} documents${accepted.length > 0 ? ` (it takes ${accepted.join(', ')})` : ''}; nothing was printed.`,
+        details: { format: doc.format, supported: info.formats },
+      });
+    }
+    const copies = info.copies;
+    if (copies && (doc.copies < copies.lower || doc.copies > copies.upper)) {
+      throw new AgentError(
+        'COMMAND_INVALID',
+        `${target.label} supports copies ${copies.lower}-${copies.upper}`,
+        {
+          notes: `${target.label} prints at most ${copies.upper} ${copies.upper === 1 ? 'copy' : 'copies'} of a document at once; the command asks for ${doc.copies}. Nothing was printed.`,
+          details: { copies: doc.copies, copiesSupported: copies },
+        },
+      );
+    }
+  }
+
+  /** Every job of ours named `jobName` the printer still lists, and whether an absence is proof. */
+  async findOwnJob(
+    target: PrinterTarget,
+    jobName: string,
+    upTime: number | undefined,
+    signal?: AbortSignal,
+  ): Promise<OwnJob> {
+    const { answer, jobs } = await this.d.ops.jobs(target.uri, this.op(signal));
+    if (!isSuccess(answer.status)) {
+      return {
+        absent: true,
+        conclusive: false,
+        reason: `the printer does not list its jobs (${answer.statusName})`,
+      };
+    }
+    const user = this.d.options.user;
+    const mine = jobs.filter((j) => j.name === jobName && (j.user === undefined || j.user === user));
+    const found = mine.sort((a, b) => b.id - a.id)[0];
+    if (found) return { found };
+    if (upTime === undefined) {
+      return {
+        absent: true,
+        conclusive: false,
+        reason: 'the agent did not note the printer’s clock before sending',
+      };
+    }
+    const info = (await this.d.ops.printer(target.uri, this.op(signal))).info;
+    const now = info?.upTime;
+    const older = jobs.some((j) => j.createdAt !== undefined && j.createdAt <= upTime);
+    if (now !== undefined && now >= upTime && older)
+      return { absent: true, conclusive: true, reason: 'not in the printer’s job list' };
+    return {
+      absent: true,
+      conclusive: false,
+      reason:
+        now !== undefined && now < upTime
+          ? 'the printer restarted since, and forgot its jobs'
+          : 'the printer no longer lists jobs that old',
+    };
+  }
+
+  /**
+   * Sends the document (the checkpoint first) and follows the job. `copiesAttr` is false when the
+   * printer does not list `copies-supported` and one copy is wanted.
+   */
+  async send(
+    job: Job,
+    ctx: ExecuteContext,
+    target: PrinterTarget,
+    info: PrinterInfo,
+    doc: PrintDocument,
+  ): Promise<JobResult> {
+    const { options, log } = this.d;
+    const base: PrintCheckpoint = {
+      v: 1,
+      phase: 'sending',
+      printer: target.label,
+      uri: target.uri,
+      jobName: job.commandId,
+      user: options.user,
+      copies: doc.copies,
+    };
+    if (info.upTime !== undefined) base.upTime = info.upTime;
+    if (ctx.signal.aborted) throw stopped();
+    ctx.checkpoint(base);
+    let printed: Awaited<ReturnType<IppOperations['print']>>;
+    try {
+      printed = await this.d.ops.print(
+        target.uri,
+        {
+          name: job.commandId,
+          format: doc.format,
+          copies: info.copies || doc.copies > 1 ? doc.copies : undefined,
+        },
+        { length: doc.maxLength, write: (t, off) => void doc.writeTo(t, off) },
+        { timeoutMs: options.sendTimeoutMs, user: options.user },
+      );
+    } catch (e) {
+      if (!(e instanceof IppTransportError)) throw e;
+      if (!e.sent) {
+        throw nothingSent(
+          'DEVICE_UNAVAILABLE',
+          `Print-Job not delivered: ${e.message}`,
+          `${target.label} does not answer; nothing was printed. Check that it is switched on and connected.`,
+        );
+      }
+      log.warn('the answer to Print-Job was lost; asking the printer', {
+        printer: target.label,
+        error: e.message,
+      });
+      return this.afterLostAnswer(ctx, target, base);
+    }
+    const { answer } = printed;
+    if (!isSuccess(answer.status) || !printed.job) {
+      const unsupported = printed.ignored;
+      const status = unsupported.includes('document-format')
+        ? Status.documentFormatNotSupported
+        : answer.status;
+      throw this.refused(target, doc, status, answer.message ?? answer.statusName);
+    }
+    const jobId = printed.job.id;
+    ctx.checkpoint({ ...base, phase: 'accepted', jobId } satisfies PrintCheckpoint);
+    log.info('print job accepted', { printer: target.label, jobId, copies: doc.copies });
+    ctx.progress(0.3);
+    const result = await this.d.follower.follow(
+      { target, jobId, copies: doc.copies },
+      { signal: ctx.signal, onAbort: 'cancel', progress: (f) => ctx.progress(f) },
+    );
+    if (printed.ignored.includes('copies') && doc.copies > 1) {
+      result.notes += ' (the printer ignored the copy count: check how many came out)';
+    }
+    return result;
+  }
+
+  private async afterLostAnswer(
+    ctx: ExecuteContext,
+    target: PrinterTarget,
+    base: PrintCheckpoint,
+  ): Promise<JobResult> {
+    let own: OwnJob | undefined;
+    for (let tries = 0; tries < 3 && !own; tries++) {
+      try {
+        own = await this.findOwnJob(target, base.jobName, base.upTime);
+      } catch (e) {
+        if (!(e instanceof IppTransportError)) throw e;
+        await this.d.clock.sleep(this.d.options.statusRetryMs).catch(() => undefined);
+      }
+    }
+    if (own && 'found' in own) {
+      ctx.checkpoint({ ...base, phase: 'accepted', jobId: own.found.id } satisfies PrintCheckpoint);
+      return this.d.follower.follow(
+        { target, jobId: own.found.id, copies: base.copies },
+        { signal: ctx.signal, onAbort: 'cancel', progress: (f) => ctx.progress(f) },
+      );
+    }
+    if (own?.conclusive) {
+      throw nothingSent(
+        'DEVICE_UNAVAILABLE',
+        'Print-Job answer lost; the printer has no such job',
+        `The connection to ${target.label} broke while sending; it did not take the document, so nothing was printed.`,
+      );
+    }
+    const why = own ? own.reason : 'the printer did not answer';
+    throw new AgentError('STATE_UNKNOWN', `Print-Job answer lost and ${why}`, {
+      notes: `The connection to ${target.label} broke while the document was being sent, and the agent cannot tell whether it was printed (${why}). Check the printer before printing again.`,
+    });
+  }
+
+  private refused(target: PrinterTarget, doc: PrintDocument, status: number, words: string): AgentError {
+    switch (status) {
+      case Status.documentFormatNotSupported:
+        return nothingSent(
+          'COMMAND_INVALID',
+          `Print-Job: ${words}`,
+          `${target.label} cannot print ${doc.formatLabel} documents; nothing was printed.`,
+        );
+      case Status.requestEntityTooLarge:
+        return nothingSent(
+          'COMMAND_INVALID',
+          `Print-Job: ${words}`,
+          `The document is too large for ${target.label}; nothing was printed.`,
+        );
+      case Status.notAcceptingJobs:
+      case Status.busy:
+      case Status.temporaryError:
+      case Status.serviceUnavailable:
+        return nothingSent(
+          'DEVICE_BUSY',
+          `Print-Job: ${words}`,
+          `${target.label} is busy and did not take the document; nothing was printed.`,
+        );
+      case Status.notAuthenticated:
+      case Status.notAuthorized:
+      case Status.forbidden:
+        return nothingSent(
+          'DEVICE_ERROR',
+          `Print-Job: ${words}`,
+          `${target.label} asks for a password the agent does not have; nothing was printed. Ask IT to allow printing from this PC.`,
+        );
+      default:
+        return nothingSent(
+          'DEVICE_ERROR',
+          `Print-Job: ${words}`,
+          `${target.label} refused the document (${words}); nothing was printed.`,
+        );
+    }
+  }
+}
+
+export function stopped(): AgentError {
+  return new AgentError('ABORTED', 'Stopped before the document was sent', {
+    notes: 'The print job was stopped before the document was sent; nothing was printed.',
+    details: { nothingSent: true },
+  });
+}

@@ -1,0 +1,138 @@
+import type { Clock } from '../../src/clock.js';
+import type { DeviceStatus } from '../../src/drivers-api/types.js';
+import { PRINTER_STATE_NAMES, PrinterState } from './ipp-constants.js';
+import type { PrinterInfo } from './operations.js';
+import { describeReasons, type PrinterReason } from './reasons.js';
+
+/**
+ * What the driver knows of its printers, for `status()` (the status page's device card and the
+ * device metrics): per printer its state and reasons in words, the jobs waiting on it, the last
+ * job. Pure bookkeeping: never throws, never does I/O.
+ */
+
+interface PrinterView {
+  label: string;
+  uri: string;
+  reachable: boolean | undefined;
+  lastContact?: number;
+  info?: PrinterInfo;
+  reasons: PrinterReason[];
+  problem?: string;
+}
+
+export interface LastJob {
+  printer: string;
+  jobId?: number;
+  outcome: string;
+  at: number;
+}
+
+export class StatusBoard {
+  private readonly printers = new Map<string, PrinterView>();
+  private lastJob: LastJob | undefined;
+  private printed = 0;
+  private failed = 0;
+
+  constructor(private readonly clock: Clock) {}
+
+  /** Makes a printer known (shown as "not contacted yet" until it answers). */
+  track(label: string, uri: string): void {
+    if (!this.printers.has(uri)) this.printers.set(uri, { label, uri, reachable: undefined, reasons: [] });
+  }
+
+  answered(label: string, uri: string, info: PrinterInfo): void {
+    this.track(label, uri);
+    const view = this.printers.get(uri) as PrinterView;
+    view.reachable = true;
+    view.lastContact = this.clock.now();
+    view.info = info;
+    view.reasons = describeReasons(info.reasons);
+    delete view.problem;
+  }
+
+  /** The printer did not answer, or answered with an IPP error (`why`, in words). */
+  unreachable(label: string, uri: string, why: string): void {
+    this.track(label, uri);
+    const view = this.printers.get(uri) as PrinterView;
+    view.reachable = false;
+    view.problem = why;
+  }
+
+  jobEnded(job: LastJob, ok: boolean): void {
+    this.lastJob = job;
+    if (ok) this.printed++;
+    else this.failed++;
+  }
+
+  reasonsOf(uri: string): PrinterReason[] {
+    return this.printers.get(uri)?.reasons ?? [];
+  }
+
+  /** True when every printer tracked so far answered its last contact. */
+  isHealthy(): boolean {
+    const views = [...this.printers.values()];
+    return (
+      views.length > 0 && views.every((p) => p.reachable === true && p.reasons.every((r) => !r.blocking))
+    );
+  }
+
+  snapshot(): DeviceStatus {
+    const views = [...this.printers.values()];
+    const warnings: string[] = [];
+    const facts: DeviceStatus['facts'] = {};
+    let lastContact: number | undefined;
+    for (const p of views) {
+      if (p.lastContact !== undefined) lastContact = Math.max(lastContact ?? 0, p.lastContact);
+      facts[`printer ${p.label}`] = this.line(p);
+      if (p.reachable === false) {
+        warnings.push(
+          `${p.label} does not answer (${p.problem ?? 'no answer'}) — check that it is switched on and connected.`,
+        );
+      }
+      for (const r of p.reasons) {
+        if (r.severity === 'report' && !r.blocking) continue;
+        warnings.push(`${p.label} ${r.sentence}.`);
+      }
+      if (p.info?.accepting === false && !p.reasons.some((r) => r.keyword === 'paused')) {
+        warnings.push(
+          `${p.label} does not accept jobs — ask IT to enable it (on this PC: cupsaccept QUEUE).`,
+        );
+      }
+    }
+    facts['jobs printed'] = this.printed;
+    facts['jobs failed'] = this.failed;
+    facts['last job'] = this.lastJob ? this.describeLast(this.lastJob) : null;
+    const connected = views.length > 0 && views.every((p) => p.reachable === true);
+    const summary =
+      views.length === 0
+        ? 'no printer contacted yet'
+        : views.every((p) => p.reachable === undefined)
+          ? 'not contacted yet'
+          : warnings.length === 0
+            ? views.length === 1
+              ? `ready (${this.line(views[0] as PrinterView)})`
+              : `${views.length} printers ready`
+            : (warnings[0] as string).replace(/\.$/, '');
+    const out: DeviceStatus = { connected, summary, warnings, facts };
+    if (lastContact !== undefined) out.lastContact = lastContact;
+    return out;
+  }
+
+  private line(p: PrinterView): string {
+    if (p.reachable === undefined) return 'not contacted yet';
+    if (p.reachable === false) return `not answering (${p.problem ?? 'no answer'})`;
+    const state = p.info?.state;
+    const stateName =
+      state === PrinterState.stopped
+        ? 'stopped'
+        : state !== undefined
+          ? (PRINTER_STATE_NAMES[state] ?? 'unknown')
+          : 'answering';
+    const queued = p.info?.queued;
+    return queued === undefined ? stateName : `${stateName}, ${queued} job${queued === 1 ? '' : 's'} queued`;
+  }
+
+  private describeLast(job: LastJob): string {
+    return `${job.jobId !== undefined ? `job ${job.jobId} ` : ''}on ${job.printer}: ${job.outcome}`;
+  }
+}
