@@ -19,6 +19,10 @@ export interface CreateCommandOptions {
   reservationId?: string;
   keyCount?: number;
   copyCount?: number;
+  /** printer: `FileType` (default application/pdf). */
+  fileType?: string;
+  /** printer: `FileData`, Base64 (default: a one-page PDF about the stay). */
+  fileData?: string;
   /** fiscal-refund: the receipt refunded; default: a known receipt not yet refunded. */
   receipt?: Omit<KnownReceipt, 'refunded'>;
   /** fiscal-payload: SOAP envelope or bare root. */
@@ -194,8 +198,8 @@ export class CommandFactory {
         return {
           kind,
           copyCount: options.copyCount ?? rng.int(1, 2),
-          fileType: 'application/pdf',
-          fileData: tinyPdf(lines).toString('base64'),
+          fileType: options.fileType ?? 'application/pdf',
+          fileData: options.fileData ?? tinyPdf(lines).toString('base64'),
         };
       }
       case 'payment-terminal':
