@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type IppPrinterOptions, IppPrinterOptionsSchema } from '../../../drivers/ipp-printer/config.js';
+import { discoverIppPrinters } from '../../../drivers/ipp-printer/discovery.js';
+import { IppPrinterDriver } from '../../../drivers/ipp-printer/driver.js';
+import { silentLogger } from '../../../src/log.js';
+import { createHttpClient } from '../../../src/transport/http.js';
+import { memoryStore, recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
+import { requireTool } from '../../helpers/tools.js';
+import { CUPSD, type Cupsd, LPADMIN, startCupsd } from './cupsd.js';
+import { printJob, rejection, until } from './helpers.js';
+import { DBUS_DAEMON, IPPEVEPRINTER, type Ippeve, startIppeveprinter } from './ippeveprinter.js';
+
+/**
+ * The CUPS path end to end: a real cupsd (foreground, its own configuration, 127.0.0.1 on a free
+ * port, Debian's default access policy) with an IPP Everywhere queue whose device is an
+ * ippeveprinter; the driver prints through the queue by platform name, without any password.
+ */
+const run =
+  requireTool(CUPSD, 'the CUPS path is tested against a real scheduler') &&
+  requireTool(LPADMIN, 'queues are added with lpadmin') &&
+  requireTool(IPPEVEPRINTER, 'the queue prints to ippeveprinter') &&
+  requireTool(DBUS_DAEMON, 'ippeveprinter needs a D-Bus');
+const asRoot = process.getuid?.() === 0;
+if (run && !asRoot && process.env.CI === 'true') throw new Error('cupsd needs root; CI runs as root');
+
+describe.runIf(run && asRoot)('ipp-printer through a real CUPS queue', () => {
+  let cups: Cupsd;
+  let printer: Ippeve;
+  const drivers: IppPrinterDriver[] = [];
+
+  function driver(extra: Partial<IppPrinterOptions> = {}): IppPrinterDriver {
+    const options = IppPrinterOptionsSchema.parse({
+      cupsUrl: cups.url,
+      cupsQueues: true,
+      pollIntervalMs: 100,
+      statusIntervalMs: 0,
+      offlineWaitMs: 0,
+      requestTimeoutMs: 5000,
+      jobTimeoutMs: 30_000,
+      ...extra,
+    });
+    const d = new IppPrinterDriver(options, testDriverContext({ store: memoryStore() }));
+    drivers.push(d);
+    return d;
+  }
+
+  beforeAll(async () => {
+    printer = await startIppeveprinter({ pageDelay: 0.05 });
+    cups = await startCupsd();
+    await cups.addQueue('Reception_Laser', printer.uri);
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const d of drivers) await d.close();
+    await cups?.stop();
+    await printer?.stop();
+  });
+
+  it('prints on the same-name queue (spaces become _), and the document reaches the printer once', async () => {
+    const result = await driver().execute(
+      printJob({ copyCount: 2, printerName: 'Reception Laser' }, { commandId: 'cups-copies' }),
+      recordingExecuteContext(),
+    );
+    expect(result.notes).toBe('Printed 2 copies of 1 page on Reception Laser');
+    await until(
+      () => printer.documents().some((d) => d.jobName === 'cups-copies'),
+      'the document at the printer',
+    );
+    expect(printer.documents().filter((d) => d.jobName === 'cups-copies')).toHaveLength(1);
+  });
+
+  it('an unknown queue ends in Error naming the queues CUPS has', async () => {
+    const error = await rejection(
+      driver().execute(
+        printJob({ printerName: 'Bar Inkjet' }, { commandId: 'cups-unknown' }),
+        recordingExecuteContext(),
+      ),
+    );
+    expect(error.code).toBe('COMMAND_INVALID');
+    expect(error.notes).toContain('Printers it knows: Reception_Laser.');
+  });
+
+  it('Get-Jobs through CUPS finds our job by name without a password (reconcile after a crash)', async () => {
+    const ectx = recordingExecuteContext();
+    await driver().execute(
+      printJob({ printerName: 'Reception Laser' }, { commandId: 'cups-reconcile' }),
+      ectx,
+    );
+    const sending = ectx.checkpoints[0];
+    const outcome = await driver().reconcile(
+      printJob({}, { commandId: 'cups-reconcile', checkpoint: sending }),
+      new AbortController().signal,
+    );
+    expect(outcome).toMatchObject({ outcome: 'done' });
+    const nothing = { ...(sending as object), jobName: 'never-sent' };
+    expect(
+      await driver().reconcile(
+        printJob({}, { commandId: 'never-sent', checkpoint: nothing }),
+        new AbortController().signal,
+      ),
+    ).toEqual({
+      outcome: 'not-done',
+    });
+  });
+
+  it('a platform cancellation of a held job: Cancel-Job as the job’s owner works without a password', async () => {
+    const d = driver({ jobTimeoutMs: 60_000 });
+    await printer.setPaperEmpty(true);
+    const controller = new AbortController();
+    const ectx = recordingExecuteContext(controller.signal);
+    try {
+      const running = rejection(
+        d.execute(printJob({ printerName: 'Reception Laser' }, { commandId: 'cups-cancel' }), ectx),
+      );
+      await until(
+        () => ectx.checkpoints.some((c) => (c as { phase: string }).phase === 'accepted'),
+        'CUPS to take the job',
+      );
+      controller.abort();
+      const error = await running;
+      expect(error.code).toBe('ABORTED');
+      expect(error.notes).toMatch(/^Cancelled on Reception Laser \(job \d+\)/);
+    } finally {
+      await printer.setPaperEmpty(false);
+    }
+  });
+
+  it('devices lists the CUPS queues with a suggested configuration', async () => {
+    const report = await discoverIppPrinters(
+      { http: createHttpClient, log: silentLogger, signal: new AbortController().signal, browseMs: 0 },
+      { cupsUrl: cups.url, browse: async () => [] },
+    );
+    expect(report.devices).toEqual([
+      expect.objectContaining({
+        source: 'CUPS queue',
+        name: 'Reception_Laser',
+        address: `${cups.url}/printers/Reception_Laser`,
+        suggestedOptions: { printers: { Reception_Laser: `${cups.url}/printers/Reception_Laser` } },
+      }),
+    ]);
+  });
+});

@@ -1,0 +1,157 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, connect, createServer } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { tempDir } from '../../helpers/daemon.js';
+
+/**
+ * A real CUPS scheduler for tests: `cupsd -f` (foreground) with its own configuration and state
+ * in a temporary directory (`-c`, `-s`), listening on 127.0.0.1 at a free port only, no browsing,
+ * no web interface. Its access policy is the installed Debian default's (`<Policy default>` of
+ * /etc/cups/cupsd.conf when present), so what an unauthenticated local client may do — print,
+ * list its own jobs, cancel them or not — is what a front-desk PC's CUPS allows. Queues are
+ * added with `lpadmin`, which authenticates as root with the scheduler's local certificate
+ * (CUPS_STATEDIR). Needs root, like cupsd itself.
+ */
+
+export const CUPSD = '/usr/sbin/cupsd';
+export const LPADMIN = 'lpadmin';
+const exec = promisify(execFile);
+
+export interface Cupsd {
+  readonly port: number;
+  /** ipp://127.0.0.1:PORT */
+  readonly url: string;
+  addQueue(name: string, deviceUri: string): Promise<void>;
+  readonly errorLog: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function stockPolicy(): string {
+  const fallback = `<Policy default>
+  JobPrivateAccess default
+  JobPrivateValues default
+  <Limit Create-Job Print-Job Print-URI Validate-Job>
+    Order deny,allow
+  </Limit>
+  <Limit CUPS-Add-Modify-Printer CUPS-Delete-Printer CUPS-Add-Modify-Class CUPS-Delete-Class CUPS-Set-Default CUPS-Get-Devices>
+    AuthType Default
+    Require user @SYSTEM
+    Order deny,allow
+  </Limit>
+  <Limit Cancel-Job CUPS-Authenticate-Job>
+    Require user @OWNER @SYSTEM
+    Order deny,allow
+  </Limit>
+  <Limit All>
+    Order deny,allow
+  </Limit>
+</Policy>`;
+  try {
+    const text = readFileSync('/etc/cups/cupsd.conf', 'utf8');
+    const m = /<Policy default>[\s\S]*?<\/Policy>/.exec(text);
+    return m?.[0] ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+async function reachable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export async function startCupsd(): Promise<Cupsd> {
+  const dir = tempDir('cupsd');
+  chmodSync(dir, 0o755);
+  for (const sub of ['root', 'spool', 'cache', 'state', 'tmp', 'log']) {
+    mkdirSync(join(dir, sub), { recursive: true });
+    chmodSync(join(dir, sub), 0o755);
+  }
+  const port = await freePort();
+  writeFileSync(
+    join(dir, 'root', 'cups-files.conf'),
+    [
+      `ServerRoot ${dir}/root`,
+      `RequestRoot ${dir}/spool`,
+      `CacheDir ${dir}/cache`,
+      `StateDir ${dir}/state`,
+      `TempDir ${dir}/tmp`,
+      `AccessLog ${dir}/log/access_log`,
+      `ErrorLog ${dir}/log/error_log`,
+      `PageLog ${dir}/log/page_log`,
+      `Printcap ${dir}/printcap`,
+      'ServerBin /usr/lib/cups',
+      'DataDir /usr/share/cups',
+      'SystemGroup root',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(dir, 'root', 'cupsd.conf'),
+    [
+      'LogLevel info',
+      `Listen 127.0.0.1:${port}`,
+      'Browsing No',
+      'BrowseLocalProtocols none',
+      'WebInterface No',
+      'DefaultAuthType Basic',
+      '<Location />',
+      '  Order allow,deny',
+      '  Allow 127.0.0.1',
+      '</Location>',
+      stockPolicy(),
+      '',
+    ].join('\n'),
+  );
+  const child: ChildProcess = spawn(
+    CUPSD,
+    ['-f', '-c', join(dir, 'root', 'cupsd.conf'), '-s', join(dir, 'root', 'cups-files.conf')],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const output: string[] = [];
+  child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
+  child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  for (let i = 0; i < 300 && !(await reachable(port)); i++) {
+    if (child.exitCode !== null) throw new Error(`cupsd exited (${child.exitCode}): ${output.join('')}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const errorLog = join(dir, 'log', 'error_log');
+  return {
+    port,
+    url: `ipp://127.0.0.1:${port}`,
+    errorLog,
+    addQueue: async (name, deviceUri) => {
+      await exec(
+        LPADMIN,
+        ['-h', `127.0.0.1:${port}`, '-p', name, '-E', '-v', deviceUri, '-m', 'everywhere'],
+        {
+          env: { ...process.env, CUPS_STATEDIR: join(dir, 'state'), CUPS_SERVERROOT: join(dir, 'root') },
+        },
+      );
+    },
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+      if (existsSync(errorLog)) output.length = 0;
+    },
+  };
+}
