@@ -12,7 +12,8 @@ Examples:
   frontdesk-agent check-config --config agent.yaml --online
   frontdesk-agent cut-keys --config agent.yaml --device 4c7c… --reservation 9f1e… --count 2
   frontdesk-agent simulate-platform --scenario config/scenarios/demo.yaml --port 8730
-  frontdesk-agent devices`;
+  frontdesk-agent devices
+  frontdesk-agent test-page --config agent.yaml --device 63ef…`;
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -101,10 +102,25 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   program
     .command('devices')
-    .description('list serial ports and HID devices that may be encoders (with by-id paths and VID/PID)')
+    .description(
+      'list serial ports and HID devices that may be encoders, CUPS queues and IPP printers on the LAN, with suggested options',
+    )
     .option('--json', 'print JSON', false)
-    .action(async (opts: { json: boolean }) =>
-      setExit(await (await import('./cli/devices.js')).devicesCommand(opts, io)),
+    .option('--no-lan', 'do not browse the LAN (mDNS) for printers')
+    .action(async (opts: { json: boolean; lan: boolean }) =>
+      setExit(
+        await (await import('./cli/devices.js')).devicesCommand(opts, io, { registry: driverRegistry }),
+      ),
+    );
+
+  program
+    .command('test-page')
+    .description('print a one-page test PDF on a configured Printer device, through its driver')
+    .requiredOption('--config <file>', 'configuration file')
+    .requiredOption('--device <id>', 'the Printer device id')
+    .option('--printer <name>', 'the platform printer name (default: the driver’s default printer)')
+    .action(async (opts: { config: string; device: string; printer?: string }) =>
+      setExit(await (await import('./cli/test-page.js')).testPageCommand(opts, io, driverRegistry)),
     );
 
   try {

@@ -187,6 +187,7 @@ export async function discoverIppPrinters(
   } finally {
     http.close();
   }
+  if (ctx.browseMs <= 0) return { devices, problems };
   try {
     const records = await (options.browse ?? multicastBrowse)(IPP_SERVICES, ctx.browseMs, ctx.signal);
     for (const p of printersFromMdns(records)) {

@@ -1,19 +1,73 @@
-import { type CandidateDevice, listCandidateDevices } from '../transport/discovery.js';
+import type { DiscoveredDevice, DriverRegistry } from '../drivers-api/types.js';
+import { silentLogger } from '../log.js';
+import { type CandidateDevice, type DiscoveryResult, listCandidateDevices } from '../transport/discovery.js';
+import { createHttpClient } from '../transport/http.js';
 import { type CliIo, line } from './io.js';
 
-/** `frontdesk-agent devices`: serial ports and HID devices that may be encoders or bridges. */
-export async function devicesCommand(opts: { json: boolean }, io: CliIo): Promise<number> {
-  const result = await listCandidateDevices();
+/** How long `devices` listens for printers announcing themselves on the LAN (mDNS). */
+export const LAN_BROWSE_MS = 3000;
+
+export interface DevicesOptions {
+  json: boolean;
+  /** Browse the LAN (mDNS) for network printers; `--no-lan` turns it off. */
+  lan: boolean;
+}
+
+export interface FoundByDriver extends DiscoveredDevice {
+  driver: string;
+}
+
+export interface DevicesDeps {
+  registry?: DriverRegistry;
+  listCandidates?: () => Promise<DiscoveryResult>;
+}
+
+/**
+ * `frontdesk-agent devices`: serial ports and HID devices that may be encoders or bridges, and
+ * what each driver family can find by itself (the office printer driver: local CUPS queues and
+ * IPP printers on the LAN), with the `options:` that would use each.
+ */
+export async function devicesCommand(
+  opts: DevicesOptions,
+  io: CliIo,
+  deps: DevicesDeps = {},
+): Promise<number> {
+  const result = await (deps.listCandidates ?? listCandidateDevices)();
+  const found: FoundByDriver[] = [];
+  const problems = [...result.problems];
+  for (const [kind, load] of deps.registry ?? []) {
+    let factory: Awaited<ReturnType<typeof load>>;
+    try {
+      factory = await load();
+    } catch {
+      continue;
+    }
+    if (!factory.discover) continue;
+    const signal = AbortSignal.timeout(LAN_BROWSE_MS + 10_000);
+    try {
+      const report = await factory.discover({
+        http: createHttpClient,
+        log: silentLogger,
+        signal,
+        browseMs: opts.lan ? LAN_BROWSE_MS : 0,
+      });
+      found.push(...report.devices.map((d) => ({ driver: kind, ...d })));
+      problems.push(...report.problems);
+    } catch (e) {
+      problems.push(`${kind}: could not look for devices (${(e as Error).message})`);
+    }
+  }
   if (opts.json) {
-    line(io.stdout, JSON.stringify(result, null, 2));
+    line(io.stdout, JSON.stringify({ devices: result.devices, found, problems }, null, 2));
     return 0;
   }
-  for (const problem of result.problems) line(io.stderr, `note: ${problem}`);
-  if (result.devices.length === 0) {
-    line(io.stdout, 'No serial ports or HID devices found.');
+  for (const problem of problems) line(io.stderr, `note: ${problem}`);
+  if (result.devices.length === 0 && found.length === 0) {
+    line(io.stdout, 'No serial ports, HID devices or printers found.');
     return 0;
   }
   for (const device of result.devices) line(io.stdout, formatDevice(device));
+  for (const device of found) line(io.stdout, formatFound(device));
   return 0;
 }
 
@@ -32,5 +86,13 @@ function formatDevice(d: CandidateDevice): string {
     `${d.kind.padEnd(6)} ${d.path} ${facts.join('  ')}`,
     `       ${d.role}: ${d.note}`,
     `       options: ${JSON.stringify(d.suggestedOptions)}`,
+  ].join('\n');
+}
+
+function formatFound(d: FoundByDriver): string {
+  return [
+    `${'print'.padEnd(6)} ${d.name}  ${d.address}`,
+    `       ${d.source}${d.note ? `: ${d.note}` : ''}`,
+    `       driver: ${d.driver}  options: ${JSON.stringify(d.suggestedOptions)}`,
   ].join('\n');
 }

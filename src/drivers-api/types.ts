@@ -41,7 +41,7 @@ export interface DiscoveryContext {
   http: (options?: HttpClientOptions) => HttpClient;
   log: Logger;
   signal: AbortSignal;
-  /** How long a LAN browse (mDNS) may listen. */
+  /** How long a LAN browse (mDNS) may listen; 0: no LAN browse. */
   browseMs: number;
 }
 
