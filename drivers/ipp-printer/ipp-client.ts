@@ -103,11 +103,12 @@ export class IppClient {
     extraGroups: IppOutGroup[] = [],
   ): Promise<IppAnswer> {
     this.requestId = (this.requestId % 0x7fffffff) + 1;
+    const requestId = this.requestId;
     const op = OPERATION_NAMES[operation] ?? `operation 0x${operation.toString(16)}`;
     const { buffer, dataOffset } = encodeMessage(
       {
         code: operation,
-        requestId: this.requestId,
+        requestId,
         groups: [
           operationGroup({ name: 'printer-uri', values: [{ tag: 0x45, value: printerUri }] }, ...attributes),
           ...extraGroups,
@@ -158,7 +159,7 @@ export class IppClient {
       const why = e instanceof IppDecodeError ? e.message : String(e);
       throw new IppTransportError(`${op}: the printer's answer is not IPP (${why})`, true, 'garbage');
     }
-    if (response.requestId !== this.requestId && response.requestId !== 0) {
+    if (response.requestId !== requestId && response.requestId !== 0) {
       throw new IppTransportError(`${op}: the answer belongs to another request`, true, 'garbage');
     }
     const status = response.code;

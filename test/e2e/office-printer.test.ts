@@ -1,0 +1,249 @@
+import { get } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type IppSimulator, startIppSimulator } from '../../drivers/ipp-printer/simulator.js';
+import type { CommandState } from '../../src/connector/wire.js';
+import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import {
+  DBUS_DAEMON,
+  IPPEVEPRINTER,
+  type Ippeve,
+  startIppeveprinter,
+} from '../drivers/ipp-printer/ippeveprinter.js';
+import { startTcpProxy, type TcpProxy } from '../drivers/ipp-printer/tcp-proxy.js';
+import { createDaemon, type DaemonHandle, eventually } from '../helpers/daemon.js';
+import { requireTool } from '../helpers/tools.js';
+import { historyProblems, TOKENS } from './harness.js';
+
+const RECEPTION = 'a1000000-0000-4000-8000-000000000001';
+const BACK_OFFICE = 'a1000000-0000-4000-8000-000000000002';
+const LOBBY = 'a1000000-0000-4000-8000-000000000003';
+const TERMINAL: CommandState[] = ['Processed', 'Error', 'Cancelled'];
+
+const run =
+  requireTool(IPPEVEPRINTER, 'office printing end to end runs against ippeveprinter') &&
+  requireTool(DBUS_DAEMON, 'ippeveprinter needs a D-Bus');
+
+/**
+ * Office printing end to end: the real daemon with the ipp-printer driver and the platform
+ * simulator's Printer commands. "Reception Laser" is CUPS's ippeveprinter (spool kept, behind a
+ * TCP proxy that can make it go away or hold a Print-Job's answer), "Back Office" the project's
+ * IPP printer simulator (a printer that stops when out of paper), and the lobby device names a
+ * printer the agent does not know. At the end ippeveprinter's spool holds each document once.
+ */
+describe.runIf(run)('office printing end to end with the ipp-printer driver', () => {
+  let eve: Ippeve;
+  let proxy: TcpProxy;
+  let backOffice: IppSimulator;
+  let sim: PlatformSimulator;
+  let daemon: DaemonHandle;
+  const created: string[] = [];
+
+  beforeAll(async () => {
+    eve = await startIppeveprinter({ pageDelay: 0.1 });
+    proxy = await startTcpProxy(eve.port);
+    backOffice = await startIppSimulator({ printers: [{ name: 'Back Office', pageMs: 5 }] });
+    sim = await startPlatformSimulator({
+      scenario: {
+        platform: { ...TOKENS, rateLimit: { requests: 100_000, windowSeconds: 30 } },
+        devices: [
+          { id: RECEPTION, type: 'Printer', name: 'Reception', printerName: 'Reception Laser' },
+          { id: BACK_OFFICE, type: 'Printer', name: 'Back office', printerName: 'Back Office' },
+          { id: LOBBY, type: 'Printer', name: 'Lobby', printerName: 'Lobby Inkjet' },
+        ],
+        reservations: { generate: 5 },
+      },
+    });
+    const ipp = {
+      cupsQueues: false,
+      pollIntervalMs: 100,
+      statusIntervalMs: 1000,
+      statusRetryMs: 300,
+      offlineWaitMs: 20_000,
+      requestTimeoutMs: 3000,
+      jobTimeoutMs: 60_000,
+    };
+    daemon = createDaemon({
+      config: {
+        version: 1,
+        platform: {
+          url: sim.url,
+          websocketUrl: sim.wsUrl,
+          rateLimit: { requests: 100_000, windowSeconds: 30 },
+        },
+        poll: { intervalMs: 500, safetyNetMs: 5000, fiscalLookbackHours: 24 },
+        shutdown: { deadlineMs: 3000 },
+        devices: [
+          {
+            id: RECEPTION,
+            name: 'Reception printer',
+            type: 'Printer',
+            driver: 'ipp-printer',
+            options: { ...ipp, printers: { 'Reception Laser': `ipp://127.0.0.1:${proxy.port}/ipp/print` } },
+          },
+          {
+            id: BACK_OFFICE,
+            name: 'Back office printer',
+            type: 'Printer',
+            driver: 'ipp-printer',
+            options: { ...ipp, printers: { 'Back Office': backOffice.printerUri('Back Office') } },
+          },
+          {
+            id: LOBBY,
+            name: 'Lobby printer',
+            type: 'Printer',
+            driver: 'ipp-printer',
+            options: { ...ipp, printers: { 'Back Office': backOffice.printerUri('Back Office') } },
+          },
+        ],
+      },
+      env: { FRONTDESK_CLIENT_TOKEN: TOKENS.clientToken, FRONTDESK_ACCESS_TOKEN: TOKENS.accessToken },
+    });
+    await daemon.start();
+  }, 60_000);
+
+  afterAll(async () => {
+    await daemon?.stop();
+    await sim?.close();
+    await backOffice?.close();
+    await proxy?.close();
+    await eve?.stop();
+  });
+
+  const state = (id: string) => sim.command(id)?.state ?? 'Pending';
+  const notes = (id: string) => sim.history(id).at(-1)?.notes ?? '';
+  const spooled = (id: string) => eve.documents().filter((d) => d.jobName === id).length;
+  async function settle(id: string, timeoutMs = 60_000): Promise<CommandState> {
+    return eventually(
+      () => (TERMINAL.includes(state(id)) ? state(id) : undefined),
+      timeoutMs,
+      `command ${id}`,
+      100,
+    );
+  }
+  function print(
+    deviceId: string,
+    extra: { copyCount?: number; fileType?: string; fileData?: string } = {},
+  ): string {
+    const id = sim.createPrint({ deviceId, ...extra }).id;
+    created.push(id);
+    return id;
+  }
+  async function deviceStatus(deviceId: string): Promise<{ connected: boolean; warnings: string[] }> {
+    const text = await new Promise<string>((resolve, reject) => {
+      get(`${daemon.statusUrl()}/status.json`, (res) => {
+        let data = '';
+        res.on('data', (c: Buffer) => (data += c.toString()));
+        res.on('end', () => resolve(data));
+      }).on('error', reject);
+    });
+    const body = JSON.parse(text) as {
+      devices: Array<{ id: string; status: { connected: boolean; warnings: string[] } }>;
+    };
+    const device = body.devices.find((d) => d.id === deviceId);
+    if (!device) throw new Error(`no device ${deviceId} in status.json`);
+    return device.status;
+  }
+
+  it('prints copies: Processed with what came out, one document in the spool', async () => {
+    const id = print(RECEPTION, { copyCount: 2 });
+    expect(await settle(id)).toBe('Processed');
+    expect(notes(id)).toBe('Printed 2 copies of 1 page on Reception Laser');
+    expect(spooled(id)).toBe(1);
+  }, 90_000);
+
+  it('an unsupported file type ends in Error with Notes, and nothing is sent', async () => {
+    const id = print(RECEPTION, {
+      fileType: 'application/msword',
+      fileData: Buffer.from('not a pdf').toString('base64'),
+    });
+    expect(await settle(id)).toBe('Error');
+    // The engine adds "(CODE: message)" after the driver's sentence.
+    expect(notes(id)).toMatch(
+      /^Reception Laser cannot print application\/msword documents \(it takes application\/pdf, image\/jpeg\); nothing was printed\. \(COMMAND_INVALID: /,
+    );
+    expect(spooled(id)).toBe(0);
+  }, 60_000);
+
+  it('an unknown printer ends in Error naming the printers the agent knows', async () => {
+    const id = print(LOBBY);
+    expect(await settle(id)).toBe('Error');
+    expect(notes(id)).toContain(
+      'The agent does not know the printer “Lobby Inkjet”; nothing was printed. Printers it knows: Back Office.',
+    );
+  }, 60_000);
+
+  it('paper out on a printer that stops: Error in words, nothing printed', async () => {
+    backOffice.setFault('Back Office', 'mediaEmpty', true);
+    const id = print(BACK_OFFICE);
+    expect(await settle(id)).toBe('Error');
+    expect(notes(id)).toMatch(
+      /^Back Office is out of paper — load paper into the tray; nothing was printed\. Print again once it is fixed\. \(PAPER_OUT: /,
+    );
+    expect(backOffice.spooled()).toEqual([]);
+    backOffice.setFault('Back Office', 'mediaEmpty', false);
+  }, 60_000);
+
+  it('paper out on ippeveprinter: the job waits with a warning on the page, and prints once paper is in', async () => {
+    await eve.setPaperEmpty(true);
+    const id = print(RECEPTION);
+    try {
+      await eventually(() => spooled(id) === 1, 30_000, 'the document at the printer');
+      await eventually(
+        async () => (await deviceStatus(RECEPTION)).warnings.some((w) => w.includes('out of paper')),
+        30_000,
+        'the paper warning',
+      );
+      expect(state(id)).toBe('Processing');
+    } finally {
+      await eve.setPaperEmpty(false);
+    }
+    expect(await settle(id)).toBe('Processed');
+    expect(spooled(id)).toBe(1);
+  }, 90_000);
+
+  it('a printer that goes away and comes back: the command waits for it and prints once', async () => {
+    await proxy.setDown(true);
+    const id = print(RECEPTION);
+    await eventually(
+      async () => !(await deviceStatus(RECEPTION)).connected,
+      30_000,
+      'the printer to be seen away',
+    );
+    expect(spooled(id)).toBe(0);
+    await proxy.setDown(false);
+    expect(await settle(id)).toBe('Processed');
+    expect(spooled(id)).toBe(1);
+  }, 90_000);
+
+  it('a cancellation mid-job becomes Cancel-Job: the command ends Cancelled, the document was received once', async () => {
+    const id = print(RECEPTION, { copyCount: 20 });
+    await eventually(() => state(id) === 'Processing' && spooled(id) === 1, 30_000, 'the job to be printing');
+    sim.cancelAsStaff(id, 'Wrong guest');
+    expect(await settle(id)).toBe('Cancelled');
+    await eventually(
+      () => daemon.lines.some((l) => l.includes(id) && /to=(cancelled|closed)/.test(l)),
+      30_000,
+      'the agent to settle the cancelled job',
+    );
+    expect(spooled(id)).toBe(1);
+  }, 90_000);
+
+  it('kill -9 between Print-Job and its answer: after the restart Get-Jobs says printed, and nothing is sent twice', async () => {
+    proxy.holdPrintJobAnswers(true);
+    const id = print(RECEPTION);
+    await proxy.answerHeld();
+    await daemon.kill();
+    proxy.dropHeld();
+    proxy.holdPrintJobAnswers(false);
+    await daemon.start();
+    expect(await settle(id)).toBe('Processed');
+    expect(notes(id)).toBe('Printed 1 copy of 1 page on Reception Laser (confirmed after a restart)');
+    expect(spooled(id)).toBe(1);
+  }, 90_000);
+
+  it('the spool holds every document once, and every history is in order', () => {
+    const names = eve.documents().map((d) => d.jobName);
+    expect(new Set(names).size).toBe(names.length);
+    for (const id of created) expect(historyProblems(sim.history(id), true)).toEqual([]);
+  });
+});
