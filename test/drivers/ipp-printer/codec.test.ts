@@ -64,9 +64,8 @@ describe('the IPP codec (RFC 8010)', () => {
     expect(job?.get('date')?.values[0]).toEqual(new Date(Date.UTC(2026, 0, 2, 3, 4, 5)));
     const col = job?.get('media-col')?.values[0] as Map<string, { values: unknown[] }>;
     expect(col.get('media-type')?.values).toEqual(['stationery', 'plain']);
-    expect(
-      (col.get('media-size')?.values[0] as Map<string, { values: unknown[] }>).get('x-dimension')?.values,
-    ).toEqual([21000]);
+    const size = col.get('media-size')?.values[0] as Map<string, { values: unknown[] }>;
+    expect(size.get('x-dimension')?.values).toEqual([21000]);
     expect(job?.get('nothing')?.values).toEqual([{ outOfBand: ValueTag.noValue }]);
     expect(m.data?.toString()).toBe('%PDF');
   });
