@@ -70,7 +70,7 @@ describe('config', () => {
 
   it('validates the shipped example and the simulator config', () => {
     const root = join(import.meta.dirname, '..', '..');
-    expect(loadConfig(join(root, 'config', 'agent.example.yaml')).devices).toHaveLength(2);
+    expect(loadConfig(join(root, 'config', 'agent.example.yaml')).devices).toHaveLength(3);
     expect(loadConfig(join(root, 'config', 'simulator.yaml')).simulator?.enabled).toBe(true);
   });
 
