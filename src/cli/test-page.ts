@@ -76,9 +76,6 @@ export async function testPageCommand(
     },
     io: createTransportFactory({ log }),
     http: createHttpClient,
-    fetch: (() => {
-      throw new AgentError('INTERNAL', 'drivers use ctx.http, not fetch');
-    }) as unknown as typeof fetch,
   });
   const stop = new AbortController();
   void firstSignal(io, () => undefined).then(() =>
