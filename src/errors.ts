@@ -58,8 +58,10 @@ export const ERROR_CODES = {
     notes: 'The agent built a request outside the platform’s documented limits.',
   },
   RESPONSE_INVALID: {
-    retryable: false,
-    notes: 'The platform answered with data the agent does not understand.',
+    // Not understood is not delivered: an HTML page from a captive portal or a proxy, a JSON array
+    // where an object belongs. The agent keeps what it has and asks again later, as in an outage.
+    retryable: true,
+    notes: 'The platform answered with data the agent does not understand; the agent keeps trying.',
   },
   COMMAND_INVALID: {
     retryable: false,

@@ -16,6 +16,10 @@ import type { OutboxItem } from './journal-outbox.js';
  * Nothing is
  * ever dropped for being old.
  *
+ * Delivered means understood: only a 2xx whose body is what `commands/update` returns (a JSON
+ * object) removes a row; any other answer (an HTML page of a captive portal, a JSON array) keeps
+ * it, with backoff, like an outage.
+ *
  * A refusal (400/403) means "no longer mine": `verify` re-reads the command. `gone` (terminal or
  * vanished on the platform; the caller has dropped its updates) ends it; `ours` means only this
  * update cannot be delivered, so it is removed and logged. A 409 is re-read, then retried.
@@ -253,9 +257,11 @@ export class Outbox {
         journal.outbox.remove(item.seq);
         return;
       case 'RESPONSE_INVALID':
-        // A 2xx with an odd body: the platform took the update.
-        log.warn('update answered with an unexpected body; counted as delivered', fields);
-        this.delivered(item);
+        // A 2xx that is not what `commands/update` returns (a JSON object): a captive portal's or
+        // a proxy's page, not the platform's answer. Not delivered.
+        log.warn('update answered with something not understood; kept, retrying later', fields);
+        journal.outbox.markAttempt(item.seq);
+        this.pause(this.backoff());
         return;
       case 'PLATFORM_AUTH':
       case 'PLATFORM_NOT_FOUND':

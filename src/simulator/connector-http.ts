@@ -8,6 +8,12 @@ import type { FaultName, RequestLogEntry } from './metrics.js';
 
 export const CONNECTOR_PREFIX = '/api/connector/v1/';
 
+/** What a hotel network's login page answers to any request while it intercepts the traffic. */
+const CAPTIVE_PORTAL_PAGE =
+  '<!DOCTYPE html><html><head><title>Hotel Wi-Fi</title></head><body><h1>Welcome</h1>' +
+  '<form method="post" action="/login"><label>Room number <input name="room"></label>' +
+  '<button>Connect</button></form></body></html>\n';
+
 export interface ConnectorHttpDeps {
   core: SimulatorCore;
   tokens: { clientToken: string; accessToken: string };
@@ -20,7 +26,7 @@ export interface ConnectorHttpDeps {
 
 /**
  * One Connector API request, in the platform's order: exact path (404), POST (405), the
- * connection-level faults (reset, hang) and added latency, JSON body (400), tokens (401), the
+ * connection-level faults (reset, hang, a captive portal's HTML page) and added latency, JSON body (400), tokens (401), the
  * forced 429 burst and the sliding window per access token (429 + `Retry-After`), the 5xx fault,
  * `Client` (400), then the operation. Every answer carries `Request-Id`; every request lands in
  * the counters and the request log, with the time it arrived.
@@ -72,6 +78,13 @@ export async function handleConnector(
     record(0, { fault: 'hang' });
     deps.hung.add(res);
     res.on('close', () => deps.hung.delete(res));
+    return;
+  }
+  if (fault?.kind === 'captive-portal') {
+    core.metrics.fault('captive-portal');
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.end(CAPTIVE_PORTAL_PAGE);
+    record(200, { fault: 'captive-portal' });
     return;
   }
   const delay = core.faults.latencyMs(name);

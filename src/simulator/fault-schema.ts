@@ -55,6 +55,11 @@ export const FaultsSchema = z
     resets: RequestFaultSchema.prefault({}),
     /** The request is never answered; the connection stays open until the client gives up. */
     hangs: RequestFaultSchema.prefault({}),
+    /**
+     * A captive portal, proxy or firewall login answers instead of the platform: `200` with an
+     * HTML page; the platform never sees the request.
+     */
+    captivePortal: RequestFaultSchema.prefault({}),
     /** Generated commands carry broken data with this probability (one of `kinds` at random). */
     malformed: z
       .object({

@@ -5,7 +5,11 @@ import { type Faults, FaultsPatchSchema, FaultsSchema } from './fault-schema.js'
 import type { Rng } from './rng.js';
 
 /** What happens to one Connector API request instead of (or before) normal handling. */
-export type RequestFault = { kind: 'reset' } | { kind: 'hang' } | { kind: 'server-error'; status: number };
+export type RequestFault =
+  | { kind: 'reset' }
+  | { kind: 'hang' }
+  | { kind: 'captive-portal' }
+  | { kind: 'server-error'; status: number };
 
 /**
  * The live fault switches. Decisions that need chance draw from the `faults` stream of the seed,
@@ -73,10 +77,11 @@ export class FaultController {
     return this.rng.chance(fault.rate);
   }
 
-  /** Decides the request-level fault for one request: reset, then hang, then a 5xx. */
+  /** Decides the request-level fault for one request: reset, hang, captive portal, then a 5xx. */
   decide(operation: string): RequestFault | undefined {
     if (this.hits(this.current.resets, operation)) return { kind: 'reset' };
     if (this.hits(this.current.hangs, operation)) return { kind: 'hang' };
+    if (this.hits(this.current.captivePortal, operation)) return { kind: 'captive-portal' };
     if (this.hits(this.current.serverErrors, operation)) {
       return { kind: 'server-error', status: this.current.serverErrors.status };
     }

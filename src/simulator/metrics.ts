@@ -12,6 +12,7 @@ export type FaultName =
   | 'server-error'
   | 'reset'
   | 'hang'
+  | 'captive-portal'
   | 'rate-limit-burst'
   | 'malformed'
   | 'cancel-on-processing'
@@ -55,6 +56,7 @@ function emptyFaults(): Record<FaultName, number> {
     'server-error': 0,
     reset: 0,
     hang: 0,
+    'captive-portal': 0,
     'rate-limit-burst': 0,
     malformed: 0,
     'cancel-on-processing': 0,

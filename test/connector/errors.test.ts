@@ -97,17 +97,30 @@ describe('HTTP status → AgentError', () => {
     expect(error.message).toContain('Bad Gateway');
   });
 
-  it('a 2xx body that is not JSON, or misses the envelope, is RESPONSE_INVALID and not retried', async () => {
-    const notJson = clientWith(() => new Response('OK', { status: 200, headers: { 'Request-Id': 'x1' } }));
+  it('a 2xx body that is not JSON, or misses the envelope, is RESPONSE_INVALID: retried like a platform fault, never for a request that may have acted', async () => {
+    const notJson = clientWith(() => new Response('OK', { status: 200, headers: { 'Request-Id': 'x1' } }), {
+      retries: 0,
+    });
     expect(await failure(() => notJson.api.devices())).toMatchObject({
       code: 'RESPONSE_INVALID',
+      retryable: true,
       details: { requestId: 'x1', operation: 'devices/getAll' },
     });
-    const noEnvelope = clientWith(() => reply(200, { Something: [] }));
+    const noEnvelope = clientWith(() => reply(200, { Something: [] }), { retries: 2 });
     const error = await failure(() => noEnvelope.api.activeCommands());
     expect(error.code).toBe('RESPONSE_INVALID');
     expect(error.message).toContain('Commands');
-    expect(noEnvelope.seen).toHaveLength(1);
+    expect(noEnvelope.seen).toHaveLength(3);
+    // A portal's page in answer to addKeyCutter: the platform may have created the command.
+    const portal = clientWith(
+      () => new Response('<html><body>Log in to the hotel Wi-Fi</body></html>', { status: 200 }),
+      { retries: 2 },
+    );
+    const created = await failure(() =>
+      portal.api.addKeyCutter({ KeyCutterId: 'k', ReservationId: 'r', KeyCount: 1 }),
+    );
+    expect(created.code).toBe('RESPONSE_INVALID');
+    expect(portal.seen).toHaveLength(1);
   });
 });
 
