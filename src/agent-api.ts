@@ -1,4 +1,5 @@
 import type { BudgetSnapshot, RequestRecord } from './connector/api.js';
+import type { RateLimitState } from './connector/rate-budget.js';
 import type { CommandState } from './connector/wire.js';
 import type { DeviceStatus } from './drivers-api/types.js';
 import type { SerializedError } from './errors.js';
@@ -50,6 +51,8 @@ export interface PlatformSnapshot {
   /** True after a 401: the tokens are refused. */
   authRejected: boolean;
   budget: BudgetSnapshot;
+  /** Present from a 429 until the platform accepts a request again. */
+  rateLimited?: RateLimitState;
 }
 
 export interface AgentSnapshot {

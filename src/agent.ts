@@ -129,7 +129,7 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
     if (config.journal.path !== ':memory:')
       mkdirSync(dirname(resolve(config.journal.path)), { recursive: true });
     journal = openJournal(config.journal.path);
-    const { requests, windowSeconds, reserveShare } = config.platform.rateLimit;
+    const { requests, windowSeconds, reserveShare, maxRetryAfterSeconds } = config.platform.rateLimit;
     client = createConnectorClient({
       baseUrl: platform.url,
       clientToken: platform.secrets.clientToken,
@@ -137,7 +137,7 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       client: config.platform.client ?? clientName(),
       clock,
       log: log.child({ component: 'connector' }),
-      rateLimit: { requests, windowSeconds, reserveShare },
+      rateLimit: { requests, windowSeconds, reserveShare, maxRetryAfterSeconds },
       requestTimeoutMs: config.platform.requestTimeoutMs,
       enterpriseIds: config.platform.enterpriseIds,
       onRequest: (record) => {

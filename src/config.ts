@@ -46,8 +46,13 @@ export const ConfigSchema = z
           windowSeconds: z.number().positive().default(30),
           /** Fraction of the limit left for other software using the same access token. */
           reserveShare: z.number().min(0).max(0.9).default(0),
+          /**
+           * The longest a 429's `Retry-After` may silence the agent; then one probe request.
+           * Default 300 (5 minutes).
+           */
+          maxRetryAfterSeconds: z.number().int().min(1).max(86_400).default(300),
         })
-        .default({ requests: 200, windowSeconds: 30, reserveShare: 0 }),
+        .default({ requests: 200, windowSeconds: 30, reserveShare: 0, maxRetryAfterSeconds: 300 }),
       requestTimeoutMs: z.number().int().min(100).default(15000),
     }),
     poll: z

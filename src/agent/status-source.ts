@@ -5,6 +5,8 @@ import type { ConnectorClient } from '../connector/client.js';
 import type { CommandSocket } from '../connector/socket-api.js';
 import type { DeviceStatus } from '../drivers-api/types.js';
 import { AgentError } from '../errors.js';
+import { formatDuration } from '../status/format.js';
+import { describeRateLimit } from '../status/render-overview.js';
 
 /** A tiny synchronous event bus; a throwing listener never reaches the emitter. */
 export class EventBus {
@@ -72,6 +74,12 @@ function websocketState(socket: CommandSocket | undefined): PlatformSnapshot['we
   }
 }
 
+/**
+ * Rate limiting (429s with no accepted request in between) longer than this turns /healthz 503.
+ * Not the watchdog: a restart does not lift a rate limit, it only costs the journal a recovery.
+ */
+export const RATE_LIMITED_UNHEALTHY_MS = 3 * 60_000;
+
 /** The running agent as the status server sees it. */
 export function createStatusSource(parts: StatusSourceParts): StatusSource {
   const platform = (): PlatformSnapshot => {
@@ -87,6 +95,8 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
     };
     if (last > 0) snapshot.lastSuccessAt = last;
     if (activity.lastError) snapshot.lastError = activity.lastError;
+    const limited = parts.client.budget.rateLimitState();
+    if (limited) snapshot.rateLimited = limited;
     return snapshot;
   };
 
@@ -128,6 +138,12 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
       const silentFor = now - (p.lastSuccessAt ?? parts.startedAt);
       if (silentFor > parts.platformSilenceMs) {
         reasons.push(`the platform has not answered for ${Math.round(silentFor / 1000)} s`);
+      }
+      const limitedFor = p.rateLimited ? now - p.rateLimited.since : 0;
+      if (p.rateLimited && limitedFor > RATE_LIMITED_UNHEALTHY_MS) {
+        reasons.push(
+          `the platform has rate-limited the agent for ${formatDuration(limitedFor)} (${describeRateLimit(p.rateLimited)}); one probe request after each wait`,
+        );
       }
       const lag = parts.loopLagMs();
       if (lag > 2000) reasons.push(`the event loop is stalled (${Math.round(lag)} ms behind)`);

@@ -58,14 +58,16 @@ export function platformError(failure: PlatformFailure): AgentError {
 
 /**
  * `Retry-After` in ms: delta-seconds (the platform's form) or an HTTP date. Undefined when absent
- * or unreadable, so the caller falls back to its own backoff.
+ * or unreadable, so the caller falls back to its own backoff. Always a finite number of ms, at
+ * most `Number.MAX_SAFE_INTEGER` (a 400-digit value must not read as "no Retry-After"); the rate
+ * budget caps the wait it imposes (`maxRetryAfterSeconds`), not this parser.
  */
 export function parseRetryAfter(value: string | null | undefined, now: number): number | undefined {
   if (value === null || value === undefined) return undefined;
   const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.min(Number.MAX_SAFE_INTEGER, Math.round(Number(text) * 1000));
   const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+  return Number.isNaN(at) ? undefined : Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, at - now));
 }
 
 /** Socket-level error codes that prove the request never reached the platform. */

@@ -11,13 +11,42 @@ export interface RateLimitOptions {
   windowSeconds: number;
   /** Fraction 0..<1 of the limit left for other software using the same token. */
   reserveShare: number;
+  /**
+   * The longest wait a 429 can impose, in seconds: a longer `Retry-After` is cut to this, then
+   * one probe request goes out alone (default 300).
+   */
+  maxRetryAfterSeconds: number;
 }
 
 export const DEFAULT_RATE_LIMIT: Readonly<RateLimitOptions> = Object.freeze({
   requests: 200,
   windowSeconds: 30,
   reserveShare: 0,
+  maxRetryAfterSeconds: 300,
 });
+
+/** Why the budget holds every request after a 429. */
+export type RateLimitReason = 'retry-after' | 'retry-after-capped' | 'backoff';
+
+/** The platform's rate limiting as the budget lives it, for the status page, metrics and health. */
+export interface RateLimitState {
+  /** Epoch ms of the first 429 since the platform last answered anything else. */
+  since: number;
+  /** Epoch ms of the latest 429. */
+  lastAt: number;
+  /** 429 answers in a row. */
+  count: number;
+  /** What the latest 429 asked for (`Retry-After`), in ms; absent when it gave none. */
+  askedMs?: number;
+  /** How long the agent waits after it: `askedMs` capped, or its own backoff. */
+  waitMs: number;
+  /** `retry-after-capped` when the platform asked for longer than `maxRetryAfterSeconds`. */
+  reason: RateLimitReason;
+  /** Epoch ms until which nothing is sent; after it one probe goes alone. */
+  blockedUntil: number;
+  /** True while that probe is out. */
+  probing: boolean;
+}
 
 export interface RateBudgetOptions extends Partial<RateLimitOptions> {
   clock?: Clock;
@@ -27,6 +56,12 @@ export interface RateBudgetOptions extends Partial<RateLimitOptions> {
 }
 
 const RANK: Record<RequestPriority, number> = { result: 0, normal: 1, discovery: 2 };
+
+/** A granted request's place in the window; `probe` marks the one request sent after a 429. */
+interface Slot {
+  at: number;
+  probe?: boolean;
+}
 
 interface Waiter {
   rank: number;
@@ -46,7 +81,14 @@ interface Waiter {
  * - This agent's share is `floor(requests × (1 − reserveShare))` (at least 1).
  * - Waiters are served strictly by priority (`result` > `normal` > `discovery`), FIFO within one
  *   priority: a later `result` overtakes an earlier `discovery`, never the other way round.
- * - `blockFor(ms)` (after a 429) holds every waiter until the block has passed.
+ * - `blockFor(ms)` holds every waiter until the block has passed.
+ * - A 429 (`noteRateLimited`) blocks for its `Retry-After`, never longer than
+ *   `maxRetryAfterSeconds` (one `Retry-After: 86400` must not silence the agent for a day). After
+ *   the block exactly one request goes out, the probe; the others wait for its answer. Any answer
+ *   but a 429 (`noteAccepted`) ends the rate limiting; another 429 blocks again (capped); a probe
+ *   that got no answer at all (a network failure) hands the probe to the next waiter. The caller
+ *   reports the answer (`noteAccepted` / `noteRateLimited`) right after settling the slot, in the
+ *   same synchronous step, as `exchange.ts` does.
  *
  * Time comes only from the injected Clock, so the budget runs on a ManualClock in tests.
  */
@@ -56,11 +98,15 @@ export class RateBudget {
   private readonly clock: Clock;
   private readonly random: RandomSource;
   private readonly penalty: BackoffRange;
+  readonly maxBlockMs: number;
   /** Slots inside the window, by the time they count from, oldest first. */
-  private stamps: Array<{ at: number }> = [];
+  private stamps: Slot[] = [];
   private waiters: Waiter[] = [];
   private blockedUntil = 0;
   private consecutiveLimited = 0;
+  private limited: Omit<RateLimitState, 'blockedUntil' | 'probing'> | undefined;
+  /** After a 429: `due` until the probe is granted, `out` while it is in flight. */
+  private probe: 'off' | 'due' | 'out' = 'off';
   private seq = 0;
   private timer: { at: number; cancel: AbortController } | undefined;
 
@@ -68,6 +114,7 @@ export class RateBudget {
     const requests = options.requests ?? DEFAULT_RATE_LIMIT.requests;
     const windowSeconds = options.windowSeconds ?? DEFAULT_RATE_LIMIT.windowSeconds;
     const reserveShare = options.reserveShare ?? DEFAULT_RATE_LIMIT.reserveShare;
+    const maxRetryAfterSeconds = options.maxRetryAfterSeconds ?? DEFAULT_RATE_LIMIT.maxRetryAfterSeconds;
     if (!Number.isInteger(requests) || requests < 1) {
       throw new AgentError(
         'CONFIG_INVALID',
@@ -83,6 +130,13 @@ export class RateBudget {
     if (!(reserveShare >= 0 && reserveShare < 1)) {
       throw new AgentError('CONFIG_INVALID', `rateLimit.reserveShare must be in [0, 1), got ${reserveShare}`);
     }
+    if (!(maxRetryAfterSeconds > 0 && Number.isFinite(maxRetryAfterSeconds))) {
+      throw new AgentError(
+        'CONFIG_INVALID',
+        `rateLimit.maxRetryAfterSeconds must be positive, got ${maxRetryAfterSeconds}`,
+      );
+    }
+    this.maxBlockMs = Math.round(maxRetryAfterSeconds * 1000);
     // The epsilon keeps 200 × 0.9 = 179.99999999999997 from flooring to 179.
     this.limit = Math.max(1, Math.floor(requests * (1 - reserveShare) + 1e-9));
     this.windowMs = Math.round(windowSeconds * 1000);
@@ -130,23 +184,48 @@ export class RateBudget {
   }
 
   /**
-   * Records a 429. With `retryAfterMs` (the platform's `Retry-After`) the budget blocks exactly
-   * that long; without it, for an exponentially growing, jittered delay that resets on the next
-   * accepted request. Returns the block length in ms.
+   * Records a 429. With `retryAfterMs` (the platform's `Retry-After`) the budget blocks that long
+   * but at most `maxRetryAfterSeconds`; without it, for an exponentially growing, jittered delay
+   * (also capped) that resets on the next accepted request. Then one probe goes first (see the
+   * class comment). Returns the block length in ms.
    */
   noteRateLimited(retryAfterMs?: number): number {
-    const ms =
-      retryAfterMs !== undefined && Number.isFinite(retryAfterMs)
-        ? Math.max(0, retryAfterMs)
-        : equalJitterDelay(this.consecutiveLimited, this.penalty, this.random);
+    const now = this.clock.now();
+    const asked =
+      retryAfterMs === undefined || Number.isNaN(retryAfterMs) ? undefined : Math.max(0, retryAfterMs);
+    const wanted = asked ?? equalJitterDelay(this.consecutiveLimited, this.penalty, this.random);
+    const ms = Math.min(wanted, this.maxBlockMs);
     this.consecutiveLimited++;
+    this.limited = {
+      since: this.limited?.since ?? now,
+      lastAt: now,
+      count: this.consecutiveLimited,
+      ...(asked !== undefined ? { askedMs: asked } : {}),
+      waitMs: ms,
+      reason: asked === undefined ? 'backoff' : asked > ms ? 'retry-after-capped' : 'retry-after',
+    };
+    this.probe = 'due';
     this.blockFor(ms);
     return ms;
   }
 
-  /** Records a response that was not a 429: the next 429 backoff starts small again. */
+  /**
+   * Records a response that was not a 429: the next 429 backoff starts small again, and after a
+   * 429 the waiters held behind the probe go.
+   */
   noteAccepted(): void {
     this.consecutiveLimited = 0;
+    this.limited = undefined;
+    if (this.probe !== 'off') {
+      this.probe = 'off';
+      this.pump();
+    }
+  }
+
+  /** The current rate limiting: since the first 429 until the platform accepts a request again. */
+  rateLimitState(): RateLimitState | undefined {
+    if (!this.limited) return undefined;
+    return { ...this.limited, blockedUntil: this.blockedUntil, probing: this.probe === 'out' };
   }
 
   snapshot(): BudgetSnapshot {
@@ -163,7 +242,16 @@ export class RateBudget {
   }
 
   /** The answer came back: the slot counts from now (it moves to the young end of the window). */
-  private settle(slot: { at: number }): void {
+  private settle(slot: Slot): void {
+    if (slot.probe) {
+      slot.probe = false;
+      if (this.probe === 'out') {
+        // Unless the caller reports a 429 or another answer right now (same synchronous step),
+        // the probe got no answer: the next waiter probes.
+        this.probe = 'due';
+        queueMicrotask(() => this.pump());
+      }
+    }
     const index = this.stamps.indexOf(slot);
     if (index === -1) return;
     this.stamps.splice(index, 1);
@@ -173,8 +261,7 @@ export class RateBudget {
 
   private prune(now: number): void {
     let drop = 0;
-    while (drop < this.stamps.length && (this.stamps[drop] as { at: number }).at + this.windowMs <= now)
-      drop++;
+    while (drop < this.stamps.length && (this.stamps[drop] as Slot).at + this.windowMs <= now) drop++;
     if (drop > 0) this.stamps.splice(0, drop);
   }
 
@@ -187,14 +274,20 @@ export class RateBudget {
         this.wakeAt(this.blockedUntil);
         return;
       }
+      // The probe after a 429 is out: everyone else waits for its answer (see noteAccepted).
+      if (this.probe === 'out') break;
       if (this.stamps.length >= this.limit) {
-        const oldest = this.stamps[this.stamps.length - this.limit] as { at: number };
+        const oldest = this.stamps[this.stamps.length - this.limit] as Slot;
         this.wakeAt(oldest.at + this.windowMs);
         return;
       }
       const waiter = this.waiters.shift() as Waiter;
       waiter.detach();
-      const slot = { at: now };
+      const slot: Slot = { at: now };
+      if (this.probe === 'due') {
+        this.probe = 'out';
+        slot.probe = true;
+      }
       this.stamps.push(slot);
       waiter.resolve(() => this.settle(slot));
     }

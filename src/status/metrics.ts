@@ -145,6 +145,17 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
     help: 'Requests this agent may send per rate window.',
     registers,
   });
+  const blockedUntil = new Gauge({
+    name: 'frontdesk_platform_blocked_until_seconds',
+    help: 'Unix time until which nothing is sent after a 429, then one probe request; reason: retry_after, retry_after_capped (asked longer than platform.rateLimit.maxRetryAfterSeconds), backoff (no Retry-After). 0 with reason none when not rate limited.',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  const rateLimitedFor = new Gauge({
+    name: 'frontdesk_platform_rate_limited_seconds',
+    help: 'How long the platform has answered 429 without accepting a request in between; 0 when not rate limited.',
+    registers,
+  });
   const info = new Gauge({
     name: 'frontdesk_agent_info',
     help: 'Always 1; carries the agent version.',
@@ -191,7 +202,7 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
     },
     collect(snapshot) {
       try {
-        for (const g of [queueDepth, deviceBusy, deviceUp, deviceInfo, info]) g.reset();
+        for (const g of [queueDepth, deviceBusy, deviceUp, deviceInfo, info, blockedUntil]) g.reset();
         for (const d of snapshot.devices) {
           queueDepth.set({ device: d.id }, d.queued);
           deviceBusy.set({ device: d.id }, d.running ? 1 : 0);
@@ -207,6 +218,13 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
         authRejected.set(snapshot.platform.authRejected ? 1 : 0);
         budgetUsed.set(snapshot.platform.budget.used);
         budgetLimit.set(snapshot.platform.budget.limit);
+        const limited = snapshot.platform.rateLimited;
+        if (limited && limited.blockedUntil > snapshot.now) {
+          blockedUntil.set({ reason: limited.reason.replaceAll('-', '_') }, limited.blockedUntil / 1000);
+        } else {
+          blockedUntil.set({ reason: 'none' }, 0);
+        }
+        rateLimitedFor.set(limited ? seconds(snapshot.now - limited.since) : 0);
         info.set({ version: snapshot.version }, 1);
       } catch {
         // as above

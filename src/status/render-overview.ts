@@ -1,4 +1,5 @@
 import type { AgentSnapshot, Health } from '../agent-api.js';
+import type { RateLimitState } from '../connector/rate-budget.js';
 import { ERROR_CODES, isErrorCode } from '../errors.js';
 import { formatAgo, formatDuration, formatTime } from './format.js';
 import { html, join, type SafeHtml } from './html.js';
@@ -44,7 +45,21 @@ export function attentionItems(snapshot: AgentSnapshot, health: Health): Attenti
       ...(isErrorCode(lastError.code) ? { todo: ERROR_CODES[lastError.code].notes } : {}),
     });
   }
-  if (platform.budget.blockedUntil !== undefined && platform.budget.blockedUntil > now) {
+  const limited = platform.rateLimited;
+  if (limited) {
+    const tz = snapshot.timezone;
+    const state =
+      limited.blockedUntil > now
+        ? `nothing is sent until ${formatTime(limited.blockedUntil, now, tz)}, then one probe request`
+        : limited.probing
+          ? 'one probe request is out to see whether it accepts requests again'
+          : 'the next request is a probe';
+    items.push({
+      level: 'warn',
+      what: `The platform asked the agent to slow down (${describeRateLimit(limited)}, since ${formatTime(limited.since, now, tz)}); ${state}.`,
+      todo: ERROR_CODES.RATE_LIMITED.notes,
+    });
+  } else if (platform.budget.blockedUntil !== undefined && platform.budget.blockedUntil > now) {
     items.push({
       level: 'warn',
       what: `The platform asked the agent to slow down; nothing is sent until ${formatTime(platform.budget.blockedUntil, now, snapshot.timezone)}.`,
@@ -72,6 +87,17 @@ export function attentionItems(snapshot: AgentSnapshot, health: Health): Attenti
     });
   }
   return items.sort((a, b) => (a.level === b.level ? 0 : a.level === 'error' ? -1 : 1));
+}
+
+/** `2 × 429, Retry-After 86400 s, waiting at most 300 s` */
+export function describeRateLimit(limited: RateLimitState): string {
+  const asked =
+    limited.askedMs === undefined
+      ? 'no Retry-After, the agent backs off by itself'
+      : `Retry-After ${formatDuration(limited.askedMs)}${
+          limited.reason === 'retry-after-capped' ? `, waiting at most ${formatDuration(limited.waitMs)}` : ''
+        }`;
+  return `${limited.count} × 429, ${asked}`;
 }
 
 /** The header line: overall health, version, uptime and totals. */
@@ -123,6 +149,15 @@ export function renderPlatform(snapshot: AgentSnapshot): SafeHtml {
       budget.waiting > 0 ? `, ${budget.waiting} waiting` : ''
     }</dd>`,
   ];
+  if (p.rateLimited) {
+    rows.push(
+      html`<dt>Rate limited</dt><dd data-rate-limited="${p.rateLimited.reason}">since ${formatTime(p.rateLimited.since, now, timezone)} (${describeRateLimit(p.rateLimited)})${
+        p.rateLimited.blockedUntil > now
+          ? `; next probe at ${formatTime(p.rateLimited.blockedUntil, now, timezone)}`
+          : ''
+      }</dd>`,
+    );
+  }
   if (p.lastError) {
     rows.push(
       html`<dt>Last error</dt><dd>${p.lastError.code}: ${p.lastError.message} (${formatAgo(p.lastError.at, now)})</dd>`,

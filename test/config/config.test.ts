@@ -25,7 +25,12 @@ describe('config', () => {
   it('fills defaults and freezes the result', () => {
     const config = parseConfig(minimal);
     expect(config.poll.intervalMs).toBe(2000);
-    expect(config.platform.rateLimit).toEqual({ requests: 200, windowSeconds: 30, reserveShare: 0 });
+    expect(config.platform.rateLimit).toEqual({
+      requests: 200,
+      windowSeconds: 30,
+      reserveShare: 0,
+      maxRetryAfterSeconds: 300,
+    });
     expect(config.status.listen).toBe('127.0.0.1:8720');
     expect(config.timezone).toBe('Europe/Rome');
     expect(Object.isFrozen(config.platform.rateLimit)).toBe(true);
