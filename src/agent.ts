@@ -22,6 +22,7 @@ import type { DriverRegistry, SimulatedDevice } from './drivers-api/types.js';
 import { AgentError, toAgentError } from './errors.js';
 import type { Logger } from './log.js';
 import type { PlatformSimulator } from './simulator/index.js';
+import { EscapedFaults, type EscapeOrigin } from './status/escaped-faults.js';
 import { type RunningStatusServer, startStatusServer } from './status/index.js';
 import { createTransportFactory } from './transport/factory.js';
 import { agentVersion, clientName } from './version.js';
@@ -58,6 +59,12 @@ export interface Agent {
    * internet outage or an unplugged printer must not make systemd restart the agent.
    */
   alive(): boolean;
+  /**
+   * An error escaped every handler (the process-level guard in `src/main.ts`): logged as one
+   * line, the component it came from restarted when its stack tells, `/healthz` 503 for a while;
+   * when it keeps happening `alive()` turns false (see `src/status/escaped-faults.ts`).
+   */
+  reportEscaped(error: unknown, origin: EscapeOrigin): void;
 }
 
 /**
@@ -84,6 +91,7 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
   let journalProbe: { ok: boolean; error?: string } = { ok: true };
   const timers: NodeJS.Timeout[] = [];
   let stopping: Promise<void> | undefined;
+  const escaped = new EscapedFaults({ clock, log: log.child({ component: 'guard' }) });
 
   const every = (ms: number, fn: () => void) => {
     const timer = setInterval(fn, ms);
@@ -155,6 +163,18 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       });
       socket.onConnected(() => bus.emit({ type: 'platform', at: clock.now(), websocket: 'open' }));
       socket.onDisconnected(() => bus.emit({ type: 'platform', at: clock.now(), websocket: 'down' }));
+      const listener = socket;
+      // Stateless: a new connection runs a catch-up, so nothing announced meanwhile is lost.
+      escaped.register({
+        name: 'websocket',
+        owns: (file) =>
+          /[\\/]src[\\/]connector[\\/]websocket\.[jt]s$|[\\/]node_modules[\\/]ws[\\/]/.test(file),
+        restart: async () => {
+          if (stopping) return;
+          await listener.stop();
+          if (!stopping) listener.start();
+        },
+      });
     }
     if (config.simulator?.enabled && config.simulator.devices) {
       deviceSimulators = await startDeviceSimulators(config, deps.registry, log);
@@ -194,6 +214,7 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       bus,
       loopLagMs: () => loop.lagMs(),
       journalHealth: () => journalProbe,
+      faultReasons: () => escaped.reasons(),
       platformSilenceMs:
         Math.max(3 * config.poll.intervalMs, 2 * config.poll.safetyNetMs) + config.platform.requestTimeoutMs,
       lastPlatformSuccess: () => lastPlatformSuccess,
@@ -296,6 +317,9 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       if (!source) throw new AgentError('INTERNAL', 'The agent has not started');
       return source;
     },
-    alive: () => journalProbe.ok && loop.lagMs() < 5000,
+    alive: () => journalProbe.ok && loop.lagMs() < 5000 && escaped.alive(),
+    reportEscaped: (error, origin) => {
+      escaped.report(error, origin);
+    },
   };
 }

@@ -23,11 +23,28 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   });
 }
 
-process.on('unhandledRejection', (reason) => {
-  // A bug, but the daemon keeps its journal consistent and goes on; the log says what happened.
-  const text = reason instanceof Error ? reason.message : String(reason);
-  process.stderr.write(`frontdesk-agent: unhandled rejection: ${text}\n`);
-});
+// The process-level guard: no error that escapes every handler ends the daemon. `run` turns each
+// into a logged fault and a health reason (src/status/escaped-faults.ts); without a listener it
+// is one line on stderr, and an exception still ends a one-shot command (exit 1).
+type EscapeOrigin = 'uncaughtException' | 'unhandledRejection';
+const escapeHandlers = new Set<(error: unknown, origin: EscapeOrigin) => void>();
+const escaped = (origin: EscapeOrigin) => (error: unknown) => {
+  for (const handler of [...escapeHandlers]) {
+    try {
+      handler(error, origin);
+    } catch {
+      // The guard must not become the next escaped error.
+    }
+  }
+  if (escapeHandlers.size > 0) return;
+  const text = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
+  process.stderr.write(
+    `frontdesk-agent: ${origin === 'uncaughtException' ? 'unexpected error' : 'unhandled rejection'}: ${text}\n`,
+  );
+  if (origin === 'uncaughtException') process.exit(1);
+};
+process.on('uncaughtException', escaped('uncaughtException'));
+process.on('unhandledRejection', escaped('unhandledRejection'));
 
 const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
@@ -36,6 +53,10 @@ const code = await runCli(process.argv.slice(2), {
   onSignal(handler) {
     handlers.add(handler);
     return () => handlers.delete(handler);
+  },
+  onEscapedError(handler) {
+    escapeHandlers.add(handler);
+    return () => escapeHandlers.delete(handler);
   },
 });
 process.exitCode = code;

@@ -41,6 +41,8 @@ export interface StatusSourceParts {
   loopLagMs: () => number;
   /** Epoch ms of the last successful journal write probe, and its error if the last one failed. */
   journalHealth: () => { ok: boolean; error?: string };
+  /** Errors that escaped every handler recently (`src/status/escaped-faults.ts`). */
+  faultReasons: () => string[];
   /** The platform counts as "answering" if it answered within this window. */
   platformSilenceMs: number;
   /** Epoch ms of the last 2xx answer seen by the client. */
@@ -147,6 +149,7 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
       }
       const lag = parts.loopLagMs();
       if (lag > 2000) reasons.push(`the event loop is stalled (${Math.round(lag)} ms behind)`);
+      reasons.push(...parts.faultReasons());
       return { ok: reasons.length === 0, reasons };
     },
     cutKeys: (request) => parts.cutKeys(request),

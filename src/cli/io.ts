@@ -11,6 +11,14 @@ export interface CliIo {
    * must not die on those signals while a handler is registered.
    */
   onSignal(handler: (signal: 'SIGTERM' | 'SIGINT') => void): () => void;
+  /**
+   * Calls `handler` with every error that escaped all handlers (uncaughtException,
+   * unhandledRejection) until the returned function is called; the process goes on meanwhile.
+   * Without a handler such an error is one line on stderr (and exit 1 for an exception).
+   */
+  onEscapedError?(
+    handler: (error: unknown, origin: 'uncaughtException' | 'unhandledRejection') => void,
+  ): () => void;
 }
 
 /** Resolves on the first SIGTERM/SIGINT; `again` is called on every later one. */

@@ -35,6 +35,7 @@ export async function runCommand(
     ...(statusAccessToken ? { statusAccessToken } : {}),
   });
 
+  const unguard = io.onEscapedError?.((error, origin) => agent.reportEscaped(error, origin));
   let aborted = false;
   const stopped = firstSignal(io, () => {
     aborted = true;
@@ -49,6 +50,7 @@ export async function runCommand(
     notifier.status(`failed to start: ${e.code}`);
     await agent.stop(0);
     notifier.close();
+    unguard?.();
     throw e;
   }
   notifier.ready('running');
@@ -63,6 +65,7 @@ export async function runCommand(
   watchdog?.stop();
   await agent.stop(config.shutdown.deadlineMs);
   notifier.close();
+  unguard?.();
   return aborted ? 130 : 0;
 }
 
