@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { AgentError } from './errors.js';
@@ -118,6 +118,13 @@ export const ConfigSchema = z
         ctx.addIssue({ code: 'custom', path: ['devices', i, 'id'], message: 'duplicate device id' });
       seen.add(d.id);
     });
+    for (const [key, secure, plain] of [
+      ['url', 'https:', 'http:'],
+      ['websocketUrl', 'wss:', 'ws:'],
+    ] as const) {
+      const problem = platformUrlProblem(c.platform[key], secure, plain);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['platform', key], message: problem });
+    }
     const host = c.status.listen.replace(/:\d+$/, '');
     if (!isLoopback(host) && !c.status.accessTokenFile) {
       ctx.addIssue({
@@ -132,6 +139,28 @@ export type Config = z.infer<typeof ConfigSchema>;
 
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * The platform is reached over TLS: `https://` (`wss://`), or plain `http://` (`ws://`) only on
+ * this machine (127.0.0.0/8, ::1, localhost: the simulator, a local test double). The tokens
+ * travel in every request body and in the WebSocket cookie.
+ */
+function platformUrlProblem(url: string | undefined, secure: string, plain: string): string | undefined {
+  if (url === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined; // z.url() reports it
+  }
+  if (parsed.protocol === secure) return undefined;
+  if (parsed.protocol === plain) {
+    return isLoopback(parsed.hostname)
+      ? undefined
+      : `${plain}// sends the tokens unencrypted; use ${secure}// (${plain}// is allowed only for 127.0.0.0/8, ::1 and localhost)`;
+  }
+  return `expected a ${secure}// address`;
 }
 
 /** `devices[1].options.path: Required` style messages, one per line. */
@@ -191,28 +220,60 @@ export interface Secrets {
 }
 
 /**
- * Resolves the tokens: from the configured files, else from `$CREDENTIALS_DIRECTORY/client-token`
- * and `access-token` (systemd LoadCredential), else from the configured environment variables.
- * Rejects with CONFIG_INVALID naming the source, never the value.
+ * Reads a token file the way `ssh` reads a private key: refused (CONFIG_INVALID) when anyone but
+ * its owner may access it (any group or other permission bit), since every local user could
+ * then act as the agent on the platform. Returns the trimmed content; rejects when it is empty.
+ * The error names the file and the fix, never the content. A file inside `credentialsDirectory`
+ * (systemd's `$CREDENTIALS_DIRECTORY`, root-managed, readable by the service alone) is not checked.
+ */
+export function readTokenFile(path: string, what: string, credentialsDirectory?: string): string {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (e) {
+    throw new AgentError(
+      'CONFIG_INVALID',
+      `Cannot read the ${what} file ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
+  }
+  try {
+    const mode = fstatSync(fd).mode & 0o777;
+    const credential =
+      credentialsDirectory !== undefined &&
+      credentialsDirectory !== '' &&
+      resolve(path).startsWith(`${resolve(credentialsDirectory)}/`);
+    if ((mode & 0o077) !== 0 && !credential) {
+      throw new AgentError(
+        'CONFIG_INVALID',
+        `The ${what} file ${path} can be read by other users (mode ${mode.toString(8).padStart(4, '0')}); the agent refuses it. Run: chmod 600 ${path}`,
+      );
+    }
+    const value = readFileSync(fd, 'utf8').trim();
+    if (!value) throw new AgentError('CONFIG_INVALID', `The ${what} file ${path} is empty`);
+    return value;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Resolves the tokens: from the configured files (owner-only, see `readTokenFile`), else from
+ * `$CREDENTIALS_DIRECTORY/client-token` and `access-token` (systemd LoadCredential), else from the
+ * configured environment variables. Rejects with CONFIG_INVALID naming the source, never the value.
  */
 export function resolveSecrets(config: Config, env: NodeJS.ProcessEnv): Secrets {
   const read = (file: string | undefined, credential: string, envName: string, what: string): string => {
-    const candidates: string[] = [];
-    if (file) candidates.push(file);
-    else if (env.CREDENTIALS_DIRECTORY) candidates.push(join(env.CREDENTIALS_DIRECTORY, credential));
-    for (const candidate of candidates) {
+    if (file) return readTokenFile(file, what, env.CREDENTIALS_DIRECTORY);
+    if (env.CREDENTIALS_DIRECTORY) {
+      const candidate = join(env.CREDENTIALS_DIRECTORY, credential);
+      let value: string | undefined;
       try {
-        const value = readFileSync(candidate, 'utf8').trim();
-        if (value) return value;
-        throw new AgentError('CONFIG_INVALID', `The ${what} file ${candidate} is empty`);
-      } catch (e) {
-        if (e instanceof AgentError) throw e;
-        if (file)
-          throw new AgentError(
-            'CONFIG_INVALID',
-            `Cannot read the ${what} file ${candidate}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
-          );
+        value = readFileSync(candidate, 'utf8').trim();
+      } catch {
+        // No such credential: the environment may still have the token.
       }
+      if (value === '') throw new AgentError('CONFIG_INVALID', `The ${what} file ${candidate} is empty`);
+      if (value) return value;
     }
     const fromEnv = env[envName]?.trim();
     if (fromEnv) return fromEnv;

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import type { CommandSummary } from '../agent-api.js';
-import { type Config, loadConfig, resolveSecrets } from '../config.js';
+import { type Config, loadConfig, readTokenFile, resolveSecrets } from '../config.js';
 import { ConnectorSocket } from '../connector/websocket.js';
 import { AgentError } from '../errors.js';
 import { createLogger } from '../log.js';
@@ -73,10 +72,13 @@ export async function cutKeysCommand(
   }
 }
 
-function statusBase(config: Config): { url: string; headers: Record<string, string> } {
+function statusBase(
+  config: Config,
+  env: NodeJS.ProcessEnv,
+): { url: string; headers: Record<string, string> } {
   const headers: Record<string, string> = {};
   if (config.status.accessTokenFile) {
-    headers.authorization = `Bearer ${readFileSync(config.status.accessTokenFile, 'utf8').trim()}`;
+    headers.authorization = `Bearer ${readTokenFile(config.status.accessTokenFile, 'status access token', env.CREDENTIALS_DIRECTORY)}`;
   }
   return { url: `http://${config.status.listen}/status.json`, headers };
 }
@@ -88,7 +90,7 @@ async function followViaAgent(
   io: CliIo,
   signal: AbortSignal,
 ): Promise<number | undefined> {
-  const { url, headers } = statusBase(config);
+  const { url, headers } = statusBase(config, io.env);
   let answered = false;
   let printed = '';
   while (!signal.aborted) {

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { createAgent } from '../agent.js';
-import { loadConfig, resolveSecrets } from '../config.js';
+import { loadConfig, readTokenFile, resolveSecrets } from '../config.js';
 import type { DriverRegistry } from '../drivers-api/types.js';
-import { AgentError, toAgentError } from '../errors.js';
+import { toAgentError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { createNotifier, startWatchdog, watchdogInterval } from '../status/index.js';
 import { type CliIo, firstSignal } from './io.js';
@@ -23,7 +22,7 @@ export async function runCommand(
   const log = createLogger({ level: config.log.level, format: config.log.format, secrets: redactions });
   const secrets = config.simulator?.enabled ? undefined : resolveSecrets(config, io.env);
   const statusAccessToken = config.status.accessTokenFile
-    ? readToken(config.status.accessTokenFile)
+    ? readTokenFile(config.status.accessTokenFile, 'status access token', io.env.CREDENTIALS_DIRECTORY)
     : undefined;
   if (statusAccessToken) redactions.push(statusAccessToken);
   const notifier = createNotifier(io.env.NOTIFY_SOCKET, { log });
@@ -67,14 +66,4 @@ export async function runCommand(
   notifier.close();
   unguard?.();
   return aborted ? 130 : 0;
-}
-
-function readToken(path: string): string {
-  try {
-    const value = readFileSync(path, 'utf8').trim();
-    if (value) return value;
-  } catch {
-    // reported below
-  }
-  throw new AgentError('CONFIG_INVALID', `Cannot read the status access token file ${path}`);
 }
