@@ -240,6 +240,8 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
     status = await startStatusServer({
       listen: config.status.listen,
       source,
+      actions: config.status.actions,
+      clock,
       log: log.child({ component: 'status' }),
       ...(deps.statusAccessToken ? { accessToken: deps.statusAccessToken } : {}),
     });

@@ -85,8 +85,17 @@ export const ConfigSchema = z
         listen: listen.default('127.0.0.1:8720'),
         /** Required when `listen` is not a loopback address. */
         accessTokenFile: z.string().min(1).optional(),
+        /** Actions from the page (and `cut-keys`): bounded, rate-limited, audited. */
+        actions: z
+          .object({
+            /** Most keys one cut-keys action may ask for. */
+            maxKeyCount: z.number().int().min(1).max(100).default(10),
+            /** Most actions from the page in any 60 seconds; beyond it the page answers 429. */
+            perMinute: z.number().int().min(1).max(600).default(10),
+          })
+          .default({ maxKeyCount: 10, perMinute: 10 }),
       })
-      .default({ listen: '127.0.0.1:8720' }),
+      .default({ listen: '127.0.0.1:8720', actions: { maxKeyCount: 10, perMinute: 10 } }),
     log: z
       .object({
         level: z.enum(['debug', 'info', 'warn', 'error']).default('info'),

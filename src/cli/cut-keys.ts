@@ -3,6 +3,7 @@ import { type Config, loadConfig, readTokenFile, resolveSecrets } from '../confi
 import { ConnectorSocket } from '../connector/websocket.js';
 import { AgentError } from '../errors.js';
 import { createLogger } from '../log.js';
+import { auditLine } from '../status/local-actions.js';
 import { type CliIo, firstSignal, line } from './io.js';
 import { oneShotClient } from './platform.js';
 
@@ -32,6 +33,13 @@ export async function cutKeysCommand(
       'cut-keys needs a real platform; with the simulator use the status page form',
     );
   }
+  const { maxKeyCount } = config.status.actions;
+  if (opts.count > maxKeyCount) {
+    throw new AgentError(
+      'COMMAND_INVALID',
+      `--count ${opts.count} is more than status.actions.maxKeyCount (${maxKeyCount}) allows`,
+    );
+  }
   const secrets = resolveSecrets(config, io.env);
   const log = createLogger({
     level: 'warn',
@@ -39,12 +47,28 @@ export async function cutKeysCommand(
     stream: io.stderr,
   });
   const client = oneShotClient(config, secrets, log);
-  const id = await client.addKeyCutter({
-    KeyCutterId: opts.device,
-    ReservationId: opts.reservation,
-    KeyCount: opts.count,
-    ...(opts.enterprise ? { EnterpriseId: opts.enterprise } : {}),
-  });
+  // The same audit line as the page's actions (src/status/local-actions.ts), on stderr.
+  const audit = (result: Record<string, string>) =>
+    auditLine(
+      createLogger({ level: 'info', secrets: [secrets.clientToken, secrets.accessToken], stream: io.stderr }),
+      'cut-keys',
+      { who: 'command-line', ...(io.env.USER ? { from: io.env.USER } : {}) },
+      { device: opts.device, reservation: opts.reservation, count: opts.count },
+      result,
+    );
+  let id: string;
+  try {
+    id = await client.addKeyCutter({
+      KeyCutterId: opts.device,
+      ReservationId: opts.reservation,
+      KeyCount: opts.count,
+      ...(opts.enterprise ? { EnterpriseId: opts.enterprise } : {}),
+    });
+  } catch (error) {
+    audit({ result: 'failed', code: error instanceof AgentError ? error.code : 'INTERNAL' });
+    throw error;
+  }
+  audit({ result: 'done', commandId: id });
   line(io.stdout, id);
   if (!opts.follow) return 0;
 

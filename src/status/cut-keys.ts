@@ -4,34 +4,41 @@ import type { StatusSource } from '../agent-api.js';
 import { ERROR_CODES, type ErrorCode, isAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { isSameOrigin, safeEqual } from './access.js';
-import { MAX_KEY_COUNT } from './page.js';
+import { ActionLimited, actorOf, type LocalActions } from './local-actions.js';
 
 /**
  * `POST /cut-keys`: the page's Cut keys form. Refused with 403 unless the request comes from
  * our own page: its Origin (or Referer) names this host, and it carries the per-process CSRF
  * token (form field `csrf` or header `X-CSRF-Token`). Then validates the device (a configured
- * KeyCutter), the reservation id and the count (1..10), and calls `source.cutKeys()` once.
+ * KeyCutter), the reservation id and the count (1..`status.actions.maxKeyCount`), and calls
+ * `source.cutKeys()` once through the page's `LocalActions` guard: rate-limited (beyond
+ * `status.actions.perMinute` a 429 with `Retry-After` and a sentence) and audited.
  *
  * A script (`Accept: application/json`) gets `{commandId}` or `{error: {code, notes}}` with a
  * 4xx/5xx status; a plain form submission is redirected back to the page, which shows the
  * outcome (`?cut=<id>` or `?cutError=<code>`).
  */
 
-const FormSchema = z.object({
-  deviceId: z.string().trim().min(1).max(200),
-  reservationId: z.string().trim().min(1).max(100),
-  keyCount: z.coerce.number().int().min(1).max(MAX_KEY_COUNT),
-});
+function formSchema(maxKeyCount: number) {
+  return z.object({
+    deviceId: z.string().trim().min(1).max(200),
+    reservationId: z.string().trim().min(1).max(100),
+    keyCount: z.coerce.number().int().min(1).max(maxKeyCount),
+  });
+}
 
 /** Outcomes the page can explain after a plain form submission, beyond the agent's error codes. */
-export const FORM_ERRORS = {
-  FORM_INVALID: `Fill in a reservation id and a number of keys between 1 and ${MAX_KEY_COUNT}.`,
-  DEVICE_UNKNOWN: 'Choose one of the key encoders in the list.',
-} as const;
+export function formErrors(maxKeyCount: number) {
+  return {
+    FORM_INVALID: `Fill in a reservation id and a number of keys between 1 and ${maxKeyCount}.`,
+    DEVICE_UNKNOWN: 'Choose one of the key encoders in the list.',
+  } as const;
+}
 
 /** The sentence for a `cutError` code in the page's address; undefined for anything unknown. */
-export function cutErrorText(code: string): string | undefined {
-  if (Object.hasOwn(FORM_ERRORS, code)) return FORM_ERRORS[code as keyof typeof FORM_ERRORS];
+export function cutErrorText(code: string, maxKeyCount: number): string | undefined {
+  const form = formErrors(maxKeyCount);
+  if (Object.hasOwn(form, code)) return form[code as keyof typeof form];
   if (Object.hasOwn(ERROR_CODES, code)) return ERROR_CODES[code as ErrorCode].notes;
   return undefined;
 }
@@ -47,10 +54,15 @@ export interface CutKeysDeps {
   source: StatusSource;
   log: Logger;
   csrfToken: string;
+  actions: LocalActions;
+  /** Whether the page requires its access token (then the audit says `…-with-token`). */
+  tokenRequired: boolean;
 }
 
 export function registerCutKeys(app: FastifyInstance, deps: CutKeysDeps): void {
-  const { source, log, csrfToken } = deps;
+  const { source, log, csrfToken, actions } = deps;
+  const FormSchema = formSchema(actions.limits.maxKeyCount);
+  const FORM_ERRORS = formErrors(actions.limits.maxKeyCount);
 
   app.post('/cut-keys', async (request, reply) => {
     if (!isSameOrigin(request.headers)) {
@@ -85,12 +97,24 @@ export function registerCutKeys(app: FastifyInstance, deps: CutKeysDeps): void {
     if (!device) return fail('DEVICE_UNKNOWN', FORM_ERRORS.DEVICE_UNKNOWN);
 
     try {
-      const commandId = await source.cutKeys({ deviceId, reservationId, keyCount });
-      log.info('cut keys requested from the status page', { deviceId, reservationId, keyCount, commandId });
+      const commandId = await actions.run(
+        'cut-keys',
+        actorOf(request.ip, deps.tokenRequired),
+        { device: deviceId, reservation: reservationId, count: keyCount },
+        () => source.cutKeys({ deviceId, reservationId, keyCount }),
+        (id) => ({ commandId: id }),
+      );
       return wantsJson
         ? reply.code(201).send({ commandId })
         : redirect(reply, `./?cut=${encodeURIComponent(commandId)}`);
     } catch (error) {
+      if (error instanceof ActionLimited) {
+        const seconds = String(Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
+        reply.code(429).header('retry-after', seconds);
+        return wantsJson
+          ? reply.send({ error: { code: 'TOO_MANY_ACTIONS', notes: error.message } })
+          : reply.type('text/plain; charset=utf-8').send(`${error.message}\n`);
+      }
       const code = isAgentError(error) ? error.code : 'INTERNAL';
       const notes = isAgentError(error) ? error.notes : ERROR_CODES.INTERNAL.notes;
       // The platform's text for a refused business rule is meant for humans.
@@ -98,7 +122,6 @@ export function registerCutKeys(app: FastifyInstance, deps: CutKeysDeps): void {
         isAgentError(error) && (code === 'PLATFORM_FORBIDDEN' || code === 'PLATFORM_REJECTED')
           ? error.message
           : undefined;
-      log.warn('cut keys failed', { deviceId, reservationId, keyCount, code });
       return fail(code, notes, detail);
     }
   });

@@ -1,5 +1,6 @@
 import type { AgentSnapshot, Health } from '../agent-api.js';
 import { html, type SafeHtml, trusted } from './html.js';
+import { DEFAULT_LOCAL_ACTION_LIMITS } from './local-actions.js';
 import { PAGE_CSS, PAGE_SCRIPT } from './page-assets.js';
 import { renderChart } from './render-chart.js';
 import { renderCommands } from './render-commands.js';
@@ -32,15 +33,20 @@ export interface PageOptions {
   csrfToken: string;
   /** What the previous form POST did, when it was a plain (script-less) submission. */
   notice?: { commandId: string } | { error: string };
+  /** The form's upper bound for keys (`status.actions.maxKeyCount`); default 10. */
+  maxKeyCount?: number;
 }
-
-export const MAX_KEY_COUNT = 10;
 
 /** An inline icon, so the browser asks the agent for nothing but the page. */
 const FAVICON =
   "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Ccircle cx='8' cy='8' r='7' fill='%232456a6'/%3E%3C/svg%3E";
 
-function renderCutKeys(snapshot: AgentSnapshot, csrfToken: string, notice: PageOptions['notice']): SafeHtml {
+function renderCutKeys(
+  snapshot: AgentSnapshot,
+  csrfToken: string,
+  notice: PageOptions['notice'],
+  maxKeyCount: number,
+): SafeHtml {
   const cutters = snapshot.devices.filter((d) => d.type === 'KeyCutter');
   const result =
     notice === undefined
@@ -57,7 +63,7 @@ function renderCutKeys(snapshot: AgentSnapshot, csrfToken: string, notice: PageO
     (d) => html`<option value="${d.id}">${d.name}${d.status.connected ? '' : ' (not connected)'}</option>`,
   )}</select></label>
 <label>Reservation id<input name="reservationId" required maxlength="100" autocomplete="off" spellcheck="false"></label>
-<label>Keys<input name="keyCount" type="number" min="1" max="${MAX_KEY_COUNT}" value="1" required></label>
+<label>Keys<input name="keyCount" type="number" min="1" max="${maxKeyCount}" value="1" required></label>
 <button type="submit">Cut keys</button>
 </form>
 ${result}`;
@@ -82,7 +88,12 @@ export function renderPage(options: PageOptions): string {
 <main>
 <section class="wide"><h2>Needs attention</h2><div id="attention">${s.attention}</div></section>
 <section><h2>Platform link</h2><div id="platform">${s.platform}</div></section>
-<section><h2>Cut keys</h2>${renderCutKeys(snapshot, csrfToken, options.notice)}</section>
+<section><h2>Cut keys</h2>${renderCutKeys(
+    snapshot,
+    csrfToken,
+    options.notice,
+    options.maxKeyCount ?? DEFAULT_LOCAL_ACTION_LIMITS.maxKeyCount,
+  )}</section>
 <section class="wide"><h2>Devices</h2><div id="devices">${s.devices}</div></section>
 <section class="wide"><h2>Commands per minute, last hour</h2><div id="chart">${s.chart}</div></section>
 <section class="wide"><h2>Recent commands</h2><div id="commands">${s.commands}</div></section>

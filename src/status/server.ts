@@ -3,6 +3,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { StatusSource } from '../agent-api.js';
+import type { Clock } from '../clock.js';
 import { isLoopback } from '../config.js';
 import { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -16,6 +17,7 @@ import {
 } from './access.js';
 import { cutErrorText, registerCutKeys } from './cut-keys.js';
 import { createLiveFeed } from './live-feed.js';
+import { type LocalActionLimits, LocalActions } from './local-actions.js';
 import { createMetrics, type StatusMetrics } from './metrics.js';
 import { renderPage } from './page.js';
 
@@ -31,6 +33,10 @@ export interface StatusServerOptions {
   metrics?: StatusMetrics;
   /** Live update pacing (see `createLiveFeed`). */
   live?: { throttleMs?: number; refreshMs?: number; maxClients?: number };
+  /** Bounds and rate of the page's actions (`status.actions`); defaults 10 keys, 10 a minute. */
+  actions?: Partial<LocalActionLimits>;
+  /** For the actions' per-minute window; the system clock by default. */
+  clock?: Clock;
 }
 
 const BASE_HEADERS: Record<string, string> = {
@@ -73,6 +79,12 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
   const csrfToken = randomToken();
   const live = createLiveFeed({ source, log, ...options.live });
   const unsubscribeMetrics = source.subscribe((event) => metrics.handle(event));
+  const actions = new LocalActions({
+    log,
+    ...(options.actions ? { limits: options.actions } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const maxKeyCount = actions.limits.maxKeyCount;
 
   const app = Fastify({
     logger: false,
@@ -137,7 +149,7 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
     // Only an id-shaped value is echoed, so a crafted link cannot put sentences on the page.
     if (typeof query.cut === 'string' && /^[\w-]{1,100}$/.test(query.cut)) notice = { commandId: query.cut };
     else if (typeof query.cutError === 'string') {
-      const text = cutErrorText(query.cutError);
+      const text = cutErrorText(query.cutError, maxKeyCount);
       if (text) notice = { error: text };
     }
     const body = renderPage({
@@ -146,6 +158,7 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
       nonce,
       csrfToken,
       notice,
+      maxKeyCount,
     });
     return reply
       .header('content-security-policy', pageCsp(nonce))
@@ -194,7 +207,7 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
       .send();
   });
 
-  registerCutKeys(app, { source, log, csrfToken });
+  registerCutKeys(app, { source, log, csrfToken, actions, tokenRequired: accessToken !== undefined });
 
   app.addHook('preClose', async () => {
     live.close();
