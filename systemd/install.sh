@@ -7,6 +7,13 @@
 #   systemd/install.sh --dry-run            # prints what it would do, changes nothing
 #
 # Tokens are read from files or stdin, never from the command line, and are never printed.
+#
+# Only the steps that change the system run as root: the service user, copying the application
+# into /opt, the launcher, /etc, the unit and the udev rule. `npm ci` and the build (which run the
+# install scripts of every dependency) run in a scratch directory as an unprivileged build user,
+# `nobody` by default: it owns no files on the machine, so a broken or hostile install script can
+# change nothing but that scratch copy (the admin's own account, SUDO_USER, has a home directory
+# and sudo rights worth stealing).
 set -euo pipefail
 umask 022
 
@@ -21,6 +28,7 @@ CLIENT_TOKEN_FILE=
 ACCESS_TOKEN_FILE=
 TOKENS_FROM_STDIN=0
 NODE_BIN=
+BUILD_USER=nobody
 
 usage() {
   cat <<EOF
@@ -33,6 +41,8 @@ Usage: $(basename "$0") [options]
   --start                    start the service even when the configuration was just created
   --no-start                 install and enable, but do not (re)start the service
   --node PATH                the node binary to run the agent with (default: node on PATH)
+  --build-user USER          the unprivileged user that runs npm ci and the build when this
+                             script runs as root (default: nobody; never root)
   --source DIR               the frontdesk-agent source tree (default: $SOURCE)
   --prefix DIR               install below DIR instead of / (system changes are then skipped)
   --dry-run                  print what would be done; change nothing
@@ -55,6 +65,7 @@ while [ $# -gt 0 ]; do
     --start) START=yes; shift ;;
     --no-start) START=no; shift ;;
     --node) [ $# -ge 2 ] || die "$1 needs a path"; NODE_BIN=$2; shift 2 ;;
+    --build-user) [ $# -ge 2 ] || die "$1 needs a user"; BUILD_USER=$2; shift 2 ;;
     --source) [ $# -ge 2 ] || die "$1 needs a directory"; SOURCE=$(cd "$2" && pwd); shift 2 ;;
     --prefix) [ $# -ge 2 ] || die "$1 needs a directory"; PREFIX=$2; shift 2 ;;
     --dry-run) DRY_RUN=1; shift ;;
@@ -144,6 +155,17 @@ case "$NODE_BIN" in
 esac
 NPM_BIN=$(command -v npm || true)
 [ -n "$NPM_BIN" ] || die "npm not found"
+# As root (and in a dry run of a live install, which needs root), npm runs as BUILD_USER.
+IS_ROOT=0
+if [ "$(id -u)" = 0 ]; then IS_ROOT=1; fi
+DROP=0
+if [ "$IS_ROOT" = 1 ] || { [ "$DRY_RUN" = 1 ] && [ "$LIVE" = 1 ]; }; then DROP=1; fi
+if [ "$DROP" = 1 ]; then
+  BUILD_UID=$(id -u "$BUILD_USER" 2>/dev/null) || die "build user $BUILD_USER does not exist (see --build-user)"
+  BUILD_GID=$(id -g "$BUILD_USER")
+  [ "$BUILD_UID" != 0 ] || die "the build user must not be root (see --build-user)"
+  command -v setpriv >/dev/null 2>&1 || die "setpriv (util-linux) is needed to run npm as $BUILD_USER"
+fi
 if [ "$BUILD" = 0 ] && [ ! -f "$SOURCE/dist/src/main.js" ]; then
   die "--skip-build: $SOURCE/dist/src/main.js is missing; run npm ci && npm run build there first"
 fi
@@ -183,41 +205,57 @@ else
     --shell /usr/sbin/nologin --comment "frontdesk-agent service" "$NAME"
 fi
 
-# --- application: build in a scratch copy, install production dependencies, swap in -------------
+# --- application: build and install dependencies unprivileged, then copy into place -------------
 
 STAGE=
 cleanup() { if [ -n "$STAGE" ]; then rm -rf "$STAGE"; fi; }
 trap cleanup EXIT
+if [ "$DRY_RUN" = 1 ]; then
+  WORK=/tmp/frontdesk-agent-build.XXXXXX
+else
+  STAGE=$(mktemp -d)
+  WORK=$STAGE
+fi
+# builder CMD…: runs CMD as the build user, with HOME and the npm cache inside the scratch directory.
+builder() {
+  if [ "$DROP" = 1 ]; then
+    run setpriv --reuid="$BUILD_UID" --regid="$BUILD_GID" --clear-groups --no-new-privs -- \
+      env HOME="$WORK/home" npm_config_cache="$WORK/npm-cache" "$@"
+  else
+    run "$@"
+  fi
+}
+run mkdir -p "$WORK/build" "$WORK/app" "$WORK/home" "$WORK/npm-cache"
 PARTS=(package.json package-lock.json tsconfig.json tsconfig.build.json src drivers config systemd README.md)
 if [ "$BUILD" = 1 ]; then
-  if [ "$DRY_RUN" = 1 ]; then
-    BUILT=/tmp/frontdesk-agent-build.XXXXXX
-  else
-    STAGE=$(mktemp -d)
-    BUILT=$STAGE
-  fi
   for part in "${PARTS[@]}"; do
-    if [ -e "$SOURCE/$part" ]; then run cp -a "$SOURCE/$part" "$BUILT/"; fi
+    if [ -e "$SOURCE/$part" ]; then run cp -a "$SOURCE/$part" "$WORK/build/"; fi
   done
-  say "building (npm ci and npm run build in a scratch copy)"
-  run "$NPM_BIN" --prefix "$BUILT" ci --no-audit --no-fund
-  run "$NPM_BIN" --prefix "$BUILT" run build
 else
-  BUILT=$SOURCE
+  run cp -a "$SOURCE/dist" "$WORK/app/dist"
 fi
+for part in package.json package-lock.json config systemd README.md; do
+  if [ -e "$SOURCE/$part" ]; then run cp -a "$SOURCE/$part" "$WORK/app/"; fi
+done
+if [ "$DROP" = 1 ]; then run chown -R "$BUILD_UID:$BUILD_GID" "$WORK"; fi
+if [ "$DROP" = 1 ]; then say "npm runs as $BUILD_USER (uid $BUILD_UID), not as root"; fi
+if [ "$BUILD" = 1 ]; then
+  say "building (npm ci and npm run build in a scratch copy)"
+  builder "$NPM_BIN" --prefix "$WORK/build" ci --no-audit --no-fund
+  builder "$NPM_BIN" --prefix "$WORK/build" run build
+  builder cp -a "$WORK/build/dist" "$WORK/app/dist"
+fi
+# The production install has no TypeScript: drop the `prepare` build hook before npm ci runs it.
+builder "$NPM_BIN" --prefix "$WORK/app" pkg delete scripts.prepare
+say "installing production dependencies (npm ci --omit=dev)"
+builder "$NPM_BIN" --prefix "$WORK/app" ci --omit=dev --no-audit --no-fund
 
+# As root from here: the application is copied into place, owned by root, read-only for the service.
 NEW="$OPT.new"
 run rm -rf "$NEW"
-run mkdir -p "$NEW"
-run cp -a "$BUILT/dist" "$NEW/dist"
-for part in package.json package-lock.json config systemd README.md; do
-  if [ -e "$SOURCE/$part" ]; then run cp -a "$SOURCE/$part" "$NEW/"; fi
-done
-# The production install has no TypeScript: drop the `prepare` build hook before npm ci runs it.
-run "$NPM_BIN" --prefix "$NEW" pkg delete scripts.prepare
-say "installing production dependencies (npm ci --omit=dev)"
-run "$NPM_BIN" --prefix "$NEW" ci --omit=dev --no-audit --no-fund
-if [ "$LIVE" = 1 ]; then run chown -R root:root "$NEW"; fi
+run mkdir -p "$(dirname "$OPT")"
+run cp -a "$WORK/app" "$NEW"
+if [ "$LIVE" = 1 ] || [ "$IS_ROOT" = 1 ]; then run chown -R root:root "$NEW"; fi
 run chmod -R go-w,a+rX "$NEW"
 if [ -e "$OPT" ]; then
   run rm -rf "$OPT.old"

@@ -19,7 +19,14 @@ const repo = join(import.meta.dirname, '..', '..');
 const install = join(repo, 'systemd', 'install.sh');
 const uninstall = join(repo, 'systemd', 'uninstall.sh');
 const scratch = mkdtempSync(join(tmpdir(), 'fd-install-'));
+// When the suite runs as root, install.sh runs npm as `nobody`: it must reach the stand-in npm.
+chmodSync(scratch, 0o755);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const asRoot = process.getuid?.() === 0;
+/** What install.sh puts before an npm command it runs unprivileged (when it runs as root). */
+const DROPPED =
+  'setpriv --reuid=65534 --regid=65534 --clear-groups --no-new-privs -- env HOME=\\S+ npm_config_cache=\\S+ ';
+const asBuilder = asRoot ? DROPPED : '';
 
 const CLIENT = 'client-SECRET-1f2e3d4c5b6a';
 const ACCESS = 'access-SECRET-a6b5c4d3e2f1';
@@ -34,16 +41,19 @@ function tokenFiles(): { client: string; access: string } {
 /**
  * A stand-in for npm on PATH, so a real (non-dry) install into a temp prefix runs offline: `ci`
  * creates node_modules, `run build` creates dist/src/main.js, `pkg delete` edits package.json.
- * Every call is appended to npm.log.
+ * Every call is appended to npm.log with the uid it ran as.
  */
 function fakeNpm(): { path: string; log: string } {
   const dir = mkdtempSync(join(scratch, 'npm-'));
+  chmodSync(dir, 0o755);
   const log = join(dir, 'npm.log');
+  writeFileSync(log, '');
+  chmodSync(log, 0o666);
   writeFileSync(
     join(dir, 'npm'),
     `#!/usr/bin/env bash
 set -euo pipefail
-echo "$*" >> ${JSON.stringify(log)}
+echo "uid=$(id -u) $*" >> ${JSON.stringify(log)}
 prefix=.; args=()
 while [ $# -gt 0 ]; do case "$1" in --prefix) prefix=$2; shift 2 ;; *) args+=("$1"); shift ;; esac; done
 case "\${args[0]}" in
@@ -91,9 +101,10 @@ describe('install.sh --dry-run', () => {
     expect(status, out).toBe(0);
     const expected = [
       /^would: useradd --system --user-group .*frontdesk-agent$/m,
-      /^would: \S*npm --prefix \S+ ci --no-audit --no-fund$/m,
-      /^would: \S*npm --prefix \S+ run build$/m,
-      new RegExp(`^would: \\S*npm --prefix ${prefix}/opt/frontdesk-agent.new ci --omit=dev`, 'm'),
+      new RegExp(`^would: ${asBuilder}\\S*npm --prefix \\S+/build ci --no-audit --no-fund$`, 'm'),
+      new RegExp(`^would: ${asBuilder}\\S*npm --prefix \\S+/build run build$`, 'm'),
+      new RegExp(`^would: ${asBuilder}\\S*npm --prefix \\S+/app ci --omit=dev --no-audit --no-fund$`, 'm'),
+      new RegExp(`^would: cp -a \\S+/app ${prefix}/opt/frontdesk-agent.new$`, 'm'),
       new RegExp(`^would: mv ${prefix}/opt/frontdesk-agent.new ${prefix}/opt/frontdesk-agent$`, 'm'),
       new RegExp(
         `^would: write ${prefix}/usr/bin/frontdesk-agent: exec env ${nodeEnv()} \\S*node ${nodeFlags()} /opt/frontdesk-agent/dist/src/main.js`,
@@ -148,6 +159,39 @@ describe('install.sh --dry-run', () => {
     expect(out).toMatch(/^would: systemctl restart frontdesk-agent.service$/m);
   });
 
+  it('of a live install runs npm ci and the build as nobody, and only the system steps as root', () => {
+    const t = tokenFiles();
+    const { status, out } = run(install, [
+      '--dry-run',
+      '--client-token-file',
+      t.client,
+      '--access-token-file',
+      t.access,
+    ]);
+    expect(status, out).toBe(0);
+    const npmLines = out.split('\n').filter((l) => /^would: .*npm --prefix/.test(l));
+    expect(npmLines).toHaveLength(4);
+    for (const line of npmLines) expect(line).toMatch(new RegExp(`^would: ${DROPPED}\\S*npm --prefix`));
+    expect(out).toMatch(/^would: chown -R 65534:65534 \/tmp\/frontdesk-agent-build\.XXXXXX$/m);
+    expect(out).toMatch(/^would: chown -R root:root \/opt\/frontdesk-agent\.new$/m);
+    expect(out).toMatch(/^would: install -m 0644 \S+ \/etc\/systemd\/system\/frontdesk-agent\.service$/m);
+    expect(out).not.toMatch(/^would: (?!setpriv).*npm /m);
+    const root = run(install, [
+      '--dry-run',
+      '--build-user',
+      'root',
+      '--client-token-file',
+      t.client,
+      '--access-token-file',
+      t.access,
+    ]);
+    expect(root.status).toBe(1);
+    expect(root.out).toContain('the build user must not be root');
+    const missing = run(install, ['--dry-run', '--build-user', 'no-such-user-4711']);
+    expect(missing.status).toBe(1);
+    expect(missing.out).toContain('build user no-such-user-4711 does not exist');
+  });
+
   it('reads tokens from stdin without printing them', () => {
     const prefix = mkdtempSync(join(scratch, 'prefix-'));
     const { status, out } = run(install, ['--dry-run', '--prefix', prefix, '--tokens-from-stdin'], {
@@ -199,7 +243,23 @@ describe('install.sh into a temp prefix (npm replaced by a stand-in)', () => {
     expect(existsSync(join(opt, 'node_modules'))).toBe(true);
     expect(JSON.parse(readFileSync(join(opt, 'package.json'), 'utf8')).scripts.prepare).toBeUndefined();
     expect(existsSync(`${opt}.new`) || existsSync(`${opt}.old`)).toBe(false);
-    expect(readFileSync(npm.log, 'utf8')).toMatch(new RegExp(`--prefix ${opt}.new ci --omit=dev`));
+    // npm (and with it every dependency's install script) never ran as root; the result is root's.
+    const npmCalls = readFileSync(npm.log, 'utf8').trim().split('\n');
+    expect(
+      npmCalls.map((l) => l.replace(/--prefix \S+\/(build|app)/, '--prefix <$1>').replace(/^uid=\d+ /, '')),
+    ).toEqual([
+      '--prefix <build> ci --no-audit --no-fund',
+      '--prefix <build> run build',
+      '--prefix <app> pkg delete scripts.prepare',
+      '--prefix <app> ci --omit=dev --no-audit --no-fund',
+    ]);
+    if (asRoot) {
+      expect(npmCalls.every((l) => l.startsWith('uid=65534 '))).toBe(true);
+      expect(first.out).toContain('npm runs as nobody (uid 65534), not as root');
+      expect(statSync(join(opt, 'node_modules')).uid).toBe(0);
+      expect(statSync(join(opt, 'dist', 'src', 'main.js')).uid).toBe(0);
+    }
+    expect(npmCalls.every((l) => !l.startsWith('uid=0 '))).toBe(true);
 
     const launcher = join(prefix, 'usr', 'bin', 'frontdesk-agent');
     expect(mode(launcher)).toBe('755');
