@@ -78,6 +78,12 @@ describe('a rate-limited agent', () => {
       const response = await fetch(`${statusUrl}${path}`);
       return { status: response.status, text: await response.text() };
     };
+    // Other reasons (a loop stalled by a loaded machine) may come and go; these tests look at one.
+    const rateLimitReasons = async () => {
+      const health = await get('/healthz');
+      const reasons: string[] = health.status === 200 ? [] : JSON.parse(health.text).reasons;
+      return reasons.filter((r) => r.includes('rate-limited'));
+    };
 
     await until(() => seen.length === 1 && agent?.source.snapshot().platform.rateLimited !== undefined);
     expect(agent.source.snapshot().platform.rateLimited).toMatchObject({
@@ -85,7 +91,7 @@ describe('a rate-limited agent', () => {
       askedMs: 86_400_000,
       waitMs: CAP_MS,
     });
-    expect((await get('/healthz')).status).toBe(200);
+    expect(await rateLimitReasons()).toEqual([]);
 
     await clock.advance(3 * 60_000 + 1000);
     const health = await get('/healthz');
@@ -120,7 +126,7 @@ describe('a rate-limited agent', () => {
     await clock.advance(1);
     await until(() => agent?.source.snapshot().platform.rateLimited === undefined);
     expect(seen.slice(0, 3).map((s) => s.status)).toEqual([429, 429, 200]);
-    expect((await get('/healthz')).status).toBe(200);
+    expect(await rateLimitReasons()).toEqual([]);
     expect((await get('/metrics')).text).toContain(
       'frontdesk_platform_blocked_until_seconds{reason="none"} 0',
     );
