@@ -144,7 +144,9 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
       const limitedFor = p.rateLimited ? now - p.rateLimited.since : 0;
       if (p.rateLimited && limitedFor > RATE_LIMITED_UNHEALTHY_MS) {
         reasons.push(
-          `the platform has rate-limited the agent for ${formatDuration(limitedFor)} (${describeRateLimit(p.rateLimited)}); one probe request after each wait`,
+          `the platform has rate-limited the agent for ${formatDuration(limitedFor)} (${describeRateLimit(p.rateLimited)})${
+            p.rateLimited.reason === 'retry-after-capped' ? '; one probe request after each capped wait' : ''
+          }`,
         );
       }
       const lag = parts.loopLagMs();

@@ -42,7 +42,7 @@ export interface RateLimitState {
   waitMs: number;
   /** `retry-after-capped` when the platform asked for longer than `maxRetryAfterSeconds`. */
   reason: RateLimitReason;
-  /** Epoch ms until which nothing is sent; after it one probe goes alone. */
+  /** Epoch ms until which nothing is sent; after a capped wait one probe then goes alone. */
   blockedUntil: number;
   /** True while that probe is out. */
   probing: boolean;
@@ -57,7 +57,7 @@ export interface RateBudgetOptions extends Partial<RateLimitOptions> {
 
 const RANK: Record<RequestPriority, number> = { result: 0, normal: 1, discovery: 2 };
 
-/** A granted request's place in the window; `probe` marks the one request sent after a 429. */
+/** A granted request's place in the window; `probe` marks the one request after a capped wait. */
 interface Slot {
   at: number;
   probe?: boolean;
@@ -83,12 +83,13 @@ interface Waiter {
  *   priority: a later `result` overtakes an earlier `discovery`, never the other way round.
  * - `blockFor(ms)` holds every waiter until the block has passed.
  * - A 429 (`noteRateLimited`) blocks for its `Retry-After`, never longer than
- *   `maxRetryAfterSeconds` (one `Retry-After: 86400` must not silence the agent for a day). After
- *   the block exactly one request goes out, the probe; the others wait for its answer. Any answer
- *   but a 429 (`noteAccepted`) ends the rate limiting; another 429 blocks again (capped); a probe
- *   that got no answer at all (a network failure) hands the probe to the next waiter. The caller
- *   reports the answer (`noteAccepted` / `noteRateLimited`) right after settling the slot, in the
- *   same synchronous step, as `exchange.ts` does.
+ *   `maxRetryAfterSeconds` (one `Retry-After: 86400` must not silence the agent for a day). When
+ *   the wait was cut short that way, exactly one request goes out after it, the probe, and the
+ *   others wait for its answer: any answer but a 429 (`noteAccepted`) lets them go; another 429
+ *   blocks again (capped); a probe that got no answer at all (a network failure) hands the probe
+ *   to the next waiter. A wait the agent did not cut short ends as before, everyone at once. The
+ *   caller reports the answer (`noteAccepted` / `noteRateLimited`) right after settling the slot,
+ *   in the same synchronous step, as `exchange.ts` does.
  *
  * Time comes only from the injected Clock, so the budget runs on a ManualClock in tests.
  */
@@ -105,7 +106,7 @@ export class RateBudget {
   private blockedUntil = 0;
   private consecutiveLimited = 0;
   private limited: Omit<RateLimitState, 'blockedUntil' | 'probing'> | undefined;
-  /** After a 429: `due` until the probe is granted, `out` while it is in flight. */
+  /** After a capped wait: `due` until the probe is granted, `out` while it is in flight. */
   private probe: 'off' | 'due' | 'out' = 'off';
   private seq = 0;
   private timer: { at: number; cancel: AbortController } | undefined;
@@ -186,8 +187,8 @@ export class RateBudget {
   /**
    * Records a 429. With `retryAfterMs` (the platform's `Retry-After`) the budget blocks that long
    * but at most `maxRetryAfterSeconds`; without it, for an exponentially growing, jittered delay
-   * (also capped) that resets on the next accepted request. Then one probe goes first (see the
-   * class comment). Returns the block length in ms.
+   * (also capped) that resets on the next accepted request. After a wait cut short by the cap one
+   * probe goes first (see the class comment). Returns the block length in ms.
    */
   noteRateLimited(retryAfterMs?: number): number {
     const now = this.clock.now();
@@ -204,7 +205,7 @@ export class RateBudget {
       waitMs: ms,
       reason: asked === undefined ? 'backoff' : asked > ms ? 'retry-after-capped' : 'retry-after',
     };
-    this.probe = 'due';
+    this.probe = ms < wanted ? 'due' : 'off';
     this.blockFor(ms);
     return ms;
   }
@@ -274,7 +275,7 @@ export class RateBudget {
         this.wakeAt(this.blockedUntil);
         return;
       }
-      // The probe after a 429 is out: everyone else waits for its answer (see noteAccepted).
+      // The probe after a capped wait is out: everyone else waits for its answer (noteAccepted).
       if (this.probe === 'out') break;
       if (this.stamps.length >= this.limit) {
         const oldest = this.stamps[this.stamps.length - this.limit] as Slot;

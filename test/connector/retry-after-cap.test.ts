@@ -91,14 +91,25 @@ describe('RateBudget: Retry-After capped, then one probe', () => {
     const clock = new ManualClock();
     const budget = new RateBudget({ clock });
     const { granted, take, settle } = grants(budget);
-    budget.noteRateLimited(1000);
+    budget.noteRateLimited(DAY_MS);
     for (const name of ['a', 'b', 'c']) take(name);
-    await clock.advance(1000);
+    await clock.advance(CAP_MS);
     expect(granted).toEqual(['a']);
     settle('a'); // a network failure: neither noteAccepted nor noteRateLimited
     await clock.advance(0);
     expect(granted).toEqual(['a', 'b']);
     expect(budget.rateLimitState()?.probing).toBe(true);
+  });
+
+  it('after a Retry-After it could honour in full, lets everyone go at once, as before', async () => {
+    const clock = new ManualClock();
+    const budget = new RateBudget({ clock });
+    const { granted, take } = grants(budget);
+    budget.noteRateLimited(CAP_MS);
+    for (const name of ['a', 'b', 'c']) take(name);
+    await clock.advance(CAP_MS);
+    expect(granted).toEqual(['a', 'b', 'c']);
+    expect(budget.rateLimitState()).toMatchObject({ reason: 'retry-after', probing: false });
   });
 
   it('reads an absurd Retry-After as very long, never as absent', () => {
