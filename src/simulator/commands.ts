@@ -8,10 +8,13 @@ import { utc } from './time.js';
 
 /**
  * The simulated platform's commands and their histories, and the state rules of
- * `commands/update`: nothing leaves a terminal state (Processed, Cancelled, Error), nothing moves
- * backwards (Pending < Received < Processing < terminal), repeating a non-terminal state is
- * allowed (progress updates). `Progress` is kept only with Processing, `Notes` only with a
- * terminal state — the rest is ignored, as the platform documents.
+ * `commands/update`. As the document says (Part B › States and transitions), any state moves to
+ * the state given; every move is recorded in the command's history, so tests judge the agent by
+ * the history. With `forwardOnly` (a rule the document never states, kept as a switch) nothing
+ * leaves a terminal state (Processed, Cancelled, Error) and nothing moves backwards
+ * (Pending < Received < Processing < terminal); repeating a non-terminal state is allowed
+ * (progress updates). `Progress` is kept only with Processing, `Notes` only with Processed,
+ * Cancelled or Error — the rest is ignored, as the document says.
  */
 
 export type FiscalDocumentSpec =
@@ -129,26 +132,19 @@ export class CommandStore {
   }
 
   /**
-   * Applies one `commands/update`. Rejects (400) for an unknown id, a move out of a terminal
-   * state, or a move backwards; the command is unchanged then.
+   * Applies one `commands/update` and records it. Rejects (400) for an unknown id and, with
+   * `forwardOnly`, for a move out of a terminal state or backwards; the command is unchanged then.
    */
   update(
     id: string,
     change: { state: CommandState; progress?: number; notes?: string },
     by: Actor,
     at: number,
+    options: { forwardOnly?: boolean } = {},
   ): SimCommand {
     const command = this.byId.get(id);
     if (!command) throw rejection(400, `Invalid CommandId: no command ${id}`);
-    if (isTerminal(command.state)) {
-      throw rejection(400, `Invalid State: the command is already ${command.state} and cannot change`);
-    }
-    if (RANK[change.state] < RANK[command.state]) {
-      throw rejection(
-        400,
-        `Invalid State: the command is ${command.state} and cannot go back to ${change.state}`,
-      );
-    }
+    if (options.forwardOnly !== false) this.checkForward(command, change.state);
     const entry: HistoryEntry = { state: change.state, at: utc(at), by };
     if (change.state === 'Processing' && change.progress !== undefined) entry.progress = change.progress;
     if (isTerminal(change.state) && change.notes !== undefined) entry.notes = change.notes;
@@ -157,6 +153,15 @@ export class CommandStore {
     command.history.push(entry);
     this.emit({ type: 'updated', command, entry });
     return command;
+  }
+
+  private checkForward(command: SimCommand, state: CommandState): void {
+    if (isTerminal(command.state)) {
+      throw rejection(400, `Invalid State: the command is already ${command.state} and cannot change`);
+    }
+    if (RANK[state] < RANK[command.state]) {
+      throw rejection(400, `Invalid State: the command is ${command.state} and cannot go back to ${state}`);
+    }
   }
 
   clear(): void {

@@ -1,17 +1,21 @@
 import {
   ACTIVE_STATES,
-  AddKeyCutterRequestSchema,
-  CommandsByIdsRequestSchema,
-  CommandUpdateRequestSchema,
-  FiscalCommandsByDevicesSchema,
-  FiscalCommandsByIdsSchema,
-  type Limitation,
+  type CommandState,
   OrderItemsRequestSchema,
   PaymentsRequestSchema,
 } from '../connector/wire.js';
 import { wireOrderItem, wirePayment } from './bill-wire.js';
 import { isTerminal, rejection, type SimCommand } from './commands.js';
 import type { SimulatorCore } from './core.js';
+import {
+  BY_DEVICES_KEYS,
+  BY_IDS_KEYS,
+  DocAddKeyCutterSchema,
+  DocCommandsByIdsSchema,
+  DocUpdateSchema,
+  fiscalByDevicesSchema,
+  fiscalByIdsSchema,
+} from './document.js';
 import { inInterval, paginate, validate, withoutTokens } from './paging.js';
 import { isFiscalKind, renderCommand, renderFiscalCommand } from './render.js';
 import { wireDevice } from './world.js';
@@ -25,9 +29,7 @@ import { wireDevice } from './world.js';
 type Json = Record<string, unknown>;
 export type Operation = (core: SimulatorCore, body: Json) => Json;
 
-const DEVICE_FILTER_KEYS = ['DeviceIds', 'States', 'UpdatedUtc'];
-
-function checkEnterprises(core: SimulatorCore, ids: readonly string[] | undefined): void {
+function checkEnterprises(core: SimulatorCore, ids: readonly string[] | null | undefined): void {
   const unknown = ids?.find((id) => !core.world.enterprise(id));
   if (unknown) throw rejection(400, `Invalid EnterpriseIds: no access to enterprise ${unknown}`);
 }
@@ -37,10 +39,16 @@ function inCommands(core: SimulatorCore, command: SimCommand): boolean {
   return core.options.legacyFiscalInCommands || !isFiscalKind(command);
 }
 
+/**
+ * `fiscalMachineCommands/getAll`: one of two mutually exclusive parameter sets, `EnterpriseIds`
+ * (array or null) required in both when the rules say so — Part B › Endpoints ›
+ * fiscalMachineCommands/getAll parameter sets. Null or absent means every enterprise of the token.
+ */
 const fiscalGetAll: Operation = (core, body) => {
+  const { rules } = core.options;
   const rest = withoutTokens(body);
-  const byIds = 'CommandIds' in rest;
-  const byDevices = DEVICE_FILTER_KEYS.some((k) => k in rest);
+  const byIds = BY_IDS_KEYS.some((k) => k in rest);
+  const byDevices = BY_DEVICES_KEYS.some((k) => k in rest);
   if (byIds && byDevices) {
     throw rejection(
       400,
@@ -52,29 +60,30 @@ const fiscalGetAll: Operation = (core, body) => {
       400,
       'Invalid CommandIds: a filter (CommandIds, or DeviceIds with States and UpdatedUtc) is required',
     );
-  const ordered = core.store.newestFirst();
   let matches: (c: SimCommand) => boolean;
-  let limitation: Limitation;
-  let enterpriseIds: string[] | undefined;
+  let limitation: { Count: number; Cursor?: string | null | undefined };
+  let enterpriseIds: string[] | null | undefined;
   if (byIds) {
-    const f = validate(FiscalCommandsByIdsSchema.strict(), body);
+    const f = validate(fiscalByIdsSchema(rules), body);
     const ids = new Set(f.CommandIds);
     matches = (c) => ids.has(c.id);
     limitation = f.Limitation;
     enterpriseIds = f.EnterpriseIds;
   } else {
-    const f = validate(FiscalCommandsByDevicesSchema.strict(), body);
+    const f = validate(fiscalByDevicesSchema(rules), body);
     const devices = new Set(f.DeviceIds);
+    const states: readonly CommandState[] = f.States;
     matches = (c) =>
-      devices.has(c.deviceId) && f.States.includes(c.state) && inInterval(c.updatedAt, f.UpdatedUtc);
+      devices.has(c.deviceId) && states.includes(c.state) && inInterval(c.updatedAt, f.UpdatedUtc);
     limitation = f.Limitation;
     enterpriseIds = f.EnterpriseIds;
   }
   checkEnterprises(core, enterpriseIds);
   const page = paginate(
-    ordered,
+    core.store.newestFirst(),
     (c) => isFiscalKind(c) && (!enterpriseIds || enterpriseIds.includes(c.enterpriseId)) && matches(c),
     limitation,
+    rules,
   );
   const ctx = core.renderContext;
   return { Commands: page.items.map((c) => renderFiscalCommand(c, ctx)), Cursor: page.cursor };
@@ -90,13 +99,15 @@ const getAllActive: Operation = (core) => {
   };
 };
 
+/** `commands/getAllByIds`: the active commands among the ids (Part B › Endpoints). */
 const getAllByIds: Operation = (core, body) => {
-  const request = validate(CommandsByIdsRequestSchema, body);
+  const request = validate(DocCommandsByIdsSchema, body);
   const ids = new Set(request.CommandIds);
   const page = paginate(
     core.store.newestFirst(),
     (c) => ids.has(c.id) && !isTerminal(c.state) && inCommands(core, c),
     request.Limitation,
+    core.options.rules,
   );
   const ctx = core.renderContext;
   const out: Json = { Commands: page.items.map((c) => renderCommand(c, ctx)) };
@@ -104,14 +115,19 @@ const getAllByIds: Operation = (core, body) => {
   return out;
 };
 
+/**
+ * `commands/addKeyCutter`: `EnterpriseId` required with portfolio access tokens, ignored otherwise
+ * (Part B › Endpoints and › Authentication).
+ */
 const addKeyCutter: Operation = (core, body) => {
-  const request = validate(AddKeyCutterRequestSchema, body);
-  if (core.options.scenario.platform.portfolio && !request.EnterpriseId) {
+  const request = validate(DocAddKeyCutterSchema, body);
+  const portfolio = core.options.scenario.platform.portfolio;
+  if (portfolio && !request.EnterpriseId) {
     throw rejection(400, 'Invalid EnterpriseId: required with a portfolio access token');
   }
-  if (request.EnterpriseId && core.options.scenario.platform.portfolio)
-    checkEnterprises(core, [request.EnterpriseId]);
-  if (request.KeyCount > 100) throw rejection(400, 'Invalid KeyCount: at most 100 keys per command');
+  if (request.EnterpriseId && portfolio) checkEnterprises(core, [request.EnterpriseId]);
+  if (request.KeyCount < 1 || request.KeyCount > 100)
+    throw rejection(400, 'Invalid KeyCount: from 1 to 100 keys per command');
   const device = core.world.device(request.KeyCutterId);
   if (!device) throw rejection(400, `Invalid KeyCutterId: no device ${request.KeyCutterId}`);
   if (device.type !== 'KeyCutter') {
@@ -128,16 +144,27 @@ const addKeyCutter: Operation = (core, body) => {
   return { CommandId: command.id };
 };
 
+/**
+ * `commands/update`: the command moves to the state given (Part B › States and transitions);
+ * Progress is kept only with Processing, Notes only with Processed, Cancelled or Error.
+ */
 const update: Operation = (core, body) => {
-  const request = validate(CommandUpdateRequestSchema, body);
-  const change: { state: typeof request.State; progress?: number; notes?: string } = { state: request.State };
-  if (request.Progress !== undefined) change.progress = request.Progress;
-  if (request.Notes !== undefined) change.notes = request.Notes;
+  const request = validate(DocUpdateSchema, body);
+  const change: { state: CommandState; progress?: number; notes?: string } = { state: request.State };
+  if (request.Progress !== undefined && request.Progress !== null) change.progress = request.Progress;
+  if (request.Notes !== undefined && request.Notes !== null) change.notes = request.Notes;
   core.agentUpdate(request.CommandId, change);
   return {};
 };
 
-const devicesGetAll: Operation = (core) => ({ Devices: core.world.devices.map((d) => wireDevice(d, false)) });
+/** `devices/getAll` (public docs: `connector-api/operations/devices.md`); fiscal machines as the rules list them. */
+const devicesGetAll: Operation = (core) => ({
+  Devices: core.world.devices.map((d) => {
+    const out = wireDevice(d, false);
+    if (d.type === 'FiscalMachine' && core.options.rules.fiscalDeviceType === 'Printer') out.Type = 'Printer';
+    return out;
+  }),
+});
 
 const orderItemsGetAll: Operation = (core, body) => {
   const f = validate(OrderItemsRequestSchema, body);
@@ -158,6 +185,7 @@ const orderItemsGetAll: Operation = (core, body) => {
       inInterval(i.createdAt, f.CreatedUtc) &&
       inInterval(i.createdAt, f.UpdatedUtc),
     f.Limitation,
+    core.options.rules,
   );
   return { OrderItems: page.items.map((i) => wireOrderItem(i, core.ledger)), Cursor: page.cursor };
 };
@@ -199,6 +227,7 @@ const paymentsGetAll: Operation = (core, body) => {
       inInterval(p.createdAt, f.ClosedUtc) &&
       !f.SettlementUtc,
     f.Limitation,
+    core.options.rules,
   );
   return { Payments: page.items.map(wirePayment), Cursor: page.cursor };
 };

@@ -3,6 +3,7 @@ import type { CommandState } from '../connector/wire.js';
 import type { Logger } from '../log.js';
 import { Ledger } from './bills.js';
 import { CommandStore, type HistoryEntry, isTerminal, rejection, type SimCommand } from './commands.js';
+import type { DocumentRules } from './document.js';
 import { CommandFactory, type CreateCommandOptions } from './factory.js';
 import { FaultController } from './faults.js';
 import { CommandGenerator } from './generator.js';
@@ -47,6 +48,8 @@ export interface CoreOptions {
   log: Logger;
   legacyFiscalInCommands: boolean;
   rateLimit: { requests: number; windowSeconds: number };
+  /** How the interface document is applied (strict-document mode or single switches). */
+  rules: DocumentRules;
 }
 
 export const STAFF_CANCEL_NOTES = 'Cancelled by staff at the front desk.';
@@ -127,7 +130,7 @@ export class SimulatorCore {
   }
 
   get renderContext(): RenderContext {
-    return { world: this.world, ledger: this.ledger };
+    return { world: this.world, ledger: this.ledger, rules: this.options.rules };
   }
 
   /** Creates the scenario's backlog and starts the generator when the scenario says so. */
@@ -185,7 +188,9 @@ export class SimulatorCore {
   /** `commands/update` from the agent. Rejects like the store (400) and counts the outcome. */
   agentUpdate(id: string, change: { state: CommandState; progress?: number; notes?: string }): SimCommand {
     try {
-      const command = this.store.update(id, change, 'agent', this.options.clock.now());
+      const command = this.store.update(id, change, 'agent', this.options.clock.now(), {
+        forwardOnly: this.options.rules.updates === 'forward',
+      });
       this.metrics.update(true);
       return command;
     } catch (e) {

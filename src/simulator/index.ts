@@ -5,6 +5,12 @@
  */
 export type { HistoryEntry } from './commands.js';
 export type { CommandFilter, CommandView } from './core.js';
+export {
+  type DocumentRules,
+  documentRules,
+  LENIENT_RULES,
+  STRICT_RULES,
+} from './document.js';
 export type { CreateCommandOptions } from './factory.js';
 export { type Faults, type FaultsPatch, MALFORMED_KINDS, type MalformedKind } from './fault-schema.js';
 export type { RequestLogEntry, SimCounters } from './metrics.js';

@@ -1,22 +1,28 @@
 import type { z } from 'zod';
-import type { Limitation, TimeInterval } from '../connector/wire.js';
+import type { TimeInterval } from '../connector/wire.js';
 import { rejection } from './commands.js';
+import { type DocumentRules, LENIENT_RULES } from './document.js';
 
 /**
  * The platform's paging and request-checking rules, shared by every list operation.
  */
 
+/** What the document's rules say about pages (see `DocumentRules`). */
+export type PageRules = Pick<DocumentRules, 'maxCount' | 'cursor'>;
+
 /**
  * One page of `ordered` (newest first) after the filter. Without a cursor the page starts at the
  * newest item; with one it starts right after the item whose id is the cursor (its position in
- * the unfiltered order, so a cursor item that no longer matches still works). The response
- * cursor is the id of the last item returned, or null when nothing older matches. An unknown
- * cursor is refused (400).
+ * the unfiltered order, so a cursor item that no longer matches still works). A page holds at most
+ * `Count` items, capped at `rules.maxCount`. The response cursor is the id of the last item
+ * returned — with `rules.cursor` `more-only` only when something older matches, else null. An
+ * unknown cursor is refused (400).
  */
 export function paginate<T extends { id: string }>(
   ordered: readonly T[],
   matches: (item: T) => boolean,
-  limitation: Limitation | undefined,
+  limitation: { Count: number; Cursor?: string | null | undefined } | undefined,
+  rules: PageRules = LENIENT_RULES,
 ): { items: T[]; cursor: string | null } {
   let start = 0;
   if (limitation?.Cursor) {
@@ -24,7 +30,7 @@ export function paginate<T extends { id: string }>(
     if (index < 0) throw rejection(400, 'Invalid Cursor: no item with this id');
     start = index + 1;
   }
-  const count = limitation?.Count ?? Number.POSITIVE_INFINITY;
+  const count = limitation ? Math.min(limitation.Count, rules.maxCount) : Number.POSITIVE_INFINITY;
   const items: T[] = [];
   let more = false;
   for (let i = start; i < ordered.length; i++) {
@@ -37,7 +43,8 @@ export function paginate<T extends { id: string }>(
     items.push(item);
   }
   const last = items[items.length - 1];
-  return { items, cursor: more && last ? last.id : null };
+  if (!last) return { items, cursor: null };
+  return { items, cursor: more || rules.cursor === 'last-item' ? last.id : null };
 }
 
 /** Half-open: start inclusive, end exclusive. */

@@ -1,6 +1,7 @@
 import { wireBill, wireLegacyBill } from './bill-wire.js';
 import type { Ledger } from './bills.js';
 import type { FiscalDocumentSpec, SimCommand } from './commands.js';
+import { type DocumentRules, discriminatorFor, fiscalDeviceTypeFor, LENIENT_RULES } from './document.js';
 import { toBase64 } from './fpmate.js';
 import { corrupt } from './malformed.js';
 import { euros } from './money.js';
@@ -19,6 +20,31 @@ type Json = Record<string, unknown>;
 export interface RenderContext {
   world: World;
   ledger: Ledger;
+  /** What the document lets the platform send (absent: the lenient defaults). */
+  rules?: DocumentRules;
+}
+
+/** `Device` of a fiscal command: listed as FiscalMachine or Printer, as the rules say. */
+function fiscalWireDevice(ctx: RenderContext, command: SimCommand, device: SimDevice, identifier: boolean) {
+  const out = wireDevice(device, identifier);
+  out.Type = fiscalDeviceTypeFor(ctx.rules ?? LENIENT_RULES, command.seq);
+  return out;
+}
+
+/**
+ * FiscalMachineAdditionalData with its optional `Discriminator` present, absent or null, as the
+ * rules say (Part B › Resources › Fiscal machine command data).
+ */
+function fiscalCommandData(ctx: RenderContext, command: SimCommand, data: Json | null, payload: Json | null) {
+  const out: Json = {
+    Discriminator: data ? 'ItalianFiscalMachineData' : 'ItalianFiscalMachinePayload',
+    ItalianFiscalMachineData: data,
+    ItalianFiscalMachinePayload: payload,
+  };
+  const variant = discriminatorFor(ctx.rules ?? LENIENT_RULES, command.seq);
+  if (variant === 'absent') delete out.Discriminator;
+  if (variant === 'null') out.Discriminator = null;
+  return out;
 }
 
 function italianData(doc: FiscalDocumentSpec): Json | null {
@@ -93,14 +119,14 @@ function buildFiscalCommand(command: SimCommand, ctx: RenderContext): Json {
     ApiUrl: device.apiUrl,
     FiscalMachineData: JSON.stringify(device.settings),
     TaxIdentifier: enterprise?.taxIdentifier ?? null,
-    Device: wireDevice(device, true),
+    Device: fiscalWireDevice(ctx, command, device, true),
     Bill: bill ? wireBill(bill) : null,
-    CommandData: {
-      Discriminator: data ? 'ItalianFiscalMachineData' : 'ItalianFiscalMachinePayload',
-      ItalianFiscalMachineData: data,
-      ItalianFiscalMachinePayload:
-        p.document.type === 'payload' ? { Payload: toBase64(p.document.xml) } : null,
-    },
+    CommandData: fiscalCommandData(
+      ctx,
+      command,
+      data,
+      p.document.type === 'payload' ? { Payload: toBase64(p.document.xml) } : null,
+    ),
   };
   return command.malformed ? corrupt(out, command.malformed, 'fiscal-flat') : out;
 }
@@ -185,7 +211,7 @@ function buildCommand(command: SimCommand, ctx: RenderContext): Json {
     State: command.state,
     CreatedUtc: utc(command.createdAt),
     Creator: creator(command),
-    Device: wireDevice(device, false),
+    Device: isFiscalKind(command) ? fiscalWireDevice(ctx, command, device, false) : wireDevice(device, false),
     Data: commandData(command, device, ctx),
   };
   return command.malformed ? corrupt(out, command.malformed, 'command') : out;

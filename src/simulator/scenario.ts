@@ -3,6 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { formatIssues } from '../config.js';
 import { AgentError } from '../errors.js';
+import { DocumentRulesSchema } from './document.js';
 import { FaultsSchema } from './fault-schema.js';
 
 /**
@@ -182,6 +183,10 @@ export const ScenarioSchema = z
           .strict()
           .prefault({}),
         otherEventRate: probability.default(0.1),
+        /** Apply the interface document strictly: every `document` switch at its strict value. */
+        strictDocument: z.boolean().default(false),
+        /** Single switches of how the document is applied (see `document.ts`). */
+        document: DocumentRulesSchema.default({}),
       })
       .strict()
       .prefault({}),

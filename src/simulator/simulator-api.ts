@@ -1,6 +1,7 @@
 import type { CommandState } from '../connector/wire.js';
 import type { HistoryEntry } from './commands.js';
 import type { CommandFilter, CommandView } from './core.js';
+import type { DocumentRules } from './document.js';
 import type { CreateCommandOptions } from './factory.js';
 import type { Faults, FaultsPatch } from './fault-schema.js';
 import type { RequestLogEntry, SimCounters } from './metrics.js';
@@ -22,6 +23,8 @@ export interface PlatformSimulator {
   /** The tokens the simulator accepts. Secrets: never log them. */
   readonly tokens: { clientToken: string; accessToken: string };
   readonly seed: number;
+  /** How the interface document is applied (strict-document mode: `STRICT_RULES`). */
+  readonly rules: DocumentRules;
   /** Enterprises, devices, rooms and reservations of the scenario. */
   readonly world: World;
 

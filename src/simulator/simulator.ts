@@ -8,6 +8,7 @@ import { type Logger, silentLogger } from '../log.js';
 import { ADMIN_PREFIX, handleAdmin } from './admin.js';
 import { CONNECTOR_PREFIX, handleConnector } from './connector-http.js';
 import { SimulatorCore } from './core.js';
+import { type DocumentRules, documentRules } from './document.js';
 import type { CreateCommandOptions } from './factory.js';
 import { sendJson } from './http-util.js';
 import { deriveRng } from './rng.js';
@@ -40,6 +41,13 @@ export interface PlatformSimulatorOptions {
   rateLimit?: { requests: number; windowSeconds: number };
   /** Start the generator if the scenario asks for it; default true. */
   autostartGenerator?: boolean;
+  /**
+   * Strict-document mode: the interface document applied strictly (every `DocumentRules` switch
+   * at its strict value, see `document.ts`). Default: the scenario's `platform.strictDocument`.
+   */
+  strictDocument?: boolean;
+  /** Single document switches over the mode's; default: the scenario's `platform.document`. */
+  document?: Partial<DocumentRules>;
 }
 
 function randomToken(): string {
@@ -69,6 +77,10 @@ export async function startPlatformSimulator(
     log,
     legacyFiscalInCommands: options.legacyFiscalInCommands ?? scenario.platform.legacyFiscalInCommands,
     rateLimit: options.rateLimit ?? scenario.platform.rateLimit,
+    rules: documentRules(options.strictDocument ?? scenario.platform.strictDocument, {
+      ...(scenario.platform.document as Partial<DocumentRules>),
+      ...options.document,
+    }),
   });
   const hub = new EventHub({
     tokens,
@@ -135,6 +147,7 @@ export async function startPlatformSimulator(
     wsUrl: `ws://${host}:${address.port}${WEBSOCKET_PATH}`,
     tokens,
     seed,
+    rules: core.options.rules,
     world: core.world,
     createCommand: (kind, opts) => core.view(core.createCommand(kind, opts)),
     createFiscalData: create('fiscal-data'),
