@@ -70,7 +70,7 @@ export interface ConnectorClientOptions {
   /** Backoff between retries of platform faults (default 500 ms doubling to 30 s, jittered). */
   retryDelay?: BackoffRange;
   random?: RandomSource;
-  /** Sent as `EnterpriseIds` on `fiscalMachineCommands/getAll` when non-empty. */
+  /** Sent as `EnterpriseIds` on `fiscalMachineCommands/getAll` (`null` when empty). */
   enterpriseIds?: readonly string[];
   /** Called after every HTTP exchange, success or not (metrics). Must not throw. */
   onRequest?: (record: RequestRecord) => void;
@@ -156,7 +156,7 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
     body: (size: PageSize, cursor: string | undefined) => Record<string, unknown>,
     response: S,
     pagedOptions: PagedOptions,
-    toPage: (response: z.output<S>) => { items: T[]; received: number; cursor?: string | undefined },
+    toPage: (response: z.output<S>) => Page<T>,
   ): AsyncIterable<T[]> {
     return paginate(
       {
@@ -165,31 +165,33 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
         log,
         ...(pagedOptions.maxPages !== undefined ? { maxPages: pagedOptions.maxPages } : {}),
       },
-      async (cursor, size): Promise<Page<T>> => {
-        let requested = size.count;
-        const result = await call(
-          spec,
-          () => {
-            requested = size.count;
-            return body(size, cursor);
-          },
-          response,
-          pagedOptions,
-          () => size.shrink(),
-        );
-        const page = toPage(result);
-        return { items: page.items, received: page.received, requested, cursor: page.cursor };
-      },
+      async (cursor, size): Promise<Page<T>> =>
+        toPage(
+          await call(
+            spec,
+            () => body(size, cursor),
+            response,
+            pagedOptions,
+            () => size.shrink(),
+          ),
+        ),
     );
   }
 
+  /**
+   * `EnterpriseIds` is required in both parameter sets (an array or null): the filter's, else the
+   * configured ones, else null — never left out (platform-interfaces.md, Part B › Endpoints ›
+   * fiscalMachineCommands/getAll parameter sets).
+   */
   function fiscalBody(filter: FiscalFilter, size: PageSize, cursor: string | undefined) {
     const op = OPERATIONS.fiscalCommands.path;
-    const withEnterprises =
-      'EnterpriseIds' in filter || enterpriseIds.length === 0
-        ? filter
-        : { ...filter, EnterpriseIds: enterpriseIds };
-    const request = { ...withEnterprises, Limitation: limitation(size, cursor) };
+    const given = filter.EnterpriseIds;
+    const EnterpriseIds = given?.length
+      ? given
+      : given === undefined && enterpriseIds.length
+        ? enterpriseIds
+        : null;
+    const request = { ...filter, EnterpriseIds, Limitation: limitation(size, cursor) };
     // Exactly one filter set: each branch is strict, so mixing the two sets is refused by name.
     const schema = 'CommandIds' in filter ? FiscalCommandsByIdsSchema : FiscalCommandsByDevicesSchema;
     return validateRequest(schema.strict(), request, op);
@@ -206,7 +208,6 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
         pagedOptions,
         (r) => ({
           items: r.Commands.map(normalizeFiscalMachineCommand),
-          received: r.Commands.length,
           cursor: r.Cursor,
         }),
       );
@@ -277,7 +278,7 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
           ),
         OrderItemsResponseSchema,
         pagedOptions,
-        (r) => ({ items: r.OrderItems, received: r.OrderItems.length, cursor: r.Cursor }),
+        (r) => ({ items: r.OrderItems, cursor: r.Cursor }),
       );
     },
 
@@ -293,7 +294,7 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
           ),
         PaymentsResponseSchema,
         pagedOptions,
-        (r) => ({ items: r.Payments, received: r.Payments.length, cursor: r.Cursor }),
+        (r) => ({ items: r.Payments, cursor: r.Cursor }),
       );
     },
   };

@@ -8,6 +8,7 @@ import {
   LegacyFiscalDataSchema,
   PrinterDataSchema,
   type WireBill,
+  type WireFiscalMachineCommand,
 } from './wire.js';
 
 /**
@@ -231,19 +232,8 @@ export function normalizeFiscalMachineCommand(raw: unknown): NormalizedItem {
   const parsed = FiscalMachineCommandSchema.safeParse(raw);
   if (!parsed.success) return invalid(raw, 'Malformed fiscal command', describeIssues(parsed.error));
   const c = parsed.data;
-  const cd = c.CommandData;
-  let document: FiscalDocument;
-  if (cd?.Discriminator === 'ItalianFiscalMachinePayload' && cd.ItalianFiscalMachinePayload) {
-    document = { type: 'payload', base64: cd.ItalianFiscalMachinePayload.Payload };
-  } else if (cd?.Discriminator === 'ItalianFiscalMachineData' && cd.ItalianFiscalMachineData) {
-    document = italianData(cd.ItalianFiscalMachineData);
-  } else {
-    return invalid(
-      raw,
-      'Malformed fiscal command',
-      `CommandData has no usable ${cd?.Discriminator ?? 'data'}`,
-    );
-  }
+  const document = fiscalDocumentOf(c.CommandData);
+  if (typeof document === 'string') return invalid(raw, 'Malformed fiscal command', document);
   return {
     ok: true,
     command: compact({
@@ -261,6 +251,56 @@ export function normalizeFiscalMachineCommand(raw: unknown): NormalizedItem {
       },
     }),
   };
+}
+
+type WireFiscalCommandData = NonNullable<WireFiscalMachineCommand['CommandData']>;
+
+/**
+ * The document of a fiscal command's `CommandData` (FiscalMachineAdditionalData), or why there is
+ * none. `Discriminator` is optional (platform-interfaces.md, Part B › Resources › Fiscal machine
+ * command data): when it is absent or null the shape is told by which object is present, and the
+ * command is malformed only when neither or both are. A `Discriminator` names the object to use,
+ * which must then be present; a value the document does not list is malformed.
+ */
+export function fiscalDocumentOf(cd: WireFiscalCommandData | undefined): FiscalDocument | string {
+  if (!cd) return 'no CommandData';
+  const data = cd.ItalianFiscalMachineData;
+  const payload = cd.ItalianFiscalMachinePayload;
+  switch (cd.Discriminator) {
+    case 'ItalianFiscalMachinePayload':
+      return payload
+        ? { type: 'payload', base64: payload.Payload }
+        : 'CommandData has no usable ItalianFiscalMachinePayload';
+    case 'ItalianFiscalMachineData':
+      return data ? italianData(data) : 'CommandData has no usable ItalianFiscalMachineData';
+    case undefined:
+      if (data && payload)
+        return 'CommandData has both ItalianFiscalMachineData and ItalianFiscalMachinePayload and no Discriminator';
+      if (payload) return { type: 'payload', base64: payload.Payload };
+      if (data) return italianData(data);
+      return 'CommandData has neither ItalianFiscalMachineData nor ItalianFiscalMachinePayload';
+    default:
+      return `CommandData has an unknown Discriminator (${cd.Discriminator.slice(0, 60)})`;
+  }
+}
+
+/**
+ * `Device.Type` values under which the platform lists a fiscal machine's commands: both occur in
+ * the document (Part B › Resources › Fiscal machine command data, `Device`). A device configured
+ * as a FiscalMachine is driven as one whichever of these a listing shows; any other type is not
+ * ours.
+ */
+export const FISCAL_LISTED_TYPES: readonly string[] = ['FiscalMachine', 'Printer'];
+
+/**
+ * Whether a command listed with `listedType` fits a device configured as `configuredType`: a
+ * fiscal machine may be listed as `FiscalMachine` or `Printer`; every other device only under its
+ * own type.
+ */
+export function listedTypeFits(configuredType: string, listedType: string | undefined): boolean {
+  if (listedType === undefined) return false;
+  if (configuredType === 'FiscalMachine') return FISCAL_LISTED_TYPES.includes(listedType);
+  return listedType === configuredType;
 }
 
 function italianData(d: {

@@ -4,11 +4,7 @@ import type { Logger } from '../log.js';
 /** One page as the pager needs to see it. */
 export interface Page<T> {
   items: T[];
-  /** Items the platform returned (before normalisation dropped or flagged any). */
-  received: number;
-  /** `Limitation.Count` of the request that produced this page. */
-  requested: number;
-  cursor?: string;
+  cursor?: string | undefined;
 }
 
 /** Mutable page size of one iteration: `shrink()` halves it after a REQUEST_TOO_LARGE. */
@@ -32,11 +28,15 @@ export interface PaginateOptions {
 
 /**
  * Follows the platform's cursor rules: the first request has no cursor (newest items first);
- * each response `Cursor` (the oldest item returned) is passed back for the next, older page.
- * Stops when the cursor is null/absent, a page is shorter than the Count that was asked for,
- * `maxPages` pages were read, or the platform hands back the cursor it was given (which would
- * loop forever). A halved page size stays halved for the rest of the iteration.
+ * each response `Cursor` (the id of the last, oldest item returned) is passed back for the next,
+ * older page. Paging goes on while the response `Cursor` is not null, whatever the page's size: a
+ * platform may cap `Limitation.Count` (its upper bound is "not shown" in platform-interfaces.md,
+ * Part B › Limits) or drop items after limiting, so a page shorter than the Count asked for (even
+ * an empty one) does not mean the end. It stops when the cursor is null or absent, after
+ * `maxPages` pages, or when the platform hands back a cursor it already gave in this iteration
+ * (which would loop forever). A halved page size stays halved for the rest of the iteration.
  *
+ * Callers that know what they are looking for (reads by id) stop early by leaving the loop.
  * `fetchPage` rejects with AgentErrors; the first rejection ends the iteration.
  */
 export async function* paginate<T>(
@@ -49,19 +49,21 @@ export async function* paginate<T>(
     });
   }
   const size = new PageSize(options.pageSize);
+  const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 1; ; page++) {
     const result = await fetchPage(cursor, size);
     yield result.items;
-    if (!result.cursor || result.received < result.requested) return;
-    if (result.cursor === cursor) {
-      options.log.warn('platform returned the same cursor twice; stopping', {
+    if (!result.cursor) return;
+    if (seen.has(result.cursor)) {
+      options.log.warn('platform returned a cursor it already gave; stopping', {
         operation: options.operation,
         page,
       });
       return;
     }
     if (options.maxPages !== undefined && page >= options.maxPages) return;
+    seen.add(result.cursor);
     cursor = result.cursor;
   }
 }

@@ -76,25 +76,37 @@ export function monthsBetweenOk(interval: TimeInterval): boolean {
   return Date.parse(interval.EndUtc) <= Math.min(limit.getTime(), start.getTime() + THREE_MONTHS_MS);
 }
 
+/**
+ * `EnterpriseIds` of `fiscalMachineCommands/getAll`: required in both parameter sets, an array or
+ * `null` (every enterprise of the token) — platform-interfaces.md, Part B › Endpoints ›
+ * fiscalMachineCommands/getAll parameter sets. The key is always sent.
+ */
+export const FiscalEnterpriseIdsSchema = ids(1000).nullable();
+
 export const FiscalCommandsByIdsSchema = z.object({
   CommandIds: ids(1000),
-  EnterpriseIds: ids(1000).optional(),
+  EnterpriseIds: FiscalEnterpriseIdsSchema,
   Limitation: LimitationSchema,
 });
 export const FiscalCommandsByDevicesSchema = z.object({
   DeviceIds: ids(100),
   States: z.array(CommandStateSchema).min(1),
   UpdatedUtc: TimeIntervalSchema.refine(monthsBetweenOk, 'UpdatedUtc must be at most 3 months long'),
-  EnterpriseIds: ids(1000).optional(),
+  EnterpriseIds: FiscalEnterpriseIdsSchema,
   Limitation: LimitationSchema,
 });
 /** `fiscalMachineCommands/getAll`: exactly one of the two filter sets. */
 export const FiscalCommandsGetAllRequestSchema = z
   .union([FiscalCommandsByIdsSchema.strict(), FiscalCommandsByDevicesSchema.strict()])
   .describe('exactly one filter set: CommandIds, or DeviceIds + States + UpdatedUtc');
+/**
+ * A filter as callers give it: `EnterpriseIds` may be left out, the client then sends the
+ * configured ones, or `null` when none are configured.
+ */
 export type FiscalCommandsFilter =
-  | z.input<typeof FiscalCommandsByIdsSchema>
-  | z.input<typeof FiscalCommandsByDevicesSchema>;
+  | WithOptionalEnterprises<z.input<typeof FiscalCommandsByIdsSchema>>
+  | WithOptionalEnterprises<z.input<typeof FiscalCommandsByDevicesSchema>>;
+type WithOptionalEnterprises<T> = Omit<T, 'EnterpriseIds'> & { EnterpriseIds?: string[] | null };
 
 export const CommandsByIdsRequestSchema = z.object({
   CommandIds: ids(1000),
@@ -239,8 +251,13 @@ export const ItalianFiscalDataSchema = z.object({
 });
 export type ItalianFiscalData = z.infer<typeof ItalianFiscalDataSchema>;
 
+/**
+ * FiscalMachineAdditionalData: `Discriminator` is optional (absent or null): the shape is then told
+ * by which object is present (platform-interfaces.md, Part B › Resources › Fiscal machine command
+ * data; see `normalizeFiscalMachineCommand`).
+ */
 export const FiscalCommandDataSchema = z.object({
-  Discriminator: z.string(),
+  Discriminator: nullish(z.string()),
   ItalianFiscalMachineData: nullish(ItalianFiscalDataSchema),
   ItalianFiscalMachinePayload: nullish(z.object({ Payload: z.string() })),
 });
@@ -269,9 +286,9 @@ export const LegacyFiscalDataSchema = z.object({
   Bill: BillSchema,
   TaxIdentifier: nullish(z.string()),
   BillFiscalMachineData: nullish(
-    z.object({ Discriminator: z.string(), Value: nullish(ItalianFiscalDataSchema) }),
+    z.object({ Discriminator: nullish(z.string()), Value: nullish(ItalianFiscalDataSchema) }),
   ),
-  PayloadData: nullish(z.object({ Discriminator: z.string(), Value: nullish(z.string()) })),
+  PayloadData: nullish(z.object({ Discriminator: nullish(z.string()), Value: nullish(z.string()) })),
 });
 export type WireLegacyFiscalData = z.infer<typeof LegacyFiscalDataSchema>;
 

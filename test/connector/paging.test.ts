@@ -37,15 +37,17 @@ const ids = (page: NormalizedItem[]) => page.map((i) => (i.ok ? i.command.id : i
 const filter = { CommandIds: ['cmd-0001'] };
 
 describe('cursor pagination', () => {
-  it('walks older pages by passing the cursor back and stops at a short page', async () => {
+  it('walks older pages by passing the cursor back until it is null, a short page included', async () => {
     const platform = cursorPlatform(fiscalItems(250));
     const api = createConnectorClient({ baseUrl: BASE_URL, ...SAMPLE, fetch: platform.fetch });
     const result = await pages(api.fiscalCommands(filter, { pageSize: 100 }));
-    expect(result.map((p) => p.length)).toEqual([100, 100, 50]);
+    // A short page is not the end (a platform may cap Count); the empty page's null cursor is.
+    expect(result.map((p) => p.length)).toEqual([100, 100, 50, 0]);
     expect(platform.seen.map((s) => s.body.Limitation)).toEqual([
       { Count: 100 },
       { Count: 100, Cursor: 'cmd-0151' },
       { Count: 100, Cursor: 'cmd-0051' },
+      { Count: 100, Cursor: 'cmd-0001' },
     ]);
     const all = result.flat();
     expect(ids(all).slice(0, 2)).toEqual(['cmd-0250', 'cmd-0249']);
@@ -74,7 +76,7 @@ describe('cursor pagination', () => {
     expect(platform.seen).toHaveLength(2);
   });
 
-  it('stops when the platform hands back the cursor it was given', async () => {
+  it('stops when the platform hands back a cursor it already gave', async () => {
     const platform = recordingFetch(() => reply(200, { Commands: fiscalItems(2), Cursor: 'stuck' }));
     const api = createConnectorClient({ baseUrl: BASE_URL, ...SAMPLE, fetch: platform.fetch });
     expect(await pages(api.fiscalCommands(filter, { pageSize: 2 }))).toHaveLength(2);
@@ -112,7 +114,7 @@ describe('cursor pagination', () => {
     });
     const api = createConnectorClient({ baseUrl: BASE_URL, ...SAMPLE, fetch: platform.fetch });
     const result = await pages(api.orderItems({ BillIds: ['b1'] }, { pageSize: 2 }));
-    expect(result.map((p) => p.map((i) => i.Id))).toEqual([['oi-0', 'oi-1'], ['oi-2', 'oi-3'], ['oi-4']]);
+    expect(result.map((p) => p.map((i) => i.Id))).toEqual([['oi-0', 'oi-1'], ['oi-2', 'oi-3'], ['oi-4'], []]);
   });
 });
 
@@ -122,9 +124,9 @@ describe('a request too heavy for the platform', () => {
     const api = createConnectorClient({ baseUrl: BASE_URL, ...SAMPLE, fetch: platform.fetch, retries: 0 });
     const result = await pages(api.fiscalCommands(filter, { pageSize: 200 }));
     expect(platform.seen.map((s) => (s.body.Limitation as { Count: number }).Count)).toEqual([
-      200, 100, 50, 50, 50,
+      200, 100, 50, 50, 50, 50,
     ]);
-    expect(result.map((p) => p.length)).toEqual([50, 50, 20]);
+    expect(result.map((p) => p.length)).toEqual([50, 50, 20, 0]);
   });
 
   it('413 on getAllByIds splits the batch instead', async () => {
