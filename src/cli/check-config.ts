@@ -1,4 +1,5 @@
 import { type Config, formatIssues, loadConfig, resolveSecrets } from '../config.js';
+import { listedTypeFits } from '../connector/model.js';
 import type { DriverRegistry } from '../drivers-api/types.js';
 import { AgentError } from '../errors.js';
 import { createLogger } from '../log.js';
@@ -40,9 +41,15 @@ export async function checkConfigCommand(
         const found = devices.find((d) => d.Id === device.id);
         if (!found)
           problems.push(`devices: ${device.id} is not a device of this integration on the platform`);
-        else if (found.Type !== device.type) {
+        else if (!listedTypeFits(device.type, found.Type)) {
           problems.push(
             `devices: ${device.id} is a ${found.Type} on the platform, configured as ${device.type}`,
+          );
+        } else if (found.Type !== device.type) {
+          // A fiscal machine the platform lists as a Printer: its commands come as fiscal ones.
+          line(
+            io.stdout,
+            `device ${device.id}: ${found.Type} "${found.Name}" found on the platform, driven as a ${device.type}`,
           );
         } else line(io.stdout, `device ${device.id}: ${found.Type} "${found.Name}" found on the platform`);
       }

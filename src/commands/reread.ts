@@ -53,16 +53,13 @@ export async function fetchCommands(
   };
   if (source === 'fiscalMachineCommands') {
     const enterprise = deps.enterpriseIds?.length ? { EnterpriseIds: [...deps.enterpriseIds] } : {};
+    // Follow the cursor until every id came back (a platform may cap Count), no further.
     for await (const page of deps.connector.fiscalCommands(
       { CommandIds: [...ids], ...enterprise },
-      {
-        priority: 'normal',
-        signal,
-        pageSize: Math.min(MAX_REREAD_IDS, Math.max(10, ids.length)),
-        maxPages: 1,
-      },
+      { priority: 'normal', signal, pageSize: Math.min(MAX_REREAD_IDS, Math.max(10, ids.length)) },
     )) {
       keep(page);
+      if (found.size >= wanted.size) break;
     }
     return found;
   }

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../agent-api.js';
 import type { Clock } from '../clock.js';
-import type { NormalizedItem, PlatformCommand } from '../connector/model.js';
+import { listedTypeFits, type NormalizedItem, type PlatformCommand } from '../connector/model.js';
 import { type CommandState, TERMINAL_STATES } from '../connector/wire.js';
 import type { Logger } from '../log.js';
 import type { Journal, NewCommand } from './journal.js';
@@ -35,6 +35,17 @@ export interface RunnerDeps {
   abortJob: (commandId: string) => void;
   /** Discovery saw a command of ours (well-formed): what the check before its start may use. */
   sighted?: (item: NormalizedItem) => void;
+}
+
+/** The command kind a configured device type runs. */
+const KIND_OF: Readonly<Record<string, string>> = {
+  FiscalMachine: 'fiscal',
+  KeyCutter: 'keys',
+  Printer: 'print',
+};
+
+function kindFits(deviceType: string, kind: string): boolean {
+  return KIND_OF[deviceType] === kind;
 }
 
 interface Pending {
@@ -203,6 +214,7 @@ export class Runner {
     if (!item.ok) {
       const device = item.deviceId ? devices.get(item.deviceId) : undefined;
       if (!item.id || !device) return undefined;
+      if (item.deviceType !== undefined && !listedTypeFits(device.type, item.deviceType)) return undefined;
       if (journal.has(item.id)) return undefined;
       if (item.state !== 'Pending' && item.state !== 'Received') return undefined;
       log.warn('malformed command of ours; ending it in Error', {
@@ -229,7 +241,8 @@ export class Runner {
     const c = item.command;
     const device = devices.get(c.device.id);
     if (!device || c.data.kind === 'other') return undefined;
-    if (c.device.type !== device.type) {
+    // A fiscal machine may be listed as FiscalMachine or Printer: its kind, not the listed type, counts.
+    if (!listedTypeFits(device.type, c.device.type) || !kindFits(device.type, c.data.kind)) {
       if (this.warned.has(c.id)) return undefined;
       this.warned.add(c.id);
       log.warn('command device type differs from the configuration; not touched', {

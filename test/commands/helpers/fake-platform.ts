@@ -61,6 +61,13 @@ const ORDER: Record<CommandState, number> = {
   Error: 3,
 };
 
+/** A deep catch-up request: by devices over (about) the platform's whole 3-month window. */
+export function isDeepCatchUp(request: RequestRecord): boolean {
+  const filter = request.filter as { UpdatedUtc?: { StartUtc: string; EndUtc: string } } | undefined;
+  if (!filter?.UpdatedUtc) return false;
+  return Date.parse(filter.UpdatedUtc.EndUtc) - Date.parse(filter.UpdatedUtc.StartUtc) >= 89 * 86_400_000;
+}
+
 function aborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AgentError('ABORTED', 'request aborted');
 }
@@ -111,6 +118,16 @@ export class FakePlatform implements ConnectorApi {
 
   countOf(operation: Operation): number {
     return this.requests.filter((r) => r.operation === operation).length;
+  }
+
+  /** `fiscalMachineCommands/getAll` requests, without the deep catch-up's (`isDeepCatchUp`). */
+  regularFiscal(): RequestRecord[] {
+    return this.requests.filter((r) => r.operation === 'fiscalCommands' && !isDeepCatchUp(r));
+  }
+
+  /** The deep catch-up's requests. */
+  deepFiscal(): RequestRecord[] {
+    return this.requests.filter((r) => r.operation === 'fiscalCommands' && isDeepCatchUp(r));
   }
 
   private record(
