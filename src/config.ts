@@ -66,8 +66,17 @@ export const ConfigSchema = z
           .positive()
           .max(24 * 90)
           .default(72),
+        /**
+         * Period of the deep catch-up: Pending fiscal commands over the whole 3-month window, so
+         * one older than `fiscalLookbackHours` is never lost (also once at start).
+         */
+        deepCatchUpHours: z
+          .number()
+          .min(0.1)
+          .max(24 * 7)
+          .default(6),
       })
-      .default({ intervalMs: 2000, safetyNetMs: 60000, fiscalLookbackHours: 72 }),
+      .default({ intervalMs: 2000, safetyNetMs: 60000, fiscalLookbackHours: 72, deepCatchUpHours: 6 }),
     timezone: z
       .string()
       .default('Europe/Rome')

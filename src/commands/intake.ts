@@ -6,6 +6,7 @@ import { COMMAND_STATES, type CommandState, TERMINAL_STATES } from '../connector
 import { type AgentError, toAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { Coalesced } from './coalesced.js';
+import { deepCatchUpOnce, lookbackCoversAll, MAX_WINDOW_MS } from './deep-catch-up.js';
 import type { PlatformActivity, PollOptions } from './types.js';
 
 /**
@@ -19,6 +20,8 @@ import type { PlatformActivity, PollOptions } from './types.js';
  *   `safetyNetMs` while it is up — unless such a slow poll finds a fiscal command that was created
  *   while the socket was open and never announced: then the socket does not cover fiscal commands
  *   here, and they are polled every `intervalMs` from then on (logged once).
+ * - Fiscal devices, deep: the same over the whole 3-month window, at start and every
+ *   `deepCatchUpHours` (`deep-catch-up.ts`), for Pending commands older than the lookback.
  * - Other devices: `commands/getAllActive` at start, after every (re)connect, every `intervalMs`
  *   while the socket is down or absent and every `safetyNetMs` while it is up.
  * Discovery requests use priority `discovery`. Failures are logged and retried on the next period
@@ -70,8 +73,8 @@ const HOUR = 3_600_000;
  * differ a little; a wrong "missed" only makes the agent poll as often as without a socket).
  */
 const MISSED_GRACE_MS = 10_000;
-/** Keeps the UpdatedUtc window safely inside the platform's 3-month limit. */
-const MAX_WINDOW_MS = 89 * 24 * HOUR;
+/** Period of the deep catch-up when the configuration does not say. */
+const DEFAULT_DEEP_HOURS = 6;
 
 function idsOf(items: readonly NormalizedItem[]): Set<string> {
   const ids = new Set<string>();
@@ -144,6 +147,9 @@ export class Intake {
             await this.fiscalPass();
         }),
       );
+    }
+    if (fiscalDeviceIds.length > 0 && !lookbackCoversAll(poll.fiscalLookbackHours)) {
+      this.track(this.deepLoop());
     }
     if (otherDeviceIds.length > 0) {
       this.track(
@@ -363,6 +369,37 @@ export class Intake {
       if (complete) sink.listedActive?.('fiscalMachineCommands', present, pollAt);
     } catch (e) {
       this.failed('fiscal poll', e);
+    }
+  }
+
+  /**
+   * The deep catch-up (`deep-catch-up.ts`): at start, then every `poll.deepCatchUpHours`, so a
+   * Pending fiscal command older than `fiscalLookbackHours` is never lost.
+   */
+  private async deepLoop(): Promise<void> {
+    const { clock, poll, connector, enterpriseIds, fiscalDeviceIds, sink, log } = this.options;
+    const everyMs = (poll.deepCatchUpHours ?? DEFAULT_DEEP_HOURS) * HOUR;
+    while (!this.abort.signal.aborted) {
+      try {
+        const seen = await this.request(() =>
+          deepCatchUpOnce({
+            connector,
+            clock,
+            fiscalDeviceIds,
+            enterpriseIds,
+            ingest: (page) => sink.ingest(page, 'deep-catch-up'),
+            signal: this.abort.signal,
+          }),
+        );
+        log.debug('deep catch-up done', { seen });
+      } catch (e) {
+        this.failed('deep catch-up', e);
+      }
+      try {
+        await clock.sleep(everyMs, this.abort.signal);
+      } catch {
+        return;
+      }
     }
   }
 

@@ -24,6 +24,8 @@ export interface PollOptions {
   safetyNetMs: number;
   /** How far back `fiscalMachineCommands/getAll` looks (capped below the 3-month limit). */
   fiscalLookbackHours: number;
+  /** Period of the deep fiscal catch-up over the whole 3-month window (default 6). */
+  deepCatchUpHours?: number;
 }
 
 /** Knobs with sensible defaults; tests shorten them. */

@@ -19,7 +19,7 @@ describe('intake', () => {
     for (let i = 0; i < 250; i++) t.platform.add({ fiscalWire: wireFiscalCommand({ id: `f${i}` }) });
     t.intake.start();
     await t.settle();
-    const polls = t.platform.requests.filter((r) => r.operation === 'fiscalCommands');
+    const polls = t.platform.regularFiscal();
     expect(polls).toHaveLength(2);
     const first = filterOf(polls[0]);
     expect(first.DeviceIds.length).toBe(100);
@@ -33,7 +33,7 @@ describe('intake', () => {
     expect(t.ingested.filter((i) => i.via === 'fiscal-poll').flatMap((i) => i.ids)).toHaveLength(250);
     expect(t.platform.countOf('activeCommands')).toBe(0);
     await t.advance(2000);
-    expect(t.platform.countOf('fiscalCommands')).toBe(4);
+    expect(t.platform.regularFiscal()).toHaveLength(4);
     await t.intake.stop();
   });
 
