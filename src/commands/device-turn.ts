@@ -9,6 +9,7 @@ import type { Outbox } from './outbox.js';
 import type { RereadResult } from './reread.js';
 import type { DeviceEffect, Runner } from './runner.js';
 import type { StartCheck } from './start-check.js';
+import { StartHolds } from './start-hold.js';
 import type { EngineDevice, EngineTuning } from './types.js';
 
 /**
@@ -40,12 +41,23 @@ export interface TurnDeps {
   log: Logger;
   tuning: EngineTuning;
   emit: (event: AgentEvent) => void;
+  /** Puts a held command back at the end of its device's queue; false while it still runs there. */
+  requeue: (deviceId: string, commandId: string) => boolean;
 }
 
 export class DeviceTurns {
   readonly jobs = new Map<string, ActiveJob>();
+  private readonly holds: StartHolds;
 
-  constructor(private readonly deps: TurnDeps) {}
+  constructor(private readonly deps: TurnDeps) {
+    this.holds = new StartHolds({
+      clock: deps.clock,
+      log: deps.log,
+      baseMs: deps.tuning.rereadRetryBaseMs,
+      maxMs: deps.tuning.rereadRetryMaxMs,
+      requeue: deps.requeue,
+    });
+  }
 
   /** The queue's worker. Never rejects. */
   readonly run = async (deviceId: string, commandId: string): Promise<void> => {
@@ -63,7 +75,7 @@ export class DeviceTurns {
     };
     this.jobs.set(commandId, job);
     try {
-      let effects = this.deps.runner.apply(commandId, { type: 'turn' }) ?? [];
+      let effects = this.deps.runner.apply(commandId, { type: 'turn' }) ?? this.heldTurn(commandId);
       for (let effect = effects[0]; effect; effect = effects[0]) {
         effects = (await this.perform(device, job, effect)) ?? [];
       }
@@ -73,6 +85,14 @@ export class DeviceTurns {
       this.jobs.delete(commandId);
     }
   };
+
+  /** A held command's turn goes straight to the read (it is still `starting`). */
+  private heldTurn(commandId: string): DeviceEffect[] {
+    if (!this.holds.has(commandId)) return [];
+    if (this.deps.journal.machineState(commandId)?.phase === 'starting') return [{ type: 'reread' }];
+    this.holds.release(commandId);
+    return [];
+  }
 
   /** Fires a job's signal (the `abort` effect, or shutdown). */
   abort(commandId: string, reason: AgentError, cancelled: boolean): void {
@@ -84,6 +104,7 @@ export class DeviceTurns {
 
   /** Aborts the jobs whose stage matches (all when omitted). */
   abortAll(reason: AgentError, stages?: ReadonlyArray<ActiveJob['stage']>): void {
+    this.holds.stop();
     for (const job of this.jobs.values()) {
       if (!stages || stages.includes(job.stage)) job.controller.abort(reason);
     }
@@ -98,6 +119,12 @@ export class DeviceTurns {
         job.stage = 'reread';
         const result = await this.rereadWithRetry(record, job.controller.signal);
         if (!result) return undefined;
+        if (result.verdict === 'hold') {
+          // Never a reason to start: out of the queue for a while, then read again.
+          this.holds.hold(device.id, job.commandId, result.platformState);
+          return undefined;
+        }
+        this.holds.release(job.commandId);
         const event: MachineEvent =
           result.verdict === 'proceed'
             ? { type: 'reread', verdict: 'proceed' }

@@ -107,6 +107,11 @@ class CommandEngine implements Engine {
       log,
       tuning: this.tuning,
       emit,
+      requeue: (deviceId, commandId) => {
+        if (this.queues.running(deviceId) === commandId) return false;
+        this.queues.add(deviceId, commandId);
+        return true;
+      },
     });
     const fiscal = options.devices.filter((d) => d.type === 'FiscalMachine').map((d) => d.id);
     const other = options.devices.filter((d) => d.type !== 'FiscalMachine').map((d) => d.id);
@@ -241,6 +246,8 @@ class CommandEngine implements Engine {
       return 'gone';
     }
     const result = await rereadCommand(this.rereadDeps, record, signal);
+    // A state this agent does not know tells nothing about the refusal: keep the update.
+    if (result.verdict === 'hold') return 'ours';
     const refusedResult = TERMINAL_STATES.includes(item.state) && error.code !== 'PLATFORM_CONFLICT';
     if (result.verdict === 'proceed' && (result.visible || !refusedResult)) return 'ours';
     const platformState = result.verdict === 'skip' ? result.platformState : undefined;

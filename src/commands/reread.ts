@@ -1,6 +1,6 @@
 import type { ConnectorApi } from '../connector/api.js';
 import type { NormalizedItem, PlatformCommand } from '../connector/model.js';
-import { ACTIVE_STATES, type CommandState, TERMINAL_STATES } from '../connector/wire.js';
+import { ACTIVE_STATES, COMMAND_STATES, type CommandState, TERMINAL_STATES } from '../connector/wire.js';
 import { toAgentError } from '../errors.js';
 import type { CommandRecord, Journal } from './journal.js';
 
@@ -15,7 +15,12 @@ import type { CommandRecord, Journal } from './journal.js';
 export type RereadResult =
   /** `visible` is false when the platform cannot show it (Processing from us, `commands` source). */
   | { verdict: 'proceed'; visible: boolean; command?: PlatformCommand }
-  | { verdict: 'skip'; platformState?: CommandState };
+  | { verdict: 'skip'; platformState?: CommandState }
+  /**
+   * The platform shows the command in a state this agent does not know (or in none): it must not
+   * start. It stays accepted and is read again later.
+   */
+  | { verdict: 'hold'; platformState: string };
 
 export interface RereadDeps {
   connector: ConnectorApi;
@@ -80,8 +85,9 @@ function processingDelivered(deps: RereadDeps, record: CommandRecord): boolean {
 
 /**
  * What one read of `record` means: `skip` when the platform has the command terminal or no
- * longer knows it (`item` undefined: not returned); `proceed` otherwise, with the fresh command
- * when it came back well-formed from the record's own source.
+ * longer knows it (`item` undefined: not returned); `hold` when it shows a state this agent does
+ * not know (never a reason to proceed); `proceed` otherwise, with the fresh command when it came
+ * back well-formed from the record's own source.
  */
 export function verdictOf(
   deps: RereadDeps,
@@ -94,9 +100,10 @@ export function verdictOf(
     }
     return { verdict: 'skip' };
   }
-  const state = item.ok ? item.command.state : (item.state as CommandState | undefined);
-  if (state !== undefined && TERMINAL_STATES.includes(state))
-    return { verdict: 'skip', platformState: state };
+  const shown = item.ok ? item.command.state : item.state;
+  const state = COMMAND_STATES.find((s) => s === shown);
+  if (state === undefined) return { verdict: 'hold', platformState: shown ?? '(none)' };
+  if (TERMINAL_STATES.includes(state)) return { verdict: 'skip', platformState: state };
   if (item.ok && (ACTIVE_STATES.includes(item.command.state) || item.command.state === 'Processing')) {
     // A copy from the other source has the other shape: keep the journaled one then.
     const sameSource = (item.command.source ?? 'commands') === (record.source ?? 'commands');

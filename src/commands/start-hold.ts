@@ -1,0 +1,68 @@
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+
+/**
+ * Commands held back before their start because the platform showed them in a state this agent
+ * does not know (the read's `hold` verdict): such a command is never started on that read. It
+ * leaves its device's queue, so the commands behind it run, and goes back to the end of the queue
+ * after a backoff (`baseMs` doubling up to `maxMs`), where it is read again. The first hold of a
+ * command is logged; the repeats are not. `release` forgets a command once a read answered
+ * something known (or it ended).
+ */
+
+export interface StartHoldOptions {
+  clock: Clock;
+  log: Logger;
+  baseMs: number;
+  maxMs: number;
+  /** Puts the command back at the end of its device's queue; false when it cannot go there now. */
+  requeue: (deviceId: string, commandId: string) => boolean;
+}
+
+export class StartHolds {
+  private readonly holds = new Map<string, number>();
+  private stopper = new AbortController();
+
+  constructor(private readonly options: StartHoldOptions) {}
+
+  /** Whether the command is held (its next turn goes straight to the read). */
+  has(commandId: string): boolean {
+    return this.holds.has(commandId);
+  }
+
+  /** Holds the command back: logs the first time, then requeues it after the backoff. */
+  hold(deviceId: string, commandId: string, platformState: string): void {
+    const times = this.holds.get(commandId) ?? 0;
+    this.holds.set(commandId, times + 1);
+    if (times === 0) {
+      this.options.log.warn(
+        'the platform shows a state this agent does not know; the command is not started and is read again later',
+        { commandId, device: deviceId, platformState: platformState.slice(0, 60) },
+      );
+    }
+    const { baseMs, maxMs } = this.options;
+    void this.requeueAfter(deviceId, commandId, Math.max(1, Math.min(maxMs, baseMs * 2 ** times)));
+  }
+
+  release(commandId: string): void {
+    this.holds.delete(commandId);
+  }
+
+  /** Cancels every pending requeue (shutdown); held commands are recovered at the next start. */
+  stop(): void {
+    this.stopper.abort();
+    this.stopper = new AbortController();
+  }
+
+  private async requeueAfter(deviceId: string, commandId: string, ms: number): Promise<void> {
+    const signal = this.stopper.signal;
+    for (let wait = ms; ; wait = Math.min(this.options.maxMs, wait * 2)) {
+      try {
+        await this.options.clock.sleep(wait, signal);
+      } catch {
+        return;
+      }
+      if (!this.holds.has(commandId) || this.options.requeue(deviceId, commandId)) return;
+    }
+  }
+}
