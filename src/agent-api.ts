@@ -68,6 +68,11 @@ export interface AgentSnapshot {
   /** One bucket a minute, oldest first, the last 60 minutes. */
   perMinute: Array<{ minute: number; processed: number; failed: number; pickupP50Ms?: number }>;
   totals: { processed: number; failed: number; cancelled: number; inFlight: number };
+  /**
+   * The configured `platform.enterpriseIds`, when there are any: the Cut keys form sends one as
+   * `EnterpriseId` (required with portfolio tokens), offering a choice when there are several.
+   */
+  enterpriseIds?: string[];
 }
 
 /** Everything that happens, for live updates (SSE) and metrics. */
@@ -105,5 +110,13 @@ export interface StatusSource {
   subscribe(listener: (event: AgentEvent) => void): () => void;
   health(): Health;
   /** Creates a key-cutter command on the platform (`commands/addKeyCutter`); resolves to its id. */
-  cutKeys(request: { deviceId: string; reservationId: string; keyCount: number }): Promise<string>;
+  cutKeys(request: CutKeysRequest): Promise<string>;
+}
+
+export interface CutKeysRequest {
+  deviceId: string;
+  reservationId: string;
+  keyCount: number;
+  /** Sent as `EnterpriseId`; default: the only configured enterprise (see `enterpriseForWrite`). */
+  enterpriseId?: string;
 }

@@ -17,6 +17,7 @@ import {
 import type { Journal } from './commands/journal.js';
 import type { Config, Secrets } from './config.js';
 import { type ConnectorClient, createConnectorClient } from './connector/client.js';
+import { enterpriseForWrite } from './connector/enterprise.js';
 import { ConnectorSocket } from './connector/websocket.js';
 import type { DriverRegistry, SimulatedDevice } from './drivers-api/types.js';
 import { AgentError, toAgentError } from './errors.js';
@@ -218,12 +219,15 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       platformSilenceMs:
         Math.max(3 * config.poll.intervalMs, 2 * config.poll.safetyNetMs) + config.platform.requestTimeoutMs,
       lastPlatformSuccess: () => lastPlatformSuccess,
+      enterpriseIds: config.platform.enterpriseIds,
       cutKeys: async (request) => {
         assertKeyCutter(devices, request.deviceId);
+        const enterpriseId = enterpriseForWrite(config.platform.enterpriseIds, request.enterpriseId);
         const id = await connector.addKeyCutter({
           KeyCutterId: request.deviceId,
           ReservationId: request.reservationId,
           KeyCount: request.keyCount,
+          ...(enterpriseId ? { EnterpriseId: enterpriseId } : {}),
         });
         running.acceptCreated(id).catch((error: unknown) => {
           log.warn('the new key command will be picked up by discovery instead', {

@@ -48,6 +48,8 @@ export interface StatusSourceParts {
   /** Epoch ms of the last 2xx answer seen by the client. */
   lastPlatformSuccess: () => number | undefined;
   cutKeys: StatusSource['cutKeys'];
+  /** `platform.enterpriseIds` of the configuration. */
+  enterpriseIds?: readonly string[];
 }
 
 function safeStatus(device: EngineDevice): DeviceStatus {
@@ -126,6 +128,7 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
         recent: parts.engine.recent(100),
         perMinute: parts.engine.perMinute(),
         totals: parts.engine.totals(),
+        ...(parts.enterpriseIds?.length ? { enterpriseIds: [...parts.enterpriseIds] } : {}),
       };
     },
     subscribe: (listener) => parts.bus.subscribe(listener),

@@ -1,5 +1,6 @@
 import type { CommandSummary } from '../agent-api.js';
 import { type Config, loadConfig, readTokenFile, resolveSecrets } from '../config.js';
+import { enterpriseForWrite } from '../connector/enterprise.js';
 import { ConnectorSocket } from '../connector/websocket.js';
 import { AgentError } from '../errors.js';
 import { createLogger } from '../log.js';
@@ -46,6 +47,7 @@ export async function cutKeysCommand(
     secrets: [secrets.clientToken, secrets.accessToken],
     stream: io.stderr,
   });
+  const enterpriseId = enterpriseForWrite(config.platform.enterpriseIds, opts.enterprise);
   const client = oneShotClient(config, secrets, log);
   // The same audit line as the page's actions (src/status/local-actions.ts), on stderr.
   const audit = (result: Record<string, string>) =>
@@ -62,7 +64,7 @@ export async function cutKeysCommand(
       KeyCutterId: opts.device,
       ReservationId: opts.reservation,
       KeyCount: opts.count,
-      ...(opts.enterprise ? { EnterpriseId: opts.enterprise } : {}),
+      ...(enterpriseId ? { EnterpriseId: enterpriseId } : {}),
     });
   } catch (error) {
     audit({ result: 'failed', code: error instanceof AgentError ? error.code : 'INTERNAL' });

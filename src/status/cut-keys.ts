@@ -10,7 +10,8 @@ import { ActionLimited, actorOf, type LocalActions } from './local-actions.js';
  * `POST /cut-keys`: the page's Cut keys form. Refused with 403 unless the request comes from
  * our own page: its Origin (or Referer) names this host, and it carries the per-process CSRF
  * token (form field `csrf` or header `X-CSRF-Token`). Then validates the device (a configured
- * KeyCutter), the reservation id and the count (1..`status.actions.maxKeyCount`), and calls
+ * KeyCutter), the reservation id, the count (1..`status.actions.maxKeyCount`) and the enterprise
+ * (one of the configured `platform.enterpriseIds`: the only one, or the one chosen), and calls
  * `source.cutKeys()` once through the page's `LocalActions` guard: rate-limited (beyond
  * `status.actions.perMinute` a 429 with `Retry-After` and a sentence) and audited.
  *
@@ -24,6 +25,7 @@ function formSchema(maxKeyCount: number) {
     deviceId: z.string().trim().min(1).max(200),
     reservationId: z.string().trim().min(1).max(100),
     keyCount: z.coerce.number().int().min(1).max(maxKeyCount),
+    enterpriseId: z.string().trim().max(100).optional(),
   });
 }
 
@@ -32,6 +34,7 @@ export function formErrors(maxKeyCount: number) {
   return {
     FORM_INVALID: `Fill in a reservation id and a number of keys between 1 and ${maxKeyCount}.`,
     DEVICE_UNKNOWN: 'Choose one of the key encoders in the list.',
+    ENTERPRISE_UNKNOWN: 'Choose one of the enterprises in the list.',
   } as const;
 }
 
@@ -44,7 +47,13 @@ export function cutErrorText(code: string, maxKeyCount: number): string | undefi
 }
 
 function statusFor(code: string): number {
-  if (code === 'FORM_INVALID' || code === 'DEVICE_UNKNOWN' || code === 'REQUEST_INVALID') return 400;
+  if (
+    code === 'FORM_INVALID' ||
+    code === 'DEVICE_UNKNOWN' ||
+    code === 'ENTERPRISE_UNKNOWN' ||
+    code === 'REQUEST_INVALID'
+  )
+    return 400;
   if (code === 'PLATFORM_FORBIDDEN' || code === 'PLATFORM_REJECTED') return 422;
   if (code === 'INTERNAL') return 500;
   return 502;
@@ -93,15 +102,28 @@ export function registerCutKeys(app: FastifyInstance, deps: CutKeysDeps): void {
     const parsed = FormSchema.safeParse(body);
     if (!parsed.success) return fail('FORM_INVALID', FORM_ERRORS.FORM_INVALID);
     const { deviceId, reservationId, keyCount } = parsed.data;
-    const device = source.snapshot().devices.find((d) => d.id === deviceId && d.type === 'KeyCutter');
+    const snapshot = source.snapshot();
+    const device = snapshot.devices.find((d) => d.id === deviceId && d.type === 'KeyCutter');
     if (!device) return fail('DEVICE_UNKNOWN', FORM_ERRORS.DEVICE_UNKNOWN);
+    // `EnterpriseId` goes with the request as the CLI sends it (required with portfolio tokens):
+    // one of the configured enterprises, chosen in the form when there are several.
+    const enterprises = snapshot.enterpriseIds ?? [];
+    const enterpriseId = parsed.data.enterpriseId || (enterprises.length === 1 ? enterprises[0] : undefined);
+    if (enterprises.length > 0 && (enterpriseId === undefined || !enterprises.includes(enterpriseId)))
+      return fail('ENTERPRISE_UNKNOWN', FORM_ERRORS.ENTERPRISE_UNKNOWN);
 
     try {
       const commandId = await actions.run(
         'cut-keys',
         actorOf(request.ip, deps.tokenRequired),
-        { device: deviceId, reservation: reservationId, count: keyCount },
-        () => source.cutKeys({ deviceId, reservationId, keyCount }),
+        {
+          device: deviceId,
+          reservation: reservationId,
+          count: keyCount,
+          ...(enterpriseId ? { enterprise: enterpriseId } : {}),
+        },
+        () =>
+          source.cutKeys({ deviceId, reservationId, keyCount, ...(enterpriseId ? { enterpriseId } : {}) }),
         (id) => ({ commandId: id }),
       );
       return wantsJson

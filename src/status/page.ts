@@ -62,11 +62,20 @@ function renderCutKeys(
 <label>Encoder<select name="deviceId" required>${cutters.map(
     (d) => html`<option value="${d.id}">${d.name}${d.status.connected ? '' : ' (not connected)'}</option>`,
   )}</select></label>
-<label>Reservation id<input name="reservationId" required maxlength="100" autocomplete="off" spellcheck="false"></label>
+${renderEnterprises(snapshot.enterpriseIds ?? [])}<label>Reservation id<input name="reservationId" required maxlength="100" autocomplete="off" spellcheck="false"></label>
 <label>Keys<input name="keyCount" type="number" min="1" max="${maxKeyCount}" value="1" required></label>
 <button type="submit">Cut keys</button>
 </form>
 ${result}`;
+}
+
+/** The enterprise choice of the Cut keys form: only when several are configured (one is implied). */
+function renderEnterprises(enterprises: readonly string[]): SafeHtml {
+  if (enterprises.length < 2) return html``;
+  return html`<label>Enterprise<select name="enterpriseId" required>${enterprises.map(
+    (id) => html`<option value="${id}">${id}</option>`,
+  )}</select></label>
+`;
 }
 
 /** The whole page: inline CSS and script under the response's nonce, nothing loaded from elsewhere. */

@@ -1,0 +1,27 @@
+import { AgentError } from '../errors.js';
+
+/**
+ * `EnterpriseId` of a write operation (`commands/addKeyCutter`): required with portfolio access
+ * tokens, ignored with the others (platform-interfaces.md, Part B › Authentication and › Endpoints).
+ * The agent cannot tell which kind of token it holds, so it sends one whenever it knows which:
+ * the one chosen, else the only one configured (`platform.enterpriseIds`); with several
+ * configured the caller must choose among them. Undefined: none to send (no enterprise is
+ * configured and none was chosen).
+ */
+export function enterpriseForWrite(configured: readonly string[], chosen?: string): string | undefined {
+  if (chosen !== undefined && chosen !== '') {
+    if (configured.length > 0 && !configured.includes(chosen)) {
+      throw new AgentError('COMMAND_INVALID', 'That enterprise is not one of this agent’s', {
+        notes: 'Choose one of the enterprises this desk serves.',
+      });
+    }
+    return chosen;
+  }
+  if (configured.length === 1) return configured[0];
+  if (configured.length > 1) {
+    throw new AgentError('COMMAND_INVALID', 'Several enterprises are configured; choose one', {
+      notes: 'Choose the enterprise (hotel) the keys are for.',
+    });
+  }
+  return undefined;
+}
