@@ -2,6 +2,7 @@ import type {
   AgentEvent,
   AgentSnapshot,
   CommandSummary,
+  CutKeysRequest,
   DeviceSnapshot,
   Health,
   StatusSource,
@@ -137,7 +138,7 @@ export function sampleSnapshot(now = NOW): AgentSnapshot {
 export class FakeSource implements StatusSource {
   snap: AgentSnapshot = sampleSnapshot();
   healthValue: Health = { ok: true, reasons: [] };
-  readonly cutCalls: Array<{ deviceId: string; reservationId: string; keyCount: number }> = [];
+  readonly cutCalls: CutKeysRequest[] = [];
   cutError: AgentError | undefined;
   private readonly listeners = new Set<(event: AgentEvent) => void>();
 
@@ -162,7 +163,7 @@ export class FakeSource implements StatusSource {
     for (const listener of this.listeners) listener(event);
   }
 
-  async cutKeys(request: { deviceId: string; reservationId: string; keyCount: number }): Promise<string> {
+  async cutKeys(request: CutKeysRequest): Promise<string> {
     this.cutCalls.push(request);
     if (this.cutError) throw this.cutError;
     return `cmd-new-${this.cutCalls.length}`;
