@@ -31,6 +31,13 @@ const CreateSchema = z
     receipt: ReceiptInputSchema.optional(),
     envelope: z.enum(['soap', 'bare']).optional(),
     malformed: z.enum(MALFORMED_KINDS).optional(),
+    /** Created this long ago and left Pending since. */
+    ageMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(92 * 86_400_000)
+      .optional(),
   })
   .strict();
 

@@ -28,6 +28,11 @@ export interface CreateCommandOptions {
   /** fiscal-payload: SOAP envelope or bare root. */
   envelope?: Envelope;
   malformed?: MalformedKind;
+  /**
+   * Created this long ago (ms) and left Pending since: its `CreatedUtc` and `UpdatedUtc` lie in
+   * the past (a command an agent's lookback window no longer covers). Default 0.
+   */
+  ageMs?: number;
 }
 
 export const DEVICE_TYPE_OF: Record<CommandKind, SimDevice['type']> = {
@@ -118,7 +123,7 @@ export class CommandFactory {
     options: CreateCommandOptions = {},
     allowed?: readonly string[],
   ): SimCommand {
-    const now = this.deps.clock.now();
+    const now = this.deps.clock.now() - Math.max(0, options.ageMs ?? 0);
     let receipt: KnownReceipt | undefined;
     if (kind === 'fiscal-refund') {
       receipt = options.receipt
