@@ -1,0 +1,41 @@
+import type { CommandState } from '../../src/connector/wire.js';
+import type { HistoryEntry } from '../../src/simulator/index.js';
+
+/**
+ * What the agent did to one command, judged on the platform's history. The interface document
+ * lets `commands/update` move any state to the state given (Part B › States and transitions), so
+ * a platform that applies it refuses nothing: the simulator in strict-document mode records every
+ * move, and the agent's discipline is read from the history rather than from refusals.
+ *
+ * An agent move (`by: 'agent'`) must not go backwards (Pending < Received < Processing <
+ * terminal) and must not move the command out of a terminal state. The one repeat allowed after a
+ * terminal state is the agent's own last update sent again, same state and Notes: at-least-once
+ * delivery resends the update whose acknowledgement a kill -9 swallowed. Non-terminal repeats
+ * (progress, resends) are allowed. Moves by the platform or staff are not the agent's to answer for.
+ */
+
+const RANK: Record<CommandState, number> = {
+  Pending: 0,
+  Received: 1,
+  Processing: 2,
+  Processed: 3,
+  Cancelled: 3,
+  Error: 3,
+};
+
+export function agentMoveProblems(history: readonly HistoryEntry[]): string[] {
+  const problems: string[] = [];
+  for (let i = 1; i < history.length; i++) {
+    const prev = history[i - 1] as HistoryEntry;
+    const cur = history[i] as HistoryEntry;
+    if (cur.by !== 'agent') continue;
+    if (RANK[prev.state] === 3) {
+      const resend = prev.by === 'agent' && prev.state === cur.state && prev.notes === cur.notes;
+      const whose = prev.by === 'agent' ? '' : ` (set by ${prev.by})`;
+      if (!resend) problems.push(`update after terminal ${prev.state}: ${cur.state}${whose}`);
+    } else if (RANK[cur.state] < RANK[prev.state]) {
+      problems.push(`backwards ${prev.state} → ${cur.state}`);
+    }
+  }
+  return problems;
+}
