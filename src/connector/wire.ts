@@ -1,8 +1,11 @@
 import { z } from 'zod';
 
 /**
- * Wire schemas of the platform's Connector API: the contract shared by the client
- * (`src/connector/client.ts`) and the platform simulator (`src/simulator/`).
+ * Wire schemas of the platform's Connector API as the client (`src/connector/client.ts`) sends
+ * and reads it. The platform simulator checks the operations of the interface document against
+ * its own schemas, written from the document (`src/simulator/document.ts`), so neither side can
+ * only confirm the other's assumptions; it still borrows the order-item and payment ones, which
+ * the document does not describe.
  *
  * Rules: required fields are enforced, unknown fields are tolerated (zod objects strip them),
  * optional fields accept `null` as well as absence (the platform sends both). Request schemas
