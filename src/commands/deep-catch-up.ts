@@ -7,11 +7,12 @@ import type { TimeInterval } from '../connector/wire.js';
  * The deep catch-up of fiscal commands. The regular fiscal poll looks `fiscalLookbackHours` back
  * (`UpdatedUtc`), so a command still Pending (never updated) that was created earlier is outside
  * its window. This pass asks `fiscalMachineCommands/getAll` by DeviceIds (groups of ≤100) for
- * Pending and Received commands over the whole window the platform allows (`UpdatedUtc` at most 3
- * months: platform-interfaces.md, Part B › Endpoints › fiscalMachineCommands/getAll parameter
- * sets, and › Limits), every page, one request at a time at `discovery` priority, so the rate
- * budget serves results and the regular discovery first. The intake runs it at start and every
- * `poll.deepCatchUpHours`.
+ * Pending and Received commands over the rest of the window the platform allows (`UpdatedUtc` at
+ * most 3 months: platform-interfaces.md, Part B › Endpoints › fiscalMachineCommands/getAll
+ * parameter sets, and › Limits): from 3 months back to where the regular window begins (with an
+ * overlap), so it lists only what the regular poll cannot see. Every page, one request at a time
+ * at `discovery` priority: the rate budget serves results and the regular discovery first. The
+ * intake runs it at start and every `poll.deepCatchUpHours`.
  */
 
 const HOUR = 3_600_000;
@@ -19,10 +20,14 @@ const HOUR = 3_600_000;
 export const MAX_WINDOW_MS = 89 * 24 * HOUR;
 /** The window ends a little in the future, like the regular poll's (clocks differ). */
 const AHEAD_MS = 60_000;
+/** The deep window reaches this far into the regular one, so nothing falls between the two. */
+const OVERLAP_MS = HOUR;
 
 export interface DeepCatchUpOptions {
   connector: ConnectorApi;
   clock: Clock;
+  /** The regular poll's `fiscalLookbackHours`. */
+  fiscalLookbackHours: number;
   fiscalDeviceIds: readonly string[];
   enterpriseIds?: readonly string[] | undefined;
   /** Takes one page (the sink filters and deduplicates). */
@@ -31,10 +36,17 @@ export interface DeepCatchUpOptions {
   pageSize?: number;
 }
 
-/** The widest `UpdatedUtc` window the platform accepts, ending now (+1 min). */
-export function deepWindow(now: number): TimeInterval {
+/**
+ * The `UpdatedUtc` window of a deep pass: from the oldest instant the platform accepts (3 months
+ * before the regular window's end) to an hour past the start of the regular window.
+ */
+export function deepWindow(now: number, fiscalLookbackHours: number): TimeInterval {
   const end = now + AHEAD_MS;
-  return { StartUtc: new Date(end - MAX_WINDOW_MS).toISOString(), EndUtc: new Date(end).toISOString() };
+  const regularStart = end - (fiscalLookbackHours * HOUR + AHEAD_MS);
+  return {
+    StartUtc: new Date(end - MAX_WINDOW_MS).toISOString(),
+    EndUtc: new Date(Math.min(end, regularStart + OVERLAP_MS)).toISOString(),
+  };
 }
 
 /**
@@ -50,7 +62,7 @@ export function lookbackCoversAll(fiscalLookbackHours: number): boolean {
  */
 export async function deepCatchUpOnce(options: DeepCatchUpOptions): Promise<number> {
   const { connector, clock, fiscalDeviceIds, enterpriseIds, ingest, signal } = options;
-  const window = deepWindow(clock.now());
+  const window = deepWindow(clock.now(), options.fiscalLookbackHours);
   const enterprise = enterpriseIds?.length ? { EnterpriseIds: [...enterpriseIds] } : {};
   let seen = 0;
   for (let i = 0; i < fiscalDeviceIds.length; i += 100) {

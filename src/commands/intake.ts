@@ -385,6 +385,7 @@ export class Intake {
           deepCatchUpOnce({
             connector,
             clock,
+            fiscalLookbackHours: poll.fiscalLookbackHours,
             fiscalDeviceIds,
             enterpriseIds,
             ingest: (page) => sink.ingest(page, 'deep-catch-up'),

@@ -110,10 +110,11 @@ describe('a Pending fiscal command older than fiscalLookbackHours (Part B › Li
     expect(deep.every((r) => r.priority === 'discovery')).toBe(true);
     const filter = deep[0]?.filter as { States: string[]; UpdatedUtc: { StartUtc: string; EndUtc: string } };
     expect(filter.States).toEqual(['Pending', 'Received']);
+    // From the 3-month limit to an hour into the regular window (72 h), which never listed it.
     expect(Date.parse(filter.UpdatedUtc.StartUtc)).toBeLessThanOrEqual(T0 - 88 * DAY);
-    // The regular poll's window (72 h) never listed it.
     const regular = h.platform.regularFiscal()[0]?.filter as { UpdatedUtc: { StartUtc: string } };
     expect(Date.parse(regular.UpdatedUtc.StartUtc)).toBeGreaterThan(T0 - 5 * DAY);
+    expect(Date.parse(filter.UpdatedUtc.EndUtc)).toBe(Date.parse(regular.UpdatedUtc.StartUtc) + 3_600_000);
     // And again every deepCatchUpHours (default 6), not every poll.
     const before = h.platform.deepFiscal().length;
     await h.advance(3_600_000, 60_000);

@@ -47,6 +47,8 @@ export interface UpdateRecord extends CommandUpdateRequest {
 
 export interface RequestRecord {
   operation: Operation;
+  /** Clock time of the request. */
+  at?: number;
   priority?: RequestPriority;
   ids?: readonly string[];
   filter?: unknown;
@@ -60,13 +62,6 @@ const ORDER: Record<CommandState, number> = {
   Cancelled: 3,
   Error: 3,
 };
-
-/** A deep catch-up request: by devices over (about) the platform's whole 3-month window. */
-export function isDeepCatchUp(request: RequestRecord): boolean {
-  const filter = request.filter as { UpdatedUtc?: { StartUtc: string; EndUtc: string } } | undefined;
-  if (!filter?.UpdatedUtc) return false;
-  return Date.parse(filter.UpdatedUtc.EndUtc) - Date.parse(filter.UpdatedUtc.StartUtc) >= 89 * 86_400_000;
-}
 
 function aborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AgentError('ABORTED', 'request aborted');
@@ -122,12 +117,21 @@ export class FakePlatform implements ConnectorApi {
 
   /** `fiscalMachineCommands/getAll` requests, without the deep catch-up's (`isDeepCatchUp`). */
   regularFiscal(): RequestRecord[] {
-    return this.requests.filter((r) => r.operation === 'fiscalCommands' && !isDeepCatchUp(r));
+    return this.requests.filter((r) => r.operation === 'fiscalCommands' && !this.isDeepCatchUp(r));
   }
 
   /** The deep catch-up's requests. */
   deepFiscal(): RequestRecord[] {
-    return this.requests.filter((r) => r.operation === 'fiscalCommands' && isDeepCatchUp(r));
+    return this.requests.filter((r) => r.operation === 'fiscalCommands' && this.isDeepCatchUp(r));
+  }
+
+  /**
+   * A deep catch-up request: by devices, over a window that ends in the past (where the regular
+   * poll's begins); the regular poll's window always ends a minute ahead.
+   */
+  isDeepCatchUp(request: RequestRecord): boolean {
+    const filter = request.filter as { UpdatedUtc?: { EndUtc: string } } | undefined;
+    return filter?.UpdatedUtc !== undefined && Date.parse(filter.UpdatedUtc.EndUtc) < (request.at ?? 0);
   }
 
   private record(
@@ -154,7 +158,13 @@ export class FakePlatform implements ConnectorApi {
   ): AsyncIterable<NormalizedItem[]> {
     const ids = 'CommandIds' in filter ? filter.CommandIds : undefined;
     this.record(
-      { operation: 'fiscalCommands', ...(ids ? { ids } : {}), filter, priority: options.priority },
+      {
+        operation: 'fiscalCommands',
+        at: this.now(),
+        ...(ids ? { ids } : {}),
+        filter,
+        priority: options.priority,
+      },
       options,
     );
     const items: NormalizedItem[] = [];
