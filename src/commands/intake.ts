@@ -1,12 +1,13 @@
 import type { Clock } from '../clock.js';
 import type { ConnectorApi, RequestPriority } from '../connector/api.js';
-import { FISCAL_LISTED_TYPES, type NormalizedItem, type PlatformCommand } from '../connector/model.js';
+import type { NormalizedItem, PlatformCommand } from '../connector/model.js';
 import type { CommandSocket } from '../connector/socket-api.js';
 import { COMMAND_STATES, type CommandState, TERMINAL_STATES } from '../connector/wire.js';
 import { type AgentError, toAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { Coalesced } from './coalesced.js';
 import { deepCatchUpOnce, lookbackCoversAll, MAX_WINDOW_MS } from './deep-catch-up.js';
+import { FiscalReads } from './fiscal-reads.js';
 import type { PlatformActivity, PollOptions } from './types.js';
 
 /**
@@ -112,12 +113,18 @@ export class Intake {
   /** Whether the socket is believed to announce fiscal commands (until a slow poll disproves it). */
   private fiscalOnSocket = true;
   private readonly activityState: PlatformActivity = { authRejected: false };
-  private readonly fiscalDevices: ReadonlySet<string>;
-  /** Routed fiscal ids the fiscal operation did not return (warned once). */
-  private readonly unlisted = new Set<string>();
+  private readonly fiscal: FiscalReads;
 
   constructor(private readonly options: IntakeOptions) {
-    this.fiscalDevices = new Set(options.fiscalDeviceIds);
+    this.fiscal = new FiscalReads({
+      connector: options.connector,
+      enterpriseIds: options.enterpriseIds,
+      fiscalDeviceIds: options.fiscalDeviceIds,
+      sink: options.sink,
+      log: options.log,
+      signal: this.abort.signal,
+      request: (fn) => this.request(fn),
+    });
   }
 
   get activity(): PlatformActivity {
@@ -176,10 +183,10 @@ export class Intake {
    */
   async fetchByIds(ids: readonly string[], via: string, priority: RequestPriority): Promise<void> {
     const { routed } = await this.fetchCommands(ids, via, priority);
-    await this.fetchRouted(routed, via);
+    await this.fiscal.fetchRouted(routed, via);
   }
 
-  /** `commands/getAllByIds`: the ids it returned, and the fiscal ones still to read (`takeListed`). */
+  /** `commands/getAllByIds`: the ids it returned, and the fiscal ones still to read (`FiscalReads`). */
   private async fetchCommands(ids: readonly string[], via: string, priority: RequestPriority) {
     const returned = new Set<string>();
     const routed: string[] = [];
@@ -188,86 +195,9 @@ export class Intake {
         this.options.connector.commandsByIds(batch, { priority, signal: this.abort.signal }),
       );
       for (const item of items) returned.add(item.ok ? item.command.id : (item.id ?? ''));
-      routed.push(...this.takeListed(items, via));
+      routed.push(...this.fiscal.takeListed(items, via));
     }
     return { returned, routed };
-  }
-
-  /**
-   * Items of a `commands/*` listing. A new command of a configured fiscal machine (listed as
-   * FiscalMachine or Printer) is not taken from this shape: whatever its `Data` looks like here,
-   * it is read through `fiscalMachineCommands/getAll` by id (`fetchRouted`), so a listing whose
-   * shape disagrees with the configuration never ends it in Error. The rest go to the sink.
-   * Returns the ids to read.
-   */
-  private takeListed(items: readonly NormalizedItem[], via: string): string[] {
-    const { sink } = this.options;
-    const rest: NormalizedItem[] = [];
-    const toRead: string[] = [];
-    for (const item of items) {
-      const id = item.ok ? item.command.id : item.id;
-      const deviceId = item.ok ? item.command.device.id : item.deviceId;
-      const listed = item.ok ? item.command.device.type : item.deviceType;
-      if (id && deviceId && this.fiscalDevices.has(deviceId) && FISCAL_LISTED_TYPES.includes(listed ?? '')) {
-        // Known ones are followed by the fiscal poll and the reads by id.
-        if (!sink.isKnown(id)) toRead.push(id);
-      } else {
-        rest.push(item);
-      }
-    }
-    sink.ingest(rest, via);
-    return toRead;
-  }
-
-  /**
-   * Reads routed fiscal ids by id (with `more` ids to look up in the same requests); a routed one
-   * the fiscal operation does not return is not touched.
-   */
-  private async fetchRouted(
-    ids: readonly string[],
-    via: string,
-    more: readonly string[] = [],
-  ): Promise<void> {
-    if (ids.length === 0 && more.length === 0) return;
-    const found = await this.fetchFiscal([...more, ...ids], via);
-    for (const id of ids) {
-      if (found.has(id) || this.unlisted.has(id)) continue;
-      if (this.unlisted.size >= 10_000) this.unlisted.clear();
-      this.unlisted.add(id);
-      this.options.log.warn(
-        'a command of a fiscal device is not returned by fiscalMachineCommands/getAll; not touched',
-        { commandId: id, via },
-      );
-    }
-  }
-
-  /**
-   * Fiscal commands by id (any state comes back), ≤1000 per request, handed to the sink; the
-   * cursor is followed until every id came back (a platform may cap Count). Returns the ids found.
-   */
-  private async fetchFiscal(ids: readonly string[], via: string): Promise<Set<string>> {
-    const { connector, enterpriseIds, sink } = this.options;
-    const enterprise = enterpriseIds?.length ? { EnterpriseIds: [...enterpriseIds] } : {};
-    const found = new Set<string>();
-    for (const batch of chunks(ids, 1000)) {
-      const wanted = new Set(batch);
-      await this.request(async () => {
-        const pages = connector.fiscalCommands(
-          { CommandIds: batch, ...enterprise },
-          { priority: 'discovery', signal: this.abort.signal, pageSize: Math.max(10, batch.length) },
-        );
-        let left = wanted.size;
-        for await (const page of pages) {
-          sink.ingest(page, via);
-          for (const id of idsOf(page)) {
-            if (wanted.delete(id)) left--;
-            found.add(id);
-          }
-          if (left === 0) break;
-        }
-      });
-    }
-    return found;
   }
 
   /** Ids announced by the socket: `getAllByIds`, then the fiscal operation for what it missed. */
@@ -282,7 +212,7 @@ export class Intake {
     }
     if (fiscalDeviceIds.length === 0) return;
     const rest = missing.filter((id) => !sink.isKnown(id));
-    await this.fetchRouted(routed, 'websocket', rest);
+    await this.fiscal.fetchRouted(routed, 'websocket', rest);
   }
 
   /** `commands/getAllActive`, coalesced: a request during a running one runs once more after it. */
@@ -298,9 +228,9 @@ export class Intake {
       const items = await this.request(() =>
         this.options.connector.activeCommands({ priority: 'discovery', signal: this.abort.signal }),
       );
-      const routed = this.takeListed(items, 'catch-up');
+      const routed = this.fiscal.takeListed(items, 'catch-up');
       this.options.sink.listedActive?.('commands', idsOf(items), since);
-      await this.fetchRouted(routed, 'catch-up');
+      await this.fiscal.fetchRouted(routed, 'catch-up');
     } catch (e) {
       this.failed('catch-up', e);
     }
