@@ -18,7 +18,8 @@ import { ledgerCounts, TOKENS } from './harness.js';
  * FiscalMachine or Printer (and in commands/* as Printer-typed items with fiscal data), pages
  * capped below the Count asked for with the last item's id as Cursor, and commands/update moving
  * any state to the state given. The real daemon drives a simulated RT (sim-fiscal), the Epson RT
- * driver against the RT printer simulator, and a simulated encoder. The agent's discipline is
+ * driver against the RT printer simulator (which answers only the reads public drivers make), and
+ * a simulated encoder. The agent's discipline is
  * read from the platform's histories, since the platform refuses nothing.
  */
 
@@ -123,7 +124,13 @@ describe('the fiscal path against a platform that applies the interface document
             driver: 'sim-fiscal',
             options: { durationMs: 5, jitterMs: 5, ledgerPath: join(dir, 'ledger-fiscal.jsonl') },
           },
-          { id: EPSON, name: 'RT Epson', type: 'FiscalMachine', driver: 'epson-fpmate', options: {} },
+          {
+            id: EPSON,
+            name: 'RT Epson',
+            type: 'FiscalMachine',
+            driver: 'epson-fpmate',
+            options: { url: printer.url },
+          },
           {
             id: KEYS,
             name: 'Encoder',
