@@ -24,7 +24,7 @@ import { AgentError, toAgentError } from './errors.js';
 import type { Logger } from './log.js';
 import type { PlatformSimulator } from './simulator/index.js';
 import { EscapedFaults, type EscapeOrigin } from './status/escaped-faults.js';
-import { type RunningStatusServer, startStatusServer } from './status/index.js';
+import { createMetrics, type RunningStatusServer, startStatusServer } from './status/index.js';
 import { createTransportFactory } from './transport/factory.js';
 import { agentVersion, clientName } from './version.js';
 
@@ -247,6 +247,7 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       actions: config.status.actions,
       clock,
       log: log.child({ component: 'status' }),
+      metrics: createMetrics({ site: config.site, deviceNames: new Map(devices.map((d) => [d.id, d.name])) }),
       ...(deps.statusAccessToken ? { accessToken: deps.statusAccessToken } : {}),
     });
     const statusUrl = status.url.replace(/\/$/, '');

@@ -77,6 +77,16 @@ export const ConfigSchema = z
           .default(6),
       })
       .default({ intervalMs: 2000, safetyNetMs: 60000, fiscalLookbackHours: 72, deepCatchUpHours: 6 }),
+    /**
+     * Where this agent stands in a hotel group: added as `property` and `desk` labels to every
+     * metric, so one Prometheus can scrape many desks (see monitoring/README.md).
+     */
+    site: z
+      .object({
+        property: z.string().min(1).max(100).optional(),
+        desk: z.string().min(1).max(100).optional(),
+      })
+      .optional(),
     timezone: z
       .string()
       .default('Europe/Rome')

@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { AgentEvent, AgentSnapshot } from '../agent-api.js';
 import { TERMINAL_STATES } from '../connector/wire.js';
+import { numericFacts } from './device-facts.js';
 
 /**
  * Prometheus metrics of the agent, in their own `Registry` (never prom-client's global one, so
@@ -8,9 +9,11 @@ import { TERMINAL_STATES } from '../connector/wire.js';
  * from `AgentEvent`s (`handle`); gauges are set from a snapshot just before each scrape
  * (`collect`), so they always reflect the agent's current state.
  *
- * Labels: `device` is the platform's Device id (stable; `frontdesk_device_info` maps it to a
- * name), `type` is the command kind (fiscal, keys, print, other, invalid), `outcome` the terminal
- * state in lower case (processed, error, cancelled).
+ * Labels: `device` is the platform's Device id (stable) and `device_name` its configured name
+ * beside it (`frontdesk_device_info` also maps one to the other), `type` is the command kind
+ * (fiscal, keys, print, other, invalid), `outcome` the terminal state in lower case (processed,
+ * error, cancelled). With `site` configured, every sample (the process metrics too) also carries
+ * `property` and `desk`, so one Prometheus can tell many desks apart (monitoring/README.md).
  */
 export interface StatusMetrics {
   readonly registry: Registry;
@@ -26,6 +29,13 @@ export interface StatusMetrics {
 export interface MetricsOptions {
   /** Include prom-client's default process metrics (CPU, memory, event loop lag …). Default true. */
   defaultMetrics?: boolean;
+  /** Added as `property` and `desk` labels to every sample (config `site`). */
+  site?: { property?: string | undefined; desk?: string | undefined } | undefined;
+  /**
+   * Device names by id, for the `device_name` label of events that arrive before the first
+   * snapshot; each snapshot's names are learnt too.
+   */
+  deviceNames?: ReadonlyMap<string, string>;
 }
 
 const PICKUP_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -39,12 +49,24 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
   // most of an idle agent's CPU. Every 100 ms still catches any stall worth alerting on.
   if (options.defaultMetrics ?? true)
     collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 100 });
+  const site: Record<string, string> = {};
+  if (options.site?.property) site.property = options.site.property;
+  if (options.site?.desk) site.desk = options.site.desk;
+  registry.setDefaultLabels(site);
   const registers = [registry];
+  const names = new Map(options.deviceNames ?? []);
+  const named = (device: string) => ({ device, device_name: names.get(device) ?? device });
 
   const commands = new Counter({
     name: 'frontdesk_commands_total',
     help: 'Commands that reached a terminal state, by device, command type and outcome.',
-    labelNames: ['device', 'type', 'outcome'] as const,
+    labelNames: ['device', 'device_name', 'type', 'outcome'] as const,
+    registers,
+  });
+  const commandErrors = new Counter({
+    name: 'frontdesk_command_errors_total',
+    help: 'Commands that ended in Error, by device and error code (PAPER_OUT, DEVICE_UNAVAILABLE …).',
+    labelNames: ['device', 'device_name', 'code'] as const,
     registers,
   });
   const endToEnd = new Histogram({
@@ -89,19 +111,31 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
   const queueDepth = new Gauge({
     name: 'frontdesk_queue_depth',
     help: 'Jobs waiting for a device, excluding the running one.',
-    labelNames: ['device'] as const,
+    labelNames: ['device', 'device_name'] as const,
     registers,
   });
   const deviceBusy = new Gauge({
     name: 'frontdesk_device_busy',
     help: '1 while the device runs a job.',
-    labelNames: ['device'] as const,
+    labelNames: ['device', 'device_name'] as const,
     registers,
   });
   const deviceUp = new Gauge({
     name: 'frontdesk_device_up',
     help: '1 when the device answered its last contact, 0 otherwise.',
-    labelNames: ['device'] as const,
+    labelNames: ['device', 'device_name'] as const,
+    registers,
+  });
+  const deviceWarnings = new Gauge({
+    name: 'frontdesk_device_warnings',
+    help: 'Problems the device reports that staff should act on (the page lists them).',
+    labelNames: ['device', 'device_name'] as const,
+    registers,
+  });
+  const deviceFact = new Gauge({
+    name: 'frontdesk_device_fact',
+    help: 'A status fact the driver reports: numbers as they are, booleans as 1/0, dates as Unix seconds.',
+    labelNames: ['device', 'device_name', 'fact'] as const,
     registers,
   });
   const deviceInfo = new Gauge({
@@ -128,6 +162,11 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
   const websocketUp = new Gauge({
     name: 'frontdesk_platform_websocket_up',
     help: '1 while the platform WebSocket is open (0: the agent polls).',
+    registers,
+  });
+  const lastSuccess = new Gauge({
+    name: 'frontdesk_platform_last_success_timestamp_seconds',
+    help: 'When the platform last answered a request with success (absent until it has).',
     registers,
   });
   const authRejected = new Gauge({
@@ -173,7 +212,9 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
         switch (event.type) {
           case 'transition':
             if (TERMINAL_STATES.includes(event.to)) {
-              commands.inc({ device: event.deviceId, type: event.kind, outcome: event.to.toLowerCase() });
+              commands.inc({ ...named(event.deviceId), type: event.kind, outcome: event.to.toLowerCase() });
+              if (event.to === 'Error')
+                commandErrors.inc({ ...named(event.deviceId), code: event.errorCode ?? 'UNKNOWN' });
               if (event.endToEndMs !== undefined)
                 endToEnd.observe({ type: event.kind }, seconds(event.endToEndMs));
             }
@@ -188,7 +229,7 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
             break;
           }
           case 'device':
-            deviceUp.set({ device: event.deviceId }, event.status.connected ? 1 : 0);
+            deviceUp.set(named(event.deviceId), event.status.connected ? 1 : 0);
             break;
           case 'platform':
             websocketUp.set(event.websocket === 'open' ? 1 : 0);
@@ -202,11 +243,26 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
     },
     collect(snapshot) {
       try {
-        for (const g of [queueDepth, deviceBusy, deviceUp, deviceInfo, info, blockedUntil]) g.reset();
+        for (const g of [
+          queueDepth,
+          deviceBusy,
+          deviceUp,
+          deviceWarnings,
+          deviceFact,
+          deviceInfo,
+          info,
+          blockedUntil,
+        ])
+          g.reset();
         for (const d of snapshot.devices) {
-          queueDepth.set({ device: d.id }, d.queued);
-          deviceBusy.set({ device: d.id }, d.running ? 1 : 0);
-          deviceUp.set({ device: d.id }, d.status.connected ? 1 : 0);
+          names.set(d.id, d.name);
+          const labels = named(d.id);
+          queueDepth.set(labels, d.queued);
+          deviceBusy.set(labels, d.running ? 1 : 0);
+          deviceUp.set(labels, d.status.connected ? 1 : 0);
+          deviceWarnings.set(labels, d.status.warnings.length);
+          for (const [fact, value] of numericFacts(d.status.facts))
+            deviceFact.set({ ...labels, fact }, value);
           deviceInfo.set({ device: d.id, name: d.name, type: d.type, driver: d.driver }, 1);
         }
         outboxPending.set(snapshot.outbox.pending);
@@ -216,6 +272,8 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
         inFlight.set(snapshot.totals.inFlight);
         websocketUp.set(snapshot.platform.websocket === 'open' ? 1 : 0);
         authRejected.set(snapshot.platform.authRejected ? 1 : 0);
+        if (snapshot.platform.lastSuccessAt !== undefined)
+          lastSuccess.set(snapshot.platform.lastSuccessAt / 1000);
         budgetUsed.set(snapshot.platform.budget.used);
         budgetLimit.set(snapshot.platform.budget.limit);
         const limited = snapshot.platform.rateLimited;

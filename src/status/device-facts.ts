@@ -1,0 +1,47 @@
+import type { DeviceStatus } from '../drivers-api/types.js';
+
+/**
+ * How a driver's status facts (`DeviceStatus.facts`) become Prometheus samples, without the core
+ * knowing any driver: a finite number is exported as it is, a boolean as 1 or 0, and a string
+ * holding an ISO 8601 calendar date (`2030-12-31` or `20301231`, years 2000–2099) or a full ISO
+ * timestamp as its Unix time in seconds (certificate expiries). Every other string (addresses,
+ * serial numbers, words) and `null` is left out: a label per value would make a new series at
+ * every receipt.
+ */
+export function numericFacts(facts: DeviceStatus['facts']): Array<[name: string, value: number]> {
+  const out: Array<[string, number]> = [];
+  for (const [name, value] of Object.entries(facts)) {
+    const n = factValue(value);
+    if (n !== undefined) out.push([name, n]);
+  }
+  return out;
+}
+
+export function factValue(value: string | number | boolean | null | undefined): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'string') return dateSeconds(value);
+  return undefined;
+}
+
+const DATE = /^(20\d\d)-?(\d\d)-?(\d\d)$/;
+const TIMESTAMP = /^20\d\d-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/;
+
+function dateSeconds(text: string): number | undefined {
+  const t = text.trim();
+  const date = DATE.exec(t);
+  if (date) {
+    const [y, m, d] = [Number(date[1]), Number(date[2]), Number(date[3])];
+    const ms = Date.UTC(y, m - 1, d);
+    const back = new Date(ms);
+    // Rejects 2030-02-31 and month 13: Date.UTC would roll them over into another date.
+    if (back.getUTCFullYear() !== y || back.getUTCMonth() !== m - 1 || back.getUTCDate() !== d)
+      return undefined;
+    return ms / 1000;
+  }
+  if (TIMESTAMP.test(t)) {
+    const ms = Date.parse(t);
+    return Number.isNaN(ms) ? undefined : ms / 1000;
+  }
+  return undefined;
+}
