@@ -70,6 +70,8 @@ export interface RequestRecord {
   status: number;
   durationMs: number;
   requestId?: string;
+  /** The answer's `Date` header as sent (HTTP-date), when there was an answer: clock-skew checks. */
+  date?: string;
   errorCode?: string;
   /** Milliseconds spent waiting for the rate budget before sending. */
   budgetWaitMs: number;

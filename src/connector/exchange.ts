@@ -76,9 +76,11 @@ export async function exchange<S extends z.ZodType>(
 
   let status = 0;
   let requestId: string | undefined;
+  let date: string | undefined;
   const finish = (error?: AgentError) => {
     const record: RequestRecord = { operation, status, durationMs: ctx.clock.now() - sentAt, budgetWaitMs };
     if (requestId) record.requestId = requestId;
+    if (date) record.date = date;
     if (error) record.errorCode = error.code;
     ctx.log.debug('connector exchange', { ...record });
     try {
@@ -99,6 +101,7 @@ export async function exchange<S extends z.ZodType>(
     });
     status = response.status;
     requestId = response.headers.get('Request-Id') ?? undefined;
+    date = response.headers.get('Date') ?? undefined;
     text = await response.text();
   } catch (error) {
     const failure = transportError(error, failureContext);
