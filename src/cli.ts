@@ -1,4 +1,4 @@
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError } from 'commander';
 import { driverRegistry } from '../drivers/index.js';
 import type { CliIo } from './cli/io.js';
 import { AgentError, isAgentError } from './errors.js';
@@ -13,7 +13,10 @@ Examples:
   frontdesk-agent cut-keys --config agent.yaml --device 4c7c… --reservation 9f1e… --count 2
   frontdesk-agent simulate-platform --scenario config/scenarios/demo.yaml --port 8730
   frontdesk-agent devices
-  frontdesk-agent test-page --config agent.yaml --device 63ef…`;
+  frontdesk-agent test-page --config agent.yaml --device 63ef…
+  frontdesk-agent doctor --config /etc/frontdesk-agent/agent.yaml
+  frontdesk-agent support-bundle --config /etc/frontdesk-agent/agent.yaml
+  frontdesk-agent completion bash > /usr/share/bash-completion/completions/frontdesk-agent`;
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -34,10 +37,10 @@ function port(value: string): number {
  */
 
 /**
- * Runs the command line and resolves to the process exit code. Errors become one clear sentence
- * on stderr (no stack trace): 1 for a failure, 2 for a usage mistake.
+ * The whole command line as a commander program; actions report their exit code to `setExit`.
+ * Shell completion is generated from this same object, so it cannot drift from it.
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   const program = new Command('frontdesk-agent')
     .description('Front-desk device agent: platform commands to RT fiscal printers and key-card encoders.')
     .version(agentVersion(), '-V, --version')
@@ -48,11 +51,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       writeErr: (s) => io.stderr.write(s),
     })
     .addHelpText('after', EXAMPLES);
-
-  let exitCode = 0;
-  const setExit = (code: number) => {
-    exitCode = code;
-  };
 
   program
     .command('run')
@@ -123,8 +121,75 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       setExit(await (await import('./cli/test-page.js')).testPageCommand(opts, io, driverRegistry)),
     );
 
+  program
+    .command('doctor')
+    .description(
+      'check configuration, tokens, platform, clock, devices, journal, disk and service; exit code = problems',
+    )
+    .requiredOption('-c, --config <file>', 'configuration file (YAML)')
+    .option('--json', 'print JSON', false)
+    .option('--unit <name>', 'the systemd unit to look at', 'frontdesk-agent.service')
+    .option('--timeout <ms>', 'bound on each network step', positiveInt, 10_000)
+    .action(async (opts: { config: string; json: boolean; unit: string; timeout: number }) =>
+      setExit(
+        await (await import('./cli/doctor.js')).doctorCommand(
+          { config: opts.config, json: opts.json, unit: opts.unit, timeoutMs: opts.timeout },
+          io,
+          driverRegistry,
+        ),
+      ),
+    );
+
+  program
+    .command('support-bundle')
+    .description(
+      'write one archive for support: redacted config, recent log, journal figures, devices, doctor',
+    )
+    .requiredOption('-c, --config <file>', 'configuration file (YAML)')
+    .option(
+      '-o, --output <file>',
+      'the archive to write (default: frontdesk-agent-support-<time>.tar.gz here)',
+    )
+    .option('--hours <n>', 'how many hours of log to include', positiveInt, 6)
+    .option('--log-file <file>', 'read the log from this file instead of journalctl')
+    .option('--unit <name>', 'the systemd unit whose log journalctl reads', 'frontdesk-agent.service')
+    .action(
+      async (opts: { config: string; output?: string; hours: number; logFile?: string; unit: string }) =>
+        setExit(
+          await (await import('./cli/support-bundle.js')).supportBundleCommand(opts, io, driverRegistry),
+        ),
+    );
+
+  program
+    .command('completion')
+    .description('print the shell completion script for bash or zsh')
+    .addArgument(new Argument('<shell>', 'bash or zsh').choices(['bash', 'zsh']))
+    .action(async (shell: 'bash' | 'zsh') => {
+      const { completionScript } = await import('./cli/completion.js');
+      io.stdout.write(completionScript(program, shell));
+      setExit(0);
+    });
+
+  return program;
+}
+
+/**
+ * Runs the command line and resolves to the process exit code. Errors become one clear sentence
+ * on stderr (no stack trace): 1 for a failure, 2 for a usage mistake (an unknown command too,
+ * even with --help after it).
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let exitCode = 0;
+  const program = buildProgram(io, (code) => {
+    exitCode = code;
+  });
+  const first = argv[0];
+  const known = (name: string) => name === 'help' || program.commands.some((c) => c.name() === name);
+  // commander answers `<unknown> --help` with the global help and exit 0; parsing the unknown
+  // word alone makes it say "unknown command" (with a suggestion) and fail as a usage mistake.
+  const args = first !== undefined && !first.startsWith('-') && !known(first) ? [first] : [...argv];
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    await program.parseAsync(args, { from: 'user' });
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {

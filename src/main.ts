@@ -1,4 +1,5 @@
 #!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=1 --max-old-space-size=512 --gc-memory-reducer-start-delay-ms=2000
+import { guardClosedPipes } from './cli/pipes.js';
 import { runCli } from './cli.js';
 
 /*
@@ -45,6 +46,11 @@ const escaped = (origin: EscapeOrigin) => (error: unknown) => {
 };
 process.on('uncaughtException', escaped('uncaughtException'));
 process.on('unhandledRejection', escaped('unhandledRejection'));
+
+// `frontdesk-agent … | head -1`: a closed pipe ends a one-shot command quietly (see cli/pipes.ts).
+guardClosedPipes(process.argv.slice(2), [process.stdout, process.stderr], (exitCode) =>
+  process.exit(exitCode),
+);
 
 const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,

@@ -1,0 +1,252 @@
+import { createDevices, startDeviceSimulators } from '../agent/drivers.js';
+import type { AgentSnapshot, Health } from '../agent-api.js';
+import { systemClock } from '../clock.js';
+import { openJournal } from '../commands/journal.js';
+import type { Config, DeviceConfig } from '../config.js';
+import type { DeviceStatus, DriverRegistry, PlatformReader, SimulatedDevice } from '../drivers-api/types.js';
+import { AgentError, toAgentError } from '../errors.js';
+import { createMemoryLogger } from '../log.js';
+import { createTransportFactory } from '../transport/factory.js';
+import { createHttpClient } from '../transport/http.js';
+import { type Check, formatFacts } from './doctor-report.js';
+
+/**
+ * Doctor's device checks. When the agent runs on this PC its status page answers, and the
+ * devices are read from it: the agent holds them (a serial port opens once), and its view is the
+ * one that matters. Otherwise doctor builds each configured driver itself, opens it, reads its
+ * `status()` and closes it. Both paths judge a device the same way, from `DeviceStatus` only:
+ * unreachable or any warning is a failure, and the warnings (written for staff) are the fix.
+ */
+
+export interface RunningAgent {
+  url: string;
+  snapshot: AgentSnapshot;
+  health?: Health;
+}
+
+/** Where the status page of this config answers locally, or undefined (random port). */
+export function statusBaseUrl(listen: string): string | undefined {
+  const match = /^(.*):(\d+)$/.exec(listen);
+  if (!match || match[2] === '0') return undefined;
+  const host = match[1] as string;
+  const local = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' || host === '::' ? '[::1]' : host;
+  return `http://${local}:${match[2]}`;
+}
+
+/** Asks the status page of a running agent; says what it found as an `info` check. */
+export async function probeAgent(
+  config: Config,
+  statusToken: string | undefined,
+  timeoutMs: number,
+): Promise<{ check: Check; agent?: RunningAgent }> {
+  const title = 'agent';
+  const base = statusBaseUrl(config.status.listen);
+  if (!base) {
+    return {
+      check: {
+        id: 'agent',
+        title,
+        status: 'info',
+        summary: `status.listen ${config.status.listen}: not probed`,
+      },
+    };
+  }
+  const http = createHttpClient();
+  const get = (path: string) =>
+    http.request({
+      method: 'GET',
+      url: `${base}${path}`,
+      headers: statusToken ? { authorization: `Bearer ${statusToken}` } : {},
+      timeoutMs,
+      maxBytes: 16 * 1024 * 1024,
+    });
+  try {
+    const answer = await get('/status.json');
+    if (answer.status === 401 || answer.status === 403) {
+      return {
+        check: {
+          id: 'agent',
+          title,
+          status: 'info',
+          summary: `an agent answers at ${base} but refused doctor (HTTP ${answer.status}): devices are opened by doctor instead`,
+        },
+      };
+    }
+    const snapshot = JSON.parse(answer.body.toString('utf8')) as AgentSnapshot;
+    if (answer.status !== 200 || !Array.isArray(snapshot.devices) || typeof snapshot.version !== 'string')
+      throw new Error(`not a frontdesk-agent status page (HTTP ${answer.status})`);
+    const healthAnswer = await get('/healthz').catch(() => undefined);
+    let health: Health | undefined;
+    if (healthAnswer) {
+      const body = JSON.parse(healthAnswer.body.toString('utf8')) as { ok?: boolean; reasons?: string[] };
+      health = { ok: body.ok === true, reasons: body.reasons ?? [] };
+    }
+    const since = new Date(snapshot.startedAt).toISOString().replace(/\.\d+Z$/, 'Z');
+    const check: Check = {
+      id: 'agent',
+      title,
+      status: 'info',
+      summary: `running at ${base} (version ${snapshot.version}, since ${since}${health ? `, ${health.ok ? 'healthy' : 'unhealthy'}` : ''})`,
+      details: [
+        `platform ${snapshot.platform.mode}, last success ${
+          snapshot.platform.lastSuccessAt === undefined
+            ? 'never'
+            : `${Math.round((snapshot.now - snapshot.platform.lastSuccessAt) / 1000)} s ago`
+        }; ${snapshot.outbox.pending} results waiting to be delivered`,
+        ...(health?.reasons ?? []).map((r) => `unhealthy: ${r}`),
+      ],
+    };
+    return { check, agent: { url: base, snapshot, ...(health ? { health } : {}) } };
+  } catch (error) {
+    return {
+      check: {
+        id: 'agent',
+        title,
+        status: 'info',
+        summary: `not running on this PC (nothing answers at ${base}: ${(error as Error).message}); devices are opened by doctor`,
+      },
+    };
+  } finally {
+    http.close();
+  }
+}
+
+function deviceTitle(device: DeviceConfig): string {
+  return `device ${device.name ?? device.id}`;
+}
+
+/** The verdict on one device from its status (and the error of opening it, if any). */
+export function judgeDevice(
+  device: DeviceConfig,
+  status: DeviceStatus | undefined,
+  openError: AgentError | undefined,
+  source: string,
+): Check {
+  const base = {
+    id: 'device',
+    title: deviceTitle(device),
+    deviceId: device.id,
+    ...(status ? { facts: status.facts } : {}),
+  };
+  const details = [`${device.type}, driver ${device.driver}, ${source}`];
+  const facts = status ? formatFacts(status.facts) : '';
+  if (facts) details.push(facts);
+  if (openError || !status?.connected) {
+    const summary = openError
+      ? `${openError.message}${status?.summary ? ` (${status.summary})` : ''}`
+      : `not reachable: ${status?.summary ?? 'no status'}`;
+    const fix = [
+      openError?.notes ?? 'Check that the device is switched on and connected.',
+      `If it is, check that the options of this device in the configuration point at it (${device.driver}).`,
+      ...(status?.warnings ?? []),
+    ];
+    return { ...base, status: 'fail', summary, details, fix };
+  }
+  if (status.warnings.length > 0) {
+    return { ...base, status: 'fail', summary: status.summary, details, fix: [...status.warnings] };
+  }
+  return { ...base, status: 'ok', summary: status.summary, details };
+}
+
+/** Device checks from a running agent's snapshot. */
+export function devicesFromAgent(config: Config, agent: RunningAgent): Check[] {
+  return config.devices.map((device) => {
+    const seen = agent.snapshot.devices.find((d) => d.id === device.id);
+    if (!seen) {
+      return {
+        id: 'device',
+        title: deviceTitle(device),
+        deviceId: device.id,
+        status: 'fail',
+        summary: 'configured, but the running agent does not have it',
+        fix: [
+          'Restart the agent so that it reads the current configuration: sudo systemctl restart frontdesk-agent.',
+        ],
+      };
+    }
+    return judgeDevice(device, seen.status, undefined, `as the running agent sees it`);
+  });
+}
+
+const noBills: PlatformReader = {
+  orderItems: () => Promise.reject(new AgentError('INTERNAL', 'doctor reads no bills')),
+  payments: () => Promise.reject(new AgentError('INTERNAL', 'doctor reads no bills')),
+};
+
+/**
+ * Builds, opens, reads and closes every configured driver (in parallel, each within
+ * `timeoutMs`). Demo configs (`simulator.devices`) get their device simulators started first, as
+ * `run` does. Drivers write into a throw-away in-memory journal, never into the agent's.
+ */
+export async function devicesDirectly(
+  config: Config,
+  registry: DriverRegistry,
+  timeoutMs: number,
+  secrets: readonly string[],
+): Promise<Check[]> {
+  const log = createMemoryLogger({ level: 'warn', secrets });
+  let simulators: SimulatedDevice[] = [];
+  const journal = openJournal(':memory:');
+  try {
+    if (config.simulator?.enabled && config.simulator.devices) {
+      try {
+        simulators = await startDeviceSimulators(config, registry, log);
+      } catch (error) {
+        log.warn('device simulators could not start', { error: toAgentError(error).message });
+      }
+    }
+    return await Promise.all(
+      config.devices.map((device) => openAndRead(config, device, registry, journal, timeoutMs, log)),
+    );
+  } finally {
+    await Promise.all(simulators.map((s) => s.close().catch(() => undefined)));
+    journal.close();
+  }
+}
+
+async function openAndRead(
+  config: Config,
+  device: DeviceConfig,
+  registry: DriverRegistry,
+  journal: ReturnType<typeof openJournal>,
+  timeoutMs: number,
+  log: ReturnType<typeof createMemoryLogger>,
+): Promise<Check> {
+  const source = 'opened by doctor';
+  let built: Awaited<ReturnType<typeof createDevices>>[number] | undefined;
+  try {
+    [built] = await createDevices(
+      { ...config, devices: [device] },
+      {
+        registry,
+        journal,
+        platform: noBills,
+        io: createTransportFactory({ log }),
+        clock: systemClock,
+        log,
+      },
+    );
+  } catch (error) {
+    return {
+      id: 'device',
+      title: deviceTitle(device),
+      deviceId: device.id,
+      status: 'skip',
+      summary: `not checked: ${toAgentError(error).message.replace(/\s+/g, ' ')}`,
+    };
+  }
+  if (!built) throw new AgentError('INTERNAL', 'createDevices built nothing');
+  const driver = built.driver;
+  let openError: AgentError | undefined;
+  try {
+    await driver.open(AbortSignal.timeout(timeoutMs));
+  } catch (error) {
+    openError = toAgentError(error);
+  }
+  const status = driver.status();
+  await driver.close().catch(() => undefined);
+  const check = judgeDevice(device, status, openError, source);
+  const said = log.lines.filter((line) => line.includes(built.name));
+  if (said.length > 0) check.details = [...(check.details ?? []), ...said.map((l) => `log: ${l}`)];
+  return check;
+}

@@ -1,0 +1,92 @@
+/**
+ * What `doctor` found: an ordered checklist. Each check is `ok`, `fail` (counted: the exit code
+ * is the number of failures), `skip` (could not be checked, and says why) or `info` (a fact, not
+ * a verdict). A failure always carries `fix`: what to do, one sentence each.
+ */
+export type CheckStatus = 'ok' | 'fail' | 'skip' | 'info';
+
+export interface Check {
+  /** Stable for tools: config, tokens, platform, platform-devices, clock, agent, device, journal, disk, systemd. */
+  id: string;
+  /** For people: "configuration", "device Reception RT printer". */
+  title: string;
+  status: CheckStatus;
+  /** One line. */
+  summary: string;
+  /** More facts, one line each. */
+  details?: string[];
+  /** What to do, one sentence each (always set on a failure). */
+  fix?: string[];
+  /** Device checks: the platform's Device id and the driver's facts as reported. */
+  deviceId?: string;
+  facts?: Record<string, string | number | boolean | null>;
+}
+
+export interface DoctorReport {
+  version: string;
+  config: string;
+  /** ISO time of the run. */
+  at: string;
+  checks: Check[];
+  failures: number;
+}
+
+export function report(version: string, config: string, at: Date, checks: Check[]): DoctorReport {
+  return {
+    version,
+    config,
+    at: at.toISOString(),
+    checks,
+    failures: checks.filter((c) => c.status === 'fail').length,
+  };
+}
+
+/** The exit code: the number of failures, capped below the shell's signal range. */
+export function exitCodeOf(result: DoctorReport): number {
+  return Math.min(result.failures, 100);
+}
+
+const MARK: Record<CheckStatus, string> = { ok: ' ok ', fail: 'FAIL', skip: 'skip', info: 'info' };
+
+const INDENT = '       ';
+const WIDTH = 100;
+
+/** Splits a `a, b, c` list over lines of at most WIDTH characters. */
+function wrap(text: string): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const part of text.split(', ')) {
+    const next = current ? `${current}, ${part}` : part;
+    if (current && INDENT.length + next.length > WIDTH) {
+      lines.push(`${current},`);
+      current = part;
+    } else current = next;
+  }
+  if (current) lines.push(current);
+  return lines;
+}
+
+/** The checklist for a terminal: one line per check, facts and fixes indented below it. */
+export function renderText(result: DoctorReport): string {
+  const lines = [`frontdesk-agent doctor ${result.version}: ${result.config}`, ''];
+  for (const check of result.checks) {
+    lines.push(`[${MARK[check.status]}] ${check.title} — ${check.summary}`);
+    for (const detail of check.details ?? []) for (const part of wrap(detail)) lines.push(`${INDENT}${part}`);
+    for (const fix of check.fix ?? []) lines.push(`${INDENT}fix: ${fix}`);
+  }
+  lines.push('');
+  lines.push(
+    result.failures === 0
+      ? 'No problems found.'
+      : `${result.failures} problem${result.failures === 1 ? '' : 's'} found (exit code ${exitCodeOf(result)}).`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** `paper: ok, fiscalDayOpen: true, filesToSend: 0` — nulls left out. */
+export function formatFacts(facts: Record<string, string | number | boolean | null>): string {
+  return Object.entries(facts)
+    .filter(([, v]) => v !== null && v !== '')
+    .map(([k, v]) => `${k}: ${String(v)}`)
+    .join(', ');
+}
