@@ -1,5 +1,5 @@
 import { accessSync, constants, existsSync, statfsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Config } from '../config.js';
 import type { Check } from './doctor-report.js';
 import { type JournalStatistics, readJournalStatistics } from './journal-statistics.js';
@@ -36,8 +36,10 @@ export function checkJournal(config: Config): { check: Check; statistics?: Journ
   const path = resolve(config.journal.path);
   const dir = dirname(path);
   if (!existsSync(path)) {
+    // The agent creates the file, and its directory, at its first start.
+    const where = nearestExisting(dir);
     try {
-      accessSync(dir, constants.W_OK);
+      accessSync(where, constants.W_OK);
       return {
         check: {
           id: 'journal',
@@ -53,11 +55,8 @@ export function checkJournal(config: Config): { check: Check; statistics?: Journ
           id: 'journal',
           title,
           status: 'fail',
-          summary: `${path} does not exist and ${dir} cannot be written (${code})`,
-          fix:
-            code === 'ENOENT'
-              ? [`sudo mkdir -p ${dir} && sudo chown frontdesk-agent: ${dir}`]
-              : unwritableFix(path, code),
+          summary: `${path} does not exist and the agent cannot create it: ${where} cannot be written (${code})`,
+          fix: unwritableFix(join(where, basename(path)), code),
         },
       };
     }
