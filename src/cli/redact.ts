@@ -68,7 +68,7 @@ function wordPattern(text: string, flags: string): RegExp {
 
 const EMAIL = /[\p{L}\p{N}._%+'-]+@[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)+/gu;
 /** International numbers (+39 347 555 0192, +44 (20) 7946-0958): the plus makes them unambiguous. */
-const PHONE = /\+\d[\d\s().-]{6,}\d/g;
+const PHONE = /\+\d[\d \t().-]{6,}\d/g;
 
 export class Redactor {
   private readonly patterns: Array<[RegExp, string]> = [];
@@ -82,8 +82,12 @@ export class Redactor {
     const parts = new Set<string>();
     for (const text of personal) {
       const digits = text.replace(/\D/g, '');
-      if (/^\+?[\d\s().-]+$/.test(text) && digits.length >= 6) phones.add(digits);
-      else {
+      if (/^\+?[\d\s().-]+$/.test(text) && digits.length >= 6) {
+        phones.add(digits);
+        // Written without its country code (1 to 3 digits) too: "+39 347 …" as "347 …".
+        if (text.trim().startsWith('+'))
+          for (const cc of [1, 2, 3]) if (digits.length - cc >= 6) phones.add(digits.slice(cc));
+      } else {
         whole.add(text);
         // "Ricevuta 1002 – Zoë Müller" names a guest inside: each word of three letters or more
         // goes too (as written: a capitalised name, not the same word in a sentence).
@@ -94,8 +98,8 @@ export class Redactor {
     // Addresses and numbers before names: a name inside an address would break its pattern.
     this.patterns.push([EMAIL, '[email]']);
     // A phone number however it is spaced: the same digits with any separators between.
-    for (const digits of phones)
-      this.patterns.push([new RegExp(digits.split('').join('[\\s().-]*'), 'g'), '[phone]']);
+    for (const digits of [...phones].sort((a, b) => b.length - a.length))
+      this.patterns.push([new RegExp(`\\+?${digits.split('').join('[ \\t().-]*')}`, 'g'), '[phone]']);
     this.patterns.push([PHONE, '[phone]']);
     // Longest first, so "Maria Grazia" goes before "Maria".
     const byLength = (a: string, b: string) => b.length - a.length;
