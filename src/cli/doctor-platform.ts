@@ -61,26 +61,12 @@ export function checkTokens(
       extraSecrets: [],
     };
   }
-  let secrets: Secrets;
-  try {
-    secrets = resolveSecrets(config, env);
-  } catch (error) {
-    return {
-      check: {
-        id: 'tokens',
-        title,
-        status: 'fail',
-        summary: toAgentError(error).message,
-        fix: [
-          'Install the tokens with systemd/install.sh --tokens-from-stdin, or set platform.clientTokenFile and accessTokenFile to readable files.',
-        ],
-      },
-      extraSecrets: [],
-    };
-  }
+  // File modes first: a token file others can read is a problem even when the agent reads it.
   const details: string[] = [];
   const fix: string[] = [];
   const problems: string[] = [];
+  /** Files already reported, so the agent's own refusal of one is not said twice. */
+  const reported: string[] = [];
   for (const source of tokenSources(config, env)) {
     if (source.env) {
       details.push(`${source.what}: from the environment variable ${source.env}`);
@@ -92,6 +78,7 @@ export function checkTokens(
       mode = statSync(file).mode & 0o777;
     } catch (error) {
       problems.push(`${source.what} file ${file} cannot be read (${(error as NodeJS.ErrnoException).code})`);
+      reported.push(file);
       fix.push(`Create ${file} holding the ${source.what} on one line (mode 0600), or correct its path.`);
       continue;
     }
@@ -99,8 +86,20 @@ export function checkTokens(
     details.push(`${source.what}: ${file} (mode ${octal})`);
     if (mode & 0o077) {
       problems.push(`${file} can be read by other users (mode ${octal})`);
+      reported.push(file);
       fix.push(`sudo chmod 600 ${file}`);
     }
+  }
+  let secrets: Secrets | undefined;
+  try {
+    secrets = resolveSecrets(config, env);
+  } catch (error) {
+    const said = toAgentError(error).message;
+    if (!reported.some((file) => said.includes(file))) problems.unshift(said);
+    if (fix.length === 0)
+      fix.push(
+        'Install the tokens with systemd/install.sh --tokens-from-stdin, or set platform.clientTokenFile and accessTokenFile to readable files.',
+      );
   }
   const extraSecrets: string[] = [];
   if (config.status.accessTokenFile) {
@@ -122,7 +121,7 @@ export function checkTokens(
           details,
         }
       : { id: 'tokens', title, status: 'fail', summary: problems.join('; '), details, fix };
-  return { check, secrets, extraSecrets };
+  return { check, ...(secrets ? { secrets } : {}), extraSecrets };
 }
 
 function readToken(path: string): string {
