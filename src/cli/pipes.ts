@@ -16,7 +16,7 @@ export function guardClosedPipes(
   streams: readonly NodeJS.WritableStream[],
   exit: (code: number) => void,
 ): void {
-  const daemon = subcommand(argv) === 'run';
+  const daemon = subcommand(argv) === 'run' && !argv.some((arg) => arg === '-h' || arg === '--help');
   for (const stream of streams) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (daemon) return;
