@@ -70,6 +70,8 @@ fi
 remove "$PREFIX/etc/systemd/system/$NAME.service"
 remove "$PREFIX/etc/udev/rules.d/99-$NAME.rules"
 remove "$PREFIX/usr/bin/$NAME"
+remove "$PREFIX/usr/share/bash-completion/completions/$NAME"
+remove "$PREFIX/usr/share/zsh/vendor-completions/_$NAME"
 remove "$PREFIX/opt/$NAME"
 remove "$PREFIX/opt/$NAME.new"
 remove "$PREFIX/opt/$NAME.old"
