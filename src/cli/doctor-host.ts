@@ -109,7 +109,7 @@ export function checkJournal(config: Config): { check: Check; statistics?: Journ
       statistics,
     };
   }
-  const mb = (statistics.fileBytes / 1024 / 1024).toFixed(1);
+  const mb = ((statistics.fileBytes + statistics.walBytes) / 1024 / 1024).toFixed(1);
   return {
     check: {
       id: 'journal',
