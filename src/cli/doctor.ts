@@ -125,11 +125,21 @@ export async function runDoctor(
   }
 
   checks.push(agentCheck);
-  checks.push(
-    ...(agent
-      ? devicesFromAgent(config, agent)
-      : await devicesDirectly(config, registry, timeoutMs, secrets)),
-  );
+  try {
+    checks.push(
+      ...(agent
+        ? devicesFromAgent(config, agent)
+        : await devicesDirectly(config, registry, timeoutMs, secrets)),
+    );
+  } catch (error) {
+    checks.push({
+      id: 'device',
+      title: 'devices',
+      status: 'fail',
+      summary: `the devices could not be checked: ${toAgentError(error).message}`,
+      fix: ['Send a support bundle (frontdesk-agent support-bundle): this is a fault of the agent.'],
+    });
+  }
   const journal = checkJournal(config);
   checks.push(journal.check, checkDisk(config));
   return finish({ config, ...(journal.statistics ? { journal: journal.statistics } : {}) });
