@@ -20,15 +20,20 @@ interface TokenSource {
   what: string;
   file?: string;
   env?: string;
+  /** A systemd credential: root-managed, readable by the service alone; its mode is systemd's. */
+  credential?: boolean;
 }
 
 function tokenSources(config: Config, env: NodeJS.ProcessEnv): TokenSource[] {
+  const directory = env.CREDENTIALS_DIRECTORY;
+  const inCredentials = (file: string) =>
+    directory !== undefined && directory !== '' && resolve(file).startsWith(`${resolve(directory)}/`);
   const source = (what: string, file: string | undefined, credential: string, envName: string) => {
-    if (file) return { what, file: resolve(file) };
+    if (file) return { what, file: resolve(file), credential: inCredentials(file) };
     const fromCredentials = env.CREDENTIALS_DIRECTORY
       ? join(env.CREDENTIALS_DIRECTORY, credential)
       : undefined;
-    if (fromCredentials && exists(fromCredentials)) return { what, file: fromCredentials };
+    if (fromCredentials && exists(fromCredentials)) return { what, file: fromCredentials, credential: true };
     return { what, env: envName };
   };
   const list: TokenSource[] = [
@@ -36,7 +41,11 @@ function tokenSources(config: Config, env: NodeJS.ProcessEnv): TokenSource[] {
     source('access token', config.platform.accessTokenFile, 'access-token', config.platform.accessTokenEnv),
   ];
   if (config.status.accessTokenFile)
-    list.push({ what: 'status page token', file: resolve(config.status.accessTokenFile) });
+    list.push({
+      what: 'status page token',
+      file: resolve(config.status.accessTokenFile),
+      credential: inCredentials(config.status.accessTokenFile),
+    });
   return list;
 }
 
@@ -84,7 +93,7 @@ export function checkTokens(
     }
     const octal = mode.toString(8).padStart(4, '0');
     details.push(`${source.what}: ${file} (mode ${octal})`);
-    if (mode & 0o077) {
+    if (mode & 0o077 && !source.credential) {
       problems.push(`${file} can be read by other users (mode ${octal})`);
       reported.push(file);
       fix.push(`sudo chmod 600 ${file}`);

@@ -107,7 +107,12 @@ export async function runDoctor(
       checks.push(...(await checkPlatform(config, target, timeoutMs)).checks);
     } else {
       checks.push(
-        { id: 'platform', title: 'platform', status: 'skip', summary: 'no tokens to ask it with' },
+        {
+          id: 'platform',
+          title: 'platform',
+          status: 'skip',
+          summary: 'no tokens to ask it with (see tokens)',
+        },
         { id: 'platform-devices', title: 'platform devices', status: 'skip', summary: 'no tokens' },
         { id: 'clock', title: 'clock', status: 'skip', summary: 'the platform was not asked' },
       );

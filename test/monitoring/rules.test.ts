@@ -34,7 +34,7 @@ interface TestFile {
 describe.runIf(available)('Prometheus alert rules', () => {
   it('pass promtool check rules', () => {
     const { status, out } = promtool(['check', 'rules', 'alerts.yml']);
-    expect(out).toContain('SUCCESS: 9 rules found');
+    expect(out).toContain('SUCCESS: 10 rules found');
     expect(status, out).toBe(0);
   });
 

@@ -13,10 +13,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const repo = join(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'fd-completion-'));
+// The install builds as an unprivileged user (nobody), who must reach the stand-in npm.
+chmodSync(scratch, 0o755);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function fakeNpm(): string {
   const dir = mkdtempSync(join(scratch, 'npm-'));
+  chmodSync(dir, 0o755);
   writeFileSync(
     join(dir, 'npm'),
     `#!/usr/bin/env bash
@@ -26,6 +29,7 @@ while [ $# -gt 0 ]; do case "$1" in --prefix) prefix=$2; shift 2 ;; *) args+=("$
 case "\${args[0]}" in
   ci) mkdir -p "$prefix/node_modules" ;;
   run) mkdir -p "$prefix/dist/src"; echo "if (process.argv[2] === 'completion') console.log('# completion for ' + process.argv[3])" > "$prefix/dist/src/main.js" ;;
+  pkg) node -e 'const f=process.argv[1];const p=JSON.parse(require("fs").readFileSync(f));delete p.scripts.prepare;require("fs").writeFileSync(f,JSON.stringify(p,null,2))' "$prefix/package.json" ;;
 esac
 `,
   );
