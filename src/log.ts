@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import winston from 'winston';
+import { isAgentError, toAgentError } from './errors.js';
 
 /**
  * The small logging interface every module takes. Fields are structured; the sink decides how they
@@ -33,6 +34,11 @@ export interface LoggerOptions {
 /** Syslog priority prefixes understood by journald on stdout (sd-daemon(3)). */
 const JOURNAL_PRIORITY: Record<LogLevel, string> = { error: '<3>', warn: '<4>', info: '<6>', debug: '<7>' };
 
+/** Where winston keeps the finished line of an entry (triple-beam's `MESSAGE`). */
+const MESSAGE = Symbol.for('message');
+
+type Entry = winston.Logform.TransformableInfo;
+
 /**
  * Replaces every configured secret in `text`. Secrets shorter than 6 characters are ignored, so
  * that a test token such as "a" does not shred every line.
@@ -45,48 +51,89 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out;
 }
 
+/**
+ * The one way an error goes into a log line: its code, message and details — and a stack only
+ * when it is unexpected (not an AgentError, or INTERNAL), because an expected failure (a platform
+ * outage, a device unplugged) is explained by its code and message. Spread it into the fields:
+ * `log.warn('delivery failed', { commandId, ...errorFields(error) })`.
+ */
+export function errorFields(error: unknown): LogFields {
+  const e = toAgentError(error);
+  const fields: LogFields = { code: e.code, error: e.message };
+  if (Object.keys(e.details).length > 0) fields.details = e.details;
+  const unexpected = !isAgentError(error) || e.code === 'INTERNAL';
+  const stack = error instanceof Error ? error.stack : undefined;
+  if (unexpected && stack) fields.stack = stack;
+  return fields;
+}
+
 function renderValue(value: unknown): string {
-  if (value instanceof Error) return JSON.stringify(value.message);
   if (typeof value === 'string')
     return /^[\w.:/@+-]*$/.test(value) && value !== '' ? value : JSON.stringify(value);
   return JSON.stringify(value) ?? 'undefined';
 }
 
+/** The entry's own fields: everything but winston's level, message and bookkeeping. */
+function fieldsOf(entry: Entry): Array<[string, unknown]> {
+  return Object.keys(entry)
+    .filter((key) => key !== 'level' && key !== 'message' && key !== 'time')
+    .map((key) => [key, entry[key]]);
+}
+
+/** An Error given as a field value prints as its message (use `errorFields` for more). */
+const errorsAsMessages = winston.format((entry) => {
+  for (const key of Object.keys(entry)) {
+    const value = entry[key];
+    if (value instanceof Error) entry[key] = value.message;
+  }
+  return entry;
+});
+
+const stamped = winston.format((entry) => {
+  entry.time = new Date().toISOString();
+  return entry;
+});
+
+/** `level message key=value …`, after the time, or after journald's priority prefix. */
+const plainLine = (journal: boolean) =>
+  winston.format((entry) => {
+    const fields = fieldsOf(entry)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => `${key}=${renderValue(value)}`)
+      .join(' ');
+    const level = entry.level as LogLevel;
+    const prefix = journal ? JOURNAL_PRIORITY[level] : `${String(entry.time)} `;
+    entry[MESSAGE] = `${prefix}${level} ${String(entry.message)}${fields ? ` ${fields}` : ''}`;
+    return entry;
+  })();
+
+/** The last step of every line: no configured secret leaves the process. */
+const redactedLine = (secrets: readonly string[]) =>
+  winston.format((entry) => {
+    entry[MESSAGE] = redact(String(entry[MESSAGE] ?? ''), secrets);
+    return entry;
+  })();
+
 /**
  * Builds a winston-backed Logger. Plain format: `<6>info message key=value …` (the `<N>` prefix
- * lets journald keep the level, only when `JOURNAL_STREAM` says stdout is the journal). JSON
- * format: one object per line.
+ * lets journald keep the level, only when `JOURNAL_STREAM` says stdout is the journal; otherwise
+ * the line starts with the time). JSON format: one object per line, `time` included. Either way
+ * every line passes the redaction last.
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const secrets = options.secrets ?? [];
   const journal = options.stream === undefined && process.env.JOURNAL_STREAM !== undefined;
-  const format = options.format ?? 'plain';
-  const line = winston.format.printf((info) => {
-    const {
-      level,
-      message,
-      timestamp: _t,
-      ...rest
-    } = info as Record<string, unknown> & {
-      level: LogLevel;
-      message: string;
-    };
-    for (const key of Object.getOwnPropertySymbols(rest)) delete (rest as Record<symbol, unknown>)[key];
-    if (format === 'json') {
-      return redact(JSON.stringify({ time: new Date().toISOString(), level, message, ...rest }), secrets);
-    }
-    const fields = Object.entries(rest)
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => `${k}=${renderValue(v)}`)
-      .join(' ');
-    const prefix = journal ? JOURNAL_PRIORITY[level] : `${new Date().toISOString()} `;
-    return redact(`${prefix}${level} ${message}${fields ? ` ${fields}` : ''}`, secrets);
-  });
-  const stream = options.stream ?? process.stdout;
+  const line =
+    (options.format ?? 'plain') === 'json'
+      ? winston.format.combine(errorsAsMessages(), stamped(), winston.format.json())
+      : winston.format.combine(errorsAsMessages(), stamped(), plainLine(journal));
+  const transport = options.stream
+    ? new winston.transports.Stream({ stream: options.stream as Writable })
+    : new winston.transports.Console();
   const base = winston.createLogger({
     level: options.level ?? 'info',
-    format: line,
-    transports: [new winston.transports.Stream({ stream: stream as Writable })],
+    format: winston.format.combine(line, redactedLine(secrets)),
+    transports: [transport],
   });
   return wrap(base, {});
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryLogger, redact } from '../../src/log.js';
+import { AgentError } from '../../src/errors.js';
+import { createMemoryLogger, errorFields, redact } from '../../src/log.js';
 
 describe('logger', () => {
   it('prints one plain line per call with structured fields', () => {
@@ -32,5 +33,31 @@ describe('logger', () => {
 
   it('leaves short strings alone so that a trivial token does not shred every line', () => {
     expect(redact('a b c', ['a'])).toBe('a b c');
+  });
+
+  it('logs an error one way: code, message and details; a stack only for an unexpected one', () => {
+    const expected = new AgentError('DEVICE_UNAVAILABLE', 'printer unreachable', {
+      details: { host: 'rt-1' },
+    });
+    expect(errorFields(expected)).toEqual({
+      code: 'DEVICE_UNAVAILABLE',
+      error: 'printer unreachable',
+      details: { host: 'rt-1' },
+    });
+    const bug = errorFields(new TypeError('x is not a function'));
+    expect(bug).toMatchObject({ code: 'INTERNAL', error: 'x is not a function' });
+    expect(String(bug.stack)).toMatch(/^TypeError: x is not a function\n\s+at /);
+    expect(errorFields('plain text')).toEqual({ code: 'INTERNAL', error: 'plain text' });
+    const log = createMemoryLogger();
+    log.warn('delivery failed', { commandId: 'c1', ...errorFields(expected) });
+    expect(log.lines[0]).toMatch(
+      /warn delivery failed commandId=c1 code=DEVICE_UNAVAILABLE error="printer unreachable" details=\{"host":"rt-1"\}$/,
+    );
+  });
+
+  it('prints an Error given as a field as its message, in JSON too', () => {
+    const log = createMemoryLogger({ format: 'json' });
+    log.error('failed', { error: new Error('disk full') });
+    expect(JSON.parse(log.lines[0] ?? '')).toMatchObject({ level: 'error', error: 'disk full' });
   });
 });
