@@ -1,3 +1,4 @@
+import { Backoff } from '../../src/backoff.js';
 import type { DriverContext } from '../../src/drivers-api/types.js';
 import { AgentError, isAgentError } from '../../src/errors.js';
 import type { Transport } from '../../src/transport/types.js';
@@ -180,10 +181,10 @@ export class EncoderConnection {
   private async reconnectLoop(): Promise<void> {
     const { reconnectMinMs, reconnectMaxMs } = this.options;
     const signal = this.lifetime.signal;
-    let delay = reconnectMinMs;
+    const delays = new Backoff({ minMs: reconnectMinMs, maxMs: reconnectMaxMs });
     while (!signal.aborted && !this.ready) {
       try {
-        await this.ctx.clock.sleep(delay, signal);
+        await this.ctx.clock.sleep(delays.next(), signal);
       } catch {
         return;
       }
@@ -193,11 +194,7 @@ export class EncoderConnection {
         this.ctx.log.info('encoder link is back', { transport: this.transport.description });
         return;
       } catch (error) {
-        this.ctx.log.debug('encoder still unavailable', {
-          error,
-          nextInMs: Math.min(delay * 2, reconnectMaxMs),
-        });
-        delay = Math.min(delay * 2, reconnectMaxMs);
+        this.ctx.log.debug('encoder still unavailable', { error, nextInMs: delays.peek() });
       }
     }
   }

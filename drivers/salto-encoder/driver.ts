@@ -1,3 +1,4 @@
+import { backoffCeiling } from '../../src/backoff.js';
 import type { KeyJobData } from '../../src/connector/model.js';
 import type {
   DeviceStatus,
@@ -191,7 +192,7 @@ export class SaltoEncoderDriver implements Driver {
       if (reply.code !== 'OV' || busy >= this.options.busyRetries) {
         throw replyError(reply, { roomsLabel: plan.roomsLabel, card, total: plan.total });
       }
-      const wait = Math.min(this.options.busyBackoffMs * 2 ** busy, 30_000);
+      const wait = backoffCeiling(busy, { minMs: this.options.busyBackoffMs, maxMs: 30_000 });
       this.ctx.log.debug('encoder busy (OV); backing off', { card, waitMs: wait });
       await this.ctx.clock.sleep(wait, ctx.signal).catch((cause: unknown) => {
         throw new AgentError('ABORTED', `cancelled while the encoder was busy (card ${card})`, { cause });

@@ -1,11 +1,12 @@
+import { Backoff, type BackoffRange } from '../backoff.js';
 import type { Clock } from '../clock.js';
 import type { ConnectorApi } from '../connector/api.js';
 import type { PlatformReader } from '../drivers-api/types.js';
 import { isAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 
-const FIRST_WAIT_MS = 1000;
-const LONGEST_WAIT_MS = 30_000;
+/** The wait between two tries while the platform is unreachable. */
+const WAIT: BackoffRange = { minMs: 1000, maxMs: 30_000 };
 
 /**
  * The read access drivers get: a bill's order items and payments, every page. A driver reads
@@ -15,46 +16,36 @@ const LONGEST_WAIT_MS = 30_000;
  * at once.
  */
 export function platformReader(connector: ConnectorApi, clock: Clock, log: Logger): PlatformReader {
-  async function patiently<T>(what: string, read: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    let wait = FIRST_WAIT_MS;
+  /** Every page of one bill's `what`, read again after each retryable failure. */
+  async function billLines<T>(
+    what: 'orderItems' | 'payments',
+    billId: string,
+    signal: AbortSignal | undefined,
+  ): Promise<T[]> {
+    const wait = new Backoff(WAIT);
     for (;;) {
       try {
-        return await read();
+        const out: T[] = [];
+        const pages = connector[what](
+          { BillIds: [billId] },
+          { pageSize: 1000, ...(signal ? { signal } : {}) },
+        );
+        for await (const page of pages as AsyncIterable<T[]>) out.push(...page);
+        return out;
       } catch (error) {
         if (!isAgentError(error) || !error.retryable || signal?.aborted) throw error;
+        const waitMs = wait.next();
         log.warn('platform unavailable while reading a bill; waiting for it', {
           what,
           code: error.code,
-          waitMs: wait,
+          waitMs,
         });
-        await clock.sleep(wait, signal);
-        wait = Math.min(wait * 2, LONGEST_WAIT_MS);
+        await clock.sleep(waitMs, signal);
       }
     }
   }
-  const collect = async <T>(pages: AsyncIterable<T[]>): Promise<T[]> => {
-    const out: T[] = [];
-    for await (const page of pages) out.push(...page);
-    return out;
-  };
   return {
-    orderItems: (billId, signal) =>
-      patiently(
-        'orderItems',
-        () =>
-          collect(
-            connector.orderItems({ BillIds: [billId] }, { pageSize: 1000, ...(signal ? { signal } : {}) }),
-          ),
-        signal,
-      ),
-    payments: (billId, signal) =>
-      patiently(
-        'payments',
-        () =>
-          collect(
-            connector.payments({ BillIds: [billId] }, { pageSize: 1000, ...(signal ? { signal } : {}) }),
-          ),
-        signal,
-      ),
+    orderItems: (billId, signal) => billLines('orderItems', billId, signal),
+    payments: (billId, signal) => billLines('payments', billId, signal),
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { BackoffRange, RandomSource } from '../backoff.js';
 import { type Clock, systemClock } from '../clock.js';
 import { AgentError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
@@ -9,7 +10,6 @@ import {
   type RequestOptions,
   type RequestRecord,
 } from './api.js';
-import type { BackoffRange, RandomSource } from './backoff.js';
 import { type ExchangeContext, exchange } from './exchange.js';
 import { createHttpFetch, type FetchLike } from './http-transport.js';
 import { type NormalizedItem, normalizeCommand, normalizeFiscalMachineCommand } from './model.js';

@@ -2,8 +2,9 @@
  * The connector's public surface: the contracts (`api`, `socket-api`, `wire`, `model`) and their
  * implementations (the HTTP client, its rate budget, the WebSocket listener).
  */
+
+export * from '../backoff.js';
 export * from './api.js';
-export * from './backoff.js';
 export * from './client.js';
 export { codeForStatus, parseRetryAfter } from './http-errors.js';
 export type { FetchLike, HttpAnswer, HttpInit } from './http-transport.js';

@@ -1,7 +1,7 @@
+import { type BackoffRange, equalJitterDelay, type RandomSource } from '../backoff.js';
 import { type Clock, systemClock } from '../clock.js';
 import { AgentError } from '../errors.js';
 import type { BudgetSnapshot, RequestPriority } from './api.js';
-import { type BackoffRange, equalJitterDelay, type RandomSource } from './backoff.js';
 
 /** The platform's limit as configured (`platform.rateLimit` in the agent config). */
 export interface RateLimitOptions {
