@@ -2,9 +2,8 @@ import { randomInt } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createDevices, startDeviceSimulators } from './agent/drivers.js';
-import { startLoopMonitor } from './agent/loop-monitor.js';
 import { platformReader } from './agent/platform-reader.js';
-import { assertKeyCutter, createStatusSource, EventBus } from './agent/status-source.js';
+import { assertKeyCutter, createStatusSource, type EventBus } from './agent/status-source.js';
 import type { StatusSource } from './agent-api.js';
 import { type Clock, systemClock } from './clock.js';
 import {
@@ -21,10 +20,11 @@ import { enterpriseForWrite } from './connector/enterprise.js';
 import { ConnectorSocket } from './connector/websocket.js';
 import type { DriverRegistry, SimulatedDevice } from './drivers-api/types.js';
 import { AgentError, toAgentError } from './errors.js';
+import { Listeners } from './listeners.js';
 import type { Logger } from './log.js';
 import type { PlatformSimulator } from './simulator/index.js';
 import { EscapedFaults, type EscapeOrigin } from './status/escaped-faults.js';
-import { createMetrics, type RunningStatusServer, startStatusServer } from './status/index.js';
+import { createMetrics, loopLag, type RunningStatusServer, startStatusServer } from './status/index.js';
 import { createTransportFactory } from './transport/factory.js';
 import { agentVersion, clientName } from './version.js';
 
@@ -76,8 +76,8 @@ export interface Agent {
 export function createAgent(config: Config, deps: AgentDeps): Agent {
   const clock = deps.clock ?? systemClock;
   const log = deps.log;
-  const bus = new EventBus();
-  const loop = startLoopMonitor();
+  const bus: EventBus = new Listeners();
+  const lag = loopLag();
   let simulator: PlatformSimulator | undefined;
   let deviceSimulators: SimulatedDevice[] = [];
   let journal: Journal | undefined;
@@ -213,7 +213,7 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       socket,
       devices,
       bus,
-      loopLagMs: () => loop.lagMs(),
+      loopLagMs: () => lag.currentMs(),
       journalHealth: () => journalProbe,
       faultReasons: () => escaped.reasons(),
       platformSilenceMs:
@@ -300,7 +300,6 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
 
   async function shutdown(deadlineMs: number): Promise<void> {
     for (const timer of timers) clearInterval(timer);
-    loop.stop();
     await status?.close().catch(() => undefined);
     if (engine) await engine.stop(deadlineMs);
     else journal?.close();
@@ -324,7 +323,7 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       if (!source) throw new AgentError('INTERNAL', 'The agent has not started');
       return source;
     },
-    alive: () => journalProbe.ok && loop.lagMs() < 5000 && escaped.alive(),
+    alive: () => journalProbe.ok && lag.currentMs() < 5000 && escaped.alive(),
     reportEscaped: (error, origin) => {
       escaped.report(error, origin);
     },

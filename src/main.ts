@@ -1,6 +1,7 @@
 #!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=1 --max-old-space-size=512 --gc-memory-reducer-start-delay-ms=2000
 import { guardClosedPipes } from './cli/pipes.js';
 import { runCli } from './cli.js';
+import { Listeners } from './listeners.js';
 
 /*
  * The node flags in the first line are part of the product: the systemd launcher (install.sh), `npm
@@ -16,11 +17,11 @@ import { runCli } from './cli.js';
  * The only file that touches `process`: argv, environment, signals and the exit code. Everything
  * else receives them through `CliIo`.
  */
-const handlers = new Set<(signal: 'SIGTERM' | 'SIGINT') => void>();
+const handlers = new Listeners<['SIGTERM' | 'SIGINT']>();
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (handlers.size === 0) process.exit(signal === 'SIGINT' ? 130 : 143);
-    for (const handler of [...handlers]) handler(signal);
+    handlers.emit(signal);
   });
 }
 
@@ -57,8 +58,7 @@ const code = await runCli(process.argv.slice(2), {
   stderr: process.stderr,
   env: process.env,
   onSignal(handler) {
-    handlers.add(handler);
-    return () => handlers.delete(handler);
+    return handlers.add(handler);
   },
   onEscapedError(handler) {
     escapeHandlers.add(handler);

@@ -1,6 +1,6 @@
 import { createServer, type Socket } from 'node:net';
 import { AgentError } from '../../src/errors.js';
-import { Listeners } from '../../src/transport/listeners.js';
+import { LinkEvents } from '../../src/transport/link-events.js';
 import type { Transport } from '../../src/transport/types.js';
 import type { EncoderSimulator } from './simulator.js';
 
@@ -18,13 +18,12 @@ export interface EncoderTcpServer {
 }
 
 /** The accepted socket as a Transport, so the simulator's session code is the same everywhere. */
-class AcceptedSocket implements Transport {
+class AcceptedSocket extends LinkEvents implements Transport {
   readonly kind = 'tcp' as const;
   readonly description: string;
-  private readonly data = new Listeners<[Buffer]>();
-  private readonly closed = new Listeners<[Error | undefined]>();
 
   constructor(private readonly socket: Socket) {
+    super();
     this.description = `tcp peer ${socket.remoteAddress}:${socket.remotePort}`;
     socket.on('data', (chunk: Buffer) => this.data.emit(chunk));
     socket.on('error', () => undefined);
@@ -44,14 +43,6 @@ class AcceptedSocket implements Transport {
     await new Promise<void>((resolve, reject) =>
       this.socket.write(data, (error) => (error ? reject(error) : resolve())),
     );
-  }
-
-  onData(listener: (chunk: Buffer) => void): () => void {
-    return this.data.add(listener);
-  }
-
-  onClose(listener: (error?: Error) => void): () => void {
-    return this.closed.add(listener);
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
 import { type Clock, systemClock } from '../../src/clock.js';
+import { Listeners } from '../../src/listeners.js';
 import type { Logger } from '../../src/log.js';
 import { silentLogger } from '../../src/log.js';
 import type { MemoryHub } from '../../src/transport/memory.js';
@@ -74,7 +75,10 @@ export class EncoderSimulator {
   readonly requests: ReceivedRequest[] = [];
   defaultBehaviour: EncoderBehaviour = 'normal';
   private script: EncoderBehaviour[] = [];
-  private readonly requestListeners = new Set<(request: ReceivedRequest) => void>();
+  /** A listener's error reaches the caller, as a test's failed expectation must. */
+  private readonly requestListeners = new Listeners<[ReceivedRequest]>((error) => {
+    throw error;
+  });
   readonly clock: Clock;
   readonly log: Logger;
 
@@ -91,8 +95,7 @@ export class EncoderSimulator {
 
   /** Called for every accepted request before it is processed (e.g. to unplug mid-job). */
   onRequest(listener: (request: ReceivedRequest) => void): () => void {
-    this.requestListeners.add(listener);
-    return () => this.requestListeners.delete(listener);
+    return this.requestListeners.add(listener);
   }
 
   /** Speaks over `transport` (already open) until it closes; returns the detach function. */
@@ -120,7 +123,7 @@ export class EncoderSimulator {
   /** @internal */
   received(request: ReceivedRequest): void {
     this.requests.push(request);
-    for (const listener of this.requestListeners) listener(request);
+    this.requestListeners.emit(request);
   }
 
   /** @internal the reply to a request the script lets through: validation, then the card. */

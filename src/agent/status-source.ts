@@ -5,26 +5,15 @@ import type { ConnectorClient } from '../connector/client.js';
 import type { CommandSocket } from '../connector/socket-api.js';
 import type { DeviceStatus } from '../drivers-api/types.js';
 import { AgentError } from '../errors.js';
+import type { Listeners } from '../listeners.js';
 import { formatDuration } from '../status/format.js';
 import { describeRateLimit } from '../status/render-overview.js';
 
-/** A tiny synchronous event bus; a throwing listener never reaches the emitter. */
-export class EventBus {
-  private readonly listeners = new Set<(event: AgentEvent) => void>();
-  emit(event: AgentEvent): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch {
-        // A broken subscriber (a closed SSE stream) must not disturb the agent.
-      }
-    }
-  }
-  subscribe(listener: (event: AgentEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-}
+/**
+ * The agent's events for the page and metrics: synchronous; a broken subscriber (a closed SSE
+ * stream) never reaches the emitter.
+ */
+export type EventBus = Listeners<[AgentEvent]>;
 
 export interface StatusSourceParts {
   version: string;
@@ -37,7 +26,7 @@ export interface StatusSourceParts {
   socket: CommandSocket | undefined;
   devices: readonly EngineDevice[];
   bus: EventBus;
-  /** Current event-loop delay in ms (see loop-monitor.ts). */
+  /** Current event-loop delay in ms (`src/status/loop-lag.ts`). */
   loopLagMs: () => number;
   /** Epoch ms of the last successful journal write probe, and its error if the last one failed. */
   journalHealth: () => { ok: boolean; error?: string };
@@ -131,7 +120,7 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
         ...(parts.enterpriseIds?.length ? { enterpriseIds: [...parts.enterpriseIds] } : {}),
       };
     },
-    subscribe: (listener) => parts.bus.subscribe(listener),
+    subscribe: (listener) => parts.bus.add(listener),
     health(): Health {
       const reasons: string[] = [];
       const journal = parts.journalHealth();

@@ -1,8 +1,9 @@
 import WebSocket from 'ws';
+import { type BackoffRange, fullJitterDelay, type RandomSource } from '../backoff.js';
 import { type Clock, systemClock } from '../clock.js';
 import { AgentError } from '../errors.js';
+import { Listeners } from '../listeners.js';
 import { type Logger, redact, silentLogger } from '../log.js';
-import { type BackoffRange, fullJitterDelay, type RandomSource } from './backoff.js';
 import type { CommandSocket, SocketState } from './socket-api.js';
 import { WsMessageSchema } from './wire.js';
 
@@ -53,9 +54,11 @@ export class ConnectorSocket implements CommandSocket {
   private readonly random: RandomSource;
   private readonly cookie: string;
   private readonly secrets: string[];
-  private readonly commandListeners = new Set<(event: CommandEvent) => void>();
-  private readonly connectedListeners = new Set<(info: { reconnect: boolean }) => void>();
-  private readonly disconnectedListeners = new Set<(info: { reason: string }) => void>();
+  private readonly listenerFailed = (error: unknown) =>
+    this.log.error('websocket listener threw', { error: this.clean(String(error)) });
+  private readonly commandListeners = new Listeners<[CommandEvent]>(this.listenerFailed);
+  private readonly connectedListeners = new Listeners<[{ reconnect: boolean }]>(this.listenerFailed);
+  private readonly disconnectedListeners = new Listeners<[{ reason: string }]>(this.listenerFailed);
   private current: SocketState = 'idle';
   private run: { stop: AbortController; done: Promise<void> } | undefined;
 
@@ -101,18 +104,15 @@ export class ConnectorSocket implements CommandSocket {
   }
 
   onCommand(listener: (event: CommandEvent) => void): () => void {
-    this.commandListeners.add(listener);
-    return () => this.commandListeners.delete(listener);
+    return this.commandListeners.add(listener);
   }
 
   onConnected(listener: (info: { reconnect: boolean }) => void): () => void {
-    this.connectedListeners.add(listener);
-    return () => this.connectedListeners.delete(listener);
+    return this.connectedListeners.add(listener);
   }
 
   onDisconnected(listener: (info: { reason: string }) => void): () => void {
-    this.disconnectedListeners.add(listener);
-    return () => this.disconnectedListeners.delete(listener);
+    return this.disconnectedListeners.add(listener);
   }
 
   private async loop(stop: AbortSignal): Promise<void> {
@@ -161,7 +161,7 @@ export class ConnectorSocket implements CommandSocket {
         this.current = 'open';
         this.log.info('websocket connected', { reconnect });
         this.keepAlive(ws, session, gone.signal);
-        this.emit(this.connectedListeners, { reconnect });
+        this.connectedListeners.emit({ reconnect });
       });
       ws.on('pong', () => {
         session.answered = true;
@@ -179,7 +179,7 @@ export class ConnectorSocket implements CommandSocket {
             ? `connection lost (code ${code}${reason !== 'closed' ? `, ${reason}` : ''})`
             : reason;
           this.log.warn('websocket disconnected', { reason: why });
-          this.emit(this.disconnectedListeners, { reason: why });
+          this.disconnectedListeners.emit({ reason: why });
         }
         resolve(session);
       });
@@ -222,17 +222,7 @@ export class ConnectorSocket implements CommandSocket {
     }
     for (const event of parsed.data.Events) {
       if (event.Type !== 'DeviceCommand' || !event.Id) continue;
-      this.emit(this.commandListeners, event.State ? { id: event.Id, state: event.State } : { id: event.Id });
-    }
-  }
-
-  private emit<T>(listeners: Set<(value: T) => void>, value: T): void {
-    for (const listener of [...listeners]) {
-      try {
-        listener(value);
-      } catch (error) {
-        this.log.error('websocket listener threw', { error: this.clean(String(error)) });
-      }
+      this.commandListeners.emit(event.State ? { id: event.Id, state: event.State } : { id: event.Id });
     }
   }
 

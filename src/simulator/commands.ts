@@ -1,5 +1,6 @@
 import { type CommandState, TERMINAL_STATES } from '../connector/wire.js';
 import { AgentError } from '../errors.js';
+import { Listeners } from '../listeners.js';
 import type { MalformedKind } from './fault-schema.js';
 import type { Envelope } from './fpmate.js';
 import type { KnownReceipt } from './receipts.js';
@@ -91,16 +92,18 @@ export class CommandStore {
   private readonly byId = new Map<string, SimCommand>();
   private ordered: SimCommand[] = [];
   private seq = 0;
-  private readonly listeners = new Set<(change: CommandChange) => void>();
+  /** A listener's error reaches the caller, as a test's failed expectation must. */
+  private readonly listeners = new Listeners<[CommandChange]>((error) => {
+    throw error;
+  });
 
   /** Calls `listener` after every creation and every accepted update; returns the unsubscribe. */
   subscribe(listener: (change: CommandChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   private emit(change: CommandChange): void {
-    for (const listener of this.listeners) listener(change);
+    this.listeners.emit(change);
   }
 
   add(command: Omit<SimCommand, 'seq' | 'state' | 'updatedAt' | 'history'>): SimCommand {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatIssues } from '../config.js';
+import { Listeners } from '../listeners.js';
 import { rejection } from './commands.js';
 import { type Faults, FaultsPatchSchema, FaultsSchema } from './fault-schema.js';
 import type { Rng } from './rng.js';
@@ -17,7 +18,10 @@ export type RequestFault =
  */
 export class FaultController {
   private current: Faults;
-  private readonly listeners = new Set<(faults: Faults) => void>();
+  /** A listener's error reaches the caller, as a test's failed expectation must. */
+  private readonly listeners = new Listeners<[Faults]>((error) => {
+    throw error;
+  });
 
   constructor(
     private initial: Faults,
@@ -32,12 +36,11 @@ export class FaultController {
 
   /** Fires after every change (set, clear, reset) with the new switches. */
   onChange(listener: (faults: Faults) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   private changed(): Faults {
-    for (const listener of this.listeners) listener(this.get());
+    this.listeners.emit(this.get());
     return this.get();
   }
 

@@ -4,6 +4,7 @@
  * Everything here sees the running agent only as a `StatusSource` (`src/agent-api.ts`).
  */
 
+export { eventLoopLagProbe, LAG_RESOLUTION_MS, type LagProbe, type LoopLag, loopLag } from './loop-lag.js';
 export { createMetrics, type MetricsOptions, type StatusMetrics } from './metrics.js';
 export { renderPage, renderSections, SECTION_IDS, type SectionId } from './page.js';
 export { type AttentionItem, attentionItems } from './render-overview.js';
@@ -22,8 +23,6 @@ export {
   startStatusServer,
 } from './server.js';
 export {
-  eventLoopLagProbe,
-  type LagProbe,
   startWatchdog,
   type Watchdog,
   type WatchdogOptions,

@@ -2,6 +2,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { AgentEvent, AgentSnapshot } from '../agent-api.js';
 import { TERMINAL_STATES } from '../connector/wire.js';
 import { numericFacts } from './device-facts.js';
+import { type LoopLag, loopLag } from './loop-lag.js';
 
 /**
  * Prometheus metrics of the agent, in their own `Registry` (never prom-client's global one, so
@@ -36,6 +37,41 @@ export interface MetricsOptions {
    * snapshot; each snapshot's names are learnt too.
    */
   deviceNames?: ReadonlyMap<string, string>;
+  /** Where the event-loop lag comes from: the process's one probe unless a test gives its own. */
+  loopLag?: LoopLag;
+}
+
+/** prom-client's own lag timer, parked: one tick in about 24 days. */
+const PARKED_PRECISION_MS = 2 ** 31 - 1;
+
+/**
+ * prom-client's default metrics, with its event-loop lag served by the agent's one probe:
+ * prom-client has no switch to leave its own probe out, so its timer is parked and its lag
+ * families are replaced by two with the same names and meaning (lag at the scrape, and the worst
+ * since the previous scrape).
+ */
+function registerDefaultMetrics(registry: Registry, lag: LoopLag): void {
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: PARKED_PRECISION_MS });
+  for (const metric of registry.getMetricsAsArray()) {
+    if (metric.name.startsWith('nodejs_eventloop_lag_')) registry.removeSingleMetric(metric.name);
+  }
+  const worst = lag.reader();
+  new Gauge({
+    name: 'nodejs_eventloop_lag_seconds',
+    help: 'Lag of event loop in seconds.',
+    registers: [registry],
+    collect() {
+      this.set(lag.currentMs() / 1000);
+    },
+  });
+  new Gauge({
+    name: 'nodejs_eventloop_lag_max_seconds',
+    help: 'The worst event loop delay since the previous scrape.',
+    registers: [registry],
+    collect() {
+      this.set(worst.sampleMs() / 1000);
+    },
+  });
 }
 
 const PICKUP_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -45,10 +81,7 @@ const BUDGET_WAIT_BUCKETS = [0, 0.1, 0.5, 1, 2, 5, 10, 30, 60];
 
 export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
   const registry = new Registry();
-  // The event-loop lag histogram samples with a timer; prom-client's default (every 10 ms) was
-  // most of an idle agent's CPU. Every 100 ms still catches any stall worth alerting on.
-  if (options.defaultMetrics ?? true)
-    collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 100 });
+  if (options.defaultMetrics ?? true) registerDefaultMetrics(registry, options.loopLag ?? loopLag());
   const site: Record<string, string> = {};
   if (options.site?.property) site.property = options.site.property;
   if (options.site?.desk) site.desk = options.site.desk;

@@ -1,6 +1,7 @@
 import { type Clock, systemClock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
+import { eventLoopLagProbe, type LagProbe } from './loop-lag.js';
 import type { Notifier } from './sd-notify.js';
 
 /**
@@ -30,39 +31,7 @@ export function watchdogInterval(
   return Math.max(1, Math.floor(usec / 2000));
 }
 
-/** Reports the worst event-loop delay seen since the previous sample. */
-export interface LagProbe {
-  /** Milliseconds; resets the measurement. */
-  sampleMs(): number;
-  stop(): void;
-}
-
-/**
- * A probe over a timer of `resolutionMs`: lag is how much later than due the timer (or the sample
- * itself) ran. Not `perf_hooks.monitorEventLoopDelay`: its `reset()` also forgets the previous
- * timestamp, so a block right after a sample went unseen (measured: 2–8 ms reported for a 300 ms
- * block). The timer is unref'd: it never keeps the process alive.
- */
-export function eventLoopLagProbe(resolutionMs = 20): LagProbe {
-  let last = performance.now();
-  let worst = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last - resolutionMs);
-    last = now;
-  }, resolutionMs);
-  timer.unref();
-  return {
-    sampleMs() {
-      const now = performance.now();
-      const lag = Math.max(0, worst, now - last - resolutionMs);
-      worst = 0;
-      last = now;
-      return lag;
-    },
-    stop: () => clearInterval(timer),
-  };
-}
+export { eventLoopLagProbe, type LagProbe } from './loop-lag.js';
 
 export interface WatchdogOptions {
   notifier: Pick<Notifier, 'watchdog'>;
@@ -77,7 +46,7 @@ export interface WatchdogOptions {
   /** Loop lag above which a ping is withheld. Default: half the interval, at least 200 ms, at most 5 s. */
   maxLagMs?: number;
   clock?: Clock;
-  /** Default: `eventLoopLagProbe()` at a tenth of `maxLagMs` (20–500 ms). */
+  /** Default: a reader of the process's one lag probe (`loop-lag.ts`). */
   lagProbe?: LagProbe;
   log?: Logger;
 }
@@ -93,9 +62,7 @@ export function startWatchdog(options: WatchdogOptions): Watchdog {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? silentLogger;
   const maxLagMs = options.maxLagMs ?? Math.min(5000, Math.max(200, intervalMs / 2));
-  // A tenth of the lag that matters is resolution enough; a finer timer only costs idle CPU
-  // (20 ms under WatchdogSec=30 was a third of the idle agent's CPU).
-  const probe = options.lagProbe ?? eventLoopLagProbe(Math.min(500, Math.max(20, maxLagMs / 10)));
+  const probe = options.lagProbe ?? eventLoopLagProbe();
   const controller = new AbortController();
   let withheld: string | undefined;
 

@@ -1,7 +1,7 @@
 import { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { HidModule } from './hid.js';
-import { Listeners } from './listeners.js';
+import { LinkEvents } from './link-events.js';
 import type { MemoryHub } from './memory.js';
 import type { SerialPortFactory } from './serial.js';
 import type { Transport, TransportFactory, TransportSpec } from './types.js';
@@ -79,18 +79,17 @@ export function createTransportFactory(options: TransportFactoryOptions): Transp
 }
 
 /** Defers building the real transport (and importing its module) until the first open(). */
-class LazyTransport implements Transport {
+class LazyTransport extends LinkEvents implements Transport {
   readonly kind: TransportSpec['type'];
   readonly description: string;
   private inner: Transport | undefined;
   private loading: Promise<Transport> | undefined;
-  private readonly data = new Listeners<[Buffer]>();
-  private readonly closed = new Listeners<[Error | undefined]>();
 
   constructor(
     spec: TransportSpec,
     private readonly build: () => Promise<Transport>,
   ) {
+    super();
     this.kind = spec.type;
     this.description = describeSpec(spec);
   }
@@ -120,14 +119,6 @@ class LazyTransport implements Transport {
   async write(data: Uint8Array): Promise<void> {
     if (!this.inner) throw new AgentError('DEVICE_UNAVAILABLE', `${this.description}: not open`);
     await this.inner.write(data);
-  }
-
-  onData(listener: (chunk: Buffer) => void): () => void {
-    return this.data.add(listener);
-  }
-
-  onClose(listener: (error?: Error) => void): () => void {
-    return this.closed.add(listener);
   }
 
   async close(): Promise<void> {

@@ -9,7 +9,7 @@ import {
   reportToData,
   uartConfigReport,
 } from './cp2110.js';
-import { Listeners } from './listeners.js';
+import { LinkEvents } from './link-events.js';
 import type { HidSpec, Transport } from './types.js';
 
 /** What node-hid's `devices()` lists. */
@@ -72,12 +72,10 @@ const hex = (n: number) => `0x${n.toString(16).padStart(4, '0')}`;
  *   missing, bridge refusing its UART) or ABORTED. Re-opening after an unplug works.
  * - `onClose` fires when node-hid reports a read error: the device was unplugged.
  */
-export class HidTransport implements Transport {
+export class HidTransport extends LinkEvents implements Transport {
   readonly kind = 'hid' as const;
   readonly description: string;
   private device: HidDeviceLike | undefined;
-  private readonly data = new Listeners<[Buffer]>();
-  private readonly closed = new Listeners<[Error | undefined]>();
   private readonly log: Logger;
   private readonly load: () => Promise<HidModule>;
   private module: Promise<HidModule> | undefined;
@@ -86,6 +84,7 @@ export class HidTransport implements Transport {
     private readonly spec: HidSpec,
     options: HidTransportOptions = {},
   ) {
+    super();
     const id = `${hex(spec.vendorId)}:${hex(spec.productId)}`;
     this.description = `hid ${id}${spec.serialNumber ? ` serial ${spec.serialNumber}` : ''}${spec.path ? ` at ${spec.path}` : ''}`;
     this.log = (options.log ?? silentLogger).child({ transport: this.description });
@@ -150,14 +149,6 @@ export class HidTransport implements Transport {
     } catch (error) {
       throw new AgentError('DEVICE_UNAVAILABLE', `${this.description}: write failed`, { cause: error });
     }
-  }
-
-  onData(listener: (chunk: Buffer) => void): () => void {
-    return this.data.add(listener);
-  }
-
-  onClose(listener: (error?: Error) => void): () => void {
-    return this.closed.add(listener);
   }
 
   async close(): Promise<void> {

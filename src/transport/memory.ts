@@ -1,5 +1,5 @@
 import { AgentError } from '../errors.js';
-import { Listeners } from './listeners.js';
+import { LinkEvents } from './link-events.js';
 import type { Transport } from './types.js';
 
 /**
@@ -24,15 +24,15 @@ interface Wire {
 }
 
 /** One end of an in-process pair. Re-opening after the link was severed rejects. */
-export class MemoryTransport implements Transport {
+export class MemoryTransport extends LinkEvents implements Transport {
   readonly kind = 'memory' as const;
   private opened = false;
-  private readonly data = new Listeners<[Buffer]>();
-  private readonly closed = new Listeners<[Error | undefined]>();
   /** Set by createMemoryPair. */
   wire!: Wire;
 
-  constructor(readonly description: string) {}
+  constructor(readonly description: string) {
+    super();
+  }
 
   get isOpen(): boolean {
     return this.opened && !this.wire.severed;
@@ -49,14 +49,6 @@ export class MemoryTransport implements Transport {
     const peer = this.wire.ends[0] === this ? this.wire.ends[1] : this.wire.ends[0];
     const copy = Buffer.from(data);
     queueMicrotask(() => peer.deliver(copy));
-  }
-
-  onData(listener: (chunk: Buffer) => void): () => void {
-    return this.data.add(listener);
-  }
-
-  onClose(listener: (error?: Error) => void): () => void {
-    return this.closed.add(listener);
   }
 
   async close(): Promise<void> {
@@ -170,18 +162,17 @@ export class MemoryHub {
 }
 
 /** The host side of a hub endpoint; each open() dials a new link, listeners persist across them. */
-class MemoryClientTransport implements Transport {
+class MemoryClientTransport extends LinkEvents implements Transport {
   readonly kind = 'memory' as const;
   readonly description: string;
   private link: MemoryPair | undefined;
   private unsubscribe: Array<() => void> = [];
-  private readonly data = new Listeners<[Buffer]>();
-  private readonly closed = new Listeners<[Error | undefined]>();
 
   constructor(
     private readonly hub: MemoryHub,
     private readonly name: string,
   ) {
+    super();
     this.description = `memory ${name}`;
   }
 
@@ -209,14 +200,6 @@ class MemoryClientTransport implements Transport {
   async write(data: Uint8Array): Promise<void> {
     if (!this.link) throw unavailable(`${this.description}: not open`);
     await this.link.a.write(data);
-  }
-
-  onData(listener: (chunk: Buffer) => void): () => void {
-    return this.data.add(listener);
-  }
-
-  onClose(listener: (error?: Error) => void): () => void {
-    return this.closed.add(listener);
   }
 
   async close(): Promise<void> {

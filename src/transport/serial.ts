@@ -1,7 +1,7 @@
 import { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
-import { Listeners } from './listeners.js';
+import { LinkEvents } from './link-events.js';
 import { type BindingLike, eofAwareBinding } from './serial-eof.js';
 import type { SerialSpec, Transport } from './types.js';
 
@@ -83,13 +83,11 @@ export function serialOpenError(description: string, error: Error): AgentError {
  *   rejects DEVICE_UNAVAILABLE when the port is gone.
  * - Pseudo-terminals ignore baud, parity and modem lines; that is fine for tests.
  */
-export class SerialTransport implements Transport {
+export class SerialTransport extends LinkEvents implements Transport {
   readonly kind = 'serial' as const;
   readonly description: string;
   private port: SerialPortLike | undefined;
   private readonly closingPorts = new WeakSet<SerialPortLike>();
-  private readonly data = new Listeners<[Buffer]>();
-  private readonly closed = new Listeners<[Error | undefined]>();
   private readonly log: Logger;
   private readonly load: () => Promise<SerialPortFactory>;
   private factory: Promise<SerialPortFactory> | undefined;
@@ -98,6 +96,7 @@ export class SerialTransport implements Transport {
     private readonly spec: SerialSpec,
     options: SerialTransportOptions = {},
   ) {
+    super();
     this.description = `serial ${spec.path}`;
     this.log = (options.log ?? silentLogger).child({ transport: this.description });
     this.load = options.load ?? loadSerialPort;
@@ -167,14 +166,6 @@ export class SerialTransport implements Transport {
         port.drain((drainError) => (drainError ? fail(drainError) : resolve()));
       });
     });
-  }
-
-  onData(listener: (chunk: Buffer) => void): () => void {
-    return this.data.add(listener);
-  }
-
-  onClose(listener: (error?: Error) => void): () => void {
-    return this.closed.add(listener);
   }
 
   async close(): Promise<void> {

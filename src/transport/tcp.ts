@@ -2,7 +2,7 @@ import { connect as netConnect, type Socket } from 'node:net';
 import { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
-import { Listeners } from './listeners.js';
+import { LinkEvents } from './link-events.js';
 import type { TcpSpec, Transport } from './types.js';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
@@ -22,14 +22,12 @@ export interface TcpTransportOptions {
  *   established within `connectTimeoutMs`; ABORTED when the signal fires first.
  * - `onClose` fires when the peer hangs up or the connection breaks, never for `close()`.
  */
-export class TcpTransport implements Transport {
+export class TcpTransport extends LinkEvents implements Transport {
   readonly kind = 'tcp' as const;
   readonly description: string;
   private socket: Socket | undefined;
   /** Sockets this transport closed on purpose: their 'close' is not reported. */
   private readonly closingSockets = new WeakSet<Socket>();
-  private readonly data = new Listeners<[Buffer]>();
-  private readonly closed = new Listeners<[Error | undefined]>();
   private readonly log: Logger;
   private readonly connect: NonNullable<TcpTransportOptions['connect']>;
 
@@ -37,6 +35,7 @@ export class TcpTransport implements Transport {
     private readonly spec: TcpSpec,
     options: TcpTransportOptions = {},
   ) {
+    super();
     this.description = `tcp ${spec.host}:${spec.port}`;
     this.log = (options.log ?? silentLogger).child({ transport: this.description });
     this.connect = options.connect ?? ((o) => netConnect(o));
@@ -112,14 +111,6 @@ export class TcpTransport implements Transport {
           : resolve(),
       );
     });
-  }
-
-  onData(listener: (chunk: Buffer) => void): () => void {
-    return this.data.add(listener);
-  }
-
-  onClose(listener: (error?: Error) => void): () => void {
-    return this.closed.add(listener);
   }
 
   async close(): Promise<void> {
