@@ -1,8 +1,9 @@
+import { seededRandom } from '../src/random.js';
 import type { AgentSetup, Contestant } from './agents.js';
 import { pickupMs } from './histories.js';
 import { rssBytes } from './proc.js';
 import { startBenchPlatform, terminalCount } from './sim.js';
-import { percentile, seeded, sleep } from './stats.js';
+import { percentile, sleep } from './stats.js';
 import { createBenchCommand } from './world.js';
 
 export interface PickupOptions {
@@ -52,7 +53,7 @@ export async function measurePickup(
   try {
     await contestant.start();
     await sleep(3000);
-    const random = seeded(options.websocket ? 11 : 12);
+    const random = seededRandom(options.websocket ? 11 : 12);
     const ids: string[] = [];
     for (let i = 0; i < options.count; i++) {
       ids.push(createBenchCommand(sim, i).id);

@@ -8,18 +8,6 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] as number;
 }
 
-/** A deterministic PRNG (mulberry32) so that command spacing repeats run after run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * The least wall time in which `requests` requests fit a sliding window of `limit` per
  * `windowMs`, starting with an empty window: bursts of `limit` at 0, W, 2W … so the last one goes
