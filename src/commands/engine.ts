@@ -1,22 +1,22 @@
 import type { AgentEvent, AgentSnapshot, CommandSummary } from '../agent-api.js';
-import { TERMINAL_STATES } from '../connector/wire.js';
 import { AgentError } from '../errors.js';
-import { DeviceTurns } from './device-turn.js';
+import { errorFields } from '../log.js';
+import { EffectExecutor } from './executor.js';
 import { Intake } from './intake.js';
-import type { OutboxItem } from './journal-outbox.js';
-import { Outbox } from './outbox.js';
-import { DeviceQueues } from './queue.js';
-import { type RereadDeps, rereadCommand } from './reread.js';
-import { Runner } from './runner.js';
-import { StartCheck } from './start-check.js';
+import { Lifecycle } from './lifecycle.js';
+import { OutboxDelivery } from './outbox-delivery.js';
+import { OutboxQueue } from './outbox-queue.js';
+import { Ownership } from './ownership.js';
+import { judgeRefusedUpdate } from './refused-update.js';
+import type { RereadDeps } from './reread.js';
 import {
   DEFAULT_TUNING,
   type DeviceQueueState,
   type Engine,
-  type EngineDevice,
   type EngineOptions,
   type EngineTuning,
   type PlatformActivity,
+  retryPolicyOf,
 } from './types.js';
 
 const DAY = 86_400_000;
@@ -29,6 +29,7 @@ async function flushMicrotasks(): Promise<void> {
  * Builds the command engine over a journal, the Connector API, an optional WebSocket and the
  * configured devices. The engine starts and stops the socket; it calls each driver's `open()`
  * (idempotent) before every execute/reconcile and never closes drivers: their owner does.
+ * How one command flows through the parts: `src/commands/README.md`.
  */
 export function createEngine(options: EngineOptions): Engine {
   return new CommandEngine(options);
@@ -36,14 +37,12 @@ export function createEngine(options: EngineOptions): Engine {
 
 class CommandEngine implements Engine {
   private readonly tuning: EngineTuning;
-  private readonly devices: ReadonlyMap<string, EngineDevice>;
-  private readonly outbox: Outbox;
-  private readonly queues: DeviceQueues;
-  private readonly runner: Runner;
-  private readonly turns: DeviceTurns;
+  private readonly outbox: OutboxQueue;
+  private readonly lifecycle: Lifecycle;
+  private readonly executor: EffectExecutor;
+  private readonly ownership: Ownership;
+  private readonly delivery: OutboxDelivery;
   private readonly intake: Intake;
-  private readonly rereadDeps: RereadDeps;
-  private readonly startCheck: StartCheck;
   /** Aborts the start checks' shared reads at shutdown. */
   private readonly checks = new AbortController();
   private readonly unsubscribe: Array<() => void> = [];
@@ -52,11 +51,13 @@ class CommandEngine implements Engine {
   private started = false;
   private stopping: Promise<void> | undefined;
 
+  /** The object graph, in dependency order: every part gets parts that exist already. */
   constructor(private readonly options: EngineOptions) {
     const { journal, connector, clock, log } = options;
-    this.tuning = { ...DEFAULT_TUNING, ...options.tuning };
-    this.devices = new Map(options.devices.map((d) => [d.id, d]));
-    this.rereadDeps = {
+    const tuning = { ...DEFAULT_TUNING, ...options.tuning };
+    this.tuning = tuning;
+    const devices = new Map(options.devices.map((d) => [d.id, d]));
+    const reread: RereadDeps = {
       connector,
       journal,
       ...(options.enterpriseIds ? { enterpriseIds: options.enterpriseIds } : {}),
@@ -65,56 +66,45 @@ class CommandEngine implements Engine {
       try {
         options.onEvent?.(event);
       } catch (e) {
-        log.warn('event listener failed', { error: e });
+        log.warn('event listener failed', errorFields(e));
       }
     };
-    this.outbox = new Outbox({
+    this.outbox = new OutboxQueue(journal);
+    this.lifecycle = new Lifecycle({
       journal,
+      outbox: this.outbox,
+      clock,
+      log,
+      policy: retryPolicyOf(tuning),
+    });
+    const executor = new EffectExecutor({
+      lifecycle: this.lifecycle,
+      journal,
+      outbox: this.outbox,
+      devices,
+      reread,
+      clock,
+      log,
+      tuning,
+      socketTrustMs: options.poll.safetyNetMs,
+      checksSignal: this.checks.signal,
+      emit,
+    });
+    this.executor = executor;
+    const { startCheck } = executor;
+    this.ownership = new Ownership({ journal, executor, startCheck, devices, clock, log });
+    this.delivery = new OutboxDelivery({
+      journal,
+      queue: this.outbox,
       connector,
       clock,
       log: log.child({ component: 'outbox' }),
-      tuning: this.tuning.outbox,
-      onDelivered: (item) => this.runner.apply(item.commandId, { type: 'delivered', state: item.state }),
-      verify: (item, error, signal) => this.verify(item, error, signal),
+      tuning: tuning.outbox,
+      onDelivered: (item) => executor.apply(item.commandId, { type: 'delivered', state: item.state }),
+      verify: (item, error, signal) => judgeRefusedUpdate({ journal, reread, executor }, item, error, signal),
     });
-    this.queues = new DeviceQueues((deviceId, commandId) => this.turns.run(deviceId, commandId), log);
-    this.runner = new Runner({
-      journal,
-      outbox: this.outbox,
-      queues: this.queues,
-      devices: this.devices,
-      clock,
-      log,
-      emit,
-      abortJob: (id) => this.turns.abort(id, new AgentError('ABORTED', 'Cancelled on the platform'), true),
-      sighted: (item) => this.startCheck.saw(item),
-    });
-    this.startCheck = new StartCheck({
-      reread: this.rereadDeps,
-      clock,
-      freshMs: this.tuning.startCheckFreshMs,
-      socketTrustMs: options.poll.safetyNetMs,
-      waiting: () => this.queues.waiting(),
-      signal: this.checks.signal,
-    });
-    this.turns = new DeviceTurns({
-      runner: this.runner,
-      journal,
-      outbox: this.outbox,
-      startCheck: this.startCheck,
-      devices: this.devices,
-      clock,
-      log,
-      tuning: this.tuning,
-      emit,
-      requeue: (deviceId, commandId) => {
-        if (this.queues.running(deviceId) === commandId) return false;
-        this.queues.add(deviceId, commandId);
-        return true;
-      },
-    });
-    const fiscal = options.devices.filter((d) => d.type === 'FiscalMachine').map((d) => d.id);
-    const other = options.devices.filter((d) => d.type !== 'FiscalMachine').map((d) => d.id);
+    const delivery = this.delivery;
+    const ownership = this.ownership;
     this.intake = new Intake({
       connector,
       ...(options.socket ? { socket: options.socket } : {}),
@@ -122,19 +112,19 @@ class CommandEngine implements Engine {
       log: log.child({ component: 'intake' }),
       poll: options.poll,
       ...(options.enterpriseIds ? { enterpriseIds: options.enterpriseIds } : {}),
-      fiscalDeviceIds: fiscal,
-      otherDeviceIds: other,
-      debounceMs: this.tuning.debounceMs,
-      authPauseMs: this.tuning.authPauseMs,
+      fiscalDeviceIds: options.devices.filter((d) => d.type === 'FiscalMachine').map((d) => d.id),
+      otherDeviceIds: options.devices.filter((d) => d.type !== 'FiscalMachine').map((d) => d.id),
+      debounceMs: tuning.debounceMs,
+      authPauseMs: tuning.authPauseMs,
       sink: {
-        ingest: (items, via) => this.runner.ingest(items, via),
-        platformSays: (id, state) => this.runner.platformSays(id, state),
-        platformMoved: (id) => this.startCheck.forget(id),
-        listedActive: (source, present, since) => this.startCheck.absent(source, present, since),
+        ingest: (items, via) => ownership.ingest(items, via),
+        platformSays: (id, state) => ownership.platformSays(id, state),
+        platformMoved: (id) => startCheck.forget(id),
+        listedActive: (source, present, since) => startCheck.absent(source, present, since),
         isKnown: (id) => journal.has(id),
       },
-      onPlatformAnswered: () => this.outbox.platformAnswered(),
-      onPlatformFailed: () => this.outbox.platformFailed(),
+      onPlatformAnswered: () => delivery.platformAnswered(),
+      onPlatformFailed: () => delivery.platformFailed(),
     });
   }
 
@@ -143,14 +133,14 @@ class CommandEngine implements Engine {
     this.started = true;
     const { journal, log, clock } = this.options;
     const pruned = journal.stats.prune(clock.now() - this.tuning.retentionDays * DAY);
-    const recovered = this.runner.recover();
+    const recovered = this.ownership.recover();
     log.info('command engine started', { ...recovered, pruned, outbox: journal.outbox.state().pending });
-    this.outbox.start();
+    this.delivery.start();
     const socket = this.options.socket;
     if (socket) {
       this.unsubscribe.push(
-        socket.onConnected(() => this.startCheck.socketOpened()),
-        socket.onDisconnected(() => this.startCheck.socketClosed()),
+        socket.onConnected(() => this.executor.startCheck.socketOpened()),
+        socket.onDisconnected(() => this.executor.startCheck.socketClosed()),
       );
     }
     socket?.start();
@@ -166,7 +156,7 @@ class CommandEngine implements Engine {
   abortNow(): void {
     const reason = new AgentError('ABORTED', 'The agent stopped at once');
     this.hardStop.abort(reason);
-    this.turns.abortAll(reason);
+    this.executor.abortAll(reason);
     void this.stop(0);
   }
 
@@ -175,16 +165,7 @@ class CommandEngine implements Engine {
   }
 
   deviceState(deviceId: string): DeviceQueueState {
-    const queued = this.queues.queued(deviceId);
-    const runningId = this.queues.running(deviceId);
-    const job = runningId === undefined ? undefined : this.turns.jobs.get(runningId);
-    if (!job || job.stage === 'reread' || job.startedAt === undefined) {
-      return { queued: queued + (runningId === undefined ? 0 : 1) };
-    }
-    return {
-      queued,
-      running: { commandId: job.commandId, progress: job.progress, startedAt: job.startedAt },
-    };
+    return this.executor.deviceState(deviceId);
   }
 
   outboxState(): AgentSnapshot['outbox'] {
@@ -210,14 +191,14 @@ class CommandEngine implements Engine {
 
   platformActivity(): PlatformActivity {
     const activity = this.intake.activity;
-    const outboxError = this.outbox.lastError;
+    const outboxError = this.delivery.lastError;
     if (outboxError && (!activity.lastError || outboxError.at >= activity.lastError.at)) {
       activity.lastError = outboxError;
       if (outboxError.code === 'PLATFORM_AUTH') activity.authRejected = true;
     }
-    const success = Math.max(activity.lastSuccessAt ?? 0, this.outbox.lastSuccessAt ?? 0);
+    const success = Math.max(activity.lastSuccessAt ?? 0, this.delivery.lastSuccessAt ?? 0);
     if (success > 0) activity.lastSuccessAt = success;
-    const paused = this.outbox.pausedUntilMs;
+    const paused = this.delivery.pausedUntilMs;
     if (paused !== undefined) activity.outboxPausedUntil = paused;
     return activity;
   }
@@ -228,32 +209,9 @@ class CommandEngine implements Engine {
     try {
       return fn();
     } catch (e) {
-      this.options.log.warn('journal read failed', { error: e });
+      this.options.log.warn('journal read failed', errorFields(e));
       return fallback;
     }
-  }
-
-  /**
-   * The platform refused an update. `ours` when a re-read shows the command still active (or, for
-   * a 409, merely not visible); `gone` otherwise — including a refused result of a command that
-   * `commands/getAllByIds` no longer lists: nothing we send about it can be delivered.
-   */
-  private async verify(item: OutboxItem, error: AgentError, signal: AbortSignal): Promise<'gone' | 'ours'> {
-    const { journal } = this.options;
-    const record = journal.get(item.commandId);
-    if (!record) {
-      journal.outbox.dropCommand(item.commandId);
-      return 'gone';
-    }
-    const result = await rereadCommand(this.rereadDeps, record, signal);
-    // A state this agent does not know tells nothing about the refusal: keep the update.
-    if (result.verdict === 'hold') return 'ours';
-    const refusedResult = TERMINAL_STATES.includes(item.state) && error.code !== 'PLATFORM_CONFLICT';
-    if (result.verdict === 'proceed' && (result.visible || !refusedResult)) return 'ours';
-    const platformState = result.verdict === 'skip' ? result.platformState : undefined;
-    this.runner.apply(record.id, { type: 'platformTerminal', platformState: platformState ?? 'Cancelled' });
-    journal.outbox.dropCommand(record.id);
-    return 'gone';
   }
 
   private async pruneLoop(): Promise<void> {
@@ -297,27 +255,29 @@ class CommandEngine implements Engine {
     const { log, journal } = this.options;
     this.background.abort();
     await this.intake.stop();
-    await this.options.socket?.stop().catch((e: unknown) => log.warn('socket stop failed', { error: e }));
-    this.queues.pause();
+    await this.options.socket?.stop().catch((e: unknown) => log.warn('socket stop failed', errorFields(e)));
+    const { queues, jobs } = this.executor;
+    queues.pause();
     // Re-reads have touched nothing yet: stop them now.
-    this.turns.abortAll(new AgentError('ABORTED', 'The agent is shutting down'), ['reread']);
+    this.executor.abortAll(new AgentError('ABORTED', 'The agent is shutting down'), ['reread']);
     this.checks.abort(new AgentError('ABORTED', 'The agent is shutting down'));
     for (const off of this.unsubscribe.splice(0)) off();
-    let idle = await this.within(this.queues.idle(), Math.max(0, deadlineMs));
+    let idle = await this.within(queues.idle(), Math.max(0, deadlineMs));
     if (!idle) {
-      const running = [...this.turns.jobs.keys()];
+      const running = [...jobs.keys()];
       if (running.length > 0)
         log.warn('shutdown deadline passed; aborting running jobs', { commands: running });
-      this.turns.abortAll(new AgentError('ABORTED', 'The agent stopped before the job finished'));
-      idle = await this.within(this.queues.idle(), this.tuning.abortGraceMs);
+      this.executor.abortAll(new AgentError('ABORTED', 'The agent stopped before the job finished'));
+      idle = await this.within(queues.idle(), this.tuning.abortGraceMs);
     }
-    if (!this.hardStop.signal.aborted) await this.within(this.outbox.settled(), this.tuning.shutdownFlushMs);
-    await this.outbox.stop();
+    if (!this.hardStop.signal.aborted)
+      await this.within(this.delivery.settled(), this.tuning.shutdownFlushMs);
+    await this.delivery.stop();
     try {
       journal.close();
     } catch (e) {
-      log.error('journal did not close cleanly', { error: e });
+      log.error('journal did not close cleanly', errorFields(e));
     }
-    log.info('command engine stopped', { jobsLeftRunning: idle ? 0 : this.turns.jobs.size });
+    log.info('command engine stopped', { jobsLeftRunning: idle ? 0 : jobs.size });
   }
 }

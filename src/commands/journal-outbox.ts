@@ -1,5 +1,5 @@
-import type { CommandState } from '../connector/wire.js';
-import type { Db } from './journal-schema.js';
+import { type CommandState, TERMINAL_STATES } from '../connector/wire.js';
+import { type Db, sqlList } from './journal-schema.js';
 
 /**
  * The outbox table: platform updates waiting to be delivered, ordered per command by `seq`.
@@ -61,7 +61,8 @@ function toItem(row: OutboxRow): OutboxItem {
   return item;
 }
 
-const RESULT_STATES: ReadonlySet<string> = new Set(['Processed', 'Error', 'Cancelled']);
+/** Results (the terminal states): they supersede progress and are delivered first. */
+const RESULTS = sqlList(TERMINAL_STATES);
 
 export class JournalOutbox {
   constructor(
@@ -77,7 +78,7 @@ export class JournalOutbox {
    * be a request that shows nothing. Returns the new item's seq.
    */
   add(update: NewUpdate, at: number, inFlight: ReadonlySet<number> = new Set()): number {
-    const result = RESULT_STATES.has(update.state);
+    const result = TERMINAL_STATES.includes(update.state);
     return this.guard('outbox add', () =>
       this.db.transaction(() => {
         this.db
@@ -117,7 +118,7 @@ export class JournalOutbox {
             `SELECT * FROM outbox WHERE seq IN (
                SELECT MIN(seq) FROM outbox WHERE command_id NOT IN (SELECT value FROM json_each(?))
                GROUP BY command_id)
-             ORDER BY CASE WHEN state IN ('Processed', 'Error', 'Cancelled') THEN 0 ELSE 1 END, seq
+             ORDER BY CASE WHEN state IN (${RESULTS}) THEN 0 ELSE 1 END, seq
              LIMIT ?`,
           )
           .all(JSON.stringify([...exclude]), limit) as OutboxRow[]

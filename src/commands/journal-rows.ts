@@ -2,8 +2,8 @@ import type { PlatformCommand } from '../connector/model.js';
 import type { CommandState } from '../connector/wire.js';
 import type { JobResult } from '../drivers-api/types.js';
 import type { SerializedError } from '../errors.js';
-import type { CommandRecord, Outcome } from './journal.js';
-import type { Phase } from './machine.js';
+import type { CommandRecord, Outcome } from './journal-records.js';
+import type { Phase } from './phases.js';
 
 /** A `commands` row as SQLite returns it. */
 export interface CommandRow {
@@ -33,6 +33,20 @@ export interface CommandRow {
 
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
+/**
+ * The stored checkpoint. Unlike every other column, one that is not JSON is not a journal error:
+ * it is the one thing that says what a started job did, and the engine must then end the job as
+ * unknown (never run it again), so the record says so instead of failing to load.
+ */
+function checkpointOf(text: string | null): Pick<CommandRecord, 'checkpoint' | 'checkpointUnreadable'> {
+  if (text === null) return {};
+  try {
+    return { checkpoint: JSON.parse(text) as unknown };
+  } catch {
+    return { checkpointUnreadable: true };
+  }
+}
+
 /** Builds the record from a row; `parseJson` rejects with JOURNAL_ERROR on unreadable JSON. */
 export function rowToRecord(
   row: CommandRow,
@@ -58,7 +72,7 @@ export function rowToRecord(
     finishedAt: opt(row.finished_at),
     pickupMs: opt(row.pickup_ms),
     progress: opt(row.progress),
-    checkpoint: p<unknown>(row.checkpoint_json, 'checkpoint'),
+    ...checkpointOf(row.checkpoint_json),
     result: p<JobResult>(row.result_json, 'result'),
     error: p<SerializedError>(row.error_json, 'error'),
     notes: opt(row.notes),

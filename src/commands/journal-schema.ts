@@ -66,6 +66,18 @@ export const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
+/**
+ * A list of the engine's own names (phases, states) as an SQL `IN (…)` list. The names are
+ * constants from `phases.ts` and `wire.ts`, never input; anything but letters is refused so a
+ * statement can never be built from something else.
+ */
+export function sqlList(values: readonly string[]): string {
+  for (const value of values) {
+    if (!/^[A-Za-z]+$/.test(value)) throw new Error(`not a name for an SQL list: ${value}`);
+  }
+  return values.map((value) => `'${value}'`).join(', ');
+}
+
 function journalError(path: string, what: string, cause: unknown): AgentError {
   const detail = cause instanceof Error ? cause.message : String(cause);
   return new AgentError('JOURNAL_ERROR', `Journal ${path}: ${what}: ${detail}`, {

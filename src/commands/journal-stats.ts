@@ -1,6 +1,7 @@
 import type { AgentSnapshot, CommandSummary } from '../agent-api.js';
-import type { CommandRecord, Outcome } from './journal.js';
-import type { Db } from './journal-schema.js';
+import type { CommandRecord, Outcome } from './journal-records.js';
+import { type Db, sqlList } from './journal-schema.js';
+import { ACTIVE_PHASES, TERMINAL_PHASES } from './phases.js';
 
 /**
  * What the status page needs from the journal, computed by SQL on demand so that nothing but
@@ -13,6 +14,8 @@ type Totals = AgentSnapshot['totals'];
 type MinuteBucket = AgentSnapshot['perMinute'][number];
 
 const MINUTE = 60_000;
+const IN_FLIGHT = sqlList(ACTIVE_PHASES);
+const TERMINAL = sqlList(TERMINAL_PHASES);
 const COUNTER: Record<Outcome, keyof Omit<Totals, 'inFlight'>> = {
   Processed: 'processed',
   Error: 'failed',
@@ -51,7 +54,7 @@ export class JournalStats {
       const inFlight = this.db
         .prepare(
           `SELECT COUNT(*) AS n FROM commands
-           WHERE phase IN ('accepted', 'received', 'starting', 'running', 'cancelling', 'reconciling')`,
+           WHERE phase IN (${IN_FLIGHT})`,
         )
         .get() as { n: number };
       totals.inFlight = inFlight.n;
@@ -122,7 +125,7 @@ export class JournalStats {
       () =>
         this.db
           .prepare(
-            `DELETE FROM commands WHERE phase IN ('skipped', 'cancelled', 'closed')
+            `DELETE FROM commands WHERE phase IN (${TERMINAL})
                AND COALESCE(finished_at, updated_at) < ?
                AND NOT EXISTS (SELECT 1 FROM outbox WHERE outbox.command_id = commands.id)`,
           )

@@ -1,13 +1,15 @@
-import type { PlatformCommand } from '../connector/model.js';
 import type { CommandState } from '../connector/wire.js';
-import type { DeviceStore, JobResult } from '../drivers-api/types.js';
-import { AgentError, type SerializedError } from '../errors.js';
+import type { DeviceStore } from '../drivers-api/types.js';
+import { AgentError } from '../errors.js';
 import { createDeviceStore } from './journal-device-store.js';
 import { JournalOutbox } from './journal-outbox.js';
+import type { CommandHead, CommandPatch, CommandRecord, NewCommand } from './journal-records.js';
 import { type CommandRow, rowToRecord } from './journal-rows.js';
-import { type Db, openDatabase, wrapJournalError } from './journal-schema.js';
+import { type Db, openDatabase, sqlList, wrapJournalError } from './journal-schema.js';
 import { JournalStats } from './journal-stats.js';
-import type { MachineState, Phase } from './machine.js';
+import { INITIAL_STATE, type MachineState, type Phase, UNFINISHED_PHASES } from './phases.js';
+
+export type { CommandHead, CommandPatch, CommandRecord, NewCommand, Outcome } from './journal-records.js';
 
 /**
  * The crash-safe journal: the single source of truth about every command of ours, its outbox of
@@ -17,66 +19,13 @@ import type { MachineState, Phase } from './machine.js';
  * fails or the file holds data it cannot read.
  */
 
-export type Outcome = 'Processed' | 'Error' | 'Cancelled';
-
-export interface CommandRecord {
-  id: string;
-  deviceId: string;
-  deviceName: string;
-  deviceType: string;
-  /** 'fiscal' | 'keys' | 'print' | 'invalid'. */
-  kind: string;
-  source?: PlatformCommand['source'];
-  /** The normalised command as last read; absent for malformed ones. */
-  command?: PlatformCommand;
-  phase: Phase;
-  state: CommandState;
-  outcome?: Outcome;
-  attempt: number;
-  createdUtc?: string;
-  seenAt: number;
-  startedAt?: number;
-  finishedAt?: number;
-  pickupMs?: number;
-  progress?: number;
-  checkpoint?: unknown;
-  result?: JobResult;
-  error?: SerializedError;
-  notes?: string;
-  timeline: Array<{ state: CommandState; at: number }>;
-}
-
-export type CommandHead = MachineState &
-  Pick<CommandRecord, 'deviceId' | 'deviceType' | 'kind' | 'createdUtc' | 'source'>;
-
-export type NewCommand = Pick<
-  CommandRecord,
-  'id' | 'deviceId' | 'deviceName' | 'deviceType' | 'kind' | 'source' | 'command' | 'createdUtc' | 'seenAt'
->;
-
-/** What a transition writes. Absent fields keep their stored value. */
-export interface CommandPatch {
-  machine: MachineState;
-  at: number;
-  /** States reported to the platform by this transition, in order (for the timeline). */
-  reported?: CommandState[];
-  command?: PlatformCommand;
-  startedAt?: number;
-  finishedAt?: number;
-  outcome?: Outcome;
-  pickupMs?: number;
-  progress?: number;
-  result?: JobResult;
-  error?: SerializedError;
-  notes?: string;
-}
-
 export interface JournalOptions {
   /** Epoch ms for bookkeeping stamps (device store); the engine passes its clock. */
   now?: () => number;
 }
 
 const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
+const UNFINISHED = sqlList(UNFINISHED_PHASES);
 
 export class Journal {
   readonly path: string;
@@ -152,7 +101,7 @@ export class Journal {
         .prepare(
           `INSERT INTO commands (id, device_id, device_name, device_type, kind, source, command_json, phase,
              state, attempt, created_utc, seen_at, updated_at, timeline_json)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 'new', 'Pending', 0, ?, ?, ?, ?)`,
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           command.id,
@@ -162,6 +111,9 @@ export class Journal {
           command.kind,
           command.source ?? null,
           json(command.command),
+          INITIAL_STATE.phase,
+          INITIAL_STATE.state,
+          INITIAL_STATE.attempt,
           command.createdUtc ?? null,
           command.seenAt,
           command.seenAt,
@@ -222,7 +174,7 @@ export class Journal {
     });
   }
 
-  /** Durably stores a driver checkpoint (on disk when this returns). */
+  /** Durably stores a driver checkpoint, as JSON (on disk when this returns). */
   setCheckpoint(id: string, value: unknown): void {
     this.guard('checkpoint', () => {
       const text = JSON.stringify(value ?? null);
@@ -244,7 +196,7 @@ export class Journal {
       this.db
         .prepare(
           `SELECT id, device_id AS deviceId, phase FROM commands
-           WHERE phase IN ('accepted', 'received', 'starting', 'running', 'cancelling', 'reconciling', 'finished')
+           WHERE phase IN (${UNFINISHED})
            ORDER BY seen_at, rowid`,
         )
         .all(),

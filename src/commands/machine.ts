@@ -1,64 +1,41 @@
+import { type BackoffRange, backoffCeiling } from '../backoff.js';
 import type { CommandState } from '../connector/wire.js';
 import type { JobResult } from '../drivers-api/types.js';
 import type { SerializedError } from '../errors.js';
-import { errorNotes, unknownOutcomeNotes } from './notes.js';
+import { deviceUnreachableReason, errorNotes, unknownOutcomeNotes } from './notes.js';
+import type { MachineState, Phase } from './phases.js';
+
+export { INITIAL_STATE, type MachineState, PHASES, type Phase } from './phases.js';
 
 /**
- * The command lifecycle as a pure function `(state, event) → {state, effects}`: no I/O, no clock,
- * no randomness. The runner persists the returned state (and the outbox items of its `report`
- * effects) in one journal transaction **before** it performs any effect, so a state is always on
- * disk before the platform hears of it.
+ * The command lifecycle as a pure function `(state, event, policy) → {state, effects}`: no I/O,
+ * no clock, no randomness. The lifecycle (`lifecycle.ts`) persists the returned state (and the
+ * outbox items of its `report` effects) in one journal transaction **before** the executor
+ * performs any effect, so a state is always on disk before the platform hears of it.
  *
- * Phases:
- * - `new`          not in the journal (only `accept` / `invalid` apply).
- * - `accepted`     journaled; Received queued for the platform; waiting in its device queue.
- * - `received`     as `accepted`, and the platform has confirmed Received.
- * - `starting`     its turn came: re-reading the command before the first side effect.
- * - `running`      Processing reported; the driver executes it.
- * - `cancelling`   the platform has it terminal (cancelled) while it runs; the driver's signal
- *                  fired. `state` is the platform's state from here on.
- * - `reconciling`  found started-but-unfinished after a restart; the driver decides its fate.
- * - `finished`     outcome journaled; Processed/Error queued, not yet confirmed delivered.
- * - `skipped`      terminal: cancelled or gone before it started; nothing ran.
- * - `cancelled`    terminal: cancelled while running and the driver stopped.
- * - `closed`       terminal: outcome delivered, or the platform already had it terminal.
+ * Retries are the machine's decisions too: whether a failure is tried again, after how long
+ * (`delayMs` on the effect), and when to give up. The executor only waits and tries; it echoes the
+ * count back in the next failure event. The phases and what they mean: `phases.ts`.
  */
-export const PHASES = [
-  'new',
-  'accepted',
-  'received',
-  'starting',
-  'running',
-  'cancelling',
-  'reconciling',
-  'finished',
-  'skipped',
-  'cancelled',
-  'closed',
-] as const;
-export type Phase = (typeof PHASES)[number];
-
-export const TERMINAL_PHASES: readonly Phase[] = ['skipped', 'cancelled', 'closed'];
-/** Phases in which a command still needs its device (queued, re-reading, running, reconciling). */
-export const ACTIVE_PHASES: readonly Phase[] = [
-  'accepted',
-  'received',
-  'starting',
-  'running',
-  'cancelling',
-  'reconciling',
-];
-
-export interface MachineState {
-  phase: Phase;
-  /** Runs so far (1 after the first start). */
-  attempt: number;
-  /** The state the agent last reported, or learned the platform has (terminal) on its own. */
-  state: CommandState;
-}
 
 /** Device errors worth another try, but only while nothing may have reached the device. */
 export const RETRYABLE_DEVICE_CODES: readonly string[] = ['DEVICE_BUSY', 'DEVICE_UNAVAILABLE'];
+
+/** How the machine retries; the engine builds it from its tuning. */
+export interface RetryPolicy {
+  /** Device retries: a busy or unavailable device before anything was sent, and a failed reconcile. */
+  device: { maxRetries: number; delay: BackoffRange };
+  /**
+   * The re-read before start while the platform cannot be reached (after PLATFORM_AUTH,
+   * `authPauseMs`), and the wait of a command held back for a state the agent does not know.
+   */
+  reread: { delay: BackoffRange; authPauseMs: number };
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  device: { maxRetries: 3, delay: { minMs: 2000, maxMs: Number.POSITIVE_INFINITY } },
+  reread: { delay: { minMs: 1000, maxMs: 30_000 }, authPauseMs: 5 * 60_000 },
+};
 
 export type MachineEvent =
   /** Intake found a new command of ours in an active state. */
@@ -75,6 +52,13 @@ export type MachineEvent =
    */
   | { type: 'reread'; verdict: 'proceed' }
   | { type: 'reread'; verdict: 'skip'; platformState?: CommandState }
+  /**
+   * The platform shows a state this agent does not know (or none): never a reason to start.
+   * `holds` counts the holds of this command so far.
+   */
+  | { type: 'reread'; verdict: 'hold'; platformState: string; holds: number }
+  /** The re-read could not reach the platform; `failures` before this one in a row. */
+  | { type: 'rereadFailed'; error: SerializedError; failures: number }
   /** The platform has the command terminal (WebSocket event, outbox re-read …). */
   | { type: 'platformTerminal'; platformState: CommandState }
   | { type: 'executed'; result: JobResult }
@@ -83,33 +67,23 @@ export type MachineEvent =
    * this attempt (it checkpoints before every side effect), or the open/execute may have sent
    * something; `retriesUsed` counts device retries in this run.
    */
-  | {
-      type: 'failed';
-      error: SerializedError;
-      sideEffectPossible: boolean;
-      retriesUsed: number;
-      maxRetries: number;
-    }
+  | { type: 'failed'; error: SerializedError; sideEffectPossible: boolean; retriesUsed: number }
   | { type: 'reconciled'; outcome: 'done'; result: JobResult }
   | { type: 'reconciled'; outcome: 'not-done' }
   | { type: 'reconciled'; outcome: 'failed'; error: SerializedError }
   | { type: 'reconciled'; outcome: 'unknown'; reason: string }
+  /** The driver could not be asked (`retriesUsed` retries so far); the signal had not fired. */
+  | { type: 'reconcileFailed'; error: SerializedError; retriesUsed: number }
   /** The agent started again and found the command in this phase. */
   | { type: 'restart' };
 
 export type EventType = MachineEvent['type'];
-export const EVENT_TYPES: readonly EventType[] = [
-  'accept',
-  'invalid',
-  'delivered',
-  'turn',
-  'reread',
-  'platformTerminal',
-  'executed',
-  'failed',
-  'reconciled',
-  'restart',
-];
+
+/** A retry the machine decided: the how-manieth, and how long to wait first. */
+export interface Retry {
+  retry: number;
+  delayMs: number;
+}
 
 export type Effect =
   /** Queue an update for the platform (outbox). Progress-only updates may be superseded. */
@@ -120,18 +94,23 @@ export type Effect =
   | { type: 'enqueue'; front?: boolean }
   /** Take the command out of its device queue if it is still waiting there. */
   | { type: 'dequeue' }
-  | { type: 'reread' }
+  /** Read the command again before it starts (after `delayMs` when it is a retry). */
+  | ({ type: 'reread' } & Partial<Retry>)
   | { type: 'execute'; attempt: number }
-  /** Wait a backoff, then execute again (nothing reached the device). */
-  | { type: 'retry'; attempt: number; retry: number }
+  /** Leave the queue, and come back to it for another read after `delayMs`. */
+  | ({ type: 'hold'; platformState: string } & Retry)
+  /** Wait `delayMs`, then execute again (nothing reached the device). */
+  | ({ type: 'retry'; attempt: number } & Retry)
   | { type: 'abort' }
-  | { type: 'reconcile' };
+  /** Ask the driver what became of it (after `delayMs` when it is a retry). */
+  | ({ type: 'reconcile' } & Partial<Retry>);
 
 export type Transition = { ok: true; state: MachineState; effects: Effect[] } | { ok: false; reason: string };
 
 type Handler<E extends EventType> = (
   state: MachineState,
   event: Extract<MachineEvent, { type: E }>,
+  policy: RetryPolicy,
 ) => Transition;
 /** A cell of the table: a handler, or the reason the pair can never legitimately happen. */
 type Cell<E extends EventType> = Handler<E> | { rejected: string };
@@ -156,18 +135,22 @@ const terminal = reject('the command is terminal');
 const receivedReport = (platformState: 'Pending' | 'Received'): Effect[] =>
   platformState === 'Pending' ? [{ type: 'report', state: 'Received' }] : [];
 
+/** Cells that are the same in every phase after `new`. */
+const journaled = { accept: alreadyJournaled, invalid: alreadyJournaled } as const;
+
 const queued = (): Row => ({
-  accept: alreadyJournaled,
-  invalid: alreadyJournaled,
+  ...journaled,
   delivered: (s, e) =>
     s.phase === 'accepted' && e.state === 'Received' ? to(s, { phase: 'received' }) : stay(s),
   turn: (s) => to(s, { phase: 'starting' }, [{ type: 'reread' }]),
   reread: noReread,
+  rereadFailed: noReread,
   platformTerminal: (s, e) =>
     to(s, { phase: 'skipped', state: e.platformState }, [{ type: 'dropReports' }, { type: 'dequeue' }]),
   executed: notRunning,
   failed: notRunning,
   reconciled: notReconciling,
+  reconcileFailed: notReconciling,
   restart: (s) => to(s, {}, [{ type: 'enqueue' }]),
 });
 
@@ -180,6 +163,19 @@ const start = (s: MachineState): Transition => {
 
 const finishWith = (s: MachineState, state: 'Processed' | 'Error', notes: string): Transition =>
   to(s, { phase: 'finished', state }, [{ type: 'report', state, notes }]);
+
+/** The next device retry after `retriesUsed`, or undefined when none is left. */
+function deviceRetry(retriesUsed: number, policy: RetryPolicy): Retry | undefined {
+  if (retriesUsed >= policy.device.maxRetries) return undefined;
+  return { retry: retriesUsed + 1, delayMs: backoffCeiling(retriesUsed, policy.device.delay) };
+}
+
+/** A re-read that could not reach the platform is tried again, for as long as it takes. */
+function rereadRetry(e: Extract<MachineEvent, { type: 'rereadFailed' }>, policy: RetryPolicy): Retry {
+  const { delay, authPauseMs } = policy.reread;
+  const delayMs = e.error.code === 'PLATFORM_AUTH' ? authPauseMs : backoffCeiling(e.failures, delay);
+  return { retry: e.failures + 1, delayMs };
+}
 
 const TABLE: { [P in Phase]: Row } = {
   new: {
@@ -196,73 +192,78 @@ const TABLE: { [P in Phase]: Row } = {
     delivered: notJournaled,
     turn: notJournaled,
     reread: notJournaled,
+    rereadFailed: notJournaled,
     platformTerminal: notJournaled,
     executed: notJournaled,
     failed: notJournaled,
     reconciled: notJournaled,
+    reconcileFailed: notJournaled,
     restart: notJournaled,
   },
   accepted: queued(),
   received: queued(),
   starting: {
-    accept: alreadyJournaled,
-    invalid: alreadyJournaled,
+    ...journaled,
     delivered: stay,
     turn: reject('the command already has its turn'),
-    reread: (s, e) =>
-      e.verdict === 'proceed'
-        ? start(s)
-        : to(s, { phase: 'skipped', state: e.platformState ?? 'Cancelled' }, [{ type: 'dropReports' }]),
+    reread: (s, e, policy) => {
+      if (e.verdict === 'proceed') return start(s);
+      if (e.verdict === 'hold') {
+        const delayMs = backoffCeiling(e.holds, policy.reread.delay);
+        return to(s, {}, [{ type: 'hold', platformState: e.platformState, retry: e.holds + 1, delayMs }]);
+      }
+      return to(s, { phase: 'skipped', state: e.platformState ?? 'Cancelled' }, [{ type: 'dropReports' }]);
+    },
+    rereadFailed: (s, e, policy) => to(s, {}, [{ type: 'reread', ...rereadRetry(e, policy) }]),
     platformTerminal: (s, e) =>
       to(s, { phase: 'skipped', state: e.platformState }, [{ type: 'dropReports' }]),
     executed: notRunning,
     failed: notRunning,
     reconciled: notReconciling,
+    reconcileFailed: notReconciling,
     // Nothing reached the device before the re-read: queue it again (it is re-read again).
     restart: (s) => to(s, { phase: 'accepted' }, [{ type: 'enqueue' }]),
   },
   running: {
-    accept: alreadyJournaled,
-    invalid: alreadyJournaled,
+    ...journaled,
     delivered: stay,
     turn: reject('the command is already running'),
     reread: noReread,
+    rereadFailed: noReread,
     platformTerminal: (s, e) => to(s, { phase: 'cancelling', state: e.platformState }, [{ type: 'abort' }]),
     executed: (s, e) => finishWith(s, 'Processed', e.result.notes),
-    failed: (s, e) => {
-      const retry =
-        RETRYABLE_DEVICE_CODES.includes(e.error.code) &&
-        !e.sideEffectPossible &&
-        e.retriesUsed < e.maxRetries;
-      if (retry) {
-        const attempt = s.attempt + 1;
-        return to(s, { attempt }, [{ type: 'retry', attempt, retry: e.retriesUsed + 1 }]);
-      }
-      return finishWith(s, 'Error', errorNotes(e.error));
+    failed: (s, e, policy) => {
+      const retryable = RETRYABLE_DEVICE_CODES.includes(e.error.code) && !e.sideEffectPossible;
+      const retry = retryable ? deviceRetry(e.retriesUsed, policy) : undefined;
+      if (!retry) return finishWith(s, 'Error', errorNotes(e.error));
+      const attempt = s.attempt + 1;
+      return to(s, { attempt }, [{ type: 'retry', attempt, ...retry }]);
     },
     reconciled: notReconciling,
+    reconcileFailed: notReconciling,
     restart: (s) => to(s, { phase: 'reconciling' }, [{ type: 'enqueue', front: true }]),
   },
   cancelling: {
-    accept: alreadyJournaled,
-    invalid: alreadyJournaled,
+    ...journaled,
     delivered: stay,
     turn: reject('the command is already running'),
     reread: noReread,
+    rereadFailed: noReread,
     platformTerminal: stay,
     // The side effect had already happened: keep the real outcome, tell the platform nothing
     // (it has the command terminal and would refuse the update).
     executed: (s) => to(s, { phase: 'closed' }, [{ type: 'dropReports' }]),
     failed: (s) => to(s, { phase: 'cancelled' }, [{ type: 'dropReports' }]),
     reconciled: notReconciling,
+    reconcileFailed: notReconciling,
     restart: (s) => to(s, { phase: 'reconciling' }, [{ type: 'enqueue', front: true }]),
   },
   reconciling: {
-    accept: alreadyJournaled,
-    invalid: alreadyJournaled,
+    ...journaled,
     delivered: stay,
     turn: (s) => to(s, {}, [{ type: 'reconcile' }]),
     reread: noReread,
+    rereadFailed: noReread,
     // Let the driver finish deciding; the outbox's re-read settles a refused report later.
     platformTerminal: stay,
     executed: notRunning,
@@ -280,18 +281,24 @@ const TABLE: { [P in Phase]: Row } = {
           return to(s, { phase: 'starting' }, [{ type: 'reread' }]);
       }
     },
+    reconcileFailed: (s, e, policy) => {
+      const retry = e.error.retryable ? deviceRetry(e.retriesUsed, policy) : undefined;
+      if (retry) return to(s, {}, [{ type: 'reconcile', ...retry }]);
+      return finishWith(s, 'Error', unknownOutcomeNotes(deviceUnreachableReason(e.error)));
+    },
     restart: (s) => to(s, {}, [{ type: 'enqueue', front: true }]),
   },
   finished: {
-    accept: alreadyJournaled,
-    invalid: alreadyJournaled,
+    ...journaled,
     delivered: (s, e) => (e.state === s.state ? to(s, { phase: 'closed' }) : stay(s)),
     turn: reject('the command has finished'),
     reread: noReread,
+    rereadFailed: noReread,
     platformTerminal: (s, e) => to(s, { phase: 'closed', state: e.platformState }, [{ type: 'dropReports' }]),
     executed: notRunning,
     failed: notRunning,
     reconciled: notReconciling,
+    reconcileFailed: notReconciling,
     // The outbox still holds its result and delivers it.
     restart: stay,
   },
@@ -302,36 +309,37 @@ const TABLE: { [P in Phase]: Row } = {
 
 function terminalRow(): Row {
   return {
-    accept: alreadyJournaled,
-    invalid: alreadyJournaled,
+    ...journaled,
     // A late confirmation of an earlier update, or the platform repeating what it has: harmless.
     delivered: stay,
     turn: terminal,
     reread: terminal,
+    rereadFailed: terminal,
     platformTerminal: stay,
     executed: terminal,
     failed: terminal,
     reconciled: terminal,
+    reconcileFailed: terminal,
     restart: reject('terminal commands are not recovered'),
   };
 }
 
-/** The state of a command the journal has never seen. */
-export const INITIAL_STATE: MachineState = { phase: 'new', attempt: 0, state: 'Pending' };
+/** Every event type, as the table spells them. */
+export const EVENT_TYPES = Object.keys(TABLE.new) as readonly EventType[];
 
 /** Applies one event. Never throws; an impossible pair comes back as `{ok: false, reason}`. */
-export function transition(state: MachineState, event: MachineEvent): Transition {
+export function transition(
+  state: MachineState,
+  event: MachineEvent,
+  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+): Transition {
   const cell = TABLE[state.phase][event.type] as Cell<EventType>;
   if ('rejected' in cell) return { ok: false, reason: `${event.type} in ${state.phase}: ${cell.rejected}` };
-  return (cell as Handler<EventType>)(state, event);
+  return (cell as Handler<EventType>)(state, event, policy);
 }
 
 /** Whether the table defines the pair (for the completeness test and diagnostics). */
 export function cellOf(phase: Phase, type: EventType): 'handler' | 'rejected' {
   const cell = TABLE[phase][type];
   return 'rejected' in cell ? 'rejected' : 'handler';
-}
-
-export function isTerminalPhase(phase: Phase): boolean {
-  return TERMINAL_PHASES.includes(phase);
 }

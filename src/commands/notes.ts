@@ -39,3 +39,36 @@ export function unknownOutcomeNotes(reason: string): string {
     retryable: false,
   });
 }
+
+/** The reason (for an unknown outcome) when the driver could not be asked at all. */
+export function deviceUnreachableReason(error: Pick<SerializedError, 'code' | 'message'>): string {
+  return `the device could not be asked (${error.code}: ${error.message})`;
+}
+
+/** Notes of a command that never started: cancelled, or no longer offered by the platform. */
+export function notStartedNotes(platformState: string): string {
+  return platformState === 'Cancelled'
+    ? 'Cancelled on the platform before it started; nothing was done.'
+    : `The platform no longer offered it (${platformState}) before it started; nothing was done.`;
+}
+
+/** Notes of a command cancelled while running, whose driver stopped. */
+export const CANCELLED_WHILE_RUNNING_NOTES =
+  'Cancelled on the platform while running; the device stopped the job.';
+
+/** Notes of a command cancelled while running whose device had already done it. */
+export function doneDespiteCancelNotes(resultNotes: string): string {
+  return `Cancelled on the platform, but the device had already done it: ${resultNotes}`;
+}
+
+/**
+ * Why a stored checkpoint cannot be handed to this device's driver (the outcome is then unknown,
+ * and staff check the device).
+ */
+export const checkpointReasons = {
+  unreadable: 'its checkpoint in the journal cannot be read',
+  otherDriver: (stored: string, configured: string) =>
+    `its checkpoint was written by the ${stored} driver, and the device is now driven by ${configured}`,
+  otherVersion: (driver: string, stored: number, expected: number) =>
+    `its checkpoint is version ${stored} of the ${driver} driver, which now reads version ${expected}`,
+} as const;

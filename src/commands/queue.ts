@@ -1,4 +1,4 @@
-import type { Logger } from '../log.js';
+import { errorFields, type Logger } from '../log.js';
 
 /**
  * Per-device FIFO queues of command ids: one job at a time per device, devices in parallel. The
@@ -137,7 +137,9 @@ export class DeviceQueues {
     lane.running = commandId;
     const turn = Promise.resolve()
       .then(() => this.work(deviceId, commandId))
-      .catch((e: unknown) => this.log.error('device turn failed', { commandId, device: deviceId, error: e }))
+      .catch((e: unknown) =>
+        this.log.error('device turn failed', { commandId, device: deviceId, ...errorFields(e) }),
+      )
       .finally(() => {
         this.turns.delete(turn);
         lane.running = undefined;

@@ -1,3 +1,4 @@
+import { backoffCeiling } from '../backoff.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 
@@ -5,15 +6,15 @@ import type { Logger } from '../log.js';
  * Commands held back before their start because the platform showed them in a state this agent
  * does not know (the read's `hold` verdict): such a command is never started on that read. It
  * leaves its device's queue, so the commands behind it run, and goes back to the end of the queue
- * after a backoff (`baseMs` doubling up to `maxMs`), where it is read again. The first hold of a
- * command is logged; the repeats are not. `release` forgets a command once a read answered
- * something known (or it ended).
+ * after the wait the machine decided (its `hold` effect), where it is read again; while its device
+ * still runs it, the wait doubles up to `maxMs`. The first hold of a command is logged; the
+ * repeats are not. `release` forgets a command once a read answered something known (or it
+ * ended).
  */
 
 export interface StartHoldOptions {
   clock: Clock;
   log: Logger;
-  baseMs: number;
   maxMs: number;
   /** Puts the command back at the end of its device's queue; false when it cannot go there now. */
   requeue: (deviceId: string, commandId: string) => boolean;
@@ -30,9 +31,14 @@ export class StartHolds {
     return this.holds.has(commandId);
   }
 
-  /** Holds the command back: logs the first time, then requeues it after the backoff. */
-  hold(deviceId: string, commandId: string, platformState: string): void {
-    const times = this.holds.get(commandId) ?? 0;
+  /** How many times the command was held so far (the machine's count for its next wait). */
+  count(commandId: string): number {
+    return this.holds.get(commandId) ?? 0;
+  }
+
+  /** Holds the command back: logs the first time, then requeues it after `delayMs`. */
+  hold(deviceId: string, commandId: string, platformState: string, delayMs: number): void {
+    const times = this.count(commandId);
     this.holds.set(commandId, times + 1);
     if (times === 0) {
       this.options.log.warn(
@@ -40,8 +46,7 @@ export class StartHolds {
         { commandId, device: deviceId, platformState: platformState.slice(0, 60) },
       );
     }
-    const { baseMs, maxMs } = this.options;
-    void this.requeueAfter(deviceId, commandId, Math.max(1, Math.min(maxMs, baseMs * 2 ** times)));
+    void this.requeueAfter(deviceId, commandId, Math.max(1, delayMs));
   }
 
   release(commandId: string): void {
@@ -56,9 +61,10 @@ export class StartHolds {
 
   private async requeueAfter(deviceId: string, commandId: string, ms: number): Promise<void> {
     const signal = this.stopper.signal;
-    for (let wait = ms; ; wait = Math.min(this.options.maxMs, wait * 2)) {
+    const waits = { minMs: ms, maxMs: Math.max(ms, this.options.maxMs) };
+    for (let tries = 0; ; tries++) {
       try {
-        await this.options.clock.sleep(wait, signal);
+        await this.options.clock.sleep(backoffCeiling(tries, waits), signal);
       } catch {
         return;
       }

@@ -2,12 +2,18 @@ import type { AgentEvent } from '../agent-api.js';
 import type { PlatformCommand } from '../connector/model.js';
 import { type CommandState, TERMINAL_STATES } from '../connector/wire.js';
 import { ERROR_CODES, type SerializedError } from '../errors.js';
-import type { CommandPatch, Outcome } from './journal.js';
+import type { CommandPatch, Outcome } from './journal-records.js';
 import type { Effect, MachineEvent, MachineState } from './machine.js';
+import {
+  CANCELLED_WHILE_RUNNING_NOTES,
+  deviceUnreachableReason,
+  doneDespiteCancelNotes,
+  notStartedNotes,
+} from './notes.js';
 
 /**
- * Pure helpers that turn one machine transition into what the runner writes (a journal patch)
- * and what it announces (AgentEvents). Kept apart from the runner so they can be read, and
+ * Pure helpers that turn one machine transition into what the lifecycle writes (a journal patch)
+ * and what it announces (AgentEvents). Kept apart from the lifecycle so they can be read, and
  * tested, without any I/O.
  */
 
@@ -46,28 +52,21 @@ function outcomeOf(facts: TransitionFacts): Outcome | undefined {
 function errorOf(event: MachineEvent): SerializedError | undefined {
   if (event.type === 'failed' || event.type === 'invalid') return event.error;
   if (event.type === 'reconciled' && event.outcome === 'failed') return event.error;
-  if (event.type === 'reconciled' && event.outcome === 'unknown') {
-    return {
-      code: 'STATE_UNKNOWN',
-      message: event.reason,
-      notes: ERROR_CODES.STATE_UNKNOWN.notes,
-      retryable: false,
-    };
-  }
+  if (event.type === 'reconciled' && event.outcome === 'unknown') return stateUnknown(event.reason);
+  if (event.type === 'reconcileFailed') return stateUnknown(deviceUnreachableReason(event.error));
   return undefined;
+}
+
+function stateUnknown(reason: string): SerializedError {
+  return { code: 'STATE_UNKNOWN', message: reason, notes: ERROR_CODES.STATE_UNKNOWN.notes, retryable: false };
 }
 
 function localNotes(facts: TransitionFacts): string | undefined {
   const { before, after, event } = facts;
-  if (after.phase === 'skipped') {
-    return after.state === 'Cancelled'
-      ? 'Cancelled on the platform before it started; nothing was done.'
-      : `The platform no longer offered it (${after.state}) before it started; nothing was done.`;
-  }
-  if (after.phase === 'cancelled')
-    return 'Cancelled on the platform while running; the device stopped the job.';
+  if (after.phase === 'skipped') return notStartedNotes(after.state);
+  if (after.phase === 'cancelled') return CANCELLED_WHILE_RUNNING_NOTES;
   if (after.phase === 'closed' && before.phase === 'cancelling' && event.type === 'executed') {
-    return `Cancelled on the platform, but the device had already done it: ${event.result.notes}`;
+    return doneDespiteCancelNotes(event.result.notes);
   }
   return undefined;
 }

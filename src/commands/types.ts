@@ -5,7 +5,8 @@ import type { CommandSocket } from '../connector/socket-api.js';
 import type { DeviceType, Driver } from '../drivers-api/types.js';
 import type { Logger } from '../log.js';
 import type { Journal } from './journal.js';
-import type { OutboxTuning } from './outbox.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './machine.js';
+import type { OutboxTuning } from './outbox-delivery.js';
 
 /** A configured device with its driver, as the engine drives it. */
 export interface EngineDevice {
@@ -14,6 +15,8 @@ export interface EngineDevice {
   name: string;
   type: DeviceType;
   driverKind: string;
+  /** The driver's `checkpointVersion` (its factory's); 1 when absent. */
+  checkpointVersion?: number;
   driver: Driver;
 }
 
@@ -60,18 +63,32 @@ export interface EngineTuning {
 export const DEFAULT_TUNING: EngineTuning = {
   debounceMs: 100,
   progressIntervalMs: 1000,
-  maxDeviceRetries: 3,
-  deviceRetryBaseMs: 2000,
-  rereadRetryBaseMs: 1000,
-  rereadRetryMaxMs: 30_000,
+  maxDeviceRetries: DEFAULT_RETRY_POLICY.device.maxRetries,
+  deviceRetryBaseMs: DEFAULT_RETRY_POLICY.device.delay.minMs,
+  rereadRetryBaseMs: DEFAULT_RETRY_POLICY.reread.delay.minMs,
+  rereadRetryMaxMs: DEFAULT_RETRY_POLICY.reread.delay.maxMs,
   startCheckFreshMs: 1000,
-  authPauseMs: 5 * 60_000,
+  authPauseMs: DEFAULT_RETRY_POLICY.reread.authPauseMs,
   retentionDays: 30,
   pruneEveryMs: 3_600_000,
   abortGraceMs: 2000,
   shutdownFlushMs: 3000,
   outbox: {},
 };
+
+/** The machine's retry decisions, as the tuning sets them. */
+export function retryPolicyOf(tuning: EngineTuning): RetryPolicy {
+  return {
+    device: {
+      maxRetries: tuning.maxDeviceRetries,
+      delay: { minMs: tuning.deviceRetryBaseMs, maxMs: DEFAULT_RETRY_POLICY.device.delay.maxMs },
+    },
+    reread: {
+      delay: { minMs: tuning.rereadRetryBaseMs, maxMs: tuning.rereadRetryMaxMs },
+      authPauseMs: tuning.authPauseMs,
+    },
+  };
+}
 
 export interface EngineOptions {
   journal: Journal;

@@ -246,12 +246,18 @@ describe('journal', () => {
     const path = join(dir, 'j.db');
     const journal = openJournal(path);
     accept(journal, 'c1');
+    accept(journal, 'c2');
     journal.close();
     const db = new Database(path);
-    db.prepare("UPDATE commands SET checkpoint_json = '{broken' WHERE id = 'c1'").run();
+    db.prepare("UPDATE commands SET result_json = '{broken' WHERE id = 'c1'").run();
+    db.prepare("UPDATE commands SET checkpoint_json = '{broken' WHERE id = 'c2'").run();
     db.close();
     const again = openJournal(path);
     expect(() => again.get('c1')).toThrowError(expect.objectContaining({ code: 'JOURNAL_ERROR' }));
+    // An unreadable checkpoint is the exception: the record loads and says so (see checkpoint.ts).
+    const c2 = again.get('c2');
+    expect(c2).toMatchObject({ id: 'c2', checkpointUnreadable: true });
+    expect(c2).not.toHaveProperty('checkpoint');
     again.close();
     expect(() => again.has('c1')).toThrowError(expect.objectContaining({ code: 'JOURNAL_ERROR' }));
   });

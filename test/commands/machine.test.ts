@@ -28,6 +28,24 @@ const invalid: SerializedError = {
   notes: 'The command from the platform is incomplete or malformed; nothing was done. Create it again.',
   retryable: false,
 };
+const unreachable: SerializedError = {
+  code: 'PLATFORM_UNREACHABLE',
+  message: 'connect ECONNREFUSED',
+  notes: 'unreachable',
+  retryable: true,
+};
+const refusedTokens: SerializedError = {
+  code: 'PLATFORM_AUTH',
+  message: '401',
+  notes: 'tokens',
+  retryable: false,
+};
+const unreachableDevice: SerializedError = {
+  code: 'DEVICE_UNAVAILABLE',
+  message: 'no route to printer',
+  notes: 'unreachable',
+  retryable: true,
+};
 const aborted: SerializedError = { code: 'ABORTED', message: 'shutdown', notes: 'stopped', retryable: false };
 const result = { notes: 'Receipt 0012-0034 printed', details: { z: 12, doc: 34 } };
 
@@ -41,30 +59,34 @@ const ev = {
   proceed: { type: 'reread', verdict: 'proceed' },
   skipCancelled: { type: 'reread', verdict: 'skip', platformState: 'Cancelled' },
   skipGone: { type: 'reread', verdict: 'skip' },
+  hold: { type: 'reread', verdict: 'hold', platformState: 'Postponed', holds: 0 },
   cancelled: { type: 'platformTerminal', platformState: 'Cancelled' },
   executed: { type: 'executed', result },
-  failedPaper: { type: 'failed', error: paper, sideEffectPossible: true, retriesUsed: 0, maxRetries: 3 },
-  failedBusy: { type: 'failed', error: busy, sideEffectPossible: false, retriesUsed: 0, maxRetries: 3 },
+  failedPaper: { type: 'failed', error: paper, sideEffectPossible: true, retriesUsed: 0 },
+  failedBusy: { type: 'failed', error: busy, sideEffectPossible: false, retriesUsed: 0 },
   failedBusyAfterSend: {
     type: 'failed',
     error: busy,
     sideEffectPossible: true,
     retriesUsed: 0,
-    maxRetries: 3,
   },
   failedBusyExhausted: {
     type: 'failed',
     error: busy,
     sideEffectPossible: false,
     retriesUsed: 3,
-    maxRetries: 3,
   },
-  failedAborted: { type: 'failed', error: aborted, sideEffectPossible: false, retriesUsed: 0, maxRetries: 3 },
+  failedAborted: { type: 'failed', error: aborted, sideEffectPossible: false, retriesUsed: 0 },
   done: { type: 'reconciled', outcome: 'done', result },
   notDone: { type: 'reconciled', outcome: 'not-done' },
   recFailed: { type: 'reconciled', outcome: 'failed', error: paper },
   unknown: { type: 'reconciled', outcome: 'unknown', reason: 'printer unreachable' },
   restart: { type: 'restart' },
+  rereadFailed: { type: 'rereadFailed', error: unreachable, failures: 0 },
+  rereadRefused: { type: 'rereadFailed', error: refusedTokens, failures: 4 },
+  reconcileFailed: { type: 'reconcileFailed', error: unreachableDevice, retriesUsed: 0 },
+  reconcileFailedLast: { type: 'reconcileFailed', error: unreachableDevice, retriesUsed: 3 },
+  reconcileFailedHard: { type: 'reconcileFailed', error: paper, retriesUsed: 0 },
 } satisfies Record<string, MachineEvent>;
 
 type Expect = 'rejected' | { phase: Phase; state?: string; attempt?: number; effects: string[] };
@@ -83,6 +105,8 @@ const TABLE: Array<[Phase, MachineEvent, Expect]> = [
   ['new', ev.failedPaper, R],
   ['new', ev.done, R],
   ['new', ev.restart, R],
+  ['new', ev.rereadFailed, R],
+  ['new', ev.reconcileFailed, R],
 
   ['accepted', ev.accept, R],
   ['accepted', ev.invalid, R],
@@ -95,6 +119,8 @@ const TABLE: Array<[Phase, MachineEvent, Expect]> = [
   ['accepted', ev.failedPaper, R],
   ['accepted', ev.done, R],
   ['accepted', ev.restart, { phase: 'accepted', effects: ['enqueue'] }],
+  ['accepted', ev.rereadFailed, R],
+  ['accepted', ev.reconcileFailed, R],
 
   ['received', ev.accept, R],
   ['received', ev.invalid, R],
@@ -106,6 +132,8 @@ const TABLE: Array<[Phase, MachineEvent, Expect]> = [
   ['received', ev.failedPaper, R],
   ['received', ev.done, R],
   ['received', ev.restart, { phase: 'received', effects: ['enqueue'] }],
+  ['received', ev.rereadFailed, R],
+  ['received', ev.reconcileFailed, R],
 
   ['starting', ev.accept, R],
   ['starting', ev.invalid, R],
@@ -118,11 +146,15 @@ const TABLE: Array<[Phase, MachineEvent, Expect]> = [
   ],
   ['starting', ev.skipCancelled, { phase: 'skipped', state: 'Cancelled', effects: ['dropReports'] }],
   ['starting', ev.skipGone, { phase: 'skipped', state: 'Cancelled', effects: ['dropReports'] }],
+  ['starting', ev.hold, { phase: 'starting', effects: ['hold'] }],
   ['starting', ev.cancelled, { phase: 'skipped', state: 'Cancelled', effects: ['dropReports'] }],
   ['starting', ev.executed, R],
   ['starting', ev.failedPaper, R],
   ['starting', ev.done, R],
   ['starting', ev.restart, { phase: 'accepted', effects: ['enqueue'] }],
+  ['starting', ev.rereadFailed, { phase: 'starting', effects: ['reread'] }],
+  ['starting', ev.rereadRefused, { phase: 'starting', effects: ['reread'] }],
+  ['starting', ev.reconcileFailed, R],
 
   ['running', ev.accept, R],
   ['running', ev.invalid, R],
@@ -138,6 +170,8 @@ const TABLE: Array<[Phase, MachineEvent, Expect]> = [
   ['running', ev.failedAborted, { phase: 'finished', state: 'Error', effects: ['report:Error'] }],
   ['running', ev.done, R],
   ['running', ev.restart, { phase: 'reconciling', effects: ['enqueue'] }],
+  ['running', ev.rereadFailed, R],
+  ['running', ev.reconcileFailed, R],
 
   ['cancelling', ev.accept, R],
   ['cancelling', ev.invalid, R],
@@ -149,6 +183,8 @@ const TABLE: Array<[Phase, MachineEvent, Expect]> = [
   ['cancelling', ev.failedAborted, { phase: 'cancelled', state: 'Cancelled', effects: ['dropReports'] }],
   ['cancelling', ev.done, R],
   ['cancelling', ev.restart, { phase: 'reconciling', effects: ['enqueue'] }],
+  ['cancelling', ev.rereadFailed, R],
+  ['cancelling', ev.reconcileFailed, R],
 
   ['reconciling', ev.accept, R],
   ['reconciling', ev.invalid, R],
@@ -163,6 +199,10 @@ const TABLE: Array<[Phase, MachineEvent, Expect]> = [
   ['reconciling', ev.recFailed, { phase: 'finished', state: 'Error', effects: ['report:Error'] }],
   ['reconciling', ev.unknown, { phase: 'finished', state: 'Error', effects: ['report:Error'] }],
   ['reconciling', ev.restart, { phase: 'reconciling', effects: ['enqueue'] }],
+  ['reconciling', ev.rereadFailed, R],
+  ['reconciling', ev.reconcileFailed, { phase: 'reconciling', effects: ['reconcile'] }],
+  ['reconciling', ev.reconcileFailedLast, { phase: 'finished', state: 'Error', effects: ['report:Error'] }],
+  ['reconciling', ev.reconcileFailedHard, { phase: 'finished', state: 'Error', effects: ['report:Error'] }],
 
   ['finished', ev.accept, R],
   ['finished', ev.invalid, R],
@@ -175,6 +215,8 @@ const TABLE: Array<[Phase, MachineEvent, Expect]> = [
   ['finished', ev.failedPaper, R],
   ['finished', ev.done, R],
   ['finished', ev.restart, { phase: 'finished', effects: [] }],
+  ['finished', ev.rereadFailed, R],
+  ['finished', ev.reconcileFailed, R],
 
   ...(['skipped', 'cancelled', 'closed'] as const).flatMap(
     (phase): Array<[Phase, MachineEvent, Expect]> => [
@@ -188,6 +230,8 @@ const TABLE: Array<[Phase, MachineEvent, Expect]> = [
       [phase, ev.failedPaper, R],
       [phase, ev.done, R],
       [phase, ev.restart, R],
+      [phase, ev.rereadFailed, R],
+      [phase, ev.reconcileFailed, R],
     ],
   ),
 ];
@@ -272,8 +316,49 @@ describe('command state machine', () => {
 
   it('retries a busy device with increasing attempt numbers, never after a possible side effect', () => {
     const first = transition(stateIn('running'), ev.failedBusy);
-    expect(first.ok && first.effects).toEqual([{ type: 'retry', attempt: 2, retry: 1 }]);
+    expect(first.ok && first.effects).toEqual([{ type: 'retry', attempt: 2, retry: 1, delayMs: 2000 }]);
     const after = transition(stateIn('running'), ev.failedBusyAfterSend);
     expect(after.ok && after.state.phase).toBe('finished');
+  });
+
+  it('decides every retry delay: device retries double, a re-read backs off to its ceiling, PLATFORM_AUTH waits long', () => {
+    const delays = [0, 1, 2].map((retriesUsed) => {
+      const t = transition(stateIn('running'), { ...ev.failedBusy, retriesUsed });
+      return t.ok ? t.effects : [];
+    });
+    expect(delays).toEqual([
+      [{ type: 'retry', attempt: 2, retry: 1, delayMs: 2000 }],
+      [{ type: 'retry', attempt: 2, retry: 2, delayMs: 4000 }],
+      [{ type: 'retry', attempt: 2, retry: 3, delayMs: 8000 }],
+    ]);
+    const reread = (event: MachineEvent) => {
+      const t = transition(stateIn('starting'), event);
+      return t.ok ? t.effects : [];
+    };
+    expect(reread(ev.rereadFailed)).toEqual([{ type: 'reread', retry: 1, delayMs: 1000 }]);
+    expect(reread({ ...ev.rereadFailed, failures: 10 })).toEqual([
+      { type: 'reread', retry: 11, delayMs: 30_000 },
+    ]);
+    expect(reread(ev.rereadRefused)).toEqual([{ type: 'reread', retry: 5, delayMs: 300_000 }]);
+    expect(reread({ ...ev.hold, holds: 2 })).toEqual([
+      { type: 'hold', platformState: 'Postponed', retry: 3, delayMs: 4000 },
+    ]);
+    const policy = {
+      device: { maxRetries: 1, delay: { minMs: 10, maxMs: 15 } },
+      reread: { delay: { minMs: 5, maxMs: 5 }, authPauseMs: 7 },
+    };
+    const first = transition(stateIn('reconciling'), ev.reconcileFailed, policy);
+    expect(first.ok && first.effects).toEqual([{ type: 'reconcile', retry: 1, delayMs: 10 }]);
+    const last = transition(stateIn('reconciling'), { ...ev.reconcileFailed, retriesUsed: 1 }, policy);
+    expect(last.ok && last.state.phase).toBe('finished');
+  });
+
+  it('ends a reconcile it cannot ask as unknown, saying why, never as not done', () => {
+    const t = transition(stateIn('reconciling'), ev.reconcileFailedLast);
+    if (!t.ok) throw new Error(t.reason);
+    const notes = t.effects.flatMap((e) => (e.type === 'report' && e.notes ? [e.notes] : []));
+    expect(notes[0]).toMatch(
+      /check the device before trying again.*STATE_UNKNOWN: the device could not be asked \(DEVICE_UNAVAILABLE: no route to printer\)/,
+    );
   });
 });

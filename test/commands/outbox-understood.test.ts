@@ -5,7 +5,8 @@ import { platformReader } from '../../src/agent/platform-reader.js';
 import { ManualClock } from '../../src/clock.js';
 import { type Journal, openJournal } from '../../src/commands/journal.js';
 import type { OutboxItem } from '../../src/commands/journal-outbox.js';
-import { Outbox } from '../../src/commands/outbox.js';
+import { OutboxDelivery } from '../../src/commands/outbox-delivery.js';
+import { OutboxQueue } from '../../src/commands/outbox-queue.js';
 import { createConnectorClient } from '../../src/connector/client.js';
 import { createMemoryLogger } from '../../src/log.js';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
@@ -28,7 +29,8 @@ async function until(condition: () => boolean): Promise<void> {
 interface Rig {
   clock: ManualClock;
   journal: Journal;
-  outbox: Outbox;
+  queue: OutboxQueue;
+  outbox: OutboxDelivery;
   delivered: OutboxItem[];
   lines: () => string[];
 }
@@ -47,8 +49,10 @@ function outboxRig(baseUrl: string, tokens = TOKENS): Rig {
     retries: 0,
   });
   const delivered: OutboxItem[] = [];
-  const outbox = new Outbox({
+  const queue = new OutboxQueue(journal);
+  const outbox = new OutboxDelivery({
     journal,
+    queue,
     connector,
     clock,
     log,
@@ -56,7 +60,7 @@ function outboxRig(baseUrl: string, tokens = TOKENS): Rig {
     onDelivered: (item) => delivered.push(item),
     verify: async () => 'ours',
   });
-  return { clock, journal, outbox, delivered, lines: () => log.lines };
+  return { clock, journal, queue, outbox, delivered, lines: () => log.lines };
 }
 
 const pending = (journal: Journal) => journal.outbox.heads(10);
@@ -98,7 +102,7 @@ describe('outbox: only an understood answer is a delivery (plain local HTTP serv
       rig.clock.now(),
     );
     rig.outbox.start();
-    rig.outbox.wake();
+    rig.queue.wake();
 
     for (let attempt = 1; attempt <= 3; attempt++) {
       await until(() => seen.length === attempt && settled(rig));
@@ -159,7 +163,7 @@ describe('against the platform simulator with its captive portal fault', () => {
     const rig = outboxRig(platform.url, platform.tokens);
     rig.journal.outbox.add({ commandId: command.id, state: 'Received' }, rig.clock.now());
     rig.outbox.start();
-    rig.outbox.wake();
+    rig.queue.wake();
 
     for (let attempt = 1; attempt <= 2; attempt++) {
       await until(() => platform.counters().faults['captive-portal'] === attempt && settled(rig));

@@ -1,19 +1,21 @@
+import { Backoff } from '../backoff.js';
 import type { Clock } from '../clock.js';
 import type { ConnectorApi } from '../connector/api.js';
 import { progressToWire } from '../connector/api.js';
-import type { CommandUpdateRequest } from '../connector/wire.js';
+import { type CommandUpdateRequest, TERMINAL_STATES } from '../connector/wire.js';
 import { type AgentError, toAgentError } from '../errors.js';
-import type { Logger } from '../log.js';
+import { errorFields, type Logger } from '../log.js';
 import type { Journal } from './journal.js';
 import type { OutboxItem } from './journal-outbox.js';
+import type { OutboxQueue } from './outbox-queue.js';
 
 /**
  * Delivers the journal's outbox to the platform (`commands/update`): at least once, in order per
- * command, across restarts and outages. Commands are delivered in parallel (a few at a time),
- * results first (priority `result`). An outage pauses the whole outbox with exponential backoff
- * (one probe per pause, not one per command); when discovery saw the outage too and then gets an
- * answer, delivery resumes at once (`platformAnswered`). PLATFORM_AUTH pauses it for minutes.
- * Nothing is
+ * command, across restarts and outages. It waits on the outbox queue's doorbell (`OutboxQueue`).
+ * Commands are delivered in parallel (a few at a time), results first (priority `result`). An
+ * outage pauses the whole outbox with the exponential backoff of `src/backoff.ts` (one probe per
+ * pause, not one per command); when discovery saw the outage too and then gets an answer,
+ * delivery resumes at once (`platformAnswered`). PLATFORM_AUTH pauses it for minutes. Nothing is
  * ever dropped for being old.
  *
  * Delivered means understood: only a 2xx whose body is what `commands/update` returns (a JSON
@@ -41,8 +43,9 @@ export const DEFAULT_OUTBOX_TUNING: OutboxTuning = {
   authPauseMs: 5 * 60_000,
 };
 
-export interface OutboxOptions {
+export interface OutboxDeliveryOptions {
   journal: Journal;
+  queue: OutboxQueue;
   connector: ConnectorApi;
   clock: Clock;
   log: Logger;
@@ -56,13 +59,10 @@ export interface OutboxOptions {
   verify(item: OutboxItem, error: AgentError, signal: AbortSignal): Promise<'gone' | 'ours'>;
 }
 
-const RESULT_STATES = new Set(['Processed', 'Error', 'Cancelled']);
-
-export class Outbox {
-  /** Seqs being sent right now: a newer progress update must not delete them. */
-  readonly inFlight = new Set<number>();
+export class OutboxDelivery {
   private readonly busyCommands = new Set<string>();
   private readonly tuning: OutboxTuning;
+  private readonly backoff: Backoff;
   private readonly abort = new AbortController();
   private stopped = false;
   private pausedUntil = 0;
@@ -71,29 +71,19 @@ export class Outbox {
   /** Failures of other platform requests: all of them, and as of the last success or lift. */
   private otherFailures = 0;
   private otherFailuresSeen = 0;
-  private failures = 0;
-  private dirty = false;
-  private waiter: (() => void) | undefined;
   private idleWaiters: Array<() => void> = [];
   private loopDone: Promise<void> | undefined;
   private lastErrorValue: { code: string; message: string; at: number } | undefined;
   private lastSuccessValue: number | undefined;
 
-  constructor(private readonly options: OutboxOptions) {
+  constructor(private readonly options: OutboxDeliveryOptions) {
     this.tuning = { ...DEFAULT_OUTBOX_TUNING, ...options.tuning };
+    this.backoff = new Backoff({ minMs: this.tuning.backoffBaseMs, maxMs: this.tuning.backoffMaxMs });
   }
 
   /** Starts delivering. Idempotent. */
   start(): void {
     this.loopDone ??= this.loop();
-  }
-
-  /** Tells the outbox new rows were committed. Cheap; call after every transaction that adds. */
-  wake(): void {
-    this.dirty = true;
-    const w = this.waiter;
-    this.waiter = undefined;
-    w?.();
   }
 
   /** Epoch ms until which delivery is paused after a failure, if it is. */
@@ -118,7 +108,7 @@ export class Outbox {
     if (!this.loopDone || this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
       this.idleWaiters.push(resolve);
-      this.wake();
+      this.options.queue.wake();
     });
   }
 
@@ -126,7 +116,7 @@ export class Outbox {
   async stop(): Promise<void> {
     this.stopped = true;
     this.abort.abort();
-    this.wake();
+    this.options.queue.wake();
     this.releaseIdle();
     await this.loopDone;
   }
@@ -138,7 +128,7 @@ export class Outbox {
   }
 
   private async loop(): Promise<void> {
-    const { clock, journal, log } = this.options;
+    const { clock, journal, log, queue } = this.options;
     while (!this.stopped) {
       const wait = this.pausedUntil - clock.now();
       if (wait > 0) {
@@ -157,17 +147,17 @@ export class Outbox {
         }
         continue;
       }
-      this.dirty = false;
+      queue.listen();
       let items: OutboxItem[];
       try {
         items = journal.closed ? [] : journal.outbox.heads(this.tuning.concurrency, this.busyCommands);
       } catch (e) {
-        log.error('outbox cannot read the journal', { error: e });
+        log.error('outbox cannot read the journal', errorFields(e));
         items = [];
       }
       if (items.length === 0) {
         this.releaseIdle();
-        if (!this.dirty) await new Promise<void>((resolve) => (this.waiter = resolve));
+        await queue.rung();
         continue;
       }
       await Promise.all(items.map((item) => this.deliver(item)));
@@ -176,19 +166,20 @@ export class Outbox {
   }
 
   private async deliver(item: OutboxItem): Promise<void> {
-    const { connector } = this.options;
-    this.inFlight.add(item.seq);
+    const { connector, queue } = this.options;
+    const result = TERMINAL_STATES.includes(item.state);
+    queue.sending.add(item.seq);
     this.busyCommands.add(item.commandId);
     const request: CommandUpdateRequest = { CommandId: item.commandId, State: item.state };
     if (item.state === 'Processing' && item.progress !== undefined)
       request.Progress = progressToWire(item.progress);
-    if (item.notes !== undefined && RESULT_STATES.has(item.state)) request.Notes = item.notes;
+    if (item.notes !== undefined && result) request.Notes = item.notes;
     try {
       await connector.updateCommand(request, {
-        priority: RESULT_STATES.has(item.state) ? 'result' : 'normal',
+        priority: result ? 'result' : 'normal',
         signal: this.abort.signal,
       });
-      this.failures = 0;
+      this.backoff.reset();
       this.pauseReason = undefined;
       this.otherFailuresSeen = this.otherFailures;
       this.lastSuccessValue = this.options.clock.now();
@@ -196,7 +187,7 @@ export class Outbox {
     } catch (e) {
       if (!this.stopped) await this.failed(item, toAgentError(e));
     } finally {
-      this.inFlight.delete(item.seq);
+      queue.sending.delete(item.seq);
       this.busyCommands.delete(item.commandId);
     }
   }
@@ -213,7 +204,7 @@ export class Outbox {
       this.options.onDelivered(item);
     } catch (e) {
       // The journal closed under a shutdown: the row stays and is delivered again next start.
-      log.warn('delivered update could not be recorded', { commandId: item.commandId, error: e });
+      log.warn('delivered update could not be recorded', { commandId: item.commandId, ...errorFields(e) });
     }
   }
 
@@ -221,15 +212,18 @@ export class Outbox {
     try {
       await this.handleFailure(item, error);
     } catch (e) {
-      this.options.log.error('outbox failure handling failed', { commandId: item.commandId, error: e });
-      this.pause(this.backoff());
+      this.options.log.error('outbox failure handling failed', {
+        commandId: item.commandId,
+        ...errorFields(e),
+      });
+      this.pause(this.backoff.next());
     }
   }
 
   private async handleFailure(item: OutboxItem, error: AgentError): Promise<void> {
     const { journal, log, clock } = this.options;
     this.lastErrorValue = { code: error.code, message: error.message, at: clock.now() };
-    const fields = { commandId: item.commandId, state: item.state, code: error.code, error: error.message };
+    const fields = { commandId: item.commandId, state: item.state, ...errorFields(error) };
     switch (error.code) {
       case 'PLATFORM_REJECTED':
       case 'PLATFORM_FORBIDDEN':
@@ -238,8 +232,9 @@ export class Outbox {
         try {
           verdict = await this.options.verify(item, error, this.abort.signal);
         } catch (e) {
-          log.warn('update refused and the re-read failed; retrying later', { ...fields, reread: String(e) });
-          this.pause(this.backoff());
+          const reread = errorFields(e);
+          log.warn('update refused and the re-read failed; retrying later', { ...fields, reread });
+          this.pause(this.backoff.next());
           return;
         }
         if (verdict === 'gone') {
@@ -261,7 +256,7 @@ export class Outbox {
         // a proxy's page, not the platform's answer. Not delivered.
         log.warn('update answered with something not understood; kept, retrying later', fields);
         journal.outbox.markAttempt(item.seq);
-        this.pause(this.backoff());
+        this.pause(this.backoff.next());
         return;
       case 'PLATFORM_AUTH':
       case 'PLATFORM_NOT_FOUND':
@@ -272,14 +267,8 @@ export class Outbox {
       default:
         log.warn('update not delivered; retrying later', fields);
         journal.outbox.markAttempt(item.seq);
-        this.pause(this.backoff());
+        this.pause(this.backoff.next());
     }
-  }
-
-  private backoff(): number {
-    const ms = Math.min(this.tuning.backoffMaxMs, this.tuning.backoffBaseMs * 2 ** this.failures);
-    this.failures++;
-    return ms;
   }
 
   private pause(ms: number, reason: 'outage' | 'refused' = 'outage'): void {
@@ -303,7 +292,7 @@ export class Outbox {
     if (this.otherFailures <= this.otherFailuresSeen) return;
     this.otherFailuresSeen = this.otherFailures;
     this.pausedUntil = 0;
-    this.failures = 0;
+    this.backoff.reset();
     this.pauseTimer?.abort();
   }
 }

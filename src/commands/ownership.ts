@@ -1,0 +1,162 @@
+import type { Clock } from '../clock.js';
+import { listedTypeFits, type NormalizedItem } from '../connector/model.js';
+import { ACTIVE_STATES, type CommandState, TERMINAL_STATES } from '../connector/wire.js';
+import type { Logger } from '../log.js';
+import type { EffectExecutor } from './executor.js';
+import type { Journal } from './journal.js';
+import type { NewCommand } from './journal-records.js';
+import { STARTED_PHASES } from './phases.js';
+import type { StartCheck } from './start-check.js';
+import type { EngineDevice } from './types.js';
+
+/**
+ * What is ours, and what becomes of it: takes in what discovery found (`ingest`), the WebSocket's
+ * state hints (`platformSays`) and, after a restart, the journal's unfinished commands
+ * (`recover`), and turns them into machine events. Commands of devices that are not configured,
+ * of kinds this agent does not handle, or in states it does not pick up are never touched.
+ */
+
+export interface OwnershipDeps {
+  journal: Journal;
+  executor: EffectExecutor;
+  startCheck: StartCheck;
+  devices: ReadonlyMap<string, EngineDevice>;
+  clock: Clock;
+  log: Logger;
+}
+
+/** The command kind a configured device type runs. */
+const KIND_OF: Readonly<Record<string, string>> = {
+  FiscalMachine: 'fiscal',
+  KeyCutter: 'keys',
+  Printer: 'print',
+};
+
+function kindFits(deviceType: string, kind: string): boolean {
+  return KIND_OF[deviceType] === kind;
+}
+
+/** The states in which the agent picks a command up. */
+const isPickedUp = (state: string | undefined): state is 'Pending' | 'Received' =>
+  state !== undefined && (ACTIVE_STATES as readonly string[]).includes(state);
+
+export class Ownership {
+  /** Commands already warned about (a type mismatch is seen on every poll). */
+  private readonly warned = new Set<string>();
+
+  constructor(private readonly deps: OwnershipDeps) {}
+
+  /**
+   * Takes in what discovery found, in one journal transaction. Known ids are deduplicated; a
+   * known one the platform now has terminal is settled. Malformed items of ours end in Error.
+   * Returns the ids it accepted as new commands of ours.
+   */
+  ingest(items: readonly NormalizedItem[], via: string): string[] {
+    const accepted: string[] = [];
+    if (items.length === 0) return accepted;
+    this.deps.executor.applyMany(() => {
+      for (const item of items) {
+        const id = this.ingestOne(item, via);
+        if (id !== undefined) accepted.push(id);
+      }
+    });
+    return accepted;
+  }
+
+  /** A WebSocket hint: the platform says `state` for a command we may know. */
+  platformSays(commandId: string, state: CommandState): boolean {
+    if (!TERMINAL_STATES.includes(state) || !this.deps.journal.has(commandId)) return false;
+    this.deps.executor.apply(commandId, { type: 'platformTerminal', platformState: state });
+    return true;
+  }
+
+  /**
+   * After a restart: started-but-unfinished commands go to the front of their device queue to
+   * be reconciled; accepted ones are queued again (and re-read before they start); finished ones
+   * wait for the outbox. Commands of devices no longer configured are left as they are.
+   */
+  recover(): { requeued: number; reconciling: number } {
+    const { journal, devices, executor, log } = this.deps;
+    const counts = { requeued: 0, reconciling: 0 };
+    const orphans = new Set<string>();
+    for (const { id, deviceId, phase } of journal.unfinished()) {
+      if (phase === 'finished') continue;
+      if (!devices.has(deviceId)) {
+        orphans.add(deviceId);
+        continue;
+      }
+      executor.apply(id, { type: 'restart' });
+      if (STARTED_PHASES.includes(phase)) counts.reconciling++;
+      else counts.requeued++;
+    }
+    for (const deviceId of orphans) {
+      log.warn('unfinished commands of a device that is no longer configured are left alone', {
+        device: deviceId,
+      });
+    }
+    return counts;
+  }
+
+  /** Returns the id when the item was accepted as a new, well-formed command of ours. */
+  private ingestOne(item: NormalizedItem, via: string): string | undefined {
+    const { journal, devices, executor, startCheck, log } = this.deps;
+    if (!item.ok) {
+      const device = item.deviceId ? devices.get(item.deviceId) : undefined;
+      if (!item.id || !device) return undefined;
+      if (item.deviceType !== undefined && !listedTypeFits(device.type, item.deviceType)) return undefined;
+      if (journal.has(item.id) || !isPickedUp(item.state)) return undefined;
+      log.warn('malformed command of ours; ending it in Error', {
+        commandId: item.id,
+        device: device.id,
+        via,
+      });
+      const create = { ...this.identity(device), id: item.id, kind: 'invalid' };
+      const event = { type: 'invalid', platformState: item.state, error: item.error.toJSON() } as const;
+      executor.apply(item.id, event, { create });
+      return undefined;
+    }
+    const c = item.command;
+    const device = devices.get(c.device.id);
+    if (!device || c.data.kind === 'other') return undefined;
+    // A fiscal machine may be listed as FiscalMachine or Printer: its kind, not the listed type, counts.
+    if (!listedTypeFits(device.type, c.device.type) || !kindFits(device.type, c.data.kind)) {
+      if (this.warned.has(c.id)) return undefined;
+      this.warned.add(c.id);
+      log.warn('command device type differs from the configuration; not touched', {
+        commandId: c.id,
+        device: device.id,
+        platformType: c.device.type,
+        configuredType: device.type,
+      });
+      return undefined;
+    }
+    if (journal.has(c.id)) {
+      if (TERMINAL_STATES.includes(c.state))
+        executor.apply(c.id, { type: 'platformTerminal', platformState: c.state });
+      else startCheck.saw(item);
+      return undefined;
+    }
+    if (!isPickedUp(c.state)) return undefined;
+    startCheck.saw(item);
+    log.debug('command discovered', { commandId: c.id, device: device.id, via });
+    const create: NewCommand = {
+      ...this.identity(device),
+      id: c.id,
+      kind: c.data.kind,
+      source: c.source,
+      command: c,
+      createdUtc: c.createdUtc,
+    };
+    executor.apply(c.id, { type: 'accept', platformState: c.state }, { create });
+    return c.id;
+  }
+
+  private identity(device: EngineDevice) {
+    return {
+      deviceId: device.id,
+      deviceName: device.name,
+      deviceType: device.type,
+      seenAt: this.deps.clock.now(),
+    };
+  }
+}

@@ -1,0 +1,37 @@
+import { TERMINAL_STATES } from '../connector/wire.js';
+import type { AgentError } from '../errors.js';
+import type { EffectExecutor } from './executor.js';
+import type { Journal } from './journal.js';
+import type { OutboxItem } from './journal-outbox.js';
+import { type RereadDeps, rereadCommand } from './reread.js';
+
+/**
+ * What a refused update (400, 403, 409) means, for the outbox delivery: the command is read again.
+ * `ours` when the platform still has it active (or, for a 409, merely does not show it): only this
+ * update is lost. `gone` otherwise — including a refused result of a command that
+ * `commands/getAllByIds` no longer lists, since nothing sent about it can be delivered: the
+ * command is settled as the platform has it and its pending updates are dropped. Rejects when the
+ * re-read itself fails (the delivery retries later).
+ */
+export async function judgeRefusedUpdate(
+  deps: { journal: Journal; reread: RereadDeps; executor: EffectExecutor },
+  item: OutboxItem,
+  error: AgentError,
+  signal: AbortSignal,
+): Promise<'gone' | 'ours'> {
+  const { journal, executor } = deps;
+  const record = journal.get(item.commandId);
+  if (!record) {
+    journal.outbox.dropCommand(item.commandId);
+    return 'gone';
+  }
+  const result = await rereadCommand(deps.reread, record, signal);
+  // A state this agent does not know tells nothing about the refusal: keep the update.
+  if (result.verdict === 'hold') return 'ours';
+  const refusedResult = TERMINAL_STATES.includes(item.state) && error.code !== 'PLATFORM_CONFLICT';
+  if (result.verdict === 'proceed' && (result.visible || !refusedResult)) return 'ours';
+  const platformState = result.verdict === 'skip' ? result.platformState : undefined;
+  executor.apply(record.id, { type: 'platformTerminal', platformState: platformState ?? 'Cancelled' });
+  journal.outbox.dropCommand(record.id);
+  return 'gone';
+}
