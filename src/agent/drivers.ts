@@ -68,7 +68,15 @@ async function createDevice(
     io: wiring.io,
     http: createHttpClient,
   });
-  return { id: device.id, name, type: device.type, driverKind: device.driver, driver };
+  const engineDevice: EngineDevice = {
+    id: device.id,
+    name,
+    type: device.type,
+    driverKind: factory.kind,
+    driver,
+  };
+  if (factory.checkpointVersion !== undefined) engineDevice.checkpointVersion = factory.checkpointVersion;
+  return engineDevice;
 }
 
 /**

@@ -21,6 +21,14 @@ export interface DriverFactory<C = unknown> {
   readonly deviceType: DeviceType;
   /** The driver's own `options:` schema; the core validates with it and never looks inside. */
   readonly configSchema: z.ZodType<C>;
+  /**
+   * The version of what this driver stores with `checkpoint()` (default 1). The core keeps every
+   * checkpoint as `{driver: kind, version, data}` and hands `data` back only to the same kind at
+   * the same version: raise it when the shape changes in a way an older reader would misread.
+   * A job whose checkpoint is of another kind or version, or unreadable, ends as unknown ("check
+   * the device") without the driver being asked.
+   */
+  readonly checkpointVersion?: number;
   create(config: C, ctx: DriverContext): Driver;
   /**
    * Optional, for demonstrations (`npm start`): starts this driver family's device simulator at
@@ -82,7 +90,10 @@ export interface Job {
   attempt: number;
   /**
    * The last value the driver stored with `checkpoint()` for this job, as persisted in the
-   * journal; `undefined` when it never stored one. Survives crashes.
+   * journal; `undefined` when it never stored one. Survives crashes. The core only hands over a
+   * checkpoint written by this driver kind at its current `checkpointVersion`; a value the driver
+   * still cannot make sense of (corrupt, or from a build with the same version but another shape)
+   * means `reconcile` must answer `unknown`, never `not-done`: the device may have acted.
    */
   checkpoint?: unknown;
 }
@@ -113,7 +124,9 @@ export interface JobResult {
 /**
  * What a driver can say about a job that started but whose outcome was lost (crash, lost answer).
  * - `done`: it happened; `result` is what to report.
- * - `not-done`: it certainly did not happen; the core may run it again.
+ * - `not-done`: it certainly did not happen; the core may run it again. Only with proof: no
+ *   checkpoint at all, or one the driver reads and that shows nothing reached the device. A
+ *   checkpoint the driver cannot read is `unknown`, never `not-done`.
  * - `failed`: it certainly ended in this error (e.g. some cards cut, then the encoder refused).
  * - `unknown`: the device cannot tell; the core reports Error with `reason`, never re-runs.
  */

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import type { Reconciliation } from '../../src/drivers-api/types.js';
@@ -146,4 +147,75 @@ describe('engine: crash recovery', () => {
     expect(h.drivers.printer.reconciled).toHaveLength(0);
     await h.engine.stop(1000);
   });
+
+  it('keeps checkpoints in an envelope naming the driver and its checkpoint version', async () => {
+    const { firstRun } = await crashMidJob();
+    const db = new Database(join(dir, 'journal.db'), { readonly: true });
+    const row = db.prepare("SELECT checkpoint_json FROM commands WHERE id = 'k1'").get() as {
+      checkpoint_json: string;
+    };
+    db.close();
+    expect(JSON.parse(row.checkpoint_json)).toEqual({
+      driver: 'scripted',
+      version: 1,
+      data: { cardsWritten: 1, serials: ['A1'] },
+    });
+    expect(firstRun.drivers.keys.executed[0]?.checkpoint).toBeUndefined();
+  });
+
+  it('reconciles a plain checkpoint written before the envelope as version 1 of the configured driver', async () => {
+    const { path, platform, clock } = await crashMidJob();
+    storeCheckpoint(path, 'k1', JSON.stringify({ cardsWritten: 1, serials: ['A1'] }));
+    const h = harness({ journalPath: path, platform, clock });
+    h.drivers.keys.nextReconcile({ outcome: 'done', result: { notes: 'Two keys written' } });
+    await h.engine.start();
+    await h.until(() => h.journal.get('k1')?.phase === 'closed', 'k1 closed');
+    expect(h.drivers.keys.reconciled.map((j) => j.checkpoint)).toEqual([
+      { cardsWritten: 1, serials: ['A1'] },
+    ]);
+    expect(platform.state('k1')).toBe('Processed');
+    await h.engine.stop(1000);
+  });
+
+  const unreadable: Array<[string, string, RegExp]> = [
+    ['not JSON', '{"cardsWritten": 1,', /checkpoint in the journal cannot be read/],
+    [
+      'of another driver',
+      JSON.stringify({ driver: 'salto-encoder', version: 1, data: { v: 1, confirmed: 1 } }),
+      /written by the salto-encoder driver, and the device is now driven by scripted/,
+    ],
+    [
+      'of another version',
+      JSON.stringify({ driver: 'scripted', version: 2, data: { cards: 1 } }),
+      /version 2 of the scripted driver, which now reads version 1/,
+    ],
+  ];
+  it.each(unreadable)(
+    'ends a job whose checkpoint is %s as unknown without asking the driver — never a re-run',
+    async (_name, stored, why) => {
+      const { path, platform, clock } = await crashMidJob();
+      storeCheckpoint(path, 'k1', stored);
+      const h = harness({ journalPath: path, platform, clock });
+      h.drivers.keys.nextReconcile({ outcome: 'not-done' });
+      await h.engine.start();
+      await h.until(
+        () => platform.state('k1') === 'Error' && h.journal.get('k2')?.phase === 'closed',
+        'k1 error',
+      );
+      expect(h.drivers.keys.reconciled).toHaveLength(0);
+      expect(h.drivers.keys.executed.filter((j) => j.commandId === 'k1')).toHaveLength(0);
+      const notes = platform.updates.find((u) => u.CommandId === 'k1' && u.State === 'Error')?.Notes;
+      expect(notes).toMatch(/check the device before trying again/);
+      expect(notes).toMatch(why);
+      expect(h.journal.get('k1')?.error?.code).toBe('STATE_UNKNOWN');
+      await h.engine.stop(1000);
+    },
+  );
 });
+
+/** Replaces a command's stored checkpoint, as an older agent or a damaged file left it. */
+function storeCheckpoint(path: string, commandId: string, text: string): void {
+  const db = new Database(path);
+  db.prepare('UPDATE commands SET checkpoint_json = ? WHERE id = ?').run(text, commandId);
+  db.close();
+}
