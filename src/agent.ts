@@ -21,7 +21,7 @@ import { ConnectorSocket } from './connector/websocket.js';
 import type { DriverRegistry, SimulatedDevice } from './drivers-api/types.js';
 import { AgentError, toAgentError } from './errors.js';
 import { Listeners } from './listeners.js';
-import type { Logger } from './log.js';
+import { errorFields, type Logger } from './log.js';
 import type { PlatformSimulator } from './simulator/index.js';
 import { EscapedFaults, type EscapeOrigin } from './status/escaped-faults.js';
 import { createMetrics, loopLag, type RunningStatusServer, startStatusServer } from './status/index.js';
@@ -232,7 +232,7 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
         running.acceptCreated(id).catch((error: unknown) => {
           log.warn('the new key command will be picked up by discovery instead', {
             commandId: id,
-            error: toAgentError(error).message,
+            ...errorFields(error),
           });
         });
         return id;
@@ -265,7 +265,7 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       device.driver.open(AbortSignal.timeout(10_000)).catch((error: unknown) => {
         log.warn('device not ready yet; the agent keeps trying when a job comes', {
           device: device.name,
-          error: toAgentError(error).message,
+          ...errorFields(error),
         });
       });
     }

@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { AgentEvent, StatusSource } from '../agent-api.js';
-import type { Logger } from '../log.js';
+import { errorFields, type Logger } from '../log.js';
 import { renderSections } from './page.js';
 
 /**
@@ -64,7 +64,7 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
       for (const [id, markup] of Object.entries(sections)) data[id] = markup.value;
       return `event: render\ndata: ${JSON.stringify({ sections: data })}\n\n`;
     } catch (error) {
-      log.warn('status page could not render a snapshot', { error });
+      log.warn('status page could not render a snapshot', errorFields(error));
       return undefined;
     }
   };

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Logger } from '../log.js';
-import { silentLogger } from '../log.js';
+import { errorFields, silentLogger } from '../log.js';
 
 /**
  * The sd_notify protocol (sd_notify(3)): newline-separated `KEY=value` assignments in one
@@ -169,7 +169,7 @@ export function createNotifier(socketPath: string | undefined, options: Notifier
         (error: unknown) => {
           failures++;
           const fieldsLogged = {
-            error: error instanceof Error ? error.message : String(error),
+            ...errorFields(error),
             keys: fields.map(([k]) => k),
           };
           if (failures === 1) log.warn('sd_notify failed', fieldsLogged);

@@ -6,7 +6,7 @@ import type { StatusSource } from '../agent-api.js';
 import type { Clock } from '../clock.js';
 import { isLoopback } from '../config.js';
 import { AgentError } from '../errors.js';
-import type { Logger } from '../log.js';
+import { errorFields, type Logger } from '../log.js';
 import {
   hasAccess,
   isLoopbackHostHeader,
@@ -136,7 +136,8 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
   app.setErrorHandler((error, request, reply) => {
     const statusCode = (error as { statusCode?: unknown }).statusCode;
     const status = typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500 ? statusCode : 500;
-    if (status === 500) log.error('status server error', { path: pathOf(request.url), error });
+    if (status === 500)
+      log.error('status server error', { path: pathOf(request.url), ...errorFields(error) });
     reply
       .code(status)
       .send({ error: { code: status === 500 ? 'INTERNAL' : 'BAD_REQUEST', notes: 'The request failed.' } });

@@ -1,6 +1,6 @@
 import { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { silentLogger } from '../log.js';
+import { errorFields, silentLogger } from '../log.js';
 import {
   dataToReports,
   PURGE_BOTH,
@@ -134,7 +134,7 @@ export class HidTransport extends LinkEvents implements Transport {
       if (this.device !== device) return;
       this.device = undefined;
       safeClose(device);
-      this.log.info('HID device vanished', { error });
+      this.log.info('HID device vanished', errorFields(error));
       this.closed.emit(Object.assign(error, { disconnected: true }));
     });
     this.device = device;

@@ -1,6 +1,6 @@
 import { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { silentLogger } from '../log.js';
+import { errorFields, silentLogger } from '../log.js';
 import { LinkEvents } from './link-events.js';
 import { type BindingLike, eofAwareBinding } from './serial-eof.js';
 import type { SerialSpec, Transport } from './types.js';
@@ -125,11 +125,11 @@ export class SerialTransport extends LinkEvents implements Transport {
     port.on('data', (chunk) => {
       if (this.port === port) this.data.emit(chunk);
     });
-    port.on('error', (error) => this.log.debug('serial error', { error }));
+    port.on('error', (error) => this.log.debug('serial error', errorFields(error)));
     port.on('close', (error) => {
       if (this.port === port) this.port = undefined;
       if (this.closingPorts.has(port)) return;
-      this.log.info('serial port closed by itself', { error });
+      this.log.info('serial port closed by itself', errorFields(error));
       this.closed.emit(error ?? new Error(`${this.description}: closed`));
     });
     await new Promise<void>((resolve, reject) => {

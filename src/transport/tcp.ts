@@ -1,7 +1,7 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { silentLogger } from '../log.js';
+import { errorFields, silentLogger } from '../log.js';
 import { LinkEvents } from './link-events.js';
 import type { TcpSpec, Transport } from './types.js';
 
@@ -88,7 +88,7 @@ export class TcpTransport extends LinkEvents implements Transport {
     socket.on('data', (chunk: Buffer) => this.data.emit(chunk));
     socket.on('error', (e) => {
       lastError = e;
-      this.log.debug('tcp error', { error: e });
+      this.log.debug('tcp error', errorFields(e));
     });
     socket.on('close', () => {
       if (this.socket === socket) this.socket = undefined;
