@@ -5,12 +5,11 @@ import { Listeners } from './listeners.js';
 
 /*
  * The node flags in the first line are part of the product: the systemd launcher (install.sh), `npm
- * start` and the bench run node with the same ones. A 1 MB semi-space and a 512 MB old-space cap
- * (which makes V8 grow the heap by 1.3–1.5× its live size instead of 4×) keep a busy agent at
- * about 95 MB resident instead of 200+ MB of uncollected garbage (the live heap is ~20 MB), and
- * V8's memory reducer returns a burst's garbage 2 s after the agent goes quiet instead of 8 s.
- * MALLOC_ARENA_MAX=2 keeps glibc from giving each of node's threads its own malloc arena (about
- * 3 MB less resident when idle).
+ * start` and the bench run node with the same ones. A small semi-space and an old-space cap make
+ * V8 grow the heap by a fraction of its live size rather than a multiple, so a busy agent does not
+ * sit on uncollected garbage, and V8's memory reducer returns a burst's garbage soon after the
+ * agent goes quiet. MALLOC_ARENA_MAX=2 keeps glibc from giving each of node's threads its own
+ * malloc arena. What each one saves: bench/RESULTS.md (Memory).
  */
 
 /**

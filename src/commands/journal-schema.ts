@@ -97,9 +97,9 @@ export function wrapJournalError(path: string, what: string, cause: unknown): Ag
 
 /**
  * The page cache per connection, in `PRAGMA cache_size` units (negative = KiB): SQLite's stock
- * 2 MB. better-sqlite3 builds SQLite with 16 MB, which the daemon filled with the journal's whole
- * file (about 3 KB per command) and kept resident: +16 MB of RSS after ~6,000 commands. The hot
- * rows (recent commands, the outbox) fit in 2 MB, and the OS caches the file besides.
+ * 2 MB. better-sqlite3 builds SQLite with 16 MB, which the daemon slowly filled with the whole
+ * journal and kept resident (see bench/RESULTS.md, Memory). The hot rows (recent commands, the
+ * outbox) fit in 2 MB, and the OS caches the file besides.
  */
 export const JOURNAL_CACHE_SIZE = -2000;
 

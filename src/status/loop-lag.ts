@@ -5,7 +5,7 @@
  * unref'd, so it never keeps the process alive; it starts with the first use.
  *
  * Not `perf_hooks.monitorEventLoopDelay`: its `reset()` also forgets the previous timestamp, so a
- * block right after a reading went unseen.
+ * block right after a reading went all but unseen (bench/RESULTS.md, CPU).
  */
 
 /** Reports the worst event-loop delay seen since the previous sample. */

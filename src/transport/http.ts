@@ -7,7 +7,8 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 /**
  * The agent's one HTTP stack: `node:http`/`node:https`, for the Connector API and for every
  * network device (RT printers, IPP printers). Not `globalThis.fetch`, whose first call loads
- * Node's bundled undici (several MB of resident memory for a daemon that sends a few POSTs).
+ * Node's bundled undici, a second HTTP stack resident for the daemon's whole life (its cost:
+ * bench/RESULTS.md, Memory).
  *
  * What it guarantees, whatever the peer does:
  * - the answer is bounded: `maxBytes` caps the bytes on the wire *and* the decoded bytes
