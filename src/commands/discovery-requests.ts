@@ -1,9 +1,11 @@
 import type { Clock } from '../clock.js';
+import type { ConnectorApi } from '../connector/api.js';
 import type { NormalizedItem, PlatformCommand } from '../connector/model.js';
+import type { CommandSocket } from '../connector/socket-api.js';
 import type { CommandState } from '../connector/wire.js';
 import { type AgentError, toAgentError } from '../errors.js';
 import { errorFields, type Logger } from '../log.js';
-import type { PlatformActivity } from './types.js';
+import type { PlatformActivity, PollOptions } from './types.js';
 
 /**
  * What every discovery request shares (the intake's and the fiscal poll's): the platform activity
@@ -11,16 +13,33 @@ import type { PlatformActivity } from './types.js';
  * and one way of logging a failed request.
  */
 
-export interface DiscoveryRequestsOptions {
+/** How discovery is set up: the intake's options, which the fiscal poll and the requests share. */
+export interface IntakeOptions {
+  connector: ConnectorApi;
+  socket?: CommandSocket;
   clock: Clock;
   log: Logger;
-  /** Fires when discovery stops: failures after it are not worth a line. */
-  signal: AbortSignal;
+  poll: PollOptions;
+  enterpriseIds?: readonly string[];
+  fiscalDeviceIds: readonly string[];
+  /** Non-fiscal devices: when empty, `commands/getAllActive` is not polled. */
+  otherDeviceIds: readonly string[];
+  debounceMs: number;
+  authPauseMs: number;
+  sink: IntakeSink;
   /** Called after every discovery request the platform answered. */
   onPlatformAnswered?: () => void;
   /** Called after a discovery request failed with a retryable platform error (an outage). */
   onPlatformFailed?: () => void;
 }
+
+export type DiscoveryRequestsOptions = Pick<
+  IntakeOptions,
+  'clock' | 'log' | 'onPlatformAnswered' | 'onPlatformFailed'
+> & {
+  /** Fires when discovery stops: failures after it are not worth a line. */
+  signal: AbortSignal;
+};
 
 /** Where discovery hands what it found (the engine's ownership and start check). */
 export interface IntakeSink {

@@ -1,19 +1,14 @@
-import type { Clock } from '../clock.js';
-import type { ConnectorApi } from '../connector/api.js';
 import type { NormalizedItem } from '../connector/model.js';
-import type { CommandSocket } from '../connector/socket-api.js';
 import { ACTIVE_STATES } from '../connector/wire.js';
-import type { Logger } from '../log.js';
 import { Coalesced } from './coalesced.js';
 import { MAX_WINDOW_MS } from './deep-catch-up.js';
 import {
   chunks,
   type DiscoveryRequests,
   enterpriseFilter,
-  type IntakeSink,
+  type IntakeOptions,
   idsOf,
 } from './discovery-requests.js';
-import type { PollOptions } from './types.js';
 
 /**
  * The fiscal poll: `fiscalMachineCommands/getAll` by DeviceIds (groups of ≤100), States Pending and
@@ -24,18 +19,10 @@ import type { PollOptions } from './types.js';
  * polled every `intervalMs` from then on (logged once).
  */
 
-export interface FiscalPollOptions {
-  connector: ConnectorApi;
-  socket?: CommandSocket;
-  clock: Clock;
-  log: Logger;
-  poll: PollOptions;
-  enterpriseIds?: readonly string[];
-  fiscalDeviceIds: readonly string[];
-  sink: IntakeSink;
-  requests: DiscoveryRequests;
-  signal: AbortSignal;
-}
+export type FiscalPollOptions = Pick<
+  IntakeOptions,
+  'connector' | 'socket' | 'clock' | 'log' | 'poll' | 'enterpriseIds' | 'fiscalDeviceIds' | 'sink'
+> & { requests: DiscoveryRequests; signal: AbortSignal };
 
 const HOUR = 3_600_000;
 /**

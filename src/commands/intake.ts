@@ -1,14 +1,11 @@
-import type { Clock } from '../clock.js';
-import type { ConnectorApi, RequestPriority } from '../connector/api.js';
-import type { CommandSocket } from '../connector/socket-api.js';
+import type { RequestPriority } from '../connector/api.js';
 import { ACTIVE_STATES, COMMAND_STATES, TERMINAL_STATES } from '../connector/wire.js';
-import type { Logger } from '../log.js';
 import { Coalesced } from './coalesced.js';
 import { deepCatchUpOnce, lookbackCoversAll } from './deep-catch-up.js';
-import { chunks, DiscoveryRequests, type IntakeSink, idsOf } from './discovery-requests.js';
+import { chunks, DiscoveryRequests, type IntakeOptions, idsOf } from './discovery-requests.js';
 import { FiscalPoll } from './fiscal-poll.js';
 import { FiscalReads } from './fiscal-reads.js';
-import type { PlatformActivity, PollOptions } from './types.js';
+import type { PlatformActivity } from './types.js';
 
 /**
  * Discovery: how commands for our devices are noticed.
@@ -26,24 +23,7 @@ import type { PlatformActivity, PollOptions } from './types.js';
  * goes to the sink, which filters and deduplicates.
  */
 
-export interface IntakeOptions {
-  connector: ConnectorApi;
-  socket?: CommandSocket;
-  clock: Clock;
-  log: Logger;
-  poll: PollOptions;
-  enterpriseIds?: readonly string[];
-  fiscalDeviceIds: readonly string[];
-  /** Non-fiscal devices: when empty, `commands/getAllActive` is not polled. */
-  otherDeviceIds: readonly string[];
-  debounceMs: number;
-  authPauseMs: number;
-  sink: IntakeSink;
-  /** Called after every discovery request the platform answered. */
-  onPlatformAnswered?: () => void;
-  /** Called after a discovery request failed with a retryable platform error (an outage). */
-  onPlatformFailed?: () => void;
-}
+export type { IntakeOptions } from './discovery-requests.js';
 
 const HOUR = 3_600_000;
 /** Period of the deep catch-up when the configuration does not say. */

@@ -1,6 +1,6 @@
 import { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { errorFields, silentLogger } from '../log.js';
+import { errorFields } from '../log.js';
 import {
   dataToReports,
   PURGE_BOTH,
@@ -9,7 +9,7 @@ import {
   reportToData,
   uartConfigReport,
 } from './cp2110.js';
-import { LinkEvents } from './link-events.js';
+import { DeviceLink, loadOnFirstUse } from './link-events.js';
 import type { HidSpec, Transport } from './types.js';
 
 /** What node-hid's `devices()` lists. */
@@ -62,6 +62,12 @@ export async function loadNodeHid(): Promise<HidModule> {
 
 const hex = (n: number) => `0x${n.toString(16).padStart(4, '0')}`;
 
+/** "hid 10c4:ea80 serial … at /dev/hidraw3": the transport's name in logs and errors. */
+function hidDescription(spec: HidSpec): string {
+  const id = `${hex(spec.vendorId)}:${hex(spec.productId)}`;
+  return `hid ${id}${spec.serialNumber ? ` serial ${spec.serialNumber}` : ''}${spec.path ? ` at ${spec.path}` : ''}`;
+}
+
 /**
  * A CP2110-style HID-to-UART bridge presented as a byte stream (see `cp2110.ts` for the report
  * layout). `open()` finds the device by VID/PID (and serial number or hidraw path when given),
@@ -72,23 +78,16 @@ const hex = (n: number) => `0x${n.toString(16).padStart(4, '0')}`;
  *   missing, bridge refusing its UART) or ABORTED. Re-opening after an unplug works.
  * - `onClose` fires when node-hid reports a read error: the device was unplugged.
  */
-export class HidTransport extends LinkEvents implements Transport {
-  readonly kind = 'hid' as const;
-  readonly description: string;
+export class HidTransport extends DeviceLink implements Transport {
   private device: HidDeviceLike | undefined;
-  private readonly log: Logger;
-  private readonly load: () => Promise<HidModule>;
-  private module: Promise<HidModule> | undefined;
+  private readonly module: () => Promise<HidModule>;
 
   constructor(
     private readonly spec: HidSpec,
     options: HidTransportOptions = {},
   ) {
-    super();
-    const id = `${hex(spec.vendorId)}:${hex(spec.productId)}`;
-    this.description = `hid ${id}${spec.serialNumber ? ` serial ${spec.serialNumber}` : ''}${spec.path ? ` at ${spec.path}` : ''}`;
-    this.log = (options.log ?? silentLogger).child({ transport: this.description });
-    this.load = options.load ?? loadNodeHid;
+    super('hid', hidDescription(spec), options.log);
+    this.module = loadOnFirstUse(options.load ?? loadNodeHid);
   }
 
   get isOpen(): boolean {
@@ -98,11 +97,7 @@ export class HidTransport extends LinkEvents implements Transport {
   async open(signal?: AbortSignal): Promise<void> {
     if (this.device) return;
     if (signal?.aborted) throw new AgentError('ABORTED', `${this.description}: open aborted`);
-    this.module ??= this.load().catch((error: unknown) => {
-      this.module = undefined;
-      throw error;
-    });
-    const hid = await this.module;
+    const hid = await this.module();
     if (signal?.aborted) throw new AgentError('ABORTED', `${this.description}: open aborted`);
     const info = this.find(hid.devices());
     let device: HidDeviceLike;

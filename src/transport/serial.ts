@@ -1,7 +1,7 @@
 import { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { errorFields, silentLogger } from '../log.js';
-import { LinkEvents } from './link-events.js';
+import { errorFields } from '../log.js';
+import { DeviceLink, loadOnFirstUse } from './link-events.js';
 import { type BindingLike, eofAwareBinding } from './serial-eof.js';
 import type { SerialSpec, Transport } from './types.js';
 
@@ -83,23 +83,17 @@ export function serialOpenError(description: string, error: Error): AgentError {
  *   rejects DEVICE_UNAVAILABLE when the port is gone.
  * - Pseudo-terminals ignore baud, parity and modem lines; that is fine for tests.
  */
-export class SerialTransport extends LinkEvents implements Transport {
-  readonly kind = 'serial' as const;
-  readonly description: string;
+export class SerialTransport extends DeviceLink implements Transport {
   private port: SerialPortLike | undefined;
   private readonly closingPorts = new WeakSet<SerialPortLike>();
-  private readonly log: Logger;
-  private readonly load: () => Promise<SerialPortFactory>;
-  private factory: Promise<SerialPortFactory> | undefined;
+  private readonly factory: () => Promise<SerialPortFactory>;
 
   constructor(
     private readonly spec: SerialSpec,
     options: SerialTransportOptions = {},
   ) {
-    super();
-    this.description = `serial ${spec.path}`;
-    this.log = (options.log ?? silentLogger).child({ transport: this.description });
-    this.load = options.load ?? loadSerialPort;
+    super('serial', `serial ${spec.path}`, options.log);
+    this.factory = loadOnFirstUse(options.load ?? loadSerialPort);
   }
 
   get isOpen(): boolean {
@@ -109,11 +103,7 @@ export class SerialTransport extends LinkEvents implements Transport {
   async open(signal?: AbortSignal): Promise<void> {
     if (this.isOpen) return;
     if (signal?.aborted) throw new AgentError('ABORTED', `${this.description}: open aborted`);
-    this.factory ??= this.load().catch((error: unknown) => {
-      this.factory = undefined;
-      throw error;
-    });
-    const makePort = await this.factory;
+    const makePort = await this.factory();
     const port = makePort({
       path: this.spec.path,
       baudRate: this.spec.baudRate,

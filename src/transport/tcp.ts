@@ -1,8 +1,8 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { errorFields, silentLogger } from '../log.js';
-import { LinkEvents } from './link-events.js';
+import { errorFields } from '../log.js';
+import { DeviceLink } from './link-events.js';
 import type { TcpSpec, Transport } from './types.js';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
@@ -22,22 +22,17 @@ export interface TcpTransportOptions {
  *   established within `connectTimeoutMs`; ABORTED when the signal fires first.
  * - `onClose` fires when the peer hangs up or the connection breaks, never for `close()`.
  */
-export class TcpTransport extends LinkEvents implements Transport {
-  readonly kind = 'tcp' as const;
-  readonly description: string;
+export class TcpTransport extends DeviceLink implements Transport {
   private socket: Socket | undefined;
   /** Sockets this transport closed on purpose: their 'close' is not reported. */
   private readonly closingSockets = new WeakSet<Socket>();
-  private readonly log: Logger;
   private readonly connect: NonNullable<TcpTransportOptions['connect']>;
 
   constructor(
     private readonly spec: TcpSpec,
     options: TcpTransportOptions = {},
   ) {
-    super();
-    this.description = `tcp ${spec.host}:${spec.port}`;
-    this.log = (options.log ?? silentLogger).child({ transport: this.description });
+    super('tcp', `tcp ${spec.host}:${spec.port}`, options.log);
     this.connect = options.connect ?? ((o) => netConnect(o));
   }
 
