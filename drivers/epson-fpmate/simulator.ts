@@ -8,6 +8,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { type Clock, systemClock } from '../../src/clock.js';
+import { Listeners } from '../../src/listeners.js';
 import { elementsOf } from './payload.js';
 import { type Faults, type PrintedDocument, SimPrinter } from './simulator-printer.js';
 import type { SimElement } from './simulator-receipt.js';
@@ -126,12 +127,13 @@ export async function startFpmateSimulator(options: FpmateSimulatorOptions = {})
   );
   const requests: string[] = [];
   const directIo: string[] = [];
-  const listeners = new Set<(request: HandledRequest) => void>();
+  // A listener's error reaches the caller, as a test's failed expectation must.
+  const listeners = new Listeners<[HandledRequest]>((error) => {
+    throw error;
+  });
   let oversizedBytesWritten = 0;
   const sockets = new Set<Socket>();
-  const handled = (request: HandledRequest) => {
-    for (const listener of listeners) listener(request);
-  };
+  const handled = (request: HandledRequest) => listeners.emit(request);
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://printer');
@@ -242,8 +244,7 @@ export async function startFpmateSimulator(options: FpmateSimulatorOptions = {})
       return oversizedBytesWritten;
     },
     onHandled(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      return listeners.add(listener);
     },
     async setFault(name, value) {
       const was = Boolean(faults.refused);
