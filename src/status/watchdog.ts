@@ -46,7 +46,7 @@ export interface WatchdogOptions {
   /** Loop lag above which a ping is withheld. Default: half the interval, at least 200 ms, at most 5 s. */
   maxLagMs?: number;
   clock?: Clock;
-  /** Default: a reader of the process's one lag probe (`loop-lag.ts`). */
+  /** Default: a reader of the process's one lag probe (`loop-lag.ts`) at a tenth of `maxLagMs` (20–500 ms). */
   lagProbe?: LagProbe;
   log?: Logger;
 }
@@ -62,7 +62,8 @@ export function startWatchdog(options: WatchdogOptions): Watchdog {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? silentLogger;
   const maxLagMs = options.maxLagMs ?? Math.min(5000, Math.max(200, intervalMs / 2));
-  const probe = options.lagProbe ?? eventLoopLagProbe();
+  // A tenth of the lag that matters is resolution enough; a finer timer only costs idle CPU.
+  const probe = options.lagProbe ?? eventLoopLagProbe(Math.min(500, Math.max(20, maxLagMs / 10)));
   const controller = new AbortController();
   let withheld: string | undefined;
 

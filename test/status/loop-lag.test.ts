@@ -5,15 +5,19 @@ import { createLoopLag, type LagTimer, loopLag } from '../../src/status/loop-lag
 function manual(resolutionMs: number) {
   let now = 1000;
   let tick: () => void = () => {};
+  const periods: number[] = [];
   const timer: LagTimer = {
     now: () => now,
-    every: (_ms, fn) => {
+    every: (ms, fn) => {
+      periods.push(ms);
       tick = fn;
+      return () => periods.push(-ms);
     },
   };
   const lag = createLoopLag(resolutionMs, timer);
   return {
     lag,
+    periods,
     /** Time passes without the timer running (the loop is blocked). */
     block: (ms: number) => {
       now += ms;
@@ -59,6 +63,19 @@ describe('the one event-loop lag probe', () => {
     reader.stop();
     m.run(900);
     expect(reader.sampleMs()).toBe(0);
+  });
+
+  it('ticks as often as the finest reader asks, and only while it lives', () => {
+    const m = manual(500);
+    const coarse = m.lag.reader();
+    const fine = m.lag.reader(20);
+    expect(m.periods).toEqual([500, -500, 20]);
+    m.run(20);
+    m.run(80);
+    expect(fine.sampleMs()).toBe(60);
+    fine.stop();
+    expect(m.periods).toEqual([500, -500, 20, -20, 500]);
+    expect(coarse.sampleMs()).toBe(60);
   });
 
   it('is one probe per process', () => {
