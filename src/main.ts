@@ -28,15 +28,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 // into a logged fault and a health reason (src/status/escaped-faults.ts); without a listener it
 // is one line on stderr, and an exception still ends a one-shot command (exit 1).
 type EscapeOrigin = 'uncaughtException' | 'unhandledRejection';
-const escapeHandlers = new Set<(error: unknown, origin: EscapeOrigin) => void>();
+// A throwing handler is ignored: the guard must not become the next escaped error.
+const escapeHandlers = new Listeners<[unknown, EscapeOrigin]>();
 const escaped = (origin: EscapeOrigin) => (error: unknown) => {
-  for (const handler of [...escapeHandlers]) {
-    try {
-      handler(error, origin);
-    } catch {
-      // The guard must not become the next escaped error.
-    }
-  }
+  escapeHandlers.emit(error, origin);
   if (escapeHandlers.size > 0) return;
   const text = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
   process.stderr.write(
@@ -60,8 +55,7 @@ const code = await runCli(process.argv.slice(2), {
     return handlers.add(handler);
   },
   onEscapedError(handler) {
-    escapeHandlers.add(handler);
-    return () => escapeHandlers.delete(handler);
+    return escapeHandlers.add(handler);
   },
 });
 process.exitCode = code;
