@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import type { ConnectorApi } from '../connector/api.js';
 import type { NormalizedItem } from '../connector/model.js';
 import type { TimeInterval } from '../connector/wire.js';
+import { enterpriseFilter } from './discovery-requests.js';
 
 /**
  * The deep catch-up of fiscal commands. The regular fiscal poll looks `fiscalLookbackHours` back
@@ -63,7 +64,7 @@ export function lookbackCoversAll(fiscalLookbackHours: number): boolean {
 export async function deepCatchUpOnce(options: DeepCatchUpOptions): Promise<number> {
   const { connector, clock, fiscalDeviceIds, enterpriseIds, ingest, signal } = options;
   const window = deepWindow(clock.now(), options.fiscalLookbackHours);
-  const enterprise = enterpriseIds?.length ? { EnterpriseIds: [...enterpriseIds] } : {};
+  const enterprise = enterpriseFilter(enterpriseIds);
   let seen = 0;
   for (let i = 0; i < fiscalDeviceIds.length; i += 100) {
     const pages = connector.fiscalCommands(

@@ -1,6 +1,7 @@
 import type { ConnectorApi } from '../connector/api.js';
 import { FISCAL_LISTED_TYPES, type NormalizedItem } from '../connector/model.js';
 import type { Logger } from '../log.js';
+import { enterpriseFilter } from './discovery-requests.js';
 
 /**
  * The intake's reads of fiscal commands by id. A platform may list a fiscal machine as a Printer
@@ -86,7 +87,7 @@ export class FiscalReads {
    */
   async fetch(ids: readonly string[], via: string): Promise<Set<string>> {
     const { connector, enterpriseIds, sink, signal } = this.options;
-    const enterprise = enterpriseIds?.length ? { EnterpriseIds: [...enterpriseIds] } : {};
+    const enterprise = enterpriseFilter(enterpriseIds);
     const found = new Set<string>();
     for (let i = 0; i < ids.length; i += MAX_IDS) {
       const batch = ids.slice(i, i + MAX_IDS);

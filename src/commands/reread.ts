@@ -2,6 +2,7 @@ import type { ConnectorApi } from '../connector/api.js';
 import type { NormalizedItem, PlatformCommand } from '../connector/model.js';
 import { ACTIVE_STATES, COMMAND_STATES, type CommandState, TERMINAL_STATES } from '../connector/wire.js';
 import { toAgentError } from '../errors.js';
+import { enterpriseFilter } from './discovery-requests.js';
 import type { CommandRecord, Journal } from './journal.js';
 
 /**
@@ -57,7 +58,7 @@ export async function fetchCommands(
     }
   };
   if (source === 'fiscalMachineCommands') {
-    const enterprise = deps.enterpriseIds?.length ? { EnterpriseIds: [...deps.enterpriseIds] } : {};
+    const enterprise = enterpriseFilter(deps.enterpriseIds);
     // Follow the cursor until every id came back (a platform may cap Count), no further.
     for await (const page of deps.connector.fiscalCommands(
       { CommandIds: [...ids], ...enterprise },
