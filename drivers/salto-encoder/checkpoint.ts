@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { AgentError } from '../../src/errors.js';
 
 /**
@@ -26,21 +27,57 @@ export function keyCheckpoint(
   return cp;
 }
 
-/** Reads a stored checkpoint defensively; undefined when none (or not ours) was stored. */
-export function readKeyCheckpoint(value: unknown, total: number): KeyCheckpoint | undefined {
-  if (value === null || typeof value !== 'object') return undefined;
-  const v = value as Record<string, unknown>;
-  const int = (x: unknown) => (typeof x === 'number' && Number.isInteger(x) && x >= 0 ? x : undefined);
-  const confirmed = int(v.confirmed);
-  if (confirmed === undefined) return undefined;
-  const inFlight = int(v.inFlight);
-  const serials = Array.isArray(v.serials) ? v.serials.filter((s): s is string => typeof s === 'string') : [];
-  return keyCheckpoint(
-    total,
-    Math.min(confirmed, total),
-    serials,
-    inFlight && inFlight <= total ? inFlight : undefined,
-  );
+const KeyCheckpointSchema = z.object({
+  v: z.literal(1),
+  // Written by every version of this driver; optional so that a hand-made or older note without
+  // it still reads (the job's KeyCount is the total).
+  total: z.number().int().min(1).optional(),
+  confirmed: z.number().int().min(0),
+  inFlight: z.number().int().min(1).optional(),
+  serials: z.array(z.string()),
+});
+
+/**
+ * A job's checkpoint as the driver finds it: `absent` (none was stored: no card was started),
+ * `ok`, or `unreadable` — one exists but is not what this driver writes, or disagrees with the
+ * job (more cards than it asks for), so a card may have been written and nobody can say how many.
+ */
+export type KeyCheckpointRead =
+  | { kind: 'absent' }
+  | { kind: 'unreadable'; problem: string }
+  | { kind: 'ok'; checkpoint: KeyCheckpoint };
+
+/** Reads a stored checkpoint for a job of `total` cards. Never throws. */
+export function readKeyCheckpoint(value: unknown, total: number): KeyCheckpointRead {
+  if (value === undefined) return { kind: 'absent' };
+  const parsed = KeyCheckpointSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return {
+      kind: 'unreadable',
+      problem: issue ? `${issue.path.join('.') || 'checkpoint'}: ${issue.message}` : 'invalid',
+    };
+  }
+  const cp = parsed.data;
+  if (cp.total !== undefined && cp.total !== total) {
+    return { kind: 'unreadable', problem: `written for ${cp.total} cards, the job asks for ${total}` };
+  }
+  if (cp.confirmed > total) {
+    return { kind: 'unreadable', problem: `${cp.confirmed} cards confirmed of ${total}` };
+  }
+  if (cp.inFlight !== undefined && (cp.inFlight <= cp.confirmed || cp.inFlight > total)) {
+    return { kind: 'unreadable', problem: `card ${cp.inFlight} in flight after ${cp.confirmed} of ${total}` };
+  }
+  return { kind: 'ok', checkpoint: keyCheckpoint(total, cp.confirmed, cp.serials, cp.inFlight) };
+}
+
+/**
+ * Staff's sentence for a key job whose checkpoint exists but cannot be read: as many cards as the
+ * job asks for may have been cut.
+ */
+export function unreadableSentence(total: number, roomsLabel: string): string {
+  const upTo = total === 1 ? 'the key' : `up to ${total} keys`;
+  return `The agent cannot read how far it got with ${total === 1 ? '1 key' : `${total} keys`} for ${roomsLabel}: ${upTo} may have been cut. Test the cards from the encoder before handing them out, and cut the keys again if needed.`;
 }
 
 /** "2 of 3 keys were cut" / "1 of 3 keys was cut". */

@@ -9,8 +9,14 @@ import type {
   JobResult,
   Reconciliation,
 } from '../../src/drivers-api/types.js';
-import { AgentError, isAgentError, toAgentError } from '../../src/errors.js';
-import { cutSentence, interruptedError, keyCheckpoint, readKeyCheckpoint } from './checkpoint.js';
+import { AgentError, toAgentError } from '../../src/errors.js';
+import {
+  cutSentence,
+  interruptedError,
+  keyCheckpoint,
+  readKeyCheckpoint,
+  unreadableSentence,
+} from './checkpoint.js';
 import { type CardCommand, cardRequestFields } from './commands.js';
 import type { SaltoEncoderOptions } from './config.js';
 import { EncoderConnection } from './connection.js';
@@ -66,34 +72,33 @@ export class SaltoEncoderDriver implements Driver {
   }
 
   /**
-   * Idempotent. Resolves when the encoder answered, and also when it is merely away (a retryable
-   * error: unplugged, switched off, lock server down): the driver then reconnects in the
-   * background, `status()` says so, `execute` fails fast with DEVICE_UNAVAILABLE without touching
-   * a card, and `reconcile` — which needs no device, only the checkpoint — still answers after a
-   * crash. Rejects ABORTED, and problems staff must fix first (no permission on the port, node-hid
-   * missing).
+   * Idempotent. Resolves when the encoder answered. When it is away (unplugged, switched off, lock
+   * server down) rejects with DEVICE_UNAVAILABLE, as every driver does, and a serial, HID or
+   * memory link keeps reconnecting in the background: `status()` says so, and the next `open()`
+   * resolves once it is back. Rejects ABORTED when `signal` fires first, and non-retryable errors
+   * for problems staff must fix (no permission on the port, node-hid missing). `reconcile` needs
+   * no device, only the checkpoint: it answers whether or not `open()` succeeded.
    */
   async open(signal: AbortSignal): Promise<void> {
-    try {
-      await this.connection.open(signal);
-    } catch (error) {
-      if (isAgentError(error) && error.code !== 'ABORTED' && error.retryable) {
-        this.ctx.log.warn('encoder not reachable yet; reconnecting in the background', {
-          error: error.message,
-        });
-        return;
-      }
-      throw error;
-    }
+    await this.connection.open(signal);
   }
 
   async execute(job: Job, ctx: ExecuteContext): Promise<JobResult> {
     const keys = keyData(job);
     const plan = planKeyJob(keys, this.options, this.ctx.timezone, job.command.creatorName);
-    const prior = readKeyCheckpoint(job.checkpoint, plan.total);
+    const read = readKeyCheckpoint(job.checkpoint, plan.total);
+    const log = this.ctx.log.child({ commandId: job.commandId });
+    if (read.kind === 'unreadable') {
+      // An earlier try may have cut cards; starting again from the first (a new-guest CN) would
+      // cut them twice and void the ones already handed out.
+      log.warn('unreadable checkpoint: no card is cut', { problem: read.problem });
+      throw new AgentError('STATE_UNKNOWN', `unreadable key checkpoint (${read.problem})`, {
+        notes: unreadableSentence(plan.total, plan.roomsLabel),
+      });
+    }
+    const prior = read.kind === 'ok' ? read.checkpoint : undefined;
     let confirmed = prior?.confirmed ?? 0;
     const serials = [...(prior?.serials ?? [])];
-    const log = this.ctx.log.child({ commandId: job.commandId });
     if (confirmed > 0) log.info('continuing a key job', { confirmed, total: plan.total });
     try {
       for (let card = confirmed + 1; card <= plan.total; card++) {
@@ -118,8 +123,17 @@ export class SaltoEncoderDriver implements Driver {
 
   async reconcile(job: Job, _signal: AbortSignal): Promise<Reconciliation> {
     const keys = keyData(job);
-    const cp = readKeyCheckpoint(job.checkpoint, keys.keyCount);
-    if (cp === undefined) return { outcome: 'not-done' };
+    const read = readKeyCheckpoint(job.checkpoint, keys.keyCount);
+    if (read.kind === 'absent') return { outcome: 'not-done' };
+    if (read.kind === 'unreadable') {
+      // It exists, so a card may have been written; how many, this driver cannot read.
+      this.ctx.log.warn('unreadable checkpoint: the outcome is unknown', {
+        commandId: job.commandId,
+        problem: read.problem,
+      });
+      return { outcome: 'unknown', reason: unreadableSentence(keys.keyCount, roomsLabel(keys.lockIds)) };
+    }
+    const cp = read.checkpoint;
     if (cp.confirmed >= keys.keyCount) {
       return {
         outcome: 'done',

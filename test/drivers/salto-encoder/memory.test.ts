@@ -43,11 +43,14 @@ describe('salto-encoder over memory: link life', () => {
     await driver.close();
   });
 
-  it('open() while unplugged: reconcile still answers, jobs fail fast, the link comes back by itself', async () => {
+  it('open() while unplugged rejects; reconcile still answers, jobs fail fast, the link comes back by itself', async () => {
     const rig = memoryRig();
     rig.hub.unplug('encoder');
     const driver = makeDriver(rig);
-    await driver.open(new AbortController().signal);
+    await expect(driver.open(new AbortController().signal)).rejects.toMatchObject({
+      code: 'DEVICE_UNAVAILABLE',
+      retryable: true,
+    });
     expect(driver.status()).toMatchObject({ connected: false, summary: 'unplugged — waiting for it' });
     const crashed = keyJob({}, { checkpoint: { v: 1, confirmed: 2, serials: [] } });
     expect((await driver.reconcile(crashed, new AbortController().signal)).outcome).toBe('failed');
@@ -174,6 +177,35 @@ describe('salto-encoder reconcile after a crash', () => {
     const first = keyJob({}, { checkpoint: { v: 1, confirmed: 0, inFlight: 1, serials: [] } });
     const r0 = await makeDriver(rig).reconcile(first, signal);
     expect(r0.outcome === 'failed' && r0.error).toMatchObject({ code: 'STATE_UNKNOWN' });
+  });
+
+  it('unknown, saying how many cards may have been cut, when the checkpoint cannot be read', async () => {
+    for (const checkpoint of [
+      null,
+      'garbage',
+      { v: 1, confirmed: '2', serials: [] },
+      { v: 1, confirmed: 4, serials: [] },
+    ]) {
+      expect(await makeDriver(rig).reconcile(keyJob({}, { checkpoint }), signal)).toEqual({
+        outcome: 'unknown',
+        reason:
+          'The agent cannot read how far it got with 3 keys for room 101: up to 3 keys may have been cut. Test the cards from the encoder before handing them out, and cut the keys again if needed.',
+      });
+    }
+  });
+
+  it('execute refuses to start over from an unreadable checkpoint: no card is cut', async () => {
+    const fresh = memoryRig();
+    const driver = makeDriver(fresh, { cutRemainingAfterCrash: true });
+    const out = await run(driver, keyJob({ keyCount: 1 }, { attempt: 2, checkpoint: { v: 1, inFlight: 1 } }));
+    expect(out.error).toMatchObject({
+      code: 'STATE_UNKNOWN',
+      notes:
+        'The agent cannot read how far it got with 1 key for room 101: the key may have been cut. Test the cards from the encoder before handing them out, and cut the keys again if needed.',
+    });
+    expect(fresh.sim.requests).toHaveLength(0);
+    expect(out.ctx.checkpoints).toEqual([]);
+    await driver.close();
   });
 
   it('not-done with cutRemainingAfterCrash, and execute then cuts only the rest', async () => {

@@ -53,7 +53,10 @@ describe('salto-encoder over TCP: connections', () => {
       ...rig,
       transport: { transport: 'tcp', host: '127.0.0.1', port: await closedPort() },
     });
-    await driver.open(new AbortController().signal);
+    await expect(driver.open(new AbortController().signal)).rejects.toMatchObject({
+      code: 'DEVICE_UNAVAILABLE',
+      retryable: true,
+    });
     expect(driver.status()).toMatchObject({ connected: false, summary: 'not answering' });
     const out = await run(driver, keyJob());
     expect(out.error).toMatchObject({ code: 'DEVICE_UNAVAILABLE', retryable: true });
