@@ -44,6 +44,20 @@ function rooms(keys: KeyJobData): string {
   return `${keys.lockIds.length > 1 ? 'rooms' : 'room'} ${keys.lockIds.join(', ')}`;
 }
 
+/** What the driver checkpoints around each card: `{writing: k}` before, `{confirmed: k}` after. */
+const CheckpointSchema = z.union([
+  z.object({ writing: z.number().int().min(1) }).strict(),
+  z.object({ confirmed: z.number().int().min(1) }).strict(),
+]);
+
+/** Whether `value` is a checkpoint this driver wrote for a job of `total` cards. */
+function readable(value: unknown, total: number): boolean {
+  const parsed = CheckpointSchema.safeParse(value);
+  if (!parsed.success) return false;
+  const card = 'writing' in parsed.data ? parsed.data.writing : parsed.data.confirmed;
+  return card <= total;
+}
+
 class SimEncoderDriver implements Driver {
   private readonly random: () => number;
   private readonly ledger;
@@ -106,6 +120,14 @@ class SimEncoderDriver implements Driver {
 
   async reconcile(job: Job): Promise<Reconciliation> {
     const keys = keyData(job);
+    if (job.checkpoint !== undefined && !readable(job.checkpoint, keys.keyCount)) {
+      // It exists, so a card may have been written; how many, this driver cannot read.
+      const upTo = keys.keyCount === 1 ? 'the key' : `up to ${keys.keyCount} keys`;
+      return {
+        outcome: 'unknown',
+        reason: `The agent cannot read how far it got with ${keys.keyCount} ${keys.keyCount === 1 ? 'key' : 'keys'} for ${rooms(keys)}: ${upTo} may have been cut. Test the cards from the encoder before handing them out, and cut the keys again if needed.`,
+      };
+    }
     const cut = this.cardsCut(job.commandId);
     if (cut >= keys.keyCount) return { outcome: 'done', result: this.result(keys) };
     if (cut === 0 || this.options.cutRemainingAfterCrash) return { outcome: 'not-done' };

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FiscalJobData } from '../../src/connector/model.js';
 import type {
   DeviceStatus,
@@ -26,6 +27,15 @@ export const simFiscalFactory: DriverFactory<SimOptions> = {
   configSchema: SimOptionsSchema,
   create: (options, ctx) => new SimFiscalDriver(options, ctx),
 };
+
+/** What the driver checkpoints: before the document is emitted, and after, with its number. */
+const CheckpointSchema = z.discriminatedUnion('phase', [
+  z.object({ phase: z.literal('printing') }),
+  z.object({ phase: z.literal('printed'), receipt: z.string().min(1) }),
+]);
+
+const UNREADABLE =
+  'The agent stopped while a receipt was being printed and cannot read what it had recorded about it. Check the printer’s last receipt: if it is there, do nothing; if not, issue it again.';
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
@@ -84,8 +94,15 @@ class SimFiscalDriver implements Driver {
   }
 
   async reconcile(job: Job): Promise<Reconciliation> {
+    // A checkpoint that exists but is not what this driver writes: something may have been sent.
+    const checkpoint = job.checkpoint === undefined ? undefined : CheckpointSchema.safeParse(job.checkpoint);
+    if (checkpoint?.success === false) return { outcome: 'unknown', reason: UNREADABLE };
     const printed = this.ledger.entriesFor(job.commandId).find((e) => e.action === 'receipt');
     if (printed) return { outcome: 'done', result: this.result(printed) };
+    if (checkpoint?.data.phase === 'printed') {
+      // The note says printed, the printer's memory has no such document: do not guess.
+      return { outcome: 'unknown', reason: UNREADABLE };
+    }
     // The simulated printer's memory is exact: no document for this command means none was emitted.
     return { outcome: 'not-done' };
   }

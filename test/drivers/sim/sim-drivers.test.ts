@@ -123,6 +123,20 @@ describe('sim-fiscal', () => {
     expect(verdict.outcome).toBe('not-done');
   });
 
+  it('unknown when its checkpoint cannot be read, or names a receipt its memory does not hold', async () => {
+    const driver = simFiscalFactory.create(simFiscalFactory.configSchema.parse(fast), testDriverContext());
+    const signal = new AbortController().signal;
+    const printing = await driver.reconcile(
+      jobFor(payload('AAAA'), { checkpoint: { phase: 'printing' } }),
+      signal,
+    );
+    expect(printing.outcome).toBe('not-done');
+    for (const checkpoint of [{ phase: 'printed', receipt: '0001-0001' }, { phase: 'sent' }, null]) {
+      const verdict = await driver.reconcile(jobFor(payload('AAAA'), { checkpoint }), signal);
+      expect(verdict).toMatchObject({ outcome: 'unknown', reason: expect.stringMatching(/last receipt/) });
+    }
+  });
+
   it('fails as scripted by the command, without printing', async () => {
     const driver = simFiscalFactory.create(simFiscalFactory.configSchema.parse(fast), testDriverContext());
     await expect(
