@@ -111,6 +111,8 @@ export class EpsonFpmateDriver implements Driver {
       } catch (e) {
         const error = toAgentError(e);
         this.board.noteJobError(error);
+        // The job's last exchange got no answer: status() says so now, not after the next poll.
+        if (link.lastFailure) this.board.unreachable(link.lastFailure);
         if (REFRESH_AFTER.has(error.code)) this.scheduleRefresh();
         throw error;
       }
