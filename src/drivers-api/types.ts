@@ -11,6 +11,12 @@ import type { TransportFactory } from '../transport/types.js';
  * The contract between the core and a device driver. A driver is built per configured device by
  * its factory, owns that device exclusively, and is driven one job at a time by the core's
  * per-device queue (so `execute` and `reconcile` are never called concurrently on one driver).
+ *
+ * The rules on `Driver` below are checked over every driver, on every device it talks to, by the
+ * driver contract suite (`test/drivers/contract/`). A new driver joins it by adding one
+ * `ContractEntry` (how to start its device or simulator, a job the device completes, how to count
+ * the device's side effects) to `test/drivers/contract/entries/index.ts`; a driver kind in
+ * `drivers/index.ts` without an entry fails the suite.
  */
 
 export type DeviceType = 'FiscalMachine' | 'KeyCutter' | 'Printer';
@@ -151,12 +157,31 @@ export interface DeviceStatus {
 }
 
 export interface Driver {
-  /** Idempotent. Rejects (DEVICE_UNAVAILABLE …), never hangs past the signal. */
+  /**
+   * Makes the device ready; the core calls it before every `execute` and `reconcile`.
+   * - Idempotent: on an open driver it resolves without opening again; concurrent calls are
+   *   fine; after `close()` it opens again.
+   * - Never throws synchronously; every failure is a rejection with an AgentError.
+   * - Resolves once the device answered. When the device cannot be reached (connection refused,
+   *   unplugged, switched off, not answering) it rejects with DEVICE_UNAVAILABLE, retryable —
+   *   the same for every driver, never a resolve that hides it — and the driver stays usable:
+   *   `status()` says not connected, the next `open()` tries again (a driver may also reconnect in
+   *   the background), and `open()` resolves once the device is back.
+   * - Rejects with ABORTED when `signal` fires, or has fired, before the device answered: it
+   *   never waits past the signal.
+   * - Rejects with a non-retryable error what staff must fix first (no permission on a port).
+   */
   open(signal: AbortSignal): Promise<void>;
   /**
    * Runs the job on the device. Rejects with an AgentError whose `notes` tell staff what
-   * happened and what to do. On abort it stops at the next safe point and rejects with ABORTED —
-   * unless the side effect already happened, in which case it resolves with the real outcome.
+   * happened and what to do.
+   * - Stores a checkpoint (`ctx.checkpoint`) before every side effect, so that after a crash at
+   *   any moment `reconcile` never answers `not-done` for something the device did.
+   * - Abort: with `ctx.signal` already aborted it rejects with ABORTED and the device does
+   *   nothing. On an abort while it runs it stops at the next safe point and rejects with ABORTED
+   *   — unless the side effect already happened, in which case it resolves with the real outcome
+   *   (never ABORTED for a job the device finished).
+   * - A device gone since `open()`: it rejects retryable (DEVICE_UNAVAILABLE) with nothing done.
    *
    * Once the driver has stored a checkpoint, the core treats a failure as "the device may have
    * acted" and never retries it — unless the error's `details.nothingSent` is `true`: the driver
@@ -164,10 +189,22 @@ export interface Driver {
    * retryable error may be retried.
    */
   execute(job: Job, ctx: ExecuteContext): Promise<JobResult>;
-  /** Decides the fate of a job that started before a crash or lost its answer. */
+  /**
+   * Decides the fate of a job that started before a crash or lost its answer. It answers on a
+   * driver that was never opened (the agent after a restart), and from the checkpoint alone
+   * where the checkpoint decides: none → `not-done`; one that exists but that the driver cannot
+   * read (corrupt, of another shape, inconsistent with the job) → `unknown` with a reason staff
+   * can act on, never `not-done`; the checkpoint of a completed job → `done` with the result
+   * `execute` gave. It never runs the job again.
+   */
   reconcile(job: Job, signal: AbortSignal): Promise<Reconciliation>;
+  /**
+   * Never throws, in every state (before `open()`, open, device gone, after `close()`), and is
+   * well-formed: a non-empty summary, warnings as sentences, flat JSON-safe facts; `connected` is
+   * false before the first answer and after a contact that got none.
+   */
   status(): DeviceStatus;
-  /** Idempotent. */
+  /** Idempotent, also without `open()`; never rejects. Stops background work, releases the device. */
   close(): Promise<void>;
 }
 

@@ -1,4 +1,5 @@
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
+import { Listeners } from '../../../src/listeners.js';
 
 /**
  * A loopback TCP proxy in front of a printer, for the faults a real printer cannot be told to
@@ -16,6 +17,8 @@ export interface TcpProxy {
   answerHeld(): Promise<void>;
   /** Cuts the connections whose answers are held. */
   dropHeld(): void;
+  /** Calls `listener` when a Print-Job request is recognised, before it reaches the printer. */
+  onPrintJob(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -23,6 +26,7 @@ export async function startTcpProxy(upstreamPort: number, upstreamHost = '127.0.
   const sockets = new Set<Socket>();
   const held = new Set<Socket>();
   const waiters: Array<() => void> = [];
+  const printJobListeners = new Listeners<[]>();
   let hold = false;
   let port = 0;
   let server: Server | undefined;
@@ -48,7 +52,10 @@ export async function startTcpProxy(upstreamPort: number, upstreamHost = '127.0.
       if (isPrintJob === undefined) {
         head = Buffer.concat([head, chunk]);
         const end = head.indexOf('\r\n\r\n');
-        if (end >= 0 && head.length >= end + 8) isPrintJob = head.readUInt16BE(end + 6) === 0x0002;
+        if (end >= 0 && head.length >= end + 8) {
+          isPrintJob = head.readUInt16BE(end + 6) === 0x0002;
+          if (isPrintJob) printJobListeners.emit();
+        }
       }
       upstream.write(chunk);
     });
@@ -98,6 +105,7 @@ export async function startTcpProxy(upstreamPort: number, upstreamHost = '127.0.
       for (const c of held) c.destroy();
       held.clear();
     },
+    onPrintJob: (listener) => printJobListeners.add(listener),
     close: unlisten,
   };
 }

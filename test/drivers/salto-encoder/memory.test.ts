@@ -153,10 +153,6 @@ describe('salto-encoder reconcile after a crash', () => {
     });
   });
 
-  it('not-done when no card was ever started', async () => {
-    expect(await makeDriver(rig).reconcile(keyJob(), signal)).toEqual({ outcome: 'not-done' });
-  });
-
   it('failed with what was cut, by default', async () => {
     const r = await makeDriver(rig).reconcile(
       keyJob({}, { checkpoint: { v: 1, confirmed: 2, serials: [] } }),

@@ -117,12 +117,6 @@ describe('sim-fiscal', () => {
     expect(driver.status().facts.printed).toBe(0);
   });
 
-  it('reports not-done for a command it never printed', async () => {
-    const driver = simFiscalFactory.create(simFiscalFactory.configSchema.parse(fast), testDriverContext());
-    const verdict = await driver.reconcile(jobFor(payload('AAAA')), new AbortController().signal);
-    expect(verdict.outcome).toBe('not-done');
-  });
-
   it('unknown when its checkpoint cannot be read, or names a receipt its memory does not hold', async () => {
     const driver = simFiscalFactory.create(simFiscalFactory.configSchema.parse(fast), testDriverContext());
     const signal = new AbortController().signal;
