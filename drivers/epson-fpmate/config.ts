@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_DEPARTMENTS, DEFAULT_ITEM_NATURES, NATURE_PATTERN } from './natures.js';
 import { DEFAULT_LINE_LENGTH } from './protocol.js';
 
 /**
@@ -47,17 +48,64 @@ export const TlsOptionsSchema = z
   .strict()
   .refine((t) => !(t.insecure && (t.caFile || t.fingerprint)), 'insecure excludes caFile and fingerprint');
 
-export const PaymentMappingSchema = z
-  .object({
-    /** Epson paymentType: 0 cash, 1 cheque, 2 credit/card (electronic), 3 ticket, 5 not paid … */
-    paymentType: z.number().int().min(0).max(6),
-    index: z.number().int().min(0).max(10).default(0),
-    description: z.string().max(DEFAULT_LINE_LENGTH).optional(),
-  })
-  .strict();
+const description = z.string().min(1).max(DEFAULT_LINE_LENGTH).optional();
+
+/**
+ * A platform payment type as the printer records it: a `printRecTotal` (Epson `paymentType`: 0
+ * cash, 1 cheque, 2 electronic, 3 ticket, 4 tickets by number, 5 not collected, 6 discount to
+ * pay; `index` the variant), or a deduction from the total (`deposit`: an acconto already
+ * receipted; `single-use-voucher`: a buono monouso). See payment-types.ts.
+ */
+export const PaymentMappingSchema = z.union([
+  z
+    .object({
+      paymentType: z.number().int().min(0).max(6),
+      index: z.number().int().min(0).max(10).default(0),
+      description,
+    })
+    .strict(),
+  z.object({ deduct: z.enum(['deposit', 'single-use-voucher']), description }).strict(),
+]);
 export type PaymentMapping = z.infer<typeof PaymentMappingSchema>;
 
-const rateKey = z.string().regex(/^\d{1,2}(\.\d{1,2})?$/, 'VAT rate in percent, e.g. "22" or "5.5"');
+/** A department key: a VAT rate in percent ("22", "5.5") or a nature ("N1", "N2.2"). */
+const departmentKey = z
+  .string()
+  .regex(
+    /^(\d{1,2}(\.\d{1,2})?|N[1-6](\.[1-6])?)$/,
+    'a VAT rate in percent ("22", "5.5") or a nature ("N1" … "N6", "N2.2")',
+  );
+const natureValue = z.string().regex(NATURE_PATTERN, 'a nature: "N1" … "N6", optionally "N2.2"');
+
+export const DailyClosureSchema = z
+  .object({
+    /** Run the Z report every day at `at` (local time of the property). */
+    enabled: z.boolean().default(true),
+    /** Local time, 24 h "HH:MM"; a time the DST change skips runs when the clock jumps past it. */
+    at: z
+      .string()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a local time "HH:MM", e.g. "03:30"')
+      .default('03:30'),
+    /**
+     * The closing command: `printXZReport` (financial report and closure; OCA l10n-italy warns that
+     * Epson forbids `printZReport` by default) or `printZReport` (fiskaltrust sends it).
+     */
+    command: z.enum(['printXZReport', 'printZReport']).default('printXZReport'),
+    /** After a failed attempt, try again this many minutes later … */
+    retryMinutes: z.number().int().min(1).max(240).default(15),
+    /** … for at most this many hours after the scheduled time. */
+    retryForHours: z.number().min(0.25).max(20).default(6),
+    /** Warn on the page and in /metrics once the fiscal day has been open this long. */
+    warnAfterHours: z.number().min(1).max(24).default(20),
+    /**
+     * When the printer refuses a receipt because the fiscal day is open too long (status 17):
+     * `close-and-print` runs the Z report and prints the receipt (it was not printed);
+     * `refuse` reports the error.
+     */
+    onDayTooLong: z.enum(['close-and-print', 'refuse']).default('close-and-print'),
+  })
+  .strict();
+export type DailyClosureOptions = z.infer<typeof DailyClosureSchema>;
 
 export const EpsonFpmateOptionsSchema = z
   .object({
@@ -88,18 +136,31 @@ export const EpsonFpmateOptionsSchema = z
       .string()
       .regex(/^[0-9A-Za-z]{1,16}$/)
       .optional(),
-    /** VAT rate (percent) → printer department. */
-    departments: z
-      .record(rateKey, z.number().int().min(1).max(99))
-      .default({ '22': 1, '10': 2, '4': 3, '0': 4 }),
-    /** Platform tax code → VAT rate (percent); wins over deriving the rate from the amounts. */
+    /** VAT rate (percent) or nature → printer department; merged over DEFAULT_DEPARTMENTS. */
+    departments: z.record(departmentKey, z.number().int().min(1).max(99)).default({}),
+    /** Platform tax code → VAT rate (percent); wins over the code's own "NN%" and the amounts. */
     taxCodeRates: z.record(z.string().min(1), z.number().min(0).max(100)).default({}),
-    /** Department for lines whose rate cannot be told; absent = refuse such bills. */
+    /** Platform tax code → nature, for codes the platform uses on lines without VAT. */
+    taxCodeNatures: z.record(z.string().min(1), natureValue).default({}),
+    /** Order-item type or accounting category id → nature; merged over DEFAULT_ITEM_NATURES. */
+    itemNatures: z.record(z.string().min(1), natureValue).default({}),
+    /** Department for lines the agent cannot classify; absent = refuse such bills. */
     defaultDepartment: z.number().int().min(1).max(99).optional(),
-    /** Platform payment type → Epson payment; merged over CashPayment → 0, CreditCardPayment → 2. */
+    /** Platform payment type → printer payment or deduction; merged over DEFAULT_PAYMENT_RULES. */
     payments: z.record(z.string().min(1), PaymentMappingSchema).default({}),
-    /** For payment types not in `payments`: electronic payment (2) by default. */
-    defaultPayment: PaymentMappingSchema.default({ paymentType: 2, index: 1 }),
+    /** For payment types no rule covers; absent = refuse such bills (nothing printed). */
+    defaultPayment: PaymentMappingSchema.optional(),
+    /** Print the command's TaxIdentifier: codice fiscale (directIO 1061) or partita IVA (1060). */
+    customerTaxId: z.boolean().default(true),
+    /** Print a lottery code (printRecLotteryID) when the command carries one. */
+    lottery: z.boolean().default(true),
+    /** A refund that names no original receipt prints as `REFUND 0000 0000 ddMMyyyy ND`. */
+    unreferencedRefunds: z.boolean().default(true),
+    /** A refund of a cancellation bill (CorrectionType Cancellation) voids the original receipt. */
+    voidCancellations: z.boolean().default(true),
+    /** Ask the printer (directIO 9205) whether a refund or void reference is valid before printing. */
+    checkReferences: z.boolean().default(true),
+    dailyClosure: DailyClosureSchema.default(DailyClosureSchema.parse({})),
     /** Platform order-item type → receipt description; merged over DEFAULT_ITEM_NAMES. */
     itemNames: z.record(z.string().min(1), z.string().min(1)).default({}),
     currency: z.string().length(3).default('EUR'),
@@ -136,11 +197,6 @@ export const EpsonFpmateOptionsSchema = z
 
 export type EpsonFpmateOptions = z.infer<typeof EpsonFpmateOptionsSchema>;
 
-export const DEFAULT_PAYMENTS: Record<string, PaymentMapping> = {
-  CashPayment: { paymentType: 0, index: 0, description: 'CONTANTI' },
-  CreditCardPayment: { paymentType: 2, index: 1, description: 'CARTA DI CREDITO' },
-};
-
 /** Descriptions for order-item types that carry no name of their own. */
 export const DEFAULT_ITEM_NAMES: Record<string, string> = {
   SpaceOrder: 'ALLOGGIO',
@@ -150,4 +206,14 @@ export const DEFAULT_ITEM_NAMES: Record<string, string> = {
 /** The client timeout actually used for documents. */
 export function documentTimeoutMs(options: EpsonFpmateOptions): number {
   return options.clientTimeoutMs ?? options.printerTimeoutMs + 5_000;
+}
+
+/** The department table in force: the configured entries over the common programming. */
+export function departmentTable(options: EpsonFpmateOptions): Record<string, number> {
+  return { ...DEFAULT_DEPARTMENTS, ...options.departments };
+}
+
+/** Natures by order-item type or accounting category: the configured ones over the defaults. */
+export function itemNatureTable(options: EpsonFpmateOptions): Record<string, string> {
+  return { ...DEFAULT_ITEM_NATURES, ...options.itemNatures };
 }

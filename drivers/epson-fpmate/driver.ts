@@ -1,4 +1,5 @@
 import type {
+  DeviceAction,
   DeviceStatus,
   Driver,
   DriverContext,
@@ -9,15 +10,21 @@ import type {
 } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
 import type { HttpClient } from '../../src/transport/http.js';
+import { type ActionHost, epsonActions } from './actions.js';
 import { printerAddress } from './address.js';
+import { ClosureScheduler } from './closure-scheduler.js';
 import { type EpsonFpmateOptions, FROM_PLATFORM } from './config.js';
+import { FiscalState } from './fiscal-state.js';
+import { fiscalStatus } from './fiscal-status.js';
+import { printPlanned, type WorkDeps } from './fiscal-work.js';
 import { fpmateEndpoint, tlsOptions } from './http.js';
 import { Mutex, PrinterLink } from './link.js';
 import { fiscalData, PrinterMemory, planJob } from './plan.js';
 import { decide, readCheckpoint } from './recovery.js';
+import { closeDay, printXReport, type ReportDeps, settleClosure } from './reports.js';
 import { receiptResult } from './results.js';
-import { sendPlanned } from './send.js';
-import { StatusBoard } from './status.js';
+import { parseRtState, StatusBoard } from './status.js';
+import { settlePendingAction, type VoidDeps, voidReceipt } from './void-receipt.js';
 
 const REFRESH_AFTER = new Set([
   'DEVICE_UNAVAILABLE',
@@ -38,17 +45,23 @@ function shown(address: string): string {
 
 /**
  * The Epson RT (fpmate) driver. Every exchange with the printer runs under one mutex, so a status
- * poll never interleaves with a receipt. See README.md for the exactly-once rules.
+ * poll, the scheduled daily closure and a staff action never interleave with a receipt. See
+ * README.md for the exactly-once rules and the fiscal day.
  */
 export class EpsonFpmateDriver implements Driver {
   private readonly mutex = new Mutex();
   private readonly board: StatusBoard;
   private readonly memory: PrinterMemory;
+  private readonly state: FiscalState;
+  private readonly scheduler: ClosureScheduler | undefined;
+  private readonly actionList: readonly DeviceAction[];
   private readonly tls: ReturnType<typeof tlsOptions>;
   private http: HttpClient | undefined;
   private address: string | undefined;
   private link: PrinterLink | undefined;
-  private poller: AbortController | undefined;
+  /** The background work (status polls, the closure schedule); started by the first open(). */
+  private background: AbortController | undefined;
+  private opened = false;
 
   constructor(
     private readonly options: EpsonFpmateOptions,
@@ -60,14 +73,47 @@ export class EpsonFpmateDriver implements Driver {
     }
     this.address = options.url === FROM_PLATFORM ? undefined : options.url;
     this.memory = new PrinterMemory(ctx.store, options.serialNumber);
-    this.board = new StatusBoard(ctx.clock, () => (this.address ? shown(this.address) : undefined));
+    this.state = new FiscalState(ctx.store);
+    this.board = new StatusBoard(
+      ctx.clock,
+      () => (this.address ? shown(this.address) : undefined),
+      (rt) =>
+        fiscalStatus({
+          rt,
+          state: this.state,
+          closure: options.dailyClosure,
+          timeZone: ctx.timezone,
+          now: ctx.clock.now(),
+        }),
+    );
     const serial = this.memory.serial();
     if (serial) this.board.noteSerial(serial);
+    this.scheduler = options.dailyClosure.enabled
+      ? new ClosureScheduler({
+          clock: ctx.clock,
+          timeZone: ctx.timezone,
+          options: options.dailyClosure,
+          state: this.state,
+          log: ctx.log.child({ component: 'daily-closure' }),
+          ready: () => this.address !== undefined,
+          close: (date, signal) =>
+            this.mutex.run(() => closeDay(this.reportDeps(this.currentLink()), 'schedule', signal, date)),
+          settle: (signal) =>
+            this.mutex.run(() => settleClosure(this.reportDeps(this.currentLink()), signal)),
+        })
+      : undefined;
+    this.actionList = epsonActions(this.actionHost());
   }
 
-  /** Idempotent. Rejects with DEVICE_UNAVAILABLE when a configured printer does not answer. */
+  /**
+   * Idempotent once it resolved. Starts the background work (status polls, the closure
+   * schedule), then — with a configured address — checks that the printer answers and settles
+   * what a kill left in flight (a Z report, a staff void). Rejects with DEVICE_UNAVAILABLE when
+   * the printer does not answer (the background keeps polling).
+   */
   async open(signal: AbortSignal): Promise<void> {
-    if (this.poller) return;
+    if (this.opened) return;
+    this.startBackground();
     if (this.address) {
       const reachable = await this.mutex.run(() => this.refresh(signal));
       if (signal.aborted) throw new AgentError('ABORTED', 'Opening the printer was stopped');
@@ -80,8 +126,17 @@ export class EpsonFpmateDriver implements Driver {
           },
         );
       }
+      const link = this.currentLink();
+      await this.mutex.run(async () => {
+        await settlePendingAction(this.voidDeps(link), signal);
+        if (this.state.closureInFlight() !== undefined) await settleClosure(this.reportDeps(link), signal);
+      });
     }
-    this.startPolling();
+    this.opened = true;
+  }
+
+  actions(): readonly DeviceAction[] {
+    return this.actionList;
   }
 
   async execute(job: Job, ectx: ExecuteContext): Promise<JobResult> {
@@ -104,10 +159,11 @@ export class EpsonFpmateDriver implements Driver {
           platform: this.ctx.platform,
           signal: ectx.signal,
           timeZone: this.ctx.timezone,
+          now: this.ctx.clock.now(),
           ownSerial: this.memory.serial(),
         });
         ectx.progress(0.2);
-        return await sendPlanned(this.deps(link), plan, ectx);
+        return await printPlanned(this.workDeps(link), plan, ectx);
       } catch (e) {
         const error = toAgentError(e);
         this.board.noteJobError(error);
@@ -196,10 +252,11 @@ export class EpsonFpmateDriver implements Driver {
     }
   }
 
-  /** Idempotent: stops polling, waits for the exchange in progress, releases connections. */
+  /** Idempotent: stops the background work, waits for the exchange in progress, releases connections. */
   async close(): Promise<void> {
-    this.poller?.abort();
-    this.poller = undefined;
+    this.background?.abort();
+    this.background = undefined;
+    this.opened = false;
     await this.mutex.run(async () => undefined);
     const http = this.http;
     this.http = undefined;
@@ -217,7 +274,7 @@ export class EpsonFpmateDriver implements Driver {
     return this.link;
   }
 
-  private deps(link: PrinterLink) {
+  private workDeps(link: PrinterLink): WorkDeps {
     return {
       link,
       memory: this.memory,
@@ -225,6 +282,87 @@ export class EpsonFpmateDriver implements Driver {
       options: this.options,
       clock: this.ctx.clock,
       log: this.ctx.log,
+      state: this.state,
+      reports: this.reportDeps(link),
+    };
+  }
+
+  private reportDeps(link: PrinterLink): ReportDeps {
+    return {
+      link,
+      state: this.state,
+      memory: this.memory,
+      board: this.board,
+      options: this.options,
+      clock: this.ctx.clock,
+      log: this.ctx.log,
+    };
+  }
+
+  private voidDeps(link: PrinterLink): VoidDeps {
+    return {
+      ...this.workDeps(link),
+      checkReferences: this.options.checkReferences,
+      serial: async (signal) => {
+        if (!this.memory.serial()) {
+          const status = await link.queryStatus(signal);
+          await this.learnSerial(link, status?.addInfo.rtType, signal);
+        }
+        return this.memory.serial();
+      },
+    };
+  }
+
+  /** The link to the known printer; rejects when its address is not known yet (fromPlatform). */
+  private currentLink(): PrinterLink {
+    if (!this.address) {
+      throw new AgentError('DEVICE_UNAVAILABLE', 'The printer’s address is not known yet', {
+        notes:
+          'The agent learns this fiscal printer’s address from the first fiscal command; until then it cannot reach it.',
+      });
+    }
+    return this.linkFor(this.address);
+  }
+
+  private actionHost(): ActionHost {
+    const guarded = <T>(work: (link: PrinterLink) => Promise<T>) =>
+      this.mutex.run(async () => {
+        const link = this.currentLink();
+        try {
+          return await work(link);
+        } catch (e) {
+          const error = toAgentError(e);
+          this.board.noteJobError(error);
+          throw error;
+        }
+      });
+    return {
+      serial: () => this.memory.serial(),
+      xReport: () => guarded((link) => printXReport(this.reportDeps(link))),
+      zReport: (signal) => guarded((link) => closeDay(this.reportDeps(link), 'staff', signal)),
+      voidReceipt: async (params, signal) => {
+        try {
+          const result = await guarded((link) => voidReceipt(this.voidDeps(link), params, signal));
+          this.state.setLastAction({
+            action: 'void',
+            at: this.ctx.clock.now(),
+            ok: true,
+            notes: result.notes,
+          });
+          return result;
+        } catch (e) {
+          const error = toAgentError(e);
+          if (error.code === 'STATE_UNKNOWN') {
+            this.state.setLastAction({
+              action: 'void',
+              at: this.ctx.clock.now(),
+              ok: false,
+              notes: error.notes,
+            });
+          }
+          throw error;
+        }
+      },
     };
   }
 
@@ -254,6 +392,13 @@ export class EpsonFpmateDriver implements Driver {
       return false;
     }
     this.board.answered(response);
+    const rt = parseRtState(response);
+    const now = this.ctx.clock.now();
+    if (rt.dailyOpen === true) this.state.dayOpen(now, false);
+    if (rt.dailyOpen === false) this.state.dayClosed();
+    if (rt.filesToSend !== undefined || rt.oldFilesToSend !== undefined) {
+      this.state.filesWaiting((rt.filesToSend ?? 0) + (rt.oldFilesToSend ?? 0), now);
+    }
     if (!this.memory.serial()) await this.learnSerial(link, response.addInfo.rtType, signal);
     return true;
   }
@@ -263,13 +408,12 @@ export class EpsonFpmateDriver implements Driver {
     void this.mutex.run(() => this.refresh()).catch(() => undefined);
   }
 
-  private startPolling(): void {
-    if (this.poller || this.options.statusIntervalMs === 0) {
-      this.poller ??= new AbortController();
-      return;
-    }
+  private startBackground(): void {
+    if (this.background) return;
     const controller = new AbortController();
-    this.poller = controller;
+    this.background = controller;
+    if (this.scheduler) void this.scheduler.run(controller.signal);
+    if (this.options.statusIntervalMs === 0) return;
     const loop = async () => {
       while (!controller.signal.aborted) {
         const delay = this.board.isConnected() ? this.options.statusIntervalMs : this.options.statusRetryMs;

@@ -52,6 +52,16 @@ export class PrinterLink {
     return postXml(this.http, url, xml, { timeoutMs: documentTimeoutMs(this.options) });
   }
 
+  /**
+   * Sends a fiscal report (X or Z): it prints for longer than a receipt, so fpmate and the HTTP
+   * client get three times the document timeouts.
+   */
+  sendReport(xml: string): Promise<PostResult> {
+    const url = fpmateEndpoint(this.address, this.options.devid, this.options.printerTimeoutMs * 3);
+    this.log.debug('fpmate report', { bytes: xml.length });
+    return postXml(this.http, url, xml, { timeoutMs: documentTimeoutMs(this.options) * 3 });
+  }
+
   /** A short exchange (status, reads, reset); undefined when there is no parseable answer. */
   async exchange(body: string, signal?: AbortSignal): Promise<FpmateResponse | undefined> {
     const readMs = this.options.readTimeoutMs;

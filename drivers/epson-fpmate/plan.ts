@@ -4,7 +4,8 @@ import { AgentError } from '../../src/errors.js';
 import type { EpsonFpmateOptions } from './config.js';
 import type { LastDocument } from './last-document.js';
 import { type PayloadKind, preparePayload } from './payload.js';
-import { buildReceipt, type ReceiptContext, receiptXml } from './receipt.js';
+import { buildReceipt, type ReceiptContext } from './receipt.js';
+import { receiptXml } from './receipt-xml.js';
 import type { Baseline } from './recovery.js';
 import type { DocumentReference } from './reference.js';
 import { envelope } from './xml-build.js';
@@ -54,8 +55,9 @@ export async function planJob(
     label: model.kind,
     root: 'printerFiscalReceipt',
     xml: envelope(receiptXml(model, options.operator)),
-    expectedCents: model.totalCents,
   };
+  // A void prints the original's total, which the bill of the cancellation need not repeat.
+  if (model.kind !== 'void') plan.expectedCents = model.totalCents;
   if (model.reference) plan.reference = model.reference;
   return plan;
 }

@@ -1,13 +1,22 @@
 import type { LegacyLine } from '../../src/connector/model.js';
 import type { CurrencyValue, WireOrderItem, WirePayment } from '../../src/connector/wire.js';
 import { AgentError } from '../../src/errors.js';
-import { DEFAULT_PAYMENTS, type PaymentMapping } from './config.js';
-import { formatAmount, toCents, toUnits, unitsToCents } from './money.js';
+import { toCents, toUnits, unitsToCents } from './money.js';
+import {
+  type Nature,
+  natureDepartment,
+  natureOfExemption,
+  rateDepartment,
+  rateOfTaxCode,
+  tableRates,
+} from './natures.js';
+import { fiscalNotes } from './notes.js';
+import { paymentKeys } from './payment-types.js';
 
 /**
  * Platform lines and payments in one neutral shape (integer units of 1/10,000 euro as `money.ts`
  * defines them, sign as the platform gave it; every amount range-checked on the way in), and the
- * decisions taken per line: VAT rate → department, payment type → Epson payment.
+ * decision taken per line: which VAT rate or nature, hence which printer department.
  */
 
 export interface SourceLine {
@@ -21,20 +30,37 @@ export interface SourceLine {
   taxCents?: number;
   taxCodes: string[];
   currency: string;
+  /** Order-item type (`CityTax`, `SpaceOrder` …) or the legacy accounting item's type. */
+  itemType?: string;
+  accountingCategoryId?: string;
+  /** The platform's `TaxExemptionReason` (`IT_N4` …). */
+  exemption?: string;
 }
 
 export interface SourcePayment {
-  type: string;
+  /** The keys it answers to in the payment map, most specific first (`payment-types.ts`). */
+  keys: string[];
   /** In units (1/10,000 euro), before any rounding. */
   units: number;
   currency: string;
 }
 
 export interface LineOptions {
+  /** Department per VAT rate or nature (`departmentTable`). */
   departments: Record<string, number>;
   taxCodeRates: Record<string, number>;
+  taxCodeNatures: Record<string, string>;
+  /** Nature per order-item type or accounting category (`itemNatureTable`). */
+  itemNatures: Record<string, string>;
   defaultDepartment?: number | undefined;
   itemNames: Record<string, string>;
+}
+
+/** Where a line prints: its department, and the VAT rate or nature that department carries. */
+export interface LineClass {
+  department: number;
+  rate?: number;
+  nature?: Nature;
 }
 
 const PAYMENT_STATES = new Set(['Charged', 'Closed']);
@@ -53,7 +79,8 @@ export function fromOrderItem(item: WireOrderItem, names: Record<string, string>
   if (item.CanceledUtc) return undefined;
   const type = item.Type ?? '';
   const named = type ? names[type] : undefined;
-  const name = named ?? (item.Notes?.trim() || (type ? humanise(type) : 'Item'));
+  const own = item.Notes?.trim() || item.BillingName?.trim();
+  const name = named ?? (own || (type ? humanise(type) : 'Item'));
   const what = `the item "${name}"`;
   const gross = grossOf(item.Amount, what);
   if (gross === undefined) return undefined;
@@ -64,6 +91,9 @@ export function fromOrderItem(item: WireOrderItem, names: Record<string, string>
     taxCodes: (item.Amount.TaxValues ?? []).map((t) => t.Code ?? '').filter(Boolean),
     currency: item.Amount.Currency,
   };
+  if (type) line.itemType = type;
+  if (item.AccountingCategoryId) line.accountingCategoryId = item.AccountingCategoryId;
+  if (item.TaxExemptionReason) line.exemption = item.TaxExemptionReason;
   const unit = grossOf(item.UnitAmount, what);
   if (unit !== undefined) line.unitGrossUnits = unit;
   if (item.Amount.NetValue !== undefined && item.Amount.NetValue !== null) {
@@ -86,6 +116,7 @@ export function fromLegacyLine(line: LegacyLine): SourceLine | undefined {
     taxCodes: line.taxCodes,
     currency: line.currency,
   };
+  if (line.type) source.itemType = line.type;
   // Net and tax, when the legacy line has them, tell the VAT rate like an order item's do.
   if (line.net !== undefined) {
     source.netCents = toCents(line.net, what);
@@ -101,63 +132,106 @@ export function fromPayment(payment: WirePayment): SourcePayment | undefined {
   const what = `the payment ${payment.Type}`;
   const units =
     grossOf(payment.Amount, what) ?? (payment.Amount.NetValue ? toUnits(payment.Amount.NetValue, what) : 0);
-  return { type: payment.Type, units, currency: payment.Amount.Currency };
+  return { keys: paymentKeys(payment), units, currency: payment.Amount.Currency };
 }
 
 export function fromLegacyPayment(line: LegacyLine): SourcePayment | undefined {
   if (line.canceled) return undefined;
-  const type = line.type ?? line.name;
-  return { type, units: toUnits(line.gross, `the payment ${type}`), currency: line.currency };
+  const keys = [...new Set([line.type, line.name].filter((k): k is string => Boolean(k)))];
+  return { keys, units: toUnits(line.gross, `the payment ${keys[0]}`), currency: line.currency };
 }
 
 function rejected(message: string, notes: string): AgentError {
   return new AgentError('FISCAL_REJECTED', message, { notes });
 }
 
+/** The nature the platform or the configuration gives a line, if any. */
+function natureOf(line: SourceLine, options: LineOptions): Nature | undefined {
+  const named = natureOfExemption(line.exemption);
+  if (named) return named;
+  if (line.itemType && options.itemNatures[line.itemType]) return options.itemNatures[line.itemType];
+  if (line.accountingCategoryId && options.itemNatures[line.accountingCategoryId])
+    return options.itemNatures[line.accountingCategoryId];
+  const coded = line.taxCodes.map((code) => options.taxCodeNatures[code]);
+  if (coded.length > 0 && coded.every((n) => n !== undefined)) {
+    const distinct = [...new Set(coded)];
+    if (distinct.length === 1) return distinct[0];
+  }
+  return undefined;
+}
+
 /**
- * The printer department of a line. The rate comes from `taxCodeRates` when every tax code of
- * the line is mapped, else from the amounts (the configured rate whose tax on the net amount is
- * closest to the line's tax, within rounding), else `defaultDepartment`. Rejects with
- * FISCAL_REJECTED when none applies or a line mixes rates.
+ * The VAT rate of a line: from `taxCodeRates` when every tax code of the line is mapped, else
+ * from the codes' own "NN%" ending, else from the amounts (the table's rate — or 0 — whose tax
+ * on the net amount is closest to the line's tax, within rounding). Undefined when none applies.
  */
-export function departmentOf(line: SourceLine, options: LineOptions): number {
-  const rates = Object.keys(options.departments);
-  let rateKey: string | undefined;
-  const mapped = line.taxCodes.map((code) => options.taxCodeRates[code]);
-  if (line.taxCodes.length > 0 && mapped.every((r) => r !== undefined)) {
-    const distinct = [...new Set(mapped)];
+function rateOf(line: SourceLine, options: LineOptions): number | undefined {
+  const fromCodes = (rates: Array<number | undefined>) => {
+    if (line.taxCodes.length === 0 || !rates.every((r) => r !== undefined)) return undefined;
+    const distinct = [...new Set(rates)];
     if (distinct.length > 1) {
       throw rejected(
         `Line "${line.name}" carries several VAT rates (${distinct.join(', ')} %)`,
-        `The bill line "${line.name}" mixes VAT rates, which one receipt line cannot show; nothing was printed. Split the item on the platform, then issue the receipt again.`,
+        fiscalNotes.mixedRates(line.name),
       );
     }
-    rateKey = rates.find((k) => Number(k) === distinct[0]);
-  } else if (line.netCents !== undefined && line.taxCents !== undefined && line.netCents !== 0) {
-    const net = Math.abs(line.netCents);
-    const tax = Math.abs(line.taxCents);
-    const tolerance = Math.max(2, Math.round(tax * 0.005));
-    let best: { key: string; diff: number } | undefined;
-    for (const key of rates) {
-      const diff = Math.abs(Math.round((net * Number(key)) / 100) - tax);
-      if (!best || diff < best.diff) best = { key, diff };
-    }
-    if (best && best.diff <= tolerance) rateKey = best.key;
+    return distinct[0];
+  };
+  const mapped = fromCodes(line.taxCodes.map((code) => options.taxCodeRates[code]));
+  if (mapped !== undefined) return mapped;
+  const named = fromCodes(line.taxCodes.map(rateOfTaxCode));
+  if (named !== undefined) return named;
+  if (line.netCents === undefined || line.taxCents === undefined || line.netCents === 0) return undefined;
+  const net = Math.abs(line.netCents);
+  const tax = Math.abs(line.taxCents);
+  const tolerance = Math.max(2, Math.round(tax * 0.005));
+  let best: { rate: number; diff: number } | undefined;
+  for (const rate of [...new Set([0, ...tableRates(options.departments)])]) {
+    const diff = Math.abs(Math.round((net * rate) / 100) - tax);
+    if (!best || diff < best.diff) best = { rate, diff };
   }
-  const department = rateKey === undefined ? undefined : options.departments[rateKey];
-  if (department !== undefined) return department;
-  if (options.defaultDepartment !== undefined) return options.defaultDepartment;
-  throw rejected(
-    `No department for line "${line.name}" (codes ${line.taxCodes.join(', ') || 'none'}, net ${formatAmount(line.netCents ?? 0)}, tax ${formatAmount(line.taxCents ?? 0)})`,
-    `The VAT rate of the bill line "${line.name}" does not match any printer department; nothing was printed. Ask IT to add it to the driver's departments or taxCodeRates.`,
-  );
+  return best && best.diff <= tolerance ? best.rate : undefined;
 }
 
-/** The Epson payment for a platform payment type: configured, built-in, else the default. */
-export function paymentFor(
-  type: string,
-  configured: Record<string, PaymentMapping>,
-  fallback: PaymentMapping,
-): PaymentMapping {
-  return configured[type] ?? DEFAULT_PAYMENTS[type] ?? fallback;
+/**
+ * Where a line prints. A nature — the platform's `TaxExemptionReason`, else `itemNatures` by
+ * item type or accounting category (the city tax is N1), else `taxCodeNatures` — wins, and then
+ * the line must carry no VAT; otherwise the VAT rate (see `rateOf`) picks the department. A line
+ * without VAT and without a nature, a rate or nature without a department, or a line whose rate
+ * cannot be told go to `defaultDepartment` when one is configured, else the bill is refused with
+ * FISCAL_REJECTED and Notes naming the line — before anything is printed.
+ */
+export function classifyLine(line: SourceLine, options: LineOptions): LineClass {
+  const nature = natureOf(line, options);
+  const fallback = (what: string, message: string, notes: string): LineClass => {
+    if (options.defaultDepartment !== undefined) return { department: options.defaultDepartment };
+    throw rejected(`${message} (line "${line.name}", ${what})`, notes);
+  };
+  if (nature) {
+    if (line.taxCents !== undefined && Math.abs(line.taxCents) > 1) {
+      throw rejected(
+        `Line "${line.name}" is ${nature} but carries VAT`,
+        fiscalNotes.natureWithVat(line.name, nature),
+      );
+    }
+    const department = natureDepartment(nature, options.departments);
+    if (department !== undefined) return { department, nature };
+    return fallback(
+      `nature ${nature}`,
+      'No department for a nature',
+      fiscalNotes.noDepartment(line.name, `VAT nature ${nature}`),
+    );
+  }
+  const rate = rateOf(line, options);
+  const described = `codes ${line.taxCodes.join(', ') || 'none'}, net ${line.netCents ?? '?'}, tax ${line.taxCents ?? '?'} cents`;
+  if (rate === undefined || (rate === 0 && rateDepartment(0, options.departments) === undefined)) {
+    return fallback(described, 'Line without VAT rate or nature', fiscalNotes.unclassifiable(line.name));
+  }
+  const department = rateDepartment(rate, options.departments);
+  if (department !== undefined) return { department, rate };
+  return fallback(
+    described,
+    `No department for VAT ${rate} %`,
+    fiscalNotes.noDepartment(line.name, `VAT ${rate} %`),
+  );
 }

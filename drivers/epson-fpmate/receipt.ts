@@ -1,32 +1,41 @@
 import type { FiscalJobData } from '../../src/connector/model.js';
 import type { PlatformReader } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
-import { DEFAULT_ITEM_NAMES, type EpsonFpmateOptions } from './config.js';
+import { DEFAULT_ITEM_NAMES, departmentTable, type EpsonFpmateOptions, itemNatureTable } from './config.js';
+import { type CustomerCode, customerCodes } from './customer-codes.js';
+import { allocateDeductions, type Deduction } from './deductions.js';
 import { formatAmount, MAX_CENTS, MAX_QUANTITY, settlePayments, unitsToCents } from './money.js';
+import { fiscalNotes } from './notes.js';
+import { DEDUCTION_ADJUSTMENT, isDeduction, ruleFor } from './payment-types.js';
 import {
-  departmentOf,
+  classifyLine,
   fromLegacyLine,
   fromLegacyPayment,
   fromOrderItem,
   fromPayment,
   type LineOptions,
-  paymentFor,
   type SourceLine,
   type SourcePayment,
 } from './receipt-lines.js';
-import { type DocumentReference, referenceMessage, refundReference } from './reference.js';
-import { element, formatQuantity, printerText } from './xml-build.js';
+import { type DocumentReference, isUnreferenced, refundReference, unreferencedRefund } from './reference.js';
+import { formatQuantity, printerText } from './xml-build.js';
 
 /** A receipt ready to print: every amount in integer cents, every total already checked. */
 export interface ReceiptLine {
-  type: 'item' | 'discount' | 'refund';
+  /** `deduction`: a deposit or single-use voucher taken off the total (`adjustmentType`). */
+  type: 'item' | 'discount' | 'refund' | 'deduction';
   description: string;
   quantity: number;
-  /** Unit price (item, refund) or discount amount (discount), positive. */
+  /** Unit price (item, refund) or the adjustment's amount (discount, deduction), positive. */
   unitCents: number;
   /** The line's effect on the total, positive. */
   totalCents: number;
   department: number;
+  /** The VAT rate or the nature the department carries (for checking; not sent). */
+  rate?: number;
+  nature?: string;
+  /** `printRecItemAdjustment adjustmentType`: 3 discount, 10 deposit, 12 single-use voucher. */
+  adjustmentType?: number;
 }
 
 export interface ReceiptPayment {
@@ -37,19 +46,24 @@ export interface ReceiptPayment {
 }
 
 export interface ReceiptModel {
-  kind: 'sale' | 'refund';
+  kind: 'sale' | 'refund' | 'void';
   reference?: DocumentReference;
   header: string[];
   lines: ReceiptLine[];
   payments: ReceiptPayment[];
+  /** What the receipt totals: items less discounts and deductions; what the payments cover. */
   totalCents: number;
   currency: string;
+  customer?: CustomerCode;
+  lottery?: string;
 }
 
 export interface ReceiptContext {
   platform: PlatformReader;
   signal: AbortSignal;
   timeZone: string;
+  /** Now, for the date of a refund that names no original receipt. */
+  now: number;
   /** This printer's serial, used in refund references when the platform gives none. */
   ownSerial?: string | undefined;
 }
@@ -102,7 +116,7 @@ function toLine(
       `The bill line "${source.name}" has a quantity (${source.quantity}) the fiscal printer cannot print; nothing was printed. Check the bill on the platform.`,
     );
   }
-  const department = departmentOf(source, lineOptions);
+  const where = classifyLine(source, lineOptions);
   let unit = source.unitGrossUnits === undefined ? undefined : Math.abs(unitsToCents(source.unitGrossUnits));
   let name = source.name;
   const milli = quantity * 1000;
@@ -114,21 +128,66 @@ function toLine(
     unit = total;
   }
   const description = printerText(name, options.lineLength) || 'ARTICOLO';
-  if (kind === 'refund')
-    return { type: 'refund', description, quantity, unitCents: unit, totalCents: total, department };
+  const common = { description, department: where.department, ...classOf(where) };
+  if (kind === 'refund') return { type: 'refund', quantity, unitCents: unit, totalCents: total, ...common };
   if (source.grossUnits < 0) {
-    return { type: 'discount', description, quantity: 1, unitCents: total, totalCents: total, department };
+    return {
+      type: 'discount',
+      quantity: 1,
+      unitCents: total,
+      totalCents: total,
+      adjustmentType: 3,
+      ...common,
+    };
   }
-  return { type: 'item', description, quantity, unitCents: unit, totalCents: total, department };
+  return { type: 'item', quantity, unitCents: unit, totalCents: total, ...common };
+}
+
+function classOf(where: { rate?: number; nature?: string }): { rate?: number; nature?: string } {
+  return where.nature !== undefined
+    ? { nature: where.nature }
+    : where.rate !== undefined
+      ? { rate: where.rate }
+      : {};
+}
+
+/**
+ * The document a refund command asks for: a void of the original when the bill cancels it
+ * (`CorrectionType: Cancellation`, with `voidCancellations`), a refund referring to it, or —
+ * when the platform names no original at all — an unreferenced refund (`REFUND 0000 0000
+ * ddMMyyyy ND`, with `unreferencedRefunds`). Rejects with COMMAND_INVALID otherwise.
+ */
+function refundDocument(
+  fiscal: FiscalJobData,
+  options: EpsonFpmateOptions,
+  ctx: ReceiptContext,
+): { kind: 'refund' | 'void'; reference: DocumentReference } {
+  const doc = fiscal.document;
+  if (doc.type !== 'data') throw new AgentError('INTERNAL', 'refundDocument called for a payload');
+  if (isUnreferenced(doc.rebated)) {
+    if (!options.unreferencedRefunds) {
+      throw new AgentError('COMMAND_INVALID', 'Refund without a reference', {
+        notes: fiscalNotes.noUnreferencedRefunds(),
+      });
+    }
+    return { kind: 'refund', reference: unreferencedRefund(ctx.now, ctx.timeZone) };
+  }
+  const cancels = options.voidCancellations && fiscal.bill.correctionType === 'Cancellation';
+  const kind = cancels ? 'VOID' : 'REFUND';
+  const reference = refundReference(doc.rebated, doc.printerSerialNumber, ctx.ownSerial, ctx.timeZone, kind);
+  return { kind: cancels ? 'void' : 'refund', reference };
 }
 
 /**
  * Builds the receipt of a `data` fiscal command from the bill: items from the legacy bill when it
- * carries them, else from `orderItems`; payments (Charged/Closed) from `payments`, else the legacy
- * bill's own. Rejects — before anything is printed — with FISCAL_REJECTED when the bill cannot
- * make a valid receipt (no items, unknown VAT, foreign currency, items ≠ payments to the cent,
- * payments ≠ the bill's own payments) and with COMMAND_INVALID for a refund without a usable
- * reference.
+ * carries them, else from `orderItems`, each in the department of its VAT rate or nature;
+ * payments (Charged/Closed) from `payments`, else the legacy bill's own, each as the printer's
+ * payment type or as a deduction (deposit, single-use voucher). A void needs no lines: the
+ * printer voids the original as it is. Rejects — before anything is printed — with
+ * FISCAL_REJECTED when the bill cannot make a valid receipt (no items, a line it cannot
+ * classify, an unknown payment type, foreign currency, items ≠ payments to the cent, payments ≠
+ * the bill's own payments) and with COMMAND_INVALID for a refund without a usable reference or a
+ * customer code that fails its check.
  */
 export async function buildReceipt(
   fiscal: FiscalJobData,
@@ -137,18 +196,50 @@ export async function buildReceipt(
 ): Promise<ReceiptModel> {
   const doc = fiscal.document;
   if (doc.type !== 'data') throw new AgentError('INTERNAL', 'buildReceipt called for a payload command');
-  const kind = doc.isRefund ? 'refund' : 'sale';
+  const header = options.headerLines.map((h) => printerText(h, options.lineLength));
+  const codes = customerCodes(fiscal, options);
+  if (doc.isRefund) {
+    const { kind, reference } = refundDocument(fiscal, options, ctx);
+    if (kind === 'void') {
+      const model: ReceiptModel = {
+        kind,
+        reference,
+        header: [],
+        lines: [],
+        payments: [],
+        totalCents: 0,
+        currency: options.currency,
+      };
+      if (codes.customer) model.customer = codes.customer;
+      return model;
+    }
+    const model = await fromBill(fiscal, options, ctx, 'refund');
+    model.reference = reference;
+    model.header = header;
+    if (codes.customer) model.customer = codes.customer;
+    return model;
+  }
+  const model = await fromBill(fiscal, options, ctx, 'sale');
+  model.header = header;
+  if (codes.customer) model.customer = codes.customer;
+  if (codes.lottery) model.lottery = codes.lottery;
+  return model;
+}
+
+async function fromBill(
+  fiscal: FiscalJobData,
+  options: EpsonFpmateOptions,
+  ctx: ReceiptContext,
+  kind: 'sale' | 'refund',
+): Promise<ReceiptModel> {
   const lineOptions: LineOptions = {
-    departments: options.departments,
+    departments: departmentTable(options),
     taxCodeRates: options.taxCodeRates,
+    taxCodeNatures: options.taxCodeNatures,
+    itemNatures: itemNatureTable(options),
     defaultDepartment: options.defaultDepartment,
     itemNames: { ...DEFAULT_ITEM_NAMES, ...options.itemNames },
   };
-  const reference =
-    kind === 'refund'
-      ? refundReference(doc.rebated, doc.printerSerialNumber, ctx.ownSerial, ctx.timeZone)
-      : undefined;
-
   const sourceLines = (
     fiscal.bill.legacyItems
       ? fiscal.bill.legacyItems.map(fromLegacyLine)
@@ -166,21 +257,19 @@ export async function buildReceipt(
     .map((l) => toLine(l, kind, options, lineOptions))
     .filter((l): l is ReceiptLine => l !== undefined)
     .sort((a, b) => Number(a.type === 'discount') - Number(b.type === 'discount'));
-  const totalCents = sum(lines.map((l) => (l.type === 'discount' ? -l.totalCents : l.totalCents)));
-  if (lines.length === 0 || totalCents <= 0) {
+  const itemsCents = sum(lines.map((l) => (l.type === 'discount' ? -l.totalCents : l.totalCents)));
+  if (lines.length === 0 || itemsCents <= 0) {
     throw rejected(
-      `Bill ${fiscal.bill.id} has nothing to print (total ${formatAmount(totalCents)})`,
+      `Bill ${fiscal.bill.id} has nothing to print (total ${formatAmount(itemsCents)})`,
       'The bill has no items to put on a receipt; nothing was printed. Check the bill on the platform.',
     );
   }
-
-  if (totalCents > MAX_CENTS) {
+  if (itemsCents > MAX_CENTS) {
     throw rejected(
-      `Bill ${fiscal.bill.id} totals ${formatAmount(totalCents)}, over the printer's limit`,
-      `The bill’s total (${formatAmount(totalCents)} ${options.currency}) is more than the fiscal printer can print on one receipt; nothing was printed. Check the bill on the platform.`,
+      `Bill ${fiscal.bill.id} totals ${formatAmount(itemsCents)}, over the printer's limit`,
+      `The bill’s total (${formatAmount(itemsCents)} ${options.currency}) is more than the fiscal printer can print on one receipt; nothing was printed. Check the bill on the platform.`,
     );
   }
-
   const platformPayments = (await ctx.platform.payments(fiscal.bill.id, ctx.signal))
     .map(fromPayment)
     .filter((p): p is SourcePayment => p !== undefined);
@@ -204,17 +293,45 @@ export async function buildReceipt(
       );
     }
   }
-  const counted = sourcePayments
-    .map((p) => ({ source: p, cents: Math.abs(unitsToCents(p.units)) }))
+  const ruled = sourcePayments
+    .map((p) => {
+      const rule = ruleFor(p.keys, options.payments, options.defaultPayment);
+      if (!rule) {
+        throw rejected(
+          `No payment rule for ${p.keys.join(' / ')}`,
+          fiscalNotes.unknownPayment(p.keys[0] ?? 'unknown'),
+        );
+      }
+      return { source: p, rule, cents: Math.abs(unitsToCents(p.units)) };
+    })
     .filter((p) => p.cents !== 0);
+  const deductions: Deduction[] = [];
+  const counted: typeof ruled = [];
+  for (const p of ruled) {
+    if (!isDeduction(p.rule)) {
+      counted.push(p);
+      continue;
+    }
+    if (kind === 'refund') throw rejected('A refund with a deduction', fiscalNotes.deductionOnRefund());
+    deductions.push({
+      adjustmentType: DEDUCTION_ADJUSTMENT[p.rule.deduct],
+      description: printerText(p.rule.description ?? p.source.keys[0] ?? 'ACCONTO', options.lineLength),
+      cents: p.cents,
+    });
+  }
+  const deductionLines = allocateDeductions(lines, deductions);
+  const totalCents = itemsCents - sum(deductionLines.map((l) => l.totalCents));
   const paid = sum(counted.map((p) => p.cents));
   // Rounding differences only (the bill balances before rounding) go onto the largest payment.
   const balancedExactly = units(sourceLines.map((l) => ({ units: l.grossUnits }))) === units(sourcePayments);
-  const settled = settlePayments(
-    counted.map((p) => p.cents),
-    totalCents,
-    balancedExactly,
-  );
+  const settled =
+    totalCents === 0 && counted.length === 0
+      ? []
+      : settlePayments(
+          counted.map((p) => p.cents),
+          totalCents,
+          balancedExactly,
+        );
   if (!settled) {
     throw rejected(
       `Items ${formatAmount(totalCents)} and payments ${formatAmount(paid)} differ`,
@@ -222,73 +339,20 @@ export async function buildReceipt(
     );
   }
   const payments = counted.map((p, i) => {
-    const mapping = paymentFor(p.source.type, options.payments, options.defaultPayment);
+    const rule = p.rule as Exclude<typeof p.rule, { deduct: string }>;
     return {
-      description: printerText(mapping.description ?? p.source.type, options.lineLength),
-      paymentType: mapping.paymentType,
-      index: mapping.index,
+      description: printerText(rule.description ?? p.source.keys[0] ?? 'PAGAMENTO', options.lineLength),
+      paymentType: rule.paymentType,
+      index: rule.index,
       cents: settled[i] ?? p.cents,
     };
   });
-  const model: ReceiptModel = {
+  return {
     kind,
-    header: options.headerLines.map((h) => printerText(h, options.lineLength)),
-    lines,
+    header: [],
+    lines: [...lines, ...deductionLines],
     payments,
     totalCents,
     currency: options.currency,
   };
-  if (reference) model.reference = reference;
-  return model;
-}
-
-/** The `printerFiscalReceipt` element of a receipt (amounts with a dot, text escaped). */
-export function receiptXml(model: ReceiptModel, operator: string): string {
-  const parts: string[] = ['<printerFiscalReceipt>'];
-  if (model.reference) {
-    parts.push(
-      element('printRecMessage', { operator, messageType: 4, message: referenceMessage(model.reference) }),
-    );
-  }
-  model.header.forEach((message, i) => {
-    parts.push(element('printRecMessage', { operator, messageType: 1, index: i + 1, font: 1, message }));
-  });
-  parts.push(element('beginFiscalReceipt', { operator }));
-  for (const line of model.lines) {
-    const common = { operator, description: line.description, department: line.department };
-    if (line.type === 'discount') {
-      parts.push(
-        element('printRecItemAdjustment', {
-          ...common,
-          adjustmentType: 3,
-          amount: formatAmount(line.unitCents),
-          justification: 2,
-        }),
-      );
-    } else {
-      const name = line.type === 'refund' ? 'printRecRefund' : 'printRecItem';
-      parts.push(
-        element(name, {
-          ...common,
-          quantity: formatQuantity(line.quantity),
-          unitPrice: formatAmount(line.unitCents),
-          justification: 1,
-        }),
-      );
-    }
-  }
-  for (const p of model.payments) {
-    parts.push(
-      element('printRecTotal', {
-        operator,
-        description: p.description,
-        payment: formatAmount(p.cents),
-        paymentType: p.paymentType,
-        index: p.index,
-        justification: 2,
-      }),
-    );
-  }
-  parts.push(element('endFiscalReceipt', { operator }), '</printerFiscalReceipt>');
-  return parts.join('');
 }

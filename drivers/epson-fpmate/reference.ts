@@ -6,7 +6,9 @@ import { ddMMyyyy, pad4 } from './protocol.js';
  * The reference a refund (reso) or void (annullo) carries in its first line:
  * `REFUND zzzz nnnn ddMMyyyy SERIAL` — Z number and document number of the original, zero-padded
  * to four digits, the original's date in Italian local time, and the serial of the printer that
- * emitted it.
+ * emitted it. A refund of goods or services whose receipt is not known (no reference at all)
+ * reads `REFUND 0000 0000 ddMMyyyy ND`, dated the day of the refund (fiskaltrust `scu-it`
+ * `EpsonRTPrinterSCU.cs` `ProcessRefundReceipt`: "default values for unreferenced refunds").
  */
 export interface DocumentReference {
   kind: 'REFUND' | 'VOID';
@@ -45,6 +47,7 @@ export function refundReference(
   printerSerialNumber: string | undefined,
   ownSerial: string | undefined,
   timeZone: string,
+  kind: DocumentReference['kind'] = 'REFUND',
 ): DocumentReference {
   let zText = rebated?.sequence;
   let docText = rebated?.receiptNumber;
@@ -73,7 +76,32 @@ export function refundReference(
         'The refund does not say which fiscal printer printed the original receipt, and this printer’s serial is not known yet; nothing was printed.',
     });
   }
-  return { kind: 'REFUND', z, doc, date: ddMMyyyy(when, timeZone), serial };
+  return { kind, z, doc, date: ddMMyyyy(when, timeZone), serial };
+}
+
+/** The platform gave no reference at all: no number, no sequence, no date. */
+export function isUnreferenced(rebated: Rebated | undefined): boolean {
+  const blank = (v: string | undefined) => v === undefined || v.trim() === '';
+  return !rebated || (blank(rebated.receiptNumber) && blank(rebated.sequence) && blank(rebated.dateTimeUtc));
+}
+
+/** `REFUND 0000 0000 ddMMyyyy ND`: a refund whose original receipt is not known, dated `now`. */
+export function unreferencedRefund(now: number, timeZone: string): DocumentReference {
+  return { kind: 'REFUND', z: 0, doc: 0, date: ddMMyyyy(new Date(now), timeZone), serial: 'ND' };
+}
+
+/** True for the reference of an unreferenced refund. */
+export function isNoReference(ref: DocumentReference): boolean {
+  return ref.serial === 'ND' && ref.z === 0 && ref.doc === 0;
+}
+
+/** "0012-0034" (or "12-34") → Z 12, document 34; undefined when it is not such a pair. */
+export function parseReceiptLabel(text: string): { z: number; doc: number } | undefined {
+  const m = /^\s*(\d{1,4})-(\d{1,4})\s*$/.exec(text);
+  if (!m) return undefined;
+  const z = Number(m[1]);
+  const doc = Number(m[2]);
+  return z > 0 && doc > 0 ? { z, doc } : undefined;
 }
 
 /** The `printRecMessage messageType="4"` text of a reference. */

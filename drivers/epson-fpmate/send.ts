@@ -4,6 +4,7 @@ import { AgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
 import { failureMeaning } from './answers.js';
 import type { EpsonFpmateOptions } from './config.js';
+import type { FiscalState } from './fiscal-state.js';
 import type { PostResult } from './http.js';
 import type { LastDocument } from './last-document.js';
 import type { PrinterLink } from './link.js';
@@ -17,6 +18,8 @@ import { type FpmateResponse, parseFpmateResponse } from './xml-response.js';
 export interface SendDeps {
   link: PrinterLink;
   memory: PrinterMemory;
+  /** Where printed documents are remembered (voids by number) and the fiscal day's opening. */
+  state?: FiscalState;
   board: StatusBoard;
   options: EpsonFpmateOptions;
   clock: Clock;
@@ -244,6 +247,15 @@ function finish(
   if (printed) {
     d.memory.confirm(printed.z, printed.doc);
     d.board.noteReceipt(docLabel(printed));
+    d.state?.remember({
+      z: printed.z,
+      doc: printed.doc,
+      kind: printed.kind,
+      ...(printed.dateTime ? { dateTime: printed.dateTime } : {}),
+      ...(printed.totalCents !== undefined ? { totalCents: printed.totalCents } : {}),
+    });
+    // The day's first document opens the fiscal day: from then on the closure is due.
+    d.state?.dayOpen(d.clock.now(), printed.doc === 1);
     result = receiptResult(printed, d.options.currency);
   } else if (response) {
     // Printed, but neither the answer nor the counters say under which number.

@@ -1,13 +1,8 @@
 import type { Clock } from '../../src/clock.js';
-import {
-  formatLastDocument,
-  formatSerialAnswer,
-  LAST_DOCUMENT_COMMAND,
-  rtTypeOf,
-  SERIAL_COMMAND,
-} from './last-document.js';
+import { formatSerialAnswer, rtTypeOf, SERIAL_COMMAND } from './last-document.js';
 import { localDateTime } from './protocol.js';
 import type { DocumentReference } from './reference.js';
+import { add, classKey, type DayTotals, type DepartmentClass, total } from './simulator-programming.js';
 import {
   type CheckedReceipt,
   checkReceipt,
@@ -16,11 +11,12 @@ import {
   type SimElement,
   SimRefusal,
 } from './simulator-receipt.js';
+import { SimReports } from './simulator-reports.js';
 import { type AddInfo, commaAmount, failureXml, responseXml } from './simulator-xml.js';
 
 /** One document the simulated printer emitted. */
 export interface PrintedDocument {
-  kind: 'sale' | 'refund' | 'void' | 'non-fiscal' | 'z-report';
+  kind: 'sale' | 'refund' | 'void' | 'non-fiscal' | 'z-report' | 'x-report';
   /** Z (daily closure) number; for a z-report, the closure it made. */
   z: number;
   /** Document number within the Z (non-fiscal documents have their own numbering). */
@@ -38,6 +34,10 @@ export interface PrintedDocument {
   text?: string[];
   refundedCents: number;
   voided: boolean;
+  customer?: { command: '1060' | '1061'; id: string };
+  lottery?: string;
+  /** X and Z reports: the day's totals they show. */
+  totals?: DayTotals;
 }
 
 /** The switches of the simulated printer (see `setFault`). */
@@ -60,7 +60,14 @@ export interface Faults {
   dayOpenOver24h?: boolean;
   lastDocUnreadable?: boolean;
   trainingMode?: boolean;
+  /** Overrides the RT file counters of the status answer. */
   rtFiles?: { toSend?: number; old?: number; rejected?: number };
+  /** The tax agency cannot be reached: daily files wait (and turn old after a day). */
+  transmissionDown?: boolean;
+  /** The RT is not in service: `rtMainStatus` 01 with this `rtSubStatus` (02 … 08). */
+  rtNotInService?: { subStatus: string };
+  /** An older firmware: directIO 9205 (the reference check) is unknown, PRINTER ERROR 16. */
+  noReferenceCheck?: boolean;
 }
 
 export interface SimPrinterOptions {
@@ -69,6 +76,7 @@ export interface SimPrinterOptions {
   timeZone: string;
   expiryCD: string;
   expiryCA: string;
+  departments: Readonly<Record<number, DepartmentClass>>;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -81,11 +89,19 @@ export class SimPrinter {
   private nonFiscal = 0;
   private dayOpenedAt: number | undefined;
   private lastEmitted: PrintedDocument | undefined;
+  private readonly reports: SimReports;
 
   constructor(
     private readonly o: SimPrinterOptions,
     private readonly faults: Faults,
-  ) {}
+  ) {
+    this.reports = new SimReports(o.clock, faults);
+  }
+
+  /** The day's totals so far (what an X report shows). */
+  get totals(): DayTotals {
+    return this.reports.day;
+  }
 
   printerStatus(): string {
     const paper = this.faults.paperOut || this.faults.coverOpen ? '3' : this.faults.paperLow ? '2' : '0';
@@ -118,11 +134,18 @@ export class SimPrinter {
     return { at, local: localDateTime(new Date(at), this.o.timeZone) };
   }
 
+  /** The fiscal day has been open for more than 24 hours: receipts are refused until a Z. */
+  private overdue(): boolean {
+    return (
+      Boolean(this.faults.dayOpenOver24h) ||
+      (this.dayOpenedAt !== undefined && this.o.clock.now() - this.dayOpenedAt > DAY_MS)
+    );
+  }
+
   private canPrint(fiscal: boolean): void {
     if (this.faults.paperOut) throw new SimRefusal('EPTR_REC_EMPTY');
     if (this.faults.coverOpen) throw new SimRefusal('PRINTER ERROR', '3');
-    const overdue = this.dayOpenedAt !== undefined && this.o.clock.now() - this.dayOpenedAt > DAY_MS;
-    if (fiscal && (this.faults.dayOpenOver24h || overdue)) throw new SimRefusal('PRINTER ERROR', '17');
+    if (fiscal && this.overdue()) throw new SimRefusal('PRINTER ERROR', '17');
   }
 
   private emit(
@@ -139,7 +162,7 @@ export class SimPrinter {
       voided: false,
     };
     this.printed.push(full);
-    if (doc.kind !== 'z-report') this.lastEmitted = full;
+    if (doc.kind !== 'z-report' && doc.kind !== 'x-report') this.lastEmitted = full;
     return full;
   }
 
@@ -147,18 +170,22 @@ export class SimPrinter {
     this.canPrint(true);
     const checked = checkReceipt(elements);
     const target = checked.reference ? this.referenced(checked) : undefined;
+    for (const line of checked.lines) line.vatClass = classKey(this.o.departments[line.department]);
     this.dayOpenedAt ??= this.o.clock.now();
     this.counters.doc += 1;
-    const total = checked.kind === 'void' && target ? target.totalCents : checked.totalCents;
+    const totalCents = checked.kind === 'void' ? (target?.totalCents ?? 0) : checked.totalCents;
+    const { customer, lottery, ...rest } = checked;
     const doc = this.emit({
-      ...checked,
-      kind: checked.kind,
+      ...rest,
+      ...(customer ? { customer } : {}),
+      ...(lottery ? { lottery } : {}),
       z: this.counters.z,
       doc: this.counters.doc,
-      totalCents: total,
+      totalCents,
     });
     if (target && checked.kind === 'void') target.voided = true;
     if (target && checked.kind === 'refund') target.refundedCents += checked.totalCents;
+    this.count(doc, target);
     const { local } = this.now();
     return responseXml(true, '', '2', [
       ['lastCommand', '74'],
@@ -171,23 +198,53 @@ export class SimPrinter {
     ]);
   }
 
-  /** Checks a refund/void reference like an RT: statuses 39–42. Foreign serials cannot be checked. */
+  /** Adds a document to the day's totals (an X report shows them, a Z report closes them). */
+  private count(doc: PrintedDocument, target: PrintedDocument | undefined): void {
+    const day = this.reports.day;
+    day.documents += 1;
+    if (doc.kind === 'void') {
+      day.voids += target?.totalCents ?? 0;
+      return;
+    }
+    for (const line of doc.lines) {
+      const key = line.vatClass ?? 'unprogrammed';
+      if (line.adjustmentType !== undefined && line.adjustmentType >= 10)
+        add(day.deductions, String(line.adjustmentType), -line.amountCents);
+      else add(doc.kind === 'refund' ? day.refunds : day.sales, key, line.amountCents);
+    }
+    for (const p of doc.payments) add(day.payments, `${p.paymentType}/${p.index}`, p.amountCents);
+  }
+
+  /** Checks a refund/void reference like an RT: statuses 39–42. Foreign and ND references are not checked. */
   private referenced(checked: CheckedReceipt): PrintedDocument | undefined {
     const ref = checked.reference as DocumentReference;
     if (ref.serial !== this.o.serial) return undefined;
-    const notCommercial = new SimRefusal('PRINTER ERROR', ref.kind === 'VOID' ? '41' : '42');
+    const verdict = this.verdict(ref, ref.kind === 'REFUND' ? checked.totalCents : 0);
+    if (verdict.refusal) throw new SimRefusal('PRINTER ERROR', verdict.refusal);
+    return verdict.target;
+  }
+
+  /** What the printer says of a reference: its target, or the status it refuses with. */
+  private verdict(
+    ref: DocumentReference,
+    refundCents: number,
+  ): { target?: PrintedDocument; refusal?: string } {
+    const notCommercial = ref.kind === 'VOID' ? '41' : '42';
     const target = this.printed.find(
-      (d) => d.z === ref.z && d.doc === ref.doc && d.kind !== 'non-fiscal' && d.kind !== 'z-report',
+      (d) =>
+        d.z === ref.z && d.doc === ref.doc && (d.kind === 'sale' || d.kind === 'refund' || d.kind === 'void'),
     );
-    if (target?.kind !== 'sale') throw notCommercial;
+    if (target?.kind !== 'sale') return { refusal: notCommercial };
     const [y, m, d] = target.dateTime.slice(0, 10).split('-');
-    if (ref.date !== `${d}${m}${y}`) throw notCommercial;
-    if (target.voided) throw new SimRefusal('PRINTER ERROR', '39');
-    const refundedAfter = target.refundedCents + (ref.kind === 'REFUND' ? checked.totalCents : 0);
-    if (refundedAfter > target.totalCents || (ref.kind === 'VOID' && target.refundedCents > 0)) {
-      throw new SimRefusal('PRINTER ERROR', '40');
+    if (ref.date !== `${d}${m}${y}`) return { refusal: notCommercial };
+    if (target.voided) return { refusal: '39' };
+    if (
+      target.refundedCents + refundCents > target.totalCents ||
+      (ref.kind === 'VOID' && target.refundedCents > 0)
+    ) {
+      return { refusal: '40' };
     }
-    return target;
+    return { target };
   }
 
   private nonFiscalDocument(elements: SimElement[]): string {
@@ -211,6 +268,12 @@ export class SimPrinter {
     return responseXml(true, '', '2', [['printerStatus', this.printerStatus()]]);
   }
 
+  /**
+   * X report (`printXReport`): the day's totals, nothing changes. Z report (`printZReport`, or
+   * `printXZReport`: report and closure — OCA l10n-italy sends it, fiskaltrust sends the former):
+   * the day's totals are closed into a daily file for the tax agency, the Z number moves on and
+   * numbering restarts.
+   */
   private report(elements: SimElement[]): string {
     const closing = elements.some((e) => e.name === 'printZReport' || e.name === 'printXZReport');
     if (
@@ -220,8 +283,12 @@ export class SimPrinter {
     }
     this.canPrint(false);
     const closed = this.counters.z;
+    const totals = structuredClone(this.reports.day);
+    const amount = total(totals.sales) - total(totals.refunds) - total(totals.deductions);
+    const kind = closing ? 'z-report' : 'x-report';
+    this.emit({ kind, z: closed, doc: 0, totalCents: amount, header: [], lines: [], payments: [], totals });
     if (closing) {
-      this.emit({ kind: 'z-report', z: closed, doc: 0, totalCents: 0, header: [], lines: [], payments: [] });
+      this.reports.close(closed, totals);
       this.counters.z += 1;
       this.counters.doc = 0;
       this.nonFiscal = 0;
@@ -230,6 +297,7 @@ export class SimPrinter {
     return responseXml(true, '', '2', [
       ['printerStatus', this.printerStatus()],
       ['zRepNumber', String(closed)],
+      ['dailyAmount', commaAmount(Math.max(0, amount))],
     ]);
   }
 
@@ -247,50 +315,55 @@ export class SimPrinter {
   }
 
   /**
-   * The two native reads public drivers make: the last emitted document (`1387`) and the serial
-   * number (`3217`), laid out as fiskaltrust `scu-it` parses them (`Models/LastEmittedDocStatus.cs`,
-   * `EpsonRTPrinterSCU.cs` `GetSerialNumberAsync`). Any other command is refused the way a printer
+   * The native reads public drivers make: the last emitted document (`1387`), the serial number
+   * (`3217`) and the reference check (`9205`). Any other command is refused the way a printer
    * refuses an H1/H2 pair it does not know: PRINTER ERROR 16, "NON PREVISTO" (fiskaltrust
    * `Models/ErrorInfoFactory.cs`; 721377/procassa `lib/epsonxml.js` reads 16 as "the printer does
    * not take this command").
    */
   private directIo(command: string, data: string): string {
-    const operator = data.slice(0, 2);
-    if (command === SERIAL_COMMAND.command) {
-      return responseXml(true, '', '2', [
+    const ok = (responseData: string) =>
+      responseXml(true, '', '2', [
         ['lastCommand', ''],
         ['printerStatus', this.printerStatus()],
         ['responseCommand', command],
-        ['responseData', formatSerialAnswer(this.o.serial, operator)],
+        ['responseData', responseData],
       ]);
-    }
-    if (command !== LAST_DOCUMENT_COMMAND.command) throw new SimRefusal('PRINTER ERROR', '16');
+    if (command === SERIAL_COMMAND.command) return ok(formatSerialAnswer(this.o.serial, data.slice(0, 2)));
+    if (command === '9205' && !this.faults.noReferenceCheck) return ok(this.referenceCheck(data));
+    if (command !== '1387') throw new SimRefusal('PRINTER ERROR', '16');
     if (this.faults.lastDocUnreadable) throw new SimRefusal('FP_NO_ANSWER');
-    const last = this.lastEmitted;
-    const { local } = this.now();
-    const date = last
-      ? `${last.dateTime.slice(8, 10)}${last.dateTime.slice(5, 7)}${last.dateTime.slice(2, 4)}`
-      : `${two(local.day)}${two(local.month)}${String(local.year).slice(2)}`;
-    const time = last ? `${last.dateTime.slice(11, 13)}${last.dateTime.slice(14, 16)}00` : '000000';
-    const record = formatLastDocument(
-      {
-        totalCents: last?.totalCents ?? 0,
-        vatCents: 0,
-        date,
-        time,
-        z: last?.z ?? this.counters.z,
-        doc: last?.doc ?? 0,
-        serial: this.o.serial,
-        fiscal: last ? last.kind !== 'non-fiscal' : true,
-      },
-      operator,
+    return ok(
+      this.reports.lastDocumentRecord(
+        this.lastEmitted,
+        this.counters.z,
+        this.o.serial,
+        data.slice(0, 2),
+        this.now().local,
+      ),
     );
-    return responseXml(true, '', '2', [
-      ['lastCommand', ''],
-      ['printerStatus', this.printerStatus()],
-      ['responseCommand', command],
-      ['responseData', record],
-    ]);
+  }
+
+  /**
+   * `directIO 9205`: `data` = 1 (refund) or 2 (void), serial (11), DDMMYYYY, document (4), Z (4),
+   * as procassa and the gutenberg JPOS driver build it; the answer's first character is 0 (the
+   * printer will take it), 1 (it will: the receipt is partly refunded already — our reading of
+   * the second value both public drivers accept) or 2 (it will not), followed by the request.
+   */
+  private referenceCheck(data: string): string {
+    const m = /^([12])(.{11})(\d{8})(\d{4})(\d{4})$/.exec(data);
+    if (!m) throw new SimRefusal('PRINTER ERROR', '13');
+    const ref: DocumentReference = {
+      kind: m[1] === '2' ? 'VOID' : 'REFUND',
+      serial: (m[2] as string).trim(),
+      date: m[3] as string,
+      doc: Number(m[4]),
+      z: Number(m[5]),
+    };
+    if (ref.serial !== this.o.serial) return `2${data}`;
+    const verdict = this.verdict(ref, 0);
+    if (verdict.refusal || !verdict.target) return `2${data}`;
+    return `${verdict.target.refundedCents > 0 ? '1' : '0'}${data}`;
   }
 
   private statusAnswer(rt: boolean): string {
@@ -299,20 +372,21 @@ export class SimPrinter {
       ['printerStatus', this.printerStatus()],
     ];
     if (rt) {
-      const files = this.faults.rtFiles ?? {};
+      const files = this.reports.files(this.faults.rtFiles);
+      const inService = !this.faults.rtNotInService;
       info.push(
         ['cpuRel', '07.00'],
         ['mfRel', '09.00'],
-        ['mfStatus', '01'],
+        ['mfStatus', inService ? '02' : '01'],
         ['fpStatus', this.printerStatus()],
         ['rtType', rtTypeOf(this.o.serial)],
-        ['rtMainStatus', '02'],
-        ['rtSubStatus', '08'],
+        ['rtMainStatus', inService ? '02' : '01'],
+        ['rtSubStatus', inService ? '08' : (this.faults.rtNotInService?.subStatus ?? '02')],
         ['rtDailyOpen', this.dayOpenedAt !== undefined || this.faults.dayOpenOver24h ? '1' : '0'],
-        ['rtNoWorkingPeriod', '0'],
-        ['rtFileToSend', String(files.toSend ?? 0)],
-        ['rtOldFileToSend', String(files.old ?? 0)],
-        ['rtFileRejected', String(files.rejected ?? 0)],
+        ['rtNoWorkingPeriod', this.overdue() ? '1' : '0'],
+        ['rtFileToSend', String(files.toSend)],
+        ['rtOldFileToSend', String(files.old)],
+        ['rtFileRejected', String(files.rejected)],
         ['rtExpiryCD', this.o.expiryCD],
         ['rtExpiryCA', this.o.expiryCA],
         ['rtTrainingMode', this.faults.trainingMode ? '1' : '0'],

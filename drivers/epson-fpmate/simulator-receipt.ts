@@ -1,6 +1,7 @@
 import { MAX_CENTS } from './money.js';
 import { DEFAULT_LINE_LENGTH } from './protocol.js';
 import { type DocumentReference, parseReferenceMessage } from './reference.js';
+import { checkCodiceFiscale, checkLotteryCode, checkPartitaIva } from './simulator-codes.js';
 
 /**
  * The simulator's check of a `printerFiscalReceipt`, in the order a real RT enforces: optional
@@ -9,7 +10,26 @@ import { type DocumentReference, parseReferenceMessage } from './reference.js';
  * (fiskaltrust `scu-it` writes commas: `Utilities/EpsonFormatters.cs`; OCA and our driver write
  * dots), with at most two decimals and nine digits of cents; quantities at most three decimals.
  * A line is `quantity × unitPrice` rounded half up to the cent. Anything else is a wrong value
- * (status 13). Adjustment types 0–4 are discounts and 5–9 surcharges (our reading).
+ * (status 13).
+ *
+ * Item adjustments (`printRecItemAdjustment adjustmentType`): 0–4 discounts, 5–9 surcharges
+ * (lyancoder/fiscal-printer `xml-http.ts` maps discounts to 0/3 and surcharges to 5/8), 10 a
+ * deposit (acconto: procassa `itemAcconto`), 11 free of charge (omaggio) and 12 a single-use
+ * voucher (fiskaltrust `GenerateItems`) — those three deduct from the total. An adjustment larger
+ * than what its department carries so far is a wrong value (13; our reading).
+ *
+ * Voids take the forms public drivers send: the reference line alone (lyancoder
+ * `convertCancelToXmlDoc`), the reference with a bare `printRecTotal` and `endFiscalReceipt`
+ * (procassa `annulloDirettoScontrino`), or a whole document whose lines (`printRecVoid`,
+ * fiskaltrust `CreateVoidRequestContent`; `printRecRefund`, OCA `printFiscalReceipt`) the printer
+ * ignores: a void repeats the original as it stands. A refund may name no original
+ * (`REFUND 0000 0000 ddMMyyyy ND`, fiskaltrust `ProcessRefundReceipt`); a void must.
+ *
+ * The customer's codes: `directIO` 1060 (partita IVA) and 1061 (codice fiscale) with `data`
+ * "01" + the code (fiskaltrust `AddCustomerTaxIdDirectIO`), the lottery code as
+ * `printRecLotteryID code` (fiskaltrust `Models/FiscalReceipt.cs`) or `directIO` 1135 with "01" +
+ * the code padded (OCA `epson_epos_print.js`, procassa `lib/epsonxml.js`); a code failing its
+ * check is refused with status 30 ("CHECKSUM ERRATO", fiskaltrust `Models/ErrorInfoFactory.cs`).
  */
 
 export interface SimElement {
@@ -22,9 +42,12 @@ export interface PrintedLine {
   description: string;
   quantity: number;
   unitPriceCents: number;
-  /** The line's effect on the total (negative for a discount). */
+  /** The line's effect on the total (negative for a discount or a deduction). */
   amountCents: number;
   department: number;
+  adjustmentType?: number;
+  /** The department's VAT class when printed: "22%", "N1" … (simulator-programming.ts). */
+  vatClass?: string;
 }
 
 export interface PrintedPayment {
@@ -41,6 +64,8 @@ export interface CheckedReceipt {
   lines: PrintedLine[];
   payments: PrintedPayment[];
   totalCents: number;
+  customer?: { command: '1060' | '1061'; id: string };
+  lottery?: string;
 }
 
 /** A refusal: the fpmate `code` and, for PRINTER ERROR, its `status`. */
@@ -55,6 +80,7 @@ export class SimRefusal extends Error {
 
 const wrongValue = () => new SimRefusal('PRINTER ERROR', '13');
 const wrongSequence = () => new SimRefusal('PRINTER ERROR', '11');
+const badChecksum = () => new SimRefusal('PRINTER ERROR', '30');
 
 function money(text: string | undefined): number {
   const m = /^(\d{1,9})(?:[.,](\d{1,2}))?$/.exec(text ?? '');
@@ -85,36 +111,61 @@ function description(text: string | undefined): string {
   return value;
 }
 
-const IGNORED = new Set([
-  'displayText',
-  'printBarCode',
-  'directIO',
-  'printRecSubtotal',
-  'printRecSubtotalAdjustment',
-]);
+const IGNORED = new Set(['displayText', 'printBarCode', 'printRecSubtotal', 'printRecSubtotalAdjustment']);
+/** In a void the printer repeats the original: these lines change nothing. */
+const VOID_LINES = new Set(['printRecVoid', 'printRecRefund', 'printRecItem', 'printRecItemAdjustment']);
+/** Adjustment types that take an amount off the total besides discounts. */
+const DEDUCTIONS = new Set([10, 11, 12]);
+
+function customerCode(el: SimElement, out: CheckedReceipt): void {
+  const command = el.attrs.command ?? '';
+  const data = el.attrs.data ?? '';
+  if (command === '1060' || command === '1061') {
+    const id = data.slice(2).trim();
+    const ok = command === '1060' ? checkPartitaIva(id) : checkCodiceFiscale(id);
+    if (!ok) throw badChecksum();
+    out.customer = { command, id };
+  } else if (command === '1135') {
+    const code = data.slice(2, 18).trim();
+    if (!checkLotteryCode(code)) throw badChecksum();
+    out.lottery = code;
+  }
+}
+
+function reference(el: SimElement, position: number, out: CheckedReceipt): void {
+  const ref = parseReferenceMessage(el.attrs.message ?? '');
+  if (position !== 0) throw wrongSequence();
+  if (!ref || !/^\d{2}(0[1-9]|1[0-2])\d{4}$/.test(ref.date)) throw wrongValue();
+  const unreferenced = ref.serial === 'ND';
+  if (unreferenced && (ref.kind === 'VOID' || ref.z !== 0 || ref.doc !== 0)) throw wrongValue();
+  if (!unreferenced && (ref.z === 0 || ref.doc === 0)) throw wrongValue();
+  out.reference = ref;
+  out.kind = ref.kind === 'VOID' ? 'void' : 'refund';
+}
 
 export function checkReceipt(elements: SimElement[]): CheckedReceipt {
   let phase: 'start' | 'lines' | 'payments' | 'end' = 'start';
   const out: CheckedReceipt = { kind: 'sale', header: [], lines: [], payments: [], totalCents: 0 };
+  const perDepartment = new Map<number, number>();
   for (const [position, el] of elements.entries()) {
     const a = el.attrs;
     if (phase === 'end') throw new SimRefusal('Non valid XML command');
     if (el.name === 'printRecMessage') {
       const type = a.messageType ?? '1';
-      if (type === '4') {
-        const ref = parseReferenceMessage(a.message ?? '');
-        if (position !== 0) throw wrongSequence();
-        if (!ref) throw wrongValue();
-        out.reference = ref;
-        out.kind = ref.kind === 'VOID' ? 'void' : 'refund';
-      } else if (type === '1' && phase === 'start') {
-        out.header.push(description(a.message));
-      } else if (phase === 'start') {
-        throw wrongSequence();
-      }
+      if (type === '4' && position === 0) reference(el, position, out);
+      else if (type === '1' && phase === 'start') out.header.push(description(a.message));
+      else if (phase === 'start') throw wrongSequence();
       continue;
     }
     if (IGNORED.has(el.name)) continue;
+    if (el.name === 'directIO') {
+      customerCode(el, out);
+      continue;
+    }
+    if (out.kind === 'void' && VOID_LINES.has(el.name)) {
+      if (phase === 'start') throw wrongSequence();
+      continue;
+    }
     switch (el.name) {
       case 'beginFiscalReceipt':
         if (phase !== 'start') throw wrongSequence();
@@ -125,37 +176,51 @@ export function checkReceipt(elements: SimElement[]): CheckedReceipt {
         if (phase !== 'lines') throw wrongSequence();
         if ((el.name === 'printRecRefund') !== (out.kind === 'refund')) throw wrongSequence();
         const milli = quantityMilli(a.quantity);
-        const q = milli / 1000;
         const unit = money(a.unitPrice);
         const amount = Math.floor((milli * unit + 500) / 1000);
-        const type = el.name === 'printRecItem' ? 'item' : 'refund';
+        const department = int(a.department, 1, 99);
+        perDepartment.set(department, (perDepartment.get(department) ?? 0) + amount);
         out.lines.push({
-          type,
+          type: el.name === 'printRecItem' ? 'item' : 'refund',
           description: description(a.description),
-          quantity: q,
+          quantity: milli / 1000,
           unitPriceCents: unit,
           amountCents: amount,
-          department: int(a.department, 1, 99),
+          department,
         });
         continue;
       }
       case 'printRecItemAdjustment': {
         if (phase !== 'lines' || out.kind !== 'sale' || out.lines.length === 0) throw wrongSequence();
-        const adjustment = int(a.adjustmentType, 0, 9);
+        const adjustment = int(a.adjustmentType, 0, 12);
         const amount = money(a.amount);
+        const department = int(a.department, 1, 99);
+        const reduces = adjustment <= 4 || DEDUCTIONS.has(adjustment);
+        const carried = perDepartment.get(department) ?? 0;
+        if (reduces && amount > carried) throw wrongValue();
+        perDepartment.set(department, carried + (reduces ? -amount : amount));
         out.lines.push({
           type: 'adjustment',
           description: description(a.description),
           quantity: 1,
           unitPriceCents: amount,
-          amountCents: adjustment <= 4 ? -amount : amount,
-          department: int(a.department, 1, 99),
+          amountCents: reduces ? -amount : amount,
+          department,
+          adjustmentType: adjustment,
         });
         continue;
       }
+      case 'printRecLotteryID':
+        if (phase === 'start' || out.kind !== 'sale') throw wrongSequence();
+        if (!checkLotteryCode((a.code ?? '').trim())) throw badChecksum();
+        out.lottery = (a.code ?? '').trim();
+        continue;
       case 'printRecTotal':
+        if (out.kind === 'void') {
+          phase = 'payments';
+          continue;
+        }
         if (phase !== 'lines' && phase !== 'payments') throw wrongSequence();
-        if (out.kind === 'void') throw wrongSequence();
         phase = 'payments';
         out.payments.push({
           description: description(a.description),
@@ -165,21 +230,24 @@ export function checkReceipt(elements: SimElement[]): CheckedReceipt {
         });
         continue;
       case 'endFiscalReceipt':
-        if (phase === 'start') throw wrongSequence();
+        if (phase === 'start' && out.kind !== 'void') throw wrongSequence();
         phase = 'end';
         continue;
       default:
         throw new SimRefusal('Non valid XML command');
     }
   }
+  if (out.kind === 'void') {
+    // The reference alone is a whole void (lyancoder); otherwise the document must be closed.
+    if (phase !== 'end' && elements.length > 1) throw new SimRefusal('INCOMPLETE FILE');
+    return out;
+  }
   if (phase !== 'end') throw new SimRefusal('INCOMPLETE FILE');
   out.totalCents = out.lines.reduce((sum, l) => sum + l.amountCents, 0);
   if (out.totalCents > MAX_CENTS) throw new SimRefusal('PRINTER ERROR', '20');
-  if (out.kind === 'void') {
-    if (out.lines.length > 0) throw wrongSequence();
-    return out;
-  }
-  if (out.lines.length === 0 || out.totalCents <= 0) throw wrongSequence();
+  const deducted = out.lines.some((l) => l.adjustmentType !== undefined && DEDUCTIONS.has(l.adjustmentType));
+  if (out.lines.length === 0 || out.totalCents < 0 || (out.totalCents === 0 && !deducted))
+    throw wrongSequence();
   const paid = out.payments.reduce((sum, p) => sum + p.amountCents, 0);
   if (paid < out.totalCents) throw wrongSequence();
   const cash = out.payments.filter((p) => p.paymentType === 0).reduce((sum, p) => sum + p.amountCents, 0);

@@ -11,10 +11,12 @@ import { type Clock, systemClock } from '../../src/clock.js';
 import { Listeners } from '../../src/listeners.js';
 import { elementsOf } from './payload.js';
 import { type Faults, type PrintedDocument, SimPrinter } from './simulator-printer.js';
+import { type DayTotals, type DepartmentClass, SIM_DEPARTMENTS } from './simulator-programming.js';
 import type { SimElement } from './simulator-receipt.js';
 import { failureXml } from './simulator-xml.js';
 
 export type { Faults, PrintedDocument } from './simulator-printer.js';
+export type { DayTotals, DepartmentClass } from './simulator-programming.js';
 export type FaultName = keyof Faults;
 
 export interface FpmateSimulatorOptions {
@@ -31,6 +33,8 @@ export interface FpmateSimulatorOptions {
   /** Certificate expiries reported by queryPrinterStatus (YYYYMMDD). */
   expiryCD?: string;
   expiryCA?: string;
+  /** The department programming (simulator-programming.ts `SIM_DEPARTMENTS` by default). */
+  departments?: Readonly<Record<number, DepartmentClass>>;
 }
 
 /** What `onHandled` listeners learn about a request. */
@@ -48,6 +52,10 @@ export interface FpmateSimulator {
   readonly printed: PrintedDocument[];
   /** Live counters: current Z and the last document number within it. */
   readonly counters: { readonly z: number; readonly doc: number };
+  /** The open day's totals (what an X report would show). */
+  readonly totals: DayTotals;
+  /** The department programming in force. */
+  readonly departments: Readonly<Record<number, DepartmentClass>>;
   /** Requests received, by fpmate root (for tests that count exchanges). */
   readonly requests: string[];
   /** The `directIO` commands received, known or not, oldest first. */
@@ -122,6 +130,7 @@ export async function startFpmateSimulator(options: FpmateSimulatorOptions = {})
       timeZone: options.timeZone ?? 'Europe/Rome',
       expiryCD: options.expiryCD ?? '20301231',
       expiryCA: options.expiryCA ?? '20301231',
+      departments: options.departments ?? SIM_DEPARTMENTS,
     },
     faults,
   );
@@ -238,6 +247,10 @@ export async function startFpmateSimulator(options: FpmateSimulatorOptions = {})
     url: `${scheme}://${host}:${port}`,
     printed: printer.printed,
     counters: printer.counters,
+    get totals() {
+      return printer.totals;
+    },
+    departments: options.departments ?? SIM_DEPARTMENTS,
     requests,
     directIo,
     get oversizedBytesWritten() {

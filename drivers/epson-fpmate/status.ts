@@ -6,6 +6,13 @@ import type { FpmateResponse } from './xml-response.js';
 
 /** The RT part of a `queryPrinterStatus statusType="1"` answer. */
 export interface RtState {
+  /** `rtMainStatus` and `rtSubStatus`: 02 = in service; 01 with 02…08 = the steps before it. */
+  mainStatus?: string;
+  subStatus?: string;
+  /** `rtNoWorkingPeriod` 1: the printer waits for the daily closure (procassa `EpsonDecodeNoWorkingPeriod`). */
+  waitingForClosure?: boolean;
+  /** `mfStatus`: 02 in service, 01 not in service (fiskaltrust `Helpers.ParseStatus`). */
+  fiscalMemory?: string;
   dailyOpen?: boolean;
   filesToSend?: number;
   oldFilesToSend?: number;
@@ -25,6 +32,10 @@ function num(text: string | undefined): number | undefined {
 export function parseRtState(response: FpmateResponse): RtState {
   const a = response.addInfo;
   const rt: RtState = {};
+  if (a.rtMainStatus) rt.mainStatus = a.rtMainStatus;
+  if (a.rtSubStatus) rt.subStatus = a.rtSubStatus;
+  if (a.rtNoWorkingPeriod !== undefined) rt.waitingForClosure = a.rtNoWorkingPeriod === '1';
+  if (a.mfStatus) rt.fiscalMemory = a.mfStatus;
   if (a.rtDailyOpen !== undefined) rt.dailyOpen = a.rtDailyOpen === '1';
   const files = {
     filesToSend: a.rtFileToSend,
@@ -85,7 +96,14 @@ export class StatusBoard {
   constructor(
     private readonly clock: Clock,
     private readonly address: () => string | undefined,
+    /** The fiscal day, closure and transmission facts (fiscal-status.ts), computed per snapshot. */
+    private readonly fiscal?: (rt: RtState) => Pick<DeviceStatus, 'facts' | 'warnings'>,
   ) {}
+
+  /** What the last status answers said of the RT part. */
+  rtState(): RtState {
+    return { ...this.rt };
+  }
 
   /** A status answer arrived. */
   answered(response: FpmateResponse): void {
@@ -155,17 +173,22 @@ export class StatusBoard {
         `${rt.oldFilesToSend} old daily file(s) not yet sent to the tax agency: check the printer’s network.`,
       );
     if (rt.trainingMode) warnings.push('The printer is in training mode: its receipts are not fiscal.');
-    for (const [name, value] of [
-      ['device', rt.expiryCD],
-      ['tax agency', rt.expiryCA],
+    const expiries: Record<string, Date | undefined> = {};
+    for (const [key, name, value] of [
+      ['Device', 'device', rt.expiryCD],
+      ['TaxAgency', 'tax agency', rt.expiryCA],
     ] as const) {
       const when = value ? parseExpiry(value) : undefined;
+      expiries[key] = when;
       if (when && when.getTime() - this.clock.now() < 30 * DAY_MS) {
         warnings.push(
           `The RT ${name} certificate expires on ${when.toISOString().slice(0, 10)}: call the technician.`,
         );
       }
     }
+    const day = (d: Date | undefined) => (d ? d.toISOString().slice(0, 10) : null);
+    const daysLeft = (d: Date | undefined) =>
+      d ? Math.floor((d.getTime() - this.clock.now()) / DAY_MS) : null;
     if (this.jobWarning) warnings.push(this.jobWarning);
     const facts: DeviceStatus['facts'] = {
       address: this.address() ?? null,
@@ -188,10 +211,17 @@ export class StatusBoard {
       filesToSend: rt.filesToSend ?? null,
       oldFilesToSend: rt.oldFilesToSend ?? null,
       filesRejected: rt.filesRejected ?? null,
-      certificateExpiryDevice: rt.expiryCD ?? null,
-      certificateExpiryTaxAgency: rt.expiryCA ?? null,
+      certificateExpiryDevice: day(expiries.Device) ?? rt.expiryCD ?? null,
+      certificateExpiryTaxAgency: day(expiries.TaxAgency) ?? rt.expiryCA ?? null,
+      certificateExpiryDeviceDays: daysLeft(expiries.Device),
+      certificateExpiryTaxAgencyDays: daysLeft(expiries.TaxAgency),
       trainingMode: rt.trainingMode ?? null,
     };
+    if (this.fiscal) {
+      const extra = this.fiscal(rt);
+      Object.assign(facts, extra.facts);
+      warnings.push(...extra.warnings.filter((w) => !warnings.includes(w)));
+    }
     const status: DeviceStatus = { connected: this.connected, summary: this.summary(), warnings, facts };
     if (this.lastContact !== undefined) status.lastContact = this.lastContact;
     return status;

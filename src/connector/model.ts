@@ -46,6 +46,8 @@ export interface FiscalBill {
   name?: string;
   issuedUtc?: string;
   enterpriseId?: string;
+  /** For a corrective bill, how it corrects (`Cancellation`, `CreditNote` …), as the platform says. */
+  correctionType?: string;
   /** Items a legacy bill still carries (`Revenue`); absent on bills of version 2025-06-23. */
   legacyItems?: LegacyLine[];
   /** Payments a legacy bill still carries. */
@@ -196,6 +198,7 @@ function toBill(bill: WireBill): FiscalBill {
     name: bill.Name,
     issuedUtc: bill.IssuedUtc,
     enterpriseId: bill.EnterpriseId,
+    correctionType: bill.CorrectionType,
     legacyItems: legacyLines(bill.Revenue),
     legacyPayments: legacyLines(bill.Payments),
   });

@@ -239,6 +239,11 @@ export const BillSchema = z.object({
   AccountId: nullish(z.string()),
   IssuedUtc: nullish(z.string()),
   CreatedUtc: nullish(z.string()),
+  /** `Bill` or `CorrectiveBill`. */
+  CorrectionState: nullish(z.string()),
+  /** For a corrective bill: `Cancellation`, `Edit`, `CreditNote` … */
+  CorrectionType: nullish(z.string()),
+  CorrectedBillId: nullish(z.string()),
   /** Legacy bills may still carry their items. */
   Revenue: nullish(z.array(LegacyBillItemSchema)),
   Payments: nullish(z.array(LegacyBillItemSchema)),
@@ -334,11 +339,23 @@ export const OrderItemSchema = z.object({
   RevenueType: nullish(z.string()),
   CanceledUtc: nullish(z.string()),
   CreatedUtc: nullish(z.string()),
+  /** `BillingName`: the item's name for billing, when the platform has one. */
+  BillingName: nullish(z.string()),
+  /** Why the item carries no tax (`IT_N1`, `IT_N2_2`, `IT_N4` …): the fiscal driver's VAT nature. */
+  TaxExemptionReason: nullish(z.string()),
 });
 export type WireOrderItem = z.infer<typeof OrderItemSchema>;
 export const OrderItemsResponseSchema = z.object({
   OrderItems: z.array(OrderItemSchema),
   Cursor: nullish(z.string()),
+});
+
+const PaymentSubtypeSchema = nullish(z.object({ Type: nullish(z.string()) }));
+export const PaymentDataSchema = z.object({
+  Discriminator: nullish(z.string()),
+  External: PaymentSubtypeSchema,
+  Alternative: PaymentSubtypeSchema,
+  Invoice: PaymentSubtypeSchema,
 });
 
 export const PaymentSchema = z.object({
@@ -352,6 +369,11 @@ export const PaymentSchema = z.object({
   State: z.string(),
   Notes: nullish(z.string()),
   CreatedUtc: nullish(z.string()),
+  /**
+   * What kind of external, alternative or invoice payment it is (`External.Type` `Voucher`,
+   * `DepositCash` …): the fiscal driver maps it to the printer's payment type.
+   */
+  Data: nullish(PaymentDataSchema),
 });
 export type WirePayment = z.infer<typeof PaymentSchema>;
 export const PaymentsResponseSchema = z.object({

@@ -48,6 +48,11 @@ export interface DriverFactory<C = unknown> {
    * what it cannot read goes into `problems`.
    */
   discover?(ctx: DiscoveryContext): Promise<DiscoveryReport>;
+  /**
+   * Optional, for `frontdesk-agent check-config`: what these (already validated) options mean, one
+   * line each, in words IT checks against the device ("department 1: VAT 22 %"). Never throws.
+   */
+  describe?(config: C): string[];
 }
 
 export interface DiscoveryContext {
@@ -204,8 +209,49 @@ export interface Driver {
    * false before the first answer and after a contact that got none.
    */
   status(): DeviceStatus;
+  /**
+   * Optional: what staff may do on this device besides the platform's commands (a fiscal
+   * printer's X or Z report, voiding a receipt). The running agent offers them on the status page
+   * and to `frontdesk-agent` subcommands (`src/status/device-actions.ts`): validated with each
+   * action's `params`, rate-limited and audited. The driver serialises an action with its jobs.
+   * Cheap and constant: called for every snapshot.
+   */
+  actions?(): readonly DeviceAction[];
   /** Idempotent, also without `open()`; never rejects. Stops background work, releases the device. */
   close(): Promise<void>;
+}
+
+/** A field of a device action's form (the status page) and option (the command line). */
+export interface ActionField {
+  /** The parameter's name: the form field, and `--<name>` on the command line. */
+  name: string;
+  /** What the page shows beside the field. */
+  label: string;
+  required: boolean;
+  /** A hint shown in the empty field, e.g. "0012-0034". */
+  placeholder?: string;
+  /** The kind of input: free text (default) or a calendar date (YYYY-MM-DD). */
+  kind?: 'text' | 'date';
+}
+
+/**
+ * One device action. `params` validates the raw strings a form or a command line sends (unknown
+ * keys are the schema's business); `run` performs it and resolves to what staff read (`notes`)
+ * and what the audit keeps (`details`), or rejects with an AgentError whose `notes` say what
+ * happened and what to do. Build one with `defineAction` (`src/drivers-api/actions.ts`).
+ */
+export interface DeviceAction<P = unknown> {
+  /** Stable, kebab-case: the address `/actions/<device>/<name>`. */
+  name: string;
+  /** The button's text: "Print X report". */
+  label: string;
+  /** One sentence: what it does and when to use it. */
+  description: string;
+  fields: readonly ActionField[];
+  /** When set, the page asks the person to tick this sentence before it runs. */
+  confirm?: string;
+  params: z.ZodType<P>;
+  run(params: P, signal: AbortSignal): Promise<JobResult>;
 }
 
 /** Read access to the platform that drivers need (the fiscal driver reads a bill's lines). */

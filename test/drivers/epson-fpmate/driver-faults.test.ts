@@ -204,9 +204,12 @@ describe('epson-fpmate driver: every printer fault ends in one clear outcome, ne
     ]);
   });
 
+  // With dailyClosure.onDayTooLong: refuse; the default closes the day first (closure tests).
+  const refusing = { dailyClosure: { enabled: false, onDayTooLong: 'refuse' } };
+
   it('fiscal day open over 24 h: refused until the Z report, then numbering restarts under the next Z', async () => {
     const clock = new ManualClock(Date.UTC(2026, 10, 21, 9, 0));
-    const t = await start({ sim: { clock } });
+    const t = await start({ sim: { clock }, driver: refusing });
     await t.driver.execute(saleJob('a'), recordingExecuteContext());
     await clock.advance(25 * 3600 * 1000);
     const error = await failure(t, 'b');
@@ -222,7 +225,7 @@ describe('epson-fpmate driver: every printer fault ends in one clear outcome, ne
   });
 
   it('the switch dayOpenOver24h refuses receipts the same way', async () => {
-    const t = await start();
+    const t = await start({ driver: refusing });
     await t.sim.setFault('dayOpenOver24h', true);
     expect((await failure(t)).details).toMatchObject({
       printerCode: 'PRINTER ERROR',

@@ -72,6 +72,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
         unitPriceCents: 5000,
         amountCents: 10000,
         department: 1,
+        vatClass: '22%',
       },
       {
         type: 'item',
@@ -80,6 +81,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
         unitPriceCents: 2345,
         amountCents: 2345,
         department: 2,
+        vatClass: '10%',
       },
     ]);
     expect(doc?.payments.map((p) => [p.paymentType, p.amountCents])).toEqual([
@@ -131,7 +133,8 @@ describe('epson-fpmate driver against the simulated printer', () => {
     const before = r.sim.directIo.length;
     const result = await fresh.execute(refund, recordingExecuteContext());
     expect(result.notes).toMatch(/^Refund 0001-0002 on RT 99MEY123456, /);
-    expect(r.sim.directIo.slice(before)).toEqual(['3217']);
+    // The serial, then the reference check before printing (directIO 9205, reference-check.ts).
+    expect(r.sim.directIo.slice(before)).toEqual(['3217', '9205']);
     expect(printedOf(r.sim, 'refund')[0]?.reference).toMatchObject({ serial: '99MEY123456' });
     expect(r.store.get('serial')).toBe('99MEY123456');
   });

@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { departmentOf, fromLegacyLine } from '../../../drivers/epson-fpmate/receipt-lines.js';
+import { classifyLine, fromLegacyLine } from '../../../drivers/epson-fpmate/receipt-lines.js';
 import { normalizeCommand } from '../../../src/connector/model.js';
 
-const options = { departments: { 22: 1, 10: 2, 4: 3, 0: 4 }, taxCodeRates: {}, itemNames: {} };
+const options = {
+  departments: { 22: 1, 10: 2, 4: 3, 5: 4, N1: 10 },
+  taxCodeRates: {},
+  taxCodeNatures: {},
+  itemNatures: {},
+  itemNames: {},
+};
 
 describe('legacy bill lines', () => {
   it('find their department from net and tax when the tax code is unknown to the printer map', () => {
@@ -34,6 +40,6 @@ describe('legacy bill lines', () => {
     const [legacy] = item.command.data.fiscal.bill.legacyItems ?? [];
     expect(legacy).toMatchObject({ gross: 220, net: 200, tax: 20 });
     const line = fromLegacyLine(legacy as NonNullable<typeof legacy>);
-    expect(line && departmentOf(line, options)).toBe(2);
+    expect(line && classifyLine(line, options)).toEqual({ department: 2, rate: 10 });
   });
 });

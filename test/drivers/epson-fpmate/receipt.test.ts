@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EpsonFpmateOptionsSchema } from '../../../drivers/epson-fpmate/config.js';
-import { buildReceipt, type ReceiptModel, receiptXml } from '../../../drivers/epson-fpmate/receipt.js';
+import { buildReceipt, type ReceiptModel } from '../../../drivers/epson-fpmate/receipt.js';
+import { receiptXml } from '../../../drivers/epson-fpmate/receipt-xml.js';
 import type { FiscalJobData, LegacyLine } from '../../../src/connector/model.js';
 import type { WireOrderItem, WirePayment } from '../../../src/connector/wire.js';
 import type { PlatformReader } from '../../../src/drivers-api/types.js';
@@ -44,6 +45,7 @@ async function build(
     platform: reader(items, payments),
     signal: new AbortController().signal,
     timeZone: 'Europe/Rome',
+    now: Date.UTC(2026, 10, 21, 12),
     ownSerial: '99MEY123456',
   });
 }
@@ -58,7 +60,7 @@ async function rejection(promise: Promise<unknown>): Promise<AgentError> {
 }
 
 describe('bill → receipt', () => {
-  it('derives each line’s VAT rate from its amounts and maps it to the default departments', async () => {
+  it('derives each line’s VAT rate from its amounts and maps it to the default departments; the city tax is N1', async () => {
     const items = [
       orderItem('a', { unitGross: 122, rate: 22 }),
       orderItem('b', { unitGross: 11, rate: 10 }),
@@ -70,8 +72,9 @@ describe('bill → receipt', () => {
       ['Product Order', 1, 12200],
       ['Product Order', 2, 1100],
       ['Product Order', 3, 1040],
-      ['TASSA DI SOGGIORNO', 4, 350],
+      ['TASSA DI SOGGIORNO', 10, 350],
     ]);
+    expect(model.lines.map((l) => l.rate ?? l.nature)).toEqual([22, 10, 4, 'N1']);
     expect(model.totalCents).toBe(14690);
     expect(model.payments).toEqual([{ description: 'CONTANTI', paymentType: 0, index: 0, cents: 14690 }]);
   });
@@ -89,9 +92,15 @@ describe('bill → receipt', () => {
   it('refuses a rate no department covers, unless a default department is configured', async () => {
     const items = [orderItem('a', { unitGross: 10.7, rate: 7 })];
     const pays = [payment('p', 'CashPayment', 10.7)];
-    const error = await rejection(build(items, pays));
-    expect(error.code).toBe('FISCAL_REJECTED');
-    expect(error.notes).toContain('does not match any printer department');
+    // No table rate fits the amounts: the line cannot be classified.
+    const unknown = await rejection(build(items, pays));
+    expect(unknown.code).toBe('FISCAL_REJECTED');
+    expect(unknown.notes).toContain('"Product Order" has no VAT rate and no VAT nature');
+    // A code that names its rate (as the platform's "AT-2020-21%" do): no department carries it.
+    const named = structuredClone(items);
+    for (const i of named) i.Amount.TaxValues = [{ Code: 'IT-2018-7%', Value: 0.7 }];
+    const error = await rejection(build(named, pays));
+    expect(error.notes).toContain('has no department for VAT 7 %');
     expect((await build(items, pays, { defaultDepartment: 9 })).lines[0]?.department).toBe(9);
   });
 
@@ -130,7 +139,7 @@ describe('bill → receipt', () => {
     expect(model.lines[0]).toMatchObject({ description: '3 x Notte', quantity: 1, unitCents: 10000 });
   });
 
-  it('counts only Charged and Closed payments and maps their types (unknown ones as electronic)', async () => {
+  it('counts only Charged and Closed payments and maps their types, configured over the default map', async () => {
     const model = await build(
       [orderItem('a', { unitGross: 300, rate: 10 })],
       [
@@ -145,7 +154,7 @@ describe('bill → receipt', () => {
     expect(model.payments.map((p) => [p.description, p.paymentType, p.index, p.cents])).toEqual([
       ['CONTANTI', 0, 0, 10000],
       ['Non riscosso', 5, 0, 5000],
-      ['AlternativePayment', 2, 1, 15000],
+      ['PAGAMENTO ELETTRONICO', 2, 1, 15000],
     ]);
   });
 
@@ -189,6 +198,7 @@ describe('bill → receipt', () => {
       platform,
       signal: new AbortController().signal,
       timeZone: 'Europe/Rome',
+      now: Date.UTC(2026, 10, 21, 12),
     });
     expect(model.lines).toMatchObject([{ description: 'Suite', department: 2, unitCents: 20000 }]);
     expect(model.payments).toMatchObject([{ paymentType: 0, cents: 20000 }]);
@@ -198,6 +208,7 @@ describe('bill → receipt', () => {
         platform: reader([], [payment('p', 'CashPayment', 150)]),
         signal: new AbortController().signal,
         timeZone: 'Europe/Rome',
+        now: Date.UTC(2026, 10, 21, 12),
       }),
     );
     expect(mismatch.notes).toContain('differ');
@@ -282,7 +293,15 @@ describe('bill → receipt', () => {
     );
     expect(model.kind).toBe('refund');
     expect(model.lines).toEqual([
-      { type: 'refund', description: 'Cena', quantity: 2, unitCents: 4500, totalCents: 9000, department: 1 },
+      {
+        type: 'refund',
+        description: 'Cena',
+        quantity: 2,
+        unitCents: 4500,
+        totalCents: 9000,
+        department: 1,
+        rate: 22,
+      },
     ]);
     expect(receiptXml(model, '1')).toBe(
       '<printerFiscalReceipt>' +
@@ -310,7 +329,7 @@ describe('bill → receipt', () => {
         '<beginFiscalReceipt operator="2" />' +
         '<printRecItem operator="2" description="Caffè &amp; &quot;brioche&quot;" department="2" quantity="2" unitPrice="7.50" justification="1" />' +
         '<printRecItemAdjustment operator="2" description="Sconto" department="2" adjustmentType="3" amount="1.50" justification="2" />' +
-        '<printRecTotal operator="2" description="CARTA DI CREDITO" payment="13.50" paymentType="2" index="1" justification="2" />' +
+        '<printRecTotal operator="2" description="CARTA DI PAGAMENTO" payment="13.50" paymentType="2" index="1" justification="2" />' +
         '<endFiscalReceipt operator="2" />' +
         '</printerFiscalReceipt>',
     );

@@ -55,7 +55,9 @@ describe('the status board', () => {
       filesToSend: 2,
       oldFilesToSend: 1,
       filesRejected: 3,
-      certificateExpiryDevice: '20261201',
+      // ISO dates, which /metrics exports as Unix seconds (generic device facts).
+      certificateExpiryDevice: '2026-12-01',
+      certificateExpiryTaxAgency: '2030-01-01',
       trainingMode: true,
     });
     expect(status.warnings).toEqual([

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { defineAction } from '../../src/drivers-api/actions.js';
+import type { DeviceAction, JobResult } from '../../src/drivers-api/types.js';
+import { AgentError } from '../../src/errors.js';
+import type { ClosureRecord } from './fiscal-state.js';
+import { fiscalNotes } from './notes.js';
+import type { VoidParams } from './void-receipt.js';
+
+/** What the actions need from the driver; each runs under the printer's mutex. */
+export interface ActionHost {
+  serial(): string | undefined;
+  xReport(signal: AbortSignal): Promise<JobResult>;
+  zReport(signal: AbortSignal): Promise<ClosureRecord>;
+  voidReceipt(params: VoidParams, signal: AbortSignal): Promise<JobResult>;
+}
+
+const RECEIPT = /^\s*\d{1,4}-\d{1,4}\s*$/;
+const DATE = /^\s*(\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/\d{4})\s*$/;
+
+/** The closure's outcome as the action's result: done or skipped resolve, the rest reject. */
+export function closureResult(record: ClosureRecord, serial: string): JobResult {
+  const details: Record<string, unknown> = { report: 'z', status: record.status, reason: record.reason };
+  if (record.z !== undefined) details.zNumber = record.z;
+  if (record.status === 'done') {
+    return { notes: fiscalNotes.zReportPrinted(serial, record.z, !record.recovered), details };
+  }
+  if (record.status === 'skipped') return { notes: fiscalNotes.zReportSkipped(), details };
+  if (record.status === 'unknown') {
+    throw new AgentError('STATE_UNKNOWN', `Z report: ${record.detail}`, {
+      notes: fiscalNotes.reportUnknown('Z report'),
+      details,
+    });
+  }
+  throw new AgentError('DEVICE_ERROR', `Z report failed: ${record.detail}`, {
+    notes: fiscalNotes.reportFailed('Z report', record.detail),
+    details,
+  });
+}
+
+/** The Epson printer's staff actions: X report, Z report, void a receipt. */
+export function epsonActions(host: ActionHost): DeviceAction[] {
+  return [
+    defineAction({
+      name: 'x-report',
+      label: 'Print X report',
+      description: 'Prints the day’s financial report (X); it changes nothing on the printer.',
+      fields: [],
+      params: z.object({}).loose(),
+      run: (_params, signal) => host.xReport(signal),
+    }),
+    defineAction({
+      name: 'z-report',
+      label: 'Print Z report',
+      description:
+        'Closes the fiscal day now (Z report) instead of waiting for the scheduled closure; skipped when no receipt was printed since the last one.',
+      fields: [],
+      confirm:
+        'Close the fiscal day now: the printer prints the Z report and sends the day to the tax agency.',
+      params: z.object({}).loose(),
+      run: async (_params, signal) => closureResult(await host.zReport(signal), host.serial() ?? 'unknown'),
+    }),
+    defineAction({
+      name: 'void',
+      label: 'Void a receipt',
+      description:
+        'Voids (annullo) a receipt this printer printed, e.g. one printed after all for a command whose outcome was unknown and which was issued again.',
+      fields: [
+        { name: 'receipt', label: 'Receipt number', required: true, placeholder: '0012-0034' },
+        { name: 'date', label: 'Printed on', required: false, kind: 'date' },
+      ],
+      confirm: 'Void this receipt: the printer prints a void document for it.',
+      params: z
+        .object({
+          receipt: z.string().regex(RECEIPT, 'a receipt number like 0012-0034'),
+          date: z
+            .string()
+            .regex(DATE, 'a date like 2026-11-21')
+            .optional()
+            .or(z.literal('').transform(() => undefined)),
+        })
+        .loose(),
+      run: (params, signal) =>
+        host.voidReceipt({ receipt: params.receipt, date: params.date?.trim() }, signal),
+    }),
+  ];
+}

@@ -1,0 +1,130 @@
+import type { Clock } from '../../src/clock.js';
+import type { Logger } from '../../src/log.js';
+import { latestOccurrence, nextOccurrence } from './closure-time.js';
+import type { DailyClosureOptions } from './config.js';
+import type { ClosureRecord, FiscalState, ScheduledClosure } from './fiscal-state.js';
+
+const HOUR = 3_600_000;
+/** The loop never sleeps longer than this, so a changed system clock is noticed within a minute. */
+const MAX_SLEEP_MS = 60_000;
+
+export interface SchedulerDeps {
+  clock: Clock;
+  timeZone: string;
+  options: DailyClosureOptions;
+  state: FiscalState;
+  log: Logger;
+  /** Runs one scheduled closure for `date` (under the printer's mutex); never throws. */
+  close(date: string, signal: AbortSignal): Promise<ClosureRecord>;
+  /** Settles a closure left in flight (under the printer's mutex); never throws. */
+  settle(signal: AbortSignal): Promise<ClosureRecord | undefined>;
+  /** False while the printer's address is not known yet (`url: fromPlatform` before a command). */
+  ready(): boolean;
+}
+
+const FINAL = new Set<ScheduledClosure['status']>(['done', 'skipped', 'missed', 'not-run']);
+
+/**
+ * The daily closure on schedule, per printer: at `dailyClosure.at` local time, once per local
+ * date (see closure-time.ts for the DST nights), retried every `retryMinutes` after a failure
+ * for `retryForHours`, recorded in the device store (`scheduledClosure`) after every attempt, so
+ * that no date is closed twice — across restarts too. A closure left in flight is settled before
+ * anything else; while it cannot be settled nothing is sent. A date whose window passed while the
+ * agent was running and failing is `missed` (a warning on the page); one that passed before the
+ * agent started is `not-run` (the fiscal day's own warnings cover it).
+ */
+export class ClosureScheduler {
+  private readonly startedAt: number;
+
+  constructor(private readonly d: SchedulerDeps) {
+    this.startedAt = d.clock.now();
+  }
+
+  /** Runs until `signal` aborts. */
+  async run(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      let wake: number;
+      try {
+        wake = await this.tick(signal);
+      } catch (error) {
+        this.d.log.warn('daily closure scheduler step failed', {
+          error: error instanceof Error ? error.message : String(error),
+        });
+        wake = this.d.clock.now() + this.d.options.retryMinutes * 60_000;
+      }
+      try {
+        for (let now = this.d.clock.now(); now < wake && !signal.aborted; now = this.d.clock.now()) {
+          await this.d.clock.sleep(Math.min(wake - now, MAX_SLEEP_MS), signal);
+        }
+      } catch {
+        return;
+      }
+    }
+  }
+
+  /** One step: does what is due now and resolves to when the next step is due. */
+  async tick(signal: AbortSignal): Promise<number> {
+    const { clock, options, state, timeZone } = this.d;
+    const retryMs = options.retryMinutes * 60_000;
+    if (!this.d.ready()) return clock.now() + retryMs;
+    if (state.closureInFlight() !== undefined) {
+      const settled = await this.d.settle(signal);
+      const scheduled = state.scheduled();
+      if (settled && scheduled && settled.status !== 'unknown' && !FINAL.has(scheduled.status)) {
+        state.setScheduled({
+          ...scheduled,
+          status: settled.status === 'done' ? 'done' : 'failed',
+          detail: settled.detail,
+        });
+      }
+      if (state.closureInFlight() !== undefined) return clock.now() + retryMs;
+    }
+    const now = clock.now();
+    const occurrence = latestOccurrence(now, options.at, timeZone);
+    const next = nextOccurrence(now, options.at, timeZone).at;
+    const current = state.scheduled();
+    const mine = current?.date === occurrence.date ? current : undefined;
+    if (mine && FINAL.has(mine.status)) return next;
+    if (current && current.date > occurrence.date) return next;
+    if (!current && this.startedAt > occurrence.at) {
+      // A first start after the scheduled time: the schedule begins with the next closure.
+      state.setScheduled({
+        date: occurrence.date,
+        status: 'not-run',
+        attempts: 0,
+        detail: 'the agent was not running',
+      });
+      return next;
+    }
+    const windowEnd = occurrence.at + options.retryForHours * HOUR;
+    if (now >= windowEnd) {
+      const ranThen = this.startedAt <= occurrence.at;
+      state.setScheduled({
+        date: occurrence.date,
+        status: ranThen ? 'missed' : 'not-run',
+        attempts: mine?.attempts ?? 0,
+        detail: mine?.detail ?? (ranThen ? 'not attempted' : 'the agent was not running'),
+        ...(mine?.lastAttemptAt !== undefined ? { lastAttemptAt: mine.lastAttemptAt } : {}),
+      });
+      return next;
+    }
+    const attempts = mine?.attempts ?? 0;
+    const due = attempts === 0 ? occurrence.at : (mine?.lastAttemptAt ?? occurrence.at) + retryMs;
+    if (now < due) return Math.min(due, next);
+    this.d.log.info('daily closure due', { date: occurrence.date, attempt: attempts + 1 });
+    const outcome = await this.d.close(occurrence.date, signal);
+    const status: ScheduledClosure['status'] =
+      outcome.status === 'done' || outcome.status === 'skipped' || outcome.status === 'unknown'
+        ? outcome.status
+        : 'failed';
+    state.setScheduled({
+      date: occurrence.date,
+      status,
+      attempts: attempts + 1,
+      lastAttemptAt: clock.now(),
+      detail: outcome.detail,
+    });
+    this.d.log.info('daily closure attempt ended', { date: occurrence.date, status, detail: outcome.detail });
+    return clock.now();
+  }
+}

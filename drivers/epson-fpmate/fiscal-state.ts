@@ -1,0 +1,185 @@
+import { z } from 'zod';
+import type { DeviceStore } from '../../src/drivers-api/types.js';
+
+/**
+ * What the driver keeps about the fiscal day in its device store (the journal), so that a
+ * restart — even a kill in the middle of a Z report — neither forgets nor repeats anything:
+ *
+ * - `closureInFlight`: a Z report was sent and its outcome is not settled yet (written before the
+ *   request leaves; settled from the printer's state before anything else is done);
+ * - `scheduledClosure`: the last scheduled closure's local date and how it ended;
+ * - `lastClosure`: the last Z report of any origin (schedule, staff, a day open too long);
+ * - `fiscalDay`: since when the agent knows the fiscal day to be open;
+ * - `filesWaitingSince`: since when the printer has had files waiting for the tax agency;
+ * - `history`: the last fiscal documents printed, for voids by number;
+ * - `pendingAction` / `lastAction`: a staff action's document in flight and the last outcome.
+ *
+ * Every read is schema-checked: a value this version cannot read counts as absent, except an
+ * unreadable in-flight record, which counts as "unknown" (never as "not sent").
+ */
+
+export const ClosureInFlightSchema = z.object({
+  reason: z.enum(['schedule', 'staff', 'day-too-long']),
+  /** The Z number the closure closes (the open day's), when it could be read. */
+  zBefore: z.number().int().optional(),
+  startedAt: z.number(),
+  /** The scheduled date it belongs to, for a scheduled closure. */
+  date: z.string().optional(),
+});
+export type ClosureInFlight = z.infer<typeof ClosureInFlightSchema>;
+
+export const ClosureRecordSchema = z.object({
+  status: z.enum(['done', 'skipped', 'failed', 'unknown', 'missed', 'not-run']),
+  reason: z.enum(['schedule', 'staff', 'day-too-long']),
+  at: z.number(),
+  z: z.number().int().optional(),
+  /** Confirmed by a second read of the printer's state (or recovered from it). */
+  verified: z.boolean().optional(),
+  recovered: z.boolean().optional(),
+  detail: z.string(),
+});
+export type ClosureRecord = z.infer<typeof ClosureRecordSchema>;
+
+export const ScheduledClosureSchema = z.object({
+  date: z.string(),
+  status: z.enum(['done', 'skipped', 'failed', 'unknown', 'missed', 'not-run']),
+  attempts: z.number().int(),
+  lastAttemptAt: z.number().optional(),
+  detail: z.string(),
+});
+export type ScheduledClosure = z.infer<typeof ScheduledClosureSchema>;
+
+export const FiscalDaySchema = z.object({
+  /** Earliest instant the agent knows the day was open. */
+  openSince: z.number(),
+  /** True when it saw the day's first document (else the day opened at or before `openSince`). */
+  exact: z.boolean(),
+});
+export type FiscalDay = z.infer<typeof FiscalDaySchema>;
+
+export const HistoryEntrySchema = z.object({
+  z: z.number().int(),
+  doc: z.number().int(),
+  /** "yyyy-MM-dd HH:mm" as the printer stamped it. */
+  dateTime: z.string().optional(),
+  totalCents: z.number().int().optional(),
+  kind: z.enum(['sale', 'refund', 'void']),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
+
+export const LastActionSchema = z.object({
+  action: z.string(),
+  at: z.number(),
+  ok: z.boolean(),
+  notes: z.string(),
+});
+export type LastAction = z.infer<typeof LastActionSchema>;
+
+const HISTORY_LIMIT = 300;
+
+function read<T>(store: DeviceStore, key: string, schema: z.ZodType<T>): T | undefined {
+  const parsed = schema.safeParse(store.get(key));
+  return parsed.success ? parsed.data : undefined;
+}
+
+export class FiscalState {
+  constructor(private readonly store: DeviceStore) {}
+
+  /** The Z report in flight: `undefined` when none, `'unreadable'` when one exists but cannot be read. */
+  closureInFlight(): ClosureInFlight | 'unreadable' | undefined {
+    const raw = this.store.get('closureInFlight');
+    if (raw === undefined || raw === null) return undefined;
+    const parsed = ClosureInFlightSchema.safeParse(raw);
+    return parsed.success ? parsed.data : 'unreadable';
+  }
+
+  setClosureInFlight(value: ClosureInFlight | null): void {
+    this.store.set('closureInFlight', value);
+  }
+
+  lastClosure(): ClosureRecord | undefined {
+    return read(this.store, 'lastClosure', ClosureRecordSchema);
+  }
+
+  setLastClosure(record: ClosureRecord): void {
+    this.store.set('lastClosure', record);
+  }
+
+  scheduled(): ScheduledClosure | undefined {
+    return read(this.store, 'scheduledClosure', ScheduledClosureSchema);
+  }
+
+  setScheduled(value: ScheduledClosure): void {
+    this.store.set('scheduledClosure', value);
+  }
+
+  fiscalDay(): FiscalDay | undefined {
+    return read(this.store, 'fiscalDay', FiscalDaySchema);
+  }
+
+  /**
+   * The day is open at `at`: `exact` when `at` is the day's first document. Keeps the earliest
+   * time known; an exact opening replaces an estimate.
+   */
+  dayOpen(at: number, exact: boolean): void {
+    const known = this.fiscalDay();
+    if (known?.exact) return;
+    if (exact || !known || at < known.openSince) this.store.set('fiscalDay', { openSince: at, exact });
+  }
+
+  dayClosed(): void {
+    if (this.store.get('fiscalDay') !== null) this.store.set('fiscalDay', null);
+  }
+
+  filesWaitingSince(): number | undefined {
+    const value = this.store.get('filesWaitingSince');
+    return typeof value === 'number' ? value : undefined;
+  }
+
+  /** Files are waiting (`count` > 0) or not: keeps since when they have been. */
+  filesWaiting(count: number, now: number): void {
+    const since = this.filesWaitingSince();
+    if (count > 0 && since === undefined) this.store.set('filesWaitingSince', now);
+    if (count === 0 && since !== undefined) this.store.set('filesWaitingSince', null);
+  }
+
+  history(): HistoryEntry[] {
+    const parsed = z.array(HistoryEntrySchema).safeParse(this.store.get('history'));
+    return parsed.success ? parsed.data : [];
+  }
+
+  remember(entry: HistoryEntry): void {
+    const kept = this.history().filter((e) => e.z !== entry.z || e.doc !== entry.doc);
+    kept.push(entry);
+    this.store.set('history', kept.slice(-HISTORY_LIMIT));
+  }
+
+  find(z: number, doc: number): HistoryEntry | undefined {
+    return this.history().find((e) => e.z === z && e.doc === doc);
+  }
+
+  /** A staff action's document in flight: its name and the send checkpoint (recovery.ts). */
+  pendingAction(): { action: string; checkpoint: unknown } | undefined {
+    const value = this.store.get('pendingAction') as
+      | { action?: unknown; checkpoint?: unknown }
+      | null
+      | undefined;
+    if (!value || typeof value !== 'object') return undefined;
+    return {
+      action: typeof value.action === 'string' ? value.action : 'action',
+      checkpoint: value.checkpoint,
+    };
+  }
+
+  setPendingAction(value: { action: string; checkpoint: unknown } | null): void {
+    this.store.set('pendingAction', value);
+  }
+
+  lastAction(): LastAction | undefined {
+    return read(this.store, 'lastAction', LastActionSchema);
+  }
+
+  setLastAction(value: LastAction): void {
+    this.store.set('lastAction', value);
+  }
+}

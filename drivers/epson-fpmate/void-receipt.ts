@@ -1,0 +1,167 @@
+import type { ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
+import { AgentError } from '../../src/errors.js';
+import type { FiscalState } from './fiscal-state.js';
+import type { LastDocument } from './last-document.js';
+import { fiscalNotes } from './notes.js';
+import type { Plan } from './plan.js';
+import { docLabel } from './protocol.js';
+import { receiptXml } from './receipt-xml.js';
+import { decide, readCheckpoint } from './recovery.js';
+import { type DocumentReference, parseReceiptLabel } from './reference.js';
+import { checkReference } from './reference-check.js';
+import { receiptResult } from './results.js';
+import { type SendDeps, sendPlanned } from './send.js';
+import { envelope } from './xml-build.js';
+
+/**
+ * Voiding a receipt as a staff action (the page's "Void a receipt", `frontdesk-agent void`): for
+ * the case an unknown outcome's Notes describe — a receipt printed after all, and issued again.
+ * The receipt is named `ZZZZ-NNNN`; its date comes from the form, else from what the agent
+ * printed itself (`history`), else from the printer's last document. The printer is asked first
+ * (`directIO 9205`, reference-check.ts), then the void is sent with the same exactly-once rules
+ * as a receipt; its checkpoint lives in the device store (`pendingAction`), so a kill in between
+ * is settled from the printer's counters at the next start.
+ */
+
+export interface VoidParams {
+  receipt: string;
+  /** YYYY-MM-DD or DD/MM/YYYY; optional when the agent knows the receipt. */
+  date?: string | undefined;
+}
+
+function invalid(message: string, notes: string): AgentError {
+  return new AgentError('COMMAND_INVALID', message, { notes });
+}
+
+/** "2026-11-21" or "21/11/2026" → "21112026"; undefined when it is neither. */
+function ddMMyyyyOf(text: string): string | undefined {
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
+  if (iso) return `${iso[3]}${iso[2]}${iso[1]}`;
+  const it = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text.trim());
+  if (it) return `${(it[1] as string).padStart(2, '0')}${(it[2] as string).padStart(2, '0')}${it[3]}`;
+  return undefined;
+}
+
+/** "yyyy-MM-dd HH:mm" → "ddMMyyyy". */
+function fromStamp(stamp: string): string {
+  return `${stamp.slice(8, 10)}${stamp.slice(5, 7)}${stamp.slice(0, 4)}`;
+}
+
+export interface VoidDeps extends SendDeps {
+  state: FiscalState;
+  checkReferences: boolean;
+  /** The printer's serial, learning it from the printer when it is not known yet. */
+  serial(signal: AbortSignal): Promise<string | undefined>;
+}
+
+/** Voids receipt `params.receipt`; resolves to the void's Notes, rejects with Notes for staff. */
+export async function voidReceipt(d: VoidDeps, params: VoidParams, signal: AbortSignal): Promise<JobResult> {
+  const position = parseReceiptLabel(params.receipt);
+  if (!position) throw invalid(`Not a receipt number: ${params.receipt}`, fiscalNotes.voidReceiptMissing());
+  const label = docLabel(position);
+  const known = d.state.find(position.z, position.doc);
+  let date = params.date ? ddMMyyyyOf(params.date) : undefined;
+  if (params.date && !date) throw invalid(`Not a date: ${params.date}`, fiscalNotes.voidDateMissing(label));
+  date ??= known?.dateTime ? fromStamp(known.dateTime) : undefined;
+  if (!date) {
+    const last: LastDocument | undefined = await d.link.readLastDocument(signal);
+    if (last && last.z === position.z && last.doc === position.doc) date = fromStamp(last.dateTime);
+  }
+  if (!date) throw invalid(`No date for receipt ${label}`, fiscalNotes.voidDateMissing(label));
+  const serial = await d.serial(signal);
+  if (!serial) throw invalid('Serial unknown', fiscalNotes.voidSerialUnknown());
+  const reference: DocumentReference = { kind: 'VOID', z: position.z, doc: position.doc, date, serial };
+  const shown = `${date.slice(0, 2)}/${date.slice(2, 4)}/${date.slice(4)}`;
+  if (d.checkReferences && (await checkReference(d.link, reference, signal)) === 'refused') {
+    throw new AgentError('FISCAL_REJECTED', `The printer refuses to void ${label}`, {
+      notes: fiscalNotes.referenceRefused('void', label, shown),
+    });
+  }
+  const model = {
+    kind: 'void' as const,
+    reference,
+    header: [],
+    lines: [],
+    payments: [],
+    totalCents: 0,
+    currency: d.options.currency,
+  };
+  const plan: Plan = {
+    kind: 'receipt',
+    label: 'void',
+    root: 'printerFiscalReceipt',
+    xml: envelope(receiptXml(model, d.options.operator)),
+    reference,
+  };
+  if (known?.totalCents !== undefined && known.kind === 'sale') plan.expectedCents = known.totalCents;
+  const ectx: ExecuteContext = {
+    signal,
+    progress: () => undefined,
+    checkpoint: (value) => d.state.setPendingAction({ action: 'void', checkpoint: value }),
+  };
+  try {
+    return await sendPlanned(d, plan, ectx);
+  } finally {
+    d.state.setPendingAction(null);
+  }
+}
+
+/**
+ * A void left in flight by a kill: the printer's counters tell whether it was printed. Records
+ * the outcome as the last action (shown on the page) and clears it.
+ */
+export async function settlePendingAction(d: VoidDeps, signal?: AbortSignal): Promise<void> {
+  const pending = d.state.pendingAction();
+  if (!pending) return;
+  const read = readCheckpoint(pending.checkpoint);
+  const now = d.clock.now();
+  if (read.kind === 'ok' && read.checkpoint.phase === 'done') {
+    d.state.setLastAction({ action: pending.action, at: now, ok: true, notes: read.checkpoint.result.notes });
+  } else if (read.kind === 'ok' && read.checkpoint.phase === 'sending') {
+    const checkpoint = read.checkpoint;
+    const last = await d.link.readCountersPatiently(d.clock, signal);
+    d.memory.observe(last);
+    const decision = decide(checkpoint.baseline, last, checkpoint.expectedCents);
+    if (decision.outcome === 'printed') {
+      const doc = decision.document;
+      const result = receiptResult(
+        {
+          z: doc.z,
+          doc: doc.doc,
+          dateTime: doc.dateTime,
+          serial: doc.serial || d.memory.serial(),
+          totalCents: doc.totalCents,
+          kind: 'void',
+          reference: checkpoint.reference,
+          recovered: true,
+          warnings: [],
+        },
+        d.options.currency,
+      );
+      d.state.setLastAction({ action: pending.action, at: now, ok: true, notes: result.notes });
+    } else if (decision.outcome === 'not-printed') {
+      d.state.setLastAction({
+        action: pending.action,
+        at: now,
+        ok: false,
+        notes:
+          'The void was not printed (the agent stopped before the printer took it); void the receipt again.',
+      });
+    } else {
+      d.state.setLastAction({
+        action: pending.action,
+        at: now,
+        ok: false,
+        notes: fiscalNotes.lastActionUnknown('void'),
+      });
+    }
+  } else if (read.kind !== 'absent') {
+    d.state.setLastAction({
+      action: pending.action,
+      at: now,
+      ok: false,
+      notes: fiscalNotes.lastActionUnknown('void'),
+    });
+  }
+  d.state.setPendingAction(null);
+}
