@@ -1,7 +1,7 @@
 import type { BudgetSnapshot, RequestRecord } from './connector/api.js';
 import type { RateLimitState } from './connector/rate-budget.js';
 import type { CommandState } from './connector/wire.js';
-import type { DeviceStatus } from './drivers-api/types.js';
+import type { ActionField, DeviceStatus, JobResult } from './drivers-api/types.js';
 import type { SerializedError } from './errors.js';
 
 /**
@@ -39,6 +39,17 @@ export interface DeviceSnapshot {
   /** Jobs waiting for this device, excluding the running one. */
   queued: number;
   running?: { commandId: string; progress: number; startedAt: number };
+  /** What staff may do on the device besides the platform's commands (`Driver.actions`). */
+  actions?: DeviceActionInfo[];
+}
+
+/** A device action as the page and the command line show it (without its code). */
+export interface DeviceActionInfo {
+  name: string;
+  label: string;
+  description: string;
+  fields: ActionField[];
+  confirm?: string;
 }
 
 export interface PlatformSnapshot {
@@ -111,6 +122,18 @@ export interface StatusSource {
   health(): Health;
   /** Creates a key-cutter command on the platform (`commands/addKeyCutter`); resolves to its id. */
   cutKeys(request: CutKeysRequest): Promise<string>;
+  /**
+   * Runs a device action (`Driver.actions`) with the raw parameters of a form or a command line,
+   * validated by the action's schema. Rejects with COMMAND_INVALID (`details.unknownAction` for a
+   * device or action that does not exist, `details.invalidParams` for parameters the schema
+   * refuses), or with the action's own error. Absent on sources without devices.
+   */
+  runDeviceAction?(
+    deviceId: string,
+    action: string,
+    params: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<JobResult>;
 }
 
 export interface CutKeysRequest {

@@ -16,7 +16,15 @@ Examples:
   frontdesk-agent test-page --config agent.yaml --device 63ef…
   frontdesk-agent doctor --config /etc/frontdesk-agent/agent.yaml
   frontdesk-agent support-bundle --config /etc/frontdesk-agent/agent.yaml
-  frontdesk-agent completion bash > /usr/share/bash-completion/completions/frontdesk-agent`;
+  frontdesk-agent completion bash > /usr/share/bash-completion/completions/frontdesk-agent
+  frontdesk-agent report z --config agent.yaml --device d117…
+  frontdesk-agent void --config agent.yaml --device d117… --receipt 0012-0034`;
+
+function reportKind(value: string): 'x' | 'z' {
+  const kind = value.toLowerCase();
+  if (kind !== 'x' && kind !== 'z') throw new InvalidArgumentError('expected x or z');
+  return kind;
+}
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -158,6 +166,45 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
         setExit(
           await (await import('./cli/support-bundle.js')).supportBundleCommand(opts, io, driverRegistry),
         ),
+    );
+
+  // Device actions run in the agent that holds the device (src/cli/device-action.ts).
+  program
+    .command('report')
+    .description(
+      'print the X report, or run the daily closure (Z report), on a fiscal printer through the running agent',
+    )
+    .argument('<kind>', 'x (financial report) or z (daily closure)', reportKind)
+    .requiredOption('-c, --config <file>', 'configuration file (YAML)')
+    .requiredOption('-d, --device <id>', 'the fiscal device (id or name)')
+    .action(async (kind: 'x' | 'z', opts: { config: string; device: string }) =>
+      setExit(
+        await (await import('./cli/device-action.js')).deviceActionCommand(
+          { config: opts.config, device: opts.device, action: `${kind}-report`, params: {} },
+          io,
+        ),
+      ),
+    );
+
+  program
+    .command('void')
+    .description('void (annullo) a receipt a fiscal printer printed, through the running agent')
+    .requiredOption('-c, --config <file>', 'configuration file (YAML)')
+    .requiredOption('-d, --device <id>', 'the fiscal device (id or name)')
+    .requiredOption('-r, --receipt <number>', 'the receipt number, ZZZZ-NNNN (e.g. 0012-0034)')
+    .option('--date <date>', 'the day it was printed, YYYY-MM-DD (default: the agent’s record of it)')
+    .action(async (opts: { config: string; device: string; receipt: string; date?: string }) =>
+      setExit(
+        await (await import('./cli/device-action.js')).deviceActionCommand(
+          {
+            config: opts.config,
+            device: opts.device,
+            action: 'void',
+            params: { receipt: opts.receipt, ...(opts.date ? { date: opts.date } : {}) },
+          },
+          io,
+        ),
+      ),
     );
 
   program

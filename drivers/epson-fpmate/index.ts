@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DriverFactory } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import { type EpsonFpmateOptions, EpsonFpmateOptionsSchema, FROM_PLATFORM } from './config.js';
+import { describeOptions } from './describe.js';
 import { EpsonFpmateDriver } from './driver.js';
 
 export type { EpsonFpmateOptions } from './config.js';
@@ -16,6 +17,7 @@ export const epsonFpmateFactory: DriverFactory<EpsonFpmateOptions> = {
   deviceType: 'FiscalMachine',
   configSchema: EpsonFpmateOptionsSchema,
   create: (options, ctx) => new EpsonFpmateDriver(options, ctx),
+  describe: describeOptions,
   simulate: async (options, device) => {
     const address = options.url === FROM_PLATFORM ? undefined : new URL(options.url);
     if (address?.protocol !== 'http:' || !isLoopbackHost(address.hostname) || !address.port) {

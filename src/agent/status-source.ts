@@ -1,9 +1,16 @@
-import type { AgentEvent, AgentSnapshot, Health, PlatformSnapshot, StatusSource } from '../agent-api.js';
+import type {
+  AgentEvent,
+  AgentSnapshot,
+  DeviceActionInfo,
+  Health,
+  PlatformSnapshot,
+  StatusSource,
+} from '../agent-api.js';
 import type { Clock } from '../clock.js';
 import type { Engine, EngineDevice } from '../commands/index.js';
 import type { ConnectorClient } from '../connector/client.js';
 import type { CommandSocket } from '../connector/socket-api.js';
-import type { DeviceStatus } from '../drivers-api/types.js';
+import type { DeviceAction, DeviceStatus } from '../drivers-api/types.js';
 import { AgentError } from '../errors.js';
 import type { Listeners } from '../listeners.js';
 import { formatDuration } from '../status/format.js';
@@ -52,6 +59,55 @@ function safeStatus(device: EngineDevice): DeviceStatus {
       facts: {},
     };
   }
+}
+
+function safeActions(device: EngineDevice): readonly DeviceAction[] {
+  try {
+    return device.driver.actions?.() ?? [];
+  } catch {
+    return [];
+  }
+}
+
+function actionInfo(action: DeviceAction): DeviceActionInfo {
+  const info: DeviceActionInfo = {
+    name: action.name,
+    label: action.label,
+    description: action.description,
+    fields: action.fields.map((f) => ({ ...f })),
+  };
+  if (action.confirm) info.confirm = action.confirm;
+  return info;
+}
+
+/**
+ * Runs a device's action with raw parameters (a form's fields, a command line's options),
+ * validated by the action's schema first (see `StatusSource.runDeviceAction`).
+ */
+export async function runDeviceAction(
+  devices: readonly EngineDevice[],
+  deviceId: string,
+  name: string,
+  params: Record<string, string>,
+  signal: AbortSignal,
+) {
+  const device = devices.find((d) => d.id === deviceId);
+  const action = device ? safeActions(device).find((a) => a.name === name) : undefined;
+  if (!device || !action) {
+    throw new AgentError('COMMAND_INVALID', `Device ${deviceId} has no action ${name}`, {
+      notes: 'This device has no such action.',
+      details: { unknownAction: true },
+    });
+  }
+  const parsed = action.params.safeParse(params);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'form'}: ${i.message}`).join('; ');
+    throw new AgentError('COMMAND_INVALID', `Invalid parameters for ${name}: ${issues}`, {
+      notes: `Check the form: ${issues}.`,
+      details: { invalidParams: true },
+    });
+  }
+  return action.run(parsed.data, signal);
 }
 
 function websocketState(socket: CommandSocket | undefined): PlatformSnapshot['websocket'] {
@@ -111,6 +167,7 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
             status: safeStatus(device),
             queued: queue.queued,
             ...(queue.running ? { running: queue.running } : {}),
+            ...actionsOf(device),
           };
         }),
         outbox: parts.engine.outboxState(),
@@ -147,7 +204,14 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
       return { ok: reasons.length === 0, reasons };
     },
     cutKeys: (request) => parts.cutKeys(request),
+    runDeviceAction: (deviceId, action, params, signal) =>
+      runDeviceAction(parts.devices, deviceId, action, params, signal),
   };
+}
+
+function actionsOf(device: EngineDevice): { actions?: DeviceActionInfo[] } {
+  const actions = safeActions(device);
+  return actions.length > 0 ? { actions: actions.map(actionInfo) } : {};
 }
 
 /** Refuses a cut-keys request for a device that is not one of this agent's encoders. */

@@ -19,6 +19,7 @@ export async function checkConfigCommand(
 ): Promise<number> {
   const config = loadConfig(opts.config);
   const problems = await checkDevices(config, registry);
+  for (const text of await describeDevices(config, registry)) line(io.stdout, text);
   const secretsList: string[] = [];
   let secrets: ReturnType<typeof resolveSecrets> | undefined;
   if (config.simulator?.enabled) {
@@ -63,6 +64,22 @@ export async function checkConfigCommand(
     problems.length === 0 ? `${opts.config}: OK` : `${opts.config}: ${problems.length} problem(s)`,
   );
   return problems.length === 0 ? 0 : 1;
+}
+
+/**
+ * What each device's valid options mean, in the driver's words (`DriverFactory.describe`): for a
+ * fiscal printer, every department with its VAT rate or nature, the payment map, the closure.
+ */
+export async function describeDevices(config: Config, registry: DriverRegistry): Promise<string[]> {
+  const out: string[] = [];
+  for (const [index, device] of config.devices.entries()) {
+    const factory = await registry.get(device.driver)?.();
+    const parsed = factory?.configSchema.safeParse(device.options);
+    if (!factory?.describe || !parsed?.success) continue;
+    for (const text of factory.describe(parsed.data))
+      out.push(`devices[${index}] ${device.name ?? device.id}: ${text}`);
+  }
+  return out;
 }
 
 /** Each device's driver must exist, fit the device type and accept its options. */

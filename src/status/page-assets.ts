@@ -4,8 +4,9 @@
  *
  * The script only swaps server-rendered, server-escaped sections (SSE `render` events), shows
  * the progress of a command created with the Cut keys form (SSE `agent` events, written with
- * `textContent`), and submits that form with `fetch`. Without JavaScript the page still shows
- * everything and the form still works (a plain POST answered by a redirect).
+ * `textContent`), and submits that form and the device actions' forms with `fetch` (their Notes
+ * shown with `textContent`). Without JavaScript the page still shows everything and the forms
+ * still work (a plain POST answered by a redirect).
  */
 
 export const PAGE_CSS = `
@@ -59,6 +60,16 @@ form.cut input,form.cut select,form.cut button{font:inherit;height:2.4rem;paddin
 form.cut button{background:var(--info);color:#fff;border:0;font-weight:600;cursor:pointer}
 form.cut button:disabled{opacity:.6}
 #cut-result{margin-top:.5rem;white-space:normal}
+article.device-actions{display:grid;gap:.6rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,16rem),1fr));border:1px solid var(--line);border-radius:6px;padding:.6rem .8rem;margin-bottom:.6rem}
+article.device-actions h3{grid-column:1/-1}
+form.device-action{display:grid;gap:.4rem;align-content:start}
+form.device-action p{margin:0;font-size:.85rem}
+form.device-action label{display:grid;gap:.2rem;font-size:.9rem}
+form.device-action label.confirm{display:block}
+form.device-action input[type=text],form.device-action input[type=date],form.device-action button{font:inherit;height:2.2rem;padding:0 .4rem;border:1px solid var(--line);border-radius:4px;background:var(--card);color:var(--text)}
+form.device-action button{background:var(--info);color:#fff;border:0;font-weight:600;cursor:pointer}
+form.device-action button:disabled{opacity:.6}
+form.device-action output{white-space:normal}
 footer{padding:0 1rem 1rem;text-align:center;font-size:.85rem}
 footer a{color:var(--info)}
 `;
@@ -94,6 +105,31 @@ export const PAGE_SCRIPT = `
     } else if (ev.type === 'progress') {
       show('Command ' + watched + ': cutting, ' + Math.round(ev.fraction * 100) + '%', 'info');
     }
+  });
+  Array.prototype.forEach.call(document.querySelectorAll('form.device-action'), function (f) {
+    f.addEventListener('submit', function (e) {
+      e.preventDefault();
+      var button = f.querySelector('button');
+      var result = f.querySelector('output');
+      button.disabled = true;
+      result.textContent = 'Working…';
+      result.className = 'action-result badge info';
+      fetch(f.getAttribute('action'), {
+        method: 'POST', credentials: 'same-origin',
+        headers: { Accept: 'application/json' },
+        body: new URLSearchParams(new FormData(f)),
+      }).then(function (res) {
+        return res.json().catch(function () { return {}; }).then(function (body) {
+          var ok = res.ok && typeof body.notes === 'string';
+          result.textContent = ok ? body.notes : (body.error && body.error.notes) || 'Refused (' + res.status + ')';
+          result.className = 'action-result badge ' + (ok ? 'ok' : 'err');
+          f.setAttribute('data-outcome', ok ? 'ok' : 'error');
+        });
+      }).catch(function () {
+        result.textContent = 'The agent could not be reached.';
+        result.className = 'action-result badge err';
+      }).then(function () { button.disabled = false; });
+    });
   });
   if (form) form.addEventListener('submit', function (e) {
     e.preventDefault();

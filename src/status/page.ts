@@ -1,7 +1,9 @@
 import type { AgentSnapshot, Health } from '../agent-api.js';
+import type { ActionNotice } from './device-actions.js';
 import { html, type SafeHtml, trusted } from './html.js';
 import { DEFAULT_LOCAL_ACTION_LIMITS } from './local-actions.js';
 import { PAGE_CSS, PAGE_SCRIPT } from './page-assets.js';
+import { renderDeviceActions } from './render-actions.js';
 import { renderChart } from './render-chart.js';
 import { renderCommands } from './render-commands.js';
 import { renderDevices } from './render-devices.js';
@@ -35,6 +37,8 @@ export interface PageOptions {
   notice?: { commandId: string } | { error: string };
   /** The form's upper bound for keys (`status.actions.maxKeyCount`); default 10. */
   maxKeyCount?: number;
+  /** What the previous device action did, when it was a plain (script-less) form submission. */
+  actionNotice?: ActionNotice;
 }
 
 /** An inline icon, so the browser asks the agent for nothing but the page. */
@@ -82,6 +86,7 @@ function renderEnterprises(enterprises: readonly string[]): SafeHtml {
 export function renderPage(options: PageOptions): string {
   const { snapshot, health, nonce, csrfToken } = options;
   const s = renderSections(snapshot, health);
+  const deviceActions = renderDeviceActions(snapshot, csrfToken, options.actionNotice);
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -104,6 +109,7 @@ export function renderPage(options: PageOptions): string {
     options.maxKeyCount ?? DEFAULT_LOCAL_ACTION_LIMITS.maxKeyCount,
   )}</section>
 <section class="wide"><h2>Devices</h2><div id="devices">${s.devices}</div></section>
+${deviceActions && html`<section class="wide" id="device-actions"><h2>Device actions</h2>${deviceActions}</section>`}
 <section class="wide"><h2>Commands per minute, last hour</h2><div id="chart">${s.chart}</div></section>
 <section class="wide"><h2>Recent commands</h2><div id="commands">${s.commands}</div></section>
 </main>

@@ -16,6 +16,7 @@ import {
   TOKEN_COOKIE,
 } from './access.js';
 import { cutErrorText, registerCutKeys } from './cut-keys.js';
+import { noticeFor, registerDeviceActions } from './device-actions.js';
 import { createLiveFeed } from './live-feed.js';
 import { type LocalActionLimits, LocalActions } from './local-actions.js';
 import { createMetrics, type StatusMetrics } from './metrics.js';
@@ -70,7 +71,8 @@ function pathOf(url: string): string {
 
 /**
  * Builds the status server without listening (test it with `inject()`): `/` (the page),
- * `/events` (SSE), `/status.json`, `/healthz`, `/metrics`, `/login`, `POST /cut-keys`.
+ * `/events` (SSE), `/status.json`, `/healthz`, `/metrics`, `/login`, `POST /cut-keys`, and the
+ * device actions (`GET /actions`, `POST /actions/<device>/<action>`: device-actions.ts).
  * Closing the instance ends live streams and unsubscribes from the source.
  */
 export function buildStatusServer(options: StatusServerOptions): FastifyInstance {
@@ -85,6 +87,7 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const maxKeyCount = actions.limits.maxKeyCount;
+  const stopping = new AbortController();
 
   const app = Fastify({
     logger: false,
@@ -153,6 +156,7 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
       const text = cutErrorText(query.cutError, maxKeyCount);
       if (text) notice = { error: text };
     }
+    const actionNotice = noticeFor(actionNotices, query.action);
     const body = renderPage({
       snapshot: source.snapshot(),
       health: source.health(),
@@ -160,6 +164,7 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
       csrfToken,
       notice,
       maxKeyCount,
+      ...(actionNotice ? { actionNotice } : {}),
     });
     return reply
       .header('content-security-policy', pageCsp(nonce))
@@ -209,8 +214,17 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
   });
 
   registerCutKeys(app, { source, log, csrfToken, actions, tokenRequired: accessToken !== undefined });
+  const actionNotices = registerDeviceActions(app, {
+    source,
+    log,
+    csrfToken,
+    actions,
+    accessToken,
+    signal: stopping.signal,
+  });
 
   app.addHook('preClose', async () => {
+    stopping.abort();
     live.close();
   });
   app.addHook('onClose', async () => {
