@@ -94,12 +94,43 @@ function legacyAmount(amount: ReturnType<typeof wireAmount>): Json {
 }
 
 function paymentName(p: SimPayment): string {
+  if (p.type === 'ExternalPayment') return p.externalType === 'Voucher' ? 'Buono' : 'Acconto';
+  if (p.type === 'InvoicePayment') return 'Fattura';
   return p.type === 'CashPayment' ? 'Contanti' : 'Carta di credito';
+}
+
+/** `Data` of a payment as payments/getAll gives it (open-api-docs payments.md, Payment data). */
+function paymentData(p: SimPayment): Json | null {
+  const empty = { CreditCard: null, Invoice: null, External: null, Ghost: null, Alternative: null };
+  if (p.type === 'CreditCardPayment') {
+    return {
+      Discriminator: 'CreditCard',
+      ...empty,
+      CreditCard: { CreditCardId: p.creditCardId ?? null, Transaction: null },
+    };
+  }
+  if (p.type === 'ExternalPayment') {
+    return {
+      Discriminator: 'External',
+      ...empty,
+      External: { Type: p.externalType ?? 'Unspecified', ExternalIdentifier: null },
+    };
+  }
+  if (p.type === 'InvoicePayment') {
+    return {
+      Discriminator: 'Invoice',
+      ...empty,
+      Invoice: { InvoiceId: null, Type: p.invoiceType ?? 'Receivable' },
+    };
+  }
+  return null;
 }
 
 export function wireOrderItem(item: SimOrderItem, ledger: Ledger): Json {
   const { unit, line } = Ledger.amounts(item);
-  const code = ledger.taxCode(item.rate);
+  // An exempt item carries no tax code (open-api-docs concepts/taxation.md: "Tax-exempt items
+  // should be sent with TaxCode value null").
+  const code = item.exemption ? null : ledger.taxCode(item.rate);
   const at = utc(item.createdAt);
   return {
     Id: item.id,
@@ -126,6 +157,7 @@ export function wireOrderItem(item: SimOrderItem, ledger: Ledger): Json {
     StartUtc: at,
     AccountingState: 'Closed',
     Type: item.type,
+    TaxExemptionReason: item.exemption ?? null,
     Options: { CanceledWithReservation: false },
     Data: item.productId
       ? {
@@ -164,17 +196,7 @@ export function wirePayment(p: SimPayment): Json {
     Identifier: p.type === 'CreditCardPayment' ? `ch_${p.id}` : '',
     Type: p.type,
     Kind: p.grossCents > 0 ? 'Refund' : 'Payment',
-    Data:
-      p.type === 'CreditCardPayment'
-        ? {
-            Discriminator: 'CreditCard',
-            CreditCard: { CreditCardId: p.creditCardId ?? null, Transaction: null },
-            Invoice: null,
-            External: null,
-            Ghost: null,
-            Alternative: null,
-          }
-        : null,
+    Data: paymentData(p),
     PaymentOrigin: p.type === 'CreditCardPayment' ? 'Terminal' : 'PointOfSales',
   };
 }

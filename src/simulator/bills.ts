@@ -1,4 +1,4 @@
-import { CATALOG, price } from './catalog.js';
+import { CATALOG, FISCAL_EXTRAS, price } from './catalog.js';
 import { DEFAULT_TAX_CODES, splitGross, type VatRate } from './money.js';
 import { deriveRng, type Rng } from './rng.js';
 import type { SimReservation } from './world.js';
@@ -19,7 +19,9 @@ export interface SimOrderItem {
   reservationId?: string;
   /** Printed as the receipt line; sent as the item's `Notes`. */
   description: string;
-  type: 'SpaceOrder' | 'ProductOrder' | 'CityTax';
+  type: 'SpaceOrder' | 'ProductOrder' | 'CityTax' | 'CustomItem';
+  /** Why the item carries no VAT (`TaxExemptionReason`: `IT_N4` exempt, `IT_N2_2` a tip). */
+  exemption?: string;
   revenueType: 'Service' | 'Product' | 'Additional';
   unitCount: number;
   /** Gross per unit, cents; negative on refund bills. */
@@ -40,8 +42,12 @@ export interface SimPayment {
   reservationId?: string;
   /** Cents; negative for money received, positive for money refunded. */
   grossCents: number;
-  type: 'CashPayment' | 'CreditCardPayment';
+  type: 'CashPayment' | 'CreditCardPayment' | 'ExternalPayment' | 'InvoicePayment';
   creditCardId?: string;
+  /** `Data.External.Type` of an external payment: `Voucher`, `DepositWireTransfer` … */
+  externalType?: string;
+  /** `Data.Invoice.Type` of an invoice payment (an amount not collected yet): `Receivable`. */
+  invoiceType?: string;
   createdAt: number;
 }
 
@@ -147,9 +153,76 @@ export class Ledger {
     bill.items.push(item);
   }
 
-  private settle(rng: Rng, bill: SimBill): void {
+  private pay(
+    bill: SimBill,
+    rng: Rng,
+    cents: number,
+    kind: Pick<SimPayment, 'type' | 'externalType' | 'invoiceType'>,
+  ): void {
+    const payment: SimPayment = {
+      id: rng.uuid(),
+      seq: ++this.seq,
+      billId: bill.id,
+      enterpriseId: bill.enterpriseId,
+      accountId: bill.accountId,
+      grossCents: cents,
+      ...kind,
+      createdAt: bill.createdAt,
+    };
+    if (bill.reservationId) payment.reservationId = bill.reservationId;
+    bill.payments.push(payment);
+  }
+
+  /**
+   * What an Italian hotel's bills also carry, drawn from the bill's own stream (so the draws of
+   * plain bills do not move): an exempt item (a museum ticket, N4), a tip (not subject to VAT,
+   * N2), and part of the bill settled as a deposit already receipted (`DepositWireTransfer`), a
+   * multi-use voucher (`Voucher`) or left unpaid for an invoice (`InvoicePayment`, `Receivable`).
+   * Resolves to the cents those special payments cover (negative, as payments are).
+   */
+  private vary(bill: SimBill): number {
+    const rng = deriveRng(this.seed, `fiscal-variety:${bill.id}`);
+    for (const extra of FISCAL_EXTRAS) {
+      if (!rng.chance(extra.chance)) continue;
+      this.addItem(rng, bill, {
+        description: extra.description,
+        type: 'CustomItem',
+        revenueType: 'Additional',
+        unitCount: rng.int(1, 2),
+        unitGrossCents: price(rng, extra.minCents, extra.maxCents),
+        rate: 0,
+        exemption: extra.exemption,
+        accountingCategoryId: this.category(extra.category),
+        serviceId: this.category('service-products'),
+      });
+    }
+    const owed = billTotals(bill).grossCents;
+    let covered = 0;
+    const part = (share: number) => Math.max(100, Math.round((owed * share) / 100) * 100);
+    if (bill.reservationId && rng.chance(0.35) && owed >= 5000) {
+      const cents = Math.min(part(0.3), owed - covered);
+      this.pay(bill, rng, -cents, { type: 'ExternalPayment', externalType: 'DepositWireTransfer' });
+      covered += cents;
+    }
+    if (rng.chance(0.2) && owed - covered >= 2000) {
+      const cents = Math.min(rng.pick([1000, 2000, 5000]), owed - covered - 100);
+      this.pay(bill, rng, -cents, { type: 'ExternalPayment', externalType: 'Voucher' });
+      covered += cents;
+    }
+    if (rng.chance(0.15) && owed - covered > 0) {
+      const cents = rng.chance(0.5)
+        ? owed - covered
+        : Math.max(100, Math.round((owed - covered) / 200) * 100);
+      this.pay(bill, rng, -cents, { type: 'InvoicePayment', invoiceType: 'Receivable' });
+      covered += cents;
+    }
+    return -covered;
+  }
+
+  private settle(rng: Rng, bill: SimBill, covered = 0): void {
     const { grossCents } = billTotals(bill);
-    const owed = -grossCents;
+    const owed = -grossCents - covered;
+    if (owed === 0) return;
     const split = Math.abs(owed) >= 2000 && rng.chance(0.3);
     const parts = split ? [Math.round(owed / 2), owed - Math.round(owed / 2)] : [owed];
     for (const cents of parts) {
@@ -170,8 +243,18 @@ export class Ledger {
     }
   }
 
-  /** A closed sale bill: room nights and city tax for a stay, plus 1..3 extras; fully paid. */
-  createSale(rng: Rng, enterpriseId: string, at: number, reservation?: SimReservation): SimBill {
+  /**
+   * A closed sale bill: room nights and city tax for a stay, plus 1..3 extras; fully paid. With
+   * `variety` (the bills of `fiscal-data` commands) also exempt items, tips, deposits, vouchers
+   * and unpaid amounts (see `vary`).
+   */
+  createSale(
+    rng: Rng,
+    enterpriseId: string,
+    at: number,
+    reservation?: SimReservation,
+    options: { variety?: boolean } = {},
+  ): SimBill {
     const bill = this.newBill(rng, enterpriseId, at, reservation);
     if (reservation) {
       const nights = Math.max(1, Math.min(reservation.nights, 7));
@@ -211,7 +294,7 @@ export class Ledger {
         productId: this.category(`product-${entry.description}`),
       });
     }
-    this.settle(rng, bill);
+    this.settle(rng, bill, options.variety ? this.vary(bill) : 0);
     this.bills.set(bill.id, bill);
     return bill;
   }

@@ -68,3 +68,38 @@ export const CATALOG: readonly CatalogEntry[] = [
 export function price(rng: Rng, min: number, max: number): number {
   return Math.round(rng.int(min, max) / 10) * 10;
 }
+
+/**
+ * Lines without VAT an Italian hotel's bill may carry besides the city tax, each with the
+ * platform's `TaxExemptionReason` (MewsSystems/open-api-docs `orderitems.md`): a museum ticket
+ * sold at the desk (exempt, art. 10: N4) and a tip (not subject to VAT: N2.2; fiskaltrust prints
+ * tips in its non-subject department).
+ */
+export interface FiscalExtra {
+  description: string;
+  exemption: 'IT_N4' | 'IT_N2_2';
+  minCents: number;
+  maxCents: number;
+  category: string;
+  /** How often a varied bill carries it. */
+  chance: number;
+}
+
+export const FISCAL_EXTRAS: readonly FiscalExtra[] = [
+  {
+    description: 'Biglietto museo',
+    exemption: 'IT_N4',
+    minCents: 800,
+    maxCents: 1500,
+    category: 'tickets',
+    chance: 0.35,
+  },
+  {
+    description: 'Mancia',
+    exemption: 'IT_N2_2',
+    minCents: 200,
+    maxCents: 1000,
+    category: 'tips',
+    chance: 0.3,
+  },
+];

@@ -170,6 +170,9 @@ export class CommandFactory {
           device.enterpriseId,
           now,
           this.reservation(rng, device.enterpriseId, options.reservationId),
+          // Bills the agent prints from data also carry exempt lines, tips, deposits, vouchers and
+          // unpaid amounts; a payload the platform builds itself stays a plain one.
+          { variety: kind === 'fiscal-data' },
         );
         if (kind === 'fiscal-data') {
           const serial = device.type === 'FiscalMachine' ? device.serialNumber : undefined;
