@@ -67,13 +67,19 @@ export class ClosureScheduler {
     const { clock, options, state, timeZone } = this.d;
     const retryMs = options.retryMinutes * 60_000;
     if (!this.d.ready()) return clock.now() + retryMs;
-    if (state.closureInFlight() !== undefined) {
+    const inFlight = state.closureInFlight();
+    if (inFlight !== undefined) {
+      // A closure left in flight (a lost answer, a kill) is settled before anything else.
       const settled = await this.d.settle(signal);
+      const date = inFlight === 'unreadable' ? undefined : inFlight.date;
       const scheduled = state.scheduled();
-      if (settled && scheduled && settled.status !== 'unknown' && !FINAL.has(scheduled.status)) {
+      const final = scheduled?.date === date && scheduled !== undefined && FINAL.has(scheduled.status);
+      if (settled && settled.status !== 'unknown' && date && !final) {
         state.setScheduled({
-          ...scheduled,
+          date,
           status: settled.status === 'done' ? 'done' : 'failed',
+          attempts: scheduled?.date === date ? scheduled.attempts : 1,
+          lastAttemptAt: inFlight === 'unreadable' ? clock.now() : inFlight.startedAt,
           detail: settled.detail,
         });
       }

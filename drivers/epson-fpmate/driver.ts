@@ -129,7 +129,9 @@ export class EpsonFpmateDriver implements Driver {
       const link = this.currentLink();
       await this.mutex.run(async () => {
         await settlePendingAction(this.voidDeps(link), signal);
-        if (this.state.closureInFlight() !== undefined) await settleClosure(this.reportDeps(link), signal);
+        // With a schedule, its first step settles a closure left in flight (and files the date).
+        if (!this.scheduler && this.state.closureInFlight() !== undefined)
+          await settleClosure(this.reportDeps(link), signal);
       });
     }
     this.opened = true;

@@ -68,6 +68,8 @@ export interface Faults {
   rtNotInService?: { subStatus: string };
   /** An older firmware: directIO 9205 (the reference check) is unknown, PRINTER ERROR 16. */
   noReferenceCheck?: boolean;
+  /** Fiscal documents are refused with PRINTER ERROR `status` (e.g. a 17 for another reason). */
+  refuseDocuments?: { status: string };
 }
 
 export interface SimPrinterOptions {
@@ -146,6 +148,8 @@ export class SimPrinter {
     if (this.faults.paperOut) throw new SimRefusal('EPTR_REC_EMPTY');
     if (this.faults.coverOpen) throw new SimRefusal('PRINTER ERROR', '3');
     if (fiscal && this.overdue()) throw new SimRefusal('PRINTER ERROR', '17');
+    if (fiscal && this.faults.refuseDocuments)
+      throw new SimRefusal('PRINTER ERROR', this.faults.refuseDocuments.status);
   }
 
   private emit(

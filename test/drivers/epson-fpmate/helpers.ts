@@ -158,7 +158,7 @@ export async function rig(options: RigOptions = {}): Promise<Rig> {
 /** Documents of a kind the simulator printed. */
 export function printedOf(
   sim: FpmateSimulator,
-  kind: 'sale' | 'refund' | 'void' | 'non-fiscal' | 'z-report',
+  kind: 'sale' | 'refund' | 'void' | 'non-fiscal' | 'z-report' | 'x-report',
 ) {
   return sim.printed.filter((d) => d.kind === kind);
 }
