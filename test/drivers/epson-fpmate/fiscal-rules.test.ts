@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import { departmentTable, EpsonFpmateOptionsSchema, itemNatureTable } from '../../../drivers/epson-fpmate/config.js';
+import { customerCodes, isValidCodiceFiscale, isValidPartitaIva } from '../../../drivers/epson-fpmate/customer-codes.js';
+import { describeOptions } from '../../../drivers/epson-fpmate/describe.js';
+import { natureOfExemption, rateOfTaxCode } from '../../../drivers/epson-fpmate/natures.js';
+import { DEFAULT_PAYMENT_RULES, paymentKeys, ruleFor } from '../../../drivers/epson-fpmate/payment-types.js';
+import { classifyLine, type LineOptions, type SourceLine } from '../../../drivers/epson-fpmate/receipt-lines.js';
+import {
+  checkCodiceFiscale,
+  checkLotteryCode,
+  checkPartitaIva,
+} from '../../../drivers/epson-fpmate/simulator-codes.js';
+import { PaymentSchema } from '../../../src/connector/wire.js';
+import { AgentError } from '../../../src/errors.js';
+
+const options = (extra: Record<string, unknown> = {}) =>
+  EpsonFpmateOptionsSchema.parse({ url: 'http://192.0.2.10', ...extra });
+
+function lineOptions(extra: Record<string, unknown> = {}): LineOptions {
+  const o = options(extra);
+  return {
+    departments: departmentTable(o),
+    taxCodeRates: o.taxCodeRates,
+    taxCodeNatures: o.taxCodeNatures,
+    itemNatures: itemNatureTable(o),
+    defaultDepartment: o.defaultDepartment,
+    itemNames: {},
+  };
+}
+
+const line = (extra: Partial<SourceLine>): SourceLine => ({
+  name: 'Riga',
+  quantity: 1,
+  grossUnits: 100_000,
+  taxCodes: [],
+  currency: 'EUR',
+  ...extra,
+});
+
+function refusal(fn: () => unknown): AgentError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof AgentError) return e;
+    throw e;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('departments by VAT rate and nature', () => {
+  it('default to the programming public drivers assume (fiskaltrust EpsonCommandFactory GetVatGroup)', () => {
+    expect(departmentTable(options())).toEqual({
+      '22': 1,
+      '10': 2,
+      '4': 3,
+      '5': 4,
+      N1: 10,
+      N2: 11,
+      N3: 12,
+      N4: 13,
+      N5: 14,
+      N6: 15,
+    });
+    expect(describeOptions(options()).slice(0, 10)).toEqual([
+      'department 1: VAT 22 %',
+      'department 2: VAT 10 %',
+      'department 3: VAT 4 %',
+      'department 4: VAT 5 %',
+      'department 10: nature N1 (EE, excluded (art. 15))',
+      'department 11: nature N2 (NS, not subject to VAT)',
+      'department 12: nature N3 (NI, not taxable)',
+      'department 13: nature N4 (ES, exempt)',
+      'department 14: nature N5 (RM, margin scheme)',
+      'department 15: nature N6 (AL, other operations without VAT)',
+    ]);
+  });
+
+  it('takes the nature the platform names (TaxExemptionReason), a sub-nature falling back to its parent', () => {
+    expect(natureOfExemption('IT_N2_2')).toBe('N2.2');
+    expect(natureOfExemption('IT_N4')).toBe('N4');
+    expect(natureOfExemption('PL_ZW')).toBeUndefined();
+    const o = lineOptions();
+    expect(classifyLine(line({ exemption: 'IT_N4', netCents: 1000, taxCents: 0 }), o)).toEqual({
+      department: 13,
+      nature: 'N4',
+    });
+    expect(classifyLine(line({ exemption: 'IT_N2_2' }), o)).toEqual({ department: 11, nature: 'N2.2' });
+    expect(classifyLine(line({ exemption: 'IT_N2_2' }), lineOptions({ departments: { 'N2.2': 16 } }))).toEqual({
+      department: 16,
+      nature: 'N2.2',
+    });
+  });
+
+  it('puts the city tax in N1 by its type, and any type or accounting category where itemNatures says', () => {
+    const o = lineOptions({ itemNatures: { 'tips-category': 'N2' } });
+    expect(classifyLine(line({ itemType: 'CityTax', taxCodes: ['IT-0'], netCents: 350, taxCents: 0 }), o)).toEqual({
+      department: 10,
+      nature: 'N1',
+    });
+    expect(classifyLine(line({ accountingCategoryId: 'tips-category' }), o)).toEqual({ department: 11, nature: 'N2' });
+    expect(classifyLine(line({ taxCodes: ['IT-EX'] }), lineOptions({ taxCodeNatures: { 'IT-EX': 'N4' } }))).toEqual({
+      department: 13,
+      nature: 'N4',
+    });
+  });
+
+  it('refuses a line marked without VAT that carries VAT, naming it', () => {
+    const error = refusal(() =>
+      classifyLine(line({ name: 'Cena', itemType: 'CityTax', netCents: 1000, taxCents: 220 }), lineOptions()),
+    );
+    expect(error.code).toBe('FISCAL_REJECTED');
+    expect(error.notes).toContain('"Cena" is marked N1 (no VAT) but carries VAT');
+  });
+
+  it('refuses a line without VAT and without a nature, naming the item — unless a default department is set', () => {
+    const zero = line({ name: 'Servizio navetta', netCents: 1000, taxCents: 0 });
+    const error = refusal(() => classifyLine(zero, lineOptions()));
+    expect(error.notes).toBe(
+      'The bill line "Servizio navetta" has no VAT rate and no VAT nature (exempt, not subject, city tax …) the agent can tell; nothing was printed. Ask IT to set its tax code or exemption on the platform, or map it in the driver\'s itemNatures.',
+    );
+    expect(classifyLine(zero, lineOptions({ defaultDepartment: 9 }))).toEqual({ department: 9 });
+    // An older configuration's "0" department keeps working for such lines.
+    expect(classifyLine(zero, lineOptions({ departments: { '0': 4 } }))).toEqual({ department: 4, rate: 0 });
+  });
+
+  it('reads a rate from a tax code ending in NN% (the platform’s codes read "AT-2020-21%"), else from the amounts', () => {
+    expect(rateOfTaxCode('AT-2020-21%')).toBe(21);
+    expect(rateOfTaxCode('IT-2018-5,5%')).toBe(5.5);
+    expect(rateOfTaxCode('IT-2018-1-S')).toBeUndefined();
+    expect(classifyLine(line({ taxCodes: ['IT-2022-5%'] }), lineOptions())).toEqual({ department: 4, rate: 5 });
+    expect(classifyLine(line({ taxCodes: ['X'], netCents: 10000, taxCents: 1000 }), lineOptions())).toEqual({
+      department: 2,
+      rate: 10,
+    });
+  });
+});
+
+describe('payments', () => {
+  const wire = (Type: string, data?: Record<string, unknown>) =>
+    PaymentSchema.parse({ Id: 'p', Type, State: 'Charged', Amount: { Currency: 'EUR', GrossValue: -1 }, Data: data ?? null });
+
+  it('are named by their type and, for external, alternative and invoice payments, their kind', () => {
+    expect(paymentKeys(wire('CashPayment'))).toEqual(['CashPayment']);
+    expect(paymentKeys(wire('ExternalPayment', { Discriminator: 'External', External: { Type: 'Voucher' } }))).toEqual([
+      'ExternalPayment:Voucher',
+      'ExternalPayment',
+    ]);
+    expect(paymentKeys(wire('InvoicePayment', { Discriminator: 'Invoice', Invoice: { Type: 'Receivable' } }))).toEqual([
+      'InvoicePayment:Receivable',
+      'InvoicePayment',
+    ]);
+  });
+
+  it('map by default every kind the issue names, each to its RT payment type and index', () => {
+    const rule = (key: string) => ruleFor([key, key.split(':')[0] as string], {}, undefined);
+    expect(rule('CashPayment')).toMatchObject({ paymentType: 0, index: 0 });
+    expect(rule('ExternalPayment:Cheque')).toMatchObject({ paymentType: 1, index: 0 });
+    expect(rule('CreditCardPayment')).toMatchObject({ paymentType: 2, index: 1 });
+    expect(rule('AlternativePayment:ApplePay')).toMatchObject({ paymentType: 2, index: 1 });
+    expect(rule('ExternalPayment:Voucher')).toMatchObject({ paymentType: 6, index: 1 });
+    expect(rule('ExternalPayment:GiftCard')).toMatchObject({ paymentType: 6, index: 1 });
+    expect(rule('ExternalPayment:ChequeVacances')).toMatchObject({ paymentType: 3, index: 1 });
+    expect(rule('ExternalPayment:Prepayment')).toMatchObject({ paymentType: 5, index: 2 });
+    expect(rule('InvoicePayment:Receivable')).toMatchObject({ paymentType: 5, index: 3 });
+    expect(rule('ExternalPayment:DepositCash')).toEqual({ deduct: 'deposit', description: 'ACCONTO' });
+    expect(rule('GhostPayment')).toBeUndefined();
+    expect(Object.keys(DEFAULT_PAYMENT_RULES).length).toBeGreaterThan(30);
+  });
+
+  it('take the configured rule over the built-in one, and a single-use voucher as a deduction', () => {
+    const configured = options({
+      payments: { 'ExternalPayment:Voucher': { deduct: 'single-use-voucher', description: 'BUONO MONOUSO' } },
+    }).payments;
+    expect(ruleFor(['ExternalPayment:Voucher', 'ExternalPayment'], configured, undefined)).toEqual({
+      deduct: 'single-use-voucher',
+      description: 'BUONO MONOUSO',
+    });
+    expect(() => options({ payments: { X: { paymentType: 9 } } })).toThrow();
+  });
+});
+
+describe('customer codes', () => {
+  // fiskaltrust UnitTest/CustomerTaxIdDirectIOTests.cs: PartitaIva 01606720215, CodiceFiscale RSSMRA80A01H501U.
+  it.each([
+    ['01606720215', true],
+    ['01606720216', false],
+    ['00000000000', false],
+  ])('partita IVA %s: check digit %s, the driver’s and the simulated printer’s alike', (piva, ok) => {
+    expect(isValidPartitaIva(piva)).toBe(ok);
+    expect(checkPartitaIva(piva)).toBe(ok);
+  });
+
+  it.each([
+    ['RSSMRA80A01H501U', true],
+    ['RSSMRA80A01H501V', false],
+    // Omocodia: digits replaced by letters (L = 0, M = 1 …) keep a valid code, with its own check letter.
+    ['RSSMRA80A01H50MM', true],
+  ])('codice fiscale %s: check letter %s', (cf, ok) => {
+    expect(isValidCodiceFiscale(cf)).toBe(ok);
+    expect(checkCodiceFiscale(cf)).toBe(ok);
+  });
+
+  it('tells the three apart by form and refuses anything else before printing', () => {
+    const codes = (taxIdentifier: string, settings: Record<string, unknown> = {}) =>
+      customerCodes({ taxIdentifier, machineSettings: { value: settings } }, { customerTaxId: true, lottery: true });
+    expect(codes(' it01606720215 ')).toEqual({ customer: { command: '1060', id: '01606720215' } });
+    expect(codes('rssmra80a01h501u')).toEqual({ customer: { command: '1061', id: 'RSSMRA80A01H501U' } });
+    expect(codes('AB12CD34')).toEqual({ lottery: 'AB12CD34' });
+    expect(checkLotteryCode('AB12CD34')).toBe(true);
+    expect(codes('', { LotteryCode: 'zz99zz99' })).toEqual({ lottery: 'ZZ99ZZ99' });
+    for (const bad of ['DE123456789', '12345', 'RSSMRA80A01H501V']) {
+      const error = refusal(() => codes(bad));
+      expect(error.code).toBe('COMMAND_INVALID');
+      expect(error.notes).toContain('neither a valid codice fiscale nor a valid partita IVA');
+    }
+    expect(refusal(() => codes('', { LotteryCode: 'short' })).notes).toContain('lottery code is not valid');
+  });
+});
