@@ -1,6 +1,6 @@
 import { AgentError } from '../../src/errors.js';
 import { fiscalNotes } from './notes.js';
-import type { ReceiptLine } from './receipt.js';
+import type { ReceiptLine } from './receipt-model.js';
 
 /** An amount taken off a sale receipt's total: a deposit (10) or a single-use voucher (12). */
 export interface Deduction {

@@ -1,5 +1,5 @@
 import { formatAmount } from './money.js';
-import type { ReceiptModel } from './receipt.js';
+import type { ReceiptModel } from './receipt-model.js';
 import { referenceMessage } from './reference.js';
 import { element, formatQuantity } from './xml-build.js';
 

@@ -2,7 +2,7 @@ import type { FiscalJobData } from '../../src/connector/model.js';
 import type { PlatformReader } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import { DEFAULT_ITEM_NAMES, departmentTable, type EpsonFpmateOptions, itemNatureTable } from './config.js';
-import { type CustomerCode, customerCodes } from './customer-codes.js';
+import { customerCodes } from './customer-codes.js';
 import { allocateDeductions, type Deduction } from './deductions.js';
 import { formatAmount, MAX_CENTS, MAX_QUANTITY, settlePayments, unitsToCents } from './money.js';
 import { fiscalNotes } from './notes.js';
@@ -17,46 +17,11 @@ import {
   type SourceLine,
   type SourcePayment,
 } from './receipt-lines.js';
+import type { ReceiptLine, ReceiptModel } from './receipt-model.js';
 import { type DocumentReference, isUnreferenced, refundReference, unreferencedRefund } from './reference.js';
 import { formatQuantity, printerText } from './xml-build.js';
 
-/** A receipt ready to print: every amount in integer cents, every total already checked. */
-export interface ReceiptLine {
-  /** `deduction`: a deposit or single-use voucher taken off the total (`adjustmentType`). */
-  type: 'item' | 'discount' | 'refund' | 'deduction';
-  description: string;
-  quantity: number;
-  /** Unit price (item, refund) or the adjustment's amount (discount, deduction), positive. */
-  unitCents: number;
-  /** The line's effect on the total, positive. */
-  totalCents: number;
-  department: number;
-  /** The VAT rate or the nature the department carries (for checking; not sent). */
-  rate?: number;
-  nature?: string;
-  /** `printRecItemAdjustment adjustmentType`: 3 discount, 10 deposit, 12 single-use voucher. */
-  adjustmentType?: number;
-}
-
-export interface ReceiptPayment {
-  description: string;
-  paymentType: number;
-  index: number;
-  cents: number;
-}
-
-export interface ReceiptModel {
-  kind: 'sale' | 'refund' | 'void';
-  reference?: DocumentReference;
-  header: string[];
-  lines: ReceiptLine[];
-  payments: ReceiptPayment[];
-  /** What the receipt totals: items less discounts and deductions; what the payments cover. */
-  totalCents: number;
-  currency: string;
-  customer?: CustomerCode;
-  lottery?: string;
-}
+export type { ReceiptLine, ReceiptModel, ReceiptPayment } from './receipt-model.js';
 
 export interface ReceiptContext {
   platform: PlatformReader;

@@ -3,74 +3,12 @@ import { formatSerialAnswer, rtTypeOf, SERIAL_COMMAND } from './last-document.js
 import { localDateTime } from './protocol.js';
 import type { DocumentReference } from './reference.js';
 import { add, classKey, type DayTotals, type DepartmentClass, total } from './simulator-programming.js';
-import {
-  type CheckedReceipt,
-  checkReceipt,
-  type PrintedLine,
-  type PrintedPayment,
-  type SimElement,
-  SimRefusal,
-} from './simulator-receipt.js';
+import { type CheckedReceipt, checkReceipt, type SimElement, SimRefusal } from './simulator-receipt.js';
 import { SimReports } from './simulator-reports.js';
+import type { Faults, PrintedDocument } from './simulator-types.js';
 import { type AddInfo, commaAmount, failureXml, responseXml } from './simulator-xml.js';
 
-/** One document the simulated printer emitted. */
-export interface PrintedDocument {
-  kind: 'sale' | 'refund' | 'void' | 'non-fiscal' | 'z-report' | 'x-report';
-  /** Z (daily closure) number; for a z-report, the closure it made. */
-  z: number;
-  /** Document number within the Z (non-fiscal documents have their own numbering). */
-  doc: number;
-  at: number;
-  /** "yyyy-MM-dd HH:mm" in the printer's time zone. */
-  dateTime: string;
-  serial: string;
-  totalCents: number;
-  header: string[];
-  lines: PrintedLine[];
-  payments: PrintedPayment[];
-  reference?: DocumentReference;
-  /** Non-fiscal text lines. */
-  text?: string[];
-  refundedCents: number;
-  voided: boolean;
-  customer?: { command: '1060' | '1061'; id: string };
-  lottery?: string;
-  /** X and Z reports: the day's totals they show. */
-  totals?: DayTotals;
-}
-
-/** The switches of the simulated printer (see `setFault`). */
-export interface Faults {
-  paperOut?: boolean;
-  paperLow?: boolean;
-  coverOpen?: boolean;
-  busy?: boolean;
-  /** Documents are printed, then answered LAN_TIME_OUT (fpmate lost the fiscal unit mid-document). */
-  timeOutAfterPrint?: boolean;
-  slow?: { ms: number };
-  /** Every answer is `bytes` of junk, streamed (documents are printed first). */
-  oversizedAnswer?: { bytes: number };
-  /** Every answer breaks off half-way (documents are printed first). */
-  truncatedAnswer?: boolean;
-  dropAfterPrint?: boolean;
-  dropBeforePrint?: boolean;
-  refused?: boolean;
-  journalNearFull?: boolean;
-  dayOpenOver24h?: boolean;
-  lastDocUnreadable?: boolean;
-  trainingMode?: boolean;
-  /** Overrides the RT file counters of the status answer. */
-  rtFiles?: { toSend?: number; old?: number; rejected?: number };
-  /** The tax agency cannot be reached: daily files wait (and turn old after a day). */
-  transmissionDown?: boolean;
-  /** The RT is not in service: `rtMainStatus` 01 with this `rtSubStatus` (02 … 08). */
-  rtNotInService?: { subStatus: string };
-  /** An older firmware: directIO 9205 (the reference check) is unknown, PRINTER ERROR 16. */
-  noReferenceCheck?: boolean;
-  /** Fiscal documents are refused with PRINTER ERROR `status` (e.g. a 17 for another reason). */
-  refuseDocuments?: { status: string };
-}
+export type { Faults, PrintedDocument } from './simulator-types.js';
 
 export interface SimPrinterOptions {
   serial: string;

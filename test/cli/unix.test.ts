@@ -29,7 +29,7 @@ const SUBCOMMANDS = buildProgram(capture().io, () => undefined).commands.map((c)
 
 describe('usage mistakes', () => {
   it('an unknown command says so and exits 2, even with --help after it', async () => {
-    for (const argv of [['report', '--help'], ['report'], ['docter', '-h']]) {
+    for (const argv of [['reprint', '--help'], ['reprint'], ['docter', '-h']]) {
       const c = capture();
       const code = await runCli(argv, c.io);
       expect(code, argv.join(' ')).toBe(2);

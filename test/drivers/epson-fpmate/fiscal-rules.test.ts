@@ -1,10 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { departmentTable, EpsonFpmateOptionsSchema, itemNatureTable } from '../../../drivers/epson-fpmate/config.js';
-import { customerCodes, isValidCodiceFiscale, isValidPartitaIva } from '../../../drivers/epson-fpmate/customer-codes.js';
+import {
+  departmentTable,
+  EpsonFpmateOptionsSchema,
+  itemNatureTable,
+} from '../../../drivers/epson-fpmate/config.js';
+import {
+  customerCodes,
+  isValidCodiceFiscale,
+  isValidPartitaIva,
+} from '../../../drivers/epson-fpmate/customer-codes.js';
 import { describeOptions } from '../../../drivers/epson-fpmate/describe.js';
 import { natureOfExemption, rateOfTaxCode } from '../../../drivers/epson-fpmate/natures.js';
 import { DEFAULT_PAYMENT_RULES, paymentKeys, ruleFor } from '../../../drivers/epson-fpmate/payment-types.js';
-import { classifyLine, type LineOptions, type SourceLine } from '../../../drivers/epson-fpmate/receipt-lines.js';
+import {
+  classifyLine,
+  type LineOptions,
+  type SourceLine,
+} from '../../../drivers/epson-fpmate/receipt-lines.js';
 import {
   checkCodiceFiscale,
   checkLotteryCode,
@@ -85,7 +97,9 @@ describe('departments by VAT rate and nature', () => {
       nature: 'N4',
     });
     expect(classifyLine(line({ exemption: 'IT_N2_2' }), o)).toEqual({ department: 11, nature: 'N2.2' });
-    expect(classifyLine(line({ exemption: 'IT_N2_2' }), lineOptions({ departments: { 'N2.2': 16 } }))).toEqual({
+    expect(
+      classifyLine(line({ exemption: 'IT_N2_2' }), lineOptions({ departments: { 'N2.2': 16 } })),
+    ).toEqual({
       department: 16,
       nature: 'N2.2',
     });
@@ -93,12 +107,19 @@ describe('departments by VAT rate and nature', () => {
 
   it('puts the city tax in N1 by its type, and any type or accounting category where itemNatures says', () => {
     const o = lineOptions({ itemNatures: { 'tips-category': 'N2' } });
-    expect(classifyLine(line({ itemType: 'CityTax', taxCodes: ['IT-0'], netCents: 350, taxCents: 0 }), o)).toEqual({
+    expect(
+      classifyLine(line({ itemType: 'CityTax', taxCodes: ['IT-0'], netCents: 350, taxCents: 0 }), o),
+    ).toEqual({
       department: 10,
       nature: 'N1',
     });
-    expect(classifyLine(line({ accountingCategoryId: 'tips-category' }), o)).toEqual({ department: 11, nature: 'N2' });
-    expect(classifyLine(line({ taxCodes: ['IT-EX'] }), lineOptions({ taxCodeNatures: { 'IT-EX': 'N4' } }))).toEqual({
+    expect(classifyLine(line({ accountingCategoryId: 'tips-category' }), o)).toEqual({
+      department: 11,
+      nature: 'N2',
+    });
+    expect(
+      classifyLine(line({ taxCodes: ['IT-EX'] }), lineOptions({ taxCodeNatures: { 'IT-EX': 'N4' } })),
+    ).toEqual({
       department: 13,
       nature: 'N4',
     });
@@ -127,7 +148,10 @@ describe('departments by VAT rate and nature', () => {
     expect(rateOfTaxCode('AT-2020-21%')).toBe(21);
     expect(rateOfTaxCode('IT-2018-5,5%')).toBe(5.5);
     expect(rateOfTaxCode('IT-2018-1-S')).toBeUndefined();
-    expect(classifyLine(line({ taxCodes: ['IT-2022-5%'] }), lineOptions())).toEqual({ department: 4, rate: 5 });
+    expect(classifyLine(line({ taxCodes: ['IT-2022-5%'] }), lineOptions())).toEqual({
+      department: 4,
+      rate: 5,
+    });
     expect(classifyLine(line({ taxCodes: ['X'], netCents: 10000, taxCents: 1000 }), lineOptions())).toEqual({
       department: 2,
       rate: 10,
@@ -137,18 +161,22 @@ describe('departments by VAT rate and nature', () => {
 
 describe('payments', () => {
   const wire = (Type: string, data?: Record<string, unknown>) =>
-    PaymentSchema.parse({ Id: 'p', Type, State: 'Charged', Amount: { Currency: 'EUR', GrossValue: -1 }, Data: data ?? null });
+    PaymentSchema.parse({
+      Id: 'p',
+      Type,
+      State: 'Charged',
+      Amount: { Currency: 'EUR', GrossValue: -1 },
+      Data: data ?? null,
+    });
 
   it('are named by their type and, for external, alternative and invoice payments, their kind', () => {
     expect(paymentKeys(wire('CashPayment'))).toEqual(['CashPayment']);
-    expect(paymentKeys(wire('ExternalPayment', { Discriminator: 'External', External: { Type: 'Voucher' } }))).toEqual([
-      'ExternalPayment:Voucher',
-      'ExternalPayment',
-    ]);
-    expect(paymentKeys(wire('InvoicePayment', { Discriminator: 'Invoice', Invoice: { Type: 'Receivable' } }))).toEqual([
-      'InvoicePayment:Receivable',
-      'InvoicePayment',
-    ]);
+    expect(
+      paymentKeys(wire('ExternalPayment', { Discriminator: 'External', External: { Type: 'Voucher' } })),
+    ).toEqual(['ExternalPayment:Voucher', 'ExternalPayment']);
+    expect(
+      paymentKeys(wire('InvoicePayment', { Discriminator: 'Invoice', Invoice: { Type: 'Receivable' } })),
+    ).toEqual(['InvoicePayment:Receivable', 'InvoicePayment']);
   });
 
   it('map by default every kind the issue names, each to its RT payment type and index', () => {
@@ -202,7 +230,10 @@ describe('customer codes', () => {
 
   it('tells the three apart by form and refuses anything else before printing', () => {
     const codes = (taxIdentifier: string, settings: Record<string, unknown> = {}) =>
-      customerCodes({ taxIdentifier, machineSettings: { value: settings } }, { customerTaxId: true, lottery: true });
+      customerCodes(
+        { taxIdentifier, machineSettings: { value: settings } },
+        { customerTaxId: true, lottery: true },
+      );
     expect(codes(' it01606720215 ')).toEqual({ customer: { command: '1060', id: '01606720215' } });
     expect(codes('rssmra80a01h501u')).toEqual({ customer: { command: '1061', id: 'RSSMRA80A01H501U' } });
     expect(codes('AB12CD34')).toEqual({ lottery: 'AB12CD34' });

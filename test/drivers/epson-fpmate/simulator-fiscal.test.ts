@@ -36,7 +36,8 @@ async function post(body: string): Promise<FpmateResponse> {
   return parsed;
 }
 
-const outcome = (r: FpmateResponse) => (r.success ? 'ok' : `${r.code}${r.code === 'PRINTER ERROR' ? ` ${r.status}` : ''}`);
+const outcome = (r: FpmateResponse) =>
+  r.success ? 'ok' : `${r.code}${r.code === 'PRINTER ERROR' ? ` ${r.status}` : ''}`;
 const item = (price: string, department = 1) =>
   `<printRecItem operator="1" description="Voce" quantity="1" unitPrice="${price}" department="${department}"/>`;
 const total = (payment: string, type = 0, index = 0) =>
@@ -46,13 +47,20 @@ const adjustment = (type: number, amount: string, department = 1) =>
 const receipt = (inner: string, first = '') =>
   `<printerFiscalReceipt>${first}<beginFiscalReceipt operator="1"/>${inner}<endFiscalReceipt operator="1"/></printerFiscalReceipt>`;
 const message = (text: string) => `<printRecMessage operator="1" messageType="4" message="${text}"/>`;
-const status = () => post('<printerCommand><queryPrinterStatus operator="1" statusType="1"/></printerCommand>');
+const status = () =>
+  post('<printerCommand><queryPrinterStatus operator="1" statusType="1"/></printerCommand>');
 const direct = (command: string, data: string) =>
   post(`<printerCommand><directIO command="${command}" data="${data}"/></printerCommand>`);
 
 describe('simulated RT: departments, natures and deductions', () => {
   it('prints each department in its programmed VAT class (fiskaltrust GetVatGroup): 1–4 rates, 10–15 natures', async () => {
-    expect(outcome(await post(receipt(item('10.00', 1) + item('5.00', 4) + item('3.50', 10) + item('2.00', 11) + total('20.50'))))).toBe('ok');
+    expect(
+      outcome(
+        await post(
+          receipt(item('10.00', 1) + item('5.00', 4) + item('3.50', 10) + item('2.00', 11) + total('20.50')),
+        ),
+      ),
+    ).toBe('ok');
     expect(sim.printed[0]?.lines.map((l) => [l.department, l.vatClass])).toEqual([
       [1, '22%'],
       [4, '5%'],
@@ -63,15 +71,21 @@ describe('simulated RT: departments, natures and deductions', () => {
   });
 
   it('deducts a deposit (acconto, adjustment 10: procassa itemAcconto) and a single-use voucher (12: fiskaltrust)', async () => {
-    const body = receipt(item('100.00', 2) + adjustment(10, '30.00', 2) + adjustment(12, '20.00', 2) + total('50.00'));
+    const body = receipt(
+      item('100.00', 2) + adjustment(10, '30.00', 2) + adjustment(12, '20.00', 2) + total('50.00'),
+    );
     expect(outcome(await post(body))).toBe('ok');
     expect(sim.printed[0]).toMatchObject({ totalCents: 5000 });
     expect(sim.totals.deductions).toEqual({ '10': 3000, '12': 2000 });
   });
 
   it('refuses a deduction larger than its department carries (13), and a fully deducted receipt prints at zero', async () => {
-    expect(outcome(await post(receipt(item('10.00', 1) + adjustment(10, '20.00', 1) + total('0.00'))))).toBe('PRINTER ERROR 13');
-    expect(outcome(await post(receipt(item('10.00', 1) + adjustment(10, '10.00', 1) + total('0.00'))))).toBe('ok');
+    expect(outcome(await post(receipt(item('10.00', 1) + adjustment(10, '20.00', 1) + total('0.00'))))).toBe(
+      'PRINTER ERROR 13',
+    );
+    expect(outcome(await post(receipt(item('10.00', 1) + adjustment(10, '10.00', 1) + total('0.00'))))).toBe(
+      'ok',
+    );
     expect(sim.printed.at(-1)?.totalCents).toBe(0);
   });
 });
@@ -89,11 +103,31 @@ describe('simulated RT: customer codes and the lottery', () => {
   });
 
   it('takes the lottery code as printRecLotteryID (fiskaltrust) and as directIO 1135 (OCA), refusing a bad one (30)', async () => {
-    expect(outcome(await post(receipt(`${item('10.00')}<printRecLotteryID operator="1" code="AB12CD34"/>${total('10.00', 2, 1)}`)))).toBe('ok');
+    expect(
+      outcome(
+        await post(
+          receipt(`${item('10.00')}<printRecLotteryID operator="1" code="AB12CD34"/>${total('10.00', 2, 1)}`),
+        ),
+      ),
+    ).toBe('ok');
     expect(sim.printed.at(-1)?.lottery).toBe('AB12CD34');
-    expect(outcome(await post(receipt(`${item('10.00')}<directIO command="1135" data="01ZZ99ZZ99        0000"/>${total('10.00', 2, 1)}`)))).toBe('ok');
+    expect(
+      outcome(
+        await post(
+          receipt(
+            `${item('10.00')}<directIO command="1135" data="01ZZ99ZZ99        0000"/>${total('10.00', 2, 1)}`,
+          ),
+        ),
+      ),
+    ).toBe('ok');
     expect(sim.printed.at(-1)?.lottery).toBe('ZZ99ZZ99');
-    expect(outcome(await post(receipt(`${item('10.00')}<printRecLotteryID operator="1" code="AB-12"/>${total('10.00', 2, 1)}`)))).toBe('PRINTER ERROR 30');
+    expect(
+      outcome(
+        await post(
+          receipt(`${item('10.00')}<printRecLotteryID operator="1" code="AB-12"/>${total('10.00', 2, 1)}`),
+        ),
+      ),
+    ).toBe('PRINTER ERROR 30');
   });
 });
 
@@ -103,9 +137,21 @@ describe('simulated RT: voids, unreferenced refunds and the reference check', ()
   });
 
   it.each([
-    ['the reference alone (lyancoder/fiscal-printer convertCancelToXmlDoc)', `<printerFiscalReceipt>${message('VOID 0001 0001 21112026 99MEY123456')}</printerFiscalReceipt>`],
-    ['the reference, a bare printRecTotal and endFiscalReceipt (procassa annulloDirettoScontrino)', `<printerFiscalReceipt>${message('VOID 0001 0001 21112026 99MEY123456')}<printRecTotal operator="1"/><endFiscalReceipt operator="1"/></printerFiscalReceipt>`],
-    ['a whole document with printRecVoid lines (fiskaltrust CreateVoidRequestContent)', receipt(`<printRecVoid operator="1" description="Voce" quantity="1" unitPrice="30.00" department="1"/>${total('30.00')}`, message('VOID 0001 0001 21112026 99MEY123456'))],
+    [
+      'the reference alone (lyancoder/fiscal-printer convertCancelToXmlDoc)',
+      `<printerFiscalReceipt>${message('VOID 0001 0001 21112026 99MEY123456')}</printerFiscalReceipt>`,
+    ],
+    [
+      'the reference, a bare printRecTotal and endFiscalReceipt (procassa annulloDirettoScontrino)',
+      `<printerFiscalReceipt>${message('VOID 0001 0001 21112026 99MEY123456')}<printRecTotal operator="1"/><endFiscalReceipt operator="1"/></printerFiscalReceipt>`,
+    ],
+    [
+      'a whole document with printRecVoid lines (fiskaltrust CreateVoidRequestContent)',
+      receipt(
+        `<printRecVoid operator="1" description="Voce" quantity="1" unitPrice="30.00" department="1"/>${total('30.00')}`,
+        message('VOID 0001 0001 21112026 99MEY123456'),
+      ),
+    ],
   ])('voids in the forms public drivers send: %s', async (_name, body) => {
     expect(outcome(await post(body))).toBe('ok');
     expect(sim.printed.at(-1)).toMatchObject({ kind: 'void', totalCents: 3000 });
@@ -115,12 +161,27 @@ describe('simulated RT: voids, unreferenced refunds and the reference check', ()
 
   it('takes a refund that names no receipt as REFUND 0000 0000 ddMMyyyy ND (fiskaltrust), but not a void without one', async () => {
     const refund = (ref: string) =>
-      post(receipt(`<printRecRefund operator="1" description="Reso" quantity="1" unitPrice="5.00" department="1"/>${total('5.00')}`, message(ref)));
+      post(
+        receipt(
+          `<printRecRefund operator="1" description="Reso" quantity="1" unitPrice="5.00" department="1"/>${total('5.00')}`,
+          message(ref),
+        ),
+      );
     expect(outcome(await refund('REFUND 0000 0000 21112026 ND'))).toBe('ok');
-    expect(sim.printed.at(-1)?.reference).toEqual({ kind: 'REFUND', z: 0, doc: 0, date: '21112026', serial: 'ND' });
+    expect(sim.printed.at(-1)?.reference).toEqual({
+      kind: 'REFUND',
+      z: 0,
+      doc: 0,
+      date: '21112026',
+      serial: 'ND',
+    });
     expect(outcome(await refund('REFUND 0001 0001 21112026 ND'))).toBe('PRINTER ERROR 13');
     expect(outcome(await refund('REFUND 0000 0000 31132026 ND'))).toBe('PRINTER ERROR 13');
-    expect(outcome(await post(`<printerFiscalReceipt>${message('VOID 0000 0000 21112026 ND')}</printerFiscalReceipt>`))).toBe('PRINTER ERROR 13');
+    expect(
+      outcome(
+        await post(`<printerFiscalReceipt>${message('VOID 0000 0000 21112026 ND')}</printerFiscalReceipt>`),
+      ),
+    ).toBe('PRINTER ERROR 13');
   });
 
   it('answers directIO 9205 as procassa and the gutenberg JPOS driver read it: first character 0 or 1 yes, else no', async () => {
@@ -131,7 +192,10 @@ describe('simulated RT: voids, unreferenced refunds and the reference check', ()
     expect(await check('299MEY1234562011202600010001')).toBe('2'); // wrong date
     expect(await check('299MEY1234562111202600090001')).toBe('2'); // no such receipt
     expect(await check('299XYZ0000012111202600010001')).toBe('2'); // another printer's
-    const partly = receipt(`<printRecRefund operator="1" description="Reso" quantity="1" unitPrice="5.00" department="1"/>${total('5.00')}`, message('REFUND 0001 0001 21112026 99MEY123456'));
+    const partly = receipt(
+      `<printRecRefund operator="1" description="Reso" quantity="1" unitPrice="5.00" department="1"/>${total('5.00')}`,
+      message('REFUND 0001 0001 21112026 99MEY123456'),
+    );
     expect(outcome(await post(partly))).toBe('ok');
     expect(await check('199MEY1234562111202600010001')).toBe('1'); // partly refunded: still refundable
     expect(await check('299MEY1234562111202600010001')).toBe('2'); // but no longer voidable
@@ -157,7 +221,12 @@ describe('simulated RT: reports, the fiscal day and transmissions', () => {
   });
 
   it('reports the day open, refuses receipts after 24 hours (17) and says it waits for the closure (procassa rtNoWorkingPeriod)', async () => {
-    expect((await status()).addInfo).toMatchObject({ rtDailyOpen: '0', rtNoWorkingPeriod: '0', mfStatus: '02', rtMainStatus: '02' });
+    expect((await status()).addInfo).toMatchObject({
+      rtDailyOpen: '0',
+      rtNoWorkingPeriod: '0',
+      mfStatus: '02',
+      rtMainStatus: '02',
+    });
     await post(receipt(item('10.00') + total('10.00')));
     expect((await status()).addInfo.rtDailyOpen).toBe('1');
     await clock.advance(24 * 3_600_000 + 1);
