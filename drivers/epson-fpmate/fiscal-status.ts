@@ -92,7 +92,7 @@ export function fiscalStatus(input: FiscalStatusInput): Pick<DeviceStatus, 'fact
     warnings.push(
       fiscalNotes.dayOpenLong(
         Math.floor((now - day.openSince) / HOUR),
-        closure.enabled ? closure.at : 'the printer',
+        closure.enabled ? closure.at : undefined,
       ),
     );
   } else if (open && !day) {

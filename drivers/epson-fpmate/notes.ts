@@ -49,8 +49,8 @@ export const fiscalNotes = {
   reportFailed: (what: string, why: string) => `The ${what} was not printed: ${why}`,
   reportUnknown: (what: string) =>
     `The printer did not confirm the ${what} and its state cannot be read; check the printer before trying again.`,
-  dayOpenLong: (hours: number, at: string) =>
-    `The fiscal day has been open for ${hours} hours: the daily closure (Z report) is due — it runs at ${at}, or use Print Z report.`,
+  dayOpenLong: (hours: number, at: string | undefined) =>
+    `The fiscal day has been open for ${hours} hours: the daily closure (Z report) is due — ${at ? `it runs at ${at}, or use Print Z report` : 'run it on the printer or with Print Z report'}.`,
   dayOpenUnknownAge: () =>
     'The fiscal day is open, since before the agent started: if the daily closure (Z report) was not run today, run it.',
   closureFailed: (when: string, why: string) =>

@@ -138,6 +138,8 @@ export class StatusBoard {
   noteReceipt(label: string): void {
     this.lastReceipt = label;
     this.jobWarning = undefined;
+    // A fiscal document opens the fiscal day, whatever the last status answer said.
+    this.rt = { ...this.rt, dailyOpen: true };
   }
 
   /** Keeps what a failed job teaches about the printer (a closure overdue, paper out …). */
