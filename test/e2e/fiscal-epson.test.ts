@@ -1,7 +1,13 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { type FpmateSimulator, startFpmateSimulator } from '../../drivers/epson-fpmate/simulator.js';
+import { runCli } from '../../src/cli.js';
 import type { CommandState } from '../../src/connector/wire.js';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { createHttpClient } from '../../src/transport/http.js';
 import { createDaemon, type DaemonHandle, eventually } from '../helpers/daemon.js';
 import { historyProblems, TOKENS } from './harness.js';
 
@@ -48,7 +54,13 @@ describe('fiscal receipts end to end with the Epson driver', () => {
             type: 'FiscalMachine',
             driver: 'epson-fpmate',
             // The printer's address comes from the configuration, never from the platform by default.
-            options: { url: 'fromPlatform', allowedHosts: [new URL(printer.url).host] },
+            // The schedule runs on the manual clock in closure-schedule.test.ts; here, on the real
+            // clock, a night's closure must not land in the middle of the run.
+            options: {
+              url: 'fromPlatform',
+              allowedHosts: [new URL(printer.url).host],
+              dailyClosure: { enabled: false },
+            },
           },
         ],
       },
@@ -138,6 +150,126 @@ describe('fiscal receipts end to end with the Epson driver', () => {
     const number = `${String(last?.z).padStart(4, '0')}-${String(last?.doc).padStart(4, '0')}`;
     expect(notes(id)).toContain(`Receipt ${number}`);
   }, 90_000);
+
+  /** Runs the command line in-process against the running daemon; resolves to its code and output. */
+  async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let out = '';
+    let err = '';
+    stdout.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+    });
+    stderr.on('data', (c: Buffer) => {
+      err += c.toString('utf8');
+    });
+    const code = await runCli(argv, { stdout, stderr, env: {}, onSignal: () => () => undefined });
+    return { code, out, err };
+  }
+
+  /** The daemon's configuration with the address its status page actually listens on. */
+  function liveConfig(): string {
+    const path = join(daemon.dir, 'live.yaml');
+    const { host } = new URL(daemon.statusUrl());
+    writeFileSync(
+      path,
+      stringify({
+        version: 1,
+        platform: { url: sim.url },
+        journal: { path: join(daemon.dir, 'cli-journal.db') },
+        status: { listen: host },
+        devices: [
+          {
+            id: RT,
+            name: 'Reception RT',
+            type: 'FiscalMachine',
+            driver: 'epson-fpmate',
+            options: { url: 'fromPlatform', allowedHosts: [new URL(printer.url).host] },
+          },
+        ],
+      }),
+    );
+    return path;
+  }
+
+  it('prints bills with exempt items, tips, deposits, vouchers and unpaid amounts, each balanced', async () => {
+    const before = printer.printed.length;
+    const ids = Array.from({ length: 8 }, () => track(sim.createFiscalData({ deviceId: RT }).id));
+    for (const id of ids) expect(await settle(id)).toBe('Processed');
+    const sales = printer.printed.slice(before).filter((d) => d.kind === 'sale');
+    expect(sales).toHaveLength(8);
+    for (const doc of sales) {
+      expect(doc.payments.reduce((s, p) => s + p.amountCents, 0)).toBe(doc.totalCents);
+      expect(doc.lines.every((l) => l.vatClass !== 'unprogrammed')).toBe(true);
+    }
+  }, 90_000);
+
+  it('the X and Z reports from the command line, through the running agent', async () => {
+    const config = liveConfig();
+    const x = await cli(['report', 'x', '--config', config, '--device', 'Reception RT']);
+    expect(x).toMatchObject({ code: 0, out: `X report (daily financial report) printed on RT ${SERIAL}\n` });
+    expect(x.err).toContain('audit=device-action who=command-line');
+    const z = printer.counters.z;
+    const closed = await cli(['report', 'z', '--config', config, '--device', RT]);
+    expect(closed.out).toBe(`Daily closure (Z report ${z}) done on RT ${SERIAL}\n`);
+    expect(closed.code).toBe(0);
+    expect(printer.counters).toEqual({ z: z + 1, doc: 0 });
+    const again = await cli(['report', 'z', '--config', config, '--device', RT]);
+    expect(again.out).toContain('No daily closure needed');
+    expect(printer.printed.filter((d) => d.kind === 'z-report')).toHaveLength(1);
+    expect(daemon.lines.some((l) => /audit=device-action .*action=z-report .*result=done/.test(l))).toBe(
+      true,
+    );
+  }, 60_000);
+
+  it('voids a receipt from the status page (origin and CSRF token), then refuses to void it twice', async () => {
+    const id = track(sim.createFiscalData({ deviceId: RT }).id);
+    expect(await settle(id)).toBe('Processed');
+    const receipt = /Receipt (\d{4}-\d{4})/.exec(notes(id))?.[1] as string;
+    const base = daemon.statusUrl();
+    const client = createHttpClient();
+    try {
+      const page = (
+        await client.request({ method: 'GET', url: base, timeoutMs: 5000, maxBytes: 4_000_000 })
+      ).body.toString();
+      expect(page).toContain('<h2>Device actions</h2>');
+      const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] as string;
+      const post = (headers: Record<string, string>) =>
+        client.request({
+          method: 'POST',
+          url: new URL(`actions/${RT}/void`, base),
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            accept: 'application/json',
+            ...headers,
+          },
+          body: new URLSearchParams({ csrf, receipt, confirm: 'yes' }).toString(),
+          timeoutMs: 30_000,
+          maxBytes: 65536,
+        });
+      expect((await post({ origin: 'http://evil.example' })).status).toBe(403);
+      const voided = await post({ origin: new URL(base).origin });
+      expect(voided.status).toBe(200);
+      expect(JSON.parse(voided.body.toString()).notes).toMatch(
+        new RegExp(`^Void \\d{4}-\\d{4} on RT ${SERIAL}.*\\(void of `),
+      );
+      const twice = await post({ origin: new URL(base).origin });
+      expect(twice.status).toBe(422);
+      expect(JSON.parse(twice.body.toString()).error.notes).toContain('cannot be voided');
+    } finally {
+      client.close();
+    }
+    expect(printer.printed.filter((d) => d.kind === 'void')).toHaveLength(1);
+  }, 60_000);
+
+  it('check-config lists every department with its VAT rate or nature', async () => {
+    const result = await cli(['check-config', '--config', liveConfig()]);
+    expect(result.out).toContain('devices[0] Reception RT: department 1: VAT 22 %');
+    expect(result.out).toContain(
+      'devices[0] Reception RT: department 10: nature N1 (EE, excluded (art. 15))',
+    );
+    expect(result.out).toContain('daily closure: printXZReport at 03:30 local time');
+  });
 
   it('the printed documents and the platform histories agree one to one', () => {
     const fiscal = printer.printed.filter((d) => d.kind === 'sale' || d.kind === 'refund');
