@@ -127,6 +127,13 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/**
+ * COMMAND_INVALID for a command outside the agent's bounds (too large, too deeply nested: see
+ * `src/connector/bounds.ts`): creating it again the same way would fail the same way.
+ */
+export const OVERSIZED_COMMAND_NOTES =
+  'The command from the platform is too large or too deeply nested for the agent to read; nothing was done. Ask IT to check what created it.';
+
 /** The form an error takes in the journal and in JSON. */
 export interface SerializedError {
   code: ErrorCode;

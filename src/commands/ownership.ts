@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.js';
 import { listedTypeFits, type NormalizedItem } from '../connector/model.js';
 import { ACTIVE_STATES, type CommandState, TERMINAL_STATES } from '../connector/wire.js';
-import type { Logger } from '../log.js';
+import { AgentError, toAgentError } from '../errors.js';
+import { errorFields, type Logger } from '../log.js';
 import type { EffectExecutor } from './executor.js';
 import type { Journal } from './journal.js';
 import type { NewCommand } from './journal-records.js';
@@ -49,17 +50,25 @@ export class Ownership {
   /**
    * Takes in what discovery found, in one journal transaction. Known ids are deduplicated; a
    * known one the platform now has terminal is settled. Malformed items of ours end in Error.
-   * Returns the ids it accepted as new commands of ours.
+   * Each item is taken in on its own (a savepoint): one the journal cannot store ends in Error
+   * as malformed, and the others go on. Returns the ids it accepted as new commands of ours;
+   * rejects (after keeping every other item) only when the journal refused even that ending.
    */
   ingest(items: readonly NormalizedItem[], via: string): string[] {
     const accepted: string[] = [];
     if (items.length === 0) return accepted;
+    let failure: unknown;
     this.deps.executor.applyMany(() => {
       for (const item of items) {
-        const id = this.ingestOne(item, via);
-        if (id !== undefined) accepted.push(id);
+        try {
+          const id = this.deps.journal.transaction(() => this.ingestOne(item, via));
+          if (id !== undefined) accepted.push(id);
+        } catch (e) {
+          if (!this.unstorable(item, via, e)) failure ??= e;
+        }
       }
     });
+    if (failure !== undefined) throw failure;
     return accepted;
   }
 
@@ -95,6 +104,42 @@ export class Ownership {
       });
     }
     return counts;
+  }
+
+  /**
+   * An item the journal could not take in (its write threw): it ends in Error as malformed, on
+   * its own. Returns false when that failed too (the journal itself is failing) or the item has
+   * no id to end.
+   */
+  private unstorable(item: NormalizedItem, via: string, cause: unknown): boolean {
+    const { journal, devices, executor, log } = this.deps;
+    const id = item.ok ? item.command.id : item.id;
+    const device = devices.get((item.ok ? item.command.device.id : item.deviceId) ?? '');
+    const reason = toAgentError(cause);
+    log.warn('a command could not be journaled; ending it in Error', {
+      commandId: id,
+      via,
+      ...errorFields(reason),
+    });
+    const state = item.ok ? item.command.state : item.state;
+    if (id === undefined || !device || !isPickedUp(state)) return false;
+    try {
+      journal.transaction(() => {
+        if (journal.has(id)) return;
+        const error = new AgentError(
+          'COMMAND_INVALID',
+          `could not be journaled: ${reason.message.slice(0, 200)}`,
+          {
+            details: { commandId: id },
+          },
+        );
+        const create = { ...this.identity(device), id, kind: 'invalid' };
+        executor.apply(id, { type: 'invalid', platformState: state, error: error.toJSON() }, { create });
+      });
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Returns the id when the item was accepted as a new, well-formed command of ours. */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { AgentError } from '../errors.js';
+import { AgentError, OVERSIZED_COMMAND_NOTES } from '../errors.js';
+import { boundedId, COMMAND_LIMITS, commandBoundsViolation, embeddedDepthViolation } from './bounds.js';
 import {
   CommandSchema,
   type CommandState,
@@ -122,17 +123,32 @@ export type NormalizedItem =
   | { ok: true; command: PlatformCommand }
   | { ok: false; id?: string; deviceId?: string; deviceType?: string; state?: string; error: AgentError };
 
+/**
+ * Parses a JSON-in-a-string field. Garbage is kept as an error, never thrown; so is a string
+ * longer than `COMMAND_LIMITS.maxEmbeddedJsonChars` or a value nested deeper than `maxDepth`
+ * (the normalisers refuse such a command instead: `embeddedField`).
+ */
 export function parseEmbeddedJson(text: string | undefined): EmbeddedJson {
+  const read = embeddedField(text, 'it');
+  return typeof read === 'string' ? { value: {}, error: read } : read;
+}
+
+/** The embedded JSON of `field`, or why the command cannot be read because of it (its bounds). */
+function embeddedField(text: string | undefined, field: string): EmbeddedJson | string {
   if (text === undefined || text.trim() === '') return { value: {} };
+  if (text.length > COMMAND_LIMITS.maxEmbeddedJsonChars) {
+    return `${field} is longer than ${COMMAND_LIMITS.maxEmbeddedJsonChars} characters`;
+  }
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      return { value: parsed as Record<string, unknown> };
-    }
-    return { value: {}, error: 'expected a JSON object' };
+    parsed = JSON.parse(text);
   } catch (e) {
     return { value: {}, error: `not JSON (${(e as Error).message})` };
   }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return { value: {}, error: 'expected a JSON object' };
+  }
+  return embeddedDepthViolation(parsed, field) ?? { value: parsed as Record<string, unknown> };
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -142,25 +158,42 @@ function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
-function invalid(raw: unknown, what: string, message: string): NormalizedItem {
-  const r = (raw ?? {}) as Record<string, unknown>;
-  const device = (r.Device ?? {}) as Record<string, unknown>;
-  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+function invalid(raw: unknown, what: string, message: string, notes?: string): NormalizedItem {
+  const r = (raw !== null && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const device = (r.Device !== null && typeof r.Device === 'object' ? r.Device : {}) as Record<
+    string,
+    unknown
+  >;
+  const id = boundedId(r.Id);
   const out: NormalizedItem = {
     ok: false,
     error: new AgentError('COMMAND_INVALID', `${what}: ${message}`, {
-      details: { commandId: str(r.Id) },
+      ...(notes ? { notes } : {}),
+      details: id ? { commandId: id } : {},
     }),
   };
-  const id = str(r.Id);
-  const deviceId = str(device.Id);
-  const deviceType = str(device.Type);
-  const state = str(r.State);
+  const deviceId = boundedId(device.Id);
+  const deviceType = boundedId(device.Type);
+  const state = boundedId(r.State);
   if (id) out.id = id;
   if (deviceId) out.deviceId = deviceId;
   if (deviceType) out.deviceType = deviceType;
   if (state) out.state = state;
   return out;
+}
+
+/**
+ * Runs a normaliser on one item so that nothing escapes it: an item outside `COMMAND_LIMITS` is
+ * refused before it is read, and anything thrown while reading it makes that item invalid.
+ */
+function bounded(raw: unknown, what: string, normalize: () => NormalizedItem): NormalizedItem {
+  try {
+    const violation = commandBoundsViolation(raw);
+    if (violation) return invalid(raw, what, violation, OVERSIZED_COMMAND_NOTES);
+    return normalize();
+  } catch (e) {
+    return invalid(raw, what, `unreadable (${e instanceof Error ? e.message.slice(0, 200) : 'unknown'})`);
+  }
 }
 
 function creatorName(creator: { FirstName?: string; LastName?: string } | undefined): string | undefined {
@@ -230,13 +263,23 @@ function envelope(
   });
 }
 
-/** Normalises one item of `fiscalMachineCommands/getAll`. */
+/**
+ * Normalises one item of `fiscalMachineCommands/getAll`. Never throws: an item outside
+ * `COMMAND_LIMITS`, or one that cannot be read, comes back invalid.
+ */
 export function normalizeFiscalMachineCommand(raw: unknown): NormalizedItem {
+  return bounded(raw, 'Malformed fiscal command', () => fiscalMachineCommand(raw));
+}
+
+function fiscalMachineCommand(raw: unknown): NormalizedItem {
   const parsed = FiscalMachineCommandSchema.safeParse(raw);
   if (!parsed.success) return invalid(raw, 'Malformed fiscal command', describeIssues(parsed.error));
   const c = parsed.data;
   const document = fiscalDocumentOf(c.CommandData);
   if (typeof document === 'string') return invalid(raw, 'Malformed fiscal command', document);
+  const machineSettings = embeddedField(c.FiscalMachineData, 'FiscalMachineData');
+  if (typeof machineSettings === 'string')
+    return invalid(raw, 'Malformed fiscal command', machineSettings, OVERSIZED_COMMAND_NOTES);
   return {
     ok: true,
     command: compact({
@@ -246,7 +289,7 @@ export function normalizeFiscalMachineCommand(raw: unknown): NormalizedItem {
         fiscal: compact({
           fiscalMachineId: c.FiscalMachineId,
           apiUrl: c.ApiUrl,
-          machineSettings: parseEmbeddedJson(c.FiscalMachineData),
+          machineSettings,
           taxIdentifier: c.TaxIdentifier,
           bill: toBill(c.Bill),
           document,
@@ -326,8 +369,15 @@ function italianData(d: {
   });
 }
 
-/** Normalises one item of `commands/getAllActive` or `commands/getAllByIds`. */
+/**
+ * Normalises one item of `commands/getAllActive` or `commands/getAllByIds`. Never throws: an item
+ * outside `COMMAND_LIMITS`, or one that cannot be read, comes back invalid.
+ */
 export function normalizeCommand(raw: unknown): NormalizedItem {
+  return bounded(raw, 'Malformed command', () => command(raw));
+}
+
+function command(raw: unknown): NormalizedItem {
   const parsed = CommandSchema.safeParse(raw);
   if (!parsed.success) return invalid(raw, 'Malformed command', describeIssues(parsed.error));
   const c = parsed.data;
@@ -337,6 +387,9 @@ export function normalizeCommand(raw: unknown): NormalizedItem {
       const d = KeyCutterDataSchema.safeParse(c.Data);
       if (!d.success) return invalid(raw, 'Malformed key-cutter command', describeIssues(d.error));
       const k = d.data;
+      const settings = embeddedField(k.KeyCutterData, 'KeyCutterData');
+      if (typeof settings === 'string')
+        return invalid(raw, 'Malformed key-cutter command', settings, OVERSIZED_COMMAND_NOTES);
       const keys: KeyJobData = compact({
         keyCount: k.KeyCount,
         lockIds: k.LockIds,
@@ -354,7 +407,7 @@ export function normalizeCommand(raw: unknown): NormalizedItem {
         reservationNumber: k.ReservationNumber,
         keyCutterId: k.KeyCutterId,
         apiUrl: k.ApiUrl,
-        settings: parseEmbeddedJson(k.KeyCutterData),
+        settings,
       });
       return { ok: true, command: { ...base, data: { kind: 'keys', keys } } };
     }
@@ -362,6 +415,9 @@ export function normalizeCommand(raw: unknown): NormalizedItem {
       const d = LegacyFiscalDataSchema.safeParse(c.Data);
       if (!d.success) return invalid(raw, 'Malformed fiscal command', describeIssues(d.error));
       const f = d.data;
+      const machineSettings = embeddedField(f.FiscalMachineData, 'FiscalMachineData');
+      if (typeof machineSettings === 'string')
+        return invalid(raw, 'Malformed fiscal command', machineSettings, OVERSIZED_COMMAND_NOTES);
       let document: FiscalDocument;
       if (f.PayloadData?.Value) document = { type: 'payload', base64: f.PayloadData.Value };
       else if (f.BillFiscalMachineData?.Value) document = italianData(f.BillFiscalMachineData.Value);
@@ -369,7 +425,7 @@ export function normalizeCommand(raw: unknown): NormalizedItem {
       const fiscal: FiscalJobData = compact({
         fiscalMachineId: f.FiscalMachineId,
         apiUrl: f.ApiUrl,
-        machineSettings: parseEmbeddedJson(f.FiscalMachineData),
+        machineSettings,
         taxIdentifier: f.TaxIdentifier,
         bill: toBill(f.Bill),
         document,
