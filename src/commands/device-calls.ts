@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../agent-api.js';
 import type { Clock } from '../clock.js';
+import type { PlatformCommand } from '../connector/model.js';
 import type { Job, Reconciliation } from '../drivers-api/types.js';
 import { AgentError, toAgentError } from '../errors.js';
 import { errorFields, type Logger } from '../log.js';
@@ -70,7 +71,7 @@ export class DeviceCalls {
     let checkpointed = false;
     let settled = false;
     try {
-      const input = jobFor(device, record, attempt);
+      const input = jobFor(device, record, journal.commandForDriver(record), attempt);
       if ('unknown' in input) {
         // The device may have acted in an earlier run that this driver cannot read about.
         checkpointed = true;
@@ -107,11 +108,11 @@ export class DeviceCalls {
     record: CommandRecord,
     retriesUsed: number,
   ): Promise<MachineEvent | undefined> {
-    const { log } = this.deps;
+    const { journal, log } = this.deps;
     const signal = job.controller.signal;
     let outcome: Reconciliation;
     try {
-      const input = jobFor(device, record, record.attempt);
+      const input = jobFor(device, record, journal.commandForDriver(record), record.attempt);
       if ('unknown' in input) {
         log.warn('checkpoint not for this driver; the outcome is unknown', {
           commandId: job.commandId,
@@ -185,18 +186,24 @@ export class DeviceCalls {
 }
 
 /**
- * The job the driver sees: the journaled command and, opened from its envelope, the checkpoint
- * — or, when that checkpoint is not this driver's to read, why the outcome is unknown.
+ * The job the driver sees: the journaled command (with its document, `command`) and, opened from
+ * its envelope, the checkpoint — or, when that checkpoint is not this driver's to read, why the
+ * outcome is unknown.
  */
-function jobFor(device: EngineDevice, record: CommandRecord, attempt: number): Job | { unknown: string } {
-  if (!record.command) throw new AgentError('INTERNAL', `Command ${record.id} has no journaled data to run`);
+function jobFor(
+  device: EngineDevice,
+  record: CommandRecord,
+  command: PlatformCommand | undefined,
+  attempt: number,
+): Job | { unknown: string } {
+  if (!command) throw new AgentError('INTERNAL', `Command ${record.id} has no journaled data to run`);
   const checkpoint = openCheckpoint(record, device);
   if (!checkpoint.ok) return { unknown: checkpoint.reason };
   const job: Job = {
     commandId: record.id,
     deviceId: record.deviceId,
-    command: record.command,
-    data: record.command.data,
+    command,
+    data: command.data,
     attempt,
   };
   if (checkpoint.data !== undefined) job.checkpoint = checkpoint.data;

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { AgentError } from '../errors.js';
+import { separateDocuments } from './journal-documents.js';
 
 /**
  * The journal's SQLite file: opening, pragmas, integrity check and schema migrations. The schema
@@ -62,6 +63,8 @@ export const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
     `);
   },
+  // Documents apart, and closed commands without personal data (`journal-documents.ts`).
+  separateDocuments,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

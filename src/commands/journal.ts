@@ -1,7 +1,10 @@
+import type { PlatformCommand } from '../connector/model.js';
 import type { CommandState } from '../connector/wire.js';
 import type { DeviceStore } from '../drivers-api/types.js';
 import { AgentError } from '../errors.js';
+import { withDocument } from './command-data.js';
 import { createDeviceStore } from './journal-device-store.js';
+import { JournalDocuments } from './journal-documents.js';
 import { JournalOutbox } from './journal-outbox.js';
 import type { CommandHead, CommandPatch, CommandRecord, NewCommand } from './journal-records.js';
 import { type CommandRow, rowToRecord } from './journal-rows.js';
@@ -31,6 +34,7 @@ export class Journal {
   readonly path: string;
   readonly outbox: JournalOutbox;
   readonly stats: JournalStats;
+  private readonly documents: JournalDocuments;
   private readonly db: Db;
   private readonly now: () => number;
   private isClosed = false;
@@ -41,6 +45,7 @@ export class Journal {
     this.db = openDatabase(path);
     const guard = <T>(what: string, fn: () => T) => this.guard(what, fn);
     this.outbox = new JournalOutbox(this.db, guard);
+    this.documents = new JournalDocuments(this.db, guard);
     this.stats = new JournalStats(this.db, guard, (row) => rowToRecord(row as CommandRow, this.parseJson));
   }
 
@@ -110,7 +115,7 @@ export class Journal {
           command.deviceType,
           command.kind,
           command.source ?? null,
-          json(command.command),
+          command.command ? this.documents.store(command.id, command.command) : null,
           INITIAL_STATE.phase,
           INITIAL_STATE.state,
           INITIAL_STATE.attempt,
@@ -159,7 +164,7 @@ export class Journal {
           patch.machine.attempt,
           patch.at,
           timeline,
-          json(patch.command),
+          patch.command ? this.documents.store(id, patch.command) : null,
           patch.startedAt ?? null,
           patch.finishedAt ?? null,
           patch.outcome ?? null,
@@ -170,8 +175,21 @@ export class Journal {
           patch.notes ?? null,
           id,
         );
-      if (patch.outcome) this.stats.count(patch.outcome);
+      if (patch.outcome) {
+        this.stats.count(patch.outcome);
+        this.documents.close(id);
+      }
     });
+  }
+
+  /**
+   * The command as its driver needs it: the journaled command with its document put back (the
+   * document is kept apart and read only here; see `command-data.ts`). Undefined when the command
+   * or its data is not journaled.
+   */
+  commandForDriver(record: CommandRecord): PlatformCommand | undefined {
+    if (!record.command) return undefined;
+    return withDocument(record.command, this.documents.read(record.id));
   }
 
   /** Durably stores a driver checkpoint, as JSON (on disk when this returns). */

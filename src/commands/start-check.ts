@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { NormalizedItem } from '../connector/model.js';
 import { AgentError, toAgentError } from '../errors.js';
+import { splitDocument } from './command-data.js';
 import type { CommandRecord } from './journal.js';
 import {
   type CommandSource,
@@ -191,11 +192,20 @@ export class StartCheck {
 
   private record(commandId: string, item: NormalizedItem | undefined): void {
     const now = this.options.clock.now();
-    this.sightings.set(commandId, { at: now, item });
+    this.sightings.set(commandId, { at: now, item: withoutDocument(item) });
     if (++this.writes % SWEEP_EVERY !== 0) return;
     const oldest = now - Math.max(this.options.freshMs, this.options.socketTrustMs);
     for (const [id, s] of this.sightings) if (s.at < oldest) this.sightings.delete(id);
   }
+}
+
+/**
+ * What a sighting keeps: the item without its document (a print job's file can be tens of MB, and
+ * a command may wait long for its turn). The journal has the document; a fresh copy of the command
+ * only refreshes the rest.
+ */
+function withoutDocument(item: NormalizedItem | undefined): NormalizedItem | undefined {
+  return item?.ok ? { ok: true, command: splitDocument(item.command).stored } : item;
 }
 
 /** `promise`, or a rejection with the signal's reason when it fires first. */

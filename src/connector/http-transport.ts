@@ -57,12 +57,14 @@ export function createHttpFetch(options: { maxBytes?: number } = {}): FetchLike 
       throw error;
     }
     const text = response.body.toString('utf8');
-    const status = response.status;
+    // The answer keeps the text and the headers, not the bytes: a large answer's buffer can go
+    // while its JSON is parsed.
+    const { status, statusText, header } = response;
     return {
       status,
       ok: status >= 200 && status < 300,
-      statusText: response.statusText,
-      headers: { get: (name) => response.header(name) ?? null },
+      statusText,
+      headers: { get: (name) => header(name) ?? null },
       text: () => Promise.resolve(text),
     };
   };

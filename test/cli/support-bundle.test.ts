@@ -15,8 +15,9 @@ import { spawnCli } from './spawn-cli.js';
 
 /**
  * `frontdesk-agent support-bundle`: the journal is seeded by the real daemon with commands of a
- * guest whose name, phone and e-mail are known, the log holds them too, and the archive must
- * hold none of them, nor any token.
+ * guest whose name, phone and e-mail are known — a receipt that closed (the journal no longer
+ * holds the guest's data) and a key command still open when the agent was killed (it does) —
+ * the log holds them too, and the archive must hold none of them, nor any token.
  */
 
 const DEVICES = {
@@ -98,36 +99,47 @@ beforeAll(async () => {
         name: 'Encoder sim',
         type: 'KeyCutter',
         driver: 'sim-encoder',
-        options: { durationMs: 5, ledgerPath: join(dir, 'keys.jsonl') },
+        // Slow enough to be cutting when the agent is killed: the command stays open.
+        options: { durationMs: 600_000, ledgerPath: join(dir, 'keys.jsonl') },
       },
     ],
   };
   configPath = join(dir, 'agent.yaml');
   writeFileSync(configPath, stringify(config));
 
-  // The real daemon runs a key command and a receipt for the guest: the journal now holds them.
+  // The real daemon prints a receipt for the guest and starts cutting a key; it is killed while
+  // cutting, so the key command stays open in the journal with the guest's data.
   const daemon = createDaemon({ config, env });
   await daemon.start();
+  const keys = platform.createKeys({ deviceId: DEVICES.keys, reservationId: RESERVATION, keyCount: 1 }).id;
+  const receipt = platform.createFiscalData({ deviceId: DEVICES.fiscal, reservationId: RESERVATION }).id;
   try {
-    const ids = [
-      platform.createKeys({ deviceId: DEVICES.keys, reservationId: RESERVATION, keyCount: 1 }).id,
-      platform.createFiscalData({ deviceId: DEVICES.fiscal, reservationId: RESERVATION }).id,
-    ];
     await eventually(
-      () => ids.every((id) => platform.command(id)?.state === 'Processed'),
+      () =>
+        platform.command(receipt)?.state === 'Processed' && platform.command(keys)?.state === 'Processing',
       30_000,
-      () => `both commands processed (${ids.map((id) => platform.command(id)?.state).join(', ')})`,
+      () =>
+        `receipt processed, keys being cut (${platform.command(receipt)?.state}, ${platform.command(keys)?.state})`,
+    );
+    await eventually(
+      () => daemon.lines.some((l) => l.includes(`commandId=${receipt}`) && l.includes('to=closed')),
+      30_000,
+      () => 'the receipt closed in the journal',
     );
   } finally {
-    await daemon.stop();
+    await daemon.kill();
   }
   const db = new Database(join(dir, 'journal.db'), { readonly: true });
-  const stored = (db.prepare('SELECT command_json FROM commands').all() as Array<{ command_json: string }>)
-    .map((r) => r.command_json)
-    .join('\n');
+  const storedOf = (id: string) =>
+    (db.prepare('SELECT command_json FROM commands WHERE id = ?').get(id) as { command_json: string })
+      .command_json;
+  const open = storedOf(keys);
+  const closed = storedOf(receipt);
   db.close();
-  expect(stored).toContain(GUEST.lastName);
-  expect(stored).toContain(GUEST.email);
+  expect(open).toContain(GUEST.lastName);
+  expect(open).toContain(GUEST.email);
+  // Data minimisation: a closed command keeps no guest data.
+  for (const word of ['Giulia', 'Annunzio', 'esempio.it', '0192']) expect(closed).not.toContain(word);
 
   // The log as the daemon wrote it, plus lines a careless driver might have written.
   const now = new Date().toISOString();
@@ -209,7 +221,7 @@ describe('support-bundle', () => {
     const journal = JSON.parse(files.get('journal.json') as string);
     expect(journal.quickCheck).toBe('ok');
     expect(journal.commands.total).toBe(2);
-    expect(journal.commands.byState).toEqual({ Processed: 2 });
+    expect(journal.commands.byState).toEqual({ Processed: 1, Processing: 1 });
     const devices = JSON.parse(files.get('devices.json') as string) as Array<{
       device: string;
       status: string;
