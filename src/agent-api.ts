@@ -64,6 +64,8 @@ export interface PlatformSnapshot {
   budget: BudgetSnapshot;
   /** Present from a 429 until the platform accepts a request again. */
   rateLimited?: RateLimitState;
+  /** An intake round that has failed every time since `since` (see `PlatformActivity`). */
+  intakeFailing?: { round: string; since: number; failures: number; code: string; message: string };
 }
 
 export interface AgentSnapshot {

@@ -8,6 +8,7 @@ import type {
 } from '../agent-api.js';
 import type { Clock } from '../clock.js';
 import type { Engine, EngineDevice } from '../commands/index.js';
+import { safeReason } from '../commands/notes.js';
 import type { ConnectorClient } from '../connector/client.js';
 import type { CommandSocket } from '../connector/socket-api.js';
 import type { DeviceAction, DeviceStatus } from '../drivers-api/types.js';
@@ -129,6 +130,20 @@ function websocketState(socket: CommandSocket | undefined): PlatformSnapshot['we
  */
 export const RATE_LIMITED_UNHEALTHY_MS = 3 * 60_000;
 
+/**
+ * An intake round (the catch-up, the fiscal poll) failing every time for this long, at least
+ * twice, turns /healthz 503: new commands are not taken in (a command the agent cannot store, a
+ * platform answer it cannot read). Not the watchdog either: a restart reads the same answer.
+ */
+export const INTAKE_FAILING_UNHEALTHY_MS = 3 * 60_000;
+
+/** The /healthz reason for a failing intake round, or undefined while it is not (yet) one. */
+export function intakeReason(failing: PlatformSnapshot['intakeFailing'], now: number): string | undefined {
+  if (!failing || failing.failures < 2 || now - failing.since < INTAKE_FAILING_UNHEALTHY_MS) return undefined;
+  const detail = safeReason(failing.message);
+  return `new commands are not taken in: every ${failing.round} has failed for ${formatDuration(now - failing.since)} (${failing.failures} times; ${failing.code}${detail ? `: ${detail}` : ''})`;
+}
+
 /** The running agent as the status server sees it. */
 export function createStatusSource(parts: StatusSourceParts): StatusSource {
   const platform = (): PlatformSnapshot => {
@@ -144,6 +159,7 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
     };
     if (last > 0) snapshot.lastSuccessAt = last;
     if (activity.lastError) snapshot.lastError = activity.lastError;
+    if (activity.intakeFailing) snapshot.intakeFailing = activity.intakeFailing;
     const limited = parts.client.budget.rateLimitState();
     if (limited) snapshot.rateLimited = limited;
     return snapshot;
@@ -198,6 +214,8 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
           }`,
         );
       }
+      const intake = intakeReason(p.intakeFailing, now);
+      if (intake) reasons.push(intake);
       const lag = parts.loopLagMs();
       if (lag > 2000) reasons.push(`the event loop is stalled (${Math.round(lag)} ms behind)`);
       reasons.push(...parts.faultReasons());

@@ -60,14 +60,34 @@ export interface IntakeSink {
   isKnown(commandId: string): boolean;
 }
 
+/**
+ * The rounds that run every poll interval (or safety-net period) and take new commands in: while
+ * one of them fails every time, new commands are not taken in (`PlatformActivity.intakeFailing`).
+ */
+export const INTAKE_ROUNDS = ['catch-up', 'fiscal poll'] as const;
+export type IntakeRound = (typeof INTAKE_ROUNDS)[number];
+const isIntakeRound = (what: string): what is IntakeRound =>
+  (INTAKE_ROUNDS as readonly string[]).includes(what);
+
 export class DiscoveryRequests {
   private readonly state: PlatformActivity = { authRejected: false };
+  /** Rounds failing since their last completion. */
+  private readonly failing = new Map<IntakeRound, NonNullable<PlatformActivity['intakeFailing']>>();
 
   constructor(private readonly options: DiscoveryRequestsOptions) {}
 
   /** A copy of what discovery knows about the platform. */
   get activity(): PlatformActivity {
-    return { ...this.state };
+    const activity = { ...this.state };
+    let oldest: PlatformActivity['intakeFailing'];
+    for (const entry of this.failing.values()) if (!oldest || entry.since < oldest.since) oldest = entry;
+    if (oldest) activity.intakeFailing = { ...oldest };
+    return activity;
+  }
+
+  /** `round` completed: everything it found was taken in. */
+  roundDone(round: IntakeRound): void {
+    this.failing.delete(round);
   }
 
   /** True while the last answer was a PLATFORM_AUTH refusal. */
@@ -88,7 +108,18 @@ export class DiscoveryRequests {
   failed(what: string, e: unknown): void {
     if (this.options.signal.aborted) return;
     const error: AgentError = toAgentError(e);
-    this.state.lastError = { code: error.code, message: error.message, at: this.options.clock.now() };
+    const at = this.options.clock.now();
+    this.state.lastError = { code: error.code, message: error.message, at };
+    if (isIntakeRound(what)) {
+      const entry = this.failing.get(what);
+      this.failing.set(what, {
+        round: what,
+        since: entry?.since ?? at,
+        failures: (entry?.failures ?? 0) + 1,
+        code: error.code,
+        message: error.message,
+      });
+    }
     if (error.code === 'PLATFORM_AUTH') this.state.authRejected = true;
     if (error.retryable) this.options.onPlatformFailed?.();
     this.options.log.warn(`${what} failed`, errorFields(error));

@@ -99,8 +99,10 @@ export class FiscalPoll {
         requests.failed('fiscal poll', e);
       }
     }
+    if (!complete) return;
     try {
-      if (complete) sink.listedActive?.('fiscalMachineCommands', present, pollAt);
+      sink.listedActive?.('fiscalMachineCommands', present, pollAt);
+      requests.roundDone('fiscal poll');
     } catch (e) {
       requests.failed('fiscal poll', e);
     }

@@ -172,6 +172,7 @@ export class Intake {
       const routed = this.fiscalReads.takeListed(items, 'catch-up');
       this.options.sink.listedActive?.('commands', idsOf(items), since);
       await this.fiscalReads.fetchRouted(routed, 'catch-up');
+      this.requests.roundDone('catch-up');
     } catch (e) {
       this.requests.failed('catch-up', e);
     }

@@ -119,6 +119,11 @@ export interface PlatformActivity {
   authRejected: boolean;
   /** Epoch ms until which the outbox waits after a failure. */
   outboxPausedUntil?: number;
+  /**
+   * The intake round (`catch-up`, `fiscal poll`) that has failed every time since `since` (the
+   * oldest such), with how often and its last error: new commands of its devices are not taken in.
+   */
+  intakeFailing?: { round: string; since: number; failures: number; code: string; message: string };
 }
 
 /**

@@ -1,0 +1,147 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { driverRegistry } from '../../drivers/index.js';
+import { intakeReason } from '../../src/agent/status-source.js';
+import { type Agent, createAgent } from '../../src/agent.js';
+import { ManualClock } from '../../src/clock.js';
+import { parseConfig } from '../../src/config.js';
+import { createMemoryLogger } from '../../src/log.js';
+
+/**
+ * Issue 13.3: when every discovery round keeps failing, new commands are not taken in, and that
+ * must not hide behind a healthy `/healthz`. Here the platform answers `commands/getAllActive`
+ * with something the agent cannot read (a captive portal's page) while it answers the rest: after
+ * 3 minutes and two failed rounds `/healthz` is 503 with the reason, and the page shows it; one
+ * round that completes clears it.
+ */
+
+const TOKENS = { clientToken: 'client-INTAKE-0123456789', accessToken: 'access-INTAKE-9876543210' };
+const ROUND_MS = 60_000;
+
+describe('an agent whose intake keeps failing', () => {
+  let server: Server | undefined;
+  let agent: Agent | undefined;
+  let dir: string | undefined;
+  afterEach(async () => {
+    await agent?.stop(0);
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    agent = undefined;
+    server = undefined;
+  });
+
+  it('turns /healthz 503 with the reason after 3 minutes, shows it on the page, and recovers', async () => {
+    let portal = true;
+    let listings = 0;
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const operation = (req.url ?? '').replace('/api/connector/v1/', '');
+        if (operation === 'commands/getAllActive') listings++;
+        if (operation === 'commands/getAllActive' && portal) {
+          res.writeHead(200, { 'Content-Type': 'text/html' });
+          res.end('<html><body>Welcome to Hotel Wi-Fi — please log in</body></html>');
+          return;
+        }
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end('{"Commands":[]}');
+      });
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    dir = mkdtempSync(join(tmpdir(), 'fd-intake-'));
+    const config = parseConfig({
+      version: 1,
+      platform: { url: `http://127.0.0.1:${port}` },
+      poll: { intervalMs: ROUND_MS, safetyNetMs: ROUND_MS },
+      journal: { path: join(dir, 'journal.db') },
+      status: { listen: '127.0.0.1:0' },
+      devices: [
+        {
+          id: 'c0000000-0000-4000-8000-0000000000c1',
+          type: 'KeyCutter',
+          driver: 'sim-encoder',
+          options: { durationMs: 0 },
+        },
+      ],
+    });
+    const clock = new ManualClock(Date.UTC(2026, 2, 3, 9, 0, 0));
+    const log = createMemoryLogger({ secrets: [TOKENS.clientToken, TOKENS.accessToken] });
+    agent = createAgent(config, { registry: driverRegistry, log, secrets: TOKENS, clock });
+    const { statusUrl } = await agent.start();
+    const get = async (path: string) => {
+      const response = await fetch(`${statusUrl}${path}`);
+      return { status: response.status, text: await response.text() };
+    };
+    const intakeReasons = async () => {
+      const health = await get('/healthz');
+      const reasons: string[] = health.status === 200 ? [] : JSON.parse(health.text).reasons;
+      return reasons.filter((r) => r.startsWith('new commands are not taken in'));
+    };
+    const failing = () => agent?.source.snapshot().platform.intakeFailing;
+    /** Moves the clock a second at a time (the client's retries wait on it) until `condition`. */
+    const stepUntil = async (condition: () => boolean, maxMs: number) => {
+      for (let t = 0; !condition(); t += 1000) {
+        if (t > maxMs) throw new Error('condition not reached');
+        await clock.advance(1000);
+        await new Promise((resolve) => setTimeout(resolve, 3));
+      }
+    };
+
+    await stepUntil(() => failing() !== undefined, 10 * ROUND_MS);
+    const since = failing()?.since ?? 0;
+    expect(since).toBeGreaterThan(0);
+    // Two failed rounds, but not yet three minutes: still healthy as far as intake goes.
+    await stepUntil(() => (failing()?.failures ?? 0) >= 2, 10 * ROUND_MS);
+    await stepUntil(() => clock.now() - since >= 3 * 60_000 - 5000, 10 * ROUND_MS);
+    expect(await intakeReasons()).toEqual([]);
+    await stepUntil(() => clock.now() - since >= 3 * 60_000, 10_000);
+    const reasons = await intakeReasons();
+    expect(reasons).toEqual([
+      expect.stringMatching(
+        /^new commands are not taken in: every catch-up has failed for 3 min \(\d+ times; RESPONSE_INVALID: commands\/getAllActive answered with a body that is not JSON\)$/,
+      ),
+    ]);
+    expect((await get('/healthz')).status).toBe(503);
+    expect((await get('/')).text).toContain('new commands are not taken in: every catch-up has failed');
+    expect(JSON.parse((await get('/status.json')).text).platform.intakeFailing).toMatchObject({
+      round: 'catch-up',
+      since,
+      code: 'RESPONSE_INVALID',
+    });
+
+    portal = false;
+    const before = listings;
+    await stepUntil(() => listings > before && failing() === undefined, 10 * ROUND_MS);
+    expect(await intakeReasons()).toEqual([]);
+    expect(log.lines.join('\n')).not.toContain(TOKENS.accessToken);
+  });
+});
+
+describe('intakeReason', () => {
+  const since = 1_000_000;
+  const failing = {
+    round: 'fiscal poll',
+    since,
+    failures: 3,
+    code: 'JOURNAL_ERROR',
+    message: 'disk I/O error',
+  };
+  it('needs two failures and three minutes', () => {
+    expect(intakeReason(undefined, since + 600_000)).toBeUndefined();
+    expect(intakeReason({ ...failing, failures: 1 }, since + 600_000)).toBeUndefined();
+    expect(intakeReason(failing, since + 179_999)).toBeUndefined();
+    expect(intakeReason(failing, since + 180_000)).toBe(
+      'new commands are not taken in: every fiscal poll has failed for 3 min (3 times; JOURNAL_ERROR: disk I/O error)',
+    );
+  });
+  it('leaves out a message that may hold a secret', () => {
+    expect(intakeReason({ ...failing, message: 'bad token abc' }, since + 180_000)).toMatch(
+      /\(3 times; JOURNAL_ERROR\)$/,
+    );
+  });
+});
