@@ -91,74 +91,106 @@ type State = 'idle' | 'message' | 'lrc';
  * Incremental decoder: feed it chunks as they arrive (replies split across reads, garbage before
  * STX) and it returns the events completed so far. ACK/NAK/ENQ count only outside a frame; an STX
  * inside a frame restarts it (the first part becomes garbage).
+ *
+ * Bounded whatever the peer sends: a frame is kept up to `MAX_FRAME_BYTES` (a longer one — bytes
+ * without ETX forever — becomes garbage and the decoder waits for the next STX), and garbage is
+ * reported in pieces of at most `MAX_FRAME_BYTES`, so it holds at most two such buffers between
+ * calls and one call returns about one event per `MAX_FRAME_BYTES` of input.
  */
 export class FrameDecoder {
   private state: State = 'idle';
-  private message: number[] = [];
-  private noise: number[] = [];
+  private readonly message = Buffer.alloc(MAX_FRAME_BYTES);
+  private messageLength = 0;
+  private readonly noise = Buffer.alloc(MAX_FRAME_BYTES);
+  private noiseLength = 0;
+
+  /** Bytes held between calls (a partial frame and unreported garbage); never above 2 × MAX_FRAME_BYTES. */
+  get pendingBytes(): number {
+    return this.messageLength + this.noiseLength;
+  }
 
   push(chunk: Uint8Array): WireEvent[] {
     const events: WireEvent[] = [];
-    const flushNoise = () => {
-      if (this.noise.length > 0) {
-        events.push({ type: 'garbage', bytes: Buffer.from(this.noise) });
-        this.noise = [];
-      }
-    };
     for (const byte of chunk) {
       if (this.state === 'idle') {
         if (byte === STX) {
-          flushNoise();
+          this.flushNoise(events);
           this.state = 'message';
-          this.message = [];
+          this.messageLength = 0;
         } else if (byte === ACK || byte === NAK || byte === ENQ) {
-          flushNoise();
+          this.flushNoise(events);
           events.push({ type: byte === ACK ? 'ack' : byte === NAK ? 'nak' : 'enq' });
         } else {
-          this.noise.push(byte);
+          this.addNoise(events, byte);
         }
       } else if (this.state === 'message') {
         if (byte === ETX) {
           this.state = 'lrc';
         } else if (byte === STX) {
-          this.noise.push(STX, ...this.message);
-          flushNoise();
-          this.message = [];
-        } else if (this.message.length >= MAX_FRAME_BYTES) {
-          this.noise.push(STX, ...this.message, byte);
-          this.message = [];
+          this.dropMessage(events);
+          this.flushNoise(events);
+        } else if (this.messageLength >= MAX_FRAME_BYTES) {
+          // Too long to be a frame: garbage, and the next STX starts again.
+          this.dropMessage(events);
+          this.addNoise(events, byte);
           this.state = 'idle';
         } else {
-          this.message.push(byte);
+          this.message[this.messageLength++] = byte;
         }
       } else {
-        const message = Buffer.from(this.message);
+        const message = Buffer.from(this.message.subarray(0, this.messageLength));
         const raw = Buffer.concat([Buffer.of(STX), message, Buffer.of(ETX, byte)]);
         const fields = decodeMessage(message);
         this.state = 'idle';
-        this.message = [];
+        this.messageLength = 0;
         if (fields === undefined) {
-          this.noise.push(...raw);
-          flushNoise();
+          for (const b of raw) this.addNoise(events, b);
+          this.flushNoise(events);
         } else {
           events.push({ type: 'frame', fields, lrcOk: byte === LRC_SKIP || byte === lrc(message), raw });
         }
       }
     }
-    if (this.state === 'idle') flushNoise();
+    if (this.state === 'idle') this.flushNoise(events);
     return events;
   }
 
   /** Forgets a partial frame (after a reconnect). */
   reset(): void {
     this.state = 'idle';
-    this.message = [];
-    this.noise = [];
+    this.messageLength = 0;
+    this.noiseLength = 0;
+  }
+
+  private addNoise(events: WireEvent[], byte: number): void {
+    if (this.noiseLength >= MAX_FRAME_BYTES) this.flushNoise(events);
+    this.noise[this.noiseLength++] = byte;
+  }
+
+  private flushNoise(events: WireEvent[]): void {
+    if (this.noiseLength === 0) return;
+    events.push({ type: 'garbage', bytes: Buffer.from(this.noise.subarray(0, this.noiseLength)) });
+    this.noiseLength = 0;
+  }
+
+  /** The partial frame so far (with its STX) becomes garbage. */
+  private dropMessage(events: WireEvent[]): void {
+    this.addNoise(events, STX);
+    for (let i = 0; i < this.messageLength; i++) this.addNoise(events, this.message[i] as number);
+    this.messageLength = 0;
   }
 }
 
-/** Shows a frame for debug logs: control bytes by name, SEP as `|`. */
+/** How many bytes `showBytes` shows; the rest is counted. */
+const SHOWN_BYTES = 512;
+
+/**
+ * Shows a frame for debug logs: control bytes by name, SEP as `|`; at most `SHOWN_BYTES` bytes,
+ * then how many more there were (a peer sending garbage forever makes bounded log lines).
+ */
 export function showBytes(bytes: Uint8Array): string {
+  const more = bytes.length - SHOWN_BYTES;
+  if (more > 0) return `${showBytes(bytes.subarray(0, SHOWN_BYTES))}…(+${more} bytes)`;
   const names: Record<number, string> = {
     [STX]: '<STX>',
     [ETX]: '<ETX>',

@@ -111,20 +111,26 @@ export interface ReplyContext {
   total: number;
 }
 
-/** Maps a failed reply to the AgentError staff will read. */
+/** Most characters of the encoder's own text (or an unknown code) carried into Notes and details. */
+const MAX_REPLY_TEXT = 160;
+
+const clip = (text: string) =>
+  text.length > MAX_REPLY_TEXT ? `${text.slice(0, MAX_REPLY_TEXT - 1)}…` : text;
+
+/** Maps a failed reply to the AgentError staff will read (the encoder's text clipped). */
 export function replyError(reply: Extract<CardReply, { ok: false }>, context: ReplyContext): AgentError {
   const known = REPLY_ERRORS[reply.code];
-  const text = reply.text.trim() || 'no details given';
-  const meaning = known?.meaning ?? `unknown error code ${JSON.stringify(reply.code)}`;
+  const text = clip(reply.text.trim()) || 'no details given';
+  const meaning = known?.meaning ?? `unknown error code ${JSON.stringify(clip(reply.code))}`;
   const notes = (known?.notes ?? 'The encoder reported an error ({text}); check it and try again.')
     .replace('{rooms}', context.roomsLabel)
     .replace('{text}', text);
-  return new AgentError(known?.code ?? 'DEVICE_ERROR', `Encoder replied ${reply.code}: ${meaning}`, {
+  return new AgentError(known?.code ?? 'DEVICE_ERROR', `Encoder replied ${clip(reply.code)}: ${meaning}`, {
     notes,
     ...(known?.retryable === undefined ? {} : { retryable: known.retryable }),
     details: {
-      replyCode: reply.code,
-      ...(reply.text ? { replyText: reply.text } : {}),
+      replyCode: clip(reply.code),
+      ...(reply.text ? { replyText: clip(reply.text) } : {}),
       card: context.card,
       total: context.total,
     },
