@@ -52,7 +52,31 @@ const MAGIC: Record<string, { bytes: number[]; name: string }> = {
   'image/jpeg': { bytes: [0xff, 0xd8, 0xff], name: 'the JPEG signature' },
 };
 
-const BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}[\r\n]*$/;
+/**
+ * Base64 as the platform sends it: the alphabet, line breaks anywhere (MIME style), at most two
+ * `=` at the end (line breaks may follow them). A linear scan: the regular expression this
+ * replaces backtracked quadratically on a long run of line breaks (a 40 MB `FileData` of them
+ * stalled the agent), and no pattern's backtracking should decide what tens of MB cost.
+ */
+export function isBase64Text(text: string): boolean {
+  let padding = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a || c === 0x0d) continue;
+    if (c === 0x3d) {
+      if (++padding > 2) return false;
+      continue;
+    }
+    const alphabet =
+      (c >= 0x41 && c <= 0x5a) ||
+      (c >= 0x61 && c <= 0x7a) ||
+      (c >= 0x30 && c <= 0x39) ||
+      c === 0x2b ||
+      c === 0x2f;
+    if (!alphabet || padding > 0) return false;
+  }
+  return true;
+}
 
 function invalid(message: string, notes: string, details: Record<string, unknown> = {}): AgentError {
   return new AgentError('COMMAND_INVALID', message, { notes, details });
@@ -117,7 +141,7 @@ export function prepareDocument(data: PrintJobData, limits: DocumentLimits): Pri
   if (text.length === 0) {
     throw invalid('Empty document', 'The command carries an empty document; nothing was printed.');
   }
-  if (!BASE64.test(text)) {
+  if (!isBase64Text(text)) {
     throw invalid(
       'FileData is not Base64',
       'The document in the command is damaged (not Base64); nothing was printed. Create it again.',

@@ -4,6 +4,7 @@ import { type Clock, systemClock } from '../clock.js';
 import { AgentError } from '../errors.js';
 import { Listeners } from '../listeners.js';
 import { type Logger, redact, silentLogger } from '../log.js';
+import { boundedId } from './bounds.js';
 import type { CommandSocket, SocketState } from './socket-api.js';
 import { WsMessageSchema } from './wire.js';
 
@@ -22,6 +23,47 @@ export interface ConnectorSocketOptions {
 }
 
 type CommandEvent = { id: string; state?: string };
+
+/**
+ * The largest WebSocket message taken (`maxPayload`): an event list of 1,000 commands is about
+ * 100 KB. A larger message makes `ws` close the connection (1009); the listener reconnects with
+ * its backoff and the polls find whatever it announced.
+ */
+export const MAX_MESSAGE_BYTES = 1024 * 1024;
+/** Events taken from one message; the polls find the rest. */
+export const MAX_EVENTS_PER_MESSAGE = 1000;
+const MAX_STATE_CHARS = 32;
+
+/**
+ * The command events of one WebSocket message, or why it was dropped. Pure and total: any text
+ * gives an answer, never a throw. Ids longer than any GUID and events beyond
+ * `MAX_EVENTS_PER_MESSAGE` are left out (`skipped`).
+ */
+export function parseSocketMessage(
+  text: string,
+): { ok: true; events: CommandEvent[]; skipped: number } | { ok: false; reason: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: 'not JSON' };
+  }
+  const parsed = WsMessageSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, reason: 'no Events list' };
+  const events: CommandEvent[] = [];
+  let skipped = 0;
+  for (const event of parsed.data.Events) {
+    if (event.Type !== 'DeviceCommand' || !event.Id) continue;
+    const id = boundedId(event.Id);
+    if (!id || events.length >= MAX_EVENTS_PER_MESSAGE) {
+      skipped++;
+      continue;
+    }
+    const state = event.State && event.State.length <= MAX_STATE_CHARS ? event.State : undefined;
+    events.push(state ? { id, state } : { id });
+  }
+  return { ok: true, events, skipped };
+}
 
 /** Outcome of one connection attempt. */
 interface Session {
@@ -143,6 +185,7 @@ export class ConnectorSocket implements CommandSocket {
       const ws = new WebSocket(this.options.url, {
         headers: { Cookie: this.cookie },
         handshakeTimeout: Math.max(1000, this.pingIntervalMs),
+        maxPayload: MAX_MESSAGE_BYTES,
       });
       // Ends the ping loop and the close grace period once the connection is gone.
       const gone = new AbortController();
@@ -208,22 +251,17 @@ export class ConnectorSocket implements CommandSocket {
   }
 
   private handleMessage(text: string): void {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      this.log.warn('websocket message is not JSON; dropped', { length: text.length });
+    const message = parseSocketMessage(text);
+    if (!message.ok) {
+      this.log.warn(`websocket message dropped: ${message.reason}`, { length: text.length });
       return;
     }
-    const parsed = WsMessageSchema.safeParse(json);
-    if (!parsed.success) {
-      this.log.warn('websocket message has no Events list; dropped', { length: text.length });
-      return;
+    if (message.skipped > 0) {
+      this.log.warn('websocket events left to the polls (too many, or an unusable id)', {
+        skipped: message.skipped,
+      });
     }
-    for (const event of parsed.data.Events) {
-      if (event.Type !== 'DeviceCommand' || !event.Id) continue;
-      this.commandListeners.emit(event.State ? { id: event.Id, state: event.State } : { id: event.Id });
-    }
+    for (const event of message.events) this.commandListeners.emit(event);
   }
 
   private clean(text: string): string {

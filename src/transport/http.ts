@@ -307,12 +307,21 @@ function send(request: HttpRequest, httpAgent: http.Agent, httpsAgent: https.Age
         finish(new HttpFailure('HTTP_BROKEN', `the answer broke off: ${error.message}`, true, error)),
       );
       stream.once('end', () => {
+        // Nothing thrown while the answer is put together may escape this handler (the process
+        // would see it): it is a broken answer like any other.
+        let body: Buffer;
+        try {
+          body = Buffer.concat(chunks, size);
+        } catch (error) {
+          finish(new HttpFailure('HTTP_BROKEN', 'the answer could not be kept', true, error));
+          return;
+        }
         const all = response.headers;
         finish(undefined, {
           status: response.statusCode ?? 0,
           statusText: response.statusMessage ?? '',
           header: (name) => headerValue(all[name.toLowerCase()]),
-          body: Buffer.concat(chunks, size),
+          body,
         });
       });
     });
