@@ -40,13 +40,20 @@ export function codeForStatus(status: number): ErrorCode {
   }
 }
 
+/** The most of the platform's `Message` an error keeps (it may reach Notes and the journal). */
+export const MAX_PLATFORM_MESSAGE_CHARS = 500;
+
+function clipMessage(text: string): string {
+  return text.length > MAX_PLATFORM_MESSAGE_CHARS ? `${text.slice(0, MAX_PLATFORM_MESSAGE_CHARS - 1)}…` : text;
+}
+
 /**
  * Builds the error for a non-2xx answer. For 403 the platform's message is meant for a human, so
  * it becomes `notes` as well (the receptionist reads it in Notes and on the status page).
  */
 export function platformError(failure: PlatformFailure): AgentError {
   const code = codeForStatus(failure.status);
-  const said = redact(failure.message.trim(), failure.secrets);
+  const said = clipMessage(redact(failure.message.trim(), failure.secrets));
   const details: Record<string, unknown> = { status: failure.status, operation: failure.operation };
   if (failure.requestId) details.requestId = failure.requestId;
   const message = `${failure.operation} answered HTTP ${failure.status}${said ? `: ${said}` : ''}`;
