@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { Logger } from '../log.js';
 import { OPERATIONS } from './connector-ops.js';
 import type { SimulatorCore } from './core.js';
@@ -9,6 +10,23 @@ import type { FaultName, RequestLogEntry } from './metrics.js';
 export const CONNECTOR_PREFIX = '/api/connector/v1/';
 
 /** What a hotel network's login page answers to any request while it intercepts the traffic. */
+/** What the gzip bomb inflates to. */
+export const GZIP_BOMB_INFLATED_BYTES = 600 * 1024 * 1024;
+let bombBytes: Buffer | undefined;
+
+/**
+ * About 600 KB of gzip that inflates to `GZIP_BOMB_INFLATED_BYTES` of zeros: 600 gzip members of
+ * 1 MB each (a gzip stream may hold several members; every reader inflates them all). Made once,
+ * without ever holding the inflated bytes.
+ */
+function gzipBomb(): Buffer {
+  if (!bombBytes) {
+    const member = gzipSync(Buffer.alloc(1024 * 1024), { level: 9 });
+    bombBytes = Buffer.concat(Array.from({ length: GZIP_BOMB_INFLATED_BYTES / (1024 * 1024) }, () => member));
+  }
+  return bombBytes;
+}
+
 const CAPTIVE_PORTAL_PAGE =
   '<!DOCTYPE html><html><head><title>Hotel Wi-Fi</title></head><body><h1>Welcome</h1>' +
   '<form method="post" action="/login"><label>Room number <input name="room"></label>' +
@@ -85,6 +103,18 @@ export async function handleConnector(
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
     res.end(CAPTIVE_PORTAL_PAGE);
     record(200, { fault: 'captive-portal' });
+    return;
+  }
+  if (fault?.kind === 'gzip-bomb') {
+    core.metrics.fault('gzip-bomb');
+    const bomb = gzipBomb();
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      'Content-Encoding': 'gzip',
+      'Content-Length': String(bomb.length),
+    });
+    res.end(bomb);
+    record(200, { fault: 'gzip-bomb' });
     return;
   }
   const delay = core.faults.latencyMs(name);

@@ -12,6 +12,7 @@ export const MALFORMED_KINDS = [
   'missing-field',
   'unknown-device-type',
   'huge-strings',
+  'deep-nesting',
 ] as const;
 export type MalformedKind = (typeof MALFORMED_KINDS)[number];
 
@@ -60,6 +61,11 @@ export const FaultsSchema = z
      * HTML page; the platform never sees the request.
      */
     captivePortal: RequestFaultSchema.prefault({}),
+    /**
+     * A hostile proxy answers `200` with a small gzip body (about 600 KB) that inflates to 600 MB;
+     * the platform never sees the request.
+     */
+    gzipBomb: RequestFaultSchema.prefault({}),
     /** Generated commands carry broken data with this probability (one of `kinds` at random). */
     malformed: z
       .object({

@@ -10,6 +10,7 @@ export type RequestFault =
   | { kind: 'reset' }
   | { kind: 'hang' }
   | { kind: 'captive-portal' }
+  | { kind: 'gzip-bomb' }
   | { kind: 'server-error'; status: number };
 
 /**
@@ -80,11 +81,12 @@ export class FaultController {
     return this.rng.chance(fault.rate);
   }
 
-  /** Decides the request-level fault for one request: reset, hang, captive portal, then a 5xx. */
+  /** Decides the request-level fault for one request: reset, hang, captive portal, gzip bomb, then a 5xx. */
   decide(operation: string): RequestFault | undefined {
     if (this.hits(this.current.resets, operation)) return { kind: 'reset' };
     if (this.hits(this.current.hangs, operation)) return { kind: 'hang' };
     if (this.hits(this.current.captivePortal, operation)) return { kind: 'captive-portal' };
+    if (this.hits(this.current.gzipBomb, operation)) return { kind: 'gzip-bomb' };
     if (this.hits(this.current.serverErrors, operation)) {
       return { kind: 'server-error', status: this.current.serverErrors.status };
     }

@@ -9,7 +9,9 @@ import type { CommandKind } from './scenario.js';
  * - `garbage-fiscal-machine-data`: `FiscalMachineData` (or `KeyCutterData`) is not JSON;
  * - `missing-field`: a required field is gone (fiscal `Bill`, keys `LockIds`, printer `FileData`);
  * - `unknown-device-type`: `Device.Type` is a type nobody knows;
- * - `huge-strings`: a name or description of 256 KiB.
+ * - `huge-strings`: a name or description of 256 KiB;
+ * - `deep-nesting`: `FiscalMachineData` (or `KeyCutterData`) is valid JSON nested 10,000 deep
+ *   (the poisoned command of issue 13).
  */
 
 type Json = Record<string, unknown>;
@@ -17,6 +19,8 @@ type Json = Record<string, unknown>;
 export const HUGE_STRING_LENGTH = 256 * 1024;
 const BAD_BASE64 = '%%%not*base64!!€';
 const GARBAGE_JSON = '{"printerPort": "COM1", "baudRate": 96';
+export const DEEP_NESTING_LEVELS = 10_000;
+const DEEP_JSON = `${'{"a":'.repeat(DEEP_NESTING_LEVELS)}1${'}'.repeat(DEEP_NESTING_LEVELS)}`;
 
 /** The corruptions that make sense for a command kind. */
 export function applicableMalformed(kind: CommandKind): MalformedKind[] {
@@ -28,11 +32,18 @@ export function applicableMalformed(kind: CommandKind): MalformedKind[] {
         'missing-field',
         'unknown-device-type',
         'huge-strings',
+        'deep-nesting',
       ];
     case 'fiscal-data':
     case 'fiscal-refund':
     case 'keys':
-      return ['garbage-fiscal-machine-data', 'missing-field', 'unknown-device-type', 'huge-strings'];
+      return [
+        'garbage-fiscal-machine-data',
+        'missing-field',
+        'unknown-device-type',
+        'huge-strings',
+        'deep-nesting',
+      ];
     case 'printer':
       return ['bad-base64', 'missing-field', 'unknown-device-type', 'huge-strings'];
     case 'payment-terminal':
@@ -65,6 +76,10 @@ export function corrupt(out: Json, kind: MalformedKind, shape: 'fiscal-flat' | '
     case 'garbage-fiscal-machine-data':
       if ('FiscalMachineData' in data) data.FiscalMachineData = GARBAGE_JSON;
       if ('KeyCutterData' in data) data.KeyCutterData = GARBAGE_JSON;
+      break;
+    case 'deep-nesting':
+      if ('FiscalMachineData' in data) data.FiscalMachineData = DEEP_JSON;
+      if ('KeyCutterData' in data) data.KeyCutterData = DEEP_JSON;
       break;
     case 'missing-field':
       for (const field of ['Bill', 'LockIds', 'FileData', 'Amount']) delete data[field];

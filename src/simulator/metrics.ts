@@ -13,6 +13,7 @@ export type FaultName =
   | 'reset'
   | 'hang'
   | 'captive-portal'
+  | 'gzip-bomb'
   | 'rate-limit-burst'
   | 'malformed'
   | 'cancel-on-processing'
@@ -57,6 +58,7 @@ function emptyFaults(): Record<FaultName, number> {
     reset: 0,
     hang: 0,
     'captive-portal': 0,
+    'gzip-bomb': 0,
     'rate-limit-burst': 0,
     malformed: 0,
     'cancel-on-processing': 0,

@@ -1,9 +1,12 @@
+import { request } from 'node:http';
+import { createGunzip } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { normalizeCommand, normalizeFiscalMachineCommand } from '../../src/connector/model.js';
+import { GZIP_BOMB_INFLATED_BYTES } from '../../src/simulator/connector-http.js';
 import { noFaults } from '../../src/simulator/fault-schema.js';
 import { FaultController } from '../../src/simulator/faults.js';
-import { HUGE_STRING_LENGTH } from '../../src/simulator/malformed.js';
+import { DEEP_NESTING_LEVELS, HUGE_STRING_LENGTH } from '../../src/simulator/malformed.js';
 import { createRng } from '../../src/simulator/rng.js';
 import { call, startSim, until } from './support.js';
 
@@ -169,10 +172,59 @@ describe('malformed command data', () => {
     const sim = await startSim();
     const keys = sim.createKeys({ malformed: 'huge-strings' });
     const answer = await call(sim, 'commands/getAllByIds', { CommandIds: [keys.id] });
-    const normal = normalizeCommand((answer.body.Commands as unknown[])[0]);
-    if (!normal.ok || normal.command.data.kind !== 'keys') throw new Error('shape');
-    expect(normal.command.data.keys.guest.lastName).toHaveLength(HUGE_STRING_LENGTH);
-    expect(normal.command.device.name).toHaveLength(HUGE_STRING_LENGTH);
+    const raw = (answer.body.Commands as Array<{ Data: { LastName: string }; Device: { Name: string } }>)[0];
+    expect(raw?.Data.LastName).toHaveLength(HUGE_STRING_LENGTH);
+    expect(raw?.Device.Name).toHaveLength(HUGE_STRING_LENGTH);
+    // The agent refuses such a command on its own (src/connector/bounds.ts), naming it.
+    const normal = normalizeCommand(raw);
+    expect(normal).toMatchObject({ ok: false, id: keys.id, error: { code: 'COMMAND_INVALID' } });
+  });
+
+  it('deep-nesting carries FiscalMachineData nested 10,000 deep', async () => {
+    const sim = await startSim();
+    const fiscal = sim.createFiscalData({ malformed: 'deep-nesting' });
+    const answer = await call(sim, 'fiscalMachineCommands/getAll', {
+      CommandIds: [fiscal.id],
+      EnterpriseIds: null,
+      Limitation: { Count: 10 },
+    });
+    const raw = (answer.body.Commands as Array<{ FiscalMachineData: string }>)[0];
+    expect(raw?.FiscalMachineData.startsWith('{"a":'.repeat(100))).toBe(true);
+    expect(raw?.FiscalMachineData).toHaveLength(DEEP_NESTING_LEVELS * 6 + 1);
+  });
+});
+
+describe('a gzip bomb instead of the platform', () => {
+  it('answers 200 with about 600 KB of gzip that inflates to 600 MB, and counts it', async () => {
+    const sim = await startSim({ scenario: { faults: { gzipBomb: { next: 1 } } } });
+    const raw = await new Promise<{ headers: Record<string, unknown>; compressed: number; inflated: number }>(
+      (resolve, reject) => {
+        const req = request(
+          `${sim.url}/api/connector/v1/commands/getAllActive`,
+          { method: 'POST' },
+          (res) => {
+            let compressed = 0;
+            let inflated = 0;
+            res.on('data', (c: Buffer) => {
+              compressed += c.length;
+            });
+            res
+              .pipe(createGunzip())
+              .on('data', (c: Buffer) => {
+                inflated += c.length;
+              })
+              .on('end', () => resolve({ headers: res.headers, compressed, inflated }))
+              .on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        req.end('{}');
+      },
+    );
+    expect(raw.headers['content-encoding']).toBe('gzip');
+    expect(raw.compressed).toBeLessThan(1024 * 1024);
+    expect(raw.inflated).toBe(GZIP_BOMB_INFLATED_BYTES);
+    expect(sim.counters().faults['gzip-bomb']).toBe(1);
   });
 });
 
