@@ -44,7 +44,9 @@ export function codeForStatus(status: number): ErrorCode {
 export const MAX_PLATFORM_MESSAGE_CHARS = 500;
 
 function clipMessage(text: string): string {
-  return text.length > MAX_PLATFORM_MESSAGE_CHARS ? `${text.slice(0, MAX_PLATFORM_MESSAGE_CHARS - 1)}…` : text;
+  return text.length > MAX_PLATFORM_MESSAGE_CHARS
+    ? `${text.slice(0, MAX_PLATFORM_MESSAGE_CHARS - 1)}…`
+    : text;
 }
 
 /**

@@ -162,7 +162,7 @@ describe('hostile-input campaign against the real daemon', () => {
         malformed: 'deep-nesting' as const,
       },
     ];
-    poisoned.forEach((spec, i) => specs.splice(5 + i * 25, 0, spec));
+    for (const [i, spec] of poisoned.entries()) specs.splice(5 + i * 25, 0, spec);
     const planned: PlannedCommand[] = [];
     let flooding = false;
     let floodedAnswers = 0;
