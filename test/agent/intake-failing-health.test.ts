@@ -1,15 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { driverRegistry } from '../../drivers/index.js';
 import { intakeReason } from '../../src/agent/status-source.js';
-import { type Agent, createAgent } from '../../src/agent.js';
-import { ManualClock } from '../../src/clock.js';
-import { parseConfig } from '../../src/config.js';
-import { createMemoryLogger } from '../../src/log.js';
+import { LOCAL_TOKENS, type LocalPlatformAgent, startLocalPlatformAgent } from './local-platform.js';
 
 /**
  * Issue 13.3: when every discovery round keeps failing, new commands are not taken in, and that
@@ -19,28 +10,20 @@ import { createMemoryLogger } from '../../src/log.js';
  * round that completes clears it.
  */
 
-const TOKENS = { clientToken: 'client-INTAKE-0123456789', accessToken: 'access-INTAKE-9876543210' };
 const ROUND_MS = 60_000;
 
 describe('an agent whose intake keeps failing', () => {
-  let server: Server | undefined;
-  let agent: Agent | undefined;
-  let dir: string | undefined;
+  let running: LocalPlatformAgent | undefined;
   afterEach(async () => {
-    await agent?.stop(0);
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    agent = undefined;
-    server = undefined;
+    await running?.close();
+    running = undefined;
   });
 
   it('turns /healthz 503 with the reason after 3 minutes, shows it on the page, and recovers', async () => {
     let portal = true;
     let listings = 0;
-    server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        const operation = (req.url ?? '').replace('/api/connector/v1/', '');
+    running = await startLocalPlatformAgent(
+      (operation, res) => {
         if (operation === 'commands/getAllActive') listings++;
         if (operation === 'commands/getAllActive' && portal) {
           res.writeHead(200, { 'Content-Type': 'text/html' });
@@ -49,40 +32,13 @@ describe('an agent whose intake keeps failing', () => {
         }
         res.writeHead(200, { 'Content-Type': 'application/json' });
         res.end('{"Commands":[]}');
-      });
-    });
-    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as AddressInfo).port;
-    dir = mkdtempSync(join(tmpdir(), 'fd-intake-'));
-    const config = parseConfig({
-      version: 1,
-      platform: { url: `http://127.0.0.1:${port}` },
-      poll: { intervalMs: ROUND_MS, safetyNetMs: ROUND_MS },
-      journal: { path: join(dir, 'journal.db') },
-      status: { listen: '127.0.0.1:0' },
-      devices: [
-        {
-          id: 'c0000000-0000-4000-8000-0000000000c1',
-          type: 'KeyCutter',
-          driver: 'sim-encoder',
-          options: { durationMs: 0 },
-        },
-      ],
-    });
-    const clock = new ManualClock(Date.UTC(2026, 2, 3, 9, 0, 0));
-    const log = createMemoryLogger({ secrets: [TOKENS.clientToken, TOKENS.accessToken] });
-    agent = createAgent(config, { registry: driverRegistry, log, secrets: TOKENS, clock });
-    const { statusUrl } = await agent.start();
-    const get = async (path: string) => {
-      const response = await fetch(`${statusUrl}${path}`);
-      return { status: response.status, text: await response.text() };
-    };
-    const intakeReasons = async () => {
-      const health = await get('/healthz');
-      const reasons: string[] = health.status === 200 ? [] : JSON.parse(health.text).reasons;
-      return reasons.filter((r) => r.startsWith('new commands are not taken in'));
-    };
-    const failing = () => agent?.source.snapshot().platform.intakeFailing;
+      },
+      { poll: { intervalMs: ROUND_MS, safetyNetMs: ROUND_MS } },
+    );
+    const { agent, clock, log, get } = running;
+    const intakeReasons = () =>
+      running?.healthReasons((r) => r.startsWith('new commands are not taken in')) ?? [];
+    const failing = () => agent.source.snapshot().platform.intakeFailing;
     /** Moves the clock a second at a time (the client's retries wait on it) until `condition`. */
     const stepUntil = async (condition: () => boolean, maxMs: number) => {
       for (let t = 0; !condition(); t += 1000) {
@@ -118,7 +74,7 @@ describe('an agent whose intake keeps failing', () => {
     const before = listings;
     await stepUntil(() => listings > before && failing() === undefined, 10 * ROUND_MS);
     expect(await intakeReasons()).toEqual([]);
-    expect(log.lines.join('\n')).not.toContain(TOKENS.accessToken);
+    expect(log.lines.join('\n')).not.toContain(LOCAL_TOKENS.accessToken);
   });
 });
 

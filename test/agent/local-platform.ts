@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { driverRegistry } from '../../drivers/index.js';
+import { type Agent, createAgent } from '../../src/agent.js';
+import { ManualClock } from '../../src/clock.js';
+import { parseConfig } from '../../src/config.js';
+import { createMemoryLogger } from '../../src/log.js';
+
+/**
+ * The whole agent (one simulated encoder) on a ManualClock against a platform a test writes as
+ * one request handler on 127.0.0.1:0 — for what the agent shows on `/healthz`, the page and
+ * `/metrics` when the platform misbehaves in one particular way.
+ */
+
+export const LOCAL_TOKENS = {
+  clientToken: 'client-LOCAL-0123456789',
+  accessToken: 'access-LOCAL-9876543210',
+};
+
+export interface LocalPlatformAgent {
+  agent: Agent;
+  clock: ManualClock;
+  log: ReturnType<typeof createMemoryLogger>;
+  /** GET on the status server. */
+  get(path: string): Promise<{ status: number; text: string }>;
+  /** The `/healthz` reasons that `keep` selects (other reasons, a loaded machine's lag, come and go). */
+  healthReasons(keep: (reason: string) => boolean): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the platform (`handle` answers each request; `operation` is the path after
+ * `/api/connector/v1/`, the body already read) and the agent with `poll` options.
+ */
+export async function startLocalPlatformAgent(
+  handle: (operation: string, res: ServerResponse, req: IncomingMessage) => void,
+  options: { poll?: Record<string, unknown> } = {},
+): Promise<LocalPlatformAgent> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => handle((req.url ?? '').replace('/api/connector/v1/', ''), res, req));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const dir = mkdtempSync(join(tmpdir(), 'fd-local-platform-'));
+  const config = parseConfig({
+    version: 1,
+    platform: { url: `http://127.0.0.1:${port}` },
+    ...(options.poll ? { poll: options.poll } : {}),
+    journal: { path: join(dir, 'journal.db') },
+    status: { listen: '127.0.0.1:0' },
+    devices: [
+      {
+        id: 'c0000000-0000-4000-8000-0000000000c1',
+        type: 'KeyCutter',
+        driver: 'sim-encoder',
+        options: { durationMs: 0 },
+      },
+    ],
+  });
+  const clock = new ManualClock(Date.UTC(2026, 2, 3, 9, 0, 0));
+  const log = createMemoryLogger({ secrets: [LOCAL_TOKENS.clientToken, LOCAL_TOKENS.accessToken] });
+  const agent = createAgent(config, { registry: driverRegistry, log, secrets: LOCAL_TOKENS, clock });
+  const { statusUrl } = await agent.start();
+  const get = async (path: string) => {
+    const response = await fetch(`${statusUrl}${path}`);
+    return { status: response.status, text: await response.text() };
+  };
+  return {
+    agent,
+    clock,
+    log,
+    get,
+    async healthReasons(keep) {
+      const health = await get('/healthz');
+      const reasons: string[] = health.status === 200 ? [] : JSON.parse(health.text).reasons;
+      return reasons.filter(keep);
+    },
+    async close() {
+      await agent.stop(0);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
