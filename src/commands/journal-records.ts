@@ -19,7 +19,11 @@ export interface CommandRecord {
   /** 'fiscal' | 'keys' | 'print' | 'invalid'. */
   kind: string;
   source?: PlatformCommand['source'];
-  /** The normalised command as last read; absent for malformed ones. */
+  /**
+   * The normalised command as last read; absent for malformed ones. Its document (`FileData`, a
+   * fiscal payload) is empty here — the journal keeps it apart (`Journal.commandForDriver`) — and
+   * once the command has its outcome only `keptAfterClose` remains (`command-data.ts`).
+   */
   command?: PlatformCommand;
   phase: Phase;
   state: CommandState;
