@@ -1,6 +1,7 @@
 import { CATALOG, FISCAL_EXTRAS, price } from './catalog.js';
 import { DEFAULT_TAX_CODES, splitGross, type VatRate } from './money.js';
 import { deriveRng, type Rng } from './rng.js';
+import { customerTaxIdentifier } from './tax-codes.js';
 import type { SimReservation } from './world.js';
 
 /**
@@ -61,6 +62,11 @@ export interface SimBill {
   createdAt: number;
   isRefund: boolean;
   correctedBillId?: string;
+  /**
+   * The customer's codice fiscale or partita IVA when they asked for it on the receipt: the
+   * fiscal command's `TaxIdentifier` (valid check characters; see tax-codes.ts).
+   */
+  customerTaxId?: string;
   items: SimOrderItem[];
   payments: SimPayment[];
 }
@@ -132,6 +138,9 @@ export class Ledger {
       payments: [],
     };
     if (reservation) bill.reservationId = reservation.id;
+    // Its own stream, so the draws of every other bill field stay where they were.
+    const customerTaxId = customerTaxIdentifier(deriveRng(this.seed, `tax-id:${bill.id}`));
+    if (customerTaxId) bill.customerTaxId = customerTaxId;
     return bill;
   }
 

@@ -21,7 +21,12 @@ export const DEFAULT_TAX_CODES: Readonly<Record<VatRate, string>> = {
 };
 
 /** Epson RT department per VAT rate, as most Italian installations configure them. */
-export const DEFAULT_DEPARTMENTS: Readonly<Record<VatRate, number>> = { 22: 1, 10: 2, 4: 3, 0: 4 };
+/**
+ * The departments of the common RT programming (fiskaltrust/middleware scu-it
+ * `EpsonCommandFactory.GetVatGroup`): 22 %, 10 %, 4 % in 1–3 (4 is 5 % VAT); the simulator's 0 %
+ * lines are the city tax, outside the VAT's field (nature N1), in department 10.
+ */
+export const DEFAULT_DEPARTMENTS: Readonly<Record<VatRate, number>> = { 22: 1, 10: 2, 4: 3, 0: 10 };
 
 export interface SplitAmount {
   grossCents: number;

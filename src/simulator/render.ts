@@ -108,7 +108,6 @@ function buildFiscalCommand(command: SimCommand, ctx: RenderContext): Json {
   }
   const device = fiscalDevice(ctx, command);
   const bill = ctx.ledger.bill(p.billId);
-  const enterprise = ctx.world.enterprise(command.enterpriseId);
   const data = italianData(p.document);
   const out: Json = {
     Id: command.id,
@@ -118,7 +117,7 @@ function buildFiscalCommand(command: SimCommand, ctx: RenderContext): Json {
     FiscalMachineId: device.fiscalMachineId,
     ApiUrl: device.apiUrl,
     FiscalMachineData: JSON.stringify(device.settings),
-    TaxIdentifier: enterprise?.taxIdentifier ?? null,
+    TaxIdentifier: bill?.customerTaxId ?? null,
     Device: fiscalWireDevice(ctx, command, device, true),
     Bill: bill ? wireBill(bill) : null,
     CommandData: fiscalCommandData(
@@ -149,7 +148,7 @@ function commandData(command: SimCommand, device: SimDevice, ctx: RenderContext)
         ApiUrl: fiscal.apiUrl,
         FiscalMachineData: JSON.stringify(fiscal.settings),
         Bill: bill ? wireLegacyBill(bill, ctx.ledger) : null,
-        TaxIdentifier: ctx.world.enterprise(command.enterpriseId)?.taxIdentifier ?? null,
+        TaxIdentifier: bill?.customerTaxId ?? null,
         BillFiscalMachineData: data ? { Discriminator: 'ItalianFiscalMachineData', Value: data } : null,
         PayloadData:
           p.document.type === 'payload'

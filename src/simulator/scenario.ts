@@ -77,12 +77,6 @@ const EnterpriseSchema = z
     id,
     name: z.string().min(1),
     timezone: z.string().default('Europe/Rome'),
-    /**
-     * `TaxIdentifier` (partita IVA) on fiscal commands. The default passes the partita IVA's check
-     * digit (fiskaltrust's example): an RT refuses a code that fails it (status 30), and so does
-     * the Epson driver, before printing.
-     */
-    taxIdentifier: z.string().min(1).default('01606720215'),
   })
   .strict();
 

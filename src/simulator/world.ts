@@ -13,7 +13,6 @@ export interface SimEnterprise {
   id: string;
   name: string;
   timezone: string;
-  taxIdentifier: string;
 }
 
 export type SimDevice = ScenarioDevice & { enterpriseId: string };

@@ -293,7 +293,7 @@ describe('failures below HTTP (real sockets on 127.0.0.1)', () => {
         requestId: 'live-1',
         // node:http sends an HTTP-date; doctor measures the clock skew from it
         date: expect.stringMatching(/^\w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT$/),
-        budgetWaitMs: 0,
+        budgetWaitMs: expect.any(Number), // real time: under load the budget's await can take a millisecond
       },
     ]);
   });
