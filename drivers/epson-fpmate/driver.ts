@@ -210,7 +210,15 @@ export class EpsonFpmateDriver implements Driver {
       return { outcome: 'unknown', reason: staff('does not know the printer’s address') };
     }
     return this.mutex.run(async () => {
-      const last = await link.readCountersPatiently(this.ctx.clock, signal);
+      const read = await link.settleCounters(this.ctx.clock, signal);
+      if (read.kind === 'unreachable') {
+        // Away is not "cannot tell": the engine asks again later, and only gives up after its retries.
+        this.board.unreachable(read.reason);
+        throw new AgentError('DEVICE_UNAVAILABLE', `Printer not reachable (${read.reason})`, {
+          retryable: true,
+        });
+      }
+      const last = read.kind === 'read' ? read.document : undefined;
       this.memory.observe(last);
       if (last) {
         this.board.noteSerial(last.serial);

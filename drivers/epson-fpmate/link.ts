@@ -31,7 +31,10 @@ export class Mutex {
 export type CountersRead =
   | { kind: 'read'; document: LastDocument }
   | { kind: 'busy' }
-  | { kind: 'unreadable' };
+  /** The printer answered, but not with a last document this driver can read. */
+  | { kind: 'unreadable' }
+  /** Nothing answered (refused, timed out, an HTTP error): the printer may be fine but away. */
+  | { kind: 'unreachable'; reason: string };
 
 /** The exchanges with one printer address. Never throws: failures come back as values. */
 export class PrinterLink {
@@ -64,22 +67,31 @@ export class PrinterLink {
 
   /** A short exchange (status, reads, reset); undefined when there is no parseable answer. */
   async exchange(body: string, signal?: AbortSignal): Promise<FpmateResponse | undefined> {
+    const answer = await this.ask(body, signal);
+    return answer.answered ? answer.response : undefined;
+  }
+
+  /** A short exchange that tells "nothing answered" from "an answer this driver cannot read". */
+  private async ask(
+    body: string,
+    signal?: AbortSignal,
+  ): Promise<{ answered: false; reason: string } | { answered: true; response: FpmateResponse | undefined }> {
     const readMs = this.options.readTimeoutMs;
     const url = fpmateEndpoint(this.address, this.options.devid, Math.max(100, Math.floor(readMs * 0.8)));
     const result = await postXml(this.http, url, envelope(body), { timeoutMs: readMs, signal });
     if (result.kind !== 'answer') {
       this.log.debug('fpmate exchange failed', { kind: result.kind, reason: result.reason });
       this.lastFailure = result.reason;
-      return undefined;
+      return { answered: false, reason: result.reason };
     }
     if (result.httpStatus < 200 || result.httpStatus >= 300) {
       this.log.debug('fpmate exchange http error', { httpStatus: result.httpStatus });
       this.lastFailure = `HTTP ${result.httpStatus}`;
-      return undefined;
+      return { answered: false, reason: this.lastFailure };
     }
     const response = parseFpmateResponse(result.body);
     this.lastFailure = response ? undefined : 'unreadable answer';
-    return response;
+    return { answered: true, response };
   }
 
   /** `queryPrinterStatus statusType="1"`; undefined when the printer does not answer it. */
@@ -97,7 +109,9 @@ export class PrinterLink {
   /** The last-document read, telling a busy printer (LAN_TIME_OUT) from an unreadable one. */
   async readCounters(signal?: AbortSignal): Promise<CountersRead> {
     const { command, data } = LAST_DOCUMENT_COMMAND;
-    const response = await this.exchange(directIoXml(command, data), signal);
+    const answer = await this.ask(directIoXml(command, data), signal);
+    if (!answer.answered) return { kind: 'unreachable', reason: answer.reason };
+    const response = answer.response;
     if (response?.code === 'LAN_TIME_OUT') return { kind: 'busy' };
     const document = response?.success ? parseLastDocument(response.addInfo.responseData) : undefined;
     return document ? { kind: 'read', document } : { kind: 'unreadable' };
@@ -106,18 +120,24 @@ export class PrinterLink {
   /**
    * Reads the counters, waiting `busyRetryDelayMs` and reading again (at most `busyRetries`
    * times) while the printer answers LAN_TIME_OUT: reads change nothing, so repeating them is safe.
+   * Resolves the last read (still `busy` when the retries ran out or the wait was aborted).
    */
-  async readCountersPatiently(clock: Clock, signal?: AbortSignal): Promise<LastDocument | undefined> {
+  async settleCounters(clock: Clock, signal?: AbortSignal): Promise<CountersRead> {
     for (let attempt = 0; ; attempt++) {
       const read = await this.readCounters(signal);
-      if (read.kind === 'read') return read.document;
-      if (read.kind === 'unreadable' || attempt >= this.options.busyRetries) return undefined;
+      if (read.kind !== 'busy' || attempt >= this.options.busyRetries) return read;
       try {
         await clock.sleep(this.options.busyRetryDelayMs, signal);
       } catch {
-        return undefined;
+        return read;
       }
     }
+  }
+
+  /** {@link settleCounters}, as the last document or undefined when it could not be read. */
+  async readCountersPatiently(clock: Clock, signal?: AbortSignal): Promise<LastDocument | undefined> {
+    const read = await this.settleCounters(clock, signal);
+    return read.kind === 'read' ? read.document : undefined;
   }
 
   /** The serial (`directIO 3217` and the status answer's `rtType`); undefined when not readable. */

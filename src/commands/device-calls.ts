@@ -121,7 +121,7 @@ export class DeviceCalls {
         });
         outcome = { outcome: 'unknown', reason: input.unknown };
       } else {
-        await device.driver.open(signal);
+        await this.openForReconcile(device, job);
         outcome = await device.driver.reconcile(input, signal);
       }
     } catch (e) {
@@ -140,6 +140,25 @@ export class DeviceCalls {
         return { type: 'reconciled', outcome: 'unknown', reason: outcome.reason };
       default:
         return { type: 'reconciled', outcome: 'not-done' };
+    }
+  }
+
+  /**
+   * Opens the device before a reconcile, but a device that cannot be opened does not stop it: the
+   * driver answers from its checkpoint alone where that decides (drivers-api `reconcile`), and
+   * rejects DEVICE_UNAVAILABLE itself where it needs the device, which the machine retries.
+   */
+  private async openForReconcile(device: EngineDevice, job: ActiveJob): Promise<void> {
+    const signal = job.controller.signal;
+    try {
+      await device.driver.open(signal);
+    } catch (e) {
+      if (signal.aborted) throw e;
+      this.deps.log.info('device not open; asking the driver from its checkpoint', {
+        commandId: job.commandId,
+        device: job.deviceId,
+        ...errorFields(e),
+      });
     }
   }
 

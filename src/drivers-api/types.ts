@@ -200,7 +200,9 @@ export interface Driver {
    * where the checkpoint decides: none → `not-done`; one that exists but that the driver cannot
    * read (corrupt, of another shape, inconsistent with the job) → `unknown` with a reason staff
    * can act on, never `not-done`; the checkpoint of a completed job → `done` with the result
-   * `execute` gave. It never runs the job again.
+   * `execute` gave. It never runs the job again. The core calls it even when `open()` just
+   * failed; where the answer needs the device and the device does not answer, it rejects
+   * retryable (DEVICE_UNAVAILABLE) — "away" is not `unknown` — and the core asks again later.
    */
   reconcile(job: Job, signal: AbortSignal): Promise<Reconciliation>;
   /**

@@ -121,6 +121,35 @@ describe('engine: crash recovery', () => {
     await h.engine.stop(1000);
   });
 
+  it('asks the driver from its checkpoint when the device cannot be opened after a restart', async () => {
+    const { path, platform, clock } = await crashMidJob();
+    const h = harness({
+      journalPath: path,
+      platform,
+      clock,
+      tuning: { deviceRetryBaseMs: 100, maxDeviceRetries: 1 },
+    });
+    // The encoder is away for the reconcile and k2's first try (one retry allowed): without the
+    // device, k1's checkpoint alone says the job finished.
+    const away = () => new AgentError('DEVICE_UNAVAILABLE', 'encoder unplugged');
+    h.drivers.keys.failNextOpens(away(), away());
+    h.drivers.keys.nextReconcile({
+      outcome: 'done',
+      result: { notes: 'Two keys written (from the checkpoint)' },
+    });
+    await h.engine.start();
+    await h.until(
+      () => platform.state('k1') === 'Processed' && platform.state('k2') === 'Processed',
+      'both processed',
+    );
+    expect(h.drivers.keys.reconciled.map((j) => j.commandId)).toEqual(['k1']);
+    expect(h.drivers.keys.executed.filter((j) => j.commandId === 'k1')).toHaveLength(0);
+    expect(platform.updates.find((u) => u.CommandId === 'k1' && u.State === 'Processed')?.Notes).toMatch(
+      /from the checkpoint/,
+    );
+    await h.engine.stop(1000);
+  });
+
   it('delivers, after a restart, results that were journaled but not yet delivered — in order', async () => {
     const path = join(dir, 'journal.db');
     let clock = new ManualClock(T0);

@@ -24,6 +24,7 @@ export class ScriptedDriver implements Driver {
   concurrent = 0;
   maxConcurrent = 0;
   private readonly scripts: ExecuteScript[] = [];
+  private readonly openFailures: AgentError[] = [];
   private readonly reconciliations: Array<Reconciliation | (() => Promise<Reconciliation>)> = [];
 
   constructor(
@@ -36,6 +37,12 @@ export class ScriptedDriver implements Driver {
     return this;
   }
 
+  /** Queues failures of the next `open()` calls (a device away when the agent starts). */
+  failNextOpens(...errors: AgentError[]): this {
+    this.openFailures.push(...errors);
+    return this;
+  }
+
   nextReconcile(...outcomes: Array<Reconciliation | (() => Promise<Reconciliation>)>): this {
     this.reconciliations.push(...outcomes);
     return this;
@@ -44,6 +51,8 @@ export class ScriptedDriver implements Driver {
   async open(signal: AbortSignal): Promise<void> {
     if (signal.aborted) throw new AgentError('ABORTED', 'aborted before open');
     this.opens++;
+    const failure = this.openFailures.shift();
+    if (failure) throw failure;
   }
 
   async execute(job: Job, ctx: ExecuteContext): Promise<JobResult> {

@@ -63,20 +63,39 @@ describe('epson-fpmate reconcile(): the fate of a receipt whose answer was lost'
     expect(printedOf(r.sim, 'sale')).toHaveLength(1);
   });
 
-  it('printer unreachable during reconcile: unknown with a note for staff, nothing resent', async () => {
+  it('printer unreachable during reconcile: DEVICE_UNAVAILABLE (asked again later), then done once it answers', async () => {
     r = await rig({ items, payments });
     await r.sim.setFault('dropAfterPrint', true);
     const ectx = recordingExecuteContext();
     await r.driver.execute(saleJob(), ectx);
     const sending = ectx.checkpoints[0];
     await r.sim.setFault('refused', true);
+    const restarted = r.restart();
+    // Away is not "cannot tell": the engine retries a reconcile that could not ask the device.
+    const error = await restarted
+      .reconcile(withCheckpoint(saleJob(), sending), never)
+      .catch((e: unknown) => e);
+    expect(isAgentError(error) && [error.code, error.retryable]).toEqual(['DEVICE_UNAVAILABLE', true]);
+    await r.sim.setFault('refused', false);
+    const outcome = await restarted.reconcile(withCheckpoint(saleJob(), sending), never);
+    expect(outcome.outcome).toBe('done');
+    expect(receiptsSent(r)).toBe(1);
+    expect(printedOf(r.sim, 'sale')).toHaveLength(1);
+  });
+
+  it('printer answers but its last document cannot be read: unknown with a note for staff, nothing resent', async () => {
+    r = await rig({ items, payments });
+    await r.sim.setFault('dropAfterPrint', true);
+    const ectx = recordingExecuteContext();
+    await r.driver.execute(saleJob(), ectx);
+    const sending = ectx.checkpoints[0];
+    await r.sim.setFault('lastDocUnreadable', true);
     const outcome = await r.restart().reconcile(withCheckpoint(saleJob(), sending), never);
     expect(outcome).toEqual({
       outcome: 'unknown',
       reason:
         'The agent stopped while a receipt was being sent and the printer’s last document cannot be read. Check the printer’s last receipt: if it is there, do nothing; if not, issue it again.',
     });
-    await r.sim.setFault('refused', false);
     expect(receiptsSent(r)).toBe(1);
     expect(printedOf(r.sim, 'sale')).toHaveLength(1);
   });
