@@ -74,10 +74,48 @@ function registerDefaultMetrics(registry: Registry, lag: LoopLag): void {
   });
 }
 
+/** The labels of a per-device family. */
+const DEVICE = ['device', 'device_name'] as const;
 const PICKUP_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 const END_TO_END_BUCKETS = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800];
 const REQUEST_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 15, 30];
 const BUDGET_WAIT_BUCKETS = [0, 0.1, 0.5, 1, 2, 5, 10, 30, 60];
+
+/**
+ * The gauges set from each snapshot: name, help and, for those with one value per device, the
+ * `DEVICE` labels (without, one value for the whole agent).
+ */
+const SNAPSHOT_GAUGES: Readonly<Record<string, readonly [string, string, (readonly string[])?]>> = {
+  queueDepth: ['frontdesk_queue_depth', 'Jobs waiting for a device, excluding the running one.', DEVICE],
+  deviceBusy: ['frontdesk_device_busy', '1 while the device runs a job.', DEVICE],
+  deviceUp: ['frontdesk_device_up', '1 when the device answered its last contact, 0 otherwise.', DEVICE],
+  deviceWarnings: [
+    'frontdesk_device_warnings',
+    'Problems the device reports that staff should act on (the page lists them).',
+    DEVICE,
+  ],
+  outboxPending: ['frontdesk_outbox_pending', 'Results waiting to be delivered to the platform.'],
+  outboxAge: [
+    'frontdesk_outbox_oldest_age_seconds',
+    'Age of the oldest undelivered result; 0 when the outbox is empty.',
+  ],
+  inFlight: ['frontdesk_commands_in_flight', 'Commands accepted and not finished.'],
+  websocketUp: [
+    'frontdesk_platform_websocket_up',
+    '1 while the platform WebSocket is open (0: the agent polls).',
+  ],
+  lastSuccess: [
+    'frontdesk_platform_last_success_timestamp_seconds',
+    'When the platform last answered a request with success (absent until it has).',
+  ],
+  authRejected: ['frontdesk_platform_auth_rejected', '1 after the platform refused the tokens (401).'],
+  budgetUsed: ['frontdesk_platform_budget_used', 'Requests counted in the current rate window.'],
+  budgetLimit: ['frontdesk_platform_budget_limit', 'Requests this agent may send per rate window.'],
+  rateLimitedFor: [
+    'frontdesk_platform_rate_limited_seconds',
+    'How long the platform has answered 429 without accepting a request in between; 0 when not rate limited.',
+  ],
+};
 
 export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
   const registry = new Registry();
@@ -90,150 +128,83 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
   const names = new Map(options.deviceNames ?? []);
   const named = (device: string) => ({ device, device_name: names.get(device) ?? device });
 
-  const commands = new Counter({
-    name: 'frontdesk_commands_total',
-    help: 'Commands that reached a terminal state, by device, command type and outcome.',
-    labelNames: ['device', 'device_name', 'type', 'outcome'] as const,
-    registers,
-  });
-  const commandErrors = new Counter({
-    name: 'frontdesk_command_errors_total',
-    help: 'Commands that ended in Error, by device and error code (PAPER_OUT, DEVICE_UNAVAILABLE …).',
-    labelNames: ['device', 'device_name', 'code'] as const,
-    registers,
-  });
-  const endToEnd = new Histogram({
-    name: 'frontdesk_command_end_to_end_seconds',
-    help: 'From the command’s creation on the platform to its terminal state.',
-    labelNames: ['type'] as const,
-    buckets: END_TO_END_BUCKETS,
-    registers,
-  });
-  const pickup = new Histogram({
-    name: 'frontdesk_command_pickup_seconds',
-    help: 'From the command’s creation on the platform to the agent receiving it.',
-    labelNames: ['type'] as const,
-    buckets: PICKUP_BUCKETS,
-    registers,
-  });
-  const requests = new Counter({
-    name: 'frontdesk_platform_requests_total',
-    help: 'Connector API requests by operation and HTTP status (0: network failure or timeout).',
-    labelNames: ['operation', 'status'] as const,
-    registers,
-  });
-  const requestDuration = new Histogram({
-    name: 'frontdesk_platform_request_duration_seconds',
-    help: 'Duration of Connector API requests, by operation.',
-    labelNames: ['operation'] as const,
-    buckets: REQUEST_BUCKETS,
-    registers,
-  });
-  const rateLimited = new Counter({
-    name: 'frontdesk_platform_rate_limited_total',
-    help: 'Requests the platform answered with 429, by operation.',
-    labelNames: ['operation'] as const,
-    registers,
-  });
-  const budgetWait = new Histogram({
-    name: 'frontdesk_platform_budget_wait_seconds',
-    help: 'Time each request waited for the client-side rate budget before being sent.',
-    buckets: BUDGET_WAIT_BUCKETS,
-    registers,
-  });
-  const queueDepth = new Gauge({
-    name: 'frontdesk_queue_depth',
-    help: 'Jobs waiting for a device, excluding the running one.',
-    labelNames: ['device', 'device_name'] as const,
-    registers,
-  });
-  const deviceBusy = new Gauge({
-    name: 'frontdesk_device_busy',
-    help: '1 while the device runs a job.',
-    labelNames: ['device', 'device_name'] as const,
-    registers,
-  });
-  const deviceUp = new Gauge({
-    name: 'frontdesk_device_up',
-    help: '1 when the device answered its last contact, 0 otherwise.',
-    labelNames: ['device', 'device_name'] as const,
-    registers,
-  });
-  const deviceWarnings = new Gauge({
-    name: 'frontdesk_device_warnings',
-    help: 'Problems the device reports that staff should act on (the page lists them).',
-    labelNames: ['device', 'device_name'] as const,
-    registers,
-  });
-  const deviceFact = new Gauge({
-    name: 'frontdesk_device_fact',
-    help: 'A status fact the driver reports: numbers as they are, booleans as 1/0, dates as Unix seconds.',
-    labelNames: ['device', 'device_name', 'fact'] as const,
-    registers,
-  });
-  const deviceInfo = new Gauge({
-    name: 'frontdesk_device_info',
-    help: 'Always 1; maps a device id to its name, type and driver.',
-    labelNames: ['device', 'name', 'type', 'driver'] as const,
-    registers,
-  });
-  const outboxPending = new Gauge({
-    name: 'frontdesk_outbox_pending',
-    help: 'Results waiting to be delivered to the platform.',
-    registers,
-  });
-  const outboxAge = new Gauge({
-    name: 'frontdesk_outbox_oldest_age_seconds',
-    help: 'Age of the oldest undelivered result; 0 when the outbox is empty.',
-    registers,
-  });
-  const inFlight = new Gauge({
-    name: 'frontdesk_commands_in_flight',
-    help: 'Commands accepted and not finished.',
-    registers,
-  });
-  const websocketUp = new Gauge({
-    name: 'frontdesk_platform_websocket_up',
-    help: '1 while the platform WebSocket is open (0: the agent polls).',
-    registers,
-  });
-  const lastSuccess = new Gauge({
-    name: 'frontdesk_platform_last_success_timestamp_seconds',
-    help: 'When the platform last answered a request with success (absent until it has).',
-    registers,
-  });
-  const authRejected = new Gauge({
-    name: 'frontdesk_platform_auth_rejected',
-    help: '1 after the platform refused the tokens (401).',
-    registers,
-  });
-  const budgetUsed = new Gauge({
-    name: 'frontdesk_platform_budget_used',
-    help: 'Requests counted in the current rate window.',
-    registers,
-  });
-  const budgetLimit = new Gauge({
-    name: 'frontdesk_platform_budget_limit',
-    help: 'Requests this agent may send per rate window.',
-    registers,
-  });
-  const blockedUntil = new Gauge({
-    name: 'frontdesk_platform_blocked_until_seconds',
-    help: 'Unix time until which nothing is sent after a 429, then one probe request; reason: retry_after, retry_after_capped (asked longer than platform.rateLimit.maxRetryAfterSeconds), backoff (no Retry-After). 0 with reason none when not rate limited.',
-    labelNames: ['reason'] as const,
-    registers,
-  });
-  const rateLimitedFor = new Gauge({
-    name: 'frontdesk_platform_rate_limited_seconds',
-    help: 'How long the platform has answered 429 without accepting a request in between; 0 when not rate limited.',
-    registers,
-  });
-  const info = new Gauge({
-    name: 'frontdesk_agent_info',
-    help: 'Always 1; carries the agent version.',
-    labelNames: ['version'] as const,
-    registers,
-  });
+  // One line per family: name, help, labels (and buckets); every family lives in `registry`.
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
+    new Counter<L>({ name, help, labelNames, registers });
+  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
+    new Gauge<L>({ name, help, labelNames, registers });
+  const histogram = <L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    buckets: number[],
+  ) => new Histogram<L>({ name, help, labelNames, buckets, registers });
+
+  const commands = counter(
+    'frontdesk_commands_total',
+    'Commands that reached a terminal state, by device, command type and outcome.',
+    ['device', 'device_name', 'type', 'outcome'],
+  );
+  const commandErrors = counter(
+    'frontdesk_command_errors_total',
+    'Commands that ended in Error, by device and error code (PAPER_OUT, DEVICE_UNAVAILABLE …).',
+    ['device', 'device_name', 'code'],
+  );
+  const endToEnd = histogram(
+    'frontdesk_command_end_to_end_seconds',
+    'From the command’s creation on the platform to its terminal state.',
+    ['type'],
+    END_TO_END_BUCKETS,
+  );
+  const pickup = histogram(
+    'frontdesk_command_pickup_seconds',
+    'From the command’s creation on the platform to the agent receiving it.',
+    ['type'],
+    PICKUP_BUCKETS,
+  );
+  const requests = counter(
+    'frontdesk_platform_requests_total',
+    'Connector API requests by operation and HTTP status (0: network failure or timeout).',
+    ['operation', 'status'],
+  );
+  const requestDuration = histogram(
+    'frontdesk_platform_request_duration_seconds',
+    'Duration of Connector API requests, by operation.',
+    ['operation'],
+    REQUEST_BUCKETS,
+  );
+  const rateLimited = counter(
+    'frontdesk_platform_rate_limited_total',
+    'Requests the platform answered with 429, by operation.',
+    ['operation'],
+  );
+  const budgetWait = histogram(
+    'frontdesk_platform_budget_wait_seconds',
+    'Time each request waited for the client-side rate budget before being sent.',
+    [],
+    BUDGET_WAIT_BUCKETS,
+  );
+  const deviceFact = gauge(
+    'frontdesk_device_fact',
+    'A status fact the driver reports: numbers as they are, booleans as 1/0, dates as Unix seconds.',
+    ['device', 'device_name', 'fact'],
+  );
+  const deviceInfo = gauge(
+    'frontdesk_device_info',
+    'Always 1; maps a device id to its name, type and driver.',
+    ['device', 'name', 'type', 'driver'],
+  );
+  const blockedUntil = gauge(
+    'frontdesk_platform_blocked_until_seconds',
+    'Unix time until which nothing is sent after a 429, then one probe request; reason: retry_after, retry_after_capped (asked longer than platform.rateLimit.maxRetryAfterSeconds), backoff (no Retry-After). 0 with reason none when not rate limited.',
+    ['reason'],
+  );
+  const fromSnapshot = new Map(
+    Object.entries(SNAPSHOT_GAUGES).map(([key, [name, help, labels]]) => [key, gauge(name, help, labels)]),
+  );
+  /** The snapshot gauge under `key` (a key of SNAPSHOT_GAUGES). */
+  const snap = (key: string) => fromSnapshot.get(key) as Gauge;
+  const info = gauge('frontdesk_agent_info', 'Always 1; carries the agent version.', ['version']);
 
   const seconds = (ms: number) => Math.max(0, ms) / 1000;
 
@@ -262,10 +233,10 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
             break;
           }
           case 'device':
-            deviceUp.set(named(event.deviceId), event.status.connected ? 1 : 0);
+            snap('deviceUp').set(named(event.deviceId), event.status.connected ? 1 : 0);
             break;
           case 'platform':
-            websocketUp.set(event.websocket === 'open' ? 1 : 0);
+            snap('websocketUp').set(event.websocket === 'open' ? 1 : 0);
             break;
           case 'progress':
             break;
@@ -276,46 +247,36 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
     },
     collect(snapshot) {
       try {
-        for (const g of [
-          queueDepth,
-          deviceBusy,
-          deviceUp,
-          deviceWarnings,
-          deviceFact,
-          deviceInfo,
-          info,
-          blockedUntil,
-        ])
-          g.reset();
+        for (const g of [...fromSnapshot.values(), deviceFact, deviceInfo, info, blockedUntil]) g.reset();
         for (const d of snapshot.devices) {
           names.set(d.id, d.name);
           const labels = named(d.id);
-          queueDepth.set(labels, d.queued);
-          deviceBusy.set(labels, d.running ? 1 : 0);
-          deviceUp.set(labels, d.status.connected ? 1 : 0);
-          deviceWarnings.set(labels, d.status.warnings.length);
+          snap('queueDepth').set(labels, d.queued);
+          snap('deviceBusy').set(labels, d.running ? 1 : 0);
+          snap('deviceUp').set(labels, d.status.connected ? 1 : 0);
+          snap('deviceWarnings').set(labels, d.status.warnings.length);
           for (const [fact, value] of numericFacts(d.status.facts))
             deviceFact.set({ ...labels, fact }, value);
           deviceInfo.set({ device: d.id, name: d.name, type: d.type, driver: d.driver }, 1);
         }
-        outboxPending.set(snapshot.outbox.pending);
-        outboxAge.set(
+        snap('outboxPending').set(snapshot.outbox.pending);
+        snap('outboxAge').set(
           snapshot.outbox.oldestAt === undefined ? 0 : seconds(snapshot.now - snapshot.outbox.oldestAt),
         );
-        inFlight.set(snapshot.totals.inFlight);
-        websocketUp.set(snapshot.platform.websocket === 'open' ? 1 : 0);
-        authRejected.set(snapshot.platform.authRejected ? 1 : 0);
+        snap('inFlight').set(snapshot.totals.inFlight);
+        snap('websocketUp').set(snapshot.platform.websocket === 'open' ? 1 : 0);
+        snap('authRejected').set(snapshot.platform.authRejected ? 1 : 0);
         if (snapshot.platform.lastSuccessAt !== undefined)
-          lastSuccess.set(snapshot.platform.lastSuccessAt / 1000);
-        budgetUsed.set(snapshot.platform.budget.used);
-        budgetLimit.set(snapshot.platform.budget.limit);
+          snap('lastSuccess').set(snapshot.platform.lastSuccessAt / 1000);
+        snap('budgetUsed').set(snapshot.platform.budget.used);
+        snap('budgetLimit').set(snapshot.platform.budget.limit);
         const limited = snapshot.platform.rateLimited;
         if (limited && limited.blockedUntil > snapshot.now) {
           blockedUntil.set({ reason: limited.reason.replaceAll('-', '_') }, limited.blockedUntil / 1000);
         } else {
           blockedUntil.set({ reason: 'none' }, 0);
         }
-        rateLimitedFor.set(limited ? seconds(snapshot.now - limited.since) : 0);
+        snap('rateLimitedFor').set(limited ? seconds(snapshot.now - limited.since) : 0);
         info.set({ version: snapshot.version }, 1);
       } catch {
         // as above
