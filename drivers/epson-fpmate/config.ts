@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DeviceTlsSchema } from '../../src/transport/tls-config.js';
 import { DEFAULT_DEPARTMENTS, DEFAULT_ITEM_NATURES, NATURE_PATTERN } from './natures.js';
 import { DEFAULT_LINE_LENGTH } from './protocol.js';
 
@@ -27,26 +28,6 @@ const allowedHost = z
       return false;
     }
   }, 'expected a host name or IP address, optionally with :port (no scheme, no path)');
-
-const fingerprintSchema = z
-  .string()
-  .transform((s) => s.replace(/[\s:]/g, '').toUpperCase())
-  .refine((s) => /^[0-9A-F]{64}$/.test(s), 'expected a SHA-256 fingerprint (64 hex digits, colons allowed)')
-  .transform((s) => s.match(/../g)?.join(':') ?? s);
-
-export const TlsOptionsSchema = z
-  .object({
-    /** PEM file of the CA (or the printer's own self-signed certificate) to trust. */
-    caFile: z.string().min(1).optional(),
-    /** SHA-256 fingerprint of the printer's certificate; pins it, CA or not. */
-    fingerprint: fingerprintSchema.optional(),
-    /** Name to check the certificate against when it does not match the address (IP). */
-    serverName: z.string().min(1).optional(),
-    /** Accept any certificate. Only by explicit opt-in; logged as a warning. */
-    insecure: z.boolean().default(false),
-  })
-  .strict()
-  .refine((t) => !(t.insecure && (t.caFile || t.fingerprint)), 'insecure excludes caFile and fingerprint');
 
 const description = z.string().min(1).max(DEFAULT_LINE_LENGTH).optional();
 
@@ -126,7 +107,7 @@ export const EpsonFpmateOptionsSchema = z
     clientTimeoutMs: z.number().int().min(200).optional(),
     /** HTTP client timeout of status and last-document reads. */
     readTimeoutMs: z.number().int().min(100).default(5_000),
-    tls: TlsOptionsSchema.optional(),
+    tls: DeviceTlsSchema.optional(),
     operator: z
       .string()
       .regex(/^\d{1,2}$/)

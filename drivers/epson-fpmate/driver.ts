@@ -1,3 +1,4 @@
+import { statusOrUnavailable } from '../../src/drivers-api/status.js';
 import type {
   DeviceAction,
   DeviceStatus,
@@ -9,7 +10,8 @@ import type {
   Reconciliation,
 } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
-import type { HttpClient } from '../../src/transport/http.js';
+import type { HttpClient, HttpTlsOptions } from '../../src/transport/http.js';
+import { httpTlsOptions } from '../../src/transport/tls-config.js';
 import { type ActionHost, epsonActions } from './actions.js';
 import { printerAddress } from './address.js';
 import { ClosureScheduler } from './closure-scheduler.js';
@@ -17,7 +19,7 @@ import { type EpsonFpmateOptions, FROM_PLATFORM } from './config.js';
 import { FiscalState } from './fiscal-state.js';
 import { fiscalStatus } from './fiscal-status.js';
 import { printPlanned, type WorkDeps } from './fiscal-work.js';
-import { fpmateEndpoint, tlsOptions } from './http.js';
+import { fpmateEndpoint } from './http.js';
 import { Mutex, PrinterLink } from './link.js';
 import { fiscalData, PrinterMemory, planJob } from './plan.js';
 import { decide, readCheckpoint } from './recovery.js';
@@ -55,7 +57,7 @@ export class EpsonFpmateDriver implements Driver {
   private readonly state: FiscalState;
   private readonly scheduler: ClosureScheduler | undefined;
   private readonly actionList: readonly DeviceAction[];
-  private readonly tls: ReturnType<typeof tlsOptions>;
+  private readonly tls: HttpTlsOptions;
   private http: HttpClient | undefined;
   private address: string | undefined;
   private link: PrinterLink | undefined;
@@ -67,7 +69,7 @@ export class EpsonFpmateDriver implements Driver {
     private readonly options: EpsonFpmateOptions,
     private readonly ctx: DriverContext,
   ) {
-    this.tls = tlsOptions(options.tls);
+    this.tls = httpTlsOptions(options.tls);
     if (options.tls?.insecure) {
       ctx.log.warn('TLS verification of the fiscal printer is off (tls.insecure: true)');
     }
@@ -250,16 +252,7 @@ export class EpsonFpmateDriver implements Driver {
   }
 
   status(): DeviceStatus {
-    try {
-      return this.board.snapshot();
-    } catch (e) {
-      return {
-        connected: false,
-        summary: `status unavailable (${(e as Error).message})`,
-        warnings: [],
-        facts: {},
-      };
-    }
+    return statusOrUnavailable(() => this.board.snapshot());
   }
 
   /** Idempotent: stops the background work, waits for the exchange in progress, releases connections. */

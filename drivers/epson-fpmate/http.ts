@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { AgentError } from '../../src/errors.js';
-import { type HttpClient, HttpFailure, type HttpTlsOptions } from '../../src/transport/http.js';
-import type { EpsonFpmateOptions } from './config.js';
+import { type HttpClient, HttpFailure } from '../../src/transport/http.js';
 
 /**
  * HTTP(S) to fpmate.cgi, on the agent's one HTTP stack (`ctx.http`, `src/transport/http.ts`).
@@ -76,30 +74,6 @@ export function fpmateEndpoint(address: string, devid: string, timeoutMs: number
   url.searchParams.set('devid', devid);
   url.searchParams.set('timeout', String(timeoutMs));
   return url;
-}
-
-/**
- * The HTTP stack's TLS options for the driver's `tls:` block: a configured CA, a pinned SHA-256
- * certificate fingerprint (checked on every connection, self-signed or not), or — only when
- * `insecure` is set — no verification. Rejects with CONFIG_INVALID when the CA file cannot be read.
- */
-export function tlsOptions(tls: EpsonFpmateOptions['tls']): HttpTlsOptions {
-  if (!tls) return {};
-  const out: HttpTlsOptions = {};
-  if (tls.caFile) {
-    try {
-      out.ca = readFileSync(tls.caFile);
-    } catch (e) {
-      throw new AgentError(
-        'CONFIG_INVALID',
-        `Cannot read the printer CA file ${tls.caFile}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
-      );
-    }
-  }
-  if (tls.fingerprint) out.fingerprint256 = tls.fingerprint;
-  if (tls.serverName) out.serverName = tls.serverName;
-  if (tls.insecure) out.insecure = true;
-  return out;
 }
 
 export interface PostOptions {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DeviceTlsSchema } from '../../src/transport/tls-config.js';
 
 /**
  * The driver's `options:` block. Every key is documented in README.md. Defaults suit a front-desk
@@ -16,26 +17,6 @@ const ippUri = z
       return false;
     }
   }, 'expected an ipp://, ipps://, http:// or https:// printer address');
-
-const fingerprintSchema = z
-  .string()
-  .transform((s) => s.replace(/[\s:]/g, '').toUpperCase())
-  .refine((s) => /^[0-9A-F]{64}$/.test(s), 'expected a SHA-256 fingerprint (64 hex digits, colons allowed)')
-  .transform((s) => s.match(/../g)?.join(':') ?? s);
-
-export const IppTlsOptionsSchema = z
-  .object({
-    /** PEM file of the CA (or the printer's self-signed certificate) to trust for ipps://. */
-    caFile: z.string().min(1).optional(),
-    /** SHA-256 fingerprint of the printer's certificate; pins it. */
-    fingerprint: fingerprintSchema.optional(),
-    /** Name to check the certificate against when it differs from the address. */
-    serverName: z.string().min(1).optional(),
-    /** Accept any certificate. Only by explicit opt-in; logged as a warning. */
-    insecure: z.boolean().default(false),
-  })
-  .strict()
-  .refine((t) => !(t.insecure && (t.caFile || t.fingerprint)), 'insecure excludes caFile and fingerprint');
 
 export const PrinterEntrySchema = z.union([
   ippUri.transform((uri) => ({ uri, label: undefined as string | undefined })),
@@ -82,7 +63,7 @@ export const IppPrinterOptionsSchema = z
       .default(32 * MiB),
     /** Most copies one command may ask for. */
     maxCopies: z.number().int().min(1).max(999).default(20),
-    tls: IppTlsOptionsSchema.optional(),
+    tls: DeviceTlsSchema.optional(),
     /** Timeout of one status, job or cancel request. */
     requestTimeoutMs: z.number().int().min(100).default(10_000),
     /** Timeout of the Print-Job exchange that carries the document. */
@@ -109,7 +90,6 @@ export const IppPrinterOptionsSchema = z
   });
 
 export type IppPrinterOptions = z.infer<typeof IppPrinterOptionsSchema>;
-export type IppTlsOptions = z.infer<typeof IppTlsOptionsSchema>;
 
 /** Answers of status and job requests are small; a CUPS server with many queues is the largest. */
 export const MAX_ANSWER_BYTES = 4 * MiB;

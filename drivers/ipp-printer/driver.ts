@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { statusOrUnavailable } from '../../src/drivers-api/status.js';
 import type {
   DeviceStatus,
   Driver,
@@ -10,6 +10,7 @@ import type {
 } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
 import type { HttpClient, HttpTlsOptions } from '../../src/transport/http.js';
+import { httpTlsOptions } from '../../src/transport/tls-config.js';
 import { type PrintCheckpoint, readCheckpoint } from './checkpoint.js';
 import { type IppPrinterOptions, MAX_ANSWER_BYTES } from './config.js';
 import { prepareDocument, printData } from './document.js';
@@ -20,25 +21,6 @@ import { configuredTargets, type PrinterTarget, resolvePrinter } from './printer
 import { Sender, stopped } from './send.js';
 import { StatusBoard } from './status.js';
 
-/** The TLS options of the agent's HTTP stack; rejects with CONFIG_INVALID when the CA file is unreadable. */
-export function httpTls(tls: IppPrinterOptions['tls']): HttpTlsOptions | undefined {
-  if (!tls) return undefined;
-  const out: HttpTlsOptions = { insecure: tls.insecure };
-  if (tls.caFile) {
-    try {
-      out.ca = readFileSync(tls.caFile);
-    } catch (e) {
-      throw new AgentError(
-        'CONFIG_INVALID',
-        `Cannot read the printer CA file ${tls.caFile}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
-      );
-    }
-  }
-  if (tls.fingerprint) out.fingerprint256 = tls.fingerprint;
-  if (tls.serverName) out.serverName = tls.serverName;
-  return out;
-}
-
 /**
  * The office printer driver: the platform's Printer commands (PDF and other documents in Base64)
  * as IPP jobs on CUPS queues or IPP Everywhere printers. See README.md for the exactly-once rules,
@@ -46,7 +28,7 @@ export function httpTls(tls: IppPrinterOptions['tls']): HttpTlsOptions | undefin
  */
 export class IppPrinterDriver implements Driver {
   private readonly board: StatusBoard;
-  private readonly tls: HttpTlsOptions | undefined;
+  private readonly tls: HttpTlsOptions;
   private http: HttpClient | undefined;
   private ops: IppOperations | undefined;
   private poller: AbortController | undefined;
@@ -55,7 +37,7 @@ export class IppPrinterDriver implements Driver {
     private readonly options: IppPrinterOptions,
     private readonly ctx: DriverContext,
   ) {
-    this.tls = httpTls(options.tls);
+    this.tls = httpTlsOptions(options.tls);
     if (options.tls?.insecure) ctx.log.warn('TLS verification of the printers is off (tls.insecure: true)');
     this.board = new StatusBoard(ctx.clock);
     for (const t of configuredTargets(options)) this.board.track(t.label, t.uri);
@@ -63,7 +45,7 @@ export class IppPrinterDriver implements Driver {
 
   private operations(): IppOperations {
     if (!this.ops) {
-      this.http = this.ctx.http(this.tls ? { tls: this.tls } : {});
+      this.http = this.ctx.http({ tls: this.tls });
       this.ops = new IppOperations(new IppClient(this.http, MAX_ANSWER_BYTES));
     }
     return this.ops;
@@ -220,16 +202,7 @@ export class IppPrinterDriver implements Driver {
   }
 
   status(): DeviceStatus {
-    try {
-      return this.board.snapshot();
-    } catch (e) {
-      return {
-        connected: false,
-        summary: `status unavailable (${(e as Error).message})`,
-        warnings: [],
-        facts: {},
-      };
-    }
+    return statusOrUnavailable(() => this.board.snapshot());
   }
 
   /** Idempotent: stops polling and releases connections. */

@@ -73,7 +73,7 @@ describe('fpmate endpoint and failure classification', () => {
       tls: { caFile: '/nonexistent/ca.pem' },
     });
     expect(() => epsonFpmateFactory.create(options, testDriverContext())).toThrow(
-      /Cannot read the printer CA file/,
+      /Cannot read the device CA file/,
     );
   });
 
