@@ -11,8 +11,8 @@ import type {
   Reconciliation,
 } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
-import { openLedger } from './ledger.js';
-import { SimOptionsSchema, scriptFor, seededRandom, simulatedWork } from './script.js';
+import { SimOptionsSchema, scriptFor, simulatedWork } from './script.js';
+import { SimDriver } from './sim-driver.js';
 
 /**
  * A simulated key-card encoder: writes `KeyCount` cards one by one (a ledger line per card is the
@@ -58,23 +58,12 @@ function readable(value: unknown, total: number): boolean {
   return card <= total;
 }
 
-class SimEncoderDriver implements Driver {
-  private readonly random: () => number;
-  private readonly ledger;
-  private lastContact: number | undefined;
-  private opened = false;
-
+class SimEncoderDriver extends SimDriver implements Driver {
   constructor(
     private readonly options: SimEncoderOptions,
-    private readonly ctx: DriverContext,
+    ctx: DriverContext,
   ) {
-    this.random = seededRandom(options.seed);
-    this.ledger = openLedger(options.ledgerPath, ctx.store);
-  }
-
-  async open(): Promise<void> {
-    this.opened = true;
-    this.lastContact = this.ctx.clock.now();
+    super(ctx, options, 'simulated encoder');
   }
 
   async execute(job: Job, ctx: ExecuteContext): Promise<JobResult> {
@@ -114,7 +103,7 @@ class SimEncoderDriver implements Driver {
       ctx.checkpoint({ confirmed: card });
       ctx.progress(card / keys.keyCount, { milestone: true });
     }
-    this.lastContact = this.ctx.clock.now();
+    this.touched();
     return this.result(keys);
   }
 
@@ -140,19 +129,8 @@ class SimEncoderDriver implements Driver {
     };
   }
 
-  status(): DeviceStatus {
-    const status: DeviceStatus = {
-      connected: this.opened,
-      summary: this.opened ? 'ready (simulated encoder)' : 'not opened yet',
-      warnings: [],
-      facts: { simulated: true, cardsCut: this.ledger.count('card') },
-    };
-    if (this.lastContact !== undefined) status.lastContact = this.lastContact;
-    return status;
-  }
-
-  async close(): Promise<void> {
-    this.opened = false;
+  protected facts(): DeviceStatus['facts'] {
+    return { cardsCut: this.ledger.count('card') };
   }
 
   private cardsCut(commandId: string): number {

@@ -1,0 +1,53 @@
+import type { DeviceStatus, DriverContext } from '../../src/drivers-api/types.js';
+import { type Ledger, openLedger } from './ledger.js';
+import { type SimOptions, seededRandom } from './script.js';
+
+/**
+ * What the simulated drivers share: the seeded random source of their scripts, the ledger that
+ * is their device's memory, and the open/close/status life of a device that is always there.
+ * Each simulator adds `execute`, `reconcile` and the facts its status shows.
+ */
+export abstract class SimDriver {
+  protected readonly random: () => number;
+  protected readonly ledger: Ledger;
+  private lastContact: number | undefined;
+  private opened = false;
+
+  constructor(
+    protected readonly ctx: DriverContext,
+    options: SimOptions,
+    /** What the status summary calls the device: "simulated printer" … */
+    private readonly what: string,
+  ) {
+    this.random = seededRandom(options.seed);
+    this.ledger = openLedger(options.ledgerPath, ctx.store);
+  }
+
+  async open(): Promise<void> {
+    this.opened = true;
+    this.touched();
+  }
+
+  async close(): Promise<void> {
+    this.opened = false;
+  }
+
+  status(): DeviceStatus {
+    const status: DeviceStatus = {
+      connected: this.opened,
+      summary: this.opened ? `ready (${this.what})` : 'not opened yet',
+      warnings: [],
+      facts: { simulated: true, ...this.facts() },
+    };
+    if (this.lastContact !== undefined) status.lastContact = this.lastContact;
+    return status;
+  }
+
+  /** The device answered now. */
+  protected touched(): void {
+    this.lastContact = this.ctx.clock.now();
+  }
+
+  /** The device's own status facts, beside `simulated: true`. */
+  protected abstract facts(): DeviceStatus['facts'];
+}
