@@ -1,5 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { AgentError } from '../../src/errors.js';
+import { base64Length } from '../../src/transport/base64.js';
 import { envelope } from './xml-build.js';
 
 /**
@@ -85,22 +86,8 @@ function invalid(message: string, what: string): AgentError {
 
 /** Strict Base64 (padding only at the end, length a multiple of 4), whitespace ignored; linear. */
 export function decodeBase64(text: string): Buffer | undefined {
-  let length = 0;
-  let padding = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
-    const alphabet =
-      (c >= 0x41 && c <= 0x5a) ||
-      (c >= 0x61 && c <= 0x7a) ||
-      (c >= 0x30 && c <= 0x39) ||
-      c === 0x2b ||
-      c === 0x2f;
-    if (c === 0x3d) padding++;
-    else if (!alphabet || padding > 0) return undefined;
-    length++;
-  }
-  if (length === 0 || length % 4 !== 0 || padding > 2) return undefined;
+  const length = base64Length(text, 'whitespace');
+  if (!length || length % 4 !== 0) return undefined;
   return Buffer.from(text, 'base64');
 }
 

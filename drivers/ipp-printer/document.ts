@@ -1,6 +1,7 @@
 import type { PrintJobData } from '../../src/connector/model.js';
 import type { Job } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import { base64Length } from '../../src/transport/base64.js';
 
 /**
  * A print command's data, checked before anything is sent: the file type named and recognised,
@@ -54,28 +55,10 @@ const MAGIC: Record<string, { bytes: number[]; name: string }> = {
 
 /**
  * Base64 as the platform sends it: the alphabet, line breaks anywhere (MIME style), at most two
- * `=` at the end (line breaks may follow them). A linear scan: the regular expression this
- * replaces backtracked quadratically on a long run of line breaks (a 40 MB `FileData` of them
- * stalled the agent), and no pattern's backtracking should decide what tens of MB cost.
+ * `=` at the end (line breaks may follow them); one linear scan (`base64Length`).
  */
 export function isBase64Text(text: string): boolean {
-  let padding = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x0a || c === 0x0d) continue;
-    if (c === 0x3d) {
-      if (++padding > 2) return false;
-      continue;
-    }
-    const alphabet =
-      (c >= 0x41 && c <= 0x5a) ||
-      (c >= 0x61 && c <= 0x7a) ||
-      (c >= 0x30 && c <= 0x39) ||
-      c === 0x2b ||
-      c === 0x2f;
-    if (!alphabet || padding > 0) return false;
-  }
-  return true;
+  return base64Length(text, 'line-breaks') !== undefined;
 }
 
 function invalid(message: string, notes: string, details: Record<string, unknown> = {}): AgentError {

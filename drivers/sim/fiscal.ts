@@ -11,8 +11,10 @@ import type {
   Reconciliation,
 } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
-import { type LedgerEntry, openLedger } from './ledger.js';
-import { type SimOptions, SimOptionsSchema, scriptFor, seededRandom, simulatedWork } from './script.js';
+import { base64Length } from '../../src/transport/base64.js';
+import type { LedgerEntry } from './ledger.js';
+import { type SimOptions, SimOptionsSchema, scriptFor, simulatedWork } from './script.js';
+import { SimDriver } from './sim-driver.js';
 
 /**
  * A simulated RT fiscal printer. It checks what a real one would refuse before printing (bad
@@ -37,8 +39,6 @@ const CheckpointSchema = z.discriminatedUnion('phase', [
 const UNREADABLE =
   'The agent stopped while a receipt was being printed and cannot read what it had recorded about it. Check the printer’s last receipt: if it is there, do nothing; if not, issue it again.';
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
 function fiscalData(job: Job): FiscalJobData {
   if (job.data.kind !== 'fiscal') {
     throw new AgentError('COMMAND_INVALID', `A ${job.data.kind} command cannot run on a fiscal printer`);
@@ -50,28 +50,18 @@ function receiptLabel(entry: LedgerEntry): string {
   return String(entry.facts.receipt);
 }
 
-class SimFiscalDriver implements Driver {
-  private readonly random: () => number;
-  private readonly ledger;
+class SimFiscalDriver extends SimDriver implements Driver {
   private readonly serial: string;
-  private lastContact: number | undefined;
-  private opened = false;
 
   constructor(
     private readonly options: SimOptions,
-    private readonly ctx: DriverContext,
+    ctx: DriverContext,
   ) {
-    this.random = seededRandom(options.seed);
-    this.ledger = openLedger(options.ledgerPath, ctx.store);
+    super(ctx, options, 'simulated printer');
     this.serial = `99SIM${ctx.deviceId
       .replace(/[^0-9A-Za-z]/g, '')
       .slice(0, 6)
       .toUpperCase()}`;
-  }
-
-  async open(): Promise<void> {
-    this.opened = true;
-    this.lastContact = this.ctx.clock.now();
   }
 
   async execute(job: Job, ctx: ExecuteContext): Promise<JobResult> {
@@ -89,7 +79,7 @@ class SimFiscalDriver implements Driver {
     ctx.progress(0.9);
     // The paper still has to come out; the document is already emitted, so no abort from here on.
     await this.ctx.clock.sleep(script.durationMs / 2).catch(() => undefined);
-    this.lastContact = this.ctx.clock.now();
+    this.touched();
     return this.result(entry);
   }
 
@@ -107,27 +97,16 @@ class SimFiscalDriver implements Driver {
     return { outcome: 'not-done' };
   }
 
-  status(): DeviceStatus {
-    const status: DeviceStatus = {
-      connected: this.opened,
-      summary: this.opened ? 'ready (simulated printer)' : 'not opened yet',
-      warnings: [],
-      facts: { simulated: true, serial: this.serial, printed: this.ledger.count('receipt') },
-    };
-    if (this.lastContact !== undefined) status.lastContact = this.lastContact;
-    return status;
-  }
-
-  async close(): Promise<void> {
-    this.opened = false;
+  protected facts(): DeviceStatus['facts'] {
+    return { serial: this.serial, printed: this.ledger.count('receipt') };
   }
 
   /** Refuses what a real printer would refuse; returns the document total in euro. */
   private async validate(fiscal: FiscalJobData, signal: AbortSignal): Promise<number> {
     const doc = fiscal.document;
     if (doc.type === 'payload') {
-      const compact = doc.base64.replace(/\s+/g, '');
-      if (!compact || !BASE64.test(compact)) {
+      const length = base64Length(doc.base64, 'whitespace');
+      if (!length || length % 4 !== 0) {
         throw new AgentError('COMMAND_INVALID', 'The fiscal payload is not valid Base64', {
           notes:
             'The fiscal document from the platform is damaged; nothing was printed. Issue the receipt again.',
