@@ -1,3 +1,5 @@
+import { wallClock } from '../../src/time-zone.js';
+
 /**
  * When the daily closure runs: a wall-clock time ("03:30") in the property's time zone, every
  * local day, DST-safe.
@@ -12,32 +14,7 @@
  * The default, 03:30, lies outside both windows in Europe/Rome.
  */
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-/** The local wall time of `instant`, as if it were UTC (ms): comparable with `Date.UTC(...)`. */
-export function wallClock(instant: number, timeZone: string): number {
-  const parts = formatter(timeZone).formatToParts(new Date(instant));
-  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
-  return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-}
+export { wallClock };
 
 /** The local calendar date of `instant`: "2026-03-29". */
 export function localDate(instant: number, timeZone: string): string {

@@ -1,3 +1,4 @@
+import { type LocalDateTime, localDateTime as zonedDateTime } from '../../src/time-zone.js';
 /**
  * Pure facts of the Epson Fiscal ePOS-Print ("fpmate") protocol shared by the driver and the
  * simulator: document roots, the `printerStatus` digits, the refund/void reference line, the
@@ -118,36 +119,11 @@ export function comparePositions(a: DocPosition, b: DocPosition): number {
 // ---------------------------------------------------------------------------------------------
 // Dates in the fiscal (Italian) time zone
 
-export interface LocalDateTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
+export type { LocalDateTime };
 
 /** The wall-clock date and time of `instant` in `timeZone` (IANA), DST included. */
 export function localDateTime(instant: Date, timeZone: string): LocalDateTime {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(instant);
-  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
-  return {
-    year: get('year'),
-    month: get('month'),
-    day: get('day'),
-    hour: get('hour'),
-    minute: get('minute'),
-    second: get('second'),
-  };
+  return zonedDateTime(instant.getTime(), timeZone);
 }
 
 const two = (n: number) => String(n).padStart(2, '0');

@@ -1,3 +1,5 @@
+import { localDateTime } from '../../src/time-zone.js';
+
 /**
  * Card validity as the encoder wants it: `hhmmDDMMYY` (24-hour clock, two-digit year) in the
  * property's local time. The platform sends UTC instants; the lock has no time zone, so a
@@ -22,30 +24,11 @@ export function roundToMinute(epochMs: number, rounding: Rounding): number {
   return rounding === 'floor' ? Math.floor(epochMs / MINUTE) * MINUTE : Math.ceil(epochMs / MINUTE) * MINUTE;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      hourCycle: 'h23',
-      year: '2-digit',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
 /** `hhmmDDMMYY` of `epochMs` in `timeZone` (an IANA name). Throws RangeError on an unknown zone. */
 export function formatLockTime(epochMs: number, timeZone: string, rounding: Rounding): string {
-  const parts = formatterFor(timeZone).formatToParts(new Date(roundToMinute(epochMs, rounding)));
-  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '00';
-  return `${get('hour')}${get('minute')}${get('day')}${get('month')}${get('year')}`;
+  const t = localDateTime(roundToMinute(epochMs, rounding), timeZone);
+  const two = (n: number) => String(n % 100).padStart(2, '0');
+  return `${two(t.hour)}${two(t.minute)}${two(t.day)}${two(t.month)}${two(t.year)}`;
 }
 
 /** Reads `hhmmDDMMYY` back into its parts (simulator, tests). */

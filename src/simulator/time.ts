@@ -1,3 +1,5 @@
+import { wallClock } from '../time-zone.js';
+
 /** Time helpers of the simulator: UTC stamps and property-local wall time without a tz library. */
 
 /** The platform's UTC stamp format (ISO 8601, `Z`). */
@@ -7,25 +9,7 @@ export function utc(ms: number): string {
 
 /** Offset of `timeZone` from UTC at instant `ms`, in minutes (Europe/Rome: +60 or +120). */
 export function zoneOffsetMinutes(ms: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(ms));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const asUtc = Date.UTC(
-    get('year'),
-    get('month') - 1,
-    get('day'),
-    get('hour'),
-    get('minute'),
-    get('second'),
-  );
+  const asUtc = wallClock(ms, timeZone);
   return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60000);
 }
 
