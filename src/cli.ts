@@ -1,5 +1,6 @@
 import { Argument, Command, CommanderError, InvalidArgumentError } from 'commander';
 import { driverRegistry } from '../drivers/index.js';
+import type { CutKeysOptions } from './cli/cut-keys.js';
 import type { CliIo } from './cli/io.js';
 import { AgentError, isAgentError } from './errors.js';
 import { agentVersion } from './version.js';
@@ -95,15 +96,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('-n, --count <n>', 'number of keys', positiveInt, 1)
     .option('--enterprise <id>', 'enterprise id (portfolio tokens only)')
     .option('--no-follow', 'print the command id and return at once')
-    .action(
-      async (opts: {
-        config: string;
-        device: string;
-        reservation: string;
-        count: number;
-        enterprise?: string;
-        follow: boolean;
-      }) => setExit(await (await import('./cli/cut-keys.js')).cutKeysCommand(opts, io)),
+    .action(async (opts: CutKeysOptions) =>
+      setExit(await (await import('./cli/cut-keys.js')).cutKeysCommand(opts, io)),
     );
 
   program

@@ -11,22 +11,22 @@ import { oneShotClient } from './platform.js';
 const TERMINAL = new Set(['Processed', 'Cancelled', 'Error']);
 const FOLLOW_LIMIT_MS = 5 * 60_000;
 
+/** The `cut-keys` command line's options, as commander parses them. */
+export interface CutKeysOptions {
+  config: string;
+  device: string;
+  reservation: string;
+  count: number;
+  enterprise?: string;
+  follow: boolean;
+}
+
 /**
  * `cut-keys`: `commands/addKeyCutter`, prints the new command id, then follows the command to its
  * end — through the local agent's `/status.json` (which knows the Notes), or, when no agent
  * answers there, through the platform's WebSocket events. Exit 0 when the keys were cut.
  */
-export async function cutKeysCommand(
-  opts: {
-    config: string;
-    device: string;
-    reservation: string;
-    count: number;
-    enterprise?: string;
-    follow: boolean;
-  },
-  io: CliIo,
-): Promise<number> {
+export async function cutKeysCommand(opts: CutKeysOptions, io: CliIo): Promise<number> {
   const config = loadConfig(opts.config);
   if (config.simulator?.enabled) {
     throw new AgentError(

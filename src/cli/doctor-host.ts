@@ -26,12 +26,16 @@ function unwritableFix(path: string, code: string | undefined): string[] {
   ];
 }
 
+/** The journal check with `status` and `summary`, and any `fix` or `details`. */
+function journal(status: Check['status'], summary: string, more: Pick<Check, 'fix' | 'details'> = {}): Check {
+  return { id: 'journal', title: 'journal', status, summary, ...more };
+}
+
 /** The journal check, plus its statistics for the support bundle. */
 export function checkJournal(config: Config): { check: Check; statistics?: JournalStatistics } {
-  const title = 'journal';
   if (config.journal.path === ':memory:')
     return {
-      check: { id: 'journal', title, status: 'skip', summary: 'in memory (:memory:), nothing to check' },
+      check: journal('skip', 'in memory (:memory:), nothing to check'),
     };
   const path = resolve(config.journal.path);
   const dir = dirname(path);
@@ -41,23 +45,18 @@ export function checkJournal(config: Config): { check: Check; statistics?: Journ
     try {
       accessSync(where, constants.W_OK);
       return {
-        check: {
-          id: 'journal',
-          title,
-          status: 'ok',
-          summary: `${path} does not exist yet; the agent creates it at its first start`,
-        },
+        check: journal('ok', `${path} does not exist yet; the agent creates it at its first start`),
       };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       return {
-        check: {
-          id: 'journal',
-          title,
-          status: 'fail',
-          summary: `${path} does not exist and the agent cannot create it: ${where} cannot be written (${code})`,
-          fix: unwritableFix(join(where, basename(path)), code),
-        },
+        check: journal(
+          'fail',
+          `${path} does not exist and the agent cannot create it: ${where} cannot be written (${code})`,
+          {
+            fix: unwritableFix(join(where, basename(path)), code),
+          },
+        ),
       };
     }
   }
@@ -69,13 +68,13 @@ export function checkJournal(config: Config): { check: Check; statistics?: Journ
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       return {
-        check: {
-          id: 'journal',
-          title,
-          status: 'fail',
-          summary: `the agent cannot write ${target} (${code}): it would stop recording, and refuse to start`,
-          fix: unwritableFix(path, code),
-        },
+        check: journal(
+          'fail',
+          `the agent cannot write ${target} (${code}): it would stop recording, and refuse to start`,
+          {
+            fix: unwritableFix(path, code),
+          },
+        ),
       };
     }
   }
@@ -84,38 +83,26 @@ export function checkJournal(config: Config): { check: Check; statistics?: Journ
     statistics = readJournalStatistics(path);
   } catch (error) {
     return {
-      check: {
-        id: 'journal',
-        title,
-        status: 'fail',
-        summary: `${path} cannot be read as a journal: ${(error as Error).message}`,
+      check: journal('fail', `${path} cannot be read as a journal: ${(error as Error).message}`, {
         fix: [
           `Stop the agent, keep a copy of ${dir}, and send a support bundle (frontdesk-agent support-bundle): the journal is the record of receipts that refunds refer to, never delete it.`,
         ],
-      },
+      }),
     };
   }
   if (statistics.quickCheck !== 'ok') {
     return {
-      check: {
-        id: 'journal',
-        title,
-        status: 'fail',
-        summary: `integrity check failed: ${statistics.quickCheck}`,
+      check: journal('fail', `integrity check failed: ${statistics.quickCheck}`, {
         fix: [
           `Stop the agent (sudo systemctl stop frontdesk-agent), keep a copy of ${dir}, and send a support bundle: the journal is the record of receipts that refunds refer to, never delete it.`,
         ],
-      },
+      }),
       statistics,
     };
   }
   const mb = ((statistics.fileBytes + statistics.walBytes) / 1024 / 1024).toFixed(1);
   return {
-    check: {
-      id: 'journal',
-      title,
-      status: 'ok',
-      summary: `${path}: integrity ok, writable, ${mb} MB`,
+    check: journal('ok', `${path}: integrity ok, writable, ${mb} MB`, {
       details: [
         `${statistics.commands.total} commands kept, ${statistics.commands.inFlight} in flight; ${statistics.outbox.pending} results waiting${
           statistics.outbox.oldestAgeSeconds === undefined
@@ -123,7 +110,7 @@ export function checkJournal(config: Config): { check: Check; statistics?: Journ
             : ` (oldest ${statistics.outbox.oldestAgeSeconds} s)`
         }`,
       ],
-    },
+    }),
     statistics,
   };
 }

@@ -1,4 +1,4 @@
-import type { MalformedKind } from './fault-schema.js';
+import { MALFORMED_KINDS, type MalformedKind } from './fault-schema.js';
 import type { CommandKind } from './scenario.js';
 
 /**
@@ -26,24 +26,12 @@ const DEEP_JSON = `${'{"a":'.repeat(DEEP_NESTING_LEVELS)}1${'}'.repeat(DEEP_NEST
 export function applicableMalformed(kind: CommandKind): MalformedKind[] {
   switch (kind) {
     case 'fiscal-payload':
-      return [
-        'bad-base64',
-        'garbage-fiscal-machine-data',
-        'missing-field',
-        'unknown-device-type',
-        'huge-strings',
-        'deep-nesting',
-      ];
+      return [...MALFORMED_KINDS];
     case 'fiscal-data':
     case 'fiscal-refund':
     case 'keys':
-      return [
-        'garbage-fiscal-machine-data',
-        'missing-field',
-        'unknown-device-type',
-        'huge-strings',
-        'deep-nesting',
-      ];
+      // Only a payload carries Base64 to corrupt.
+      return MALFORMED_KINDS.filter((k) => k !== 'bad-base64');
     case 'printer':
       return ['bad-base64', 'missing-field', 'unknown-device-type', 'huge-strings'];
     case 'payment-terminal':
