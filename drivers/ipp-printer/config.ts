@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PRINT_DOCUMENT_BYTES } from '../../src/drivers-api/limits.js';
 import { DeviceTlsSchema } from '../../src/transport/tls-config.js';
 
 /**
@@ -30,6 +31,8 @@ export const PrinterEntrySchema = z.union([
 ]);
 
 const MiB = 1024 * 1024;
+/** Why `maxFileBytes` stops at MAX_PRINT_DOCUMENT_BYTES, for check-config's message. */
+const COMMAND_LIMITS_NOTE = "64 MiB of Base64 (48 MiB decoded) by the agent's command and answer bounds";
 
 export const IppPrinterOptionsSchema = z
   .object({
@@ -59,7 +62,10 @@ export const IppPrinterOptionsSchema = z
       .number()
       .int()
       .min(1024)
-      .max(256 * MiB)
+      .max(
+        MAX_PRINT_DOCUMENT_BYTES,
+        `at most ${MAX_PRINT_DOCUMENT_BYTES} (${MAX_PRINT_DOCUMENT_BYTES / MiB} MiB): the platform's FileData is capped at ${COMMAND_LIMITS_NOTE}, so a larger document never reaches the driver`,
+      )
       .default(32 * MiB),
     /** Most copies one command may ask for. */
     maxCopies: z.number().int().min(1).max(999).default(20),
