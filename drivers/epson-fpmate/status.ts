@@ -92,6 +92,12 @@ export class StatusBoard {
   private serial: string | undefined;
   private lastReceipt: string | undefined;
   private jobWarning: string | undefined;
+  /**
+   * The last receipt failed with the printer's own "receipt paper end" (EPTR_REC_EMPTY), and no
+   * answer since has shown paper in it: the `paperOut` fact. A status digit 3 alone ("off line")
+   * may as well be the cover, so it does not count.
+   */
+  private paperEnd = false;
 
   constructor(
     private readonly clock: Clock,
@@ -113,6 +119,8 @@ export class StatusBoard {
     this.unreachableReason = undefined;
     const raw = response.addInfo.printerStatus ?? response.addInfo.fpStatus;
     if (raw) this.printer = decodePrinterStatus(raw);
+    // Paper present: the printer says ready or paper low.
+    if (this.printer?.printer === 'ok' || this.printer?.printer === 'paper-low') this.paperEnd = false;
     this.rt = { ...this.rt, ...parseRtState(response) };
     if (this.rt.dailyOpen === false) this.jobWarning = undefined;
   }
@@ -138,6 +146,7 @@ export class StatusBoard {
   noteReceipt(label: string): void {
     this.lastReceipt = label;
     this.jobWarning = undefined;
+    this.paperEnd = false;
     // A fiscal document opens the fiscal day, whatever the last status answer said.
     this.rt = { ...this.rt, dailyOpen: true };
   }
@@ -148,6 +157,8 @@ export class StatusBoard {
       this.jobWarning = 'The printer refuses receipts: the daily closure (Z report) may be overdue.';
     } else if (error.code === 'PAPER_OUT' || error.code === 'COVER_OPEN') {
       this.jobWarning = 'The last receipt failed: paper out or cover open.';
+      // EPTR_REC_EMPTY is the printer's own "receipt paper end"; status 3 alone may be the cover.
+      if (error.details.printerCode === 'EPTR_REC_EMPTY') this.paperEnd = true;
     } else if (error.code === 'STATE_UNKNOWN') {
       this.jobWarning = 'A receipt’s outcome is unknown: check the printer’s last receipt.';
     }
@@ -206,6 +217,7 @@ export class StatusBoard {
             : 'ok'
         : null,
       cover: p ? (p.printer === 'offline' ? 'open or paper out' : 'closed') : null,
+      paperOut: this.paperEnd ? true : p?.printer === 'ok' || p?.printer === 'paper-low' ? false : null,
       electronicJournal: p?.journal ?? null,
       documentState: p?.document ?? null,
       printerStatus: p?.raw ?? null,

@@ -99,6 +99,12 @@ export class StatusBoard {
         );
       }
     }
+    // A printer reporting `media-empty` (any severity; RFC 8011 §5.4.12): the device is out of paper.
+    const answering = views.filter((p) => p.reachable === true);
+    facts.paperOut =
+      answering.length === 0
+        ? null
+        : answering.some((p) => p.reasons.some((r) => r.keyword === 'media-empty'));
     facts['jobs printed'] = this.printed;
     facts['jobs failed'] = this.failed;
     facts['last job'] = this.lastJob ? this.describeLast(this.lastJob) : null;

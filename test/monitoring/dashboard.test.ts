@@ -47,12 +47,6 @@ const GRAFANA_DATASOURCE = ['$', '{datasource}'].join('');
 
 /** Series Prometheus makes itself, not the agent. */
 const PROMETHEUS_OWN = new Set(['up', 'ALERTS']);
-/**
- * Device facts a rule is written against that no driver reports yet: `paperOut` (a boolean the
- * Epson and IPP drivers are asked to add; until then the paper-out alert fires on PAPER_OUT
- * errors). Listed here so a new one cannot slip in unnoticed.
- */
-const AWAITED_FACTS = new Set(['paperOut']);
 
 function metricNames(expr: string): string[] {
   const names = new Set<string>();
@@ -173,7 +167,7 @@ describe('Grafana dashboard', () => {
       for (const fact of factNames(expr)) {
         if (fact.includes('*')) {
           expect(exposition, fact).toMatch(new RegExp(`fact="${fact}"`));
-        } else if (!AWAITED_FACTS.has(fact)) {
+        } else {
           expect(exposition, `fact ${fact} in ${expr}`).toContain(`fact="${fact}"`);
         }
       }
@@ -186,6 +180,5 @@ describe('Grafana dashboard', () => {
       `device="${DEVICES.fiscalOk}"`,
     ])
       expect(exposition).toContain(label);
-    for (const fact of AWAITED_FACTS) expect(exposition).not.toContain(`fact="${fact}"`);
   });
 });

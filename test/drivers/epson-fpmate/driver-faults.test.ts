@@ -51,9 +51,11 @@ describe('epson-fpmate driver: every printer fault ends in one clear outcome, ne
     expect(t.sim.printed).toHaveLength(0);
     expect(t.sim.requests.at(-1)).toBe('printerCommand');
     expect(t.driver.status().warnings).toContain('The last receipt failed: paper out or cover open.');
+    expect(t.driver.status().facts.paperOut).toBe(true);
     await t.sim.setFault('paperOut', false);
     await t.driver.execute(saleJob(), recordingExecuteContext());
     expect(printedOf(t.sim, 'sale')).toHaveLength(1);
+    expect(t.driver.status().facts.paperOut).toBe(false);
   });
 
   it('cover open: COVER_OPEN, nothing printed', async () => {
@@ -63,6 +65,8 @@ describe('epson-fpmate driver: every printer fault ends in one clear outcome, ne
     expect(error.code).toBe('COVER_OPEN');
     expect(error.notes).toContain('its cover is open');
     expect(t.sim.printed).toHaveLength(0);
+    // The printer's status cannot tell an open cover from paper out: no paperOut claim.
+    expect(t.driver.status().facts.paperOut).not.toBe(true);
   });
 
   it('LAN_TIME_OUT while the printer stays busy: its counters cannot be read, STATE_UNKNOWN, never resent blindly', async () => {
