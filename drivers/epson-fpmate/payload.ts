@@ -54,15 +54,21 @@ const RECEIPT_ELEMENTS = new Set([
  */
 const RECEIPT_DIRECT_IO = new Set(['1060', '1061', '1135']);
 
-const orderedParser = new XMLParser({
+/**
+ * How FPMate documents are read wherever their order matters (the payload check here, the
+ * simulated printer): elements in document order, attributes as plain strings, namespaces dropped.
+ */
+export const ORDERED_XML = {
   ignoreAttributes: false,
   attributeNamePrefix: '',
   removeNSPrefix: true,
   preserveOrder: true,
   parseTagValue: false,
   parseAttributeValue: false,
-  processEntities: false,
-});
+} as const;
+
+// Entities stay as sent: the payload is passed on to the printer, not interpreted here.
+const orderedParser = new XMLParser({ ...ORDERED_XML, processEntities: false });
 
 type OrderedNode = Record<string, unknown>;
 

@@ -9,7 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { type Clock, systemClock } from '../../src/clock.js';
 import { Listeners } from '../../src/listeners.js';
-import { elementsOf } from './payload.js';
+import { elementsOf, ORDERED_XML } from './payload.js';
 import { type Faults, type PrintedDocument, SimPrinter } from './simulator-printer.js';
 import { type DayTotals, type DepartmentClass, SIM_DEPARTMENTS } from './simulator-programming.js';
 import type { SimElement } from './simulator-receipt.js';
@@ -79,14 +79,7 @@ export interface FpmateSimulator {
   close(): Promise<void>;
 }
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  removeNSPrefix: true,
-  preserveOrder: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-});
+const parser = new XMLParser(ORDERED_XML);
 
 function simElements(nodes: unknown): SimElement[] {
   return elementsOf(nodes).map(({ name, node }) => ({

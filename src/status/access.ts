@@ -107,3 +107,47 @@ export function parseListen(listen: string): { host: string; port: number } {
   }
   return { host: (match[1] ?? match[2]) as string, port };
 }
+
+/** Why a state-changing request from a page form is refused (403), for the log and the answer. */
+export interface FormRefusal {
+  /** For the log line: "cross-site request", "missing or wrong CSRF token". */
+  reason: string;
+  logFields: Record<string, unknown>;
+  error: { code: 'CROSS_SITE' | 'CSRF'; notes: string };
+}
+
+/**
+ * The guard of every page form's POST: same origin (`isSameOrigin`) and the page's CSRF token,
+ * in the body's `csrf` field or the `X-CSRF-Token` header. Undefined when the request passes.
+ */
+export function formRefusal(
+  headers: IncomingHttpHeaders,
+  body: Record<string, unknown>,
+  csrfToken: string,
+): FormRefusal | undefined {
+  if (!isSameOrigin(headers)) {
+    return {
+      reason: 'cross-site request',
+      logFields: { origin: headers.origin ?? null },
+      error: { code: 'CROSS_SITE', notes: 'Refused: not sent from this page.' },
+    };
+  }
+  const header = headers['x-csrf-token'];
+  const presented = typeof body.csrf === 'string' ? body.csrf : typeof header === 'string' ? header : '';
+  if (!presented || !safeEqual(presented, csrfToken)) {
+    return {
+      reason: 'missing or wrong CSRF token',
+      logFields: {},
+      error: { code: 'CSRF', notes: 'Refused: the page is out of date; reload it and try again.' },
+    };
+  }
+  return undefined;
+}
+
+/** The client asked for JSON (a script, the page's fetch) rather than a redirect (a plain form). */
+export function wantsJson(headers: IncomingHttpHeaders): boolean {
+  return (
+    (headers.accept ?? '').includes('application/json') ||
+    (headers['content-type'] ?? '').includes('application/json')
+  );
+}

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { StatusSource } from '../agent-api.js';
 import { ERROR_CODES, type ErrorCode, isAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { isSameOrigin, safeEqual } from './access.js';
+import { formRefusal, wantsJson } from './access.js';
 import { ActionLimited, actorOf, type LocalActions } from './local-actions.js';
 
 /**
@@ -74,28 +74,16 @@ export function registerCutKeys(app: FastifyInstance, deps: CutKeysDeps): void {
   const FORM_ERRORS = formErrors(actions.limits.maxKeyCount);
 
   app.post('/cut-keys', async (request, reply) => {
-    if (!isSameOrigin(request.headers)) {
-      log.warn('cut keys refused: cross-site request', { origin: request.headers.origin ?? null });
-      return reply
-        .code(403)
-        .send({ error: { code: 'CROSS_SITE', notes: 'Refused: not sent from this page.' } });
-    }
     const body = (request.body ?? {}) as Record<string, unknown>;
-    const headerToken = request.headers['x-csrf-token'];
-    const presented =
-      typeof body.csrf === 'string' ? body.csrf : typeof headerToken === 'string' ? headerToken : '';
-    if (!presented || !safeEqual(presented, csrfToken)) {
-      log.warn('cut keys refused: missing or wrong CSRF token');
-      return reply.code(403).send({
-        error: { code: 'CSRF', notes: 'Refused: the page is out of date; reload it and try again.' },
-      });
+    const refused = formRefusal(request.headers, body, csrfToken);
+    if (refused) {
+      log.warn(`cut keys refused: ${refused.reason}`, refused.logFields);
+      return reply.code(403).send({ error: refused.error });
     }
 
-    const wantsJson =
-      (request.headers.accept ?? '').includes('application/json') ||
-      (request.headers['content-type'] ?? '').includes('application/json');
+    const json = wantsJson(request.headers);
     const fail = (code: string, notes: string, detail?: string) =>
-      wantsJson
+      json
         ? reply.code(statusFor(code)).send({ error: { code, notes, ...(detail ? { detail } : {}) } })
         : redirect(reply, `./?cutError=${encodeURIComponent(code)}`);
 
@@ -126,14 +114,14 @@ export function registerCutKeys(app: FastifyInstance, deps: CutKeysDeps): void {
           source.cutKeys({ deviceId, reservationId, keyCount, ...(enterpriseId ? { enterpriseId } : {}) }),
         (id) => ({ commandId: id }),
       );
-      return wantsJson
+      return json
         ? reply.code(201).send({ commandId })
         : redirect(reply, `./?cut=${encodeURIComponent(commandId)}`);
     } catch (error) {
       if (error instanceof ActionLimited) {
         const seconds = String(Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
         reply.code(429).header('retry-after', seconds);
-        return wantsJson
+        return json
           ? reply.send({ error: { code: 'TOO_MANY_ACTIONS', notes: error.message } })
           : reply.type('text/plain; charset=utf-8').send(`${error.message}\n`);
       }

@@ -4,7 +4,7 @@ import type { StatusSource } from '../agent-api.js';
 import type { JobResult } from '../drivers-api/types.js';
 import { ERROR_CODES, isAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { isSameOrigin, presentedToken, safeEqual } from './access.js';
+import { formRefusal, presentedToken, safeEqual, wantsJson } from './access.js';
 import { ActionLimited, type AuditFacts, actorOf, type LocalActions } from './local-actions.js';
 
 /**
@@ -103,24 +103,13 @@ export function registerDeviceActions(
     const api = bearer(request);
     const body = (request.body ?? {}) as Record<string, unknown>;
     if (!api) {
-      if (!isSameOrigin(request.headers)) {
-        log.warn('device action refused: cross-site request', { origin: request.headers.origin ?? null });
-        return reply
-          .code(403)
-          .send({ error: { code: 'CROSS_SITE', notes: 'Refused: not sent from this page.' } });
-      }
-      const header = request.headers['x-csrf-token'];
-      const presented = typeof body.csrf === 'string' ? body.csrf : typeof header === 'string' ? header : '';
-      if (!presented || !safeEqual(presented, csrfToken)) {
-        log.warn('device action refused: missing or wrong CSRF token');
-        return reply.code(403).send({
-          error: { code: 'CSRF', notes: 'Refused: the page is out of date; reload it and try again.' },
-        });
+      const refused = formRefusal(request.headers, body, csrfToken);
+      if (refused) {
+        log.warn(`device action refused: ${refused.reason}`, refused.logFields);
+        return reply.code(403).send({ error: refused.error });
       }
     }
-    const wantsJson =
-      (request.headers.accept ?? '').includes('application/json') ||
-      (request.headers['content-type'] ?? '').includes('application/json');
+    const json = wantsJson(request.headers);
     const params: Record<string, string> = {};
     for (const [key, value] of Object.entries(body)) {
       if (key !== 'csrf' && key !== 'confirm' && typeof value === 'string') params[key] = value;
@@ -129,7 +118,7 @@ export function registerDeviceActions(
     const info = device?.actions?.find((a) => a.name === action);
     const title = `${info?.label ?? action}${device ? ` on ${device.name}` : ''}`;
     const answer = (status: number, notice: ActionNotice, payload: object) =>
-      wantsJson
+      json
         ? reply.code(status).send(payload)
         : reply
             .code(303)
@@ -160,7 +149,7 @@ export function registerDeviceActions(
       if (error instanceof ActionLimited) {
         const seconds = String(Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
         reply.code(429).header('retry-after', seconds);
-        return wantsJson
+        return json
           ? reply.send({ error: { code: 'TOO_MANY_ACTIONS', notes: error.message } })
           : reply.type('text/plain; charset=utf-8').send(`${error.message}\n`);
       }
