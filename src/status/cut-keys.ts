@@ -4,7 +4,7 @@ import type { StatusSource } from '../agent-api.js';
 import { ERROR_CODES, type ErrorCode, isAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { formRefusal, wantsJson } from './access.js';
-import { ActionLimited, actorOf, type LocalActions } from './local-actions.js';
+import { ActionLimited, actorOf, type LocalActions, replyLimited } from './local-actions.js';
 
 /**
  * `POST /cut-keys`: the page's Cut keys form. Refused with 403 unless the request comes from
@@ -118,13 +118,7 @@ export function registerCutKeys(app: FastifyInstance, deps: CutKeysDeps): void {
         ? reply.code(201).send({ commandId })
         : redirect(reply, `./?cut=${encodeURIComponent(commandId)}`);
     } catch (error) {
-      if (error instanceof ActionLimited) {
-        const seconds = String(Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
-        reply.code(429).header('retry-after', seconds);
-        return json
-          ? reply.send({ error: { code: 'TOO_MANY_ACTIONS', notes: error.message } })
-          : reply.type('text/plain; charset=utf-8').send(`${error.message}\n`);
-      }
+      if (error instanceof ActionLimited) return replyLimited(reply, error, json);
       const code = isAgentError(error) ? error.code : 'INTERNAL';
       const notes = isAgentError(error) ? error.notes : ERROR_CODES.INTERNAL.notes;
       // The platform's text for a refused business rule is meant for humans.

@@ -5,7 +5,7 @@ import type { JobResult } from '../drivers-api/types.js';
 import { ERROR_CODES, isAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { formRefusal, presentedToken, safeEqual, wantsJson } from './access.js';
-import { ActionLimited, type AuditFacts, actorOf, type LocalActions } from './local-actions.js';
+import { ActionLimited, type AuditFacts, actorOf, type LocalActions, replyLimited } from './local-actions.js';
 
 /**
  * Device actions (`Driver.actions`: a fiscal printer's X and Z reports, voiding a receipt) through
@@ -146,13 +146,7 @@ export function registerDeviceActions(
       );
       return answer(200, { ok: true, title, notes: result.notes }, result);
     } catch (error) {
-      if (error instanceof ActionLimited) {
-        const seconds = String(Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
-        reply.code(429).header('retry-after', seconds);
-        return json
-          ? reply.send({ error: { code: 'TOO_MANY_ACTIONS', notes: error.message } })
-          : reply.type('text/plain; charset=utf-8').send(`${error.message}\n`);
-      }
+      if (error instanceof ActionLimited) return replyLimited(reply, error, json);
       const code = isAgentError(error) ? error.code : 'INTERNAL';
       const notes = isAgentError(error) ? error.notes : ERROR_CODES.INTERNAL.notes;
       if (!isAgentError(error))

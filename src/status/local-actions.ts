@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { type Clock, systemClock } from '../clock.js';
 import { isLoopback } from '../config.js';
 import { isAgentError } from '../errors.js';
@@ -78,6 +79,18 @@ export class ActionLimited extends Error {
       `Too many actions from the status page: at most ${perMinute} a minute. Try again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.`,
     );
   }
+}
+
+/**
+ * The HTTP answer to an `ActionLimited`: 429 with `Retry-After` in whole seconds, and the
+ * sentence as `{error: {code: 'TOO_MANY_ACTIONS', notes}}` for a script or as plain text for a form.
+ */
+export function replyLimited(reply: FastifyReply, error: ActionLimited, json: boolean): FastifyReply {
+  const seconds = String(Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
+  reply.code(429).header('retry-after', seconds);
+  return json
+    ? reply.send({ error: { code: 'TOO_MANY_ACTIONS', notes: error.message } })
+    : reply.type('text/plain; charset=utf-8').send(`${error.message}\n`);
 }
 
 export interface LocalActionsOptions {
