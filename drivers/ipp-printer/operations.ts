@@ -74,40 +74,52 @@ function keywords(...names: string[]) {
   return names.map((n) => v.keyword(n));
 }
 
+type Reader<T> = (attrs: Map<string, IppAttribute>, name: string) => T | undefined;
+/** Which attribute each optional field is read from, and how. */
+type Fields<T> = { [K in keyof T]?: readonly [attribute: string, read: Reader<T[K]>] };
+
+/** Sets each of `fields` on `target` from `attrs`, leaving out the attributes the answer lacks. */
+function readFields<T extends object>(target: T, attrs: Map<string, IppAttribute>, fields: Fields<T>): T {
+  for (const [key, spec] of Object.entries(fields) as Array<[keyof T, readonly [string, Reader<unknown>]]>) {
+    const value = spec[1](attrs, spec[0]);
+    if (value !== undefined) target[key] = value as T[keyof T];
+  }
+  return target;
+}
+
+const PRINTER_FIELDS: Fields<PrinterInfo> = {
+  state: ['printer-state', num],
+  accepting: ['printer-is-accepting-jobs', bool],
+  copies: ['copies-supported', range],
+  upTime: ['printer-up-time', num],
+  queued: ['queued-job-count', num],
+  name: ['printer-name', str],
+  makeAndModel: ['printer-make-and-model', str],
+  message: ['printer-state-message', str],
+};
+
+const JOB_FIELDS: Fields<JobInfo> = {
+  state: ['job-state', num],
+  name: ['job-name', str],
+  user: ['job-originating-user-name', str],
+  impressions: ['job-impressions', num],
+  impressionsCompleted: ['job-impressions-completed', num],
+  message: ['job-state-message', str],
+  createdAt: ['time-at-creation', num],
+};
+
 export function printerInfo(attrs: Map<string, IppAttribute>): PrinterInfo {
   const info: PrinterInfo = {
     reasons: strs(attrs, 'printer-state-reasons'),
     formats: strs(attrs, 'document-format-supported').map((f) => f.toLowerCase()),
   };
-  const set = <K extends keyof PrinterInfo>(key: K, value: PrinterInfo[K] | undefined) => {
-    if (value !== undefined) info[key] = value;
-  };
-  set('state', num(attrs, 'printer-state'));
-  set('accepting', bool(attrs, 'printer-is-accepting-jobs'));
-  set('copies', range(attrs, 'copies-supported'));
-  set('upTime', num(attrs, 'printer-up-time'));
-  set('queued', num(attrs, 'queued-job-count'));
-  set('name', str(attrs, 'printer-name'));
-  set('makeAndModel', str(attrs, 'printer-make-and-model'));
-  set('message', str(attrs, 'printer-state-message'));
-  return info;
+  return readFields(info, attrs, PRINTER_FIELDS);
 }
 
 export function jobInfo(attrs: Map<string, IppAttribute>): JobInfo | undefined {
   const id = num(attrs, 'job-id');
   if (id === undefined) return undefined;
-  const info: JobInfo = { id, reasons: strs(attrs, 'job-state-reasons') };
-  const set = <K extends keyof JobInfo>(key: K, value: JobInfo[K] | undefined) => {
-    if (value !== undefined) info[key] = value;
-  };
-  set('state', num(attrs, 'job-state'));
-  set('name', str(attrs, 'job-name'));
-  set('user', str(attrs, 'job-originating-user-name'));
-  set('impressions', num(attrs, 'job-impressions'));
-  set('impressionsCompleted', num(attrs, 'job-impressions-completed'));
-  set('message', str(attrs, 'job-state-message'));
-  set('createdAt', num(attrs, 'time-at-creation'));
-  return info;
+  return readFields<JobInfo>({ id, reasons: strs(attrs, 'job-state-reasons') }, attrs, JOB_FIELDS);
 }
 
 export interface OpOptions {
