@@ -24,7 +24,7 @@ import { Mutex, PrinterLink } from './link.js';
 import { fiscalData, PrinterMemory, planJob } from './plan.js';
 import { decide, readCheckpoint } from './recovery.js';
 import { closeDay, printXReport, type ReportDeps, settleClosure } from './reports.js';
-import { receiptResult } from './results.js';
+import { recoveredResult } from './results.js';
 import { parseRtState, StatusBoard } from './status.js';
 import { settlePendingAction, type VoidDeps, voidReceipt } from './void-receipt.js';
 
@@ -232,19 +232,11 @@ export class EpsonFpmateDriver implements Driver {
         await link.reset();
         return { outcome: 'not-done' };
       }
-      const d = decision.document;
-      const result = receiptResult(
-        {
-          z: d.z,
-          doc: d.doc,
-          dateTime: d.dateTime,
-          serial: d.serial || this.memory.serial(),
-          totalCents: d.totalCents,
-          kind: checkpoint.label === 'refund' ? 'refund' : checkpoint.label === 'void' ? 'void' : 'sale',
-          reference: checkpoint.reference,
-          recovered: true,
-          warnings: [],
-        },
+      const kind = checkpoint.label === 'refund' ? 'refund' : checkpoint.label === 'void' ? 'void' : 'sale';
+      const result = recoveredResult(
+        decision.document,
+        { kind, reference: checkpoint.reference },
+        this.memory.serial(),
         this.options.currency,
       );
       return { outcome: 'done', result };

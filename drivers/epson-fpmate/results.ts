@@ -1,4 +1,5 @@
 import type { JobResult } from '../../src/drivers-api/types.js';
+import type { LastDocument } from './last-document.js';
 import { formatEuro, parseCommaAmount } from './money.js';
 import { docLabel, receiptDateTime } from './protocol.js';
 import type { DocumentReference } from './reference.js';
@@ -17,6 +18,32 @@ export interface PrintedReceipt {
   /** Confirmed by reading the printer after the answer was lost. */
   recovered: boolean;
   warnings: string[];
+}
+
+/**
+ * The result of a document the printer's memory shows it emitted after its answer was lost
+ * (recovery after a restart, a pending void): `serial` stands in when the memory did not say.
+ */
+export function recoveredResult(
+  found: LastDocument,
+  printed: Pick<PrintedReceipt, 'kind' | 'reference'>,
+  serial: string | undefined,
+  currency: string,
+): JobResult {
+  const { z, doc, dateTime, totalCents } = found;
+  return receiptResult(
+    {
+      z,
+      doc,
+      dateTime,
+      totalCents,
+      serial: found.serial || serial,
+      ...printed,
+      recovered: true,
+      warnings: [],
+    },
+    currency,
+  );
 }
 
 /** The receipt's numbers from a successful answer; undefined when the answer lacks them. */

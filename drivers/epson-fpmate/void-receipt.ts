@@ -9,7 +9,7 @@ import { receiptXml } from './receipt-xml.js';
 import { decide, readCheckpoint } from './recovery.js';
 import { type DocumentReference, parseReceiptLabel } from './reference.js';
 import { checkReference } from './reference-check.js';
-import { receiptResult } from './results.js';
+import { recoveredResult } from './results.js';
 import { type SendDeps, sendPlanned } from './send.js';
 import { envelope } from './xml-build.js';
 
@@ -124,18 +124,10 @@ export async function settlePendingAction(d: VoidDeps, signal?: AbortSignal): Pr
     const decision = decide(checkpoint.baseline, last, checkpoint.expectedCents);
     if (decision.outcome === 'printed') {
       const doc = decision.document;
-      const result = receiptResult(
-        {
-          z: doc.z,
-          doc: doc.doc,
-          dateTime: doc.dateTime,
-          serial: doc.serial || d.memory.serial(),
-          totalCents: doc.totalCents,
-          kind: 'void',
-          reference: checkpoint.reference,
-          recovered: true,
-          warnings: [],
-        },
+      const result = recoveredResult(
+        doc,
+        { kind: 'void', reference: checkpoint.reference },
+        d.memory.serial(),
         d.options.currency,
       );
       d.state.setLastAction({ action: pending.action, at: now, ok: true, notes: result.notes });
