@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
 import { DEVICES, e2eScenario, startAgent } from '../e2e/harness.js';
 import { CHROMIUM, launchChromium } from '../helpers/browser.js';
-import { type DaemonHandle, eventually, tempDir } from '../helpers/daemon.js';
+import { type DaemonHandle, tempDir } from '../helpers/daemon.js';
+import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';
 
 const available = requireTool(CHROMIUM, 'drives the status page of the running agent in a real browser');
@@ -32,14 +33,16 @@ describe.skipIf(!available)('status page of the running agent, in Chromium', () 
 
   it('shows devices and processed commands, updates live, and cuts keys from the form', async () => {
     const done = sim.createFiscalPayload({ deviceId: DEVICES.fiscalOk });
-    await eventually(() => sim.command(done.id)?.state === 'Processed', 20_000, 'the first receipt');
+    await eventually('the first receipt', () => sim.command(done.id)?.state === 'Processed');
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(daemon.statusUrl());
 
     for (const id of [DEVICES.fiscalOk, DEVICES.fiscalPaperOut, DEVICES.keysOk, DEVICES.keysNoCard]) {
-      await expect.poll(() => page.locator(`[data-device-id="${id}"]`).isVisible()).toBe(true);
+      await eventually(`device ${id} on the page`, () =>
+        page.locator(`[data-device-id="${id}"]`).isVisible(),
+      );
     }
     expect(await page.locator(`tr[data-command-id="${done.id}"]`).getAttribute('data-state')).toBe(
       'Processed',
@@ -47,15 +50,18 @@ describe.skipIf(!available)('status page of the running agent, in Chromium', () 
     expect(await page.locator(`tr[data-command-id="${done.id}"]`).textContent()).toMatch(
       /Receipt \d{4}-\d{4}/,
     );
-    await expect.poll(() => page.locator('#live').textContent(), { timeout: 10_000 }).toBe('Live');
+    await eventually(
+      'the page to say Live',
+      async () => (await page.locator('#live').textContent()) === 'Live',
+    );
 
     // A live update: a command created now appears without a reload.
     const live = sim.createKeys({ deviceId: DEVICES.keysOk, keyCount: 1 });
-    await expect
-      .poll(() => page.locator(`tr[data-command-id="${live.id}"]`).getAttribute('data-state'), {
-        timeout: 20_000,
-      })
-      .toBe('Processed');
+    await eventually(
+      `the live command ${live.id} shown Processed`,
+      async () =>
+        (await page.locator(`tr[data-command-id="${live.id}"]`).getAttribute('data-state')) === 'Processed',
+    );
 
     // The Cut keys form: a real addKeyCutter on the platform, run by the agent to Processed.
     const reservation = sim.world.reservations[0];
@@ -64,14 +70,15 @@ describe.skipIf(!available)('status page of the running agent, in Chromium', () 
     await page.locator('#cut-form input[name="reservationId"]').fill(reservation.id);
     await page.locator('#cut-form input[name="keyCount"]').fill('2');
     await page.locator('#cut-form button[type="submit"]').click();
-    await expect.poll(() => page.locator('#cut-result').getAttribute('data-command-id')).toBeTruthy();
-    const created = (await page.locator('#cut-result').getAttribute('data-command-id')) as string;
-    await eventually(() => sim.command(created)?.state === 'Processed', 20_000, 'the cut-keys command');
-    await expect
-      .poll(() => page.locator(`tr[data-command-id="${created}"]`).getAttribute('data-state'), {
-        timeout: 10_000,
-      })
-      .toBe('Processed');
+    const created = await eventually('the cut-keys form to name its command', () =>
+      page.locator('#cut-result').getAttribute('data-command-id'),
+    );
+    await eventually('the cut-keys command', () => sim.command(created)?.state === 'Processed');
+    await eventually(
+      `the cut-keys command ${created} shown Processed`,
+      async () =>
+        (await page.locator(`tr[data-command-id="${created}"]`).getAttribute('data-state')) === 'Processed',
+    );
     expect(sim.command(created)?.reservationId).toBe(reservation.id);
 
     mkdirSync(outputDir, { recursive: true });
@@ -83,10 +90,12 @@ describe.skipIf(!available)('status page of the running agent, in Chromium', () 
     const health = async () => (await fetch(`${daemon.statusUrl()}/healthz`)).status;
     expect(await health()).toBe(200);
     sim.setFaults({ serverErrors: { rate: 1, next: 0, status: 503 } });
-    await eventually(async () => (await health()) === 503, 40_000, '/healthz to turn 503', 500);
+    await eventually('/healthz to turn 503', async () => (await health()) === 503, {
+      intervalMs: 100,
+    });
     const body = (await (await fetch(`${daemon.statusUrl()}/healthz`)).json()) as { reasons: string[] };
     expect(body.reasons.join(' ')).toMatch(/platform has not answered/);
     sim.clearFaults();
-    await eventually(async () => (await health()) === 200, 40_000, '/healthz to return to 200', 500);
+    await eventually('/healthz to return to 200', async () => (await health()) === 200, { intervalMs: 100 });
   }, 90_000);
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
 import { CHROMIUM, launchChromium } from '../helpers/browser.js';
+import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';
 import { ENCODER_ID, FakeSource, FISCAL_ID, PRINTER_ID } from '../status/fake-source.js';
 
@@ -44,7 +45,10 @@ describe.skipIf(!available)('status page in Chromium (fake source)', () => {
 
   it('shows devices, queue and recent commands, and connects for live updates', async () => {
     for (const id of [FISCAL_ID, ENCODER_ID, PRINTER_ID]) {
-      await expect.poll(() => page.locator(`[data-device-id="${id}"]`).isVisible()).toBe(true);
+      await eventually(`device ${id} on the page`, async () => {
+        expect(await page.locator(`[data-device-id="${id}"]`).isVisible()).toBe(true);
+        return true;
+      });
     }
     const fiscal = page.locator(`[data-device-id="${FISCAL_ID}"]`);
     expect(await fiscal.textContent()).toContain('2 waiting');
@@ -55,7 +59,10 @@ describe.skipIf(!available)('status page in Chromium (fake source)', () => {
     expect(await page.locator('tr[data-command-id="cmd-failed"]').textContent()).toContain(
       'insert a blank card',
     );
-    await expect.poll(() => page.locator('#live').textContent()).toBe('Live');
+    await eventually('the page to say Live', async () => {
+      expect(await page.locator('#live').textContent()).toBe('Live');
+      return true;
+    });
     // Escaped text stays text: the payloads in device names and notes never ran.
     expect(await page.evaluate('window.__xss')).toBeUndefined();
     expect(await page.locator(`[data-device-id="${PRINTER_ID}"] h3`).textContent()).toContain('<img src=x');
@@ -69,7 +76,10 @@ describe.skipIf(!available)('status page in Chromium (fake source)', () => {
       queued: 4,
     };
     source.transition('cmd-live-7', 'Received');
-    await expect.poll(() => page.locator('tr[data-command-id="cmd-live-7"]').count()).toBe(1);
+    await eventually('cmd-live-7 to appear', async () => {
+      expect(await page.locator('tr[data-command-id="cmd-live-7"]').count()).toBe(1);
+      return true;
+    });
     expect(await page.locator(`[data-device-id="${ENCODER_ID}"]`).textContent()).toContain('4 waiting');
     expect(await page.evaluate('window.__sameDocument')).toBe(true);
   });
@@ -79,7 +89,10 @@ describe.skipIf(!available)('status page in Chromium (fake source)', () => {
     await page.fill('input[name="reservationId"]', 'res-4711');
     await page.fill('input[name="keyCount"]', '3');
     await page.click('#cut-form button[type="submit"]');
-    await expect.poll(() => page.locator('#cut-result').getAttribute('data-command-id')).toBe('cmd-new-1');
+    await eventually('the form to follow cmd-new-1', async () => {
+      expect(await page.locator('#cut-result').getAttribute('data-command-id')).toBe('cmd-new-1');
+      return true;
+    });
     expect(source.cutCalls).toEqual([{ deviceId: ENCODER_ID, reservationId: 'res-4711', keyCount: 3 }]);
 
     source.transition('cmd-new-1', 'Processing');
@@ -90,12 +103,21 @@ describe.skipIf(!available)('status page in Chromium (fake source)', () => {
       deviceId: ENCODER_ID,
       fraction: 1 / 3,
     });
-    await expect.poll(() => page.locator('#cut-result').textContent()).toContain('cutting, 33%');
+    await eventually('the form to show the progress', async () => {
+      expect(await page.locator('#cut-result').textContent()).toContain('cutting, 33%');
+      return true;
+    });
     source.transition('cmd-new-1', 'Processed');
-    await expect.poll(() => page.locator('#cut-result').getAttribute('data-state')).toBe('Processed');
-    await expect
-      .poll(() => page.locator('tr[data-command-id="cmd-new-1"]').getAttribute('data-state'))
-      .toBe('Processed');
+    await eventually('the form to show Processed', async () => {
+      expect(await page.locator('#cut-result').getAttribute('data-state')).toBe('Processed');
+      return true;
+    });
+    await eventually('the table to show cmd-new-1 Processed', async () => {
+      expect(await page.locator('tr[data-command-id="cmd-new-1"]').getAttribute('data-state')).toBe(
+        'Processed',
+      );
+      return true;
+    });
 
     mkdirSync(outputDir, { recursive: true });
     await page.screenshot({ path: join(outputDir, 'status-page.png'), fullPage: true });

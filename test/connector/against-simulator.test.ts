@@ -3,6 +3,7 @@ import { type ConnectorClient, createConnectorClient } from '../../src/connector
 import type { NormalizedItem } from '../../src/connector/model.js';
 import { ConnectorSocket } from '../../src/connector/websocket.js';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { eventually } from '../helpers/eventually.js';
 
 /** The client and the simulator agree on the contract: every operation, end to end over HTTP. */
 describe('connector client against the platform simulator', () => {
@@ -116,7 +117,7 @@ describe('connector client against the platform simulator', () => {
     socket.start();
     await connected;
     const view = sim.createKeys({ deviceId: keysId });
-    await expect.poll(() => events.includes(view.id)).toBe(true);
+    await eventually(`the event for ${view.id}`, () => events.includes(view.id));
     await socket.stop();
   });
 });

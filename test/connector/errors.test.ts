@@ -9,7 +9,8 @@ import {
 } from '../../src/connector/index.js';
 import { type AgentError, isAgentError } from '../../src/errors.js';
 import { createMemoryLogger } from '../../src/log.js';
-import { BASE_URL, eventually, type Responder, recordingFetch, reply, SAMPLE } from './fake-platform.js';
+import { eventually } from '../helpers/eventually.js';
+import { BASE_URL, type Responder, recordingFetch, reply, SAMPLE } from './fake-platform.js';
 
 const fast = { retryDelay: { minMs: 1, maxMs: 2 } };
 
@@ -174,7 +175,7 @@ describe('retries', () => {
     });
     const controller = new AbortController();
     const pending = failure(() => api.devices({ signal: controller.signal }));
-    await eventually(() => clock.pending > 0);
+    await eventually('clock.pending > 0', () => clock.pending > 0);
     expect(seen).toHaveLength(1);
     controller.abort();
     expect((await pending).code).toBe('ABORTED');
@@ -213,7 +214,7 @@ describe('retries', () => {
       retryDelay: { minMs: 800, maxMs: 10_000 },
     });
     const pending = api.devices();
-    await eventually(() => clock.pending > 0);
+    await eventually('clock.pending > 0', () => clock.pending > 0);
     await clock.advance(399);
     expect(seen).toHaveLength(1);
     await clock.advance(1);

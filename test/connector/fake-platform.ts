@@ -61,12 +61,3 @@ export function reply(status: number, body: unknown, headers: Record<string, str
     headers: { 'Content-Type': 'application/json', 'Request-Id': `req-${status}`, ...headers },
   });
 }
-
-/** Resolves once `predicate` holds, checking after each macrotask; fails after `limit` checks. */
-export async function eventually(predicate: () => boolean, limit = 2000): Promise<void> {
-  for (let i = 0; i < limit; i++) {
-    if (predicate()) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error('condition not reached');
-}

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpFetch } from '../../src/connector/http-transport.js';
+import { eventually } from '../helpers/eventually.js';
 
 let server: Server | undefined;
 
@@ -98,7 +99,9 @@ describe('createHttpFetch (the connector client’s transport)', () => {
   });
 
   it('rejects with the signal’s reason when aborted before the answer or while its body arrives', async () => {
+    const served: string[] = [];
     const url = await listen((req, res) => {
+      served.push(req.url ?? '');
       if (req.url === '/half') {
         res.writeHead(200);
         res.write('{"partial":');
@@ -106,14 +109,19 @@ describe('createHttpFetch (the connector client’s transport)', () => {
       // never ends
     });
     const fetch = createHttpFetch();
+    // Each abort comes once the server has the request (an event), not after some milliseconds.
     const silent = new AbortController();
     const pending = fetch(`${url}/silent`, post('{}', silent.signal));
-    setTimeout(() => silent.abort(new Error('caller gave up')), 20);
+    await eventually('the silent request to reach the server', () => served.includes('/silent'));
+    silent.abort(new Error('caller gave up'));
     await expect(pending).rejects.toThrow('caller gave up');
 
-    await expect(fetch(`${url}/half`, post('{}', AbortSignal.timeout(100)))).rejects.toMatchObject({
-      name: 'TimeoutError',
-    });
+    const half = new AbortController();
+    const halfAnswered = fetch(`${url}/half`, post('{}', half.signal));
+    await eventually('the server to send half an answer', () => served.includes('/half'));
+    // What AbortSignal.timeout() aborts with.
+    half.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+    await expect(halfAnswered).rejects.toMatchObject({ name: 'TimeoutError' });
 
     const already = AbortSignal.abort(new Error('before'));
     await expect(fetch(url, post('{}', already))).rejects.toThrow('before');

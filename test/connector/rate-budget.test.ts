@@ -6,7 +6,8 @@ import {
   type RequestPriority,
   type RequestRecord,
 } from '../../src/connector/index.js';
-import { BASE_URL, eventually, recordingFetch, reply, SAMPLE } from './fake-platform.js';
+import { eventually } from '../helpers/eventually.js';
+import { BASE_URL, recordingFetch, reply, SAMPLE } from './fake-platform.js';
 
 /** Starts `acquire` calls and records the order in which they are granted. */
 function track(budget: RateBudget) {
@@ -131,7 +132,10 @@ describe('the client on its rate budget (ManualClock)', () => {
     });
     const api = createConnectorClient({ baseUrl: BASE_URL, ...SAMPLE, fetch: platform.fetch, clock });
     const first = api.devices();
-    await eventually(() => api.budget.snapshot().blockedUntil !== undefined);
+    await eventually(
+      'api.budget.snapshot().blockedUntil !== undefined',
+      () => api.budget.snapshot().blockedUntil !== undefined,
+    );
     const second = api.activeCommands({ priority: 'result' });
     await clock.advance(4999);
     expect(platform.seen).toHaveLength(1);
@@ -160,7 +164,10 @@ describe('the client on its rate budget (ManualClock)', () => {
       onRequest: (r) => records.push(r),
     });
     const calls = [api.devices(), api.devices(), api.devices()];
-    await eventually(() => platform.seen.length === 2 && api.budget.snapshot().waiting === 1);
+    await eventually(
+      'platform.seen.length === 2 && api.budget.snapshot().waiting === 1',
+      () => platform.seen.length === 2 && api.budget.snapshot().waiting === 1,
+    );
     await clock.advance(9999);
     expect(platform.seen).toHaveLength(2);
     await clock.advance(1);
@@ -182,7 +189,7 @@ describe('the client on its rate budget (ManualClock)', () => {
     await api.devices();
     const controller = new AbortController();
     const queued = api.devices({ signal: controller.signal, priority: 'discovery' });
-    await eventually(() => api.budget.snapshot().waiting === 1);
+    await eventually('api.budget.snapshot().waiting === 1', () => api.budget.snapshot().waiting === 1);
     controller.abort();
     await expect(queued).rejects.toMatchObject({ code: 'ABORTED' });
     expect(api.budget.snapshot()).toMatchObject({ used: 1, waiting: 0 });
@@ -209,7 +216,10 @@ describe('the client on its rate budget (ManualClock)', () => {
     });
     expect(b.budget).toBe(a.budget);
     const both = Promise.all([a.devices(), b.devices()]);
-    await eventually(() => platform.seen.length === 1 && a.budget.snapshot().waiting === 1);
+    await eventually(
+      'platform.seen.length === 1 && a.budget.snapshot().waiting === 1',
+      () => platform.seen.length === 1 && a.budget.snapshot().waiting === 1,
+    );
     await clock.advance(1000);
     await both;
     expect(platform.seen).toHaveLength(2);

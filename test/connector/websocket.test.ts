@@ -3,8 +3,10 @@ import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ServerOptions, type WebSocket, WebSocketServer } from 'ws';
+import { ManualClock } from '../../src/clock.js';
 import { ConnectorSocket, type ConnectorSocketOptions } from '../../src/connector/index.js';
 import { createMemoryLogger } from '../../src/log.js';
+import { eventually } from '../helpers/eventually.js';
 import { loadFixture } from './fake-platform.js';
 
 const TOKENS = { clientToken: 'client-token-123456', accessToken: 'access-token-654321' };
@@ -57,15 +59,6 @@ function socket(url: string, extra: Partial<ConnectorSocketOptions> = {}) {
   return { socket: s, log, connected, disconnected, commands };
 }
 
-/** Waits for a condition that depends on network events (bounded by a deadline, not a duration). */
-async function until(predicate: () => boolean): Promise<void> {
-  const deadline = AbortSignal.timeout(5000);
-  while (!predicate()) {
-    if (deadline.aborted) throw new Error('condition not reached within 5 s');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
 describe('ConnectorSocket against a loopback ws server', () => {
   it('authenticates with the tokens as cookies and delivers DeviceCommand events only', async () => {
     const p = await platform();
@@ -77,7 +70,7 @@ describe('ConnectorSocket against a loopback ws server', () => {
       `ClientToken=${TOKENS.clientToken}; AccessToken=${TOKENS.accessToken}`,
     );
     expect(request.url).toBe('/ws/connector');
-    await until(() => s.connected.length === 1);
+    await eventually('s.connected.length === 1', () => s.connected.length === 1);
     expect(s.connected).toEqual([false]);
     expect(s.socket.state).toBe('open');
 
@@ -85,7 +78,7 @@ describe('ConnectorSocket against a loopback ws server', () => {
     ws.send('this is not JSON');
     ws.send(JSON.stringify({ Something: 'else' }));
     ws.send(JSON.stringify({ Events: [{ Type: 'DeviceCommand', Id: 'c-2' }, { Type: 'DeviceCommand' }] }));
-    await until(() => s.commands.length === 2);
+    await eventually('s.commands.length === 2', () => s.commands.length === 2);
     expect(s.commands).toEqual([
       { id: '2391a3df-1c61-4131-b6f8-c85b4234adcb', state: 'Pending' },
       { id: 'c-2' },
@@ -101,16 +94,16 @@ describe('ConnectorSocket against a loopback ws server', () => {
     const s = socket(p.url);
     s.socket.start();
     const first = await p.nextConnection();
-    await until(() => s.connected.length === 1);
+    await eventually('s.connected.length === 1', () => s.connected.length === 1);
     first.ws.terminate();
     const second = await p.nextConnection();
     expect(second.request.headers.cookie).toContain(`AccessToken=${TOKENS.accessToken}`);
-    await until(() => s.connected.length === 2);
+    await eventually('s.connected.length === 2', () => s.connected.length === 2);
     expect(s.connected).toEqual([false, true]);
     expect(s.disconnected).toHaveLength(1);
     expect(s.disconnected[0]).toContain('connection lost');
     second.ws.send(JSON.stringify({ Events: [{ Type: 'DeviceCommand', Id: 'after', State: 'Pending' }] }));
-    await until(() => s.commands.length === 1);
+    await eventually('s.commands.length === 1', () => s.commands.length === 1);
   });
 
   it('drops a silent connection after a missed pong and reconnects', async () => {
@@ -121,7 +114,7 @@ describe('ConnectorSocket against a loopback ws server', () => {
     const closed = once(first.ws, 'close');
     await p.nextConnection();
     await closed;
-    await until(() => s.connected.length === 2);
+    await eventually('s.connected.length === 2', () => s.connected.length === 2);
     expect(s.connected).toEqual([false, true]);
     expect(s.log.lines.join('\n')).toContain('no pong');
   });
@@ -133,7 +126,7 @@ describe('ConnectorSocket against a loopback ws server', () => {
     const { ws } = await p.nextConnection();
     let pings = 0;
     ws.on('ping', () => pings++);
-    await until(() => pings >= 4);
+    await eventually('pings >= 4', () => pings >= 4);
     expect(p.connections).toHaveLength(1);
     expect(s.disconnected).toEqual([]);
   });
@@ -148,7 +141,10 @@ describe('ConnectorSocket against a loopback ws server', () => {
     });
     const s = socket(p.url);
     s.socket.start();
-    await until(() => attempts >= 3 && s.disconnected.length >= 3);
+    await eventually(
+      'attempts >= 3 && s.disconnected.length >= 3',
+      () => attempts >= 3 && s.disconnected.length >= 3,
+    );
     expect(s.connected).toEqual([]);
     expect(s.disconnected[0]).toContain('401');
     await s.socket.stop();
@@ -159,19 +155,22 @@ describe('ConnectorSocket against a loopback ws server', () => {
 
   it('stop() closes the connection and stops reconnecting; it is idempotent', async () => {
     const p = await platform();
-    const s = socket(p.url);
+    const clock = new ManualClock(Date.now());
+    const s = socket(p.url, { clock });
     s.socket.start();
     s.socket.start(); // a second start is a no-op
     const { ws } = await p.nextConnection();
-    await until(() => s.connected.length === 1);
+    await eventually('s.connected.length === 1', () => s.connected.length === 1);
     const closed = once(ws, 'close');
     await s.socket.stop();
     const [code] = await closed;
     expect(code).toBe(1000);
     expect(s.socket.state).toBe('closed');
     await s.socket.stop();
-    // Longer than any reconnect delay (max 20 ms): nobody dials again.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Nothing is left scheduled on the socket's clock, so nobody can dial again; and past any
+    // reconnect delay nobody has.
+    expect(clock.pending).toBe(0);
+    await clock.advance(60_000);
     expect(p.connections).toHaveLength(1);
     expect(s.disconnected).toEqual([]);
   });
@@ -182,7 +181,7 @@ describe('ConnectorSocket against a loopback ws server', () => {
     await new Promise((resolve) => p.wss.close(resolve));
     const s = socket(url, { reconnect: { minMs: 60_000, maxMs: 60_000 } });
     s.socket.start();
-    await until(() => s.disconnected.length === 1);
+    await eventually('s.disconnected.length === 1', () => s.disconnected.length === 1);
     expect(s.socket.state).toBe('connecting');
     await s.socket.stop();
     expect(s.socket.state).toBe('closed');
@@ -196,10 +195,10 @@ describe('ConnectorSocket against a loopback ws server', () => {
     s.socket.start();
     const { ws } = await p.nextConnection();
     ws.send(JSON.stringify({ Events: [{ Type: 'DeviceCommand', Id: 'one' }] }));
-    await until(() => heard.length === 1);
+    await eventually('heard.length === 1', () => heard.length === 1);
     off();
     ws.send(JSON.stringify({ Events: [{ Type: 'DeviceCommand', Id: 'two' }] }));
-    await until(() => s.commands.length === 2);
+    await eventually('s.commands.length === 2', () => s.commands.length === 2);
     expect(heard).toEqual(['one']);
   });
 

@@ -7,7 +7,8 @@ import { silentLogger } from '../../src/log.js';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
 import { createTransportFactory } from '../../src/transport/factory.js';
 import type { Transport } from '../../src/transport/types.js';
-import { createDaemon, type DaemonHandle, eventually, tempDir } from '../helpers/daemon.js';
+import { createDaemon, type DaemonHandle, tempDir } from '../helpers/daemon.js';
+import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';
 import { type SocatPair, socatPair } from '../transport/socat-pair.js';
 import { DEVICES, e2eScenario, TOKENS } from './harness.js';
@@ -98,7 +99,7 @@ describe.runIf(hasSocat)('key cards end to end over a serial pseudo-terminal', (
   it('cuts generated key commands with one progress update per card', async () => {
     const commands = [1, 3, 2].map((keyCount) => sim.createKeys({ deviceId: DEVICES.keysOk, keyCount }));
     for (const command of commands) {
-      await eventually(() => sim.command(command.id)?.state === 'Processed', 30_000, `keys ${command.id}`);
+      await eventually(`keys ${command.id} Processed`, () => sim.command(command.id)?.state === 'Processed');
     }
     expect(progressOf(commands[1]?.id as string)).toEqual([0, 0.333, 0.667, 1]);
     expect(sim.history(commands[1]?.id as string).at(-1)?.notes).toMatch(/^3 keys for room/);

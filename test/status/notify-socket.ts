@@ -17,8 +17,6 @@ const unix = createRequire(import.meta.url)('unix-dgram') as {
 export interface FakeNotifySocket {
   path: string;
   messages: string[];
-  /** Resolves once `predicate` holds for the recorded messages (checked on every message). */
-  until(predicate: (messages: string[]) => boolean): Promise<void>;
   close(): void;
 }
 
@@ -26,26 +24,15 @@ export function fakeNotifySocket(): FakeNotifySocket {
   const dir = mkdtempSync(join(tmpdir(), 'fd-notify-'));
   const path = join(dir, 'notify');
   const messages: string[] = [];
-  const waiters: Array<{ predicate: (m: string[]) => boolean; resolve: () => void }> = [];
   const socket = unix.createSocket('unix_dgram');
   socket.on('error', () => {});
   socket.on('message', (buf) => {
     messages.push(buf.toString('utf8'));
-    for (const w of [...waiters]) {
-      if (w.predicate(messages)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve();
-      }
-    }
   });
   socket.bind(path);
   return {
     path,
     messages,
-    until(predicate) {
-      if (predicate(messages)) return Promise.resolve();
-      return new Promise((resolve) => waiters.push({ predicate, resolve }));
-    },
     close() {
       socket.close();
       rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../src/log.js';
 import { createNotifier, formatNotifyMessage } from '../../src/status/sd-notify.js';
+import { eventually } from '../helpers/eventually.js';
 import { findExecutable, requireTool } from '../helpers/tools.js';
 import { type FakeNotifySocket, fakeNotifySocket } from './notify-socket.js';
 
@@ -42,7 +43,7 @@ describe('createNotifier', () => {
     notifier.status('2 devices,\n1 queued');
     notifier.watchdog();
     notifier.stopping('Finishing 1 job');
-    await socket.until((m) => m.length === 4);
+    await eventually('4 datagrams', () => socket?.messages.length === 4);
     expect(socket.messages).toEqual([
       'READY=1\nSTATUS=Listening on 127.0.0.1:8720',
       'STATUS=2 devices, 1 queued',
@@ -79,8 +80,9 @@ describe('createNotifier', () => {
     });
     try {
       // socat binds asynchronously: wait until the name exists in the kernel's table.
-      while (!readFileSync('/proc/net/unix', 'utf8').includes(`@${name}`))
-        await new Promise((r) => setTimeout(r, 10));
+      await eventually(`socat to bind @${name}`, () =>
+        readFileSync('/proc/net/unix', 'utf8').includes(`@${name}`),
+      );
       const notifier = createNotifier(`@${name}`, {
         systemdNotify: findExecutable('systemd-notify') as string,
       });
@@ -88,7 +90,7 @@ describe('createNotifier', () => {
         ['READY', '1'],
         ['STATUS', 'abstract ok'],
       ]);
-      while (!received.includes('STATUS=abstract ok')) await new Promise((r) => setTimeout(r, 10));
+      await eventually('the datagram through socat', () => received.includes('STATUS=abstract ok'));
       expect(received).toContain('READY=1\nSTATUS=abstract ok');
     } finally {
       receiver.kill();

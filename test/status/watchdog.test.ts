@@ -9,6 +9,7 @@ import {
   type Watchdog,
   watchdogInterval,
 } from '../../src/status/watchdog.js';
+import { eventually } from '../helpers/eventually.js';
 import { type FakeNotifySocket, fakeNotifySocket } from './notify-socket.js';
 
 describe('watchdogInterval', () => {
@@ -118,32 +119,33 @@ describe('startWatchdog (manual clock)', () => {
   });
 });
 
+/** Blocks this thread for `ms` without spinning (the loop stalls as a synchronous fsync would). */
+function blockThread(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 describe('eventLoopLagProbe', () => {
-  it('notices a blocked event loop', async () => {
-    const probe = eventLoopLagProbe();
-    const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    await tick(60);
+  it('notices a blocked event loop: at least the block it was made to sit through', async () => {
+    const resolutionMs = 20;
+    const probe = eventLoopLagProbe(resolutionMs);
+    await new Promise((r) => setTimeout(r, 2 * resolutionMs));
     probe.sampleMs();
-    await tick(0);
-    const start = Date.now();
-    while (Date.now() - start < 300) {
-      // block the loop
-    }
-    await tick(60);
-    expect(probe.sampleMs()).toBeGreaterThan(150);
+    const start = performance.now();
+    blockThread(300);
+    // The block as it really was (longer on a busy machine, never shorter): what the probe must see.
+    const blocked = performance.now() - start;
+    expect(probe.sampleMs()).toBeGreaterThanOrEqual(blocked - resolutionMs);
     probe.stop();
   });
 });
 
-describe('startWatchdog (real socket and timers)', () => {
+describe('startWatchdog (real socket, manual clock)', () => {
   it('sends WATCHDOG=1 to NOTIFY_SOCKET and stops while isHealthy() is false', async () => {
     socket = fakeNotifySocket();
     const notifier = createNotifier(socket.path);
+    const clock = new ManualClock();
     let healthy = true;
     let checks = 0;
-    const checksReached = async (n: number) => {
-      while (checks < n) await new Promise((r) => setTimeout(r, 5));
-    };
     watchdog = startWatchdog({
       notifier,
       intervalMs: 10,
@@ -152,19 +154,33 @@ describe('startWatchdog (real socket and timers)', () => {
         checks++;
         return healthy;
       },
+      clock,
+      lagProbe: manualProbe(),
     });
     const pings = () => (socket as FakeNotifySocket).messages.filter((m) => m === 'WATCHDOG=1').length;
-    await socket.until(() => pings() >= 3);
+    /** One interval: the watchdog checks once (and pings if healthy). */
+    const tick = async () => {
+      const before = checks;
+      await clock.advance(10);
+      expect(checks).toBe(before + 1);
+    };
+    await tick();
+    await tick();
+    await eventually('3 pings on the socket', () => pings() >= 3);
 
     healthy = false;
-    await checksReached(checks + 2);
+    for (let i = 0; i < 5; i++) await tick();
+    // A marker sent after those checks: once it arrived, any ping they had sent would have too.
     await notifier.send([['STATUS', 'marker']]);
-    const before = pings();
-    await checksReached(checks + 5);
-    expect(pings()).toBe(before);
+    await eventually('the marker on the socket', () =>
+      (socket as FakeNotifySocket).messages.includes('STATUS=marker'),
+    );
+    expect(pings()).toBe(3);
 
     healthy = true;
-    await socket.until(() => pings() >= before + 2);
+    await tick();
+    await tick();
+    await eventually('2 more pings', () => pings() >= 5);
     watchdog.stop();
     notifier.close();
   });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient, type HttpFailure } from '../../src/transport/http.js';
+import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';
 
 const servers: Array<{ close(cb?: () => void): unknown; closeAllConnections?: () => void }> = [];
@@ -145,14 +146,17 @@ describe('createHttpClient (the agent’s one HTTP stack)', () => {
   });
 
   it('rejects with the signal’s reason on abort, also while the body is read', async () => {
+    let started = false;
     const url = await listen((_req, res) => {
       res.writeHead(200);
       res.write('start'); // and never end
+      started = true;
     });
     const client = createHttpClient();
     const controller = new AbortController();
     const pending = client.request({ ...base, method: 'GET', url, signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('stop now')), 50);
+    await eventually('the server to start the body', () => started);
+    controller.abort(new Error('stop now'));
     await expect(pending).rejects.toThrow('stop now');
   });
 

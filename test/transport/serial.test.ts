@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SerialTransport, serialOpenError } from '../../src/transport/serial.js';
 import { readOrDisconnect } from '../../src/transport/serial-eof.js';
+import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';
-import { eventually, type SocatPair, socatPair } from './socat-pair.js';
+import { type SocatPair, socatPair } from './socat-pair.js';
 
 const hasSocat = requireTool('socat', 'a pseudo-terminal pair is real serial I/O without hardware');
 
@@ -35,10 +36,10 @@ describe.runIf(hasSocat)('SerialTransport over a socat pseudo-terminal pair', ()
     host.onData((c) => atHost.push(c));
     host.onClose((e) => closes.push(e));
     await host.write(Buffer.from([0x02, 0xb3, 0x41, 0xb3, 0x03, 0x00]));
-    await eventually(() => Buffer.concat(atDevice).length === 6, 'bytes at the device');
+    await eventually('bytes at the device', () => Buffer.concat(atDevice).length === 6);
     expect(Buffer.concat(atDevice)).toEqual(Buffer.from([0x02, 0xb3, 0x41, 0xb3, 0x03, 0x00]));
     await device.write(Buffer.of(0x06));
-    await eventually(() => atHost.length > 0, 'ACK at the host');
+    await eventually('ACK at the host', () => atHost.length > 0);
     await host.close();
     await host.close();
     expect(host.isOpen).toBe(false);
@@ -58,7 +59,7 @@ describe.runIf(hasSocat)('SerialTransport over a socat pseudo-terminal pair', ()
     host.onData((c) => atHost.push(c));
 
     await pair.stop();
-    await eventually(() => closes.length === 1, 'disconnect on the host side');
+    await eventually('disconnect on the host side', () => closes.length === 1);
     expect(closes[0]?.disconnected).toBe(true);
     expect(host.isOpen).toBe(false);
     await expect(host.write(Buffer.of(1))).rejects.toMatchObject({ code: 'DEVICE_UNAVAILABLE' });
@@ -72,8 +73,8 @@ describe.runIf(hasSocat)('SerialTransport over a socat pseudo-terminal pair', ()
     await host.open();
     await device.write(Buffer.from('back'));
     await eventually(
-      () => Buffer.concat(atHost).toString() === 'back',
       'data after replug on the old listener',
+      () => Buffer.concat(atHost).toString() === 'back',
     );
   });
 
@@ -90,7 +91,7 @@ describe.runIf(hasSocat)('SerialTransport over a socat pseudo-terminal pair', ()
     await device.write(Buffer.of(0x06));
     await got;
     await pair.stop();
-    await eventually(() => closes.length === 1, 'disconnect despite the 0-byte read');
+    await eventually('disconnect despite the 0-byte read', () => closes.length === 1);
   });
 });
 

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from '../helpers/eventually.js';
 
 /**
  * A pseudo-terminal pair made by socat: real serial I/O without hardware. `a` and `b` are stable
@@ -14,14 +15,6 @@ export interface SocatPair {
   /** Kills socat: both ends vanish (open ports see a disconnect), the links disappear. */
   stop(): Promise<void>;
   dispose(): Promise<void>;
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 export function socatPair(): SocatPair {
@@ -38,7 +31,7 @@ export function socatPair(): SocatPair {
         stdio: ['ignore', 'ignore', 'ignore'],
       });
       child = proc;
-      await until(() => existsSync(a) && existsSync(b), 'socat links');
+      await eventually('socat links', () => existsSync(a) && existsSync(b));
     },
     async stop() {
       const proc = child;
@@ -47,7 +40,7 @@ export function socatPair(): SocatPair {
       const exited = new Promise((resolve) => proc.once('exit', resolve));
       proc.kill('SIGTERM');
       await exited;
-      await until(() => !existsSync(a) && !existsSync(b), 'socat links to vanish');
+      await eventually('socat links to vanish', () => !existsSync(a) && !existsSync(b));
     },
     async dispose() {
       await pair.stop();
@@ -55,9 +48,4 @@ export function socatPair(): SocatPair {
     },
   };
   return pair;
-}
-
-/** Polls `check` until it holds (no wall-clock assertions: only a generous deadline). */
-export async function eventually(check: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
-  await until(check, what, timeoutMs);
 }

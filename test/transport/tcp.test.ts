@@ -1,6 +1,7 @@
 import { createServer, type Server, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TcpTransport } from '../../src/transport/tcp.js';
+import { eventually } from '../helpers/eventually.js';
 
 let server: Server | undefined;
 const peers: Socket[] = [];
@@ -21,11 +22,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(check()).toBe(true);
-};
-
 describe('TcpTransport', () => {
   it('exchanges bytes and re-opens as a new connection with the same listeners', async () => {
     let accepted = 0;
@@ -41,13 +37,13 @@ describe('TcpTransport', () => {
     await t.open();
     await t.open();
     await t.write(Buffer.from('a'));
-    await until(() => got.join('') === '>a');
+    await eventually("got.join('') === '>a'", () => got.join('') === '>a');
     await t.close();
     await t.close();
     expect(t.isOpen).toBe(false);
     await t.open();
     await t.write(Buffer.from('b'));
-    await until(() => got.join('') === '>a>b');
+    await eventually("got.join('') === '>a>b'", () => got.join('') === '>a>b');
     expect(accepted).toBe(2);
     expect(closes).toEqual([]);
     await t.close();
@@ -59,7 +55,7 @@ describe('TcpTransport', () => {
     const closes: Array<Error | undefined> = [];
     t.onClose((e) => closes.push(e));
     await t.open();
-    await until(() => closes.length === 1);
+    await eventually('closes.length === 1', () => closes.length === 1);
     expect(t.isOpen).toBe(false);
     await expect(t.write(Buffer.of(1))).rejects.toMatchObject({ code: 'DEVICE_UNAVAILABLE' });
   });

@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { parseExpiry, StatusBoard } from '../../../drivers/epson-fpmate/status.js';
 import type { FpmateResponse } from '../../../drivers/epson-fpmate/xml-response.js';
 import { ManualClock } from '../../../src/clock.js';
 import { AgentError } from '../../../src/errors.js';
+import { eventually } from '../../helpers/eventually.js';
 import { type Rig, rig } from './helpers.js';
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0);
@@ -111,19 +112,19 @@ describe('background status polling', () => {
     const polls = () => r?.sim.requests.filter((q) => q === 'printerCommand').length ?? 0;
     const afterOpen = polls();
     await r.sim.setFault('rtFiles', { rejected: 2 });
-    await vi.waitFor(() => expect(clock.pending).toBe(1));
+    await eventually('the poller parked on the clock', () => clock.pending === 1);
     await clock.advance(59_000);
     expect(polls()).toBe(afterOpen);
     await clock.advance(1_000);
-    await vi.waitFor(() => expect(r?.driver.status().facts.filesRejected).toBe(2));
+    await eventually('the poll to read 2 rejected files', () => r?.driver.status().facts.filesRejected === 2);
     await r.sim.setFault('refused', true);
-    await vi.waitFor(() => expect(clock.pending).toBe(1));
+    await eventually('the poller parked on the clock', () => clock.pending === 1);
     await clock.advance(60_000);
-    await vi.waitFor(() => expect(r?.driver.status().connected).toBe(false));
+    await eventually('the printer shown unreachable', () => r?.driver.status().connected === false);
     await r.sim.setFault('refused', false);
-    await vi.waitFor(() => expect(clock.pending).toBe(1));
+    await eventually('the poller parked on the clock', () => clock.pending === 1);
     await clock.advance(5_000);
-    await vi.waitFor(() => expect(r?.driver.status().connected).toBe(true));
+    await eventually('the printer shown reachable again', () => r?.driver.status().connected === true);
   });
 
   it('opening an unreachable printer rejects with DEVICE_UNAVAILABLE', async () => {

@@ -4,7 +4,7 @@ import { silentLogger } from '../../../src/log.js';
 import { createTransportFactory } from '../../../src/transport/factory.js';
 import { FakeCp2110 } from '../../../src/transport/fake-hid.js';
 import { MemoryHub } from '../../../src/transport/memory.js';
-import { eventually } from '../../transport/socat-pair.js';
+import { eventually } from '../../helpers/eventually.js';
 import { encoderContract } from './contract.js';
 import { keyJob, makeDriver, type Rig, run } from './rig.js';
 
@@ -48,12 +48,12 @@ describe('salto-encoder over HID', () => {
     const driver = makeDriver(rig);
     await driver.open(new AbortController().signal);
     rig.fake.unplug();
-    await eventually(() => driver.status().summary === 'unplugged — waiting for it', 'unplug noticed');
+    await eventually('unplug noticed', () => driver.status().summary === 'unplugged — waiting for it');
     const meanwhile = await run(driver, keyJob({ keyCount: 1 }));
     expect(meanwhile.error).toMatchObject({ code: 'DEVICE_UNAVAILABLE' });
     expect(meanwhile.ctx.checkpoints).toEqual([]);
     rig.fake.replug();
-    await eventually(() => driver.status().connected, 'reconnect after replug');
+    await eventually('reconnect after replug', () => driver.status().connected);
     const after = await run(driver, keyJob({ keyCount: 2 }));
     expect(after.ok && after.result.notes).toBe('2 keys for room 101');
     await driver.close();

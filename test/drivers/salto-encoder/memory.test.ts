@@ -6,7 +6,7 @@ import { silentLogger } from '../../../src/log.js';
 import { createTransportFactory } from '../../../src/transport/factory.js';
 import { MemoryHub } from '../../../src/transport/memory.js';
 import { testDriverContext } from '../../helpers/driver-context.js';
-import { eventually } from '../../transport/socat-pair.js';
+import { eventually } from '../../helpers/eventually.js';
 import { encoderContract } from './contract.js';
 import { keyJob, makeDriver, type Rig, run } from './rig.js';
 
@@ -58,7 +58,7 @@ describe('salto-encoder over memory: link life', () => {
     expect(meanwhile.error).toMatchObject({ code: 'DEVICE_UNAVAILABLE', retryable: true });
     expect(meanwhile.ctx.checkpoints).toEqual([]);
     rig.sim.serve(rig.hub, 'encoder');
-    await eventually(() => driver.status().connected, 'background reconnect');
+    await eventually('background reconnect', () => driver.status().connected);
     expect(driver.status().summary).toBe('ready');
     await driver.close();
   });
@@ -76,13 +76,13 @@ describe('salto-encoder over memory: link life', () => {
       'The encoder was disconnected while writing key 2 of 3 for room 101; test that card before handing it out. 1 of 3 keys was cut before this.',
     );
     expect(first.progress).toEqual([1 / 3]);
-    await eventually(() => driver.status().summary === 'unplugged — waiting for it', 'unplugged status');
+    await eventually('unplugged status', () => driver.status().summary === 'unplugged — waiting for it');
     expect(driver.status().warnings).toEqual([
       'The encoder is unplugged or not answering; the agent reconnects by itself as soon as it is back.',
     ]);
 
     rig.sim.serve(rig.hub, 'encoder');
-    await eventually(() => driver.status().connected, 'reconnect after replug');
+    await eventually('reconnect after replug', () => driver.status().connected);
     const second = await run(driver, keyJob({}, { attempt: 2, checkpoint: first.ctx.checkpoints.at(-1) }));
     expect(second.ok && second.result.notes).toBe('3 keys for room 101');
     expect(second.progress).toEqual([2 / 3, 1]);

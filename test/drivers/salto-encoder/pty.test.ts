@@ -3,8 +3,9 @@ import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
 import { silentLogger } from '../../../src/log.js';
 import { createTransportFactory } from '../../../src/transport/factory.js';
 import type { Transport } from '../../../src/transport/types.js';
+import { eventually } from '../../helpers/eventually.js';
 import { requireTool } from '../../helpers/tools.js';
-import { eventually, type SocatPair, socatPair } from '../../transport/socat-pair.js';
+import { type SocatPair, socatPair } from '../../transport/socat-pair.js';
 import { encoderContract } from './contract.js';
 import { keyJob, makeDriver, type Rig, run } from './rig.js';
 
@@ -59,13 +60,13 @@ describe.runIf(hasSocat)('salto-encoder over a pseudo-terminal (socat)', () => {
     expect(first.error).toMatchObject({ code: 'DEVICE_UNAVAILABLE', retryable: false });
     expect(first.error?.notes).toMatch(/^The encoder was disconnected while writing key 2 of 3 for room 101/);
     expect(first.progress).toEqual([1 / 3]);
-    await eventually(() => driver.status().summary === 'unplugged — waiting for it', 'unplugged status');
+    await eventually('unplugged status', () => driver.status().summary === 'unplugged — waiting for it');
 
     // Plug it back in on the same by-id-like paths; the device side opens first.
     await r.pair.start();
     await r.device.open();
     r.sim.attach(r.device);
-    await eventually(() => driver.status().connected, 'background reconnect');
+    await eventually('background reconnect', () => driver.status().connected);
 
     const second = await run(driver, keyJob({}, { attempt: 2, checkpoint: first.ctx.checkpoints.at(-1) }));
     expect(second.ok && second.result.notes).toBe('3 keys for room 101');
@@ -79,7 +80,7 @@ describe.runIf(hasSocat)('salto-encoder over a pseudo-terminal (socat)', () => {
     const driver = makeDriver(rig);
     await driver.open(new AbortController().signal);
     await rig.pair.stop();
-    await eventually(() => !driver.status().connected, 'disconnect noticed by the idle reader');
+    await eventually('disconnect noticed by the idle reader', () => !driver.status().connected);
     const out = await run(driver, keyJob());
     expect(out.error).toMatchObject({
       code: 'DEVICE_UNAVAILABLE',

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { simEncoderFactory, simFiscalFactory } from '../../../drivers/sim/index.js';
+import { ManualClock } from '../../../src/clock.js';
 import type { CommandData } from '../../../src/connector/model.js';
 import { AgentError } from '../../../src/errors.js';
 import {
@@ -78,14 +79,17 @@ describe('sim-encoder', () => {
   });
 
   it('stops between cards when cancelled', async () => {
+    const clock = new ManualClock();
     const driver = simEncoderFactory.create(
       simEncoderFactory.configSchema.parse({ durationMs: 30, jitterMs: 0 }),
-      testDriverContext(),
+      testDriverContext({ clock }),
     );
     const abort = new AbortController();
     const ctx = recordingExecuteContext(abort.signal);
     const running = driver.execute(jobFor(keys(3)), ctx);
-    setTimeout(() => abort.abort(), 15);
+    // Half way through the second of three 10 ms cards, on the driver's clock.
+    await clock.advance(15);
+    abort.abort();
     await expect(running).rejects.toMatchObject({ code: 'ABORTED' });
     expect(ctx.progressSeen.length).toBeLessThan(3);
   });
