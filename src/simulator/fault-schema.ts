@@ -26,6 +26,12 @@ const RequestFaultSchema = z
     rate: probability.default(0),
     /** The next N requests (of the listed operations) get the fault for sure. */
     next: z.number().int().min(0).default(0),
+    /**
+     * With `next`: the fault hits every `every`-th matching request until the N are spent, the
+     * others pass (`{ next: 1, every: 5 }` = the 5th request from now). Counting restarts when
+     * the section is set.
+     */
+    every: z.number().int().min(1).default(1),
     operations,
   })
   .strict();
@@ -86,9 +92,16 @@ export const FaultsSchema = z
       })
       .strict()
       .prefault({}),
-    /** When a command reaches Processing, staff cancels it with this probability, after `delayMs`. */
+    /**
+     * When a command reaches Processing, staff cancels it after `delayMs`: the next `next` such
+     * commands for sure, any other with `probability`.
+     */
     cancelOnProcessing: z
-      .object({ probability: probability.default(0), delayMs: z.number().int().min(0).default(0) })
+      .object({
+        probability: probability.default(0),
+        next: z.number().int().min(0).default(0),
+        delayMs: z.number().int().min(0).default(0),
+      })
       .strict()
       .prefault({}),
   })

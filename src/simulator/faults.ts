@@ -13,16 +13,22 @@ export type RequestFault =
   | { kind: 'gzip-bomb' }
   | { kind: 'server-error'; status: number };
 
+/** The sections whose `next` can be spaced out with `every`. */
+const COUNTED = ['serverErrors', 'resets', 'hangs', 'captivePortal'] as const;
+
 /**
  * The live fault switches. Decisions that need chance draw from the `faults` stream of the seed,
  * so a run with the same seed and the same request sequence hits the same faults.
  */
+
 export class FaultController {
   private current: Faults;
   /** A listener's error reaches the caller, as a test's failed expectation must. */
   private readonly listeners = new Listeners<[Faults]>((error) => {
     throw error;
   });
+  /** Matching requests seen by each counted section since it was set (for `every`). */
+  private seen = new WeakMap<object, number>();
 
   constructor(
     private initial: Faults,
@@ -55,7 +61,13 @@ export class FaultController {
     const given = z.record(z.string(), z.unknown()).parse(patch ?? {});
     const next = { ...this.current } as Record<string, unknown>;
     for (const key of Object.keys(given)) next[key] = (parsed.data as Record<string, unknown>)[key];
+    const previous = this.current;
     this.current = FaultsSchema.parse(next);
+    // Sections the patch did not name keep their place in an `every` count.
+    for (const key of COUNTED) {
+      const count = this.seen.get(previous[key]);
+      if (!(key in given) && count !== undefined) this.seen.set(this.current[key], count);
+    }
     return this.changed();
   }
 
@@ -72,11 +84,18 @@ export class FaultController {
     return this.changed();
   }
 
-  private hits(fault: { rate: number; next: number; operations?: string[] | undefined }, operation: string) {
+  private hits(
+    fault: { rate: number; next: number; every: number; operations?: string[] | undefined },
+    operation: string,
+  ) {
     if (fault.operations && !fault.operations.includes(operation)) return false;
     if (fault.next > 0) {
-      fault.next--;
-      return true;
+      const seen = (this.seen.get(fault) ?? 0) + 1;
+      this.seen.set(fault, seen);
+      if (seen % fault.every === 0) {
+        fault.next--;
+        return true;
+      }
     }
     return this.rng.chance(fault.rate);
   }
@@ -112,6 +131,10 @@ export class FaultController {
   /** Whether staff cancels a command that just reached Processing; the delay in ms if so. */
   cancelOnProcessing(): number | undefined {
     const c = this.current.cancelOnProcessing;
+    if (c.next > 0) {
+      c.next--;
+      return c.delayMs;
+    }
     return this.rng.chance(c.probability) ? c.delayMs : undefined;
   }
 }

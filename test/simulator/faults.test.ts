@@ -8,9 +8,8 @@ import { noFaults } from '../../src/simulator/fault-schema.js';
 import { FaultController } from '../../src/simulator/faults.js';
 import { DEEP_NESTING_LEVELS, HUGE_STRING_LENGTH } from '../../src/simulator/malformed.js';
 import { createRng } from '../../src/simulator/rng.js';
-import { call, startSim, until } from './support.js';
-
-const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
+import { eventually } from '../helpers/eventually.js';
+import { call, startSim } from './support.js';
 
 describe('request faults', () => {
   it('adds latency on the simulator clock, only to the listed operations', async () => {
@@ -23,9 +22,13 @@ describe('request faults', () => {
       answered = true;
       return a;
     });
-    await until(() => clock.pending > 0, 'the latency sleep');
+    await eventually('the latency sleep', () => clock.pending > 0);
     await clock.advance(1999);
-    await tick();
+    // Not answered yet, by construction: the handler is still parked on the clock's sleep, and
+    // a request that follows it (no latency for its operation) is served meanwhile.
+    expect(clock.pending).toBe(1);
+    expect((await call(sim, 'devices/getAll')).status).toBe(200);
+    expect(clock.pending).toBe(1);
     expect(answered).toBe(false);
     await clock.advance(1);
     expect((await pending).status).toBe(200);
@@ -53,6 +56,28 @@ describe('request faults', () => {
     expect(sim.command(id)?.state).toBe('Pending');
     expect((await call(sim, 'commands/update', { CommandId: id, State: 'Received' })).status).toBe(200);
     expect(sim.counters().faults['server-error']).toBe(2);
+  });
+
+  it('spaces the next N faults out with every: the 3rd and the 6th request are reset, the rest pass', async () => {
+    const sim = await startSim();
+    sim.setFaults({ resets: { next: 2, every: 3 } });
+    const outcomes: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      outcomes.push(
+        await call(sim, 'devices/getAll').then(
+          (a) => String(a.status),
+          () => 'reset',
+        ),
+      );
+    }
+    expect(outcomes).toEqual(['200', '200', 'reset', '200', '200', 'reset', '200', '200']);
+    expect(sim.faults().resets.next).toBe(0);
+    // Setting another section keeps the count; setting the section itself starts it again.
+    sim.setFaults({ resets: { next: 1, every: 2 } });
+    expect((await call(sim, 'devices/getAll')).status).toBe(200);
+    sim.setFaults({ serverErrors: { rate: 0 } });
+    await expect(call(sim, 'devices/getAll')).rejects.toThrow();
+    expect(sim.counters().faults.reset).toBe(3);
   });
 
   it('answers 5xx at a rate', async () => {
@@ -85,8 +110,10 @@ describe('request faults', () => {
       { CommandId: id, State: 'Received' },
       { signal: abort.signal },
     );
-    await until(() => sim.counters().faults.hang === 1, 'the hang');
-    await tick();
+    await eventually('the hang', () => sim.counters().faults.hang === 1);
+    // The hung update was never handled: a later request, answered, still sees it Pending.
+    const seen = await call(sim, 'commands/getAllByIds', { CommandIds: [id] });
+    expect((seen.body.Commands as Array<{ State: string }>).map((c) => c.State)).toEqual(['Pending']);
     expect(sim.command(id)?.state).toBe('Pending');
     abort.abort();
     await expect(hanging).rejects.toThrow(/abort/i);
@@ -229,7 +256,7 @@ describe('a gzip bomb instead of the platform', () => {
 });
 
 describe('staff cancels while the agent processes', () => {
-  it('cancels a command that reached Processing, after the delay, with the configured probability', async () => {
+  it('cancels a command that reached Processing, after the delay, by probability or for the next N', async () => {
     const clock = new ManualClock();
     const sim = await startSim({
       clock,
@@ -250,7 +277,12 @@ describe('staff cancels while the agent processes', () => {
     ).toBe(400);
     expect(sim.counters().faults['cancel-on-processing']).toBe(1);
 
-    sim.setFaults({ cancelOnProcessing: { probability: 0 } });
+    sim.setFaults({ cancelOnProcessing: { probability: 0, next: 1, delayMs: 0 } });
+    const counted = sim.createFiscalData();
+    await call(sim, 'commands/update', { CommandId: counted.id, State: 'Processing', Progress: 0 });
+    await clock.advance(0);
+    expect(sim.command(counted.id)?.state).toBe('Cancelled');
+    expect(sim.faults().cancelOnProcessing.next).toBe(0);
     const other = sim.createFiscalData();
     await call(sim, 'commands/update', { CommandId: other.id, State: 'Processing', Progress: 0 });
     await clock.advance(5000);

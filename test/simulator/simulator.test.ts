@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { normalizeCommand } from '../../src/connector/model.js';
 import { startPlatformSimulator } from '../../src/simulator/index.js';
-import { call, startSim, until } from './support.js';
+import { eventually } from '../helpers/eventually.js';
+import { call, startSim } from './support.js';
 
 describe('simulator lifecycle', () => {
   it('listens on 127.0.0.1 with a free port and exposes its addresses and tokens', async () => {
@@ -32,10 +33,10 @@ describe('simulator lifecycle', () => {
       () => 'answered',
       () => 'failed',
     );
-    await until(() => sim.counters().faults.hang === 1, 'the hang');
+    await eventually('the hang', () => sim.counters().faults.hang === 1);
     await Promise.all([sim.close(), sim.close()]);
     expect(await hanging).toBe('failed');
-    await until(() => closed, 'the socket to close');
+    await eventually('the socket to close', () => closed);
     await expect(fetch(`${sim.url}/api/connector/v1/devices/getAll`, { method: 'POST' })).rejects.toThrow();
   });
 

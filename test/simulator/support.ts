@@ -113,12 +113,3 @@ export function missingKeys(fixture: unknown, sample: unknown): string[] {
     (p) => !have.has(p) && ![...nullAt].some((n) => p.startsWith(`${n}.`) || p.startsWith(`${n}[]`)),
   );
 }
-
-/** Waits (by polling, bounded) until `check` is true; for events that cross a socket. */
-export async function until(check: () => boolean, what: string, tries = 400): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}

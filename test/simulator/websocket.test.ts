@@ -3,7 +3,8 @@ import { WebSocket } from 'ws';
 import { ManualClock } from '../../src/clock.js';
 import { WsMessageSchema } from '../../src/connector/wire.js';
 import type { PlatformSimulator } from '../../src/simulator/index.js';
-import { call, startSim, until } from './support.js';
+import { eventually } from '../helpers/eventually.js';
+import { call, startSim } from './support.js';
 
 interface Client {
   ws: WebSocket;
@@ -56,7 +57,7 @@ describe('WebSocket /ws/connector', () => {
     const sim = await startSim({ scenario: { platform: { otherEventRate: 0 } } });
     const client = await connect(sim, cookie(sim));
     const a = sim.createKeys();
-    await until(() => commandEvents(client).length === 1, 'creation event');
+    await eventually('creation event', () => commandEvents(client).length === 1);
     expect(commandEvents(client)[0]).toEqual({ Type: 'DeviceCommand', Id: a.id, State: 'Pending' });
     await call(sim, 'commands/update', { CommandId: a.id, State: 'Received' });
     await call(sim, 'commands/update', { CommandId: a.id, State: 'Processing', Progress: 0.2 });
@@ -66,7 +67,7 @@ describe('WebSocket /ws/connector', () => {
       ReservationId: sim.world.reservations[0]?.id,
       KeyCount: 1,
     });
-    await until(() => commandEvents(client).length === 5, 'five events');
+    await eventually('five events', () => commandEvents(client).length === 5);
     expect(commandEvents(client).map((e) => [e.Id, e.State])).toEqual([
       [a.id, 'Pending'],
       [a.id, 'Received'],
@@ -77,7 +78,7 @@ describe('WebSocket /ws/connector', () => {
     // A refused update pushes nothing.
     await call(sim, 'commands/update', { CommandId: a.id, State: 'Processed' });
     sim.createPrint();
-    await until(() => commandEvents(client).length === 6, 'sixth event');
+    await eventually('sixth event', () => commandEvents(client).length === 6);
     expect(commandEvents(client)[5]?.State).toBe('Pending');
     client.ws.close();
   });
@@ -87,7 +88,7 @@ describe('WebSocket /ws/connector', () => {
     const client = await connect(sim, cookie(sim));
     sim.createPrint();
     sim.createKeys();
-    await until(() => client.messages.length === 2, 'two messages');
+    await eventually('two messages', () => client.messages.length === 2);
     for (const message of client.messages) {
       expect(message.Events[0]?.Type).toBe('DeviceCommand');
       expect(['Reservation', 'Resource', 'PriceUpdate']).toContain(message.Events[1]?.Type);
@@ -102,17 +103,17 @@ describe('WebSocket /ws/connector', () => {
     const second = await connect(sim, cookie(sim));
     expect(sim.openWebSockets).toBe(2);
     expect(sim.dropWebSockets()).toBe(2);
-    await until(() => first.closed() && second.closed(), 'both closed');
+    await eventually('both closed', () => first.closed() && second.closed());
 
     sim.setFaults({ websocket: { dropEverySeconds: 5 } });
     const third = await connect(sim, cookie(sim));
     await clock.advance(4999);
     expect(third.closed()).toBe(false);
     await clock.advance(1);
-    await until(() => third.closed(), 'periodic drop');
+    await eventually('periodic drop', () => third.closed());
     const fourth = await connect(sim, cookie(sim));
     await clock.advance(5000);
-    await until(() => fourth.closed(), 'second periodic drop');
+    await eventually('second periodic drop', () => fourth.closed());
     expect(sim.counters().faults['websocket-drop']).toBe(3);
 
     sim.clearFaults();
