@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
 import { type DaemonHandle, tempDir } from '../helpers/daemon.js';
+import { eventually } from '../helpers/eventually.js';
 import { createMix, e2eScenario, startAgent, TOKENS } from './harness.js';
 import { verify, waitForAll } from './verify.js';
 
@@ -33,7 +34,7 @@ describe('agent daemon end to end', () => {
     daemon = startAgent(sim, dir);
     await daemon.start();
     const planned = createMix(sim, 500);
-    await waitForAll(sim, planned, 120_000);
+    await waitForAll(sim, planned);
     const verdict = verify(sim, planned, dir);
     expect(verdict.problems).toEqual([]);
     expect(verdict.untouched).toBe(50);
@@ -47,13 +48,32 @@ describe('agent daemon end to end', () => {
     daemon = startAgent(sim, dir);
     await daemon.start();
     const planned = createMix(sim, 200);
-    for (let round = 0; round < 3; round++) {
-      await new Promise((r) => setTimeout(r, 400 + round * 250));
+    const ended = () => {
+      const counts = sim.stateCounts();
+      return counts.Processed + counts.Error + counts.Cancelled;
+    };
+    const updates = () => sim.counters().commands.updatesAccepted;
+    // Each kill lands on an event of the run, never at a time: mid-stream, during the restarted
+    // daemon's recovery, and mid-stream again.
+    const killPoints = [
+      { what: 'the 30th command to end', reached: (base: number) => ended() >= base + 30, from: ended },
+      {
+        what: 'the restarted daemon’s 2nd update',
+        reached: (base: number) => updates() >= base + 2,
+        from: updates,
+      },
+      { what: '15 more commands to end', reached: (base: number) => ended() >= base + 15, from: ended },
+    ];
+    for (const [round, point] of killPoints.entries()) {
+      const base = point.from();
+      await eventually(`kill point ${round + 1}: ${point.what}`, () => point.reached(base), {
+        intervalMs: 2,
+      });
       await daemon.kill();
       planned.push(...createMix(sim, 30, 200 + round * 30));
       await daemon.start();
     }
-    await waitForAll(sim, planned, 120_000);
+    await waitForAll(sim, planned);
     const verdict = verify(sim, planned, dir, { crashes: true });
     expect(verdict.problems).toEqual([]);
     expect(daemon.exits.filter((e) => e.signal === 'SIGKILL')).toHaveLength(3);
@@ -64,7 +84,12 @@ describe('agent daemon end to end', () => {
     daemon = startAgent(sim, dir);
     await daemon.start();
     const planned = createMix(sim, 60);
-    await new Promise((r) => setTimeout(r, 300));
+    // The outage begins mid-stream (an event), and lasts 30 s: the length is the scenario.
+    await eventually('the 10th command to end', () => {
+      const counts = sim.stateCounts();
+      return counts.Processed + counts.Error >= 10;
+    });
+    const refusedBefore = sim.counters().faults['server-error'];
     sim.setFaults({
       serverErrors: { rate: 1, next: 0, status: 503 },
       websocket: { refuse: true, dropEverySeconds: null },
@@ -73,7 +98,9 @@ describe('agent daemon end to end', () => {
     planned.push(...createMix(sim, 40, 60));
     await new Promise((r) => setTimeout(r, 30_000));
     sim.clearFaults();
-    await waitForAll(sim, planned, 90_000);
+    // The agent met the outage (it kept asking, and was refused).
+    expect(sim.counters().faults['server-error']).toBeGreaterThan(refusedBefore);
+    await waitForAll(sim, planned);
     expect(verify(sim, planned, dir).problems).toEqual([]);
   }, 180_000);
 
@@ -83,7 +110,7 @@ describe('agent daemon end to end', () => {
     daemon = startAgent(sim, dir);
     await daemon.start();
     const planned = createMix(sim, 60);
-    await waitForAll(sim, planned, 60_000);
+    await waitForAll(sim, planned);
     expect(verify(sim, planned, dir).problems).toEqual([]);
     expect(sim.openWebSockets).toBe(0);
   }, 120_000);

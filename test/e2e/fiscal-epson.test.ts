@@ -5,11 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type FpmateSimulator, startFpmateSimulator } from '../../drivers/epson-fpmate/simulator.js';
 import { runCli } from '../../src/cli.js';
+import { ManualClock } from '../../src/clock.js';
 import type { CommandState } from '../../src/connector/wire.js';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
 import { createHttpClient } from '../../src/transport/http.js';
-import { createDaemon, type DaemonHandle, eventually } from '../helpers/daemon.js';
-import { historyProblems, TOKENS } from './harness.js';
+import { historyProblems } from '../helpers/command-states.js';
+import { createDaemon, type DaemonHandle } from '../helpers/daemon.js';
+import { eventually } from '../helpers/eventually.js';
+import { TOKENS } from './harness.js';
 
 const RT = 'f1000000-0000-4000-8000-000000000001';
 const SERIAL = '99MEY123456';
@@ -27,9 +30,12 @@ describe('fiscal receipts end to end with the Epson driver', () => {
   let sim: PlatformSimulator;
   let daemon: DaemonHandle;
   const created: string[] = [];
+  const printerClock = new ManualClock(Date.now());
 
   beforeAll(async () => {
-    printer = await startFpmateSimulator({ serial: SERIAL });
+    // The printer's own clock only moves when a test says so: its `slow` fault then holds an
+    // answer back until the test has done what it needs (kill -9) instead of for some seconds.
+    printer = await startFpmateSimulator({ serial: SERIAL, clock: printerClock });
     sim = await startPlatformSimulator({
       scenario: {
         platform: { ...TOKENS, rateLimit: { requests: 100_000, windowSeconds: 30 } },
@@ -78,14 +84,19 @@ describe('fiscal receipts end to end with the Epson driver', () => {
   const state = (id: string) => sim.command(id)?.state ?? 'Pending';
   const notes = (id: string) => sim.history(id).at(-1)?.notes ?? '';
   /** Waits for the command's end; resolves to its state, followed by its Notes unless Processed. */
-  async function settle(id: string, timeoutMs = 30_000): Promise<string> {
-    const final = await eventually(
-      () => (TERMINAL.includes(state(id)) ? state(id) : undefined),
-      timeoutMs,
-      `command ${id}`,
-      100,
+  async function settle(id: string): Promise<string> {
+    const final = await eventually(`command ${id} to end`, () =>
+      TERMINAL.includes(state(id)) ? state(id) : undefined,
     );
     return final === 'Processed' ? final : `${final}: ${notes(id)}`;
+  }
+  /** The printer as the daemon's status page shows it. */
+  async function printerShown(): Promise<{ connected: boolean; summary: string } | undefined> {
+    const answer = await fetch(`${daemon.statusUrl()}/status.json`);
+    const snapshot = (await answer.json()) as {
+      devices: Array<{ id: string; status: { connected: boolean; summary: string } }>;
+    };
+    return snapshot.devices.find((d) => d.id === RT)?.status;
   }
   function track(id: string): string {
     created.push(id);
@@ -113,15 +124,25 @@ describe('fiscal receipts end to end with the Epson driver', () => {
   }, 60_000);
 
   it('rides out a busy printer and a refused connection by trying again', async () => {
+    // Busy until the printer has answered the receipt busy once (its own request log says so).
     await printer.setFault('busy', true);
+    const seen = printer.requests.length;
     const busy = track(sim.createFiscalData({ deviceId: RT }).id);
-    await new Promise((r) => setTimeout(r, 1000));
+    await eventually('the receipt to be answered busy', () =>
+      printer.requests.slice(seen).includes('printerFiscalReceipt'),
+    );
     await printer.setFault('busy', false);
     expect(await settle(busy)).toBe('Processed');
 
+    // Refused until the driver has met the refusal: its status, on the daemon's page, turns
+    // unreachable (a refused job makes it poll the printer, which is refused too).
     await printer.setFault('refused', true);
     const refused = track(sim.createFiscalPayload({ deviceId: RT }).id);
-    await new Promise((r) => setTimeout(r, 1000));
+    await eventually(
+      'the daemon to show the printer unreachable',
+      async () => (await printerShown())?.connected === false,
+      { intervalMs: 50 },
+    );
     await printer.setFault('refused', false);
     expect(await settle(refused)).toBe('Processed');
   }, 90_000);
@@ -137,10 +158,12 @@ describe('fiscal receipts end to end with the Epson driver', () => {
   }, 60_000);
 
   it('after kill -9 between send and answer, reports the one receipt with its number', async () => {
+    // The answer waits on the printer's manual clock, which does not move: the kill lands between
+    // the print and its answer by construction.
     await printer.setFault('slow', { ms: 5000 });
     const before = printer.printed.length;
     const id = track(sim.createFiscalData({ deviceId: RT }).id);
-    await eventually(() => printer.printed.length > before, 20_000, 'the receipt to be printed');
+    await eventually('the receipt to be printed', () => printer.printed.length > before);
     await daemon.kill();
     await printer.setFault('slow', false);
     await daemon.start();

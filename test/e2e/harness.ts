@@ -1,12 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CommandState } from '../../src/connector/wire.js';
-import type {
-  CommandView,
-  HistoryEntry,
-  PlatformSimulator,
-  ScenarioInput,
-} from '../../src/simulator/index.js';
+import type { CommandView, PlatformSimulator, ScenarioInput } from '../../src/simulator/index.js';
 import { createDaemon, type DaemonHandle } from '../helpers/daemon.js';
 
 /**
@@ -188,37 +182,6 @@ export function createMix(sim: PlatformSimulator, count: number, offset = 0): Pl
     }
   }
   return out;
-}
-
-const RANK: Record<CommandState, number> = {
-  Pending: 0,
-  Received: 1,
-  Processing: 2,
-  Processed: 3,
-  Cancelled: 3,
-  Error: 3,
-};
-
-/**
- * Problems with one history: states out of order, anything after a terminal state, and (unless
- * `allowRepeats`, for runs with crashes, where at-least-once delivery may resend the update whose
- * acknowledgement was lost) the same state reported twice.
- */
-export function historyProblems(history: HistoryEntry[], allowRepeats = false): string[] {
-  const problems: string[] = [];
-  for (let i = 1; i < history.length; i++) {
-    const prev = history[i - 1] as HistoryEntry;
-    const cur = history[i] as HistoryEntry;
-    if (RANK[prev.state] === 3) problems.push(`update after terminal ${prev.state}: ${cur.state}`);
-    if (RANK[cur.state] < RANK[prev.state]) problems.push(`backwards ${prev.state} → ${cur.state}`);
-    if (!allowRepeats && cur.state === prev.state && cur.state !== 'Processing')
-      problems.push(`${cur.state} twice`);
-  }
-  return problems;
-}
-
-export function isTerminal(state: CommandState): boolean {
-  return RANK[state] === 3;
 }
 
 /** Reads a simulated device's ledger: command id → number of side effects. */

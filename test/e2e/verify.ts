@@ -1,20 +1,19 @@
 import { join } from 'node:path';
 import type { PlatformSimulator } from '../../src/simulator/index.js';
-import { eventually } from '../helpers/daemon.js';
-import { historyProblems, isTerminal, ledgerCounts, type Planned } from './harness.js';
+import { historyProblems, isTerminal } from '../helpers/command-states.js';
+import { eventually } from '../helpers/eventually.js';
+import { ledgerCounts, type Planned } from './harness.js';
 
-/** Waits until every command the agent owns is terminal on the simulator. */
+/**
+ * Waits until every command the agent owns is terminal on the simulator. `timeoutMs` is only the
+ * safety net against a hung run (generous by default); nothing here measures how long it took.
+ */
 export async function waitForAll(
   sim: PlatformSimulator,
   planned: Planned[],
-  timeoutMs: number,
+  timeoutMs = 300_000,
 ): Promise<void> {
   await eventually(
-    () =>
-      planned.every(
-        (p) => p.expected === 'untouched' || isTerminal(sim.command(p.view.id)?.state ?? 'Pending'),
-      ),
-    timeoutMs,
     () => {
       const open = planned.filter(
         (p) => p.expected !== 'untouched' && !isTerminal(sim.command(p.view.id)?.state ?? 'Pending'),
@@ -24,7 +23,11 @@ export async function waitForAll(
         .map((p) => `${p.view.kind} ${p.view.id} ${sim.command(p.view.id)?.state}`)
         .join(', ')})`;
     },
-    200,
+    () =>
+      planned.every(
+        (p) => p.expected === 'untouched' || isTerminal(sim.command(p.view.id)?.state ?? 'Pending'),
+      ),
+    { timeoutMs, intervalMs: 200 },
   );
 }
 

@@ -1,13 +1,12 @@
 import type { Rng } from '../../src/simulator/rng.js';
 import type { DaemonHandle } from '../helpers/daemon.js';
-import type { MangleMode } from './reply-mangler.js';
-import type { Rig } from './rig.js';
+import { eventually } from '../helpers/eventually.js';
 
 /**
- * What the campaign does to the world while commands flow: a fixed timeline of faults (platform,
- * WebSocket, printer, encoder, garbage answers) and a loop of kill -9 at seeded random points,
- * each followed by a restart — some land while the daemon is still starting up and recovering.
- * Everything done is logged with its time, for failure messages.
+ * The campaign's kill -9 loop and what coordinates it with the acts: every kill lands on an event
+ * of the run (the daemon's k-th line while it starts, or the k-th update it got through to the
+ * platform since it started), never at a time; acts that must run with the daemon alive hold the
+ * quiet lock. Everything done is logged, for failure messages.
  */
 
 export interface ChaosEvent {
@@ -15,11 +14,14 @@ export interface ChaosEvent {
   what: string;
 }
 
+/** What the campaign did, in order, with the time (for the story in a failure message only). */
 export class ChaosLog {
   readonly events: ChaosEvent[] = [];
   constructor(readonly t0: number) {}
   note(what: string): void {
     this.events.push({ at: Date.now(), what });
+    // FAULT_TRACE=1 tells the story as it happens (to follow a long run).
+    if (process.env.FAULT_TRACE) console.info(`+${((Date.now() - this.t0) / 1000).toFixed(1)} s ${what}`);
   }
   /** "+12.3 s kill -9 #4" lines. */
   toString(): string {
@@ -27,205 +29,117 @@ export class ChaosLog {
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/**
+ * One holder at a time: a quiet act (outage, 429 storm) holds it while it runs, and each kill
+ * takes it for the kill itself, so no kill lands inside a quiet act.
+ */
+export class QuietLock {
+  private tail: Promise<void> = Promise.resolve();
 
-interface Step {
-  atMs: number;
-  what: string;
-  run: () => void | Promise<void>;
-}
-
-/** The fault timeline, in ms from the start of the run; everything is off again at 75 s. */
-export function faultTimeline(rig: Rig): Step[] {
-  const { platform, printer, mangler, salto } = rig;
-  const answers = (mode: MangleMode) => () => {
-    mangler.mode = mode;
-  };
-  let unplugMidJob: (() => void) | undefined;
-  const garbageScript = () =>
-    salto.sim.enqueue(
-      'garbage',
-      'bad-lrc',
-      'split',
-      'nak-then-ack',
-      'garbage',
-      'busy',
-      'bad-lrc',
-      'garbage',
-      'split',
-      { reply: 'EG', text: 'lock server glitch' },
-      'garbage',
-      'bad-lrc',
-    );
-  return [
-    { atMs: 2000, what: 'printer: paper out', run: () => printer.setFault('paperOut', true) },
-    { atMs: 7000, what: 'printer: paper back', run: () => printer.setFault('paperOut', false) },
-    {
-      atMs: 8000,
-      what: 'WebSocket flapping (drop every 1.2 s)',
-      run: () => void platform.setFaults({ websocket: { refuse: false, dropEverySeconds: 1.2 } }),
-    },
-    { atMs: 10_000, what: 'printer: busy', run: () => printer.setFault('busy', true) },
-    { atMs: 14_000, what: 'printer: not busy', run: () => printer.setFault('busy', false) },
-    { atMs: 16_000, what: 'WebSocket steady', run: () => void platform.setFaults({ websocket: {} }) },
-    {
-      atMs: 18_000,
-      what: 'platform outage (503 on everything, WebSocket refused)',
-      run: () => {
-        platform.setFaults({
-          serverErrors: { rate: 1, status: 503 },
-          websocket: { refuse: true, dropEverySeconds: null },
-        });
-        platform.dropWebSockets();
-      },
-    },
-    {
-      atMs: 25_000,
-      what: 'platform back',
-      run: () => void platform.setFaults({ serverErrors: {}, websocket: {} }),
-    },
-    { atMs: 27_000, what: 'encoder unplugged', run: () => salto.unplug() },
-    { atMs: 33_000, what: 'encoder plugged back', run: () => salto.plug() },
-    {
-      atMs: 35_000,
-      what: 'printer: answer dropped after printing',
-      run: () => printer.setFault('dropAfterPrint', true),
-    },
-    { atMs: 40_000, what: 'printer: answers again', run: () => printer.setFault('dropAfterPrint', false) },
-    {
-      atMs: 41_000,
-      what: '429 storm (next 6 requests, Retry-After 2)',
-      run: () => void platform.setFaults({ rateLimitBurst: { next: 6, retryAfterSeconds: 2 } }),
-    },
-    {
-      atMs: 44_000,
-      what: 'encoder: garbage, bad LRC, split and busy replies',
-      run: () => void garbageScript(),
-    },
-    {
-      atMs: 46_000,
-      what: 'printer answers garbage after printing',
-      run: answers('garbage-after'),
-    },
-    {
-      atMs: 50_000,
-      what: 'printer answers cut in half after printing',
-      run: answers('truncated-after'),
-    },
-    {
-      atMs: 53_000,
-      what: 'printer answers intact; printer refuses connections',
-      run: async () => {
-        mangler.mode = 'pass';
-        await Promise.all([printer.setFault('refused', true), mangler.setRefused(true)]);
-      },
-    },
-    {
-      atMs: 57_000,
-      what: 'printer accepts connections',
-      run: async () => {
-        await Promise.all([printer.setFault('refused', false), mangler.setRefused(false)]);
-      },
-    },
-    {
-      atMs: 58_000,
-      what: 'encoder unplugged mid-card on every third card (plugged back 1.5 s later)',
-      run: () => {
-        let n = 0;
-        unplugMidJob = salto.sim.onRequest(() => {
-          if (++n % 3 !== 0) return;
-          void salto.unplug().then(() => sleep(1500).then(() => salto.plug()));
-        });
-      },
-    },
-    {
-      atMs: 60_000,
-      what: 'platform: 30 % connection resets, 10 % hangs',
-      run: () => void platform.setFaults({ resets: { rate: 0.3 }, hangs: { rate: 0.1 } }),
-    },
-    {
-      atMs: 65_000,
-      what: 'platform: no resets or hangs',
-      run: () => void platform.setFaults({ resets: {}, hangs: {} }),
-    },
-    {
-      atMs: 66_000,
-      what: '429 storm (next 4 requests, Retry-After 3)',
-      run: () => void platform.setFaults({ rateLimitBurst: { next: 4, retryAfterSeconds: 3 } }),
-    },
-    { atMs: 67_000, what: 'encoder: no more mid-card unplugs', run: () => unplugMidJob?.() },
-    {
-      atMs: 68_000,
-      what: 'WebSocket flapping (drop every 0.8 s)',
-      run: () => void platform.setFaults({ websocket: { refuse: false, dropEverySeconds: 0.8 } }),
-    },
-    {
-      atMs: 72_000,
-      what: 'printer answers garbage without printing',
-      run: answers('garbage-instead'),
-    },
-    {
-      atMs: 75_000,
-      what: 'all faults off',
-      run: async () => {
-        mangler.mode = 'pass';
-        platform.setFaults({ websocket: {}, serverErrors: {}, resets: {}, hangs: {} });
-        salto.sim.defaultBehaviour = 'normal';
-        await salto.plug();
-      },
-    },
-  ];
-}
-
-/** Plays `steps` against the wall clock from `log.t0`. */
-export async function playTimeline(steps: readonly Step[], log: ChaosLog): Promise<void> {
-  for (const step of steps) {
-    const wait = log.t0 + step.atMs - Date.now();
-    if (wait > 0) await sleep(wait);
-    log.note(step.what);
-    await step.run();
+  async hold<T>(work: () => Promise<T>): Promise<T> {
+    const before = this.tail;
+    let release = () => {};
+    this.tail = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await before;
+    try {
+      return await work();
+    } finally {
+      release();
+    }
   }
 }
 
 /**
- * Spans (ms from the start) in which no kill lands, so the daemon is up when a platform outage or
- * a 429 storm begins and really lives through it.
+ * Where a kill lands: when the run as a whole has finished `n` commands (the work is spread over
+ * the kills, so the agent also gets work done between them), or at the restarted daemon's `n`-th
+ * log line (while it starts up and recovers, right after the previous kill).
  */
-export const QUIET_SPANS: ReadonlyArray<readonly [number, number]> = [
-  [16_500, 21_000],
-  [40_000, 44_500],
-  [65_000, 69_500],
-];
+export type KillPoint = { kind: 'finished'; n: number } | { kind: 'line'; n: number };
 
 /**
- * kill -9 at seeded random points: start the daemon, wait 0.4–3.5 s (often before it is even
- * ready), kill it, again — at least `minKills` times and until `keepGoing()` turns false; never
- * inside a quiet span. Ends with the daemon started and ready. Returns when each kill happened.
+ * A seeded plan of `kills` kills: about a fifth hit the next start-up or recovery, the rest land
+ * at distinct amounts of finished work, spread over `[from, to]` commands.
+ */
+export function killPlan(rng: Rng, kills: number, from: number, to: number): KillPoint[] {
+  const startups = Math.round(kills / 5);
+  const marks = new Set<number>();
+  while (marks.size < kills - startups) marks.add(rng.int(from, to));
+  const plan: KillPoint[] = [...marks].sort((a, b) => a - b).map((n) => ({ kind: 'finished', n }));
+  for (let i = 0; i < startups; i++) {
+    // Right after a work kill, never first: the daemon is then restarting with work to recover.
+    const after = rng.int(0, plan.length - 1);
+    plan.splice(after + 1, 0, { kind: 'line', n: rng.int(1, 4) });
+  }
+  return plan;
+}
+
+function describePoint(p: KillPoint): string {
+  return p.kind === 'line' ? `at its log line #${p.n}` : `once ${p.n} commands have finished`;
+}
+
+export interface KillLoopOptions {
+  /** Commands the run has finished so far. */
+  finished: () => number;
+  lock: QuietLock;
+  /** The run was given up (a failure elsewhere): stop at once, without the final start. */
+  abandoned: () => boolean;
+}
+
+/**
+ * Plays the kill plan: starts the daemon, and at each point kills it (-9) and starts it again,
+ * the next kill perhaps landing while it starts. Ends with the daemon started and ready. Returns
+ * when each kill happened.
  */
 export async function killLoop(
   daemon: DaemonHandle,
-  rng: Rng,
-  options: { minKills: number; keepGoing: () => boolean; quiet: ReadonlyArray<readonly [number, number]> },
+  plan: readonly KillPoint[],
+  options: KillLoopOptions,
   log: ChaosLog,
 ): Promise<number[]> {
   const killedAt: number[] = [];
-  const quietFor = () => {
-    const elapsed = Date.now() - log.t0;
-    const span = options.quiet.find(([from, to]) => elapsed >= from && elapsed < to);
-    return span ? span[1] - elapsed : 0;
-  };
-  while (killedAt.length < options.minKills || options.keepGoing()) {
-    const starting = daemon.start().catch(() => undefined);
-    await sleep(400 + rng.next() * 3100);
-    for (let wait = quietFor(); wait > 0; wait = quietFor()) await sleep(wait);
-    if (daemon.running) {
-      killedAt.push(Date.now());
-      log.note(`kill -9 #${killedAt.length}${daemon.statusUrl() ? '' : ' (still starting)'}`);
-      await daemon.kill();
+  let lines = 0;
+  const stopCounting = daemon.onLine(() => {
+    lines++;
+  });
+  try {
+    for (const point of plan) {
+      if (options.abandoned()) return killedAt;
+      lines = 0;
+      const starting = daemon.start().catch(() => undefined);
+      await eventually(
+        () =>
+          `kill point ${killedAt.length + 1} of ${plan.length}: ${describePoint(point)} (${options.finished()} finished)`,
+        () =>
+          options.abandoned() ||
+          !daemon.running ||
+          (point.kind === 'line' ? lines >= point.n : options.finished() >= point.n),
+        { timeoutMs: 240_000, intervalMs: 5 },
+      );
+      await options.lock.hold(async () => {
+        if (!daemon.running || options.abandoned()) return;
+        killedAt.push(Date.now());
+        log.note(
+          `kill -9 #${killedAt.length} ${describePoint(point)}${daemon.statusUrl() ? '' : ' (still starting)'}`,
+        );
+        await daemon.kill();
+      });
+      await starting;
     }
-    await starting;
+  } finally {
+    stopCounting();
   }
+  if (options.abandoned()) return killedAt;
   log.note('final start');
   await daemon.start();
   return killedAt;
+}
+
+/** Waits until the daemon is up and ready (for a quiet act, which must not start on a dead one). */
+export async function daemonReady(daemon: DaemonHandle): Promise<void> {
+  await eventually('the daemon to be up and ready', () => daemon.running && daemon.statusUrl() !== '', {
+    timeoutMs: 240_000,
+    intervalMs: 20,
+  });
 }

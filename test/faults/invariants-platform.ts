@@ -1,6 +1,7 @@
-import type { HistoryEntry, RequestLogEntry } from '../../src/simulator/index.js';
+import type { HistoryEntry } from '../../src/simulator/index.js';
 import { agentMoveProblems } from '../e2e/agent-moves.js';
-import { isTerminal } from '../e2e/harness.js';
+import { isTerminal } from '../helpers/command-states.js';
+import type { TraceLine } from './http-trace.js';
 import type { PlannedCommand } from './plan.js';
 
 /**
@@ -50,32 +51,58 @@ export function platformStateProblems(planned: readonly PlannedCommand[], histor
 }
 
 /**
- * Nothing is sent while a `Retry-After` runs: for each 429 answered at `t` with `Retry-After: s`,
- * no request may arrive in (t + graceMs, t + s). `graceMs` covers requests already on their way
- * when the 429 was answered. A request after a kill -9 that happened inside the window is not
- * counted: a new process cannot know what its predecessor was told.
+ * Nothing is sent while a `Retry-After` runs, judged on the daemon's own clock and in its own
+ * order (`http-trace.ts`), so a loaded machine that delays requests on their way cannot make a
+ * well-behaved agent look guilty, nor hide a guilty one:
+ * for each 429 a process received, no request of that process may start after it `noted` the
+ * 429 (its log line, written after the budget was blocked) and before `Retry-After` has run from
+ * the answer's arrival (`limited`, never later than the agent's own start of the block).
+ * Requests started before the daemon knew were legitimately on their way; another process (after
+ * a kill -9) cannot know. A 429 that the process outlived but never noted is reported too: then
+ * the check could not judge it.
  */
-export function retryAfterProblems(
-  log: readonly RequestLogEntry[],
-  killedAt: readonly number[],
-  graceMs: number,
-): string[] {
+export function retryAfterProblems(trace: readonly TraceLine[]): string[] {
   const problems: string[] = [];
-  const sorted = [...log].sort((a, b) => a.at - b.at);
-  for (const limited of sorted) {
-    if (limited.status !== 429 || !limited.retryAfterSeconds) continue;
-    const from = limited.at + graceMs;
-    const until = limited.at + limited.retryAfterSeconds * 1000;
-    for (const r of sorted) {
-      if (r.at <= from || r.at >= until) continue;
-      if (killedAt.some((k) => k > limited.at && k < r.at)) continue;
-      problems.push(
-        `[no request during Retry-After] ${r.operation} (request ${r.requestId}) arrived ${r.at - limited.at} ms after a 429 ` +
-          `(request ${limited.requestId}, ${limited.operation}) that said Retry-After: ${limited.retryAfterSeconds}`,
-      );
+  const byPid = new Map<number, TraceLine[]>();
+  for (const line of trace) byPid.set(line.pid, [...(byPid.get(line.pid) ?? []), line]);
+  for (const [pid, lines] of byPid) {
+    for (const limited of lines) {
+      if (limited.kind !== 'limited' || !limited.retryAfterSeconds) continue;
+      const noted = lines.find((l) => l.kind === 'noted' && l.requestId === limited.requestId);
+      const until = limited.t + limited.retryAfterSeconds * 1000;
+      if (!noted) {
+        if (lines.some((l) => l.t > until)) {
+          problems.push(
+            `[no request during Retry-After] daemon ${pid} never logged the 429 it got for ${limited.operation} (request ${limited.requestId}): cannot judge it`,
+          );
+        }
+        continue;
+      }
+      for (const sent of lines) {
+        if (sent.kind !== 'send' || sent.t <= noted.t || sent.t >= until) continue;
+        problems.push(
+          `[no request during Retry-After] daemon ${pid} sent ${sent.operation} ${sent.t - limited.t} ms after a 429 ` +
+            `(request ${limited.requestId}, ${limited.operation}) that said Retry-After: ${limited.retryAfterSeconds}, ` +
+            `${sent.t - noted.t} ms after it had noted it`,
+        );
+      }
     }
   }
   return problems;
+}
+
+/** Reads the daemon's HTTP trace; a line torn by kill -9 is skipped. */
+export function readTrace(text: string): TraceLine[] {
+  const out: TraceLine[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      out.push(JSON.parse(line) as TraceLine);
+    } catch {
+      // torn by kill -9
+    }
+  }
+  return out;
 }
 
 /** No line the daemon printed carries a token. The line itself is not repeated (it would leak). */

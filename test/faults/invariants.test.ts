@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryEntry, RequestLogEntry } from '../../src/simulator/index.js';
+import type { HistoryEntry } from '../../src/simulator/index.js';
+import type { TraceLine } from './http-trace.js';
 import {
   epsonProblems,
   errorCode,
@@ -12,6 +13,7 @@ import {
 import {
   exitProblems,
   platformStateProblems,
+  readTrace,
   retryAfterProblems,
   tokenProblems,
 } from './invariants-platform.js';
@@ -97,25 +99,38 @@ describe('platform invariants', () => {
     expect(problems.some((p) => p.includes('update after terminal Processed: Error'))).toBe(true);
   });
 
-  it('flags a request inside a Retry-After, except right after the 429 and after a kill', () => {
-    const entry = (ms: number, status: number, extra: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
-      at: T0 + ms,
-      operation: 'commands/update',
-      status,
-      requestId: `r${ms}`,
+  it('flags a request the daemon started after it noted a 429 and before Retry-After ran out, on its own clock', () => {
+    const line = (
+      pid: number,
+      ms: number,
+      kind: TraceLine['kind'],
+      extra: Partial<TraceLine> = {},
+    ): TraceLine => ({
+      pid,
+      t: T0 + ms,
+      kind,
       ...extra,
     });
-    const log = [
-      entry(0, 429, { retryAfterSeconds: 2 }),
-      entry(100, 200), // already on its way: inside the grace
-      entry(1200, 200), // violation
-      entry(2100, 200), // after the Retry-After
-      entry(10_000, 429, { retryAfterSeconds: 3 }),
-      entry(11_000, 200), // a new process after a kill at 10 500 cannot know
+    const trace = [
+      line(1, 0, 'limited', { operation: 'commands/update', requestId: 'r0', retryAfterSeconds: 2 }),
+      line(1, 50, 'send', { operation: 'commands/getAllActive' }), // before it knew: on its way
+      line(1, 60, 'noted', { requestId: 'r0' }),
+      line(1, 1200, 'send', { operation: 'commands/update' }), // violation
+      line(1, 2100, 'send', { operation: 'commands/update' }), // after the Retry-After
+      line(2, 500, 'send', { operation: 'commands/getAllActive' }), // a new process cannot know
+      line(3, 0, 'limited', { operation: 'commands/getAllActive', requestId: 'r9', retryAfterSeconds: 1 }),
+      line(3, 5000, 'send', { operation: 'commands/getAllActive' }), // lived on, never noted it
+      line(4, 0, 'limited', { operation: 'commands/update', requestId: 'r7', retryAfterSeconds: 1 }), // killed at once
     ];
-    expect(retryAfterProblems(log, [T0 + 10_500], 500)).toEqual([
-      '[no request during Retry-After] commands/update (request r1200) arrived 1200 ms after a 429 (request r0, commands/update) that said Retry-After: 2',
+    expect(retryAfterProblems(trace)).toEqual([
+      '[no request during Retry-After] daemon 1 sent commands/update 1200 ms after a 429 (request r0, commands/update) that said Retry-After: 2, 1140 ms after it had noted it',
+      '[no request during Retry-After] daemon 3 never logged the 429 it got for commands/getAllActive (request r9): cannot judge it',
     ]);
+  });
+
+  it('reads the trace the probe writes, skipping a line torn by kill -9', () => {
+    const text = `${JSON.stringify({ pid: 1, t: T0, kind: 'send', operation: 'commands/update' })}\n{"pid":1,"t":`;
+    expect(readTrace(text)).toEqual([{ pid: 1, t: T0, kind: 'send', operation: 'commands/update' }]);
   });
 
   it('finds a token in a log line without repeating it', () => {

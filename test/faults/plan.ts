@@ -21,7 +21,7 @@ export interface PlannedCommand {
   reservationNumber?: string;
 }
 
-interface Spec {
+export interface Spec {
   kind: CommandKind;
   deviceId: string;
   malformed?: MalformedKind;

@@ -124,6 +124,8 @@ export async function startSaltoSite(): Promise<SaltoSite> {
 
 export interface Rig {
   dir: string;
+  /** The daemon's HTTP trace (`http-trace.ts`), one JSON line per event. */
+  tracePath: string;
   platform: PlatformSimulator;
   printer: FpmateSimulator;
   mangler: ReplyMangler;
@@ -132,7 +134,7 @@ export interface Rig {
   close(): Promise<void>;
 }
 
-export function agentConfig(rig: Omit<Rig, 'daemon' | 'close'>) {
+export function agentConfig(rig: Omit<Rig, 'daemon' | 'close' | 'tracePath'>) {
   const ledger = (device: keyof typeof LEDGERS) => join(rig.dir, LEDGERS[device]);
   const sim = (device: keyof typeof LEDGERS) => ({
     durationMs: 20,
@@ -148,7 +150,8 @@ export function agentConfig(rig: Omit<Rig, 'daemon' | 'close'>) {
       requestTimeoutMs: 2000,
     },
     poll: { intervalMs: 500, safetyNetMs: 3000, fiscalLookbackHours: 24 },
-    log: { level: 'info' },
+    // Debug: the exchange lines let the HTTP trace see when the daemon noted each 429.
+    log: { level: 'debug' },
     shutdown: { deadlineMs: 3000 },
     journal: { path: join(rig.dir, 'journal.db') },
     devices: [
@@ -219,16 +222,19 @@ export async function startRig(seed: number, reservations: number): Promise<Rig>
   const mangler = await startReplyMangler(printer.url);
   const salto = await startSaltoSite();
   const parts = { dir, platform, printer, mangler, salto };
+  const tracePath = join(dir, 'http-trace.jsonl');
   const daemon = createDaemon({
     config: agentConfig(parts),
     env: {
       FRONTDESK_CLIENT_TOKEN: FAULT_TOKENS.clientToken,
       FRONTDESK_ACCESS_TOKEN: FAULT_TOKENS.accessToken,
+      FRONTDESK_TEST_HTTP_TRACE: tracePath,
     },
-    startTimeoutMs: 30_000,
+    preload: [join(import.meta.dirname, 'http-trace.ts')],
   });
   return {
     ...parts,
+    tracePath,
     daemon,
     async close() {
       await daemon.stop(5000).catch(() => undefined);

@@ -2,7 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { stringify } from 'yaml';
+import { EVENTUALLY_TIMEOUT_MS } from './eventually.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -16,6 +18,8 @@ export interface DaemonHandle {
   readonly configPath: string;
   /** Every line it printed, across restarts. */
   readonly lines: string[];
+  /** Calls `listener` with every line as it arrives (for tests that act on a log event); returns the unsubscribe. */
+  onLine(listener: (line: string) => void): () => void;
   statusUrl(): string;
   start(): Promise<void>;
   /** kill -9: no chance to clean up. */
@@ -31,7 +35,12 @@ export interface DaemonOptions {
   /** The config document; `journal.path` and `status.listen` are filled in when absent. */
   config: Record<string, unknown>;
   env?: Record<string, string>;
-  /** Extra time to wait for the status page line. */
+  /** Test probes loaded into the daemon before the agent (`node --import`), as file paths. */
+  preload?: string[];
+  /**
+   * Safety net for a start that never becomes ready (default: the generous `eventually` timeout);
+   * readiness itself is the status page line, an event.
+   */
   startTimeoutMs?: number;
 }
 
@@ -49,6 +58,7 @@ export function createDaemon(options: DaemonOptions): DaemonHandle {
   const configPath = join(dir, 'agent.yaml');
   writeFileSync(configPath, stringify(config));
   const lines: string[] = [];
+  const lineListeners = new Set<(line: string) => void>();
   const exits: DaemonHandle['exits'] = [];
   let child: ChildProcess | undefined;
   let url = '';
@@ -58,6 +68,10 @@ export function createDaemon(options: DaemonOptions): DaemonHandle {
     dir,
     configPath,
     lines,
+    onLine(listener) {
+      lineListeners.add(listener);
+      return () => lineListeners.delete(listener);
+    },
     exits,
     get running() {
       return child !== undefined && child.exitCode === null && child.signalCode === null;
@@ -67,7 +81,15 @@ export function createDaemon(options: DaemonOptions): DaemonHandle {
       url = '';
       const proc = spawn(
         process.execPath,
-        ['--import', 'tsx', 'src/main.ts', 'run', '--config', configPath],
+        [
+          '--import',
+          'tsx',
+          ...(options.preload ?? []).flatMap((file) => ['--import', pathToFileURL(file).href]),
+          'src/main.ts',
+          'run',
+          '--config',
+          configPath,
+        ],
         {
           cwd: root,
           env: { ...process.env, ...options.env, NOTIFY_SOCKET: '', JOURNAL_STREAM: '' },
@@ -90,6 +112,7 @@ export function createDaemon(options: DaemonOptions): DaemonHandle {
             const text = buffer.slice(0, nl);
             buffer = buffer.slice(nl + 1);
             lines.push(text);
+            for (const listener of lineListeners) listener(text);
             const m = /status page at (http:\/\/[\d.:]+)/.exec(text);
             if (m?.[1] && !url) {
               url = m[1];
@@ -104,7 +127,7 @@ export function createDaemon(options: DaemonOptions): DaemonHandle {
           reject(new Error(`daemon exited (${code}) before it was ready:\n${lines.slice(-20).join('\n')}`)),
         );
       });
-      const timeout = options.startTimeoutMs ?? 20_000;
+      const timeout = options.startTimeoutMs ?? EVENTUALLY_TIMEOUT_MS;
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         ready,
@@ -139,29 +162,4 @@ export function createDaemon(options: DaemonOptions): DaemonHandle {
     },
   };
   return handle;
-}
-
-/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs: number,
-  what: string | (() => string),
-  intervalMs = 100,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
 }

@@ -1,0 +1,241 @@
+import type { SimCounters } from '../../src/simulator/index.js';
+import type { DaemonHandle } from '../helpers/daemon.js';
+import { type ChaosLog, daemonReady, type QuietLock } from './chaos.js';
+import type { SpoilMode } from './reply-mangler.js';
+import { FAULT_DEVICES, type Rig } from './rig.js';
+import type { Traffic } from './traffic.js';
+
+/**
+ * What the campaign does to the world while commands flow, as a sequence of acts. Each act turns
+ * a fault on, waits for the event or count that proves the agent met it ("the printer refused two
+ * receipts for paper", "six 429 answers were consumed", "the daemon shows the encoder
+ * unplugged"), keeping the device concerned at work meanwhile, and turns it off. Nothing waits for
+ * a time, so a slow machine stretches the run but cannot make a fault miss.
+ */
+
+export interface Act {
+  what: string;
+  /** Runs with the daemon up and no kill until it ends (outages, 429 storms). */
+  quiet?: boolean;
+  run(): Promise<void>;
+}
+
+export interface ActContext {
+  rig: Rig;
+  traffic: Traffic;
+  daemon: DaemonHandle;
+}
+
+const RECEIPT = 'printerFiscalReceipt';
+
+/** A device as the daemon's status page shows it; throws while the daemon is down. */
+async function shown(daemon: DaemonHandle, deviceId: string): Promise<{ connected: boolean } | undefined> {
+  const answer = await fetch(`${daemon.statusUrl()}/status.json`);
+  const snapshot = (await answer.json()) as {
+    devices: Array<{ id: string; status: { connected: boolean } }>;
+  };
+  return snapshot.devices.find((d) => d.id === deviceId)?.status;
+}
+
+export function faultActs({ rig, traffic, daemon }: ActContext): Act[] {
+  const { platform, printer, mangler, salto } = rig;
+  const epson = FAULT_DEVICES.epson;
+  const faults = (): SimCounters['faults'] => platform.counters().faults;
+  /** Receipts that reached the printer since exchange number `from`. */
+  const receiptsSince = (from: number) =>
+    mangler.exchanges.slice(from).filter((e) => e.root === RECEIPT && e.outcome === 'passed').length;
+
+  /** Exchanges the printer answered since exchange number `from`. */
+  const answeredSince = (from: number) =>
+    mangler.exchanges.slice(from).filter((e) => e.outcome === 'passed').length;
+  const printerSwitch = (
+    name: 'paperOut' | 'busy',
+    what: string,
+    met: string,
+    proof: (from: number) => boolean,
+  ): Act => ({
+    what: `printer: ${what}`,
+    async run() {
+      await printer.setFault(name, true);
+      const from = mangler.exchanges.length;
+      await traffic.until(met, () => proof(from), epson);
+      await printer.setFault(name, false);
+    },
+  });
+  const spoil = (mode: SpoilMode, what: string): Act => ({
+    what: `printer answers ${what} for the next 2 receipts`,
+    async run() {
+      mangler.spoil(mode, 2);
+      await traffic.until(`2 receipts answered ${what}`, () => mangler.pending === 0, epson);
+    },
+  });
+  const websocketDrops = (count: number): Act => ({
+    what: `WebSocket dropped ${count} times, each time the daemon has reconnected`,
+    async run() {
+      for (let i = 1; i <= count; i++) {
+        await traffic.until(`the daemon to reconnect its WebSocket (drop ${i} of ${count})`, () => {
+          if (platform.openWebSockets === 0) return false;
+          platform.dropWebSockets();
+          return true;
+        });
+      }
+    },
+  });
+  const storm = (next: number, retryAfterSeconds: number): Act => ({
+    what: `429 storm: the next ${next} requests, Retry-After ${retryAfterSeconds}`,
+    quiet: true,
+    async run() {
+      const target = faults()['rate-limit-burst'] + next;
+      platform.setFaults({ rateLimitBurst: { next, retryAfterSeconds } });
+      await traffic.until(
+        `${next} requests to be answered 429`,
+        () => faults()['rate-limit-burst'] >= target,
+        FAULT_DEVICES.simFiscalA,
+      );
+    },
+  });
+
+  return [
+    printerSwitch(
+      'paperOut',
+      'out of paper for the next 2 receipts',
+      '2 receipts to reach the printer while out of paper',
+      (from) => receiptsSince(from) >= 2,
+    ),
+    websocketDrops(4),
+    // A busy printer answers everything busy: the driver may never get as far as a receipt.
+    printerSwitch(
+      'busy',
+      'busy for the next 3 exchanges',
+      'the printer to answer 3 exchanges busy',
+      (from) => answeredSince(from) >= 3,
+    ),
+    {
+      what: 'platform outage: 503 on the next 8 requests, WebSocket refused meanwhile',
+      quiet: true,
+      async run() {
+        const target = faults()['server-error'] + 8;
+        platform.setFaults({ serverErrors: { next: 8, status: 503 }, websocket: { refuse: true } });
+        platform.dropWebSockets();
+        await traffic.until(
+          '8 requests to be answered 503',
+          () => faults()['server-error'] >= target,
+          FAULT_DEVICES.simFiscalB,
+        );
+        platform.setFaults({ serverErrors: {}, websocket: {} });
+      },
+    },
+    {
+      what: 'encoder unplugged until the daemon shows it so',
+      async run() {
+        await salto.unplug();
+        await traffic.until(
+          'the daemon to show the Salto encoder disconnected',
+          async () => (await shown(daemon, FAULT_DEVICES.salto))?.connected === false,
+          FAULT_DEVICES.salto,
+        );
+        await salto.plug();
+      },
+    },
+    spoil('dropped-after', 'with a dropped connection after printing'),
+    storm(6, 2),
+    {
+      what: 'encoder: garbage, bad LRC, split, busy and NAK replies (12 scripted)',
+      async run() {
+        const from = salto.sim.requests.length;
+        salto.sim.enqueue(
+          'garbage',
+          'bad-lrc',
+          'split',
+          'nak-then-ack',
+          'garbage',
+          'busy',
+          'bad-lrc',
+          'garbage',
+          'split',
+          { reply: 'EG', text: 'lock server glitch' },
+          'garbage',
+          'bad-lrc',
+        );
+        const garbage = () => salto.sim.requests.slice(from).filter((r) => r.behaviour === 'garbage').length;
+        await traffic.until(
+          'the encoder to have answered garbage 4 times',
+          () => garbage() >= 4,
+          FAULT_DEVICES.salto,
+        );
+      },
+    },
+    spoil('garbage-after', 'with garbage after printing'),
+    spoil('truncated-after', 'cut in half after printing'),
+    {
+      what: 'printer refuses connections until the daemon shows it unreachable',
+      async run() {
+        await Promise.all([printer.setFault('refused', true), mangler.setRefused(true)]);
+        await traffic.until(
+          'the daemon to show the Epson RT unreachable',
+          async () => (await shown(daemon, epson))?.connected === false,
+          epson,
+        );
+        await Promise.all([printer.setFault('refused', false), mangler.setRefused(false)]);
+      },
+    },
+    {
+      what: 'encoder unplugged mid-card on every third request, twice (plugged back at once)',
+      async run() {
+        let requests = 0;
+        let unplugs = 0;
+        const stop = salto.sim.onRequest(() => {
+          if (++requests % 3 !== 0 || unplugs >= 2) return;
+          unplugs++;
+          void salto.unplug().then(() => salto.plug());
+        });
+        await traffic.until('2 mid-card unplugs', () => unplugs >= 2 && salto.plugged, FAULT_DEVICES.salto);
+        stop();
+      },
+    },
+    {
+      what: 'platform: every 3rd request reset (4 times), every 4th of the others left unanswered (2 times)',
+      async run() {
+        const resets = faults().reset + 4;
+        const hangs = faults().hang + 2;
+        platform.setFaults({ resets: { next: 4, every: 3 }, hangs: { next: 2, every: 4 } });
+        await traffic.until(
+          '4 resets and 2 hangs',
+          () => faults().reset >= resets && faults().hang >= hangs,
+          FAULT_DEVICES.simKeys,
+        );
+      },
+    },
+    storm(4, 3),
+    websocketDrops(3),
+    spoil('garbage-instead', 'with garbage, without printing'),
+  ];
+}
+
+/**
+ * Plays the acts in order, each after `gap` more commands have finished (so faults alternate with
+ * normal work); quiet acts take the lock, so no kill lands inside them.
+ */
+export async function playActs(
+  acts: readonly Act[],
+  context: ActContext & { lock: QuietLock; log: ChaosLog; gap: number },
+): Promise<void> {
+  const { traffic, lock, log, daemon, gap } = context;
+  for (const act of acts) {
+    await traffic.progress(gap, FAULT_DEVICES.simFiscalA);
+    const play = async () => {
+      log.note(`${act.what}: on`);
+      await act.run();
+      log.note(`${act.what}: done`);
+    };
+    if (act.quiet) {
+      await lock.hold(async () => {
+        await daemonReady(daemon);
+        await play();
+      });
+    } else {
+      await play();
+    }
+  }
+  log.note('every act played');
+}
