@@ -17,14 +17,17 @@ import type {
   WireOrderItem,
   WirePayment,
 } from '../../../src/connector/wire.js';
-import { ACTIVE_STATES, TERMINAL_STATES } from '../../../src/connector/wire.js';
+import { ACTIVE_STATES } from '../../../src/connector/wire.js';
 import { AgentError } from '../../../src/errors.js';
+import { isTerminal, updateAllowed } from '../../helpers/command-states.js';
 import { wireKeyCommand } from './commands.js';
 
 /**
- * An in-memory platform behind the `ConnectorApi` interface: it keeps each command's state, applies
- * `commands/update` with the documented rules (never backwards, terminal is final → 400), and
- * records every request and every accepted update. Faults are scripted per operation.
+ * An in-memory platform behind the `ConnectorApi` interface, for the engine's tests (on a
+ * ManualClock, every request recorded): it keeps each command's state, applies `commands/update`
+ * with the platform's rules (`updateAllowed`: never backwards, terminal is final → 400), and
+ * records every accepted update. Faults are scripted per operation. What it answers is proved
+ * equal to the platform simulator's in `fake-platform.contract.test.ts`.
  */
 
 type Operation = 'fiscalCommands' | 'activeCommands' | 'commandsByIds' | 'updateCommand' | 'addKeyCutter';
@@ -53,15 +56,6 @@ export interface RequestRecord {
   ids?: readonly string[];
   filter?: unknown;
 }
-
-const ORDER: Record<CommandState, number> = {
-  Pending: 0,
-  Received: 1,
-  Processing: 2,
-  Processed: 3,
-  Cancelled: 3,
-  Error: 3,
-};
 
 function aborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AgentError('ABORTED', 'request aborted');
@@ -196,13 +190,18 @@ export class FakePlatform implements ConnectorApi {
       .flatMap(([, c]) => this.view(c, 'wire') ?? []);
   }
 
+  /** Like the client: no request for no ids, one request per 1000 distinct ids. */
   async commandsByIds(ids: readonly string[], options: RequestOptions = {}): Promise<NormalizedItem[]> {
-    if (ids.length < 1 || ids.length > 1000)
-      throw new AgentError('REQUEST_INVALID', 'CommandIds must hold 1..1000 ids');
-    this.record({ operation: 'commandsByIds', ids: [...ids], priority: options.priority }, options);
-    return ids.flatMap((id) => {
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += 1000) {
+      this.record(
+        { operation: 'commandsByIds', ids: unique.slice(i, i + 1000), priority: options.priority },
+        options,
+      );
+    }
+    return unique.flatMap((id) => {
       const c = this.commands.get(id);
-      return c && ACTIVE_STATES.includes(c.state) ? (this.view(c, 'wire') ?? []) : [];
+      return c && !isTerminal(c.state) ? (this.view(c, 'wire') ?? []) : [];
     });
   }
 
@@ -216,8 +215,7 @@ export class FakePlatform implements ConnectorApi {
     );
     const c = this.commands.get(update.CommandId);
     if (!c) throw new AgentError('PLATFORM_REJECTED', 'Invalid CommandId', { details: { status: 400 } });
-    const staysProcessing = c.state === 'Processing' && update.State === 'Processing';
-    if (TERMINAL_STATES.includes(c.state) || (ORDER[update.State] <= ORDER[c.state] && !staysProcessing)) {
+    if (!updateAllowed(c.state, update.State)) {
       throw new AgentError('PLATFORM_REJECTED', `Invalid State: ${c.state} → ${update.State}`, {
         details: { status: 400 },
       });
