@@ -108,12 +108,25 @@ describe('ConnectorSocket against a loopback ws server', () => {
 
   it('drops a silent connection after a missed pong and reconnects', async () => {
     const p = await platform({ autoPong: false });
-    const s = socket(p.url, { pingIntervalMs: 40 });
+    const clock = new ManualClock(Date.now());
+    const s = socket(p.url, { pingIntervalMs: 40, clock });
     s.socket.start();
     const first = await p.nextConnection();
+    await eventually('the first connection', () => s.connected.length === 1);
+    let pinged = 0;
+    first.ws.on('ping', () => pinged++);
+    await clock.advance(40);
+    await eventually('the ping at the platform', () => pinged === 1);
+    // Unanswered when the next interval comes: dropped.
     const closed = once(first.ws, 'close');
-    await p.nextConnection();
+    await clock.advance(40);
     await closed;
+    await eventually(
+      'the drop noticed and a reconnect scheduled',
+      () => s.disconnected.length === 1 && clock.pending > 0,
+    );
+    await clock.advance(20);
+    await p.nextConnection();
     await eventually('s.connected.length === 2', () => s.connected.length === 2);
     expect(s.connected).toEqual([false, true]);
     expect(s.log.lines.join('\n')).toContain('no pong');
@@ -121,12 +134,23 @@ describe('ConnectorSocket against a loopback ws server', () => {
 
   it('keeps a connection that answers its pings', async () => {
     const p = await platform();
-    const s = socket(p.url, { pingIntervalMs: 20 });
+    const clock = new ManualClock(Date.now());
+    const s = socket(p.url, { pingIntervalMs: 20, clock });
     s.socket.start();
     const { ws } = await p.nextConnection();
+    await eventually('the connection', () => s.connected.length === 1);
     let pings = 0;
-    ws.on('ping', () => pings++);
-    await eventually('pings >= 4', () => pings >= 4);
+    // The pong goes out before the ping is reported, so a message sent now reaches the agent
+    // after the pong: once the agent has the message, it has the pong.
+    ws.on('ping', () => {
+      pings++;
+      ws.send(JSON.stringify({ Events: [{ Type: 'DeviceCommand', Id: `after-ping-${pings}` }] }));
+    });
+    for (let i = 1; i <= 4; i++) {
+      await clock.advance(20);
+      await eventually(`the pong of ping ${i} back at the agent`, () => s.commands.length === i);
+    }
+    await clock.advance(20);
     expect(p.connections).toHaveLength(1);
     expect(s.disconnected).toEqual([]);
   });

@@ -6,6 +6,7 @@ import type { Driver } from '../../src/drivers-api/types.js';
 import { silentLogger } from '../../src/log.js';
 import { createTransportFactory } from '../../src/transport/factory.js';
 import { testDriverContext } from '../helpers/driver-context.js';
+import { eventually } from '../helpers/eventually.js';
 
 /**
  * Regression test for a bug the fault campaign found (a Salto command stuck in `reconciling` for
@@ -17,16 +18,18 @@ import { testDriverContext } from '../helpers/driver-context.js';
  * take turns). Every `open()` must settle, whatever runs beside it.
  */
 
-const SETTLE_WITHIN_MS = 4000;
-
-function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<'settled' | 'hung'> {
-  return Promise.race([
-    promise.then(
-      () => 'settled' as const,
-      () => 'settled' as const,
-    ),
-    new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), ms).unref()),
-  ]);
+/** Whether a promise has settled yet (it is never awaited here, so a hang cannot hang the test). */
+function settled(promise: Promise<unknown>): () => boolean {
+  let done = false;
+  promise.then(
+    () => {
+      done = true;
+    },
+    () => {
+      done = true;
+    },
+  );
+  return () => done;
 }
 
 describe('salto-encoder over TCP: concurrent opens (found by the fault campaign)', () => {
@@ -54,13 +57,13 @@ describe('salto-encoder over TCP: concurrent opens (found by the fault campaign)
     );
     const background = driver.open(AbortSignal.timeout(1000));
     const recovery = driver.open(new AbortController().signal);
-    const outcome = await Promise.all([
-      settlesWithin(background, SETTLE_WITHIN_MS),
-      settlesWithin(recovery, SETTLE_WITHIN_MS),
-    ]);
-    expect(outcome, 'open() #1 (background, 1 s abort signal) and #2 (recovery)').toEqual([
-      'settled',
-      'settled',
-    ]);
+    const outcome = [settled(background), settled(recovery)];
+    // Each open() is bounded by the driver's own timeouts (ack 300 ms, connect 500 ms, the 1 s
+    // signal); the wait is only the safety net that names the one left hanging.
+    await eventually(
+      () =>
+        `open() #1 (background, 1 s abort signal) and #2 (recovery) to settle; settled: ${outcome.map((s) => s())}`,
+      () => outcome.every((s) => s()),
+    );
   });
 });
