@@ -47,7 +47,7 @@ describe('connector requests with a long-lived signal (found by the benchmark)',
     // Once every request's timeout timer has fired, only what the long-lived signal keeps can
     // remain: a leak keeps ~one per request for good, so waiting cannot hide it (the safety net
     // then names the count).
-    await eventually(
+    const kept = await eventually(
       () =>
         `the caller's signal to let go of the signals of ${requests} finished requests (${followers(stop.signal)} still tracked)`,
       () => {
@@ -56,5 +56,9 @@ describe('connector requests with a long-lived signal (found by the benchmark)',
       },
       { intervalMs: 100 },
     );
+    expect(
+      kept,
+      `the caller's signal still tracks ${kept} signals of ${requests} finished requests`,
+    ).toBeLessThan(100);
   }, 30_000);
 });
