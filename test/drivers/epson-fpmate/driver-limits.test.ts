@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../../drivers/epson-fpmate/http.js';
 import { ManualClock } from '../../../src/clock.js';
-import { eventually } from '../../helpers/daemon.js';
 import { recordingExecuteContext } from '../../helpers/driver-context.js';
+import { eventually } from '../../helpers/eventually.js';
 import {
   afterReceipt,
   orderItem,
@@ -81,10 +81,10 @@ describe('epson-fpmate: nothing the printer answers can crash the agent (issue 1
     const t = r;
     await t.driver.open(never);
     expect(t.driver.status().summary).toBe('ready');
-    await eventually(() => clock.pending === 1, 10_000, 'the poll to sleep');
+    await eventually('the poll to sleep', () => clock.pending === 1);
     await t.sim.setFault('oversizedAnswer', { bytes: 300 * 1024 * 1024 });
     await clock.advance(60_000);
-    await eventually(() => clock.pending === 1, 20_000, 'the poll to finish');
+    await eventually('the poll to finish', () => clock.pending === 1);
     expect(t.driver.status()).toMatchObject({
       connected: false,
       summary: 'unreachable (answer too large) — check power and network',
@@ -94,7 +94,7 @@ describe('epson-fpmate: nothing the printer answers can crash the agent (issue 1
     expect(t.sim.oversizedBytesWritten).toBeGreaterThan(MAX_ANSWER_BYTES);
     await t.sim.setFault('oversizedAnswer', false);
     await clock.advance(10_000);
-    await eventually(() => clock.pending === 1, 20_000, 'the next poll to finish');
+    await eventually('the next poll to finish', () => clock.pending === 1);
     expect(t.driver.status().summary).toBe('ready');
   });
 
@@ -103,10 +103,10 @@ describe('epson-fpmate: nothing the printer answers can crash the agent (issue 1
     r = await rig({ items, payments, clock, driver: { statusIntervalMs: 60_000 } });
     const t = r;
     await t.driver.open(never);
-    await eventually(() => clock.pending === 1, 10_000, 'the poll to sleep');
+    await eventually('the poll to sleep', () => clock.pending === 1);
     await t.sim.setFault('truncatedAnswer', true);
     await clock.advance(60_000);
-    await eventually(() => clock.pending === 1, 20_000, 'the poll to finish');
+    await eventually('the poll to finish', () => clock.pending === 1);
     expect(t.driver.status()).toMatchObject({
       connected: false,
       summary: 'unreachable (connection broken) — check power and network',
