@@ -2,6 +2,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FetchLike } from '../../src/connector/index.js';
 
+/**
+ * The connector client's HTTP-level doubles: the documented samples and a `fetch` that answers
+ * whatever each test scripts (a 408, a 429 with Retry-After, a broken body, a cursor echoed back),
+ * which no faithful platform would do on demand. It keeps no platform state and decides no
+ * platform rule; a test that needs a platform uses the simulator (`against-simulator.test.ts`),
+ * and the engine's in-memory platform is proved equal to it in
+ * `test/commands/fake-platform.contract.test.ts`.
+ */
+
 /** The platform's documented samples, copied verbatim into the repository. */
 export const FIXTURES_DIR = join(import.meta.dirname, '..', 'fixtures', 'connector-docs');
 
