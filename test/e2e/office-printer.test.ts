@@ -10,9 +10,11 @@ import {
   startIppeveprinter,
 } from '../drivers/ipp-printer/ippeveprinter.js';
 import { startTcpProxy, type TcpProxy } from '../drivers/ipp-printer/tcp-proxy.js';
-import { createDaemon, type DaemonHandle, eventually } from '../helpers/daemon.js';
+import { historyProblems } from '../helpers/command-states.js';
+import { createDaemon, type DaemonHandle } from '../helpers/daemon.js';
+import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';
-import { historyProblems, TOKENS } from './harness.js';
+import { TOKENS } from './harness.js';
 
 const RECEPTION = 'a1000000-0000-4000-8000-000000000001';
 const BACK_OFFICE = 'a1000000-0000-4000-8000-000000000002';
@@ -112,13 +114,10 @@ describe.runIf(run)('office printing end to end with the ipp-printer driver', ()
   const state = (id: string) => sim.command(id)?.state ?? 'Pending';
   const notes = (id: string) => sim.history(id).at(-1)?.notes ?? '';
   const spooled = (id: string) => eve.documents().filter((d) => d.jobName === id).length;
-  async function settle(id: string, timeoutMs = 60_000): Promise<CommandState> {
-    return eventually(
-      () => (TERMINAL.includes(state(id)) ? state(id) : undefined),
-      timeoutMs,
-      `command ${id}`,
-      100,
-    );
+  async function settle(id: string): Promise<CommandState> {
+    return eventually(`command ${id} to end`, () => (TERMINAL.includes(state(id)) ? state(id) : undefined), {
+      intervalMs: 100,
+    });
   }
   function print(
     deviceId: string,
@@ -187,11 +186,9 @@ describe.runIf(run)('office printing end to end with the ipp-printer driver', ()
     await eve.setPaperEmpty(true);
     const id = print(RECEPTION);
     try {
-      await eventually(() => spooled(id) === 1, 30_000, 'the document at the printer');
-      await eventually(
-        async () => (await deviceStatus(RECEPTION)).warnings.some((w) => w.includes('out of paper')),
-        30_000,
-        'the paper warning',
+      await eventually('the document at the printer', () => spooled(id) === 1);
+      await eventually('the paper warning', async () =>
+        (await deviceStatus(RECEPTION)).warnings.some((w) => w.includes('out of paper')),
       );
       expect(state(id)).toBe('Processing');
     } finally {
@@ -204,11 +201,7 @@ describe.runIf(run)('office printing end to end with the ipp-printer driver', ()
   it('a printer that goes away and comes back: the command waits for it and prints once', async () => {
     await proxy.setDown(true);
     const id = print(RECEPTION);
-    await eventually(
-      async () => !(await deviceStatus(RECEPTION)).connected,
-      30_000,
-      'the printer to be seen away',
-    );
+    await eventually('the printer to be seen away', async () => !(await deviceStatus(RECEPTION)).connected);
     expect(spooled(id)).toBe(0);
     await proxy.setDown(false);
     expect(await settle(id)).toBe('Processed');
@@ -217,13 +210,11 @@ describe.runIf(run)('office printing end to end with the ipp-printer driver', ()
 
   it('a cancellation mid-job becomes Cancel-Job: the command ends Cancelled, the document was received once', async () => {
     const id = print(RECEPTION, { copyCount: 20 });
-    await eventually(() => state(id) === 'Processing' && spooled(id) === 1, 30_000, 'the job to be printing');
+    await eventually('the job to be printing', () => state(id) === 'Processing' && spooled(id) === 1);
     sim.cancelAsStaff(id, 'Wrong guest');
     expect(await settle(id)).toBe('Cancelled');
-    await eventually(
-      () => daemon.lines.some((l) => l.includes(id) && /to=(cancelled|closed)/.test(l)),
-      30_000,
-      'the agent to settle the cancelled job',
+    await eventually('the agent to settle the cancelled job', () =>
+      daemon.lines.some((l) => l.includes(id) && /to=(cancelled|closed)/.test(l)),
     );
     expect(spooled(id)).toBe(1);
   }, 90_000);

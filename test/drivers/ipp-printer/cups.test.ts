@@ -5,9 +5,10 @@ import { IppPrinterDriver } from '../../../drivers/ipp-printer/driver.js';
 import { silentLogger } from '../../../src/log.js';
 import { createHttpClient } from '../../../src/transport/http.js';
 import { memoryStore, recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
+import { eventually } from '../../helpers/eventually.js';
 import { requireTool } from '../../helpers/tools.js';
 import { CUPSD, type Cupsd, LPADMIN, startCupsd } from './cupsd.js';
-import { printJob, rejection, until } from './helpers.js';
+import { printJob, rejection } from './helpers.js';
 import { DBUS_DAEMON, IPPEVEPRINTER, type Ippeve, startIppeveprinter } from './ippeveprinter.js';
 
 /**
@@ -62,9 +63,8 @@ describe.runIf(run && asRoot)('ipp-printer through a real CUPS queue', () => {
       recordingExecuteContext(),
     );
     expect(result.notes).toBe('Printed 2 copies of 1 page on Reception Laser');
-    await until(
-      () => printer.documents().some((d) => d.jobName === 'cups-copies'),
-      'the document at the printer',
+    await eventually('the document at the printer', () =>
+      printer.documents().some((d) => d.jobName === 'cups-copies'),
     );
     expect(printer.documents().filter((d) => d.jobName === 'cups-copies')).toHaveLength(1);
   });
@@ -112,9 +112,8 @@ describe.runIf(run && asRoot)('ipp-printer through a real CUPS queue', () => {
       const running = rejection(
         d.execute(printJob({ printerName: 'Reception Laser' }, { commandId: 'cups-cancel' }), ectx),
       );
-      await until(
-        () => ectx.checkpoints.some((c) => (c as { phase: string }).phase === 'accepted'),
-        'CUPS to take the job',
+      await eventually('CUPS to take the job', () =>
+        ectx.checkpoints.some((c) => (c as { phase: string }).phase === 'accepted'),
       );
       controller.abort();
       const error = await running;

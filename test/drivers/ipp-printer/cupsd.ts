@@ -4,6 +4,7 @@ import { type AddressInfo, connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { tempDir } from '../../helpers/daemon.js';
+import { eventually } from '../../helpers/eventually.js';
 
 /**
  * A real CUPS scheduler for tests: `cupsd -f` (foreground) with its own configuration and state
@@ -130,10 +131,14 @@ export async function startCupsd(): Promise<Cupsd> {
   child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
   child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (let i = 0; i < 300 && !(await reachable(port)); i++) {
-    if (child.exitCode !== null) throw new Error(`cupsd exited (${child.exitCode}): ${output.join('')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await eventually(
+    `cupsd to listen on ${port}`,
+    async () => {
+      if (child.exitCode !== null) throw new Error(`cupsd exited (${child.exitCode}): ${output.join('')}`);
+      return reachable(port);
+    },
+    { intervalMs: 50 },
+  );
   const errorLog = join(dir, 'log', 'error_log');
   return {
     port,

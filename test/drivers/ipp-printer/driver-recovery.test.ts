@@ -4,7 +4,8 @@ import { startIppSimulator } from '../../../drivers/ipp-printer/simulator.js';
 import { ManualClock } from '../../../src/clock.js';
 import type { ExecuteContext } from '../../../src/drivers-api/types.js';
 import { memoryStore, recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
-import { options, PRINTER, printJob, type Rig, rejection, rig, until } from './helpers.js';
+import { eventually } from '../../helpers/eventually.js';
+import { options, PRINTER, printJob, type Rig, rejection, rig } from './helpers.js';
 
 let r: Rig | undefined;
 afterEach(async () => {
@@ -20,7 +21,7 @@ async function drive<T>(clock: ManualClock, p: Promise<T>, stepMs: number): Prom
     () => (done = true),
   );
   while (!done) {
-    await until(() => done || clock.pending > 0, 'the driver to wait or finish');
+    await eventually('the driver to wait or finish', () => done || clock.pending > 0);
     if (!done) await clock.advance(stepMs);
   }
   return p;
@@ -229,9 +230,10 @@ describe('ipp-printer timeout policy (manual clock)', () => {
     const running = r.driver.execute(printJob(), recordingExecuteContext());
     await r.sim.answerHeld();
     r.sim.holdAnswers(false);
-    await until(() => printer.jobs[0] !== undefined, 'the job');
+    await eventually('the job', () => printer.jobs[0] !== undefined);
     await r.sim.setOffline(true);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Back once the driver has met the outage (its status says so), not after some milliseconds.
+    await eventually('the driver to see the printer away', () => r?.driver.status().connected === false);
     await r.sim.setOffline(false);
     expect((await running).notes).toBe(`Printed 1 copy of 1 page on ${PRINTER}`);
     expect(r.sim.spooled()).toHaveLength(1);
@@ -242,9 +244,9 @@ describe('ipp-printer timeout policy (manual clock)', () => {
     r = await rig({ clock, extra: { offlineWaitMs: 30_000, statusRetryMs: 5000 } });
     await r.sim.setOffline(true);
     const running = r.driver.execute(printJob(), recordingExecuteContext());
-    await until(() => clock.pending > 0, 'the driver to wait for the printer');
+    await eventually('the driver to wait for the printer', () => clock.pending > 0);
     await clock.advance(5000);
-    await until(() => clock.pending > 0, 'the second wait');
+    await eventually('the second wait', () => clock.pending > 0);
     await r.sim.setOffline(false);
     const result = await drive(clock, running, 5000);
     expect(result.notes).toBe(`Printed 1 copy of 1 page on ${PRINTER}`);
@@ -272,10 +274,10 @@ describe('the IPP printer simulator on its own', () => {
         { name: 'a', user: 'u', format: 'application/pdf', copies: 1 },
         Buffer.from('%PDF-1.4 /Type /Page'),
       );
-      await until(async () => {
+      await eventually('the job to finish', async () => {
         await clock.advance(0);
         return printer.jobs[0]?.state === 9;
-      }, 'the job to finish');
+      });
       expect(printer.listed()).toHaveLength(1);
       await clock.advance(61_000);
       expect(printer.listed()).toEqual([]);

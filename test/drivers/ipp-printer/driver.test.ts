@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordingExecuteContext } from '../../helpers/driver-context.js';
-import { PRINTER, pdfBase64, printJob, type Rig, rejection, rig, until } from './helpers.js';
+import { eventually } from '../../helpers/eventually.js';
+import { PRINTER, pdfBase64, printJob, type Rig, rejection, rig } from './helpers.js';
 
 let r: Rig | undefined;
 afterEach(async () => {
@@ -121,9 +122,9 @@ describe('ipp-printer driver against the IPP printer simulator', () => {
     const printer = r.sim.printer(PRINTER);
     const ectx = recordingExecuteContext();
     const running = r.driver.execute(printJob({ fileData: pdfBase64(['x'], 4) }), ectx);
-    await until(() => printer.jobs[0]?.impressionsCompleted === 1, 'the first page');
+    await eventually('the first page', () => printer.jobs[0]?.impressionsCompleted === 1);
     r.sim.setFault(PRINTER, 'mediaEmpty', true);
-    await until(() => r?.driver.status().warnings.length === 1, 'the paper warning');
+    await eventually('the paper warning', () => r?.driver.status().warnings.length === 1);
     expect(r.driver.status().warnings).toEqual([`${PRINTER} is out of paper — load paper into the tray.`]);
     r.sim.setFault(PRINTER, 'mediaEmpty', false);
     expect((await running).notes).toBe(`Printed 1 copy of 4 pages on ${PRINTER}`);
@@ -136,7 +137,7 @@ describe('ipp-printer driver against the IPP printer simulator', () => {
     const controller = new AbortController();
     const ectx = recordingExecuteContext(controller.signal);
     const running = rejection(r.driver.execute(printJob({ fileData: pdfBase64(['x'], 50) }), ectx));
-    await until(() => (printer.jobs[0]?.impressionsCompleted ?? 0) >= 2, 'two pages');
+    await eventually('two pages', () => (printer.jobs[0]?.impressionsCompleted ?? 0) >= 2);
     controller.abort();
     const error = await running;
     expect(error.code).toBe('ABORTED');
@@ -155,7 +156,7 @@ describe('ipp-printer driver against the IPP printer simulator', () => {
     r.sim.holdAnswers(true);
     const running = r.driver.execute(printJob(), ectx);
     await r.sim.answerHeld();
-    await until(() => printer.jobs[0]?.state === 9, 'the job to complete');
+    await eventually('the job to complete', () => printer.jobs[0]?.state === 9);
     controller.abort();
     r.sim.holdAnswers(false);
     expect((await running).notes).toBe(`Printed 1 copy of 1 page on ${PRINTER}`);

@@ -4,7 +4,7 @@ import { type IppSimulator, startIppSimulator } from '../../../drivers/ipp-print
 import type { Clock } from '../../../src/clock.js';
 import type { PrintJobData } from '../../../src/connector/model.js';
 import type { Job } from '../../../src/drivers-api/types.js';
-import { AgentError, isAgentError } from '../../../src/errors.js';
+import { type AgentError, isAgentError } from '../../../src/errors.js';
 import { tinyPdf } from '../../../src/simulator/pdf.js';
 import { jobFor, memoryStore, testDriverContext } from '../../helpers/driver-context.js';
 
@@ -96,17 +96,4 @@ export async function rejection(promise: Promise<unknown>): Promise<AgentError> 
   );
   if (!isAgentError(error)) throw new Error(`expected an AgentError, got ${String(error)}`);
   return error;
-}
-
-/** Resolves once `check` holds, polling on the event loop (no wall-clock deadline of its own). */
-export async function until(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  tries = 2000,
-): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new AgentError('INTERNAL', `gave up waiting for ${what}`);
 }

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IppPrinterOptions, IppPrinterOptionsSchema } from '../../../drivers/ipp-printer/config.js';
 import { IppPrinterDriver } from '../../../drivers/ipp-printer/driver.js';
 import { memoryStore, recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
+import { eventually } from '../../helpers/eventually.js';
 import { requireTool } from '../../helpers/tools.js';
-import { PRINTER, pdfBase64, printJob, rejection, until } from './helpers.js';
+import { PRINTER, pdfBase64, printJob, rejection } from './helpers.js';
 import { DBUS_DAEMON, IPPEVEPRINTER, type Ippeve, startIppeveprinter } from './ippeveprinter.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
@@ -80,7 +81,9 @@ describe.runIf(run)('ipp-printer driver against ippeveprinter', () => {
     await printer.setPaperEmpty(true);
     try {
       const running = d.execute(printJob({}, { commandId: 'eve-paper' }), recordingExecuteContext());
-      await until(() => d.status().warnings.some((w) => w.includes('out of paper')), 'the paper warning');
+      await eventually('the paper warning', () =>
+        d.status().warnings.some((w) => w.includes('out of paper')),
+      );
       expect(d.status().warnings).toContain(`${PRINTER} is out of paper — load paper into the tray.`);
       await printer.setPaperEmpty(false);
       expect((await running).notes).toBe(`Printed 1 copy of 1 page on ${PRINTER}`);
@@ -100,7 +103,7 @@ describe.runIf(run)('ipp-printer driver against ippeveprinter', () => {
         ectx,
       ),
     );
-    await until(() => ectx.progressSeen.some((p) => p.fraction > 0.3), 'pages to come out');
+    await eventually('pages to come out', () => ectx.progressSeen.some((p) => p.fraction > 0.3));
     controller.abort();
     const error = await running;
     expect(error.code).toBe('ABORTED');
