@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { eventually } from '../helpers/eventually.js';
 import { type FakeNotifySocket, fakeNotifySocket } from '../status/notify-socket.js';
 
 /**
@@ -20,10 +21,6 @@ const root = join(import.meta.dirname, '..', '..');
 const fixture = join(root, 'test', 'fixtures', 'process-guard', 'trigger.mjs');
 const TOKENS = { clientToken: 'GUARD-CLIENT-TOKEN-000111', accessToken: 'GUARD-ACCESS-TOKEN-222333' };
 const KEYS = 'a0a0a0a0-0000-4000-8000-000000000001';
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 describe('the daemon under errors that escape every handler', () => {
   let sim: PlatformSimulator;
@@ -88,10 +85,11 @@ describe('the daemon under errors that escape every handler', () => {
     };
     child.stdout?.on('data', onChunk);
     child.stderr?.on('data', onChunk);
-    await notify.until(
-      (m) => m.some((x) => x.includes('READY=1')) && m.some((x) => x.includes('WATCHDOG=1')),
-    );
-    await until(() => statusUrl !== '');
+    await eventually('READY=1 and WATCHDOG=1 on the notify socket', () => {
+      const m = notify.messages;
+      return m.some((x) => x.includes('READY=1')) && m.some((x) => x.includes('WATCHDOG=1'));
+    });
+    await eventually("statusUrl !== ''", () => statusUrl !== '');
   });
 
   afterAll(async () => {
@@ -110,7 +108,10 @@ describe('the daemon under errors that escape every handler', () => {
 
   it('logs an escaped exception and rejection as one line each, keeps working, and says so on /healthz', async () => {
     trigger();
-    await until(() => escapedLines().length === 2 || !alive());
+    await eventually(
+      'escapedLines().length === 2 || !alive()',
+      () => escapedLines().length === 2 || !alive(),
+    );
     expect(alive()).toBe(true);
     const [a, b] = escapedLines();
     expect([a, b].map((l) => /origin=(\w+)/.exec(l ?? '')?.[1]).sort()).toEqual([
@@ -140,7 +141,10 @@ describe('the daemon under errors that escape every handler', () => {
       deviceId: KEYS,
       ...(reservation ? { reservationId: reservation.id } : {}),
     });
-    await until(() => sim.command(command.id)?.state === 'Processed' || !alive());
+    await eventually(
+      "sim.command(command.id)?.state === 'Processed' || !alive()",
+      () => sim.command(command.id)?.state === 'Processed' || !alive(),
+    );
     expect(sim.command(command.id)?.state).toBe('Processed');
   });
 
@@ -149,7 +153,7 @@ describe('the daemon under errors that escape every handler', () => {
     expect(pings).toBeGreaterThan(0);
     trigger();
     const withheld = (l: string) => l.includes('watchdog ping withheld') && l.includes('agent unhealthy');
-    await until(() => lines.some(withheld) || !alive());
+    await eventually('lines.some(withheld) || !alive()', () => lines.some(withheld) || !alive());
     expect(lines.some(withheld)).toBe(true);
     expect(lines.some((l) => l.includes('errors keep escaping'))).toBe(true);
     expect(alive()).toBe(true);

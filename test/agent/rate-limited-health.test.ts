@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/eventually.js';
 import { LOCAL_TOKENS, type LocalPlatformAgent, startLocalPlatformAgent } from './local-platform.js';
 
 /**
@@ -8,10 +9,6 @@ import { LOCAL_TOKENS, type LocalPlatformAgent, startLocalPlatformAgent } from '
  */
 
 const CAP_MS = 300_000;
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 2));
-}
 
 describe('a rate-limited agent', () => {
   let running: LocalPlatformAgent | undefined;
@@ -37,7 +34,10 @@ describe('a rate-limited agent', () => {
     const { agent, clock, log, get } = running;
     const rateLimitReasons = () => running?.healthReasons((r) => r.includes('rate-limited')) ?? [];
 
-    await until(() => seen.length === 1 && agent?.source.snapshot().platform.rateLimited !== undefined);
+    await eventually(
+      'seen.length === 1 && agent?.source.snapshot().platform.rateLimited !== undefined',
+      () => seen.length === 1 && agent?.source.snapshot().platform.rateLimited !== undefined,
+    );
     expect(agent.source.snapshot().platform.rateLimited).toMatchObject({
       reason: 'retry-after-capped',
       askedMs: 86_400_000,
@@ -68,7 +68,10 @@ describe('a rate-limited agent', () => {
 
     // At 5 minutes exactly one probe; it earns another 429 and the agent waits again.
     await clock.advance(CAP_MS - (3 * 60_000 + 1000));
-    await until(() => agent.source.snapshot().platform.rateLimited?.count === 2);
+    await eventually(
+      'agent.source.snapshot().platform.rateLimited?.count === 2',
+      () => agent.source.snapshot().platform.rateLimited?.count === 2,
+    );
     expect(seen).toHaveLength(2);
     await clock.advance(CAP_MS - 1);
     expect(seen).toHaveLength(2);
@@ -76,7 +79,10 @@ describe('a rate-limited agent', () => {
     // The platform is back: the next probe is accepted and everything else follows.
     limiting = false;
     await clock.advance(1);
-    await until(() => agent.source.snapshot().platform.rateLimited === undefined);
+    await eventually(
+      'agent.source.snapshot().platform.rateLimited === undefined',
+      () => agent.source.snapshot().platform.rateLimited === undefined,
+    );
     expect(seen.slice(0, 3).map((s) => s.status)).toEqual([429, 429, 200]);
     expect(await rateLimitReasons()).toEqual([]);
     expect((await get('/metrics')).text).toContain(

@@ -10,6 +10,7 @@ import { OutboxQueue } from '../../src/commands/outbox-queue.js';
 import { createConnectorClient } from '../../src/connector/client.js';
 import { createMemoryLogger } from '../../src/log.js';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { eventually } from '../helpers/eventually.js';
 
 /**
  * Issue 13.1, "delivered means understood": a `200` whose body is not what the operation returns
@@ -20,11 +21,6 @@ import { type PlatformSimulator, startPlatformSimulator } from '../../src/simula
 const PORTAL =
   '<!DOCTYPE html><html><body><form action="/login">Room <input name="room"></form></body></html>';
 const TOKENS = { clientToken: 'client-TOKEN-123456', accessToken: 'access-TOKEN-654321' };
-
-/** Lets I/O and promise callbacks run until `condition` holds (no wall-clock limit of its own). */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 2));
-}
 
 interface Rig {
   clock: ManualClock;
@@ -105,7 +101,10 @@ describe('outbox: only an understood answer is a delivery (plain local HTTP serv
     rig.queue.wake();
 
     for (let attempt = 1; attempt <= 3; attempt++) {
-      await until(() => seen.length === attempt && settled(rig));
+      await eventually(
+        'seen.length === attempt && settled(rig)',
+        () => seen.length === attempt && settled(rig),
+      );
       // Not delivered: the row is still there, with one more failed attempt.
       expect(pending(rig.journal)).toMatchObject([
         { commandId: 'c1', state: 'Processed', attempts: attempt },
@@ -117,7 +116,7 @@ describe('outbox: only an understood answer is a delivery (plain local HTTP serv
       expect(wait).toBe(1000 * 2 ** (attempt - 1));
       await rig.clock.advance(wait);
     }
-    await until(() => rig.delivered.length === 1);
+    await eventually('rig.delivered.length === 1', () => rig.delivered.length === 1);
     expect(pending(rig.journal)).toEqual([]);
     expect(seen).toEqual(Array(4).fill('/api/connector/v1/commands/update Processed'));
     expect(rig.lines().join('\n')).not.toContain('counted as delivered');
@@ -166,12 +165,15 @@ describe('against the platform simulator with its captive portal fault', () => {
     rig.queue.wake();
 
     for (let attempt = 1; attempt <= 2; attempt++) {
-      await until(() => platform.counters().faults['captive-portal'] === attempt && settled(rig));
+      await eventually(
+        "platform.counters().faults['captive-portal'] === attempt && settled(rig)",
+        () => platform.counters().faults['captive-portal'] === attempt && settled(rig),
+      );
       expect(platform.command(command.id)?.state).toBe('Pending');
       expect(pending(rig.journal)).toHaveLength(1);
       await rig.clock.advance((rig.outbox.pausedUntilMs as number) - rig.clock.now());
     }
-    await until(() => rig.delivered.length === 1);
+    await eventually('rig.delivered.length === 1', () => rig.delivered.length === 1);
     expect(platform.history(command.id).map((h) => h.state)).toEqual(['Pending', 'Received']);
     const updates = platform.requestLog().filter((r) => r.operation === 'commands/update');
     expect(updates.map((r) => [r.status, r.fault ?? null])).toEqual([
@@ -209,7 +211,8 @@ describe('against the platform simulator with its captive portal fault', () => {
       },
     );
     for (let attempt = 1; attempt <= 2; attempt++) {
-      await until(
+      await eventually(
+        `the captive portal's answer #${attempt} and the retry parked on the clock`,
         () =>
           platform.counters().faults['captive-portal'] === attempt &&
           (clock.pending > 0 || failure !== undefined),
@@ -218,7 +221,10 @@ describe('against the platform simulator with its captive portal fault', () => {
       expect(items).toBeUndefined();
       await clock.advance(1000 * 2 ** (attempt - 1));
     }
-    await until(() => items !== undefined || failure !== undefined);
+    await eventually(
+      'items !== undefined || failure !== undefined',
+      () => items !== undefined || failure !== undefined,
+    );
     expect(failure).toBeUndefined();
     expect(items?.length).toBeGreaterThan(0);
     expect(log.lines.filter((l) => l.includes('RESPONSE_INVALID'))).toHaveLength(2);

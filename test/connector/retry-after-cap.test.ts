@@ -3,7 +3,8 @@ import { ManualClock } from '../../src/clock.js';
 import { parseRetryAfter } from '../../src/connector/http-errors.js';
 import { createConnectorClient, RateBudget } from '../../src/connector/index.js';
 import { startPlatformSimulator } from '../../src/simulator/index.js';
-import { BASE_URL, eventually, recordingFetch, reply, SAMPLE } from './fake-platform.js';
+import { eventually } from '../helpers/eventually.js';
+import { BASE_URL, recordingFetch, reply, SAMPLE } from './fake-platform.js';
 
 /**
  * Issue 13.4: one `429` with `Retry-After: 86400` used to stop every request for a day. The wait
@@ -13,10 +14,6 @@ import { BASE_URL, eventually, recordingFetch, reply, SAMPLE } from './fake-plat
 
 const DAY_MS = 86_400_000;
 
-/** Lets real I/O run until `condition` holds (no wall-clock limit of its own). */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 2));
-}
 const CAP_MS = 300_000;
 
 function grants(budget: RateBudget) {
@@ -133,13 +130,19 @@ describe('the client after a Retry-After of a day (ManualClock)', () => {
     });
     const api = createConnectorClient({ baseUrl: BASE_URL, ...SAMPLE, fetch: platform.fetch, clock });
     const first = api.devices();
-    await eventually(() => api.budget.snapshot().blockedUntil !== undefined);
+    await eventually(
+      'api.budget.snapshot().blockedUntil !== undefined',
+      () => api.budget.snapshot().blockedUntil !== undefined,
+    );
     const others = [api.devices(), api.devices()];
-    await eventually(() => api.budget.snapshot().waiting === 3);
+    await eventually('api.budget.snapshot().waiting === 3', () => api.budget.snapshot().waiting === 3);
     await clock.advance(CAP_MS - 1);
     expect(platform.seen).toHaveLength(1);
     await clock.advance(1);
-    await eventually(() => api.budget.rateLimitState()?.count === 2);
+    await eventually(
+      'api.budget.rateLimitState()?.count === 2',
+      () => api.budget.rateLimitState()?.count === 2,
+    );
     expect(platform.seen).toHaveLength(2);
     await clock.advance(CAP_MS);
     await expect(first).resolves.toEqual([]);
@@ -168,7 +171,7 @@ describe('against the platform simulator', () => {
         clock,
       });
       const devices = api.devices();
-      await until(() => api.budget.rateLimitState() !== undefined);
+      await eventually('the 429 noted by the budget', () => api.budget.rateLimitState() !== undefined);
       expect(api.budget.rateLimitState()).toMatchObject({ askedMs: DAY_MS, waitMs: CAP_MS });
       await clock.advance(CAP_MS);
       expect((await devices).length).toBe(1);
