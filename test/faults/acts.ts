@@ -1,3 +1,4 @@
+import type { EncoderBehaviour } from '../../drivers/salto-encoder/simulator.js';
 import type { SimCounters } from '../../src/simulator/index.js';
 import type { DaemonHandle } from '../helpers/daemon.js';
 import { type ChaosLog, daemonReady, type QuietLock } from './chaos.js';
@@ -62,6 +63,23 @@ export function faultActs({ rig, traffic, daemon }: ActContext): Act[] {
       await printer.setFault(name, false);
     },
   });
+  /**
+   * Pulls the encoder's cable right after it accepted (ACK) a request it will never carry out
+   * (`silent`), `times` times, each after the `before` requests: an unplug between a request and
+   * its card would leave it to the machine's timing whether the card was written and whether the
+   * ACK got out — this way nothing is half-done, whatever the timing, and the cards of the job's
+   * earlier keys are cut for sure. Plugs back at once when `plugBack`.
+   */
+  const unplugOnSilent = (times: number, plugBack: boolean, before: EncoderBehaviour[] = []) => {
+    for (let i = 0; i < times; i++) salto.sim.enqueue(...before, 'silent');
+    let count = 0;
+    const stop = salto.sim.onRequest((request) => {
+      if (request.behaviour !== 'silent' || count >= times) return;
+      count++;
+      void salto.unplug().then(() => (plugBack ? salto.plug() : undefined));
+    });
+    return { count: () => count, stop };
+  };
   const spoil = (mode: SpoilMode, what: string): Act => ({
     what: `printer answers ${what} for the next 2 receipts`,
     async run() {
@@ -126,14 +144,16 @@ export function faultActs({ rig, traffic, daemon }: ActContext): Act[] {
       },
     },
     {
-      what: 'encoder unplugged until the daemon shows it so',
+      what: 'encoder unplugged (right after it took a request it will not carry out) until the daemon shows it so',
       async run() {
-        await salto.unplug();
+        const unplugged = unplugOnSilent(1, false);
         await traffic.until(
-          'the daemon to show the Salto encoder disconnected',
-          async () => (await shown(daemon, FAULT_DEVICES.salto))?.connected === false,
+          'the encoder to be unplugged and the daemon to show it disconnected',
+          async () =>
+            unplugged.count() >= 1 && (await shown(daemon, FAULT_DEVICES.salto))?.connected === false,
           FAULT_DEVICES.salto,
         );
+        unplugged.stop();
         await salto.plug();
       },
     },
@@ -180,17 +200,15 @@ export function faultActs({ rig, traffic, daemon }: ActContext): Act[] {
       },
     },
     {
-      what: 'encoder unplugged mid-card on every third request, twice (plugged back at once)',
+      what: 'encoder unplugged mid-job on every third request, twice (plugged back at once)',
       async run() {
-        let requests = 0;
-        let unplugs = 0;
-        const stop = salto.sim.onRequest(() => {
-          if (++requests % 3 !== 0 || unplugs >= 2) return;
-          unplugs++;
-          void salto.unplug().then(() => salto.plug());
-        });
-        await traffic.until('2 mid-card unplugs', () => unplugs >= 2 && salto.plugged, FAULT_DEVICES.salto);
-        stop();
+        const unplugged = unplugOnSilent(2, true, ['normal', 'normal']);
+        await traffic.until(
+          '2 mid-job unplugs',
+          () => unplugged.count() >= 2 && salto.plugged,
+          FAULT_DEVICES.salto,
+        );
+        unplugged.stop();
       },
     },
     {
