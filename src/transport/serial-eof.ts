@@ -69,8 +69,11 @@ export async function readOrDisconnect(
         (error as { disconnect?: boolean }).disconnect = true;
         throw error;
       }
-      if (!port.isOpen) throw canceled();
     }
+    // The port may have been closed while the read was in flight: its native poller is then
+    // destroyed, and polling it again crashes the process (a segfault in bindings-cpp's
+    // Poller::poll), so never wait for "readable" on a closed port.
+    if (!port.isOpen) throw canceled();
     await waitReadable(port);
   }
 }

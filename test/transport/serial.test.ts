@@ -141,6 +141,31 @@ describe('readOrDisconnect (guard for bindings-cpp#162)', () => {
     expect(calls).toBe(2);
   });
 
+  it('never polls the port again once it was closed during a read that found end of file', async () => {
+    let polled = 0;
+    const port = {
+      isOpen: true,
+      fd: 9,
+      // A destroyed native poller crashes the process when polled: count instead (and answer as
+      // a stopped poller does, so the old behaviour fails here rather than hangs).
+      poller: {
+        once: (_e: 'readable', cb: (error: Error | null) => void) => {
+          polled++;
+          cb(Object.assign(new Error('Canceled'), { canceled: true }));
+        },
+      },
+      read: async () => ({ bytesRead: 0, buffer: Buffer.alloc(0) }),
+    };
+    const read = (async () => {
+      port.isOpen = false; // closed by the transport while this read was in flight
+      return { bytesRead: 0, buffer: Buffer.alloc(1) };
+    }) as never;
+    await expect(readOrDisconnect(port, Buffer.alloc(8), 0, 8, read)).rejects.toMatchObject({
+      canceled: true,
+    });
+    expect(polled).toBe(0);
+  });
+
   it('waits for readable on EAGAIN, returns data, and reports cancel when closed', async () => {
     const results: Array<() => { bytesRead: number; buffer: Buffer }> = [
       () => {
