@@ -10,7 +10,8 @@ import {
   type ScenarioInput,
   startPlatformSimulator,
 } from '../../src/simulator/index.js';
-import { createDaemon, eventually, tempDir } from '../helpers/daemon.js';
+import { createDaemon, tempDir } from '../helpers/daemon.js';
+import { eventually } from '../helpers/eventually.js';
 import { spawnCli } from './spawn-cli.js';
 
 /**
@@ -116,15 +117,13 @@ beforeAll(async () => {
   try {
     await eventually(
       () =>
-        platform.command(receipt)?.state === 'Processed' && platform.command(keys)?.state === 'Processing',
-      30_000,
-      () =>
         `receipt processed, keys being cut (${platform.command(receipt)?.state}, ${platform.command(keys)?.state})`,
+      () =>
+        platform.command(receipt)?.state === 'Processed' && platform.command(keys)?.state === 'Processing',
     );
     await eventually(
-      () => daemon.lines.some((l) => l.includes(`commandId=${receipt}`) && l.includes('to=closed')),
-      30_000,
       () => 'the receipt closed in the journal',
+      () => daemon.lines.some((l) => l.includes(`commandId=${receipt}`) && l.includes('to=closed')),
     );
   } finally {
     await daemon.kill();

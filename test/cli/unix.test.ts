@@ -9,7 +9,8 @@ import { CLOSED_PIPE_EXIT } from '../../src/cli/pipes.js';
 import { buildProgram, runCli } from '../../src/cli.js';
 import { startPlatformSimulator } from '../../src/simulator/index.js';
 import { DEVICES, e2eScenario, TOKENS } from '../e2e/harness.js';
-import { eventually, tempDir } from '../helpers/daemon.js';
+import { tempDir } from '../helpers/daemon.js';
+import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';
 import { ROOT, spawnCli } from './spawn-cli.js';
 
@@ -115,7 +116,7 @@ describe('closed pipes', () => {
       if (!reservation) throw new Error('no reservation in the e2e scenario');
       // It logs every state change into the closed pipe, and still does the work.
       const id = sim.createKeys({ deviceId: DEVICES.keysOk, reservationId: reservation.id }).id;
-      await eventually(() => sim.command(id)?.state === 'Processed', 25_000, 'the key command processed');
+      await eventually('the key command processed', () => sim.command(id)?.state === 'Processed');
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
       expect(err).toBe('');

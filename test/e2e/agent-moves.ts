@@ -1,5 +1,5 @@
-import type { CommandState } from '../../src/connector/wire.js';
 import type { HistoryEntry } from '../../src/simulator/index.js';
+import { isTerminal, stateRank } from '../helpers/command-states.js';
 
 /**
  * What the agent did to one command, judged on the platform's history. The interface document
@@ -14,26 +14,17 @@ import type { HistoryEntry } from '../../src/simulator/index.js';
  * (progress, resends) are allowed. Moves by the platform or staff are not the agent's to answer for.
  */
 
-const RANK: Record<CommandState, number> = {
-  Pending: 0,
-  Received: 1,
-  Processing: 2,
-  Processed: 3,
-  Cancelled: 3,
-  Error: 3,
-};
-
 export function agentMoveProblems(history: readonly HistoryEntry[]): string[] {
   const problems: string[] = [];
   for (let i = 1; i < history.length; i++) {
     const prev = history[i - 1] as HistoryEntry;
     const cur = history[i] as HistoryEntry;
     if (cur.by !== 'agent') continue;
-    if (RANK[prev.state] === 3) {
+    if (isTerminal(prev.state)) {
       const resend = prev.by === 'agent' && prev.state === cur.state && prev.notes === cur.notes;
       const whose = prev.by === 'agent' ? '' : ` (set by ${prev.by})`;
       if (!resend) problems.push(`update after terminal ${prev.state}: ${cur.state}${whose}`);
-    } else if (RANK[cur.state] < RANK[prev.state]) {
+    } else if (stateRank(cur.state) < stateRank(prev.state)) {
       problems.push(`backwards ${prev.state} → ${cur.state}`);
     }
   }

@@ -7,7 +7,8 @@ import {
   type PlatformSimulator,
   startPlatformSimulator,
 } from '../../src/simulator/index.js';
-import { createDaemon, type DaemonHandle, eventually, tempDir } from '../helpers/daemon.js';
+import { createDaemon, type DaemonHandle, tempDir } from '../helpers/daemon.js';
+import { eventually } from '../helpers/eventually.js';
 import { agentMoveProblems } from './agent-moves.js';
 import { ledgerCounts, TOKENS } from './harness.js';
 
@@ -53,8 +54,6 @@ describe('the fiscal path against a platform that applies the interface document
 
   async function settleAll(): Promise<void> {
     await eventually(
-      () => planned.every((p) => p.expected === 'untouched' || TERMINAL.includes(state(p.view.id))),
-      90_000,
       () => {
         const open = planned.filter(
           (p) => p.expected !== 'untouched' && !TERMINAL.includes(state(p.view.id)),
@@ -64,7 +63,8 @@ describe('the fiscal path against a platform that applies the interface document
           .map((p) => `${p.view.kind} ${state(p.view.id)}`)
           .join(', ')})`;
       },
-      100,
+      () => planned.every((p) => p.expected === 'untouched' || TERMINAL.includes(state(p.view.id))),
+      { intervalMs: 100 },
     );
   }
 
@@ -209,10 +209,9 @@ describe('the fiscal path against a platform that applies the interface document
     for (let i = 0; i < 10; i++) plan(sim.createFiscalPayload({ deviceId: RT }), 'Processed');
     for (let i = 0; i < 4; i++) plan(sim.createKeys({ deviceId: KEYS, keyCount: 1 }), 'Processed');
     await eventually(
-      () => planned.slice(before).some((p) => TERMINAL.includes(state(p.view.id))),
-      30_000,
       'a first result',
-      20,
+      () => planned.slice(before).some((p) => TERMINAL.includes(state(p.view.id))),
+      { intervalMs: 20 },
     );
     await daemon.kill();
     await daemon.start();
@@ -241,7 +240,7 @@ describe('the fiscal path against a platform that applies the interface document
     });
     expect(answer.status).toBe(201);
     const { commandId } = (await answer.json()) as { commandId: string };
-    await eventually(() => state(commandId) === 'Processed', 30_000, 'the new key command', 50);
+    await eventually('the new key command', () => state(commandId) === 'Processed', { intervalMs: 50 });
     expect(agentMoveProblems(sim.history(commandId))).toEqual([]);
   }, 60_000);
 });

@@ -5,7 +5,8 @@ import { parse } from 'yaml';
 import { type FpmateSimulator, startFpmateSimulator } from '../../drivers/epson-fpmate/simulator.js';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
 import { DEVICES, e2eScenario, TOKENS } from '../e2e/harness.js';
-import { createDaemon, type DaemonHandle, eventually } from '../helpers/daemon.js';
+import { createDaemon, type DaemonHandle } from '../helpers/daemon.js';
+import { eventually } from '../helpers/eventually.js';
 
 /**
  * The Grafana dashboard parses, and it and the alert rules name only metrics, labels and device
@@ -97,16 +98,12 @@ beforeAll(async () => {
   });
   await daemon.start();
   // The RT's facts appear once the driver has read the printer's status.
-  exposition = await eventually(
-    async () => {
-      const { text } = await fetchText(`${daemon.statusUrl()}/metrics`);
-      return text.includes('fact="fiscalDayOpen"') && text.includes('frontdesk_platform_last_success')
-        ? text
-        : false;
-    },
-    20_000,
-    'the Epson facts and a platform success on /metrics',
-  );
+  exposition = await eventually('the Epson facts and a platform success on /metrics', async () => {
+    const { text } = await fetchText(`${daemon.statusUrl()}/metrics`);
+    return text.includes('fact="fiscalDayOpen"') && text.includes('frontdesk_platform_last_success')
+      ? text
+      : false;
+  });
 }, 60_000);
 
 afterAll(async () => {
