@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EncoderSimulator } from '../../drivers/salto-encoder/simulator.js';
 import { runCli } from '../../src/cli.js';
+import { ManualClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/log.js';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
 import { createTransportFactory } from '../../src/transport/factory.js';
@@ -39,6 +40,7 @@ describe.runIf(hasSocat)('key cards end to end over a serial pseudo-terminal', (
   let encoder: EncoderSimulator;
   let daemon: DaemonHandle;
   let configPath: string;
+  const encoderClock = new ManualClock(Date.now());
 
   beforeAll(async () => {
     sim = await startPlatformSimulator({ scenario: e2eScenario() });
@@ -51,7 +53,8 @@ describe.runIf(hasSocat)('key cards end to end over a serial pseudo-terminal', (
       baudRate: 9600,
     });
     await device.open();
-    encoder = new EncoderSimulator({ writeMs: 5 });
+    // Each card waits on the encoder's own clock until the test lets it through (cutCards).
+    encoder = new EncoderSimulator({ writeMs: 5, clock: encoderClock });
     encoder.attach(device);
     const dir = tempDir('e2e-encoder');
     daemon = createDaemon({
@@ -72,7 +75,9 @@ describe.runIf(hasSocat)('key cards end to end over a serial pseudo-terminal', (
             name: 'Reception encoder',
             type: 'KeyCutter',
             driver: 'salto-encoder',
-            options: { transport: 'serial', path: pair.a, baudRate: 9600, cardTimeoutMs: 5000 },
+            // The driver's default card timeout: the test holds each card until the previous one
+            // was reported, which takes as long as the machine needs.
+            options: { transport: 'serial', path: pair.a, baudRate: 9600 },
           },
         ],
       },
@@ -96,12 +101,41 @@ describe.runIf(hasSocat)('key cards end to end over a serial pseudo-terminal', (
       .map((h) => h.progress ?? 0);
   }
 
-  it('cuts generated key commands with one progress update per card', async () => {
-    const commands = [1, 3, 2].map((keyCount) => sim.createKeys({ deviceId: DEVICES.keysOk, keyCount }));
-    for (const command of commands) {
-      await eventually(`keys ${command.id} Processed`, () => sim.command(command.id)?.state === 'Processed');
+  /**
+   * Lets the encoder write the jobs' cards one at a time, in order: each card waits on the
+   * encoder's clock, and the next one goes once the agent has reported the previous card's
+   * progress on the platform. So every card but a job's last is reported by construction; the
+   * last card's progress may be superseded by the result, which the outbox sends instead when it
+   * is ready first (a result supersedes unsent progress, milestones included).
+   */
+  async function cutCards(jobs: Array<{ id: string; keyCount: number }>): Promise<void> {
+    for (const { id, keyCount } of jobs) {
+      const before = encoder.cards.length;
+      await eventually(`${id} Processed, its ${keyCount} cards let through one at a time`, async () => {
+        if (sim.command(id)?.state === 'Processed') return true;
+        const cut = encoder.cards.length - before;
+        // The next card goes once the previous one is on the platform (unless it was the last).
+        const reported = cut === 0 || cut >= keyCount || progressOf(id).length > cut;
+        if (encoderClock.pending > 0 && reported) await encoderClock.advance(5);
+        return false;
+      });
     }
-    expect(progressOf(commands[1]?.id as string)).toEqual([0, 0.333, 0.667, 1]);
+  }
+
+  /** Every card's progress, the last one perhaps superseded by the result (see cutCards). */
+  function perCard(keyCount: number): number[][] {
+    const all = [
+      0,
+      ...Array.from({ length: keyCount }, (_, i) => Math.round(((i + 1) / keyCount) * 1000) / 1000),
+    ];
+    return [all, all.slice(0, -1)];
+  }
+
+  it('cuts generated key commands with one progress update per card', async () => {
+    const keyCounts = [1, 3, 2];
+    const commands = keyCounts.map((keyCount) => sim.createKeys({ deviceId: DEVICES.keysOk, keyCount }));
+    await cutCards(commands.map((c, i) => ({ id: c.id, keyCount: keyCounts[i] as number })));
+    expect(perCard(3)).toContainEqual(progressOf(commands[1]?.id as string));
     expect(sim.history(commands[1]?.id as string).at(-1)?.notes).toMatch(/^3 keys for room/);
     const cardsPerCommand = [1, 3, 2];
     expect(encoder.cards.length).toBeGreaterThanOrEqual(cardsPerCommand.reduce((a, b) => a + b, 0));
@@ -117,7 +151,7 @@ describe.runIf(hasSocat)('key cards end to end over a serial pseudo-terminal', (
       out += chunk.toString('utf8');
     });
     stderr.resume();
-    const code = await runCli(
+    const running = runCli(
       [
         'cut-keys',
         '--config',
@@ -136,10 +170,13 @@ describe.runIf(hasSocat)('key cards end to end over a serial pseudo-terminal', (
         onSignal: () => () => undefined,
       },
     );
-    const [id] = out.trim().split('\n');
+    // cut-keys prints the new command's id first, then follows it to its end.
+    const id = await eventually('cut-keys to print the new command', () => /^\S+\n/.exec(out)?.[0].trim());
+    await cutCards([{ id, keyCount: 2 }]);
+    const code = await running;
     expect(code).toBe(0);
-    expect(sim.command(id as string)?.state).toBe('Processed');
+    expect(sim.command(id)?.state).toBe('Processed');
     expect(out).toMatch(/Processed\n2 keys for room/);
-    expect(progressOf(id as string)).toEqual([0, 0.5, 1]);
+    expect(perCard(2)).toContainEqual(progressOf(id));
   }, 60_000);
 });
