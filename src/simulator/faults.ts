@@ -14,7 +14,7 @@ export type RequestFault =
   | { kind: 'server-error'; status: number };
 
 /** The sections whose `next` can be spaced out with `every`. */
-const COUNTED = ['serverErrors', 'resets', 'hangs', 'captivePortal'] as const;
+const COUNTED = ['serverErrors', 'resets', 'hangs', 'captivePortal', 'gzipBomb'] as const;
 
 /**
  * The live fault switches. Decisions that need chance draw from the `faults` stream of the seed,

@@ -2,13 +2,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFpmateSimulator } from '../../drivers/epson-fpmate/simulator.js';
-import {
-  type HistoryEntry,
-  type RequestLogEntry,
-  startPlatformSimulator,
-} from '../../src/simulator/index.js';
+import { type HistoryEntry, startPlatformSimulator } from '../../src/simulator/index.js';
 import { createRng } from '../../src/simulator/rng.js';
-import { createDaemon, eventually, tempDir } from '../helpers/daemon.js';
+import { createDaemon, tempDir } from '../helpers/daemon.js';
+import { eventually } from '../helpers/eventually.js';
+import { ChaosLog } from './chaos.js';
 import {
   epsonProblems,
   errorCode,
@@ -18,8 +16,14 @@ import {
   saltoCards,
   simFiscalProblems,
 } from './invariants-devices.js';
-import { describe as name, platformStateProblems, tokenProblems } from './invariants-platform.js';
-import { compose, createPlanned, type PlannedCommand } from './plan.js';
+import {
+  describe as name,
+  platformStateProblems,
+  readTrace,
+  retryAfterProblems,
+  tokenProblems,
+} from './invariants-platform.js';
+import { compose, type PlannedCommand } from './plan.js';
 import type { ReplyMangler } from './reply-mangler.js';
 import {
   agentConfig,
@@ -30,6 +34,7 @@ import {
   LEDGERS,
   startSaltoSite,
 } from './rig.js';
+import { Traffic } from './traffic.js';
 
 /**
  * The hostile-input campaign (issue 13): the fault campaign's world (`rig.ts`: the real daemon,
@@ -49,11 +54,17 @@ import {
  * healthy again at the end.
  *
  * A campaign file of its own beside `campaign.test.ts`, reusing its world, so the two can evolve
- * apart; deterministic in what it does (seed, composition, timeline).
+ * apart. Deterministic by construction, as the fault campaign: the commands are fed as the agent
+ * finishes them (`traffic.ts`), and each fault is on until the agent has met it a counted number
+ * of times (three captive-portal answers, two gzip bombs, two flooded printer answers, two 429s
+ * asking for a day), never for some seconds; "nothing sent inside the capped Retry-After" is
+ * judged on the daemon's own clock (`http-trace.ts`), and "never silenced" by the probe arriving
+ * at all (a day-long silence would never let it come).
  */
 
 const SEED = Number(process.env.HOSTILE_SEED ?? 20_261_313);
-const CREATE_EVERY_MS = 120;
+/** Owned commands unfinished at once while the composition is fed. */
+const WINDOW = 12;
 const RETRY_AFTER_CAP_S = 4;
 const POISONED = 4;
 const FLOOD_BYTES = 300 * 1024 * 1024;
@@ -64,44 +75,6 @@ function readLedger(path: string): LedgerLine[] {
     .split('\n')
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line) as LedgerLine);
-}
-
-/**
- * A `Retry-After` longer than the cap: nothing is sent from `graceMs` after the 429 until the cap
- * has passed, and then the agent is not silenced — a request (the probe) arrives within
- * `slackMs` after the cap, not a day later.
- */
-function cappedRetryAfterProblems(
-  log: readonly RequestLogEntry[],
-  capSeconds: number,
-  graceMs: number,
-  slackMs: number,
-  endedAt: number,
-): string[] {
-  const problems: string[] = [];
-  const sorted = [...log].sort((a, b) => a.at - b.at);
-  for (const limited of sorted) {
-    if (limited.status !== 429 || !limited.retryAfterSeconds) continue;
-    const wait = Math.min(limited.retryAfterSeconds, capSeconds) * 1000;
-    const quietUntil = limited.at + wait;
-    for (const r of sorted) {
-      if (r.at > limited.at + graceMs && r.at < quietUntil - graceMs) {
-        problems.push(
-          `[no request during Retry-After] ${r.operation} arrived ${r.at - limited.at} ms after a 429 (${limited.operation}) ` +
-            `that said Retry-After: ${limited.retryAfterSeconds} (capped at ${capSeconds} s)`,
-        );
-      }
-    }
-    const next = sorted.find((r) => r.at >= quietUntil - graceMs);
-    if (!next && endedAt > quietUntil + slackMs) {
-      problems.push(`[never silenced] nothing was sent after the capped Retry-After of ${limited.requestId}`);
-    } else if (next && next.at > quietUntil + slackMs) {
-      problems.push(
-        `[never silenced] the first request after the capped Retry-After of ${limited.requestId} came ${next.at - quietUntil} ms late`,
-      );
-    }
-  }
-  return problems;
 }
 
 /** Lines that only a crash, a stack overflow or an escaped error would print. */
@@ -135,13 +108,15 @@ describe('hostile-input campaign against the real daemon', () => {
       ...config.platform,
       rateLimit: { ...config.platform.rateLimit, maxRetryAfterSeconds: RETRY_AFTER_CAP_S },
     } as typeof config.platform;
+    const tracePath = join(dir, 'http-trace.jsonl');
     const daemon = createDaemon({
       config,
       env: {
         FRONTDESK_CLIENT_TOKEN: FAULT_TOKENS.clientToken,
         FRONTDESK_ACCESS_TOKEN: FAULT_TOKENS.accessToken,
+        FRONTDESK_TEST_HTTP_TRACE: tracePath,
       },
-      startTimeoutMs: 30_000,
+      preload: [join(import.meta.dirname, 'http-trace.ts')],
     });
     closers.push(() => daemon.stop(5000));
     await daemon.start();
@@ -163,7 +138,6 @@ describe('hostile-input campaign against the real daemon', () => {
       },
     ];
     for (const [i, spec] of poisoned.entries()) specs.splice(5 + i * 25, 0, spec);
-    const planned: PlannedCommand[] = [];
     let flooding = false;
     let floodedAnswers = 0;
     const stopCounting = printer.onHandled(() => {
@@ -171,54 +145,64 @@ describe('hostile-input campaign against the real daemon', () => {
     });
     closers.push(async () => stopCounting());
     const t0 = Date.now();
-    const steps: Array<{ atMs: number; run: () => unknown }> = [
-      { atMs: 1500, run: () => platform.setFaults({ captivePortal: { rate: 1 } }) },
-      { atMs: 4500, run: () => platform.setFaults({ captivePortal: {} }) },
-      { atMs: 5500, run: () => platform.setFaults({ gzipBomb: { rate: 0.5 } }) },
-      { atMs: 8500, run: () => platform.setFaults({ gzipBomb: {} }) },
-      {
-        atMs: 9500,
-        run: () => {
-          flooding = true;
-          return printer.setFault('oversizedAnswer', { bytes: FLOOD_BYTES });
+    const traffic = new Traffic({ platform }, rng, reservations);
+    const met = () => platform.counters().faults;
+    /** Each fault on until the agent has met it `times` times, keeping a device at work meanwhile. */
+    const acts = async () => {
+      await traffic.progress(6, FAULT_DEVICES.simFiscalA);
+      const portal = met()['captive-portal'] + 3;
+      platform.setFaults({ captivePortal: { next: 3, every: 2 } });
+      await traffic.until(
+        '3 captive-portal answers',
+        () => met()['captive-portal'] >= portal,
+        FAULT_DEVICES.simKeys,
+      );
+
+      await traffic.progress(6, FAULT_DEVICES.simFiscalA);
+      const bombs = met()['gzip-bomb'] + 2;
+      platform.setFaults({ gzipBomb: { next: 2, every: 2 } });
+      await traffic.until('2 gzip bombs', () => met()['gzip-bomb'] >= bombs, FAULT_DEVICES.simKeys);
+
+      await traffic.progress(6, FAULT_DEVICES.simFiscalA);
+      flooding = true;
+      await printer.setFault('oversizedAnswer', { bytes: FLOOD_BYTES });
+      await traffic.until('2 flooded printer answers', () => floodedAnswers >= 2, FAULT_DEVICES.epson);
+      flooding = false;
+      await printer.setFault('oversizedAnswer', false);
+
+      await traffic.progress(6, FAULT_DEVICES.simFiscalA);
+      const limited = platform.requestLog().length;
+      platform.setFaults({ rateLimitBurst: { next: 2, retryAfterSeconds: 86_400 } });
+      // Never silenced: after the two 429s the probe comes (a day-long silence never would).
+      await traffic.until(
+        'two 429s asking for a day, then a request answered again',
+        () => {
+          const after = platform.requestLog().slice(limited);
+          const last429 = after.findLastIndex((r) => r.status === 429 && r.retryAfterSeconds === 86_400);
+          return (
+            after.filter((r) => r.retryAfterSeconds === 86_400).length >= 2 &&
+            after.slice(last429 + 1).some((r) => r.status === 200)
+          );
         },
-      },
-      {
-        atMs: 13_500,
-        run: () => {
-          flooding = false;
-          return printer.setFault('oversizedAnswer', false);
-        },
-      },
-      {
-        atMs: 14_500,
-        run: () => platform.setFaults({ rateLimitBurst: { next: 2, retryAfterSeconds: 86_400 } }),
-      },
-    ];
-    const timeline = (async () => {
-      for (const step of steps) {
-        await new Promise((resolve) => setTimeout(resolve, Math.max(0, t0 + step.atMs - Date.now())));
-        await step.run();
-      }
-    })();
-    for (const spec of specs) {
-      planned.push(createPlanned(platform, spec, rng, reservations));
-      await new Promise((resolve) => setTimeout(resolve, CREATE_EVERY_MS));
-    }
-    await timeline;
+        FAULT_DEVICES.simFiscalA,
+      );
+    };
+    await Promise.all([traffic.feed(specs, WINDOW, new ChaosLog(t0)), acts()]);
+    const planned = traffic.planned;
 
     const owned = planned.filter((c) => c.owned);
     const isDone = (c: PlannedCommand) =>
       ['Processed', 'Error', 'Cancelled'].includes(platform.command(c.id)?.state ?? '');
-    await eventually(() => owned.every(isDone), 90_000, 'every owned command to be terminal', 250).catch(
+    await eventually('every owned command to be terminal', () => owned.every(isDone), {
+      intervalMs: 250,
+    }).catch(
       () => undefined, // the invariants below name the ones left
     );
     // Healthy again once the faults are over (the intake and the platform answer).
     const healthy = await eventually(
-      async () => (await fetch(`${daemon.statusUrl()}/healthz`)).status === 200,
-      30_000,
       '/healthz 200 after the faults',
-      250,
+      async () => (await fetch(`${daemon.statusUrl()}/healthz`)).status === 200,
+      { intervalMs: 250 },
     ).then(
       () => true,
       () => false,
@@ -267,7 +251,10 @@ describe('hostile-input campaign against the real daemon', () => {
         histories,
         'Encoder Salto',
       ),
-      ...cappedRetryAfterProblems(platform.requestLog(), RETRY_AFTER_CAP_S, 500, 3000, endedAt),
+      ...retryAfterProblems(
+        readTrace(existsSync(tracePath) ? readFileSync(tracePath, 'utf8') : ''),
+        RETRY_AFTER_CAP_S,
+      ),
       ...tokenProblems(daemon.lines, [FAULT_TOKENS.clientToken, FAULT_TOKENS.accessToken]),
       ...crashProblems(daemon.lines),
       ...(daemon.exits.length === 1 && exitCode === 0

@@ -59,9 +59,13 @@ export function platformStateProblems(planned: readonly PlannedCommand[], histor
  * the answer's arrival (`limited`, never later than the agent's own start of the block).
  * Requests started before the daemon knew were legitimately on their way; another process (after
  * a kill -9) cannot know. A 429 that the process outlived but never noted is reported too: then
- * the check could not judge it.
+ * the check could not judge it. With `capSeconds` (the agent's `maxRetryAfterSeconds`) the quiet
+ * window is the capped wait.
  */
-export function retryAfterProblems(trace: readonly TraceLine[]): string[] {
+export function retryAfterProblems(
+  trace: readonly TraceLine[],
+  capSeconds = Number.POSITIVE_INFINITY,
+): string[] {
   const problems: string[] = [];
   const byPid = new Map<number, TraceLine[]>();
   for (const line of trace) byPid.set(line.pid, [...(byPid.get(line.pid) ?? []), line]);
@@ -69,7 +73,7 @@ export function retryAfterProblems(trace: readonly TraceLine[]): string[] {
     for (const limited of lines) {
       if (limited.kind !== 'limited' || !limited.retryAfterSeconds) continue;
       const noted = lines.find((l) => l.kind === 'noted' && l.requestId === limited.requestId);
-      const until = limited.t + limited.retryAfterSeconds * 1000;
+      const until = limited.t + Math.min(limited.retryAfterSeconds, capSeconds) * 1000;
       if (!noted) {
         if (lines.some((l) => l.t > until)) {
           problems.push(

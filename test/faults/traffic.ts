@@ -27,7 +27,7 @@ export class Traffic {
   abandoned = false;
 
   constructor(
-    private readonly rig: Rig,
+    private readonly rig: Pick<Rig, 'platform'>,
     private readonly rng: Rng,
     private readonly reservations: Array<{ id: string; number: string }>,
   ) {}
