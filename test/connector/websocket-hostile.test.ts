@@ -9,6 +9,7 @@ import {
   parseSocketMessage,
 } from '../../src/connector/websocket.js';
 import { createMemoryLogger } from '../../src/log.js';
+import { eventually } from '../helpers/eventually.js';
 
 /**
  * Issue 13.2 on the WebSocket: a malformed or huge message can neither crash nor stall the
@@ -21,14 +22,6 @@ const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function until(predicate: () => boolean): Promise<void> {
-  const deadline = AbortSignal.timeout(10_000);
-  while (!predicate()) {
-    if (deadline.aborted) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
 
 const event = (id: string, state = 'Pending') =>
   JSON.stringify({ Events: [{ Type: 'DeviceCommand', Id: id, State: state }] });
@@ -81,11 +74,17 @@ describe('ConnectorSocket against hostile messages', () => {
     socket.onCommand((e) => commands.push(e));
     socket.onDisconnected(({ reason }) => disconnects.push(reason));
     socket.start();
-    await until(() => connections.length === 1 && socket.state === 'open');
+    await eventually(
+      "connections.length === 1 && socket.state === 'open'",
+      () => connections.length === 1 && socket.state === 'open',
+    );
 
     // Over the cap: the connection is closed by the listener, which connects again.
     connections[0]?.send(Buffer.alloc(MAX_MESSAGE_BYTES + 1, 0x20));
-    await until(() => connections.length === 2 && socket.state === 'open');
+    await eventually(
+      "connections.length === 2 && socket.state === 'open'",
+      () => connections.length === 2 && socket.state === 'open',
+    );
     expect(disconnects[0]).toMatch(/Max payload size exceeded/);
 
     const ws = connections[1] as WebSocket;
@@ -94,7 +93,7 @@ describe('ConnectorSocket against hostile messages', () => {
     ws.send(Buffer.from([0xff, 0xfe, 0x00, 0x01]));
     ws.send(JSON.stringify({ Events: [{ Type: 'DeviceCommand', Id: 'i'.repeat(100_000) }] }));
     ws.send(event('after-the-garbage'));
-    await until(() => commands.length === 1);
+    await eventually('commands.length === 1', () => commands.length === 1);
     expect(commands).toEqual([{ id: 'after-the-garbage', state: 'Pending' }]);
     expect(log.lines.join('\n')).not.toContain(TOKENS.accessToken);
   });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   latestOccurrence,
   nextOccurrence,
@@ -10,6 +10,7 @@ import { ManualClock } from '../../../src/clock.js';
 import type { Driver, DriverContext } from '../../../src/drivers-api/types.js';
 import { createHttpClient, type HttpClient } from '../../../src/transport/http.js';
 import { memoryStore, recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
+import { eventually } from '../../helpers/eventually.js';
 import { orderItem, payment, saleJob } from './helpers.js';
 
 /**
@@ -90,7 +91,12 @@ async function startRun(startUtc: string, at = '03:30'): Promise<Run> {
   });
   const drivers: Driver[] = [];
   let live = 0;
-  const parked = () => vi.waitFor(() => expect(clock.pending).toBe(live), { timeout: 20_000, interval: 5 });
+  const parked = () =>
+    eventually(
+      () => `${live} sleeps parked on the clock (${clock.pending})`,
+      () => clock.pending === live,
+      { intervalMs: 5 },
+    );
   const self: Run = {
     clock,
     sim,
@@ -226,7 +232,8 @@ describe('a kill in the middle of the scheduled Z report', () => {
       await run.sell('night');
       // 02:30Z: the closure starts and never hears back; its scheduler is stuck, not asleep.
       await run.clock.advance(90 * MIN);
-      await vi.waitFor(() => expect(killed.sent()).toBe(1), { timeout: 20_000, interval: 5 });
+      await eventually('the closure sent once', () => killed.sent() === 1, { intervalMs: 5 });
+      expect(killed.sent()).toBe(1);
       expect(run.store.get('closureInFlight')).toMatchObject({
         reason: 'schedule',
         date: '2026-11-20',

@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { epsonFpmateFactory } from '../../../drivers/epson-fpmate/index.js';
 import type { Driver, DriverContext } from '../../../src/drivers-api/types.js';
 import { isAgentError } from '../../../src/errors.js';
 import { createHttpClient, type HttpClient } from '../../../src/transport/http.js';
 import { recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
+import { eventually } from '../../helpers/eventually.js';
 import { orderItem, payment, printedOf, type Rig, rig, saleJob } from './helpers.js';
 
 /**
@@ -118,7 +119,8 @@ describe('void a receipt (staff action)', () => {
     );
     abandoned.push(killed);
     void voidAction(killed)({ receipt: '0001-0001' });
-    await vi.waitFor(() => expect(sent).toBe(1), { timeout: 10_000, interval: 5 });
+    await eventually('the void sent once', () => sent === 1, { intervalMs: 5 });
+    expect(sent).toBe(1);
     expect(r.store.get('pendingAction')).toMatchObject({ action: 'void', checkpoint: { phase: 'sending' } });
     const next = r.restart();
     await next.open(new AbortController().signal);
