@@ -35,18 +35,10 @@ describe('an agent whose intake keeps failing', () => {
       },
       { poll: { intervalMs: ROUND_MS, safetyNetMs: ROUND_MS } },
     );
-    const { agent, clock, log, get } = running;
+    const { agent, clock, log, get, stepUntil } = running;
     const intakeReasons = () =>
       running?.healthReasons((r) => r.startsWith('new commands are not taken in')) ?? [];
     const failing = () => agent.source.snapshot().platform.intakeFailing;
-    /** Moves the clock a second at a time (the client's retries wait on it) until `condition`. */
-    const stepUntil = async (condition: () => boolean, maxMs: number) => {
-      for (let t = 0; !condition(); t += 1000) {
-        if (t > maxMs) throw new Error('condition not reached');
-        await clock.advance(1000);
-        await new Promise((resolve) => setTimeout(resolve, 3));
-      }
-    };
 
     await stepUntil(() => failing() !== undefined, 10 * ROUND_MS);
     const since = failing()?.since ?? 0;

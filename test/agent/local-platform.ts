@@ -8,6 +8,7 @@ import { type Agent, createAgent } from '../../src/agent.js';
 import { ManualClock } from '../../src/clock.js';
 import { parseConfig } from '../../src/config.js';
 import { createMemoryLogger } from '../../src/log.js';
+import { eventually } from '../helpers/eventually.js';
 
 /**
  * The whole agent (one simulated encoder) on a ManualClock against a platform a test writes as
@@ -28,6 +29,13 @@ export interface LocalPlatformAgent {
   get(path: string): Promise<{ status: number; text: string }>;
   /** The `/healthz` reasons that `keep` selects (other reasons, a loaded machine's lag, come and go). */
   healthReasons(keep: (reason: string) => boolean): Promise<string[]>;
+  /**
+   * Moves the clock a second at a time until `condition` holds. Each step waits until every
+   * request the platform received has been answered and taken in by the agent (the connector's
+   * `connector exchange` record, logged at debug), so the clock never runs ahead of a round still on the wire however slow the machine
+   * is. Fails when `maxMs` of clock time pass first.
+   */
+  stepUntil(condition: () => boolean, maxMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,7 +47,9 @@ export async function startLocalPlatformAgent(
   handle: (operation: string, res: ServerResponse, req: IncomingMessage) => void,
   options: { poll?: Record<string, unknown> } = {},
 ): Promise<LocalPlatformAgent> {
+  let received = 0;
   const server = createServer((req, res) => {
+    received++;
     req.resume();
     req.on('end', () => handle((req.url ?? '').replace('/api/connector/v1/', ''), res, req));
   });
@@ -78,6 +88,21 @@ export async function startLocalPlatformAgent(
       const health = await get('/healthz');
       const reasons: string[] = health.status === 200 ? [] : JSON.parse(health.text).reasons;
       return reasons.filter(keep);
+    },
+    async stepUntil(condition, maxMs) {
+      const taken = () => log.lines.filter((line) => line.includes('connector exchange')).length;
+      for (let t = 0; ; t += 1000) {
+        // What the last step woke reaches the platform within a few turns of the event loop.
+        for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+        await eventually(
+          () => `the agent to take in the platform's answers (${taken()} of ${received})`,
+          () => taken() >= received,
+          { intervalMs: 1 },
+        );
+        if (condition()) return;
+        if (t > maxMs) throw new Error(`condition not reached within ${maxMs} ms of clock time`);
+        await clock.advance(1000);
+      }
     },
     async close() {
       await agent.stop(0);
