@@ -39,8 +39,7 @@ async function platform(options: ServerOptions = {}): Promise<Platform> {
     wss,
     connections,
     async nextConnection() {
-      while (connections.length <= taken)
-        await once(wss, 'connection', { signal: AbortSignal.timeout(5000) });
+      await eventually(`connection #${taken + 1} to the platform`, () => connections.length > taken);
       return connections[taken++] as Platform['connections'][number];
     },
   };

@@ -96,7 +96,14 @@ describe('agent daemon end to end', () => {
     });
     sim.dropWebSockets();
     planned.push(...createMix(sim, 40, 60));
-    await new Promise((r) => setTimeout(r, 30_000));
+    // The outage lasts 30 s and, whatever the machine's speed, until the agent has met it.
+    await Promise.all([
+      new Promise((r) => setTimeout(r, 30_000)),
+      eventually(
+        'the agent to be refused during the outage',
+        () => sim.counters().faults['server-error'] > refusedBefore,
+      ),
+    ]);
     sim.clearFaults();
     // The agent met the outage (it kept asking, and was refused).
     expect(sim.counters().faults['server-error']).toBeGreaterThan(refusedBefore);
