@@ -14,8 +14,15 @@ interface Run {
   err: string;
 }
 
-/** Runs the CLI in-process with captured streams; `signal` fires SIGTERM after that many ms. */
-async function cli(argv: string[], env: NodeJS.ProcessEnv = {}, signalAfterMs?: number): Promise<Run> {
+/**
+ * Runs the CLI in-process with captured streams; SIGTERM comes once `stopWhen` holds for what the
+ * CLI has printed so far (an event, not a delay).
+ */
+async function cli(
+  argv: string[],
+  env: NodeJS.ProcessEnv = {},
+  stopWhen?: (out: string) => boolean,
+): Promise<Run> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -31,9 +38,15 @@ async function cli(argv: string[], env: NodeJS.ProcessEnv = {}, signalAfterMs?: 
     stderr,
     env,
     onSignal(handler) {
-      const timer =
-        signalAfterMs === undefined ? undefined : setTimeout(() => handler('SIGTERM'), signalAfterMs);
-      return () => clearTimeout(timer);
+      let sent = false;
+      const watch = () => {
+        if (sent || !stopWhen?.(out)) return;
+        sent = true;
+        handler('SIGTERM');
+      };
+      stdout.on('data', watch);
+      watch();
+      return () => stdout.off('data', watch);
     },
   });
   return { code, out, err };
@@ -163,7 +176,7 @@ describe('command line', () => {
     const run = await cli(
       ['simulate-platform', '--port', '0', '--scenario', 'config/scenarios/demo.yaml'],
       {},
-      500,
+      (out) => out.includes('access token'),
     );
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/platform simulator at http:\/\/127\.0\.0\.1:\d+/);
