@@ -231,8 +231,11 @@ export class EncoderLink {
       };
       this.waiter = waiter;
       signal?.addEventListener('abort', onAbort, { once: true });
+      // A timer and the bytes it waits for can become due in the same turn of the event loop (a
+      // process that did not get the CPU for a while): the loop runs timers before it reads
+      // sockets, so the timeout is only declared after one more read of what has already arrived.
       this.options.clock.sleep(timeoutMs, timer.signal).then(
-        () => finish(() => resolve('timeout')),
+        () => setImmediate(() => finish(() => resolve('timeout'))),
         () => undefined,
       );
     });
