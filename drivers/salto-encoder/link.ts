@@ -11,12 +11,13 @@ import { ACK, ENQ, encodeFrame, FrameDecoder, NAK, showBytes, type WireEvent } f
  *   ← reply frame      → ACK (good LRC) | NAK (bad LRC: the peer resends)
  *
  * Errors say how far the exchange got in `details.phase`:
- * - `send`: the peer never accepted the request, so nothing happened on the device
- *   (DEVICE_UNAVAILABLE: no ACK on a live link, or link gone before the frame went out;
- *   DEVICE_ERROR: NAK after every retry; ABORTED);
- * - `reply`: the peer accepted it (or the link vanished after the frame went out) and the answer
- *   was lost, late or garbled, so the device may have acted (DEVICE_TIMEOUT, DEVICE_UNAVAILABLE,
- *   STATE_UNKNOWN).
+ * - `send`: the peer never got the request, so nothing happened on the device
+ *   (DEVICE_UNAVAILABLE: link gone before the frame went out; DEVICE_ERROR: NAK after every
+ *   retry; ABORTED);
+ * - `reply`: the frame went out and what should follow was lost, late or garbled, so the device
+ *   may have acted (DEVICE_TIMEOUT: no ACK, or no reply after the ACK; DEVICE_UNAVAILABLE: the
+ *   link vanished; STATE_UNKNOWN). A missing ACK counts here: the peer may have taken the frame
+ *   and be acting while its ACK is late (a busy device) or lost on the line.
  */
 export type Phase = 'send' | 'reply';
 
@@ -111,8 +112,12 @@ export class EncoderLink {
     try {
       await this.sendUntilAccepted(frame, signal);
     } catch (error) {
-      // The link vanished after the frame went out: the device may have got it and be acting.
-      const lostAfterWrite = this.frameWritten && isAgentError(error) && error.details.linkLost === true;
+      // The frame went out and the link vanished or the ACK never came: the device may have got
+      // it and be acting.
+      const lostAfterWrite =
+        this.frameWritten &&
+        isAgentError(error) &&
+        (error.details.linkLost === true || error.details.ackMissing === true);
       throw withPhase(error, lostAfterWrite ? 'reply' : 'send');
     }
     try {
@@ -132,9 +137,15 @@ export class EncoderLink {
       // Once the frame is out, the answer is awaited even when cancelled: the peer may act on it.
       const answer = await this.next((e) => e.type === 'ack' || e.type === 'nak', ackTimeoutMs);
       if (answer === 'timeout') {
-        throw new AgentError('DEVICE_UNAVAILABLE', `no ACK within ${ackTimeoutMs} ms`, {
-          notes: 'The encoder does not answer; check that it is switched on and connected.',
-        });
+        throw new AgentError(
+          'DEVICE_TIMEOUT',
+          `no ACK within ${ackTimeoutMs} ms after the request went out`,
+          {
+            notes: 'The encoder does not answer; check that it is switched on and connected.',
+            retryable: false,
+            details: { ackMissing: true },
+          },
+        );
       }
       if (answer.type === 'ack') return;
       if (attempt >= nakRetries) {
