@@ -90,6 +90,34 @@ describe('salto-encoder over memory: link life', () => {
     await driver.close();
   });
 
+  it('reports the card as uncertain when the request went out and its ACK never came', async () => {
+    // An encoder that answers the ENQ probe, then takes the card request without a word: its ACK
+    // lost on the line, or late from a busy device. It may be writing the card.
+    const hub = new MemoryHub();
+    let requests = 0;
+    hub.listen('encoder', (device) => {
+      void device.open();
+      device.onData((chunk) => {
+        if (chunk.includes(0x05)) void device.write(Buffer.of(0x06));
+        if (chunk.includes(0x02)) requests++;
+      });
+    });
+    const driver = makeDriver(
+      {
+        transport: { transport: 'memory', name: 'encoder' },
+        io: createTransportFactory({ log: silentLogger, memory: hub }),
+      },
+      { ackTimeoutMs: 50 },
+    );
+    const outcome = await run(driver, keyJob());
+    expect(requests).toBe(1);
+    expect(outcome.error).toMatchObject({ code: 'DEVICE_TIMEOUT', retryable: false });
+    expect(outcome.error?.notes).toBe(
+      'The encoder did not confirm key 1 of 3 for room 101; test that card before handing it out.',
+    );
+    await driver.close();
+  });
+
   it('accepts replies whose LRC is 0x0D ("not computed")', async () => {
     const rig = memoryRig({ replyLrc: 'skip' });
     const out = await run(makeDriver(rig), keyJob({ keyCount: 1 }));

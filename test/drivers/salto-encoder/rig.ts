@@ -42,7 +42,10 @@ export function keyJob(extra: Partial<KeyJobData> = {}, job: Partial<Job> = {}):
   return jobFor({ kind: 'keys', keys: keyData(extra) }, job);
 }
 
-export function makeDriver(rig: Rig, options: Record<string, unknown> = {}): Driver {
+export function makeDriver(
+  rig: Pick<Rig, 'transport' | 'io'>,
+  options: Record<string, unknown> = {},
+): Driver {
   const parsed = saltoEncoderFactory.configSchema.parse({ ...rig.transport, ...FAST, ...options });
   return saltoEncoderFactory.create(parsed, testDriverContext({ io: rig.io }));
 }
