@@ -232,7 +232,7 @@ export class SaltoEncoderDriver implements Driver {
       const what =
         e.code === 'DEVICE_UNAVAILABLE'
           ? `The encoder was disconnected while writing key ${card} of ${plan.total} for ${plan.roomsLabel}`
-          : `The encoder did not confirm key ${card} of ${plan.total} for ${plan.roomsLabel}`;
+          : `The encoder did not confirm key ${card} of ${plan.total} for ${plan.roomsLabel}, which may have been written`;
       return new AgentError(e.code, e.message, {
         notes: `${what}; test that card before handing it out.${cutSoFar}`,
         retryable: false,

@@ -146,7 +146,7 @@ export function encoderContract(label: string, makeRig: () => Promise<Rig>): voi
       const out = await run(driver, keyJob({ keyCount: 1 }));
       expect(out.error).toMatchObject({ code: 'DEVICE_TIMEOUT', retryable: false });
       expect(out.error?.notes).toBe(
-        'The encoder did not confirm key 1 of 1 for room 101; test that card before handing it out.',
+        'The encoder did not confirm key 1 of 1 for room 101, which may have been written; test that card before handing it out.',
       );
       expect(out.ctx.checkpoints.at(-1)).toMatchObject({ confirmed: 0, inFlight: 1 });
     });

@@ -113,7 +113,7 @@ describe('salto-encoder over memory: link life', () => {
     expect(requests).toBe(1);
     expect(outcome.error).toMatchObject({ code: 'DEVICE_TIMEOUT', retryable: false });
     expect(outcome.error?.notes).toBe(
-      'The encoder did not confirm key 1 of 3 for room 101; test that card before handing it out.',
+      'The encoder did not confirm key 1 of 3 for room 101, which may have been written; test that card before handing it out.',
     );
     await driver.close();
   });
