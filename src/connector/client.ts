@@ -86,6 +86,19 @@ type FiscalFilter = Parameters<ConnectorApi['fiscalCommands']>[0];
 const IdListSchema = z.array(z.string().min(1));
 
 /**
+ * The accounting reads (`orderItems/getAll`, `payments/getAll`): the request each filter is
+ * validated by, the response read, and the key of its list.
+ */
+const ACCOUNTING_LISTS = {
+  orderItems: { request: OrderItemsRequestSchema, response: OrderItemsResponseSchema, items: 'OrderItems' },
+  payments: { request: PaymentsRequestSchema, response: PaymentsResponseSchema, items: 'Payments' },
+} as const;
+interface AccountingItem {
+  orderItems: WireOrderItem;
+  payments: WirePayment;
+}
+
+/**
  * Builds the client. Throws CONFIG_INVALID synchronously for an unusable address, empty tokens
  * or an invalid rate limit. Every method follows the contract of `ConnectorApi`.
  */
@@ -178,6 +191,28 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
     );
   }
 
+  /** A cursor-paged accounting read: `filter` plus the page's `Limitation`, validated before every attempt. */
+  function accountingList<N extends keyof typeof ACCOUNTING_LISTS>(
+    name: N,
+    filter: object,
+    pagedOptions: PagedOptions,
+  ): AsyncIterable<AccountingItem[N][]> {
+    const spec = OPERATIONS[name];
+    const { request, response, items } = ACCOUNTING_LISTS[name];
+    return paged(
+      spec,
+      (size, cursor) =>
+        validateRequest(request, { ...filter, Limitation: limitation(size, cursor) }, spec.path),
+      response,
+      pagedOptions,
+      // The response schema has already read the list under `items` as the item type.
+      (r) => ({
+        items: (r as unknown as Record<string, AccountingItem[N][]>)[items] ?? [],
+        cursor: r.Cursor,
+      }),
+    );
+  }
+
   /**
    * `EnterpriseIds` is required in both parameter sets (an array or null): the filter's, else the
    * configured ones, else null — never left out (platform-interfaces.md, Part B › Endpoints ›
@@ -267,35 +302,11 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
     },
 
     orderItems(filter: OrderItemsFilter, pagedOptions = {}): AsyncIterable<WireOrderItem[]> {
-      const op = OPERATIONS.orderItems;
-      return paged(
-        op,
-        (size, cursor) =>
-          validateRequest(
-            OrderItemsRequestSchema,
-            { ...filter, Limitation: limitation(size, cursor) },
-            op.path,
-          ),
-        OrderItemsResponseSchema,
-        pagedOptions,
-        (r) => ({ items: r.OrderItems, cursor: r.Cursor }),
-      );
+      return accountingList('orderItems', filter, pagedOptions);
     },
 
     payments(filter: PaymentsFilter, pagedOptions = {}): AsyncIterable<WirePayment[]> {
-      const op = OPERATIONS.payments;
-      return paged(
-        op,
-        (size, cursor) =>
-          validateRequest(
-            PaymentsRequestSchema,
-            { ...filter, Limitation: limitation(size, cursor) },
-            op.path,
-          ),
-        PaymentsResponseSchema,
-        pagedOptions,
-        (r) => ({ items: r.Payments, cursor: r.Cursor }),
-      );
+      return accountingList('payments', filter, pagedOptions);
     },
   };
 }

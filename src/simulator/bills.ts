@@ -1,4 +1,4 @@
-import { CATALOG, FISCAL_EXTRAS, price } from './catalog.js';
+import { CATALOG, type CatalogEntry, FISCAL_EXTRAS, price } from './catalog.js';
 import { DEFAULT_TAX_CODES, splitGross, type VatRate } from './money.js';
 import { deriveRng, type Rng } from './rng.js';
 import { customerTaxIdentifier } from './tax-codes.js';
@@ -11,13 +11,18 @@ import type { SimReservation } from './world.js';
  * money going back). Rendering lives in `bill-wire.ts`.
  */
 
-export interface SimOrderItem {
+/** What every entry of a bill carries, an item or a payment: its identity and its bill's. */
+export interface SimBillEntry {
   id: string;
   seq: number;
   billId: string;
   enterpriseId: string;
   accountId: string;
   reservationId?: string;
+  createdAt: number;
+}
+
+export interface SimOrderItem extends SimBillEntry {
   /** Printed as the receipt line; sent as the item's `Notes`. */
   description: string;
   type: 'SpaceOrder' | 'ProductOrder' | 'CityTax' | 'CustomItem';
@@ -31,16 +36,9 @@ export interface SimOrderItem {
   accountingCategoryId: string;
   serviceId: string;
   productId?: string;
-  createdAt: number;
 }
 
-export interface SimPayment {
-  id: string;
-  seq: number;
-  billId: string;
-  enterpriseId: string;
-  accountId: string;
-  reservationId?: string;
+export interface SimPayment extends SimBillEntry {
   /** Cents; negative for money received, positive for money refunded. */
   grossCents: number;
   type: 'CashPayment' | 'CreditCardPayment' | 'ExternalPayment' | 'InvoicePayment';
@@ -49,7 +47,6 @@ export interface SimPayment {
   externalType?: string;
   /** `Data.Invoice.Type` of an invoice payment (an amount not collected yet): `Receivable`. */
   invoiceType?: string;
-  createdAt: number;
 }
 
 export interface SimBill {
@@ -149,17 +146,7 @@ export class Ledger {
     bill: SimBill,
     entry: Omit<SimOrderItem, 'id' | 'seq' | 'billId' | 'enterpriseId' | 'accountId' | 'createdAt'>,
   ): void {
-    const item: SimOrderItem = {
-      ...entry,
-      id: rng.uuid(),
-      seq: ++this.seq,
-      billId: bill.id,
-      enterpriseId: bill.enterpriseId,
-      accountId: bill.accountId,
-      createdAt: bill.createdAt,
-    };
-    if (bill.reservationId) item.reservationId = bill.reservationId;
-    bill.items.push(item);
+    bill.items.push({ ...entry, ...this.entryOf(rng, bill) });
   }
 
   private pay(
@@ -167,19 +154,24 @@ export class Ledger {
     rng: Rng,
     cents: number,
     kind: Pick<SimPayment, 'type' | 'externalType' | 'invoiceType'>,
-  ): void {
-    const payment: SimPayment = {
+  ): SimPayment {
+    const payment: SimPayment = { ...this.entryOf(rng, bill), grossCents: cents, ...kind };
+    bill.payments.push(payment);
+    return payment;
+  }
+
+  /** A new entry of `bill`: the next id from `rng` and the next sequence number. */
+  private entryOf(rng: Rng, bill: SimBill): SimBillEntry {
+    const entry: SimBillEntry = {
       id: rng.uuid(),
       seq: ++this.seq,
       billId: bill.id,
       enterpriseId: bill.enterpriseId,
       accountId: bill.accountId,
-      grossCents: cents,
-      ...kind,
       createdAt: bill.createdAt,
     };
-    if (bill.reservationId) payment.reservationId = bill.reservationId;
-    bill.payments.push(payment);
+    if (bill.reservationId) entry.reservationId = bill.reservationId;
+    return entry;
   }
 
   /**
@@ -236,19 +228,9 @@ export class Ledger {
     const parts = split ? [Math.round(owed / 2), owed - Math.round(owed / 2)] : [owed];
     for (const cents of parts) {
       const type = rng.chance(0.6) ? 'CreditCardPayment' : 'CashPayment';
-      const payment: SimPayment = {
-        id: rng.uuid(),
-        seq: ++this.seq,
-        billId: bill.id,
-        enterpriseId: bill.enterpriseId,
-        accountId: bill.accountId,
-        grossCents: cents,
-        type,
-        createdAt: bill.createdAt,
-      };
+      const payment = this.pay(bill, rng, cents, { type });
+      // Drawn after the payment's id, as it always was, so seeded bills do not move.
       if (type === 'CreditCardPayment') payment.creditCardId = rng.uuid();
-      if (bill.reservationId) payment.reservationId = bill.reservationId;
-      bill.payments.push(payment);
     }
   }
 
@@ -292,14 +274,7 @@ export class Ledger {
     for (let i = 0; i < extras; i++) {
       const entry = rng.pick(CATALOG);
       this.addItem(rng, bill, {
-        description: entry.description,
-        type: entry.type,
-        revenueType: entry.revenueType,
-        unitCount: rng.int(1, 3),
-        unitGrossCents: price(rng, entry.minCents, entry.maxCents),
-        rate: entry.rate,
-        accountingCategoryId: this.category(entry.category),
-        serviceId: this.category('service-products'),
+        ...this.catalogLine(entry, rng.int(1, 3), price(rng, entry.minCents, entry.maxCents)),
         productId: this.category(`product-${entry.description}`),
       });
     }
@@ -328,21 +303,30 @@ export class Ledger {
       const lines = rng.int(1, 2);
       for (let n = 0; n < lines; n++) {
         const entry = rng.pick(CATALOG);
-        this.addItem(rng, bill, {
-          description: entry.description,
-          type: entry.type,
-          revenueType: entry.revenueType,
-          unitCount: 1,
-          unitGrossCents: -price(rng, entry.minCents, entry.maxCents),
-          rate: entry.rate,
-          accountingCategoryId: this.category(entry.category),
-          serviceId: this.category('service-products'),
-        });
+        this.addItem(rng, bill, this.catalogLine(entry, 1, -price(rng, entry.minCents, entry.maxCents)));
       }
     }
     this.settle(rng, bill);
     this.bills.set(bill.id, bill);
     return bill;
+  }
+
+  /** An item of the catalog's `entry` (a sale's, or a refund's with a negative price). */
+  private catalogLine(
+    entry: CatalogEntry,
+    unitCount: number,
+    unitGrossCents: number,
+  ): Omit<SimOrderItem, keyof SimBillEntry> {
+    return {
+      description: entry.description,
+      type: entry.type,
+      revenueType: entry.revenueType,
+      unitCount,
+      unitGrossCents,
+      rate: entry.rate,
+      accountingCategoryId: this.category(entry.category),
+      serviceId: this.category('service-products'),
+    };
   }
 
   /** Net and tax of an item's unit and whole line, split to the cent. */

@@ -3,8 +3,10 @@ import {
   type CommandState,
   OrderItemsRequestSchema,
   PaymentsRequestSchema,
+  type TimeInterval,
 } from '../connector/wire.js';
 import { wireOrderItem, wirePayment } from './bill-wire.js';
+import type { SimBillEntry } from './bills.js';
 import { isTerminal, rejection, type SimCommand } from './commands.js';
 import type { SimulatorCore } from './core.js';
 import {
@@ -166,24 +168,44 @@ const devicesGetAll: Operation = (core) => ({
   }),
 });
 
+/** The filters of `orderItems/getAll` and `payments/getAll` that mean the same on an item and a payment. */
+interface EntryFilter {
+  BillIds?: string[] | undefined;
+  AccountIds?: string[] | undefined;
+  EnterpriseIds?: string[] | undefined;
+  CreatedUtc?: TimeInterval | undefined;
+  UpdatedUtc?: TimeInterval | undefined;
+}
+
+/** Whether a bill entry passes the shared filters (an absent one passes everything). */
+function entryMatches(f: EntryFilter, e: SimBillEntry): boolean {
+  return (
+    (!f.BillIds || f.BillIds.includes(e.billId)) &&
+    (!f.AccountIds || f.AccountIds.includes(e.accountId)) &&
+    (!f.EnterpriseIds || f.EnterpriseIds.includes(e.enterpriseId)) &&
+    inInterval(e.createdAt, f.CreatedUtc) &&
+    inInterval(e.createdAt, f.UpdatedUtc)
+  );
+}
+
+/** Refuses, as the platform does, a listing of accounting data with none of its filters given. */
+function requireFilter<F extends object>(f: F, filters: readonly (keyof F)[], named: string): void {
+  if (!filters.some((key) => f[key])) {
+    throw rejection(400, `Invalid BillIds: a filter (${named}) is required`);
+  }
+}
+
 const orderItemsGetAll: Operation = (core, body) => {
   const f = validate(OrderItemsRequestSchema, body);
-  if (!f.BillIds && !f.AccountIds && !f.OrderItemIds && !f.CreatedUtc && !f.UpdatedUtc) {
-    throw rejection(
-      400,
-      'Invalid BillIds: a filter (BillIds, AccountIds, OrderItemIds, CreatedUtc or UpdatedUtc) is required',
-    );
-  }
+  requireFilter(
+    f,
+    ['BillIds', 'AccountIds', 'OrderItemIds', 'CreatedUtc', 'UpdatedUtc'],
+    'BillIds, AccountIds, OrderItemIds, CreatedUtc or UpdatedUtc',
+  );
   checkEnterprises(core, f.EnterpriseIds);
   const page = paginate(
     core.ledger.allItems(),
-    (i) =>
-      (!f.BillIds || f.BillIds.includes(i.billId)) &&
-      (!f.AccountIds || f.AccountIds.includes(i.accountId)) &&
-      (!f.OrderItemIds || f.OrderItemIds.includes(i.id)) &&
-      (!f.EnterpriseIds || f.EnterpriseIds.includes(i.enterpriseId)) &&
-      inInterval(i.createdAt, f.CreatedUtc) &&
-      inInterval(i.createdAt, f.UpdatedUtc),
+    (i) => entryMatches(f, i) && (!f.OrderItemIds || f.OrderItemIds.includes(i.id)),
     f.Limitation,
     core.options.rules,
   );
@@ -192,37 +214,32 @@ const orderItemsGetAll: Operation = (core, body) => {
 
 const paymentsGetAll: Operation = (core, body) => {
   const f = validate(PaymentsRequestSchema, body);
-  if (
-    !f.PaymentIds &&
-    !f.BillIds &&
-    !f.AccountIds &&
-    !f.ReservationIds &&
-    !f.CreatedUtc &&
-    !f.UpdatedUtc &&
-    !f.ChargedUtc &&
-    !f.ClosedUtc &&
-    !f.SettlementUtc
-  ) {
-    throw rejection(
-      400,
-      'Invalid BillIds: a filter (PaymentIds, BillIds, AccountIds, ReservationIds or a time interval) is required',
-    );
-  }
+  requireFilter(
+    f,
+    [
+      'PaymentIds',
+      'BillIds',
+      'AccountIds',
+      'ReservationIds',
+      'CreatedUtc',
+      'UpdatedUtc',
+      'ChargedUtc',
+      'ClosedUtc',
+      'SettlementUtc',
+    ],
+    'PaymentIds, BillIds, AccountIds, ReservationIds or a time interval',
+  );
   checkEnterprises(core, f.EnterpriseIds);
   const page = paginate(
     core.ledger.allPayments(),
     (p) =>
+      entryMatches(f, p) &&
       (!f.PaymentIds || f.PaymentIds.includes(p.id)) &&
-      (!f.BillIds || f.BillIds.includes(p.billId)) &&
-      (!f.AccountIds || f.AccountIds.includes(p.accountId)) &&
       (!f.ReservationIds || (p.reservationId !== undefined && f.ReservationIds.includes(p.reservationId))) &&
-      (!f.EnterpriseIds || f.EnterpriseIds.includes(p.enterpriseId)) &&
       (!f.Currency || f.Currency === 'EUR') &&
       (!f.States || f.States.includes('Charged')) &&
       (!f.AccountingStates || f.AccountingStates.includes('Closed')) &&
       (!f.Type || f.Type === (p.grossCents > 0 ? 'Refund' : 'Payment')) &&
-      inInterval(p.createdAt, f.CreatedUtc) &&
-      inInterval(p.createdAt, f.UpdatedUtc) &&
       inInterval(p.createdAt, f.ChargedUtc) &&
       inInterval(p.createdAt, f.ClosedUtc) &&
       !f.SettlementUtc,
