@@ -269,17 +269,10 @@ export class EpsonFpmateDriver implements Driver {
     return this.link;
   }
 
+  /** The fiscal work needs everything the reports need, and the reports themselves. */
   private workDeps(link: PrinterLink): WorkDeps {
-    return {
-      link,
-      memory: this.memory,
-      board: this.board,
-      options: this.options,
-      clock: this.ctx.clock,
-      log: this.ctx.log,
-      state: this.state,
-      reports: this.reportDeps(link),
-    };
+    const reports = this.reportDeps(link);
+    return { ...reports, reports };
   }
 
   private reportDeps(link: PrinterLink): ReportDeps {

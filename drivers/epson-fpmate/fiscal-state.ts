@@ -28,8 +28,11 @@ export const ClosureInFlightSchema = z.object({
 });
 export type ClosureInFlight = z.infer<typeof ClosureInFlightSchema>;
 
+/** How a closure ended, for one run (`ClosureRecord`) and for a scheduled day (`ScheduledClosure`) alike. */
+export const ClosureStatusSchema = z.enum(['done', 'skipped', 'failed', 'unknown', 'missed', 'not-run']);
+
 export const ClosureRecordSchema = z.object({
-  status: z.enum(['done', 'skipped', 'failed', 'unknown', 'missed', 'not-run']),
+  status: ClosureStatusSchema,
   reason: z.enum(['schedule', 'staff', 'day-too-long']),
   at: z.number(),
   z: z.number().int().optional(),
@@ -42,7 +45,7 @@ export type ClosureRecord = z.infer<typeof ClosureRecordSchema>;
 
 export const ScheduledClosureSchema = z.object({
   date: z.string(),
-  status: z.enum(['done', 'skipped', 'failed', 'unknown', 'missed', 'not-run']),
+  status: ClosureStatusSchema,
   attempts: z.number().int(),
   lastAttemptAt: z.number().optional(),
   detail: z.string(),

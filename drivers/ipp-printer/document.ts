@@ -22,28 +22,23 @@ export interface PrintDocument {
   writeTo(target: Buffer, offset: number): number;
 }
 
-const FORMATS: Record<string, { mime: string; label: string }> = {
-  pdf: { mime: 'application/pdf', label: 'PDF' },
-  'application/pdf': { mime: 'application/pdf', label: 'PDF' },
-  'application/x-pdf': { mime: 'application/pdf', label: 'PDF' },
-  ps: { mime: 'application/postscript', label: 'PostScript' },
-  postscript: { mime: 'application/postscript', label: 'PostScript' },
-  'application/postscript': { mime: 'application/postscript', label: 'PostScript' },
-  png: { mime: 'image/png', label: 'PNG image' },
-  'image/png': { mime: 'image/png', label: 'PNG image' },
-  jpg: { mime: 'image/jpeg', label: 'JPEG image' },
-  jpeg: { mime: 'image/jpeg', label: 'JPEG image' },
-  'image/jpeg': { mime: 'image/jpeg', label: 'JPEG image' },
-  txt: { mime: 'text/plain', label: 'text' },
-  text: { mime: 'text/plain', label: 'text' },
-  'text/plain': { mime: 'text/plain', label: 'text' },
-  pwg: { mime: 'image/pwg-raster', label: 'PWG raster' },
-  'image/pwg-raster': { mime: 'image/pwg-raster', label: 'PWG raster' },
-  urf: { mime: 'image/urf', label: 'Apple raster' },
-  'image/urf': { mime: 'image/urf', label: 'Apple raster' },
-  pcl: { mime: 'application/vnd.hp-pcl', label: 'PCL' },
-  'application/vnd.hp-pcl': { mime: 'application/vnd.hp-pcl', label: 'PCL' },
-};
+/** The formats the agent names, each with the `FileType` spellings (besides its MIME type) that mean it. */
+const KNOWN_FORMATS: ReadonlyArray<{ mime: string; label: string; aliases: readonly string[] }> = [
+  { mime: 'application/pdf', label: 'PDF', aliases: ['pdf', 'application/x-pdf'] },
+  { mime: 'application/postscript', label: 'PostScript', aliases: ['ps', 'postscript'] },
+  { mime: 'image/png', label: 'PNG image', aliases: ['png'] },
+  { mime: 'image/jpeg', label: 'JPEG image', aliases: ['jpg', 'jpeg'] },
+  { mime: 'text/plain', label: 'text', aliases: ['txt', 'text'] },
+  { mime: 'image/pwg-raster', label: 'PWG raster', aliases: ['pwg'] },
+  { mime: 'image/urf', label: 'Apple raster', aliases: ['urf'] },
+  { mime: 'application/vnd.hp-pcl', label: 'PCL', aliases: ['pcl'] },
+];
+
+const FORMATS: Record<string, { mime: string; label: string }> = Object.fromEntries(
+  KNOWN_FORMATS.flatMap(({ mime, label, aliases }) =>
+    [mime, ...aliases].map((name) => [name, { mime, label }] as const),
+  ),
+);
 
 /** First bytes each format must start with, so a mislabelled file is refused, not misprinted. */
 const MAGIC: Record<string, { bytes: number[]; name: string }> = {
