@@ -182,16 +182,56 @@ function invalid(raw: unknown, what: string, message: string, notes?: string): N
   return out;
 }
 
+/** Thrown by an `ItemReader` to refuse the item it reads; `bounded` answers with `item`. */
+class Refusal extends Error {
+  constructor(readonly item: NormalizedItem) {
+    super(item.ok ? 'refused' : item.error.message);
+  }
+}
+
+/** The steps of reading one item: each returns what it read, or refuses the item as `what`. */
+interface ItemReader {
+  /** `value` as `schema` reads it; refused with the schema's complaints otherwise. */
+  parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S>;
+  /** The embedded JSON of `field`; refused when it is outside its bounds. */
+  embedded(text: string | undefined, field: string): EmbeddedJson;
+  refuse(message: string): never;
+}
+
+function reader(raw: unknown, what: string): ItemReader {
+  return {
+    parse(schema, value) {
+      const parsed = schema.safeParse(value);
+      if (!parsed.success) throw new Refusal(invalid(raw, what, describeIssues(parsed.error)));
+      return parsed.data;
+    },
+    embedded(text, field) {
+      const read = embeddedField(text, field);
+      if (typeof read === 'string') throw new Refusal(invalid(raw, what, read, OVERSIZED_COMMAND_NOTES));
+      return read;
+    },
+    refuse(message) {
+      throw new Refusal(invalid(raw, what, message));
+    },
+  };
+}
+
 /**
  * Runs a normaliser on one item so that nothing escapes it: an item outside `COMMAND_LIMITS` is
- * refused before it is read, and anything thrown while reading it makes that item invalid.
+ * refused before it is read, a step of its reader refuses it as `what`, and anything else thrown
+ * while reading it makes that item invalid.
  */
-function bounded(raw: unknown, what: string, normalize: () => NormalizedItem): NormalizedItem {
+function bounded(
+  raw: unknown,
+  what: string,
+  normalize: (read: ItemReader, raw: unknown) => NormalizedItem,
+): NormalizedItem {
   try {
     const violation = commandBoundsViolation(raw);
     if (violation) return invalid(raw, what, violation, OVERSIZED_COMMAND_NOTES);
-    return normalize();
+    return normalize(reader(raw, what), raw);
   } catch (e) {
+    if (e instanceof Refusal) return e.item;
     return invalid(raw, what, `unreadable (${e instanceof Error ? e.message.slice(0, 200) : 'unknown'})`);
   }
 }
@@ -268,35 +308,31 @@ function envelope(
  * `COMMAND_LIMITS`, or one that cannot be read, comes back invalid.
  */
 export function normalizeFiscalMachineCommand(raw: unknown): NormalizedItem {
-  return bounded(raw, 'Malformed fiscal command', () => fiscalMachineCommand(raw));
+  return bounded(raw, 'Malformed fiscal command', fiscalMachineCommand);
 }
 
-function fiscalMachineCommand(raw: unknown): NormalizedItem {
-  const parsed = FiscalMachineCommandSchema.safeParse(raw);
-  if (!parsed.success) return invalid(raw, 'Malformed fiscal command', describeIssues(parsed.error));
-  const c = parsed.data;
+function fiscalMachineCommand(read: ItemReader, raw: unknown): NormalizedItem {
+  const c = read.parse(FiscalMachineCommandSchema, raw);
   const document = fiscalDocumentOf(c.CommandData);
-  if (typeof document === 'string') return invalid(raw, 'Malformed fiscal command', document);
-  const machineSettings = embeddedField(c.FiscalMachineData, 'FiscalMachineData');
-  if (typeof machineSettings === 'string')
-    return invalid(raw, 'Malformed fiscal command', machineSettings, OVERSIZED_COMMAND_NOTES);
-  return {
-    ok: true,
-    command: compact({
-      ...envelope(c, 'fiscalMachineCommands'),
-      data: {
-        kind: 'fiscal' as const,
-        fiscal: compact({
-          fiscalMachineId: c.FiscalMachineId,
-          apiUrl: c.ApiUrl,
-          machineSettings,
-          taxIdentifier: c.TaxIdentifier,
-          bill: toBill(c.Bill),
-          document,
-        }),
-      },
-    }),
-  };
+  if (typeof document === 'string') read.refuse(document);
+  const fiscal = fiscalJob(c, read.embedded(c.FiscalMachineData, 'FiscalMachineData'), document);
+  return { ok: true, command: { ...envelope(c, 'fiscalMachineCommands'), data: { kind: 'fiscal', fiscal } } };
+}
+
+/** The fiscal job both command shapes carry under the same names, with the document each tells its own way. */
+function fiscalJob(
+  f: { FiscalMachineId?: string; ApiUrl?: string; TaxIdentifier?: string; Bill: WireBill },
+  machineSettings: EmbeddedJson,
+  document: FiscalDocument,
+): FiscalJobData {
+  return compact({
+    fiscalMachineId: f.FiscalMachineId,
+    apiUrl: f.ApiUrl,
+    machineSettings,
+    taxIdentifier: f.TaxIdentifier,
+    bill: toBill(f.Bill),
+    document,
+  });
 }
 
 type WireFiscalCommandData = NonNullable<WireFiscalMachineCommand['CommandData']>;
@@ -374,22 +410,17 @@ function italianData(d: {
  * outside `COMMAND_LIMITS`, or one that cannot be read, comes back invalid.
  */
 export function normalizeCommand(raw: unknown): NormalizedItem {
-  return bounded(raw, 'Malformed command', () => command(raw));
+  return bounded(raw, 'Malformed command', command);
 }
 
-function command(raw: unknown): NormalizedItem {
-  const parsed = CommandSchema.safeParse(raw);
-  if (!parsed.success) return invalid(raw, 'Malformed command', describeIssues(parsed.error));
-  const c = parsed.data;
+function command(read: ItemReader, raw: unknown): NormalizedItem {
+  const c = read.parse(CommandSchema, raw);
   const base = envelope(c, 'commands');
   switch (c.Device.Type) {
     case 'KeyCutter': {
-      const d = KeyCutterDataSchema.safeParse(c.Data);
-      if (!d.success) return invalid(raw, 'Malformed key-cutter command', describeIssues(d.error));
-      const k = d.data;
-      const settings = embeddedField(k.KeyCutterData, 'KeyCutterData');
-      if (typeof settings === 'string')
-        return invalid(raw, 'Malformed key-cutter command', settings, OVERSIZED_COMMAND_NOTES);
+      const keyCutter = reader(raw, 'Malformed key-cutter command');
+      const k = keyCutter.parse(KeyCutterDataSchema, c.Data);
+      const settings = keyCutter.embedded(k.KeyCutterData, 'KeyCutterData');
       const keys: KeyJobData = compact({
         keyCount: k.KeyCount,
         lockIds: k.LockIds,
@@ -412,30 +443,18 @@ function command(raw: unknown): NormalizedItem {
       return { ok: true, command: { ...base, data: { kind: 'keys', keys } } };
     }
     case 'FiscalMachine': {
-      const d = LegacyFiscalDataSchema.safeParse(c.Data);
-      if (!d.success) return invalid(raw, 'Malformed fiscal command', describeIssues(d.error));
-      const f = d.data;
-      const machineSettings = embeddedField(f.FiscalMachineData, 'FiscalMachineData');
-      if (typeof machineSettings === 'string')
-        return invalid(raw, 'Malformed fiscal command', machineSettings, OVERSIZED_COMMAND_NOTES);
+      const fiscalData: ItemReader = reader(raw, 'Malformed fiscal command');
+      const f = fiscalData.parse(LegacyFiscalDataSchema, c.Data);
+      const machineSettings = fiscalData.embedded(f.FiscalMachineData, 'FiscalMachineData');
       let document: FiscalDocument;
       if (f.PayloadData?.Value) document = { type: 'payload', base64: f.PayloadData.Value };
       else if (f.BillFiscalMachineData?.Value) document = italianData(f.BillFiscalMachineData.Value);
-      else return invalid(raw, 'Malformed fiscal command', 'neither PayloadData nor BillFiscalMachineData');
-      const fiscal: FiscalJobData = compact({
-        fiscalMachineId: f.FiscalMachineId,
-        apiUrl: f.ApiUrl,
-        machineSettings,
-        taxIdentifier: f.TaxIdentifier,
-        bill: toBill(f.Bill),
-        document,
-      });
+      else fiscalData.refuse('neither PayloadData nor BillFiscalMachineData');
+      const fiscal = fiscalJob(f, machineSettings, document);
       return { ok: true, command: { ...base, data: { kind: 'fiscal', fiscal } } };
     }
     case 'Printer': {
-      const d = PrinterDataSchema.safeParse(c.Data);
-      if (!d.success) return invalid(raw, 'Malformed printer command', describeIssues(d.error));
-      const p = d.data;
+      const p = reader(raw, 'Malformed printer command').parse(PrinterDataSchema, c.Data);
       const print: PrintJobData = compact({
         copyCount: p.CopyCount,
         fileType: p.FileType,
