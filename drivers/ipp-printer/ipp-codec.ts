@@ -168,36 +168,38 @@ class Writer {
   }
 }
 
+/**
+ * A value made of big-endian signed integers (four bytes each) followed by signed bytes: an
+ * integer or enum is one, a rangeOfInteger two, a resolution two and a byte (RFC 8010 §3.9).
+ */
+function signedField(int32s: readonly number[], int8s: readonly number[] = []): Buffer {
+  const b = Buffer.allocUnsafe(int32s.length * 4 + int8s.length);
+  let offset = 0;
+  for (const n of int32s) offset = b.writeInt32BE(n, offset);
+  for (const n of int8s) offset = b.writeInt8(n, offset);
+  return b;
+}
+
 function encodeValue(w: Writer, name: string, value: IppOutValue): void {
   w.u8(value.tag);
   w.field(Buffer.from(name, 'utf8'));
   const val = value.value;
   switch (value.tag) {
     case ValueTag.integer:
-    case ValueTag.enum: {
-      const b = Buffer.allocUnsafe(4);
-      b.writeInt32BE(Number(val));
-      w.field(b);
+    case ValueTag.enum:
+      w.field(signedField([Number(val)]));
       return;
-    }
     case ValueTag.boolean:
       w.field(Buffer.from([val ? 1 : 0]));
       return;
     case ValueTag.rangeOfInteger: {
       const r = val as IppRange;
-      const b = Buffer.allocUnsafe(8);
-      b.writeInt32BE(r.lower, 0);
-      b.writeInt32BE(r.upper, 4);
-      w.field(b);
+      w.field(signedField([r.lower, r.upper]));
       return;
     }
     case ValueTag.resolution: {
       const r = val as IppResolution;
-      const b = Buffer.allocUnsafe(9);
-      b.writeInt32BE(r.x, 0);
-      b.writeInt32BE(r.y, 4);
-      b.writeInt8(r.units, 8);
-      w.field(b);
+      w.field(signedField([r.x, r.y], [r.units]));
       return;
     }
     case ValueTag.dateTime:

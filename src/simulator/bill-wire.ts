@@ -1,4 +1,4 @@
-import { Ledger, type SimBill, type SimOrderItem, type SimPayment } from './bills.js';
+import { Ledger, type SimBill, type SimBillEntry, type SimOrderItem, type SimPayment } from './bills.js';
 import { splitGross, wireAmount } from './money.js';
 import { utc } from './time.js';
 
@@ -126,6 +126,23 @@ function paymentData(p: SimPayment): Json | null {
   return null;
 }
 
+/** What an order item and a payment both carry: a closed entry of the customer's account, on its bill. */
+function wireEntry(e: SimBillEntry): Json {
+  const at = utc(e.createdAt);
+  return {
+    Id: e.id,
+    EnterpriseId: e.enterpriseId,
+    AccountId: e.accountId,
+    AccountType: 'Customer',
+    BillId: e.billId,
+    CreatedUtc: at,
+    UpdatedUtc: at,
+    ConsumedUtc: at,
+    ClosedUtc: at,
+    AccountingState: 'Closed',
+  };
+}
+
 export function wireOrderItem(item: SimOrderItem, ledger: Ledger): Json {
   const { unit, line } = Ledger.amounts(item);
   // An exempt item carries no tax code (open-api-docs concepts/taxation.md: "Tax-exempt items
@@ -133,14 +150,10 @@ export function wireOrderItem(item: SimOrderItem, ledger: Ledger): Json {
   const code = item.exemption ? null : ledger.taxCode(item.rate);
   const at = utc(item.createdAt);
   return {
-    Id: item.id,
-    EnterpriseId: item.enterpriseId,
-    AccountId: item.accountId,
-    AccountType: 'Customer',
+    ...wireEntry(item),
     Notes: item.description,
     ServiceId: item.serviceId,
     ServiceOrderId: item.reservationId ?? null,
-    BillId: item.billId,
     AccountingCategoryId: item.accountingCategoryId,
     UnitCount: item.unitCount,
     UnitAmount: wireAmount(unit, code),
@@ -149,13 +162,8 @@ export function wireOrderItem(item: SimOrderItem, ledger: Ledger): Json {
     RevenueType: item.revenueType,
     CreatorProfileId: null,
     UpdaterProfileId: null,
-    CreatedUtc: at,
-    UpdatedUtc: at,
-    ConsumedUtc: at,
     CanceledUtc: null,
-    ClosedUtc: at,
     StartUtc: at,
-    AccountingState: 'Closed',
     Type: item.type,
     TaxExemptionReason: item.exemption ?? null,
     Options: { CanceledWithReservation: false },
@@ -173,25 +181,16 @@ export function wirePayment(p: SimPayment): Json {
   const amount = wireAmount(splitGross(p.grossCents, 0), null);
   const at = utc(p.createdAt);
   return {
-    Id: p.id,
-    EnterpriseId: p.enterpriseId,
-    AccountId: p.accountId,
-    AccountType: 'Customer',
+    ...wireEntry(p),
     PaymentRequestId: null,
-    BillId: p.billId,
     ReservationId: p.reservationId ?? null,
     AccountingCategoryId: null,
     Amount: amount,
     OriginalAmount: amount,
     Notes: null,
     SettlementId: null,
-    ConsumedUtc: at,
-    ClosedUtc: at,
     ChargedUtc: at,
-    CreatedUtc: at,
-    UpdatedUtc: at,
     SettlementUtc: null,
-    AccountingState: 'Closed',
     State: 'Charged',
     Identifier: p.type === 'CreditCardPayment' ? `ch_${p.id}` : '',
     Type: p.type,
