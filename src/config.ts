@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { AgentError } from './errors.js';
+import { AgentError, unreadableFile } from './errors.js';
 
 /**
  * The agent's configuration: one zod schema gives the type and the validation. A loaded config
@@ -259,10 +259,7 @@ export function readTokenFile(path: string, what: string, credentialsDirectory?:
   try {
     fd = openSync(path, 'r');
   } catch (e) {
-    throw new AgentError(
-      'CONFIG_INVALID',
-      `Cannot read the ${what} file ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
-    );
+    throw unreadableFile(`the ${what} file ${path}`, e);
   }
   try {
     const mode = fstatSync(fd).mode & 0o777;

@@ -210,3 +210,15 @@ export function toAgentError(value: unknown, fallback: ErrorCode = 'INTERNAL'): 
   const message = value instanceof Error ? value.message : String(value);
   return new AgentError(fallback, message, { cause: value });
 }
+
+/**
+ * CONFIG_INVALID for a file the configuration names that cannot be read: `file` says which
+ * ("scenario /etc/…", "the device CA file /etc/…"), the reason is the system's error code
+ * (`ENOENT`, `EACCES`), never the file's content.
+ */
+export function unreadableFile(file: string, cause: unknown): AgentError {
+  return new AgentError(
+    'CONFIG_INVALID',
+    `Cannot read ${file}: ${(cause as NodeJS.ErrnoException).code ?? 'error'}`,
+  );
+}

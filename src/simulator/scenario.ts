@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { formatIssues } from '../config.js';
-import { AgentError } from '../errors.js';
+import { AgentError, unreadableFile } from '../errors.js';
 import { DocumentRulesSchema } from './document.js';
 import { FaultsSchema } from './fault-schema.js';
 
@@ -294,10 +294,7 @@ export function loadScenario(path: string): Scenario {
   try {
     yamlText = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new AgentError(
-      'CONFIG_INVALID',
-      `Cannot read scenario ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
-    );
+    throw unreadableFile(`scenario ${path}`, e);
   }
   return parseScenario(yamlText, `scenario ${path}`);
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { AgentError } from '../errors.js';
+import { unreadableFile } from '../errors.js';
 import type { HttpTlsOptions } from './http.js';
 
 /**
@@ -44,10 +44,7 @@ export function httpTlsOptions(tls: DeviceTls | undefined): HttpTlsOptions {
     try {
       out.ca = readFileSync(tls.caFile);
     } catch (e) {
-      throw new AgentError(
-        'CONFIG_INVALID',
-        `Cannot read the device CA file ${tls.caFile}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
-      );
+      throw unreadableFile(`the device CA file ${tls.caFile}`, e);
     }
   }
   if (tls.fingerprint) out.fingerprint256 = tls.fingerprint;
