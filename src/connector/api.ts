@@ -37,6 +37,12 @@ export interface ConnectorApi {
   updateCommand(update: CommandUpdateRequest, options?: RequestOptions): Promise<void>;
   /** `devices/getAll`. */
   devices(options?: RequestOptions): Promise<WireDevice[]>;
+  /**
+   * Declares known work to the rate budget: `demand()` requests still to send. Discovery requests
+   * then spend only the surplus over it (see `RateBudget`). Returns a function that withdraws it.
+   * Optional: a client without a budget of its own ignores it.
+   */
+  reserve?(demand: () => number): () => void;
   /** `orderItems/getAll`, every page. */
   orderItems(filter: OrderItemsFilter, options?: PagedOptions): AsyncIterable<WireOrderItem[]>;
   /** `payments/getAll`, every page. */
@@ -46,8 +52,9 @@ export interface ConnectorApi {
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /**
- * Who goes first when the rate budget is scarce: `result` (updates that deliver an outcome),
- * then `normal`, then `discovery` (polls and catch-ups).
+ * Who goes first when the rate budget is scarce: `result` (updates that deliver an outcome, and
+ * the read before a start, which unblocks a device), then `normal`, then `discovery` (polls,
+ * catch-ups, fetches of announced commands), which also spends only the surplus over known work.
  */
 export type RequestPriority = 'result' | 'normal' | 'discovery';
 

@@ -142,6 +142,7 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
     response: S,
     requestOptions: RequestOptions,
     shrink?: () => boolean,
+    continuation = false,
   ): Promise<z.output<S>> {
     const { signal } = requestOptions;
     return withRetries(
@@ -158,6 +159,7 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
           body: build(),
           response,
           priority: requestOptions.priority ?? 'normal',
+          continuation,
           ...(signal ? { signal } : {}),
         }),
     );
@@ -186,6 +188,7 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
             response,
             pagedOptions,
             () => size.shrink(),
+            cursor !== undefined,
           ),
         ),
     );
@@ -234,6 +237,8 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
 
   return {
     budget,
+
+    reserve: (demand) => budget.reserve(demand),
 
     fiscalCommands(filter, pagedOptions = {}) {
       return paged(

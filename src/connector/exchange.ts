@@ -33,6 +33,8 @@ export interface ExchangeRequest<S extends z.ZodType> {
   /** The response schema; unknown fields are tolerated by the schemas of `wire.ts`. */
   response: S;
   priority: RequestPriority;
+  /** A further page of a listing already begun (see `RateBudget.acquire`). */
+  continuation?: boolean;
   signal?: AbortSignal;
 }
 
@@ -54,7 +56,9 @@ export async function exchange<S extends z.ZodType>(
   const waitStart = ctx.clock.now();
   let settleSlot: () => void;
   try {
-    settleSlot = await ctx.budget.acquire(request.priority, signal);
+    settleSlot = await ctx.budget.acquire(request.priority, signal, {
+      continuation: request.continuation === true,
+    });
   } catch (error) {
     throw new AgentError('ABORTED', `${operation} was aborted while waiting for the rate budget`, {
       details: { operation },

@@ -66,8 +66,20 @@ interface Slot {
 interface Waiter {
   rank: number;
   seq: number;
+  /** A discovery request that may spend only the surplus over known work … */
+  surplusOnly: boolean;
+  /** … until this time (epoch ms): then it goes as any other. */
+  until: number;
   resolve: (settle: () => void) => void;
   detach: () => void;
+}
+
+export interface AcquireOptions {
+  /**
+   * A further page of a listing already begun: it is not held back for the known work's
+   * reservation (the listing's first page was).
+   */
+  continuation?: boolean;
 }
 
 /**
@@ -81,6 +93,14 @@ interface Waiter {
  * - This agent's share is `floor(requests × (1 − reserveShare))` (at least 1).
  * - Waiters are served strictly by priority (`result` > `normal` > `discovery`), FIFO within one
  *   priority: a later `result` overtakes an earlier `discovery`, never the other way round.
+ * - **Known work is reserved for.** Whoever knows of work still to send (the engine: the updates
+ *   every queued or running command still needs) declares it with `reserve(demand)`. A
+ *   `discovery` request (a poll, a catch-up, a fetch of announced commands) spends only the
+ *   surplus: it goes when the window's requests plus that demand leave room under the limit, or
+ *   once it has waited one window (so under a long backlog discovery slows to about one request
+ *   per window instead of stopping). A slot a poll takes now is a slot the backlog lacks for a
+ *   whole window; this keeps polls from pushing the known work into a later window. The further
+ *   pages of a listing already begun (`continuation`) are not held back.
  * - `blockFor(ms)` holds every waiter until the block has passed.
  * - A 429 (`noteRateLimited`) blocks for its `Retry-After`, never longer than
  *   `maxRetryAfterSeconds` (one `Retry-After: 86400` must not silence the agent for a day). When
@@ -110,6 +130,7 @@ export class RateBudget {
   private probe: 'off' | 'due' | 'out' = 'off';
   private seq = 0;
   private timer: { at: number; cancel: AbortController } | undefined;
+  private readonly demands = new Set<() => number>();
 
   constructor(options: RateBudgetOptions = {}) {
     const requests = options.requests ?? DEFAULT_RATE_LIMIT.requests;
@@ -152,7 +173,11 @@ export class RateBudget {
    * Resolves at once when nobody waits and the window has room. Rejects with the signal's reason if
    * `signal` aborts first; an aborted waiter consumes nothing.
    */
-  acquire(priority: RequestPriority = 'normal', signal?: AbortSignal): Promise<() => void> {
+  acquire(
+    priority: RequestPriority = 'normal',
+    signal?: AbortSignal,
+    options: AcquireOptions = {},
+  ): Promise<() => void> {
     return new Promise<() => void>((resolve, reject) => {
       if (signal?.aborted) {
         reject(signal.reason);
@@ -166,6 +191,8 @@ export class RateBudget {
       const waiter: Waiter = {
         rank: RANK[priority],
         seq: this.seq++,
+        surplusOnly: priority === 'discovery' && options.continuation !== true,
+        until: this.clock.now() + this.windowMs,
         resolve,
         detach: () => signal?.removeEventListener('abort', onAbort),
       };
@@ -175,6 +202,28 @@ export class RateBudget {
       else this.waiters.splice(at, 0, waiter);
       this.pump();
     });
+  }
+
+  /**
+   * Declares known work: `demand()` is how many requests it still needs (read when a discovery
+   * request waits; must be cheap and must not throw). Returns a function that withdraws it.
+   */
+  reserve(demand: () => number): () => void {
+    this.demands.add(demand);
+    return () => {
+      this.demands.delete(demand);
+      this.pump();
+    };
+  }
+
+  /** Requests the declared known work still needs. */
+  reserved(): number {
+    let total = 0;
+    for (const demand of this.demands) {
+      const n = demand();
+      if (Number.isFinite(n) && n > 0) total += n;
+    }
+    return total;
   }
 
   /** Sends nothing on this budget for `ms` from now (extends, never shortens, a current block). */
@@ -282,7 +331,16 @@ export class RateBudget {
         this.wakeAt(oldest.at + this.windowMs);
         return;
       }
-      const waiter = this.waiters.shift() as Waiter;
+      const index = this.eligible(now);
+      if (index === -1) {
+        // Only discovery waits, and known work needs every slot: try again when one frees or
+        // when the first waiter has waited a window.
+        const head = this.waiters[0] as Waiter;
+        const frees = (this.stamps[0] as Slot | undefined)?.at;
+        this.wakeAt(Math.min(head.until, frees === undefined ? head.until : frees + this.windowMs));
+        return;
+      }
+      const [waiter] = this.waiters.splice(index, 1) as [Waiter];
       waiter.detach();
       const slot: Slot = { at: now };
       if (this.probe === 'due') {
@@ -293,6 +351,20 @@ export class RateBudget {
       waiter.resolve(() => this.settle(slot));
     }
     this.cancelTimer();
+  }
+
+  /**
+   * The waiter to grant now: the first one, unless it is discovery held back for known work;
+   * then a discovery waiter that is not (a continuation, or one that waited a window), or the
+   * first one when the window leaves a surplus. -1 when none may go.
+   */
+  private eligible(now: number): number {
+    const head = this.waiters[0] as Waiter;
+    if (!head.surplusOnly || now >= head.until) return 0;
+    // Waiters are ordered by priority: from here on every one is discovery.
+    const free = this.waiters.findIndex((w) => !w.surplusOnly || now >= w.until);
+    if (free !== -1) return free;
+    return this.limit - this.stamps.length - this.reserved() > 0 ? 0 : -1;
   }
 
   private wakeAt(at: number): void {
