@@ -50,6 +50,7 @@ class CommandEngine implements Engine {
   private readonly background = new AbortController();
   private started = false;
   private stopping: Promise<void> | undefined;
+  private unreserve: (() => void) | undefined;
 
   /** The object graph, in dependency order: every part gets parts that exist already. */
   constructor(private readonly options: EngineOptions) {
@@ -100,7 +101,13 @@ class CommandEngine implements Engine {
       clock,
       log: log.child({ component: 'outbox' }),
       tuning: tuning.outbox,
-      onDelivered: (item) => executor.apply(item.commandId, { type: 'delivered', state: item.state }),
+      onDelivered: (items, remove) =>
+        executor.applyMany(() => {
+          for (const item of items) {
+            remove(item);
+            executor.apply(item.commandId, { type: 'delivered', state: item.state });
+          }
+        }),
       verify: (item, error, signal) => judgeRefusedUpdate({ journal, reread, executor }, item, error, signal),
     });
     const delivery = this.delivery;
@@ -136,6 +143,8 @@ class CommandEngine implements Engine {
     const recovered = this.ownership.recover();
     log.info('command engine started', { ...recovered, pruned, outbox: journal.outbox.state().pending });
     this.delivery.start();
+    // Known work first: polls and fetches spend only what it leaves of the rate budget.
+    this.unreserve = this.options.connector.reserve?.(() => this.knownWork());
     const socket = this.options.socket;
     if (socket) {
       this.unsubscribe.push(
@@ -201,6 +210,16 @@ class CommandEngine implements Engine {
     const paused = this.delivery.pausedUntilMs;
     if (paused !== undefined) activity.outboxPausedUntil = paused;
     return activity;
+  }
+
+  /**
+   * Platform requests the work the engine knows of still needs: the updates waiting in the
+   * outbox (not those already on their way) and those the queued and running commands will write.
+   */
+  private knownWork(): number {
+    const { journal } = this.options;
+    const waiting = this.read(() => journal.outbox.state().pending, 0) - this.outbox.sending.size;
+    return Math.max(0, waiting) + this.executor.unwrittenUpdates();
   }
 
   /** Reads for the page never throw: a closed or failing journal reads as empty. */
@@ -273,6 +292,7 @@ class CommandEngine implements Engine {
     if (!this.hardStop.signal.aborted)
       await this.within(this.delivery.settled(), this.tuning.shutdownFlushMs);
     await this.delivery.stop();
+    this.unreserve?.();
     try {
       journal.close();
     } catch (e) {

@@ -9,7 +9,7 @@ import type { Effect, MachineEvent } from './machine.js';
 import type { OutboxQueue } from './outbox-queue.js';
 import type { Phase } from './phases.js';
 import { DeviceQueues } from './queue.js';
-import type { RereadDeps } from './reread.js';
+import type { RereadDeps, RereadResult } from './reread.js';
 import { StartCheck } from './start-check.js';
 import { StartHolds } from './start-hold.js';
 import type { DeviceQueueState, EngineDevice, EngineTuning } from './types.js';
@@ -148,6 +148,17 @@ export class EffectExecutor {
     }
   }
 
+  /**
+   * Updates the commands in the device queues and turns still have to write: Processing and the
+   * result for a command waiting or being read before its start, the result for one that runs or
+   * is reconciled. (What is written already is in the outbox.) For the rate budget's reservation.
+   */
+  unwrittenUpdates(): number {
+    let n = 2 * this.queues.waitingCount;
+    for (const job of this.jobs.values()) n += job.stage === 'reread' ? 2 : 1;
+    return n;
+  }
+
   /** The device's queue and running job, for the page. */
   deviceState(deviceId: string): DeviceQueueState {
     const queued = this.queues.queued(deviceId);
@@ -195,7 +206,7 @@ export class EffectExecutor {
     const job = newJob(commandId, deviceId);
     this.jobs.set(commandId, job);
     try {
-      let step = this.apply(commandId, { type: 'turn' }) ?? this.heldTurn(commandId);
+      let step = this.startTurn(commandId) ?? this.heldTurn(commandId);
       for (let effect = step?.effects[0]; step && effect; effect = step?.effects[0]) {
         step = await this.perform(device, job, step.phase, effect);
       }
@@ -205,6 +216,47 @@ export class EffectExecutor {
       this.jobs.delete(commandId);
     }
   };
+
+  /**
+   * The `turn` event; when the start check can answer at once (a fresh sighting), its verdict is
+   * applied in the same journal transaction, so a job's start costs one write and no wait.
+   */
+  private startTurn(commandId: string): DeviceStep | undefined {
+    let step: DeviceStep | undefined;
+    this.applyMany(() => {
+      step = this.apply(commandId, { type: 'turn' });
+      const effect = step?.effects[0];
+      if (effect?.type !== 'reread' || effect.delayMs !== undefined) return;
+      const record = this.deps.journal.get(commandId);
+      const known = record && this.startCheck.answerNow(record);
+      if (known) step = this.applyVerdict(commandId, known);
+    });
+    return step;
+  }
+
+  /** Applies what the start check found. */
+  private applyVerdict(commandId: string, result: RereadResult): DeviceStep | undefined {
+    if (result.verdict === 'hold') {
+      const { platformState } = result;
+      const holds = this.holds.count(commandId);
+      return this.apply(commandId, { type: 'reread', verdict: 'hold', platformState, holds });
+    }
+    this.holds.release(commandId);
+    if (result.verdict === 'skip') {
+      const { platformState } = result;
+      return this.apply(
+        commandId,
+        platformState
+          ? { type: 'reread', verdict: 'skip', platformState }
+          : { type: 'reread', verdict: 'skip' },
+      );
+    }
+    return this.apply(
+      commandId,
+      { type: 'reread', verdict: 'proceed' },
+      result.command ? { command: result.command } : {},
+    );
+  }
 
   /** A held command's turn goes straight to the read (it is still `starting`). */
   private heldTurn(commandId: string): DeviceStep | undefined {
@@ -237,7 +289,7 @@ export class EffectExecutor {
           // A WebSocket event may have ended it meanwhile.
           if (journal.machineState(commandId)?.phase !== phase) return undefined;
         }
-        let result: Awaited<ReturnType<StartCheck['check']>>;
+        let result: RereadResult;
         try {
           result = await this.startCheck.check(record, signal);
         } catch (e) {
@@ -250,26 +302,7 @@ export class EffectExecutor {
             failures: effect.retry ?? 0,
           });
         }
-        if (result.verdict === 'hold') {
-          const { platformState } = result;
-          const holds = this.holds.count(commandId);
-          return this.apply(commandId, { type: 'reread', verdict: 'hold', platformState, holds });
-        }
-        this.holds.release(commandId);
-        if (result.verdict === 'skip') {
-          const { platformState } = result;
-          return this.apply(
-            commandId,
-            platformState
-              ? { type: 'reread', verdict: 'skip', platformState }
-              : { type: 'reread', verdict: 'skip' },
-          );
-        }
-        return this.apply(
-          commandId,
-          { type: 'reread', verdict: 'proceed' },
-          result.command ? { command: result.command } : {},
-        );
+        return this.applyVerdict(commandId, result);
       }
       case 'hold':
         // Never a reason to start: out of the queue for a while, then read again.

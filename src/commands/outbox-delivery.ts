@@ -12,9 +12,15 @@ import type { OutboxQueue } from './outbox-queue.js';
 /**
  * Delivers the journal's outbox to the platform (`commands/update`): at least once, in order per
  * command, across restarts and outages. It waits on the outbox queue's doorbell (`OutboxQueue`).
- * Commands are delivered in parallel (a few at a time), results first (priority `result`). An
- * outage pauses the whole outbox with the exponential backoff of `src/backoff.ts` (one probe per
- * pause, not one per command); when discovery saw the outage too and then gets an answer,
+ * Updates of different commands are in flight at once, up to `concurrency`: whenever one comes
+ * back, the next waiting update (results first, priority `result`) goes, so Received, Processing
+ * and results of many commands flow side by side while each command's own updates keep their
+ * order (its next update goes only once the previous one is taken and recorded). What the
+ * platform took is recorded in groups: the answers that came back in the same turn of the event
+ * loop are written in one journal transaction (one disk sync for all of them). A crash before
+ * that write only means those updates are sent once more, each the last one sent of its command.
+ * An outage pauses the whole outbox with the exponential backoff of `src/backoff.ts` (one probe
+ * per pause, not one per command); when discovery saw the outage too and then gets an answer,
  * delivery resumes at once (`platformAnswered`). PLATFORM_AUTH pauses it for minutes. Nothing is
  * ever dropped for being old.
  *
@@ -37,7 +43,7 @@ export interface OutboxTuning {
 }
 
 export const DEFAULT_OUTBOX_TUNING: OutboxTuning = {
-  concurrency: 4,
+  concurrency: 8,
   backoffBaseMs: 1000,
   backoffMaxMs: 60_000,
   authPauseMs: 5 * 60_000,
@@ -50,8 +56,11 @@ export interface OutboxDeliveryOptions {
   clock: Clock;
   log: Logger;
   tuning?: Partial<OutboxTuning>;
-  /** The platform took `item` (its row is already deleted). */
-  onDelivered(item: OutboxItem): void;
+  /**
+   * The platform took `items`: in one journal transaction, remove each row (`remove`) and apply
+   * what its delivery means. Throws when the journal cannot be written (the rows stay).
+   */
+  onDelivered(items: readonly OutboxItem[], remove: (item: OutboxItem) => void): void;
   /**
    * Re-reads a command whose update was refused; rejects when the re-read itself fails. `signal`
    * fires when the outbox stops.
@@ -61,6 +70,11 @@ export interface OutboxDeliveryOptions {
 
 export class OutboxDelivery {
   private readonly busyCommands = new Set<string>();
+  /** Deliveries in flight (their requests, and the handling of a failure). */
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Updates the platform took whose rows are not yet removed (the next group commit's). */
+  private taken: OutboxItem[] = [];
+  private recordScheduled = false;
   private readonly tuning: OutboxTuning;
   private readonly backoff: Backoff;
   private readonly abort = new AbortController();
@@ -148,24 +162,42 @@ export class OutboxDelivery {
         continue;
       }
       queue.listen();
-      let items: OutboxItem[];
-      try {
-        items = journal.closed ? [] : journal.outbox.heads(this.tuning.concurrency, this.busyCommands);
-      } catch (e) {
-        log.error('outbox cannot read the journal', errorFields(e));
-        items = [];
+      const room = this.tuning.concurrency - this.inFlight.size;
+      let items: OutboxItem[] = [];
+      if (room > 0) {
+        try {
+          items = journal.closed ? [] : journal.outbox.heads(room, this.busyCommands);
+        } catch (e) {
+          log.error('outbox cannot read the journal', errorFields(e));
+        }
       }
-      if (items.length === 0) {
-        this.releaseIdle();
-        await queue.rung();
-        continue;
-      }
-      await Promise.all(items.map((item) => this.deliver(item)));
+      for (const item of items) this.track(this.deliver(item));
+      if (items.length === 0 && this.inFlight.size === 0 && this.taken.length === 0) this.releaseIdle();
+      // A delivery that ends, a group commit and every new row ring the doorbell.
+      await queue.rung();
     }
+    await Promise.allSettled([...this.inFlight]);
+    this.record();
     this.releaseIdle();
   }
 
-  private async deliver(item: OutboxItem): Promise<void> {
+  private track(delivery: Promise<boolean>): void {
+    const done = delivery.then(
+      (taken) => {
+        this.inFlight.delete(done);
+        // A taken update rings once it is recorded (`record`); anything else frees a slot now.
+        if (!taken) this.options.queue.wake();
+      },
+      () => {
+        this.inFlight.delete(done);
+        this.options.queue.wake();
+      },
+    );
+    this.inFlight.add(done);
+  }
+
+  /** Sends one update; resolves true when the platform took it (its record is pending). */
+  private async deliver(item: OutboxItem): Promise<boolean> {
     const { connector, queue } = this.options;
     const result = TERMINAL_STATES.includes(item.state);
     queue.sending.add(item.seq);
@@ -174,6 +206,7 @@ export class OutboxDelivery {
     if (item.state === 'Processing' && item.progress !== undefined)
       request.Progress = progressToWire(item.progress);
     if (item.notes !== undefined && result) request.Notes = item.notes;
+    let taken = false;
     try {
       await connector.updateCommand(request, {
         priority: result ? 'result' : 'normal',
@@ -183,28 +216,53 @@ export class OutboxDelivery {
       this.pauseReason = undefined;
       this.otherFailuresSeen = this.otherFailures;
       this.lastSuccessValue = this.options.clock.now();
-      this.delivered(item);
+      taken = true;
+      this.taken.push(item);
+      this.scheduleRecord();
     } catch (e) {
       if (!this.stopped) await this.failed(item, toAgentError(e));
     } finally {
-      queue.sending.delete(item.seq);
-      this.busyCommands.delete(item.commandId);
+      if (!taken) this.release(item);
     }
+    return taken;
   }
 
-  private delivered(item: OutboxItem): void {
+  /** The command may send its next update (its last one is done with). */
+  private release(item: OutboxItem): void {
+    this.options.queue.sending.delete(item.seq);
+    this.busyCommands.delete(item.commandId);
+  }
+
+  private scheduleRecord(): void {
+    if (this.recordScheduled) return;
+    this.recordScheduled = true;
+    setImmediate(() => {
+      this.recordScheduled = false;
+      this.record();
+      this.options.queue.wake();
+    });
+  }
+
+  /** The group commit: removes the rows of every update taken since the last one. */
+  private record(): void {
+    const items = this.taken;
+    if (items.length === 0) return;
+    this.taken = [];
     const { journal, log } = this.options;
     try {
-      journal.outbox.remove(item.seq);
-      log.debug('update delivered', {
-        commandId: item.commandId,
-        state: item.state,
-        progress: item.progress,
-      });
-      this.options.onDelivered(item);
+      this.options.onDelivered(items, (item) => journal.outbox.remove(item.seq));
+      for (const item of items) {
+        log.debug('update delivered', {
+          commandId: item.commandId,
+          state: item.state,
+          progress: item.progress,
+        });
+      }
     } catch (e) {
-      // The journal closed under a shutdown: the row stays and is delivered again next start.
-      log.warn('delivered update could not be recorded', { commandId: item.commandId, ...errorFields(e) });
+      // The journal closed under a shutdown: the rows stay and are delivered again next start.
+      log.warn('delivered updates could not be recorded', { updates: items.length, ...errorFields(e) });
+    } finally {
+      for (const item of items) this.release(item);
     }
   }
 

@@ -59,6 +59,11 @@ export class DeviceQueues {
     return false;
   }
 
+  /** Waiting (not running) ids of every device. */
+  get waitingCount(): number {
+    return this.members.size;
+  }
+
   /** Waiting (not running) ids of a device. */
   queued(deviceId: string): number {
     const lane = this.lanes.get(deviceId);

@@ -1,4 +1,4 @@
-import type { ConnectorApi } from '../connector/api.js';
+import type { ConnectorApi, RequestPriority } from '../connector/api.js';
 import type { NormalizedItem, PlatformCommand } from '../connector/model.js';
 import { ACTIVE_STATES, COMMAND_STATES, type CommandState, TERMINAL_STATES } from '../connector/wire.js';
 import { toAgentError } from '../errors.js';
@@ -48,6 +48,7 @@ export async function fetchCommands(
   source: CommandSource,
   ids: readonly string[],
   signal: AbortSignal,
+  priority: RequestPriority = 'normal',
 ): Promise<Map<string, NormalizedItem>> {
   const found = new Map<string, NormalizedItem>();
   const wanted = new Set(ids);
@@ -62,14 +63,14 @@ export async function fetchCommands(
     // Follow the cursor until every id came back (a platform may cap Count), no further.
     for await (const page of deps.connector.fiscalCommands(
       { CommandIds: [...ids], ...enterprise },
-      { priority: 'normal', signal, pageSize: Math.min(MAX_REREAD_IDS, Math.max(10, ids.length)) },
+      { priority, signal, pageSize: Math.min(MAX_REREAD_IDS, Math.max(10, ids.length)) },
     )) {
       keep(page);
       if (found.size >= wanted.size) break;
     }
     return found;
   }
-  keep(await deps.connector.commandsByIds(ids, { priority: 'normal', signal }));
+  keep(await deps.connector.commandsByIds(ids, { priority, signal }));
   return found;
 }
 

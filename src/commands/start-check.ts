@@ -25,6 +25,14 @@ import {
  * - otherwise one request reads this command **together with every other waiting command of the
  *   same source** that has no usable sighting (up to 1000), and the answer serves their turns too.
  *   Checks that start in the same tick share that request.
+ * - **Read-ahead**, so a device's queue does not wait on the platform between two jobs: when a
+ *   turn uses a sighting that is past half its freshness (and no open WebSocket vouches for it),
+ *   the waiting commands of its source are read in the background, and the next turns find fresh
+ *   sightings. A busy queue thus costs about one read per `freshMs / 2` of work, shared by every
+ *   waiting command, and none when discovery keeps the sightings fresh.
+ *
+ * Reads go at the budget's `result` priority: they cost one request for up to 1000 commands and
+ * unblock devices, so they do not queue behind the updates they make possible.
  *
  * A read refused with 400/403 (one id the platform will not take spoils the batch) falls back to
  * reading each waiting caller alone, where a refusal means "gone". Other failures reject, and the
@@ -64,6 +72,8 @@ export class StartCheck {
   private readonly inFlight = new Map<string, Batch>();
   private socketOpenSince: number | undefined;
   private writes = 0;
+  /** Journaled sources of commands looked up (a command's source never changes). */
+  private readonly sources = new Map<string, CommandSource>();
 
   constructor(private readonly options: StartCheckOptions) {}
 
@@ -78,10 +88,9 @@ export class StartCheck {
    * outside `present`: what was seen of them before then no longer answers a check.
    */
   absent(source: CommandSource, present: ReadonlySet<string>, since: number): void {
-    const { journal } = this.options.reread;
     for (const [id, sighting] of this.sightings) {
       if (present.has(id) || sighting.at >= since) continue;
-      if ((journal.head(id)?.source ?? 'commands') === source) this.sightings.delete(id);
+      if ((this.sourceOf(id) ?? 'commands') === source) this.sightings.delete(id);
     }
   }
 
@@ -104,14 +113,23 @@ export class StartCheck {
   }
 
   /**
+   * The verdict for `record` right now, from what was seen of it (the sighting is used up), or
+   * undefined when only a read can tell (then call `check`).
+   */
+  answerNow(record: CommandRecord): RereadResult | undefined {
+    const known = this.usable(record.id);
+    return known ? this.consume(record, known) : undefined;
+  }
+
+  /**
    * The verdict for `record` before it starts. Rejects with the connector's AgentError when the
    * platform could not be read, or with the signal's reason.
    */
   async check(record: CommandRecord, signal: AbortSignal): Promise<RereadResult> {
-    const known = this.usable(record.id);
-    if (known) return this.consume(record, known);
+    const known = this.answerNow(record);
+    if (known) return known;
     const source = record.source ?? 'commands';
-    const batch = this.inFlight.get(record.id) ?? this.join(record.id, source);
+    const batch = this.inFlight.get(record.id) ?? this.join(source, record.id);
     const outcome = await abortable(batch.done, signal);
     if (outcome === 'refused') return rereadCommand(this.options.reread, record, signal);
     const sighting = this.sightings.get(record.id);
@@ -121,24 +139,53 @@ export class StartCheck {
 
   private consume(record: CommandRecord, sighting: Sighting): RereadResult {
     this.sightings.delete(record.id);
+    this.sources.delete(record.id);
+    if (this.aging(sighting)) this.readAhead(record.source ?? 'commands');
     return verdictOf(this.options.reread, record, sighting.item);
+  }
+
+  /** Past half its freshness, and no open WebSocket vouches for it. */
+  private aging(sighting: Sighting): boolean {
+    const age = this.options.clock.now() - sighting.at;
+    return age * 2 >= this.options.freshMs && !this.socketVouches(sighting, age);
+  }
+
+  /** Reads the waiting commands of `source` in the background, unless a read of it is under way. */
+  private readAhead(source: CommandSource): void {
+    if (this.collecting.has(source)) return;
+    for (const batch of this.inFlight.values()) if (batch.source === source) return;
+    this.join(source);
   }
 
   private usable(commandId: string): Sighting | undefined {
     const sighting = this.sightings.get(commandId);
     if (!sighting) return undefined;
     const age = this.options.clock.now() - sighting.at;
-    if (age <= this.options.freshMs) return sighting;
-    const open = this.socketOpenSince;
-    if (sighting.item && open !== undefined && open <= sighting.at && age <= this.options.socketTrustMs)
-      return sighting;
+    if (age <= this.options.freshMs || this.socketVouches(sighting, age)) return sighting;
     return undefined;
   }
 
-  private join(commandId: string, source: CommandSource): Batch {
+  private socketVouches(sighting: Sighting, age: number): boolean {
+    const open = this.socketOpenSince;
+    return (
+      sighting.item !== undefined &&
+      open !== undefined &&
+      open <= sighting.at &&
+      age <= this.options.socketTrustMs
+    );
+  }
+
+  /** Whether a read should include the command: nothing usable, or it will soon be stale. */
+  private wanted(commandId: string): boolean {
+    const sighting = this.usable(commandId);
+    return !sighting || this.aging(sighting);
+  }
+
+  /** The batch of `source` collecting this tick (a new one if none), with `commandId` in it. */
+  private join(source: CommandSource, commandId?: string): Batch {
     const open = this.collecting.get(source);
     if (open) {
-      open.ids.add(commandId);
+      if (commandId !== undefined) open.ids.add(commandId);
       return open;
     }
     let release: () => void = () => {};
@@ -147,7 +194,7 @@ export class StartCheck {
     });
     const batch: Batch = {
       source,
-      ids: new Set([commandId]),
+      ids: new Set(commandId === undefined ? [] : [commandId]),
       done: collected.then(() => this.read(batch)),
     };
     // Swallowed here; every caller awaits `done` itself.
@@ -160,6 +207,7 @@ export class StartCheck {
   private async read(batch: Batch): Promise<'read' | 'refused'> {
     this.collecting.delete(batch.source);
     this.addWaiting(batch);
+    if (batch.ids.size === 0) return 'read';
     for (const id of batch.ids) this.inFlight.set(id, batch);
     try {
       const found = await fetchCommands(
@@ -167,6 +215,7 @@ export class StartCheck {
         batch.source,
         [...batch.ids],
         this.options.signal,
+        'result',
       );
       for (const id of batch.ids) this.record(id, found.get(id));
       return 'read';
@@ -179,15 +228,26 @@ export class StartCheck {
     }
   }
 
-  /** Fills the batch with waiting commands of its source that have no usable sighting. */
+  /** Fills the batch with waiting commands of its source that have no sighting fresh enough. */
   private addWaiting(batch: Batch): void {
-    const { journal } = this.options.reread;
     for (const id of this.options.waiting()) {
       if (batch.ids.size >= MAX_REREAD_IDS) return;
-      if (batch.ids.has(id) || this.inFlight.has(id) || this.usable(id)) continue;
-      const head = journal.head(id);
-      if (head && (head.source ?? 'commands') === batch.source) batch.ids.add(id);
+      if (batch.ids.has(id) || this.inFlight.has(id) || !this.wanted(id)) continue;
+      if (this.sourceOf(id) === batch.source) batch.ids.add(id);
     }
+  }
+
+  /** The journaled source of a command (`commands` when it is not journaled). */
+  private sourceOf(commandId: string): CommandSource | undefined {
+    let source = this.sources.get(commandId);
+    if (source === undefined) {
+      const head = this.options.reread.journal.head(commandId);
+      if (!head) return undefined;
+      source = head.source ?? 'commands';
+      if (this.sources.size >= 4 * SWEEP_EVERY * 8) this.sources.clear();
+      this.sources.set(commandId, source);
+    }
+    return source;
   }
 
   private record(commandId: string, item: NormalizedItem | undefined): void {

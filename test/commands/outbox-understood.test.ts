@@ -53,7 +53,12 @@ function outboxRig(baseUrl: string, tokens = TOKENS): Rig {
     clock,
     log,
     tuning: { backoffBaseMs: 1000, backoffMaxMs: 8000 },
-    onDelivered: (item) => delivered.push(item),
+    onDelivered: (items, remove) => {
+      for (const item of items) {
+        remove(item);
+        delivered.push(item);
+      }
+    },
     verify: async () => 'ours',
   });
   return { clock, journal, queue, outbox, delivered, lines: () => log.lines };

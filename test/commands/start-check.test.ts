@@ -56,7 +56,17 @@ function setup() {
   };
   const reads = () => platform.requests.filter((r) => r.operation !== 'updateCommand');
   const signal = new AbortController().signal;
-  return { clock, platform, journal, waiting, check, add, record, reads, signal, life };
+  /** The command's turn: it leaves the waiting list, and the check runs. */
+  const turn = (id: string) => {
+    const at = waiting.indexOf(id);
+    if (at >= 0) waiting.splice(at, 1);
+    return check.check(record(id), signal);
+  };
+  /** Lets a read-ahead that was set off in this tick run. */
+  const settle = async () => {
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { clock, platform, journal, waiting, check, add, record, reads, signal, life, turn, settle };
 }
 
 let open: Journal[] = [];
@@ -84,15 +94,17 @@ describe('the check before a command starts', () => {
     t.add('f1', 'fiscal');
     t.waiting.push('k2', 'f1', 'k3');
     t.platform.setState('k3', 'Cancelled');
-    expect(await t.check.check(t.record('k1'), t.signal)).toMatchObject({ verdict: 'proceed' });
-    expect(t.reads()).toEqual([{ operation: 'commandsByIds', ids: ['k1', 'k2', 'k3'], priority: 'normal' }]);
-    // Their turns come within freshMs: the same answer serves them.
-    await t.clock.advance(500);
-    expect(await t.check.check(t.record('k2'), t.signal)).toMatchObject({ verdict: 'proceed' });
-    expect(await t.check.check(t.record('k3'), t.signal)).toEqual({ verdict: 'skip' });
+    expect(await t.turn('k1')).toMatchObject({ verdict: 'proceed' });
+    // At the budget's first priority: the read unblocks devices.
+    expect(t.reads()).toEqual([{ operation: 'commandsByIds', ids: ['k1', 'k2', 'k3'], priority: 'result' }]);
+    // Their turns come within half of freshMs: the same answer serves them, nothing more is read.
+    await t.clock.advance(400);
+    expect(await t.turn('k2')).toMatchObject({ verdict: 'proceed' });
+    expect(await t.turn('k3')).toEqual({ verdict: 'skip' });
+    await t.settle();
     expect(t.reads()).toHaveLength(1);
     // The fiscal one is read through its own operation, by id.
-    expect(await t.check.check(t.record('f1'), t.signal)).toMatchObject({ verdict: 'proceed' });
+    expect(await t.turn('f1')).toMatchObject({ verdict: 'proceed' });
     expect(t.reads().at(-1)).toMatchObject({ operation: 'fiscalCommands', ids: ['f1'] });
   });
 
@@ -102,7 +114,58 @@ describe('the check before a command starts', () => {
     const ids = ['k1', 'k2', 'k3'].map((id) => t.add(id));
     const verdicts = await Promise.all(ids.map((id) => t.check.check(t.record(id), t.signal)));
     expect(verdicts.map((v) => v.verdict)).toEqual(['proceed', 'proceed', 'proceed']);
-    expect(t.reads()).toEqual([{ operation: 'commandsByIds', ids, priority: 'normal' }]);
+    expect(t.reads()).toEqual([{ operation: 'commandsByIds', ids, priority: 'result' }]);
+  });
+
+  it('answers at once from a fresh sighting, and says so when only a read can tell', async () => {
+    const t = setup();
+    open.push(t.journal);
+    t.add('k1');
+    t.add('k2');
+    t.check.saw(normalizeCommand(wireKeyCommand({ id: 'k1', state: 'Received' })));
+    expect(t.check.answerNow(t.record('k1'))).toMatchObject({ verdict: 'proceed', command: { id: 'k1' } });
+    // The sighting is used up; k2 was never seen.
+    expect(t.check.answerNow(t.record('k1'))).toBeUndefined();
+    expect(t.check.answerNow(t.record('k2'))).toBeUndefined();
+    expect(t.reads()).toEqual([]);
+  });
+
+  it('reads the waiting commands ahead, once their sightings are half stale, so the next turns do not wait', async () => {
+    const t = setup();
+    open.push(t.journal);
+    const ids = ['k1', 'k2', 'k3', 'k4'].map((id) => t.add(id));
+    t.waiting.push(...ids);
+    // A poll saw them all.
+    for (const id of ids) t.check.saw(normalizeCommand(wireKeyCommand({ id, state: 'Received' })));
+    await t.clock.advance(200);
+    expect(await t.turn('k1')).toMatchObject({ verdict: 'proceed' });
+    await t.settle();
+    expect(t.reads()).toEqual([]);
+    // Half of freshMs: the turn is answered from the sighting, and the rest are read in the background.
+    await t.clock.advance(300);
+    t.platform.setState('k4', 'Cancelled');
+    expect(await t.turn('k2')).toMatchObject({ verdict: 'proceed' });
+    await t.settle();
+    expect(t.reads()).toEqual([{ operation: 'commandsByIds', ids: ['k3', 'k4'], priority: 'result' }]);
+    // Past the first sightings' freshness the later turns are answered without waiting.
+    await t.clock.advance(900);
+    expect(t.check.answerNow(t.record('k3'))).toMatchObject({ verdict: 'proceed' });
+    t.waiting.splice(0, 1);
+    expect(await t.turn('k4')).toEqual({ verdict: 'skip' });
+    expect(t.reads()).toHaveLength(1);
+  });
+
+  it('reads nothing ahead while an open WebSocket vouches for the sightings', async () => {
+    const t = setup();
+    open.push(t.journal);
+    const ids = ['k1', 'k2'].map((id) => t.add(id));
+    t.waiting.push(...ids);
+    t.check.socketOpened();
+    for (const id of ids) t.check.saw(normalizeCommand(wireKeyCommand({ id, state: 'Received' })));
+    await t.clock.advance(5000);
+    expect(await t.turn('k1')).toMatchObject({ verdict: 'proceed' });
+    await t.settle();
+    expect(t.reads()).toEqual([]);
   });
 
   it('trusts a sighting while the WebSocket stays open, up to socketTrustMs, and not across a drop', async () => {

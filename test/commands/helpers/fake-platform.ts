@@ -25,9 +25,11 @@ import { wireKeyCommand } from './commands.js';
 /**
  * An in-memory platform behind the `ConnectorApi` interface, for the engine's tests (on a
  * ManualClock, every request recorded): it keeps each command's state, applies `commands/update`
- * with the platform's rules (`updateAllowed`: never backwards, terminal is final → 400), and
- * records every accepted update. Faults are scripted per operation. What it answers is proved
- * equal to the platform simulator's in `fake-platform.contract.test.ts`.
+ * with the platform's rules (`updateAllowed`: never backwards, terminal is final → 400; or, with
+ * `updateRule: 'any'`, as the interface document states it: any state to the state given), and
+ * records every accepted update. Faults are scripted per operation; `hold` keeps an operation's
+ * requests on the wire until released. What it answers is proved equal to the platform
+ * simulator's in `fake-platform.contract.test.ts`.
  */
 
 type Operation = 'fiscalCommands' | 'activeCommands' | 'commandsByIds' | 'updateCommand' | 'addKeyCutter';
@@ -71,8 +73,40 @@ export class FakePlatform implements ConnectorApi {
     Record<Operation, (request: RequestRecord & { update?: CommandUpdateRequest }) => AgentError | undefined>
   > = {};
   private nextId = 1;
+  /** How `commands/update` treats the state given (see the class comment). */
+  updateRule: 'forward' | 'any' = 'forward';
+  private readonly gates = new Map<
+    Operation,
+    { open: Promise<void>; release: () => void; waiting: number }
+  >();
 
   constructor(private readonly now: () => number = () => 0) {}
+
+  /**
+   * Holds the requests of `operation` on the wire (recorded as sent, not yet arrived) until the
+   * returned `release` is called. `waiting()` counts those held.
+   */
+  hold(operation: Operation): { release: () => void; waiting: () => number } {
+    let release: () => void = () => {};
+    const open = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const gate = { open, release: () => {}, waiting: 0 };
+    gate.release = () => {
+      if (this.gates.get(operation) === gate) this.gates.delete(operation);
+      release();
+    };
+    this.gates.set(operation, gate);
+    return { release: gate.release, waiting: () => gate.waiting };
+  }
+
+  private async arrive(operation: Operation): Promise<void> {
+    const gate = this.gates.get(operation);
+    if (!gate) return;
+    gate.waiting++;
+    await gate.open;
+    gate.waiting--;
+  }
 
   /** Adds a command in `commands/*` shape, in `fiscalMachineCommands` shape, or both. */
   add(command: { wire?: Record<string, unknown>; fiscalWire?: Record<string, unknown> }): string {
@@ -185,6 +219,7 @@ export class FakePlatform implements ConnectorApi {
 
   async activeCommands(options: RequestOptions = {}): Promise<NormalizedItem[]> {
     this.record({ operation: 'activeCommands', priority: options.priority }, options);
+    await this.arrive('activeCommands');
     return [...this.commands]
       .filter(([, c]) => ACTIVE_STATES.includes(c.state))
       .flatMap(([, c]) => this.view(c, 'wire') ?? []);
@@ -199,6 +234,7 @@ export class FakePlatform implements ConnectorApi {
         options,
       );
     }
+    if (unique.length > 0) await this.arrive('commandsByIds');
     return unique.flatMap((id) => {
       const c = this.commands.get(id);
       return c && !isTerminal(c.state) ? (this.view(c, 'wire') ?? []) : [];
@@ -213,9 +249,10 @@ export class FakePlatform implements ConnectorApi {
         update,
       },
     );
+    await this.arrive('updateCommand');
     const c = this.commands.get(update.CommandId);
     if (!c) throw new AgentError('PLATFORM_REJECTED', 'Invalid CommandId', { details: { status: 400 } });
-    if (!updateAllowed(c.state, update.State)) {
+    if (this.updateRule === 'forward' && !updateAllowed(c.state, update.State)) {
       throw new AgentError('PLATFORM_REJECTED', `Invalid State: ${c.state} → ${update.State}`, {
         details: { status: 400 },
       });
@@ -241,6 +278,19 @@ export class FakePlatform implements ConnectorApi {
       }),
     });
     return id;
+  }
+
+  /** The known work declared to the budget (`reserve`), summed; 0 when none is. */
+  readonly demands = new Set<() => number>();
+  demand(): number {
+    let n = 0;
+    for (const d of this.demands) n += d();
+    return n;
+  }
+
+  reserve(demand: () => number): () => void {
+    this.demands.add(demand);
+    return () => this.demands.delete(demand);
   }
 
   async devices(): Promise<WireDevice[]> {
