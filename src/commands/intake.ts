@@ -9,9 +9,11 @@ import type { PlatformActivity } from './types.js';
 
 /**
  * Discovery: how commands for our devices are noticed.
- * - WebSocket DeviceCommand ids → `commands/getAllByIds` (debounced, ≤1000 per request); with
- *   fiscal devices, the ids it did not return are asked of `fiscalMachineCommands/getAll` by
- *   CommandIds (a fiscal-only agent asks only there).
+ * - WebSocket DeviceCommand ids → `commands/getAllByIds` (≤1000 per request) at once, not after a
+ *   wait: ids arriving while a fetch is under way are fetched together right after it, so a
+ *   burst costs a request per round trip and a lone command no wait at all (`debounceMs`, 0 by
+ *   default, adds a fixed wait first); with fiscal devices, the ids it did not return are asked
+ *   of `fiscalMachineCommands/getAll` by CommandIds (a fiscal-only agent asks only there).
  * - Fiscal devices: the fiscal poll (`fiscal-poll.ts`); reads of fiscal commands by id, also for
  *   a fiscal machine a `commands/*` listing shows as a Printer (`fiscal-reads.ts`).
  * - Fiscal devices, deep: the same over the whole 3-month window, at start and every
@@ -34,7 +36,8 @@ export class Intake {
   private readonly tasks = new Set<Promise<void>>();
   private readonly unsubscribe: Array<() => void> = [];
   private readonly pendingIds = new Set<string>();
-  private flushScheduled = false;
+  /** A fetch of announced ids is under way; ids arriving meanwhile go in the next one. */
+  private announcing = false;
   private readonly requests: DiscoveryRequests;
   private readonly fiscal: FiscalPoll;
   private readonly fiscalReads: FiscalReads;
@@ -232,25 +235,33 @@ export class Intake {
     }
     if (state === 'Processing') return;
     this.pendingIds.add(event.id);
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    const flush = async () => {
-      try {
-        await this.options.clock.sleep(this.options.debounceMs, this.abort.signal);
-      } catch {
-        return;
-      } finally {
-        this.flushScheduled = false;
+    if (this.announcing) return;
+    this.announcing = true;
+    this.track(this.fetchPending());
+  }
+
+  /** Fetches the announced ids, and those announced meanwhile, until none is left. */
+  private async fetchPending(): Promise<void> {
+    const { sink, clock, debounceMs } = this.options;
+    try {
+      // The rest of the socket's messages already read (one burst) join the first fetch.
+      if (debounceMs > 0) await clock.sleep(debounceMs, this.abort.signal);
+      else await new Promise((resolve) => setImmediate(resolve));
+      while (this.pendingIds.size > 0 && !this.abort.signal.aborted) {
+        const ids = [...this.pendingIds].filter((id) => !sink.isKnown(id));
+        this.pendingIds.clear();
+        if (ids.length === 0) continue;
+        try {
+          await this.fetchAnnounced(ids);
+        } catch (e) {
+          this.requests.failed('websocket fetch', e);
+        }
       }
-      const ids = [...this.pendingIds].filter((id) => !sink.isKnown(id));
-      this.pendingIds.clear();
-      try {
-        await this.fetchAnnounced(ids);
-      } catch (e) {
-        this.requests.failed('websocket fetch', e);
-      }
-    };
-    this.track(flush());
+    } catch {
+      // Stopped during the wait.
+    } finally {
+      this.announcing = false;
+    }
   }
 
   /** Keeps a background task until it settles, so `stop()` can wait for it. */

@@ -33,7 +33,10 @@ export interface PollOptions {
 
 /** Knobs with sensible defaults; tests shorten them. */
 export interface EngineTuning {
-  /** WebSocket ids arriving within this window are fetched in one `commands/getAllByIds`. */
+  /**
+   * A fixed wait before fetching WebSocket-announced ids (0: none; ids arriving while a fetch is
+   * under way are fetched together after it anyway).
+   */
   debounceMs: number;
   /** Minimum gap between two non-milestone progress updates of one command. */
   progressIntervalMs: number;
@@ -61,7 +64,7 @@ export interface EngineTuning {
 }
 
 export const DEFAULT_TUNING: EngineTuning = {
-  debounceMs: 100,
+  debounceMs: 0,
   progressIntervalMs: 1000,
   maxDeviceRetries: DEFAULT_RETRY_POLICY.device.maxRetries,
   deviceRetryBaseMs: DEFAULT_RETRY_POLICY.device.delay.minMs,

@@ -63,9 +63,8 @@ describe('intake', () => {
     socket.event('c', 'Pending');
     socket.event('gone', 'Cancelled');
     socket.event('a', 'Pending');
-    await t.advance(50);
-    expect(t.platform.countOf('commandsByIds')).toBe(0);
-    await t.advance(60);
+    // No wait on the clock: the events read together are fetched together, at once.
+    await t.settle();
     expect(t.platform.requests).toEqual([
       { operation: 'commandsByIds', ids: ['a', 'b', 'c'], priority: 'discovery' },
     ]);
@@ -73,10 +72,39 @@ describe('intake', () => {
     expect(t.said).toEqual([['gone', 'Cancelled']]);
 
     for (let i = 0; i < 1500; i++) socket.event(`burst-${i}`, 'Pending');
-    await t.advance(100);
+    await t.settle();
     expect(
       t.platform.requests.filter((r) => r.operation === 'commandsByIds').map((r) => r.ids?.length),
     ).toEqual([3, 1000, 500]);
+    await t.intake.stop();
+  });
+
+  it('fetches ids announced while a fetch is on the wire together, right after it', async () => {
+    const socket = new FakeSocket();
+    const t = setup({ socket });
+    for (const id of ['a', 'b', 'c', 'd']) t.platform.add({ wire: wireKeyCommand({ id }) });
+    t.intake.start();
+    socket.connect();
+    await t.settle();
+    t.platform.requests.length = 0;
+    const wire = t.platform.hold('commandsByIds');
+    socket.event('a', 'Pending');
+    await t.settle();
+    expect(wire.waiting()).toBe(1);
+    socket.event('b', 'Pending');
+    socket.event('c', 'Pending');
+    await t.settle();
+    socket.event('d', 'Pending');
+    await t.settle();
+    // One request on the wire; the three announced meanwhile wait for it, not for the clock.
+    expect(t.platform.requests.map((r) => r.ids)).toEqual([['a']]);
+    wire.release();
+    await t.settle();
+    expect(t.platform.requests.map((r) => r.ids)).toEqual([['a'], ['b', 'c', 'd']]);
+    expect(t.ingested.filter((i) => i.via === 'websocket').map((i) => i.ids)).toEqual([
+      ['a'],
+      ['b', 'c', 'd'],
+    ]);
     await t.intake.stop();
   });
 

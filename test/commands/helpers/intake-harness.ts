@@ -30,7 +30,7 @@ export function setupIntake(
     poll: { intervalMs: 2000, safetyNetMs: 60_000, fiscalLookbackHours: 72 },
     fiscalDeviceIds: [],
     otherDeviceIds: ['dev-keys-1'],
-    debounceMs: 100,
+    debounceMs: 0,
     authPauseMs: 300_000,
     sink: {
       ingest: (items: readonly NormalizedItem[], via: string) => {
