@@ -6,6 +6,7 @@ import { Intake } from './intake.js';
 import { Lifecycle } from './lifecycle.js';
 import { OutboxDelivery } from './outbox-delivery.js';
 import { OutboxQueue } from './outbox-queue.js';
+import { confirmRestore, restoreIfOvertaken } from './outbox-restore.js';
 import { Ownership } from './ownership.js';
 import { judgeRefusedUpdate } from './refused-update.js';
 import type { RereadDeps } from './reread.js';
@@ -106,8 +107,10 @@ class CommandEngine implements Engine {
           for (const item of items) {
             remove(item);
             executor.apply(item.commandId, { type: 'delivered', state: item.state });
+            restoreIfOvertaken({ journal, outbox: this.outbox }, item, clock.now());
           }
         }),
+      confirmRestore: (item, signal) => confirmRestore(reread, item, signal),
       verify: (item, error, signal) => judgeRefusedUpdate({ journal, reread, executor }, item, error, signal),
     });
     const delivery = this.delivery;

@@ -230,7 +230,9 @@ const TABLE: { [P in Phase]: Row } = {
     turn: reject('the command is already running'),
     reread: noReread,
     rereadFailed: noReread,
-    platformTerminal: (s, e) => to(s, { phase: 'cancelling', state: e.platformState }, [{ type: 'abort' }]),
+    // Progress not sent yet would move the command back out of the platform's end: dropped now.
+    platformTerminal: (s, e) =>
+      to(s, { phase: 'cancelling', state: e.platformState }, [{ type: 'abort' }, { type: 'dropReports' }]),
     executed: (s, e) => finishWith(s, 'Processed', e.result.notes),
     failed: (s, e, policy) => {
       const retryable = RETRYABLE_DEVICE_CODES.includes(e.error.code) && !e.sideEffectPossible;
@@ -251,9 +253,10 @@ const TABLE: { [P in Phase]: Row } = {
     rereadFailed: noReread,
     platformTerminal: stay,
     // The side effect had already happened: keep the real outcome, tell the platform nothing
-    // (it has the command terminal and would refuse the update).
-    executed: (s) => to(s, { phase: 'closed' }, [{ type: 'dropReports' }]),
-    failed: (s) => to(s, { phase: 'cancelled' }, [{ type: 'dropReports' }]),
+    // (it has the command terminal). Nothing of ours waits in the outbox since the cancel but
+    // a restore of the platform's end (`outbox-restore.ts`), which must still go.
+    executed: (s) => to(s, { phase: 'closed' }),
+    failed: (s) => to(s, { phase: 'cancelled' }),
     reconciled: notReconciling,
     reconcileFailed: notReconciling,
     restart: (s) => to(s, { phase: 'reconciling' }, [{ type: 'enqueue', front: true }]),

@@ -33,6 +33,11 @@ import type { OutboxQueue } from './outbox-queue.js';
  * update cannot be delivered, so it is removed and logged. A 409 is re-read, then retried.
  */
 
+/** An update the platform took; `overtaken` when the platform ended the command meanwhile. */
+export interface TakenUpdate extends OutboxItem {
+  overtaken: boolean;
+}
+
 export interface OutboxTuning {
   /** Updates of different commands in flight at once. */
   concurrency: number;
@@ -58,9 +63,16 @@ export interface OutboxDeliveryOptions {
   tuning?: Partial<OutboxTuning>;
   /**
    * The platform took `items`: in one journal transaction, remove each row (`remove`) and apply
-   * what its delivery means. Throws when the journal cannot be written (the rows stay).
+   * what its delivery means (an `overtaken` one may have landed after the platform ended the
+   * command). Throws when the journal cannot be written (the rows stay).
    */
-  onDelivered(items: readonly OutboxItem[], remove: (item: OutboxItem) => void): void;
+  onDelivered(items: readonly TakenUpdate[], remove: (item: OutboxItem) => void): void;
+  /**
+   * Before a restore of the platform's end (a `Cancelled` update, see `outbox-restore.ts`) is
+   * sent: `send` when the platform may show our state instead, `skip` when it shows its end.
+   * Rejects when the platform cannot be read (the delivery retries later).
+   */
+  confirmRestore?(item: OutboxItem, signal: AbortSignal): Promise<'send' | 'skip'>;
   /**
    * Re-reads a command whose update was refused; rejects when the re-read itself fails. `signal`
    * fires when the outbox stops.
@@ -73,7 +85,7 @@ export class OutboxDelivery {
   /** Deliveries in flight (their requests, and the handling of a failure). */
   private readonly inFlight = new Set<Promise<void>>();
   /** Updates the platform took whose rows are not yet removed (the next group commit's). */
-  private taken: OutboxItem[] = [];
+  private taken: TakenUpdate[] = [];
   private recordScheduled = false;
   private readonly tuning: OutboxTuning;
   private readonly backoff: Backoff;
@@ -208,16 +220,23 @@ export class OutboxDelivery {
     if (item.notes !== undefined && result) request.Notes = item.notes;
     let taken = false;
     try {
-      await connector.updateCommand(request, {
-        priority: result ? 'result' : 'normal',
-        signal: this.abort.signal,
-      });
+      if (item.state === 'Cancelled' && (await this.restoreSettled(item))) return false;
+      queue.sent(item.commandId);
+      let overtaken = false;
+      try {
+        await connector.updateCommand(request, {
+          priority: result ? 'result' : 'normal',
+          signal: this.abort.signal,
+        });
+      } finally {
+        overtaken = queue.settled(item.commandId);
+      }
       this.backoff.reset();
       this.pauseReason = undefined;
       this.otherFailuresSeen = this.otherFailures;
       this.lastSuccessValue = this.options.clock.now();
       taken = true;
-      this.taken.push(item);
+      this.taken.push({ ...item, overtaken });
       this.scheduleRecord();
     } catch (e) {
       if (!this.stopped) await this.failed(item, toAgentError(e));
@@ -225,6 +244,20 @@ export class OutboxDelivery {
       if (!taken) this.release(item);
     }
     return taken;
+  }
+
+  /**
+   * A restore of the platform's end is sent only while the platform may show our state: when the
+   * read finds the end there, the row is removed unsent. True when it was.
+   */
+  private async restoreSettled(item: OutboxItem): Promise<boolean> {
+    const confirm = this.options.confirmRestore;
+    if (!confirm || (await confirm(item, this.abort.signal)) === 'send') return false;
+    this.options.journal.outbox.remove(item.seq);
+    this.options.log.info('the platform shows its own end again; nothing to restore', {
+      commandId: item.commandId,
+    });
+    return true;
   }
 
   /** The command may send its next update (its last one is done with). */

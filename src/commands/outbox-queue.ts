@@ -10,10 +10,28 @@ import type { NewUpdate } from './journal-outbox.js';
 export class OutboxQueue {
   /** Seqs being delivered right now: a newer progress update must not delete them. */
   readonly sending = new Set<number>();
+  /**
+   * Commands with an update on its way to the platform, and whether their updates were dropped
+   * meanwhile (`drop`: the platform ended the command while that update was on the wire, so it
+   * may land after the end).
+   */
+  private readonly onTheWire = new Map<string, { overtaken: boolean }>();
   private rang = false;
   private waiter: (() => void) | undefined;
 
   constructor(private readonly journal: Journal) {}
+
+  /** An update of the command is leaving for the platform. */
+  sent(commandId: string): void {
+    this.onTheWire.set(commandId, { overtaken: false });
+  }
+
+  /** Its update came back (or failed); returns whether it was overtaken by a `drop` meanwhile. */
+  settled(commandId: string): boolean {
+    const entry = this.onTheWire.get(commandId);
+    this.onTheWire.delete(commandId);
+    return entry?.overtaken === true;
+  }
 
   /** Appends an update (superseding unsent progress, see `JournalOutbox.add`); returns its seq. */
   add(update: NewUpdate, at: number): number {
@@ -23,6 +41,8 @@ export class OutboxQueue {
   /** Drops every pending update of a command. */
   drop(commandId: string): void {
     this.journal.outbox.dropCommand(commandId);
+    const entry = this.onTheWire.get(commandId);
+    if (entry) entry.overtaken = true;
   }
 
   /** New rows were committed (or the delivery should look again). Cheap; call after every write. */

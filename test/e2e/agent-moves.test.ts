@@ -56,6 +56,41 @@ describe('agentMoveProblems', () => {
     ).toEqual(['update after terminal Processed: Processed']);
   });
 
+  it('excuses an update that landed after staff cancelled only when the agent’s next move puts Cancelled back', () => {
+    const raced = (...after: Step[]) =>
+      agentMoveProblems(
+        history(
+          ['Pending', 'platform'],
+          ['Received', 'agent'],
+          ['Processing', 'agent'],
+          ['Cancelled', 'staff', 'guest left'],
+          ['Processing', 'agent'],
+          ...after,
+        ),
+      );
+    expect(raced(['Cancelled', 'agent', 'Cancelled on the platform.'])).toEqual([]);
+    expect(raced()).toEqual(['update after terminal Cancelled: Processing (set by staff)']);
+    expect(raced(['Processed', 'agent', 'Receipt 0001-0002'])).toEqual([
+      'update after terminal Cancelled: Processing (set by staff)',
+    ]);
+    // A result that landed late, then the restore: excused too.
+    expect(
+      agentMoveProblems(
+        history(
+          ['Pending', 'platform'],
+          ['Processing', 'agent'],
+          ['Cancelled', 'staff'],
+          ['Processed', 'agent', 'Receipt 0001-0002'],
+          [
+            'Cancelled',
+            'agent',
+            'Cancelled on the platform, but the device had already done it: Receipt 0001-0002',
+          ],
+        ),
+      ),
+    ).toEqual([]);
+  });
+
   it('does not judge moves the agent did not make', () => {
     expect(
       agentMoveProblems(history(['Pending', 'platform'], ['Received', 'agent'], ['Cancelled', 'staff'])),

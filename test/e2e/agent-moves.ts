@@ -12,6 +12,11 @@ import { isTerminal, stateRank } from '../helpers/command-states.js';
  * terminal state is the agent's own last update sent again, same state and Notes: at-least-once
  * delivery resends the update whose acknowledgement a kill -9 swallowed. Non-terminal repeats
  * (progress, resends) are allowed. Moves by the platform or staff are not the agent's to answer for.
+ *
+ * One move out of a terminal state is the race the document's rule makes unavoidable: an update
+ * already on its way when staff ended the command lands after that end. It is excused only when
+ * the agent's very next move puts the staff's terminal state back (`src/commands/outbox-restore.ts`);
+ * left standing, it is a problem like any other.
  */
 
 export function agentMoveProblems(history: readonly HistoryEntry[]): string[] {
@@ -20,6 +25,13 @@ export function agentMoveProblems(history: readonly HistoryEntry[]): string[] {
     const prev = history[i - 1] as HistoryEntry;
     const cur = history[i] as HistoryEntry;
     if (cur.by !== 'agent') continue;
+    if (isTerminal(prev.state) && prev.by !== 'agent') {
+      const restore = history.slice(i + 1).find((e) => e.by === 'agent');
+      if (restore?.state === prev.state) {
+        i = history.indexOf(restore);
+        continue;
+      }
+    }
     if (isTerminal(prev.state)) {
       const resend = prev.by === 'agent' && prev.state === cur.state && prev.notes === cur.notes;
       const whose = prev.by === 'agent' ? '' : ` (set by ${prev.by})`;

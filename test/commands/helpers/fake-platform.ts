@@ -76,7 +76,7 @@ export class FakePlatform implements ConnectorApi {
   /** How `commands/update` treats the state given (see the class comment). */
   updateRule: 'forward' | 'any' = 'forward';
   private readonly gates = new Map<
-    Operation,
+    Operation | `${Operation}:answer`,
     { open: Promise<void>; release: () => void; waiting: number }
   >();
 
@@ -84,23 +84,28 @@ export class FakePlatform implements ConnectorApi {
 
   /**
    * Holds the requests of `operation` on the wire (recorded as sent, not yet arrived) until the
-   * returned `release` is called. `waiting()` counts those held.
+   * returned `release` is called; with `answers`, holds their answers instead (the platform has
+   * applied the request, the answer is on its way back). `waiting()` counts those held.
    */
-  hold(operation: Operation): { release: () => void; waiting: () => number } {
+  hold(
+    operation: Operation,
+    options: { answers?: boolean } = {},
+  ): { release: () => void; waiting: () => number } {
+    const key = options.answers ? (`${operation}:answer` as const) : operation;
     let release: () => void = () => {};
     const open = new Promise<void>((resolve) => {
       release = resolve;
     });
     const gate = { open, release: () => {}, waiting: 0 };
     gate.release = () => {
-      if (this.gates.get(operation) === gate) this.gates.delete(operation);
+      if (this.gates.get(key) === gate) this.gates.delete(key);
       release();
     };
-    this.gates.set(operation, gate);
+    this.gates.set(key, gate);
     return { release: gate.release, waiting: () => gate.waiting };
   }
 
-  private async arrive(operation: Operation): Promise<void> {
+  private async arrive(operation: Operation | `${Operation}:answer`): Promise<void> {
     const gate = this.gates.get(operation);
     if (!gate) return;
     gate.waiting++;
@@ -264,6 +269,7 @@ export class FakePlatform implements ConnectorApi {
       at: this.now(),
       ...(options.priority ? { priority: options.priority } : {}),
     });
+    await this.arrive('updateCommand:answer');
   }
 
   async addKeyCutter(request: AddKeyCutterRequest, options: RequestOptions = {}): Promise<string> {
