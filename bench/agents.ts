@@ -6,7 +6,7 @@ import { createDaemon, tempDir } from '../test/helpers/daemon.js';
 import { shebangLaunch } from '../test/helpers/node-flags.js';
 import { inspectorUrl } from './inspector.js';
 import { findPid } from './proc.js';
-import { BENCH_DEVICES, BENCH_TOKENS, benchDeviceConfigs } from './world.js';
+import { BENCH_TOKENS } from './world.js';
 
 /**
  * The contestants as child processes with one interface: our real daemon and the naive
@@ -35,6 +35,13 @@ export interface AgentSetup {
   pollMs: number;
   /** Ours: `poll.safetyNetMs`. */
   safetyNetMs: number;
+  /** Ours: the `devices:` block (each entry's `id` is a platform device the baseline serves too). */
+  devices: ReadonlyArray<{ id: string } & Record<string, unknown>>;
+  /**
+   * The baseline's device time per command when the commands carry no simulated duration (a
+   * world of real drivers): it sleeps this long instead of driving a device.
+   */
+  naiveJobMs?: number;
 }
 
 export type ContestantFactory = (setup: AgentSetup) => Contestant;
@@ -48,6 +55,12 @@ const tokenEnv = {
 };
 
 function agentConfig(setup: AgentSetup, dir: string) {
+  // Simulated devices keep their ledgers in the agent's own directory.
+  const devices = setup.devices.map((d) =>
+    d.driver === 'sim-fiscal' || d.driver === 'sim-encoder'
+      ? { ...d, options: { ...(d.options as object), ledgerPath: join(dir, `ledger-${d.id}.jsonl`) } }
+      : d,
+  );
   return {
     version: 1,
     platform: {
@@ -59,7 +72,7 @@ function agentConfig(setup: AgentSetup, dir: string) {
     log: { level: 'info' },
     journal: { path: join(dir, 'journal.db') },
     status: { listen: '127.0.0.1:0' },
-    devices: benchDeviceConfigs(dir),
+    devices,
   };
 }
 
@@ -114,8 +127,9 @@ export function naiveAgent(build?: string, inspect = false): ContestantFactory {
   return (setup) => {
     const options = {
       url: setup.url,
-      deviceIds: BENCH_DEVICES.map((d) => d.id),
+      deviceIds: setup.devices.map((d) => d.id),
       sleepMs: setup.pollMs,
+      ...(setup.naiveJobMs !== undefined ? { fixedJobMs: setup.naiveJobMs } : {}),
       retryMs: 1000,
       attempts: 5,
     };

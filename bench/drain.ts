@@ -1,18 +1,32 @@
+import type { CommandView, PlatformSimulator, ScenarioInput } from '../src/simulator/index.js';
 import type { AgentSetup, Contestant } from './agents.js';
 import { drainCurve } from './histories.js';
 import { requestsByOperation, startBenchPlatform, terminalCount } from './sim.js';
-import { budgetFloorMs, sleep } from './stats.js';
-import { createBenchCommand } from './world.js';
+import { sleep, slidingWindowFloor } from './stats.js';
+
+/** The devices and commands of one drain: the simulated world or the Epson receipts world. */
+export interface DrainWorld {
+  scenario(rateLimit: { requests: number; windowSeconds: number }): ScenarioInput;
+  /** The agent's `devices:` block. */
+  devices: AgentSetup['devices'];
+  /** Creates the `n`-th command. */
+  create(sim: PlatformSimulator, n: number): CommandView;
+  /** Device time per job (both contestants take it: simulated drivers, printer simulators). */
+  jobMs: number;
+  /** The baseline sleeps `jobMs` per command (the commands carry no simulated duration). */
+  naiveSleepsJobMs: boolean;
+}
 
 export interface DrainOptions {
+  world: DrainWorld;
   commands: number;
   /** The platform's limit and the agents' budget: `requests` per `windowSeconds`. */
   rateLimit: { requests: number; windowSeconds: number };
-  /** Poll interval of both agents (scaled with the window, so polls cost the same share). */
+  /** Our agent: the WebSocket on (polls at the safety-net period) or off (polling only). */
+  websocket: boolean;
+  /** Poll interval of both agents. */
   pollMs: number;
   latencyMs: number;
-  /** Simulated device time per job. */
-  jobMs: number;
   timeoutMs: number;
 }
 
@@ -29,13 +43,21 @@ export interface DrainResult {
   rateLimited: number;
   /** Three updates per command plus one page read per 1,000 commands. */
   floorRequests: number;
-  floorMs: number;
+  /**
+   * The sliding window's floor for `floorRequests` (request k no earlier than request k − limit
+   * plus one window), counting what the contestant had sent in the window before the backlog.
+   */
+  windowFloorMs: number;
+  /** The devices' floor: the busiest device's jobs back to back. */
+  deviceFloorMs: number;
   /** [seconds since the backlog was created, commands terminal]. */
   curve: Array<[number, number]>;
+  /** The sliding-window floor as a curve of commands terminal (three requests each). */
+  windowFloorCurve: Array<[number, number]>;
 }
 
 /**
- * Backlog drain: the contestant runs idle, then `commands` are created at once over the ten
+ * Backlog drain: the contestant runs idle, then `commands` are created at once over the world's
  * devices, and the phase ends when every one is terminal. Requests are the simulator's counters
  * over exactly that span (idle polls during the drain included: they cost budget too).
  */
@@ -43,33 +65,40 @@ export async function measureDrain(
   make: (setup: AgentSetup) => Contestant,
   options: DrainOptions,
 ): Promise<DrainResult> {
-  const sim = await startBenchPlatform({
-    timing: { fiscalMs: options.jobMs, keysMs: options.jobMs },
-    rateLimit: options.rateLimit,
-    latencyMs: options.latencyMs,
-  });
+  const { world, rateLimit } = options;
+  const sim = await startBenchPlatform({ scenario: world.scenario(rateLimit), latencyMs: options.latencyMs });
   const contestant = make({
     url: sim.url,
     wsUrl: sim.wsUrl,
-    websocket: true,
-    rateLimit: options.rateLimit,
+    websocket: options.websocket,
+    rateLimit,
     pollMs: options.pollMs,
     safetyNetMs: Math.max(1000, options.pollMs * 30),
+    devices: world.devices,
+    ...(world.naiveSleepsJobMs ? { naiveJobMs: world.jobMs } : {}),
   });
   try {
     await contestant.start();
-    // Let start-up traffic leave the window, so the floor's "empty window" holds.
-    await sleep(options.rateLimit.windowSeconds * 1000 + 500);
+    // Let start-up traffic leave the window; what idle polling keeps in it counts in the floor.
+    await sleep(rateLimit.windowSeconds * 1000 + 500);
     const before = sim.counters();
     const startMs = Date.now();
     const ids: string[] = [];
-    for (let i = 0; i < options.commands; i++) ids.push(createBenchCommand(sim, i).id);
+    for (let i = 0; i < options.commands; i++) ids.push(world.create(sim, i).id);
     const deadline = performance.now() + options.timeoutMs;
-    while (terminalCount(sim) < ids.length && performance.now() < deadline) await sleep(100);
+    while (terminalCount(sim) < ids.length && performance.now() < deadline) await sleep(50);
     const after = sim.counters();
     const curve = drainCurve(sim, ids, startMs);
     const requests = after.requests.total - before.requests.total;
     const floorRequests = 3 * options.commands + Math.ceil(options.commands / 1000);
+    const floor = slidingWindowFloor(
+      sim.requestLog().map((r) => r.at),
+      startMs,
+      floorRequests,
+      rateLimit.requests,
+      rateLimit.windowSeconds * 1000,
+    );
+    const devices = world.devices.length;
     return {
       commands: options.commands,
       finished: curve.length,
@@ -80,15 +109,27 @@ export async function measureDrain(
       byOperation: requestsByOperation(before, after),
       rateLimited: after.rateLimited - before.rateLimited,
       floorRequests,
-      floorMs: budgetFloorMs(
-        floorRequests,
-        options.rateLimit.requests,
-        options.rateLimit.windowSeconds * 1000,
-      ),
+      windowFloorMs: floor.floorMs,
+      deviceFloorMs: Math.ceil(options.commands / devices) * world.jobMs,
       curve,
+      windowFloorCurve: floorCurve(floor.times, floorRequests - 3 * options.commands),
     };
   } finally {
     await contestant.stop();
     await sim.close();
   }
+}
+
+/** Commands terminal at the floor: each needs three requests, after the page reads. */
+function floorCurve(times: readonly number[], pages: number): Array<[number, number]> {
+  const points: Array<[number, number]> = [[0, 0]];
+  let done = 0;
+  times.forEach((ms, k) => {
+    const now = Math.max(0, Math.floor((k + 1 - pages) / 3));
+    if (now > done) {
+      points.push([ms / 1000, done], [ms / 1000, now]);
+      done = now;
+    }
+  });
+  return points;
 }

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { shebangLaunch } from '../test/helpers/node-flags.js';
 
 /**
  * Where idle memory goes: the resident size of a fresh `node` after importing each runtime
@@ -28,12 +29,17 @@ export interface FootprintRow {
 
 const root = join(import.meta.dirname, '..');
 
-/** Runs `code` as an ES module in a fresh `node --expose-gc` and returns the number it prints. */
+/**
+ * Runs `code` as an ES module in a fresh `node --expose-gc`, with the flags and environment of the
+ * agent's own shebang (as it runs installed), and returns the number it prints.
+ */
 function numberFrom(code: string): number {
-  const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', code], {
-    cwd: root,
-    encoding: 'utf8',
-  });
+  const launch = shebangLaunch(join(root, 'src', 'main.ts'));
+  const out = execFileSync(
+    process.execPath,
+    [...launch.flags, '--expose-gc', '--input-type=module', '-e', code],
+    { cwd: root, encoding: 'utf8', env: { ...process.env, ...launch.env } },
+  );
   return Number(out.trim());
 }
 
@@ -57,25 +63,4 @@ export function measureFootprint(build: string): FootprintRow[] {
   );
   rows.push({ what: 'agent modules (compiled, not started)', rssBytes: rssAfter(agentModules) });
   return rows;
-}
-
-/**
- * Live heap held by the simulated devices' in-memory ledgers after a run: a fresh `node` loads
- * every `ledger-*.jsonl` of `dir` with the compiled `drivers/sim/ledger.js` (the code the daemon
- * ran) and reports the heap it added after a forced GC. That memory is the simulated hardware's,
- * not the agent's; the analysis subtracts it.
- */
-export function ledgerHeapBytes(build: string, dir: string): number {
-  const ledger = pathToFileURL(join(build, 'drivers', 'sim', 'ledger.js')).href;
-  const code = [
-    `const { openLedger } = await import(${JSON.stringify(ledger)});`,
-    `const { readdirSync } = await import('node:fs');`,
-    `const dir = ${JSON.stringify(dir)};`,
-    'const store = { get: () => undefined, set: () => undefined };',
-    'globalThis.gc(); const before = process.memoryUsage().heapUsed;',
-    "globalThis.kept = readdirSync(dir).filter((f) => /^ledger-.*\\.jsonl$/.test(f)).map((f) => openLedger(dir + '/' + f, store));",
-    'globalThis.gc(); const after = process.memoryUsage().heapUsed;',
-    'process.stdout.write(String(after - before));',
-  ].join('\n');
-  return numberFrom(code);
 }

@@ -25,6 +25,8 @@ export interface NaiveAgentOptions {
   retryMs: number;
   /** Attempts per request before the command is left for the next poll. */
   attempts: number;
+  /** Device time per command when set, instead of the command's scripted one (real-driver worlds). */
+  fixedJobMs?: number;
   fetch?: typeof fetch;
 }
 
@@ -106,7 +108,7 @@ export async function runNaiveAgent(options: NaiveAgentOptions, signal: AbortSig
       if (signal.aborted) break;
       if (!devices.has(command.Device?.Id ?? '')) continue;
       if (!(await update(command.Id, 'Received'))) continue;
-      await sleep(scriptedDurationMs(command), signal);
+      await sleep(options.fixedJobMs ?? scriptedDurationMs(command), signal);
       if (!(await update(command.Id, 'Processing'))) continue;
       if (await update(command.Id, 'Processed', 'Done')) stats.processed++;
     }

@@ -13,6 +13,7 @@ const options = JSON.parse(process.argv[2] ?? '{}') as {
   sleepMs: number;
   retryMs: number;
   attempts: number;
+  fixedJobMs?: number;
 };
 const controller = new AbortController();
 process.on('SIGTERM', () => controller.abort());

@@ -4,7 +4,7 @@ import { pickupMs } from './histories.js';
 import { rssBytes } from './proc.js';
 import { startBenchPlatform, terminalCount } from './sim.js';
 import { percentile, sleep } from './stats.js';
-import { createBenchCommand } from './world.js';
+import { benchDeviceConfigs, benchScenario, createBenchCommand } from './world.js';
 
 export interface PickupOptions {
   websocket: boolean;
@@ -37,18 +37,19 @@ export async function measurePickup(
   make: (setup: AgentSetup) => Contestant,
   options: PickupOptions,
 ): Promise<PickupResult> {
+  const rateLimit = { requests: 200, windowSeconds: 30 };
   const sim = await startBenchPlatform({
-    timing: { fiscalMs: 50, keysMs: 50 },
-    rateLimit: { requests: 200, windowSeconds: 30 },
+    scenario: benchScenario({ fiscalMs: 50, keysMs: 50 }, rateLimit),
     latencyMs: options.latencyMs,
   });
   const contestant = make({
     url: sim.url,
     wsUrl: sim.wsUrl,
     websocket: options.websocket,
-    rateLimit: { requests: 200, windowSeconds: 30 },
+    rateLimit,
     pollMs: 2000,
     safetyNetMs: 60_000,
+    devices: benchDeviceConfigs(),
   });
   try {
     await contestant.start();

@@ -27,6 +27,41 @@ export function cpuTicks(pid: number): number {
   return utime + stime;
 }
 
+/**
+ * Where a process's resident memory lies, from `/proc/<pid>/smaps`, largest first: the node
+ * binary's pages (its code, the builtin modules' sources and ICU's data, all read from the
+ * executable), anonymous memory (V8's heap and code, and malloc's mmapped blocks), malloc's
+ * `[heap]`, native add-ons (`*.node`), and other shared libraries together.
+ */
+export function rssByMapping(pid: number): Array<{ what: string; bytes: number }> {
+  const smaps = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+  const groups = new Map<string, number>();
+  let what = '';
+  for (const line of smaps.split('\n')) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) {
+      what = mappingGroup(head[1] ?? '', process.execPath);
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) groups.set(what, (groups.get(what) ?? 0) + Number(rss[1]) * 1024);
+  }
+  return [...groups]
+    .map(([group, bytes]) => ({ what: group, bytes }))
+    .filter((g) => g.bytes > 0)
+    .sort((a, b) => b.bytes - a.bytes);
+}
+
+function mappingGroup(path: string, node: string): string {
+  if (path === '') return 'anonymous (V8 heap and code, large malloc blocks)';
+  if (path === node) return 'node executable (code, builtin modules, ICU data)';
+  if (path === '[heap]') return 'malloc heap ([heap])';
+  if (path === '[stack]') return 'main thread stack';
+  if (path.endsWith('.node')) return `add-on ${path.slice(path.lastIndexOf('/') + 1)}`;
+  if (path.includes('.so')) return 'shared libraries';
+  return 'other mappings';
+}
+
 let ticks: number | undefined;
 /** `getconf CLK_TCK` (100 on every common Linux). */
 export function clockTicksPerSecond(): number {

@@ -1,4 +1,5 @@
-import { type BenchResults, markdownTable, mb, ms, rows, s } from './report.js';
+import { basename } from 'node:path';
+import { type BenchResults, type DrainPhase, floorOf, markdownTable, mb, ms, rows, s } from './report.js';
 
 export const ANALYSIS_START = '<!-- analysis:start -->';
 export const ANALYSIS_END = '<!-- analysis:end -->';
@@ -10,6 +11,14 @@ export function keptAnalysis(previous: string | undefined): string | undefined {
   const end = previous.indexOf(ANALYSIS_END);
   if (start < 0 || end < start) return undefined;
   return previous.slice(start, end + ANALYSIS_END.length);
+}
+
+/** The chart of drain phase `name` beside the results file `out` (`drain-window.svg` …). */
+export function chartFile(out: string, name: string): string {
+  const stem = basename(out, '.md')
+    .toLowerCase()
+    .replace(/^results-?/, '');
+  return `${stem ? `${stem}-` : ''}drain-${name}.svg`;
 }
 
 function operations(byOperation: Record<string, Record<string, number>>, commands: number): string[] {
@@ -24,15 +33,68 @@ function operations(byOperation: Record<string, Record<string, number>>, command
     });
 }
 
+/** What a drain phase set up, in words. */
+const DRAIN_SETUPS: Record<'printers' | 'window' | 'drain', (p: DrainPhase) => string[]> = {
+  printers: (p) => [
+    `${p.agent.commands} fpmate payload receipts created at once over ${p.devices} Epson RT printers, each driven by the`,
+    `real \`epson-fpmate\` driver against its own printer simulator taking ${p.jobMs} ms to print (the baseline sleeps`,
+    `${p.jobMs} ms per receipt instead). Polling only: no WebSocket, both agents poll every ${p.pollMs} ms. An ample`,
+    `budget (${p.rateLimit.requests} requests / ${p.rateLimit.windowSeconds} s), ${p.latencyMs} ms round trip per request.`,
+    `Floor = the printers' own time: ${Math.ceil(p.agent.commands / p.devices)} receipts per printer × ${p.jobMs} ms = ${s(p.agent.deviceFloorMs)}.`,
+  ],
+  window: (p) => [
+    `${p.agent.commands} fpmate payload receipts created at once over ${p.devices} Epson RT printers (real driver, ${p.jobMs} ms`,
+    `per print), at the platform's real limit on both sides: ${p.rateLimit.requests} requests / ${p.rateLimit.windowSeconds} s, sliding. Polling only,`,
+    `every ${p.pollMs} ms; ${p.latencyMs} ms round trip per request.`,
+    `Floor = the sliding window's: request k goes no earlier than request k − ${p.rateLimit.requests} plus ${p.rateLimit.windowSeconds} s, for the`,
+    `${p.agent.floorRequests} requests the work needs (three updates per receipt and one page read), counting what the`,
+    `contestant's idle polling left in the window when the receipts were created: ${s(p.agent.windowFloorMs)} for our agent.`,
+  ],
+  drain: (p) => [
+    `${p.agent.commands} commands created at once over ${p.devices} devices (5 simulated RT printers with fpmate payload receipts,`,
+    `5 simulated encoders with one card each; ${p.jobMs} ms of device time per job), WebSocket on,`,
+    p.scale === 1
+      ? `at the real budget, ${p.rateLimit.requests} requests / ${p.rateLimit.windowSeconds} s.`
+      : `at a **scaled** budget on both sides: ${p.rateLimit.requests} requests / ${p.rateLimit.windowSeconds} s (the real window ÷ ${p.scale}), with the poll interval scaled alike (${p.pollMs} ms); \`--real-budget\` runs it at 200 / 30 s.`,
+    `Round trip ${p.latencyMs} ms. Floor = the sliding window's for ${p.agent.floorRequests} requests, as above: ${s(p.agent.windowFloorMs)}.`,
+  ],
+};
+
+function drainSection(
+  out: string,
+  title: string,
+  name: 'printers' | 'window' | 'drain',
+  p: DrainPhase,
+): string[] {
+  return [
+    `## ${title}`,
+    '',
+    ...DRAIN_SETUPS[name](p),
+    'Wall time = first creation → last terminal state on the simulator.',
+    '',
+    `![${title}](${chartFile(out, name)})`,
+    '',
+    `Our agent: ${p.agent.requests} requests, ${p.agent.finished}/${p.agent.commands} terminal, ${p.agent.rateLimited} answered 429, ${s(p.agent.wallMs)} (${(p.agent.wallMs / floorOf(p, p.agent)).toFixed(2)}× the floor).`,
+    '',
+    '| operation | requests | per command | by status |',
+    '|---|---|---|---|',
+    ...operations(p.agent.byOperation, p.agent.commands),
+    '',
+    `Naive baseline: ${p.naive.requests} requests, ${p.naive.finished}/${p.naive.commands} terminal, ${p.naive.rateLimited} answered 429, ${s(p.naive.wallMs)}.`,
+    '',
+    '| operation | requests | per command | by status |',
+    '|---|---|---|---|',
+    ...operations(p.naive.byOperation, p.naive.commands),
+    '',
+  ];
+}
+
 /**
  * RESULTS.md: machine, date, commit, how each figure was taken, the table, the evidence behind
- * it (requests by operation, memory by dependency), the chart, and the kept analysis section.
+ * it (requests by operation, memory by mapping and by dependency), the charts, and the kept
+ * analysis section.
  */
-export function resultsMarkdown(
-  results: BenchResults,
-  chartFile: string | undefined,
-  analysis?: string,
-): string {
+export function resultsMarkdown(results: BenchResults, file: string, analysis?: string): string {
   const m = results.machine;
   const out: string[] = [
     '# Benchmark results',
@@ -41,7 +103,7 @@ export function resultsMarkdown(
     'the analysis section between the markers is kept across runs.',
     '',
     `- date: ${results.date}`,
-    `- commit: \`${results.commit}\`${results.dirtyFiles ? ` (plus ${results.dirtyFiles} uncommitted files in the checkout: teammates' work in progress)` : ''}`,
+    `- commit: \`${results.commit}\`${results.dirtyFiles ? ` (plus ${results.dirtyFiles} uncommitted files in the checkout)` : ''}`,
     `- machine: ${m.cores} cores (${m.cpu}), ${m.memoryMb} MB memory, node ${m.node}, load average at start ${m.loadavg}`,
     `- mode: ${results.quick ? '**quick** (reduced counts; verdicts needing the full counts are indicative)' : 'full'}`,
     '',
@@ -50,15 +112,17 @@ export function resultsMarkdown(
     markdownTable(rows(results)),
     '',
   ];
-  const { pickup, drain, resources, footprint } = results;
+  const { pickup, resources, footprint } = results;
   if (pickup) {
     out.push(
       '## Pickup latency',
       '',
       `${pickup.count} commands per contestant, created one at a time at seeded random gaps (0.6–1.8 s), against the`,
       `platform simulator at the real default budget (200 requests / 30 s) with a simulated round trip of ${pickup.latencyMs} ms`,
-      "on every request. Latency = the simulator's history: created → Received. Our agent polls every 2 s (default);",
-      'the naive baseline sleeps 2 s between passes.',
+      "on every request. Latency = the simulator's history: created → Received. A fiscal command announced by the",
+      'WebSocket takes three round trips at least: `commands/getAllByIds` (which does not return fiscal commands),',
+      '`fiscalMachineCommands/getAll` by id, and the Received update. Our agent polls every 2 s (default) when',
+      'polling only; the naive baseline sleeps 2 s between passes.',
       '',
       `- our agent, WebSocket: p50 ${ms(pickup.agentWs.p50)}, p99 ${ms(pickup.agentWs.p99)}, max ${ms(pickup.agentWs.max)}, never Received: ${pickup.agentWs.missing}`,
       `- our agent, polling only: p50 ${ms(pickup.agentPoll.p50)}, p99 ${ms(pickup.agentPoll.p99)}, max ${ms(pickup.agentPoll.max)}, never Received: ${pickup.agentPoll.missing}`,
@@ -67,64 +131,55 @@ export function resultsMarkdown(
       '',
     );
   }
-  if (drain) {
-    const scaled = drain.realBudget
-      ? 'at the real default budget, 200 requests / 30 s'
-      : `at a **scaled** budget on both sides: ${drain.rateLimit.requests} requests / ${drain.rateLimit.windowSeconds} s (the real window ÷ ${drain.scale}), with the poll interval scaled alike (${drain.pollMs} ms) so polls cost the same share of the budget as in real time; \`--real-budget\` runs it at 200 / 30 s`;
-    out.push(
-      '## Backlog drain',
-      '',
-      `${drain.agent.commands} commands created at once over 10 devices (5 simulated RT printers with fpmate payload receipts,`,
-      `5 simulated encoders with one card each; ${drain.jobMs} ms of device time per job), ${scaled}.`,
-      `Round trip ${drain.latencyMs} ms per request. Wall time = first creation → last terminal state on the simulator.`,
-      `Floor = the least time in which the budget lets ${drain.agent.floorRequests} requests through (three updates per command`,
-      `plus one page read per 1,000 commands) starting from an empty window: ${s(drain.agent.floorMs)}.`,
-      '',
-      `![backlog drain](${chartFile ?? 'drain.svg'})`,
-      '',
-      `Our agent: ${drain.agent.requests} requests, ${drain.agent.finished}/${drain.agent.commands} terminal, ${drain.agent.rateLimited} answered 429.`,
-      '',
-      '| operation | requests | per command | by status |',
-      '|---|---|---|---|',
-      ...operations(drain.agent.byOperation, drain.agent.commands),
-      '',
-      `Naive baseline: ${drain.naive.requests} requests, ${drain.naive.finished}/${drain.naive.commands} terminal, ${drain.naive.rateLimited} answered 429.`,
-      '',
-      '| operation | requests | per command | by status |',
-      '|---|---|---|---|',
-      ...operations(drain.naive.byOperation, drain.naive.commands),
-      '',
-    );
-  }
+  if (results.printers)
+    out.push(...drainSection(file, "Drain at the printers' pace", 'printers', results.printers));
+  if (results.window)
+    out.push(...drainSection(file, "Drain at the rate window's floor", 'window', results.window));
+  if (results.drain)
+    out.push(...drainSection(file, 'Backlog of 1,000 over ten devices', 'drain', results.drain));
   if (resources) {
     const { agent, naive } = resources;
     out.push(
       '## Memory and CPU',
       '',
       'Both contestants compiled to JavaScript (the installed form: our agent as its launcher runs it, node with the',
-      "flags of `dist/src/main.js`'s shebang; the baseline with plain node), each against its own",
-      'simulator with an ample budget and no added latency, WebSocket on, default poll intervals (2 s, safety net 60 s).',
-      `Idle: a plain process, 5 s of warm-up, then ${Math.round(resources.idleMs / 1000)} s idle (CPU = utime + stime from /proc/<pid>/stat),`,
-      'then VmRSS; both contestants idle side by side (each CPU figure counts only its own process). Growth: a second',
-      'process started with `--inspect=127.0.0.1:0` (a few MB more, the same before and after): VmRSS after 5 s, then',
-      `${resources.commands} commands kept flowing (at most ${resources.windows.agent} outstanding for our agent, ${resources.windows.naive} for the baseline,`,
-      `which serves one getAllActive page per 2 s pass), ${Math.round(resources.settleMs / 1000)} s of quiet (V8 gives a burst's garbage back in`,
-      'steps a few seconds apart once a process is quiet), VmRSS again.',
+      "flags of `dist/src/main.js`'s shebang; the baseline with plain node), each against its own platform simulator",
+      'with an ample budget and no added latency, WebSocket on, default poll intervals (2 s, safety net 60 s). Our',
+      'agent runs one device per real driver: an Epson RT printer (`epson-fpmate`), a Salto encoder over TCP',
+      '(`salto-encoder`) and an office printer (`ipp-printer`), each against its simulator.',
+      `Idle: a plain process, warm-up, then ${Math.round(resources.idleMs / 1000)} s idle (CPU = utime + stime from /proc/<pid>/stat),`,
+      'then VmRSS; the contestants idle side by side (each CPU figure counts only its own process). Burst: a second',
+      'process started with `--inspect=127.0.0.1:0` (a few MB more, the same before and after): VmRSS after the warm-up,',
+      `then ${resources.burst} receipts created at once and run to their end (VmRSS sampled every 100 ms for the peak),`,
+      `${Math.round(resources.settleMs / 1000)} s of quiet, VmRSS again.`,
       '',
-      `- our agent: ${agent.finished} commands in ${s(agent.loadWallMs)} (${(agent.finished / (agent.loadWallMs / 1000)).toFixed(0)} commands/s); ${agent.idleRequests} platform requests while idle`,
-      `- naive: ${naive.finished} commands in ${s(naive.loadWallMs)} (${(naive.finished / (naive.loadWallMs / 1000)).toFixed(0)} commands/s); ${naive.idleRequests} platform requests while idle`,
+      `- our agent: ${agent.finished} receipts in ${s(agent.loadWallMs)}; ${agent.idleRequests} platform requests while idle`,
+      `- naive: ${naive.finished} receipts in ${s(naive.loadWallMs)}; ${naive.idleRequests} platform requests while idle`,
       '',
-      'In the growth process, after each VmRSS reading the bench forces two full garbage collections through the',
-      'DevTools protocol and reads the live V8 heap and VmRSS again ("forced GC" rows). The targets are judged on the',
-      'readings taken before that, as a running agent would show them.',
+      'After each VmRSS reading of the burst process the bench forces two full garbage collections through the',
+      'DevTools protocol and reads the live V8 heap again ("forced GC" rows). The targets are judged on the readings',
+      'taken before that, as a running agent would show them.',
       '',
     );
+    if (agent.idleMappings) {
+      out.push(
+        '### Where the idle agent’s memory lies',
+        '',
+        `VmRSS of our idle agent (${mb(agent.idleRssBytes)}) by mapping, from /proc/<pid>/smaps:`,
+        '',
+        '| mapping | RSS |',
+        '|---|---|',
+        ...agent.idleMappings.map((g) => `| ${g.what} | ${mb(g.bytes)} |`),
+        '',
+      );
+    }
   }
   if (footprint) {
     out.push(
-      '### Where idle memory goes',
+      '### What each runtime dependency costs',
       '',
-      'VmRSS of a fresh `node` after importing one runtime dependency (forced GC), each in its own process:',
+      'VmRSS of a fresh `node` (with the agent’s runtime flags) after importing one runtime dependency (forced GC),',
+      'each in its own process:',
       '',
       '| imported | RSS |',
       '|---|---|',

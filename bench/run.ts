@@ -1,26 +1,92 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { builtAgent, naiveAgent, ourAgent } from './agents.js';
 import { buildForBench } from './build.js';
 import { lineChartSvg } from './chart.js';
-import { type DrainResult, measureDrain } from './drain.js';
-import { ledgerHeapBytes, measureFootprint } from './footprint.js';
+import { type DrainOptions, type DrainWorld, measureDrain } from './drain.js';
+import { measureFootprint } from './footprint.js';
 import { measurePickup } from './pickup.js';
 import { machine } from './proc.js';
-import { type BenchResults, rows, textTable } from './report.js';
-import { measureGrowth, measureIdle } from './resources.js';
-import { keptAnalysis, resultsMarkdown } from './results-md.js';
+import {
+  createReceipt,
+  type ReceiptPrinter,
+  receiptDeviceConfigs,
+  receiptScenario,
+  startReceiptPrinters,
+} from './receipts.js';
+import { type BenchResults, type DrainPhase, floorOf, rows, textTable } from './report.js';
+import { measureBurst, measureIdle } from './resources.js';
+import { chartFile, keptAnalysis, resultsMarkdown } from './results-md.js';
+import { benchDeviceConfigs, benchScenario, createBenchCommand } from './world.js';
+
+interface DrainSetup {
+  world: DrainWorld;
+  phase: Pick<DrainPhase, 'label' | 'floor' | 'targetRatio' | 'no429' | 'scale'>;
+  options: Omit<DrainOptions, 'world'>;
+}
+
+/** The Epson receipts world (`receipts.ts`) as a drain world. */
+function receiptWorld(printers: readonly ReceiptPrinter[], printMs: number): DrainWorld {
+  return {
+    scenario: (rateLimit) => receiptScenario(printers, rateLimit),
+    devices: receiptDeviceConfigs(printers),
+    create: (sim, n) => createReceipt(sim, printers, n),
+    jobMs: printMs,
+    naiveSleepsJobMs: true,
+  };
+}
+
+/** The ten simulated devices (`world.ts`) as a drain world. */
+function simulatedWorld(jobMs: number): DrainWorld {
+  return {
+    scenario: (rateLimit) => benchScenario({ fiscalMs: jobMs, keysMs: jobMs }, rateLimit),
+    devices: benchDeviceConfigs(),
+    create: createBenchCommand,
+    jobMs,
+    naiveSleepsJobMs: false,
+  };
+}
+
+/** The drain chart of one phase, beside the results file; returns its file name. */
+function writeChart(out: string, name: string, phase: DrainPhase): string {
+  const file = chartFile(out, name);
+  const floor =
+    phase.floor === 'devices'
+      ? {
+          label: "printers' floor",
+          points: [
+            [0, 0],
+            [phase.agent.deviceFloorMs / 1000, phase.agent.commands],
+          ] as Array<[number, number]>,
+        }
+      : { label: 'sliding-window floor', points: phase.agent.windowFloorCurve };
+  const svg = lineChartSvg(
+    [
+      { label: 'our agent', color: '#1f77b4', points: phase.agent.curve },
+      { label: 'naive baseline', color: '#d62728', points: phase.naive.curve },
+      { label: floor.label, color: '#555', dashed: true, points: floor.points },
+    ],
+    {
+      title: `Drain: ${phase.agent.commands} commands, ${phase.label} (floor ${(floorOf(phase, phase.agent) / 1000).toFixed(1)} s)`,
+      xLabel: 'seconds since the backlog was created',
+      yLabel: 'commands terminal',
+    },
+  );
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(join(dirname(out), file), svg);
+  return file;
+}
 
 /**
- * `npm run bench [-- --quick] [-- --real-budget] [-- --only=pickup,drain,resources,footprint]
+ * `npm run bench [-- --quick] [-- --real-budget] [-- --only=pickup,printers,window,drain,resources,footprint]
  * [-- --out=FILE]`: our real daemon and a naive baseline against the platform simulator. Prints
  * the table and writes RESULTS.md (default bench/RESULTS.md for a full run, .tmp/bench/ for a
  * quick one) with the drain chart (SVG) beside it. A benchmark, not a test: it always exits 0
  * when it could measure, whatever the verdicts.
  */
 
-const PHASES = ['pickup', 'drain', 'resources', 'footprint'] as const;
+const PHASES = ['pickup', 'printers', 'window', 'drain', 'resources', 'footprint'] as const;
 type Phase = (typeof PHASES)[number];
 
 function parseArgs(argv: string[]) {
@@ -55,17 +121,6 @@ function quietListenerWarnings(): void {
   });
 }
 
-function floorCurve(drain: DrainResult, requests: number, windowSeconds: number): Array<[number, number]> {
-  const points: Array<[number, number]> = [];
-  const pages = drain.floorRequests - 3 * drain.commands;
-  for (let k = 0; ; k++) {
-    const done = Math.min(drain.commands, Math.floor(((k + 1) * requests - pages) / 3));
-    points.push([k * windowSeconds, done], [(k + 1) * windowSeconds, done]);
-    if (done >= drain.commands) break;
-  }
-  return points;
-}
-
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   quietListenerWarnings();
@@ -95,57 +150,107 @@ async function main(): Promise<void> {
     results.pickup = { count, latencyMs: base.latencyMs, agentWs, agentPoll, naive };
   }
 
-  let chart: string | undefined;
+  const charts: string[] = [];
+  const drainPhase = async (
+    name: 'printers' | 'window' | 'drain',
+    setup: DrainSetup,
+  ): Promise<DrainPhase> => {
+    const { world, phase, options } = setup;
+    say(`${name}: our agent, ${options.commands} commands, ${phase.label}`);
+    const agent = await measureDrain(ourAgent, { ...options, world });
+    say(`${name}: naive baseline`);
+    const naive = await measureDrain(naiveAgent(), { ...options, world });
+    const result: DrainPhase = {
+      ...phase,
+      websocket: options.websocket,
+      rateLimit: options.rateLimit,
+      pollMs: options.pollMs,
+      latencyMs: options.latencyMs,
+      jobMs: world.jobMs,
+      devices: world.devices.length,
+      agent,
+      naive,
+    };
+    charts.push(writeChart(args.out, name, result));
+    return result;
+  };
+
+  if (args.phases.has('printers')) {
+    const printers = await startReceiptPrinters(4, 50);
+    try {
+      results.printers = await drainPhase('printers', {
+        world: receiptWorld(printers.printers, 50),
+        phase: {
+          label: 'polling, 4 printers × 50 ms',
+          floor: 'devices',
+          targetRatio: 1.5,
+          no429: false,
+          scale: 1,
+        },
+        options: {
+          commands: args.quick ? 100 : 300,
+          rateLimit: { requests: 100_000, windowSeconds: 30 },
+          websocket: false,
+          pollMs: 500,
+          latencyMs: 20,
+          timeoutMs: 5 * 60_000,
+        },
+      });
+    } finally {
+      await printers.close();
+    }
+  }
+
+  if (args.phases.has('window')) {
+    const printers = await startReceiptPrinters(4, 50);
+    try {
+      results.window = await drainPhase('window', {
+        world: receiptWorld(printers.printers, 50),
+        phase: { label: 'polling, 200 / 30 s', floor: 'window', targetRatio: 1.2, no429: true, scale: 1 },
+        options: {
+          commands: 120,
+          rateLimit: { requests: 200, windowSeconds: 30 },
+          websocket: false,
+          pollMs: 500,
+          latencyMs: 20,
+          timeoutMs: 5 * 60_000,
+        },
+      });
+    } finally {
+      await printers.close();
+    }
+  }
+
   if (args.phases.has('drain')) {
     const scale = args.realBudget ? 1 : 10;
-    const rateLimit = { requests: 200, windowSeconds: 30 / scale };
-    const options = {
-      commands: args.quick ? 300 : 1000,
-      rateLimit,
-      pollMs: Math.max(100, 2000 / scale),
-      latencyMs: 20,
-      jobMs: 50,
-      timeoutMs: (args.realBudget ? 40 : 8) * 60_000,
-    };
-    say(
-      `drain: our agent, ${options.commands} commands at ${rateLimit.requests}/${rateLimit.windowSeconds} s`,
-    );
-    const agent = await measureDrain(ourAgent, options);
-    say('drain: naive baseline');
-    const naive = await measureDrain(naiveAgent(), options);
-    results.drain = { realBudget: args.realBudget, scale, ...options, agent, naive };
-    chart = `${basename(args.out, '.md').toLowerCase()}-drain.svg`.replace(/^results-/, '');
-    const svg = lineChartSvg(
-      [
-        { label: 'our agent', color: '#1f77b4', points: agent.curve },
-        { label: 'naive baseline', color: '#d62728', points: naive.curve },
-        {
-          label: 'rate-budget floor',
-          color: '#555',
-          dashed: true,
-          points: floorCurve(agent, rateLimit.requests, rateLimit.windowSeconds),
-        },
-      ],
-      {
-        title: `Backlog drain: ${options.commands} commands, 10 devices, ${rateLimit.requests} req / ${rateLimit.windowSeconds} s${args.realBudget ? '' : ' (scaled)'}`,
-        xLabel: 'seconds since the backlog was created',
-        yLabel: 'commands terminal',
+    results.drain = await drainPhase('drain', {
+      world: simulatedWorld(50),
+      phase: {
+        label: `WebSocket, 10 devices, 200 / ${30 / scale} s`,
+        floor: 'window',
+        targetRatio: 1.1,
+        no429: false,
+        scale,
       },
-    );
-    mkdirSync(dirname(args.out), { recursive: true });
-    writeFileSync(join(dirname(args.out), chart), svg);
+      options: {
+        commands: args.quick ? 300 : 1000,
+        rateLimit: { requests: 200, windowSeconds: 30 / scale },
+        websocket: true,
+        pollMs: Math.max(100, 2000 / scale),
+        latencyMs: 20,
+        timeoutMs: (args.realBudget ? 40 : 8) * 60_000,
+      },
+    });
   }
 
   if (args.phases.has('resources') && build) {
-    const commands = args.quick ? 1000 : 20_000;
     const idleMs = args.quick ? 15_000 : 60_000;
     const options = {
-      warmMs: 5000,
+      warmMs: args.quick ? 5000 : 15_000,
       idleMs,
-      commands,
-      window: 100,
+      burst: 1000,
       settleMs: 30_000,
-      loadTimeoutMs: 20 * 60_000,
+      loadTimeoutMs: 10 * 60_000,
     };
     say(`resources: both agents (compiled) idle for ${idleMs / 1000} s, side by side`);
     const [agentIdle, naiveIdle, watchdogIdle] = await Promise.all([
@@ -153,20 +258,14 @@ async function main(): Promise<void> {
       measureIdle(naiveAgent(build), options),
       measureIdle(builtAgent(build, false, 30), options),
     ]);
-    say(`resources: our agent (compiled, inspector on), ${commands} commands`);
-    const agent = { ...agentIdle, ...(await measureGrowth(builtAgent(build, true), options)) };
-    if (agent.dataDir) agent.ledgerHeapBytes = ledgerHeapBytes(build, agent.dataDir);
-    say(`resources: naive baseline (compiled, inspector on), ${commands} commands`);
-    // The baseline handles what one getAllActive returns, then sleeps 2 s: give it a full page.
-    const naive = {
-      ...naiveIdle,
-      ...(await measureGrowth(naiveAgent(build, true), { ...options, window: 1000 })),
-    };
+    say(`resources: our agent (compiled, inspector on), a burst of ${options.burst} receipts`);
+    const agent = { ...agentIdle, ...(await measureBurst(builtAgent(build, true), options)) };
+    say(`resources: naive baseline (compiled, inspector on), a burst of ${options.burst} receipts`);
+    const naive = { ...naiveIdle, ...(await measureBurst(naiveAgent(build, true), options)) };
     results.resources = {
-      commands,
+      burst: options.burst,
       idleMs,
       settleMs: options.settleMs,
-      windows: { agent: 100, naive: 1000 },
       agent,
       naive,
       watchdogIdle,
@@ -181,8 +280,8 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${textTable(rows(results))}\n\n`);
   const previous = existsSync(args.out) ? readFileSync(args.out, 'utf8') : undefined;
   mkdirSync(dirname(args.out), { recursive: true });
-  writeFileSync(args.out, resultsMarkdown(results, chart, keptAnalysis(previous)));
-  say(`wrote ${args.out}${chart ? ` and ${chart}` : ''}`);
+  writeFileSync(args.out, resultsMarkdown(results, args.out, keptAnalysis(previous)));
+  say(`wrote ${args.out}${charts.length ? ` and ${charts.join(', ')}` : ''}`);
 }
 
 await main();

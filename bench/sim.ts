@@ -1,18 +1,20 @@
 import type { CommandState } from '../src/connector/wire.js';
-import { type PlatformSimulator, startPlatformSimulator } from '../src/simulator/index.js';
-import { benchScenario, type WorldTiming } from './world.js';
+import {
+  type PlatformSimulator,
+  type ScenarioInput,
+  startPlatformSimulator,
+} from '../src/simulator/index.js';
 
 /** What a benchmark phase sets up on the platform side. */
 export interface PlatformSetup {
-  timing: WorldTiming;
-  rateLimit: { requests: number; windowSeconds: number };
+  scenario: ScenarioInput;
   /** Simulated round-trip time added to every Connector API request. */
   latencyMs: number;
 }
 
 /** Starts the platform simulator of one phase, with its latency fault on. */
 export async function startBenchPlatform(setup: PlatformSetup): Promise<PlatformSimulator> {
-  const sim = await startPlatformSimulator({ scenario: benchScenario(setup.timing, setup.rateLimit) });
+  const sim = await startPlatformSimulator({ scenario: setup.scenario });
   if (setup.latencyMs > 0) sim.setFaults({ latency: { ms: setup.latencyMs, jitterMs: 0 } });
   return sim;
 }

@@ -9,12 +9,31 @@ export function percentile(values: readonly number[], p: number): number {
 }
 
 /**
- * The least wall time in which `requests` requests fit a sliding window of `limit` per
- * `windowMs`, starting with an empty window: bursts of `limit` at 0, W, 2W … so the last one goes
- * at (⌈requests / limit⌉ − 1) × W.
+ * The sliding window's floor: the earliest time (ms after `startMs`) at which the last of
+ * `requests` requests can go when at most `limit` go in any `windowMs`, given the requests already
+ * in the window at the start (`prior`, epoch ms). Request k goes no earlier than `startMs` and no
+ * earlier than request k − limit plus one window (the prior ones count as the requests before the
+ * first). Also returns when each request can go at the earliest (`times`, ms after `startMs`), for
+ * the chart.
  */
-export function budgetFloorMs(requests: number, limit: number, windowMs: number): number {
-  return Math.max(0, Math.ceil(requests / limit) - 1) * windowMs;
+export function slidingWindowFloor(
+  prior: readonly number[],
+  startMs: number,
+  requests: number,
+  limit: number,
+  windowMs: number,
+): { floorMs: number; times: number[] } {
+  const sent = prior.filter((t) => t > startMs - windowMs && t <= startMs).sort((a, b) => a - b);
+  const times: number[] = [];
+  let last = startMs;
+  for (let k = 0; k < requests; k++) {
+    const earlier = sent[sent.length - limit];
+    const at = Math.max(last, earlier === undefined ? startMs : earlier + windowMs);
+    sent.push(at);
+    times.push(at - startMs);
+    last = at;
+  }
+  return { floorMs: last - startMs, times };
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

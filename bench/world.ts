@@ -65,15 +65,15 @@ export function benchScenario(
   };
 }
 
-/** The agent's `devices:` block for the bench devices (simulated drivers, ledgers in `dir`). */
-export function benchDeviceConfigs(ledgerDir: string) {
-  return BENCH_DEVICES.map((d, i) => ({
+/** The agent's `devices:` block for the bench devices (simulated drivers; `agents.ts` adds the ledgers). */
+export function benchDeviceConfigs() {
+  return BENCH_DEVICES.map((d) => ({
     id: d.id,
     name: d.name,
     type: d.type,
     driver: d.type === 'FiscalMachine' ? 'sim-fiscal' : 'sim-encoder',
     // The per-command directive decides the duration; jitter 0 keeps both agents on equal timings.
-    options: { durationMs: 0, jitterMs: 0, ledgerPath: `${ledgerDir}/ledger-${i + 1}.jsonl` },
+    options: { durationMs: 0, jitterMs: 0 },
   }));
 }
 
