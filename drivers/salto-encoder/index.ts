@@ -2,8 +2,6 @@ import type { DriverFactory } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import { type SaltoEncoderOptions, SaltoEncoderOptionsSchema } from './config.js';
 import { SaltoEncoderDriver } from './driver.js';
-import { EncoderSimulator } from './simulator.js';
-import { startEncoderTcpServer } from './simulator-tcp.js';
 
 /**
  * Key-card encoders speaking the PMS industry-standard protocol (Salto and compatibles) over a
@@ -22,6 +20,9 @@ export const saltoEncoderFactory: DriverFactory<SaltoEncoderOptions> = {
         `${device.name}: a simulated encoder needs transport tcp on a loopback host, e.g. 127.0.0.1:9100`,
       );
     }
+    // The simulator is loaded only in simulate mode: an agent driving a real encoder never holds it.
+    const { EncoderSimulator } = await import('./simulator.js');
+    const { startEncoderTcpServer } = await import('./simulator-tcp.js');
     const sim = new EncoderSimulator({ log: device.log });
     const server = await startEncoderTcpServer(sim, { host: options.host, port: options.port ?? 0 });
     return {
@@ -34,5 +35,3 @@ export const saltoEncoderFactory: DriverFactory<SaltoEncoderOptions> = {
 export type { SaltoEncoderOptions } from './config.js';
 export { SaltoEncoderOptionsSchema } from './config.js';
 export type { EncodedCard, EncoderBehaviour, EncoderSimulatorOptions } from './simulator.js';
-export { EncoderSimulator } from './simulator.js';
-export { startEncoderTcpServer } from './simulator-tcp.js';
