@@ -104,7 +104,7 @@ export class Lifecycle {
       if (create) journal.insert(create, patch);
       else journal.update(commandId, patch);
       for (const effect of facts.effects) {
-        if (effect.type === 'dropReports') outbox.drop(commandId);
+        if (effect.type === 'dropReports') outbox.drop(commandId, facts.at);
         if (effect.type === 'report') {
           const { state, progress, notes } = effect;
           outbox.add({ commandId, state, progress, notes }, facts.at);

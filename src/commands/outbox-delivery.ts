@@ -221,7 +221,7 @@ export class OutboxDelivery {
     let taken = false;
     try {
       if (item.state === 'Cancelled' && (await this.restoreSettled(item))) return false;
-      queue.sent(item.commandId);
+      queue.sent(item);
       let overtaken = false;
       try {
         await connector.updateCommand(request, {

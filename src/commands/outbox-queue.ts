@@ -1,5 +1,6 @@
 import type { Journal } from './journal.js';
-import type { NewUpdate } from './journal-outbox.js';
+import type { NewUpdate, OutboxItem } from './journal-outbox.js';
+import { writeRestore } from './outbox-restore.js';
 
 /**
  * The write side of the outbox: platform updates go into the journal's outbox table in the same
@@ -11,19 +12,19 @@ export class OutboxQueue {
   /** Seqs being delivered right now: a newer progress update must not delete them. */
   readonly sending = new Set<number>();
   /**
-   * Commands with an update on its way to the platform, and whether their updates were dropped
-   * meanwhile (`drop`: the platform ended the command while that update was on the wire, so it
-   * may land after the end).
+   * The update of each command that is on its way to the platform, and whether the command's
+   * updates were dropped meanwhile (`drop`: the platform ended it, so that update may land after
+   * the end).
    */
-  private readonly onTheWire = new Map<string, { overtaken: boolean }>();
+  private readonly onTheWire = new Map<string, { item: OutboxItem; overtaken: boolean }>();
   private rang = false;
   private waiter: (() => void) | undefined;
 
   constructor(private readonly journal: Journal) {}
 
   /** An update of the command is leaving for the platform. */
-  sent(commandId: string): void {
-    this.onTheWire.set(commandId, { overtaken: false });
+  sent(item: OutboxItem): void {
+    this.onTheWire.set(item.commandId, { item, overtaken: false });
   }
 
   /** Its update came back (or failed); returns whether it was overtaken by a `drop` meanwhile. */
@@ -38,11 +39,19 @@ export class OutboxQueue {
     return this.journal.outbox.add(update, at, this.sending);
   }
 
-  /** Drops every pending update of a command. */
-  drop(commandId: string): void {
+  /**
+   * Drops every pending update of a command (the platform ended it). When one of them is on the
+   * wire it may land after that end: a restore of the platform's end is written now, in the
+   * caller's transaction, so that neither a lost answer nor a kill -9 can lose it
+   * (`outbox-restore.ts`); it waits behind the update on the wire and is confirmed by a read
+   * before it goes.
+   */
+  drop(commandId: string, at: number): void {
     this.journal.outbox.dropCommand(commandId);
     const entry = this.onTheWire.get(commandId);
-    if (entry) entry.overtaken = true;
+    if (!entry) return;
+    entry.overtaken = true;
+    writeRestore({ journal: this.journal, outbox: this }, entry.item, at);
   }
 
   /** New rows were committed (or the delivery should look again). Cheap; call after every write. */

@@ -1,9 +1,11 @@
+import { COMMAND_STATES } from '../connector/wire.js';
+import { toAgentError } from '../errors.js';
 import type { Journal } from './journal.js';
 import type { OutboxItem } from './journal-outbox.js';
 import { CANCELLED_ON_PLATFORM_NOTES, doneDespiteCancelNotes } from './notes.js';
 import type { TakenUpdate } from './outbox-delivery.js';
 import type { OutboxQueue } from './outbox-queue.js';
-import { type RereadDeps, rereadCommand } from './reread.js';
+import { fetchCommands, type RereadDeps } from './reread.js';
 
 /**
  * Putting back the platform's end after one of our updates landed on it.
@@ -12,27 +14,41 @@ import { type RereadDeps, rereadCommand } from './reread.js';
  * (Part B › States and transitions). An update already on its way when staff cancel a command
  * therefore lands after the cancel and moves the command back (to Received, Processing, or our
  * result); the agent then sends nothing more about it, and the platform would show it open
- * forever. So when the platform took an update that was overtaken — its command's updates were
- * dropped because the platform ended it while that update was on the wire (`OutboxQueue.drop`) —
- * and the journal has the command Cancelled by the platform, a restore is written in the same
- * transaction: `Cancelled` again, with Notes that keep the staff's meaning (cancelled on the
- * platform) and say what the device did. Before it is sent (`confirmRestore`) the command is read
- * again: when the platform shows its end already (our update had landed before the cancel), the
- * restore is dropped unsent. It is the one update the agent sends about a command the platform
- * ended, and the one move out of a terminal state it makes: putting the platform's own end back.
- * Other terminal states the platform may set are not put back.
+ * forever. So when the platform ends a command while one of its updates is on the wire
+ * (`OutboxQueue.drop`) and the journal has it Cancelled by the platform, a restore is written in
+ * the same transaction as the cancel (`writeRestore`), not only when the update's answer comes
+ * back, which a kill -9 or a lost answer would lose: `Cancelled` again, with Notes that keep the
+ * staff's meaning (cancelled on the platform) and say what the device did. It waits behind the
+ * update on the wire (one update per command at a time). When the platform took that update,
+ * the restore is written again in the delivery's transaction (`restoreIfOvertaken`), replacing
+ * the first, with Notes that say how the device's job ended by then. Before it is sent
+ * (`confirmRestore`) the command is read again: when the platform shows its end (the update had
+ * landed before the cancel, was refused, or never arrived), the restore is dropped unsent. It is the one update the agent sends
+ * about a command the platform ended, and the one move out of a terminal state it makes: putting
+ * the platform's own end back. Other terminal states the platform may set are not put back.
  */
 
-/** Writes the restore for an overtaken update, inside the delivery's transaction. */
+/** Writes the restore for `onTheWire`, an update that may land after the cancel, in the caller's transaction. */
+export function writeRestore(
+  deps: { journal: Journal; outbox: OutboxQueue },
+  item: OutboxItem,
+  at: number,
+): void {
+  const record = deps.journal.get(item.commandId);
+  if (record?.state !== 'Cancelled') return;
+  for (const pending of deps.journal.outbox.pendingFor(item.commandId)) {
+    if (pending.state === 'Cancelled') deps.journal.outbox.remove(pending.seq);
+  }
+  deps.outbox.add({ commandId: item.commandId, state: 'Cancelled', notes: restoreNotes(item, record) }, at);
+}
+
+/** The platform took `item`: when it was overtaken, the restore is written again with today's Notes. */
 export function restoreIfOvertaken(
   deps: { journal: Journal; outbox: OutboxQueue },
   item: TakenUpdate,
   at: number,
 ): void {
-  if (!item.overtaken) return;
-  const record = deps.journal.get(item.commandId);
-  if (record?.state !== 'Cancelled') return;
-  deps.outbox.add({ commandId: item.commandId, state: 'Cancelled', notes: restoreNotes(item, record) }, at);
+  if (item.overtaken) writeRestore(deps, item, at);
 }
 
 /** What the restore says: the command's own notes once settled, else the cancel and the result. */
@@ -43,9 +59,14 @@ function restoreNotes(item: OutboxItem, record: { phase: string; notes?: string 
 }
 
 /**
- * Whether a restore must still go: `skip` when a read shows the command terminal on the
- * platform, `send` when it shows it open or cannot show it (`commands/getAllByIds` does not
- * return a command in Processing). Rejects when the platform cannot be read.
+ * Whether a restore must still go: `skip` when a read shows the platform's own end (Cancelled),
+ * the command gone, or a state this agent does not know; `send` when it shows any other state
+ * this agent knows — our late update, a result (Processed, Error) included. A command of the
+ * `commands` source that the read does not return (`commands/getAllByIds` returns neither
+ * Processing nor terminal commands) is `send` once its job had started, when the late update
+ * may have been Processing or a result (a Cancelled sent over Cancelled changes no state), and
+ * `skip` before, when it could only have been Received, which the read would have returned.
+ * Rejects when the platform cannot be read.
  */
 export async function confirmRestore(
   deps: RereadDeps,
@@ -54,6 +75,18 @@ export async function confirmRestore(
 ): Promise<'send' | 'skip'> {
   const record = deps.journal.get(item.commandId);
   if (!record) return 'skip';
-  const result = await rereadCommand(deps, record, signal);
-  return result.verdict === 'skip' ? 'skip' : 'send';
+  const source = record.source ?? 'commands';
+  let found: Awaited<ReturnType<typeof fetchCommands>>;
+  try {
+    found = await fetchCommands(deps, source, [record.id], signal);
+  } catch (e) {
+    const error = toAgentError(e);
+    if (error.code === 'PLATFORM_REJECTED' || error.code === 'PLATFORM_FORBIDDEN') return 'skip';
+    throw error;
+  }
+  const shown = found.get(record.id);
+  if (!shown) return source === 'commands' && record.startedAt !== undefined ? 'send' : 'skip';
+  const state = shown.ok ? shown.command.state : shown.state;
+  if (state === 'Cancelled' || !COMMAND_STATES.some((s) => s === state)) return 'skip';
+  return 'send';
 }

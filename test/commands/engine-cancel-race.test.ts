@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { wireFiscalCommand, wireKeyCommand } from './helpers/commands.js';
+import { FakePlatform } from './helpers/fake-platform.js';
 import { harness } from './helpers/harness.js';
 import { gate, unlessAborted } from './helpers/scripted-driver.js';
 
@@ -119,12 +123,57 @@ describe('engine: an update on its way when staff cancel', () => {
     h.platform.setState('f1', 'Cancelled');
     h.socket?.event('f1', 'Cancelled');
     await h.settle();
-    // Processing and the progress are gone; Received is still on the wire.
-    expect(h.engine.outboxState().pending).toBe(0);
+    // Processing and the progress are gone; Received is still on the wire, and the restore of
+    // the platform's end is already journaled behind it (a kill -9 now must not lose it).
+    expect(h.journal.outbox.pendingFor('f1').map((u) => u.state)).toEqual(['Cancelled']);
     wire.release();
     await h.until(() => h.engine.outboxState().pending === 0, 'outbox settled');
     expect(h.platform.historyOf('f1')).toEqual(['Received', 'Cancelled']);
     expect(h.platform.state('f1')).toBe('Cancelled');
     await h.engine.stop(1000);
+  });
+  it("puts the platform's end back after a kill -9 lost the answer of the result on its way", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cancel-race-'));
+    try {
+      const journalPath = join(dir, 'journal.db');
+      const first = harness({ socket: true, journalPath });
+      first.platform.updateRule = 'any';
+      first.platform.add({ fiscalWire: wireFiscalCommand({ id: 'f1' }) });
+      first.drivers.fiscal.next(async (_job, ctx) => {
+        await first.clock.sleep(1500, ctx.signal);
+        return { notes: 'Receipt 0001-0002' };
+      });
+      await first.engine.start();
+      first.socket?.connect();
+      await first.until(() => first.platform.state('f1') === 'Processing', 'f1 processing');
+      const wire = first.platform.hold('updateCommand');
+      await first.advance(1500);
+      await first.until(() => wire.waiting() === 1, 'the result on the wire');
+      first.platform.setState('f1', 'Cancelled');
+      first.socket?.event('f1', 'Cancelled');
+      await first.settle();
+      // The result lands after the cancel; its answer never comes back: the process dies here.
+      first.platform.hold('updateCommand', { answers: true });
+      wire.release();
+      await first.until(() => first.platform.state('f1') === 'Processed', 'the result landed');
+
+      // The next process, on the same journal, against a platform showing our late result.
+      const platform = new FakePlatform(() => first.clock.now());
+      platform.updateRule = 'any';
+      platform.add({ fiscalWire: wireFiscalCommand({ id: 'f1' }) });
+      platform.setState('f1', 'Processed');
+      const second = harness({ socket: true, journalPath, platform, clock: first.clock });
+      await second.engine.start();
+      second.socket?.connect();
+      await second.until(() => platform.state('f1') === 'Cancelled', 'f1 back to Cancelled');
+      expect(platform.updates.at(-1)).toMatchObject({
+        State: 'Cancelled',
+        Notes: 'Cancelled on the platform, but the device had already done it: Receipt 0001-0002',
+      });
+      await second.until(() => second.engine.outboxState().pending === 0, 'outbox settled');
+      await second.engine.stop(1000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

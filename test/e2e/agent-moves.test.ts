@@ -69,6 +69,17 @@ describe('agentMoveProblems', () => {
         ),
       );
     expect(raced(['Cancelled', 'agent', 'Cancelled on the platform.'])).toEqual([]);
+    // A restore whose late update had not landed after all: Cancelled over Cancelled moves nothing.
+    expect(
+      agentMoveProblems(
+        history(
+          ['Pending', 'platform'],
+          ['Processing', 'agent'],
+          ['Cancelled', 'staff', 'guest left'],
+          ['Cancelled', 'agent', 'Cancelled on the platform.'],
+        ),
+      ),
+    ).toEqual([]);
     expect(raced()).toEqual(['update after terminal Cancelled: Processing (set by staff)']);
     expect(raced(['Processed', 'agent', 'Receipt 0001-0002'])).toEqual([
       'update after terminal Cancelled: Processing (set by staff)',
