@@ -175,50 +175,41 @@ async function main(): Promise<void> {
     return result;
   };
 
-  if (args.phases.has('printers')) {
+  /** A polling-only drain over four Epson printers taking 50 ms a receipt, at `rateLimit`. */
+  const receiptsPhase = async (
+    name: 'printers' | 'window',
+    phase: DrainSetup['phase'],
+    commands: number,
+    rateLimit: { requests: number; windowSeconds: number },
+  ): Promise<DrainPhase> => {
     const printers = await startReceiptPrinters(4, 50);
     try {
-      results.printers = await drainPhase('printers', {
+      return await drainPhase(name, {
         world: receiptWorld(printers.printers, 50),
-        phase: {
-          label: 'polling, 4 printers × 50 ms',
-          floor: 'devices',
-          targetRatio: 1.5,
-          no429: false,
-          scale: 1,
-        },
-        options: {
-          commands: args.quick ? 100 : 300,
-          rateLimit: { requests: 100_000, windowSeconds: 30 },
-          websocket: false,
-          pollMs: 500,
-          latencyMs: 20,
-          timeoutMs: 5 * 60_000,
-        },
+        phase,
+        options: { commands, rateLimit, websocket: false, pollMs: 500, latencyMs: 20, timeoutMs: 5 * 60_000 },
       });
     } finally {
       await printers.close();
     }
+  };
+
+  if (args.phases.has('printers')) {
+    results.printers = await receiptsPhase(
+      'printers',
+      { label: 'polling, 4 printers × 50 ms', floor: 'devices', targetRatio: 1.5, no429: false, scale: 1 },
+      args.quick ? 100 : 300,
+      { requests: 100_000, windowSeconds: 30 },
+    );
   }
 
   if (args.phases.has('window')) {
-    const printers = await startReceiptPrinters(4, 50);
-    try {
-      results.window = await drainPhase('window', {
-        world: receiptWorld(printers.printers, 50),
-        phase: { label: 'polling, 200 / 30 s', floor: 'window', targetRatio: 1.2, no429: true, scale: 1 },
-        options: {
-          commands: 120,
-          rateLimit: { requests: 200, windowSeconds: 30 },
-          websocket: false,
-          pollMs: 500,
-          latencyMs: 20,
-          timeoutMs: 5 * 60_000,
-        },
-      });
-    } finally {
-      await printers.close();
-    }
+    results.window = await receiptsPhase(
+      'window',
+      { label: 'polling, 200 / 30 s', floor: 'window', targetRatio: 1.2, no429: true, scale: 1 },
+      120,
+      { requests: 200, windowSeconds: 30 },
+    );
   }
 
   if (args.phases.has('drain')) {

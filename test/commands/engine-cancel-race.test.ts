@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { wireFiscalCommand, wireKeyCommand } from './helpers/commands.js';
 import { FakePlatform } from './helpers/fake-platform.js';
-import { harness } from './helpers/harness.js';
+import { type Harness, harness } from './helpers/harness.js';
 import { gate, unlessAborted } from './helpers/scripted-driver.js';
 
 /**
@@ -13,6 +13,23 @@ import { gate, unlessAborted } from './helpers/scripted-driver.js';
  * update lands after the cancel and moves the command back; the agent must leave it terminal.
  * The fake platform applies updates that way (`updateRule: 'any'`) and holds requests on the wire.
  */
+
+/** Starts the engine and holds the first update that follows `id`'s Processing on the wire. */
+async function updateOnTheWire(h: Harness, id: string) {
+  await h.engine.start();
+  h.socket?.connect();
+  await h.until(() => h.platform.state(id) === 'Processing', `${id} processing`);
+  const wire = h.platform.hold('updateCommand');
+  await h.until(() => wire.waiting() === 1, 'an update on the wire');
+  return wire;
+}
+
+/** Staff cancel `id`; the platform announces it. */
+async function staffCancel(h: Harness, id: string): Promise<void> {
+  h.platform.setState(id, 'Cancelled');
+  h.socket?.event(id, 'Cancelled');
+  await h.settle();
+}
 
 describe('engine: an update on its way when staff cancel', () => {
   it('puts a fiscal command back to Cancelled after its progress update landed on the cancel', async () => {
@@ -26,15 +43,9 @@ describe('engine: an update on its way when staff cancel', () => {
       ctx.progress(0.5);
       return unlessAborted(ctx.signal, gate<{ notes: string }>().promise);
     });
-    await h.engine.start();
-    h.socket?.connect();
-    await h.until(() => h.platform.state('f1') === 'Processing', 'f1 processing');
-    const wire = h.platform.hold('updateCommand');
-    await h.until(() => wire.waiting() === 1, 'the progress update on the wire');
+    const wire = await updateOnTheWire(h, 'f1');
     // Staff cancel; the platform announces it; then our progress update arrives.
-    h.platform.setState('f1', 'Cancelled');
-    h.socket?.event('f1', 'Cancelled');
-    await h.settle();
+    await staffCancel(h, 'f1');
     await stopped.promise;
     wire.release();
     await h.until(
@@ -61,14 +72,8 @@ describe('engine: an update on its way when staff cancel', () => {
       ctx.progress(0.5, { milestone: true });
       return unlessAborted(ctx.signal, gate<{ notes: string }>().promise);
     });
-    await h.engine.start();
-    h.socket?.connect();
-    await h.until(() => h.platform.state('k1') === 'Processing', 'k1 processing');
-    const wire = h.platform.hold('updateCommand');
-    await h.until(() => wire.waiting() === 1, 'the progress update on the wire');
-    h.platform.setState('k1', 'Cancelled');
-    h.socket?.event('k1', 'Cancelled');
-    await h.settle();
+    const wire = await updateOnTheWire(h, 'k1');
+    await staffCancel(h, 'k1');
     wire.release();
     await h.until(
       () => h.platform.state('k1') === 'Cancelled' && h.engine.outboxState().pending === 0,
@@ -143,15 +148,8 @@ describe('engine: an update on its way when staff cancel', () => {
         await first.clock.sleep(1500, ctx.signal);
         return { notes: 'Receipt 0001-0002' };
       });
-      await first.engine.start();
-      first.socket?.connect();
-      await first.until(() => first.platform.state('f1') === 'Processing', 'f1 processing');
-      const wire = first.platform.hold('updateCommand');
-      await first.advance(1500);
-      await first.until(() => wire.waiting() === 1, 'the result on the wire');
-      first.platform.setState('f1', 'Cancelled');
-      first.socket?.event('f1', 'Cancelled');
-      await first.settle();
+      const wire = await updateOnTheWire(first, 'f1');
+      await staffCancel(first, 'f1');
       // The result lands after the cancel; its answer never comes back: the process dies here.
       first.platform.hold('updateCommand', { answers: true });
       wire.release();
