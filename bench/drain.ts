@@ -1,6 +1,7 @@
 import type { CommandView, PlatformSimulator, ScenarioInput } from '../src/simulator/index.js';
 import type { AgentSetup, Contestant } from './agents.js';
 import { drainCurve } from './histories.js';
+import { clockTicksPerSecond, cpuTicks } from './proc.js';
 import { requestsByOperation, startBenchPlatform, terminalCount } from './sim.js';
 import { sleep, slidingWindowFloor } from './stats.js';
 
@@ -15,6 +16,8 @@ export interface DrainWorld {
   jobMs: number;
   /** The baseline sleeps `jobMs` per command (the commands carry no simulated duration). */
   naiveSleepsJobMs: boolean;
+  /** Requests the devices have answered so far (printer simulators), when the world can count them. */
+  deviceRequests?(): number;
 }
 
 export interface DrainOptions {
@@ -37,6 +40,14 @@ export interface DrainResult {
   wallMs: number;
   /** First creation → the first command terminal, ms: how long the front desk waits for anything. */
   firstTerminalMs: number;
+  /**
+   * CPU time the contestant's process used from the backlog's creation to its end (utime + stime):
+   * near the wall time, the drain was bound by the CPU the machine gave it, not by the devices or
+   * the window.
+   */
+  cpuMs: number;
+  /** Device requests per command during the drain (worlds that count them; the baseline drives none). */
+  deviceRequestsPerCommand?: number;
   requests: number;
   requestsPerCommand: number;
   byOperation: Record<string, Record<string, number>>;
@@ -82,12 +93,16 @@ export async function measureDrain(
     // Let start-up traffic leave the window; what idle polling keeps in it counts in the floor.
     await sleep(rateLimit.windowSeconds * 1000 + 500);
     const before = sim.counters();
+    const ticks0 = cpuTicks(contestant.pid);
+    const device0 = world.deviceRequests?.();
     const startMs = Date.now();
     const ids: string[] = [];
     for (let i = 0; i < options.commands; i++) ids.push(world.create(sim, i).id);
     const deadline = performance.now() + options.timeoutMs;
     while (terminalCount(sim) < ids.length && performance.now() < deadline) await sleep(50);
     const after = sim.counters();
+    const cpuMs = ((cpuTicks(contestant.pid) - ticks0) / clockTicksPerSecond()) * 1000;
+    const device1 = world.deviceRequests?.();
     const curve = drainCurve(sim, ids, startMs);
     const requests = after.requests.total - before.requests.total;
     const floorRequests = 3 * options.commands + Math.ceil(options.commands / 1000);
@@ -104,6 +119,10 @@ export async function measureDrain(
       finished: curve.length,
       wallMs: (curve.at(-1)?.[0] ?? Number.NaN) * 1000,
       firstTerminalMs: (curve[0]?.[0] ?? Number.NaN) * 1000,
+      cpuMs,
+      ...(device0 !== undefined && device1 !== undefined
+        ? { deviceRequestsPerCommand: (device1 - device0) / options.commands }
+        : {}),
       requests,
       requestsPerCommand: requests / options.commands,
       byOperation: requestsByOperation(before, after),

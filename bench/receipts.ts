@@ -20,6 +20,8 @@ export interface ReceiptPrinters {
   readonly sims: readonly FpmateSimulator[];
   /** Documents printed on all printers so far. */
   printed(): number;
+  /** Requests the printers have answered so far. */
+  requests(): number;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function startReceiptPrinters(count: number, printMs: number): Prom
     printers,
     sims,
     printed: () => sims.reduce((n, s) => n + s.printed.length, 0),
+    requests: () => sims.reduce((n, s) => n + s.requests.length, 0),
     close: async () => {
       await Promise.all(sims.map((s) => s.close()));
     },

@@ -10,7 +10,7 @@ import { measurePickup } from './pickup.js';
 import { machine } from './proc.js';
 import {
   createReceipt,
-  type ReceiptPrinter,
+  type ReceiptPrinters,
   receiptDeviceConfigs,
   receiptScenario,
   startReceiptPrinters,
@@ -27,13 +27,15 @@ interface DrainSetup {
 }
 
 /** The Epson receipts world (`receipts.ts`) as a drain world. */
-function receiptWorld(printers: readonly ReceiptPrinter[], printMs: number): DrainWorld {
+function receiptWorld(started: ReceiptPrinters, printMs: number): DrainWorld {
+  const { printers } = started;
   return {
     scenario: (rateLimit) => receiptScenario(printers, rateLimit),
     devices: receiptDeviceConfigs(printers),
     create: (sim, n) => createReceipt(sim, printers, n),
     jobMs: printMs,
     naiveSleepsJobMs: true,
+    deviceRequests: () => started.requests(),
   };
 }
 
@@ -185,7 +187,7 @@ async function main(): Promise<void> {
     const printers = await startReceiptPrinters(4, 50);
     try {
       return await drainPhase(name, {
-        world: receiptWorld(printers.printers, 50),
+        world: receiptWorld(printers, 50),
         phase,
         options: { commands, rateLimit, websocket: false, pollMs: 500, latencyMs: 20, timeoutMs: 5 * 60_000 },
       });
