@@ -6,10 +6,11 @@ import { Intake } from './intake.js';
 import { Lifecycle } from './lifecycle.js';
 import { OutboxDelivery } from './outbox-delivery.js';
 import { OutboxQueue } from './outbox-queue.js';
-import { confirmRestore, restoreIfOvertaken } from './outbox-restore.js';
+import { restoreIfOvertaken } from './outbox-restore.js';
 import { Ownership } from './ownership.js';
 import { judgeRefusedUpdate } from './refused-update.js';
 import type { RereadDeps } from './reread.js';
+import { confirmRestore } from './restore-confirm.js';
 import {
   DEFAULT_TUNING,
   type DeviceQueueState,

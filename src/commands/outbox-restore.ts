@@ -1,11 +1,6 @@
-import { COMMAND_STATES } from '../connector/wire.js';
-import { toAgentError } from '../errors.js';
 import type { Journal } from './journal.js';
-import type { OutboxItem } from './journal-outbox.js';
+import type { NewUpdate, OutboxItem } from './journal-outbox.js';
 import { CANCELLED_ON_PLATFORM_NOTES, doneDespiteCancelNotes } from './notes.js';
-import type { TakenUpdate } from './outbox-delivery.js';
-import type { OutboxQueue } from './outbox-queue.js';
-import { fetchCommands, type RereadDeps } from './reread.js';
 
 /**
  * Putting back the platform's end after one of our updates landed on it.
@@ -22,18 +17,20 @@ import { fetchCommands, type RereadDeps } from './reread.js';
  * update on the wire (one update per command at a time). When the platform took that update,
  * the restore is written again in the delivery's transaction (`restoreIfOvertaken`), replacing
  * the first, with Notes that say how the device's job ended by then. Before it is sent
- * (`confirmRestore`) the command is read again: when the platform shows its end (the update had
+ * (`confirmRestore`, `restore-confirm.ts`) the command is read again: when the platform shows its end (the update had
  * landed before the cancel, was refused, or never arrived), the restore is dropped unsent. It is the one update the agent sends
  * about a command the platform ended, and the one move out of a terminal state it makes: putting
  * the platform's own end back. Other terminal states the platform may set are not put back.
  */
 
+/** Where a restore is written: the journal, and the outbox's write side (`OutboxQueue`). */
+export interface RestoreDeps {
+  journal: Journal;
+  outbox: { add(update: NewUpdate, at: number): number };
+}
+
 /** Writes the restore for `onTheWire`, an update that may land after the cancel, in the caller's transaction. */
-export function writeRestore(
-  deps: { journal: Journal; outbox: OutboxQueue },
-  item: OutboxItem,
-  at: number,
-): void {
+export function writeRestore(deps: RestoreDeps, item: OutboxItem, at: number): void {
   const record = deps.journal.get(item.commandId);
   if (record?.state !== 'Cancelled') return;
   for (const pending of deps.journal.outbox.pendingFor(item.commandId)) {
@@ -44,8 +41,8 @@ export function writeRestore(
 
 /** The platform took `item`: when it was overtaken, the restore is written again with today's Notes. */
 export function restoreIfOvertaken(
-  deps: { journal: Journal; outbox: OutboxQueue },
-  item: TakenUpdate,
+  deps: RestoreDeps,
+  item: OutboxItem & { overtaken: boolean },
   at: number,
 ): void {
   if (item.overtaken) writeRestore(deps, item, at);
@@ -56,37 +53,4 @@ function restoreNotes(item: OutboxItem, record: { phase: string; notes?: string 
   if (item.state === 'Processed') return doneDespiteCancelNotes(item.notes ?? '');
   if (item.state === 'Error' || record.phase === 'cancelling') return CANCELLED_ON_PLATFORM_NOTES;
   return record.notes ?? CANCELLED_ON_PLATFORM_NOTES;
-}
-
-/**
- * Whether a restore must still go: `skip` when a read shows the platform's own end (Cancelled),
- * the command gone, or a state this agent does not know; `send` when it shows any other state
- * this agent knows — our late update, a result (Processed, Error) included. A command of the
- * `commands` source that the read does not return (`commands/getAllByIds` returns neither
- * Processing nor terminal commands) is `send` once its job had started, when the late update
- * may have been Processing or a result (a Cancelled sent over Cancelled changes no state), and
- * `skip` before, when it could only have been Received, which the read would have returned.
- * Rejects when the platform cannot be read.
- */
-export async function confirmRestore(
-  deps: RereadDeps,
-  item: OutboxItem,
-  signal: AbortSignal,
-): Promise<'send' | 'skip'> {
-  const record = deps.journal.get(item.commandId);
-  if (!record) return 'skip';
-  const source = record.source ?? 'commands';
-  let found: Awaited<ReturnType<typeof fetchCommands>>;
-  try {
-    found = await fetchCommands(deps, source, [record.id], signal);
-  } catch (e) {
-    const error = toAgentError(e);
-    if (error.code === 'PLATFORM_REJECTED' || error.code === 'PLATFORM_FORBIDDEN') return 'skip';
-    throw error;
-  }
-  const shown = found.get(record.id);
-  if (!shown) return source === 'commands' && record.startedAt !== undefined ? 'send' : 'skip';
-  const state = shown.ok ? shown.command.state : shown.state;
-  if (state === 'Cancelled' || !COMMAND_STATES.some((s) => s === state)) return 'skip';
-  return 'send';
 }
