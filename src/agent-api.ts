@@ -3,6 +3,7 @@ import type { RateLimitState } from './connector/rate-budget.js';
 import type { CommandState } from './connector/wire.js';
 import type { ActionField, DeviceStatus, JobResult } from './drivers-api/types.js';
 import type { SerializedError } from './errors.js';
+import type { Message } from './messages/message.js';
 
 /**
  * What the running agent shows of itself: the status page, `/status.json`, `/healthz` and
@@ -23,7 +24,8 @@ export interface CommandSummary {
   seenAt: number;
   finishedAt?: number;
   progress?: number;
-  notes?: string;
+  /** The Notes reported, as a catalogue message (`/status.json` carries it as `{id, values}`). */
+  notes?: Message;
   error?: SerializedError;
   /** Receipt numbers, card counts … from the driver's result. */
   result?: Record<string, unknown>;
@@ -112,8 +114,8 @@ export type AgentEvent =
 
 export interface Health {
   ok: boolean;
-  /** Why not, in words IT understands; empty when ok. */
-  reasons: string[];
+  /** Why not, in words IT understands (`/healthz` gives them in English); empty when ok. */
+  reasons: Message[];
 }
 
 /** The running agent as the status server needs it. */

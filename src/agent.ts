@@ -14,7 +14,7 @@ import {
   openJournal,
 } from './commands/index.js';
 import type { Journal } from './commands/journal.js';
-import type { Config, Secrets } from './config.js';
+import { type Config, localeOf, type Secrets } from './config.js';
 import { type ConnectorClient, createConnectorClient } from './connector/client.js';
 import { enterpriseForWrite } from './connector/enterprise.js';
 import { ConnectorSocket } from './connector/websocket.js';
@@ -22,6 +22,7 @@ import type { DriverRegistry, SimulatedDevice } from './drivers-api/types.js';
 import { AgentError, toAgentError } from './errors.js';
 import { Listeners } from './listeners.js';
 import { errorFields, type Logger } from './log.js';
+import { messageRenderer } from './messages/render.js';
 import type { PlatformSimulator } from './simulator/index.js';
 import { EscapedFaults, type EscapeOrigin } from './status/escaped-faults.js';
 import { createMetrics, loopLag, type RunningStatusServer, startStatusServer } from './status/index.js';
@@ -76,6 +77,8 @@ export interface Agent {
 export function createAgent(config: Config, deps: AgentDeps): Agent {
   const clock = deps.clock ?? systemClock;
   const log = deps.log;
+  // The language of the Notes and the page; the log stays English.
+  const locale = localeOf(config);
   const bus: EventBus = new Listeners();
   const lag = loopLag();
   let simulator: PlatformSimulator | undefined;
@@ -199,6 +202,7 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       enterpriseIds: config.platform.enterpriseIds,
       onEvent: (event) => bus.emit(event),
       ...(deps.tuning ? { tuning: deps.tuning } : {}),
+      notesIn: messageRenderer(locale, config.timezone),
     });
     const running = engine;
     const connector = client;
@@ -245,6 +249,7 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       listen: config.status.listen,
       source,
       actions: config.status.actions,
+      locale,
       clock,
       log: log.child({ component: 'status' }),
       metrics: createMetrics({ site: config.site, deviceNames: new Map(devices.map((d) => [d.id, d.name])) }),
@@ -255,6 +260,7 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       devices: devices.length,
       websocket: socket ? 'on' : 'off',
       platform: platformUrl,
+      locale,
     });
     return { statusUrl };
   }

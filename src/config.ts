@@ -3,6 +3,8 @@ import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { AgentError, unreadableFile } from './errors.js';
+import { LOCALES, type Locale } from './messages/catalogue.js';
+import { defaultLocale } from './messages/locale.js';
 
 /**
  * The agent's configuration: one zod schema gives the type and the validation. A loaded config
@@ -98,6 +100,12 @@ export const ConfigSchema = z
           return false;
         }
       }, 'unknown time zone'),
+    /**
+     * The language staff read: the platform's Notes, the status page, the command line's words
+     * for people. Default: from the time zone, else the system locale (`localeOf`). Log lines
+     * stay English.
+     */
+    locale: z.enum(LOCALES).optional(),
     journal: z.object({ path: z.string().min(1) }),
     status: z
       .object({
@@ -164,6 +172,14 @@ export const ConfigSchema = z
   });
 
 export type Config = z.infer<typeof ConfigSchema>;
+
+/** The configured `locale`, or the default rule's (`src/messages/locale.ts`). */
+export function localeOf(
+  config: Pick<Config, 'locale' | 'timezone'>,
+  env: NodeJS.ProcessEnv = process.env,
+): Locale {
+  return config.locale ?? defaultLocale(config.timezone, env);
+}
 
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);

@@ -1,144 +1,71 @@
+import { errorCodeMessages } from './messages/error-codes.js';
+import { type Message, readMessage } from './messages/message.js';
+
 /**
  * The one error type of the agent. Every failure that crosses a module boundary is an
  * `AgentError` with a string `code`; whether it may be retried follows from the code (callers can
- * override it for a single error). The serialisable form `{code, message, details}` goes into the
- * journal; `notes` (or the code's default) is the sentence a receptionist reads in the platform's
- * Notes and on the status page.
+ * override it for a single error). The serialisable form `{code, message, notes, details}` goes
+ * into the journal. `message` is English for the log and support; `notes` (or the code's default,
+ * `errorCodeNote`) is the catalogue message a receptionist reads in the platform's Notes and on
+ * the status page, in the configured language.
  *
  * Secrets never belong in `message`, `notes` or `details`: build them from ids and codes only.
  */
 
 export const ERROR_CODES = {
-  CONFIG_INVALID: {
-    retryable: false,
-    notes: 'The agent configuration is invalid; ask IT to fix it.',
-  },
-  PLATFORM_UNREACHABLE: {
-    retryable: true,
-    notes: 'The platform could not be reached; the agent keeps trying.',
-  },
-  PLATFORM_TIMEOUT: {
-    retryable: true,
-    notes: 'The platform did not answer in time; the agent keeps trying.',
-  },
-  PLATFORM_ERROR: {
-    retryable: true,
-    notes: 'The platform reported an internal error; the agent keeps trying.',
-  },
-  PLATFORM_REJECTED: {
-    retryable: false,
-    notes: 'The platform refused the request.',
-  },
-  PLATFORM_FORBIDDEN: {
-    retryable: false,
-    notes: 'The platform refused the request for a business reason.',
-  },
-  PLATFORM_AUTH: {
-    retryable: false,
-    notes: 'The platform refused the agent’s tokens; ask IT to check the integration.',
-  },
-  PLATFORM_NOT_FOUND: {
-    retryable: false,
-    notes: 'The agent called a platform address that does not exist; ask IT to check the configuration.',
-  },
-  PLATFORM_CONFLICT: {
-    retryable: true,
-    notes: 'The data changed on the platform meanwhile; the agent re-reads it.',
-  },
-  REQUEST_TOO_LARGE: {
-    retryable: true,
-    notes: 'The request was too heavy for the platform; the agent retries with smaller pages.',
-  },
-  RATE_LIMITED: {
-    retryable: true,
-    notes: 'The platform asked the agent to slow down; it waits as told.',
-  },
-  REQUEST_INVALID: {
-    retryable: false,
-    notes: 'The agent built a request outside the platform’s documented limits.',
-  },
+  CONFIG_INVALID: { retryable: false },
+  PLATFORM_UNREACHABLE: { retryable: true },
+  PLATFORM_TIMEOUT: { retryable: true },
+  PLATFORM_ERROR: { retryable: true },
+  PLATFORM_REJECTED: { retryable: false },
+  PLATFORM_FORBIDDEN: { retryable: false },
+  PLATFORM_AUTH: { retryable: false },
+  PLATFORM_NOT_FOUND: { retryable: false },
+  PLATFORM_CONFLICT: { retryable: true },
+  REQUEST_TOO_LARGE: { retryable: true },
+  RATE_LIMITED: { retryable: true },
+  REQUEST_INVALID: { retryable: false },
   RESPONSE_INVALID: {
     // Not understood is not delivered: an HTML page from a captive portal or a proxy, a JSON array
     // where an object belongs. The agent keeps what it has and asks again later, as in an outage.
     retryable: true,
-    notes: 'The platform answered with data the agent does not understand; the agent keeps trying.',
   },
-  COMMAND_INVALID: {
-    retryable: false,
-    notes: 'The command from the platform is incomplete or malformed; nothing was done. Create it again.',
-  },
-  DEVICE_UNAVAILABLE: {
-    retryable: true,
-    notes: 'The device cannot be reached; check that it is switched on and connected.',
-  },
-  DEVICE_BUSY: {
-    retryable: true,
-    notes: 'The device is busy; the agent tries again shortly.',
-  },
-  DEVICE_TIMEOUT: {
-    retryable: true,
-    notes: 'The device did not answer in time.',
-  },
-  DEVICE_ERROR: {
-    retryable: false,
-    notes: 'The device reported an error; check it and try again.',
-  },
-  PAPER_OUT: {
-    retryable: false,
-    notes: 'The printer is out of paper; replace the roll and try again.',
-  },
-  COVER_OPEN: {
-    retryable: false,
-    notes: 'The printer cover is open; close it and try again.',
-  },
-  FISCAL_REJECTED: {
-    retryable: false,
-    notes: 'The fiscal printer refused the document; nothing was printed.',
-  },
-  NO_CARD: {
-    retryable: false,
-    notes: 'No card in the encoder; insert a blank card and try again.',
-  },
-  CARD_REJECTED: {
-    retryable: false,
-    notes: 'The encoder refused the card; use a blank card of this hotel’s system.',
-  },
-  ROOM_UNKNOWN: {
-    retryable: false,
-    notes: 'The lock system does not know this room; check the room-to-lock mapping.',
-  },
-  STATE_UNKNOWN: {
-    retryable: false,
-    notes: 'The agent cannot tell whether the device finished the job; check the device before trying again.',
-  },
-  ABORTED: {
-    retryable: false,
-    notes: 'The job was stopped before it finished.',
-  },
-  JOURNAL_ERROR: {
-    retryable: false,
-    notes: 'The agent cannot write its journal; ask IT to check the disk.',
-  },
-  INTERNAL: {
-    retryable: false,
-    notes: 'The agent hit an unexpected problem; ask IT to check its log.',
-  },
-} as const satisfies Record<string, { retryable: boolean; notes: string }>;
+  COMMAND_INVALID: { retryable: false },
+  DEVICE_UNAVAILABLE: { retryable: true },
+  DEVICE_BUSY: { retryable: true },
+  DEVICE_TIMEOUT: { retryable: true },
+  DEVICE_ERROR: { retryable: false },
+  PAPER_OUT: { retryable: false },
+  COVER_OPEN: { retryable: false },
+  FISCAL_REJECTED: { retryable: false },
+  NO_CARD: { retryable: false },
+  CARD_REJECTED: { retryable: false },
+  ROOM_UNKNOWN: { retryable: false },
+  STATE_UNKNOWN: { retryable: false },
+  ABORTED: { retryable: false },
+  JOURNAL_ERROR: { retryable: false },
+  INTERNAL: { retryable: false },
+} as const satisfies Record<string, { retryable: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/**
- * COMMAND_INVALID for a command outside the agent's bounds (too large, too deeply nested: see
- * `src/connector/bounds.ts`): creating it again the same way would fail the same way.
- */
-export const OVERSIZED_COMMAND_NOTES =
-  'The command from the platform is too large or too deeply nested for the agent to read; nothing was done. Ask IT to check what created it.';
+/** Every code has its sentence (a compile-time check as much as a table). */
+const CODE_NOTES: Record<ErrorCode, () => Message> = errorCodeMessages;
+
+/** The sentence staff read for `code` when nothing more precise is said. */
+export function errorCodeNote(code: ErrorCode): Message {
+  return CODE_NOTES[code]();
+}
 
 /** The form an error takes in the journal and in JSON. */
 export interface SerializedError {
   code: ErrorCode;
   message: string;
-  notes: string;
+  /**
+   * A catalogue message; a plain string in journals written by older builds, and (transitional)
+   * from a driver whose sentences are not in the catalogue yet. Read it with `readMessage`.
+   */
+  notes: Message | string;
   retryable: boolean;
   details?: Record<string, unknown>;
 }
@@ -146,8 +73,11 @@ export interface SerializedError {
 export interface AgentErrorOptions {
   /** Overrides the code's default. */
   retryable?: boolean;
-  /** The receptionist's sentence; defaults to the code's. */
-  notes?: string;
+  /**
+   * The receptionist's sentence; defaults to the code's. Transitional: a plain string (a sentence
+   * not in the catalogue yet) is kept as a text message.
+   */
+  notes?: Message | string;
   /** Machine-readable context: ids, status codes, counters. Never secrets. */
   details?: Record<string, unknown>;
   cause?: unknown;
@@ -157,14 +87,15 @@ export class AgentError extends Error {
   override readonly name = 'AgentError';
   readonly code: ErrorCode;
   readonly retryable: boolean;
-  readonly notes: string;
+  /** A catalogue message (transitional: or a sentence not in the catalogue yet, see `DriverText`). */
+  readonly notes: Message | string;
   readonly details: Record<string, unknown>;
 
   constructor(code: ErrorCode, message: string, options: AgentErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.retryable = options.retryable ?? ERROR_CODES[code].retryable;
-    this.notes = options.notes ?? ERROR_CODES[code].notes;
+    this.notes = options.notes ?? errorCodeNote(code);
     this.details = options.details ?? {};
   }
 
@@ -182,7 +113,7 @@ export class AgentError extends Error {
   static fromJSON(value: SerializedError): AgentError {
     return new AgentError(value.code, value.message, {
       retryable: value.retryable,
-      notes: value.notes,
+      notes: readMessage(value.notes),
       ...(value.details ? { details: value.details } : {}),
     });
   }

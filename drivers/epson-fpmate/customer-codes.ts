@@ -1,4 +1,5 @@
 import type { FiscalJobData } from '../../src/connector/model.js';
+import type { DriverText } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import { fiscalNotes } from './notes.js';
 
@@ -95,7 +96,7 @@ export function isLotteryCode(code: string): boolean {
   return /^[A-Z0-9]{8}$/.test(code);
 }
 
-function invalid(message: string, notes: string): AgentError {
+function invalid(message: string, notes: DriverText): AgentError {
   return new AgentError('COMMAND_INVALID', message, { notes });
 }
 

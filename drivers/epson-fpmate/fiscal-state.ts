@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { DeviceStore } from '../../src/drivers-api/types.js';
+import type { DeviceStore, DriverText } from '../../src/drivers-api/types.js';
+import { isMessage } from '../../src/messages/message.js';
 
 /**
  * What the driver keeps about the fiscal day in its device store (the journal), so that a
@@ -74,7 +75,8 @@ export const LastActionSchema = z.object({
   action: z.string(),
   at: z.number(),
   ok: z.boolean(),
-  notes: z.string(),
+  // A catalogue message; a plain sentence when an older build stored it.
+  notes: z.custom<DriverText>((v) => typeof v === 'string' || isMessage(v)),
 });
 export type LastAction = z.infer<typeof LastActionSchema>;
 

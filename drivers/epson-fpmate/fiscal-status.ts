@@ -1,4 +1,4 @@
-import type { DeviceStatus } from '../../src/drivers-api/types.js';
+import type { DeviceStatus, DriverText } from '../../src/drivers-api/types.js';
 import { localStamp, nextOccurrence } from './closure-time.js';
 import type { DailyClosureOptions } from './config.js';
 import type { FiscalState } from './fiscal-state.js';
@@ -56,7 +56,7 @@ export interface FiscalStatusInput {
 export function fiscalStatus(input: FiscalStatusInput): Pick<DeviceStatus, 'facts' | 'warnings'> {
   const { rt, state, closure, timeZone, now } = input;
   const facts: DeviceStatus['facts'] = {};
-  const warnings: string[] = [];
+  const warnings: DriverText[] = [];
 
   const rtWords = rtStateWords(rt.mainStatus, rt.subStatus);
   facts.rtState = rtWords ?? null;
@@ -117,7 +117,7 @@ export function fiscalStatus(input: FiscalStatusInput): Pick<DeviceStatus, 'fact
   }
   const action = state.lastAction();
   facts.lastAction = action
-    ? `${action.action} at ${localStamp(action.at, timeZone)}: ${action.notes}`
+    ? fiscalNotes.lastActionFact(action.action, localStamp(action.at, timeZone), action.notes)
     : null;
   if (action && !action.ok && now - action.at < DAY) warnings.push(action.notes);
   return { facts, warnings };

@@ -75,7 +75,7 @@ export async function printPlanned(d: WorkDeps, plan: Plan, ectx: ExecuteContext
     }
     const result = await sendPlanned(d, plan, ectx);
     return {
-      notes: `${result.notes}. ${fiscalNotes.closedThenPrinted()}${closure.z !== undefined ? ` (Z ${closure.z})` : ''}`,
+      notes: fiscalNotes.closedThenPrinted(result.notes, closure.z),
       details: { ...result.details, closedDayFirst: closure.z ?? true },
     };
   }

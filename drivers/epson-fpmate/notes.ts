@@ -1,72 +1,230 @@
+import { defineMessages } from '../../src/messages/catalogue.js';
+import type { Message, MessageArg } from '../../src/messages/message.js';
+
 /**
  * What a receptionist reads (the platform's Notes, the status page) about the fiscal work of
  * issue 14 — VAT natures, payments, deductions, customer codes, voids, unreferenced refunds,
- * reference checks, the daily closure and the printer's RT state — in one place, so that a later
- * catalogue can translate them. Each sentence says what happened, whether anything was printed,
- * and what to do. Ids and numbers only: never a guest's data, never a token.
+ * reference checks, the daily closure and the printer's RT state — as catalogue entries in
+ * English and Italian. Each sentence says what happened, whether anything was printed, and what
+ * to do. Ids and numbers only: never a guest's data, never a token.
  */
+const m = defineMessages('epson', {
+  unclassifiable: {
+    en: 'The bill line “{item}” has no VAT rate and no VAT nature (exempt, not subject, city tax …) the agent can tell; nothing was printed. Ask IT to set its tax code or exemption on the platform, or map it in the driver’s itemNatures.',
+    it: 'La riga del conto “{item}” non ha un’aliquota IVA né una natura IVA (esente, non soggetta, imposta di soggiorno …) che l’agente riconosca; non è stato stampato nulla. Chiedere all’assistenza informatica di impostarne il codice IVA o l’esenzione sulla piattaforma, o di mapparla negli itemNatures del driver.',
+  },
+  natureWithVat: {
+    en: 'The bill line “{item}” is marked {nature} (no VAT) but carries VAT; nothing was printed. Check the item’s tax on the platform.',
+    it: 'La riga del conto “{item}” è indicata come {nature} (senza IVA) ma ha l’IVA; non è stato stampato nulla. Controllare l’imposta dell’articolo sulla piattaforma.',
+  },
+  noDepartmentNature: {
+    en: 'The fiscal printer has no department for VAT nature {nature} (bill line “{item}”); nothing was printed. Ask IT to add it to the driver’s departments.',
+    it: 'La stampante fiscale non ha un reparto per la natura IVA {nature} (riga del conto “{item}”); non è stato stampato nulla. Chiedere all’assistenza informatica di aggiungerlo ai reparti del driver.',
+  },
+  noDepartmentRate: {
+    en: 'The fiscal printer has no department for VAT {rate} % (bill line “{item}”); nothing was printed. Ask IT to add it to the driver’s departments.',
+    it: 'La stampante fiscale non ha un reparto per l’IVA al {rate} % (riga del conto “{item}”); non è stato stampato nulla. Chiedere all’assistenza informatica di aggiungerlo ai reparti del driver.',
+  },
+  mixedRates: {
+    en: 'The bill line “{item}” mixes VAT rates, which one receipt line cannot show; nothing was printed. Split the item on the platform, then issue the receipt again.',
+    it: 'La riga del conto “{item}” mescola aliquote IVA diverse, che una riga di scontrino non può mostrare; non è stato stampato nulla. Dividere l’articolo sulla piattaforma, poi emettere di nuovo lo scontrino.',
+  },
+  unknownPayment: {
+    en: 'The bill has a payment of type {type}, which the agent does not know how to record on the fiscal printer; nothing was printed. Ask IT to map it in the driver’s payments.',
+    it: 'Il conto ha un pagamento di tipo {type}, che l’agente non sa registrare sulla stampante fiscale; non è stato stampato nulla. Chiedere all’assistenza informatica di mapparlo nei payments del driver.',
+  },
+  depositTooLarge: {
+    en: 'The bill’s deposit is larger than what it is deducted from; nothing was printed. Check the bill on the platform.',
+    it: 'L’acconto del conto supera l’importo da cui è detratto; non è stato stampato nulla. Controllare il conto sulla piattaforma.',
+  },
+  voucherTooLarge: {
+    en: 'The bill’s voucher is larger than what it is deducted from; nothing was printed. Check the bill on the platform.',
+    it: 'Il buono del conto supera l’importo da cui è detratto; non è stato stampato nulla. Controllare il conto sulla piattaforma.',
+  },
+  deductionOnRefund: {
+    en: 'A refund cannot deduct a deposit or a voucher; nothing was printed. Refund the amounts paid on the platform instead.',
+    it: 'Un reso non può detrarre un acconto o un buono; non è stato stampato nulla. Rimborsare invece sulla piattaforma gli importi pagati.',
+  },
+  badTaxIdentifier: {
+    en: 'The customer’s tax code is neither a valid codice fiscale nor a valid partita IVA (its check digit does not match); nothing was printed. Correct it on the platform, or remove it, then issue the receipt again.',
+    it: 'Il codice del cliente non è né un codice fiscale né una partita IVA validi (il carattere di controllo non corrisponde); non è stato stampato nulla. Correggerlo sulla piattaforma, o toglierlo, poi emettere di nuovo lo scontrino.',
+  },
+  badLotteryCode: {
+    en: 'The customer’s lottery code is not valid (8 letters and digits); nothing was printed. Correct it, or remove it, then issue the receipt again.',
+    it: 'Il codice lotteria del cliente non è valido (8 lettere e cifre); non è stato stampato nulla. Correggerlo, o toglierlo, poi emettere di nuovo lo scontrino.',
+  },
+  noUnreferencedRefunds: {
+    en: 'The refund does not name the original receipt and the agent is set not to print refunds without one; nothing was printed. Add the original receipt’s number on the platform.',
+    it: 'Il reso non indica lo scontrino originale e l’agente è impostato per non stampare resi senza; non è stato stampato nulla. Aggiungere sulla piattaforma il numero dello scontrino originale.',
+  },
+  voidRefused: {
+    en: 'The fiscal printer says receipt {label} of {date} cannot be voided (not found, already voided or already refunded); nothing was printed. Check the receipt’s number and date.',
+    it: 'La stampante fiscale dice che lo scontrino {label} del {date} non si può annullare (non trovato, già annullato o già reso); non è stato stampato nulla. Controllare numero e data dello scontrino.',
+  },
+  refundRefused: {
+    en: 'The fiscal printer says receipt {label} of {date} cannot be refunded (not found, already voided or already refunded); nothing was printed. Check the receipt’s number and date.',
+    it: 'La stampante fiscale dice che lo scontrino {label} del {date} non si può rendere (non trovato, già annullato o già reso); non è stato stampato nulla. Controllare numero e data dello scontrino.',
+  },
+  voidReceiptMissing: {
+    en: 'Give the number of the receipt to void as ZZZZ-NNNN (closure number, receipt number), e.g. 0012-0034.',
+    it: 'Indicare il numero dello scontrino da annullare come ZZZZ-NNNN (numero di chiusura, numero di scontrino), per esempio 0012-0034.',
+  },
+  voidDateMissing: {
+    en: 'The agent does not know when receipt {label} was printed; give its date (YYYY-MM-DD). Nothing was printed.',
+    it: 'L’agente non sa quando è stato stampato lo scontrino {label}; indicarne la data (AAAA-MM-GG). Non è stato stampato nulla.',
+  },
+  voidSerialUnknown: {
+    en: 'The fiscal printer’s serial number is not known yet, so the void cannot name it; nothing was printed. Try again once the printer answers.',
+    it: 'La matricola della stampante fiscale non è ancora nota, quindi l’annullo non può indicarla; non è stato stampato nulla. Riprovare quando la stampante risponde.',
+  },
+  closureRefusedThenFailed: {
+    en: 'The printer refused the receipt because its fiscal day has been open too long, and the daily closure (Z report) failed too ({why}); nothing was printed. Run the Z report on the printer, then issue the receipt again.',
+    it: 'La stampante ha rifiutato lo scontrino perché la giornata fiscale è aperta da troppo tempo, e anche la chiusura giornaliera (rapporto Z) non è riuscita ({why}); non è stato stampato nulla. Eseguire il rapporto Z sulla stampante, poi emettere di nuovo lo scontrino.',
+  },
+  closedThenPrinted: {
+    en: '{notes}. The fiscal day had been open too long: the agent ran the daily closure (Z report) first',
+    it: '{notes}. La giornata fiscale era aperta da troppo tempo: l’agente ha eseguito prima la chiusura giornaliera (rapporto Z)',
+  },
+  closedThenPrintedZ: {
+    en: '{notes}. The fiscal day had been open too long: the agent ran the daily closure (Z report) first (Z {z})',
+    it: '{notes}. La giornata fiscale era aperta da troppo tempo: l’agente ha eseguito prima la chiusura giornaliera (rapporto Z) (Z {z})',
+  },
+  xReportPrinted: {
+    en: 'X report (daily financial report) printed on RT {serial}',
+    it: 'Rapporto X (rapporto finanziario giornaliero) stampato su RT {serial}',
+  },
+  zReportPrinted: {
+    en: 'Daily closure (Z report) done on RT {serial}',
+    it: 'Chiusura giornaliera (rapporto Z) eseguita su RT {serial}',
+  },
+  zReportPrintedNumber: {
+    en: 'Daily closure (Z report {z}) done on RT {serial}',
+    it: 'Chiusura giornaliera (rapporto Z {z}) eseguita su RT {serial}',
+  },
+  fromStateAfterLostAnswer: {
+    en: '{sentence}, as the printer’s state shows after its answer was lost',
+    it: '{sentence}, come risulta dallo stato della stampante dopo che la sua risposta è andata persa',
+  },
+  zReportSkipped: {
+    en: 'No daily closure needed: no receipt was printed since the last Z report. Nothing was printed.',
+    it: 'Nessuna chiusura giornaliera necessaria: nessuno scontrino stampato dall’ultimo rapporto Z. Non è stato stampato nulla.',
+  },
+  zReportFailed: {
+    en: 'The Z report was not printed: {why}',
+    it: 'Il rapporto Z non è stato stampato: {why}',
+  },
+  xReportFailed: {
+    en: 'The X report was not printed: {why}',
+    it: 'Il rapporto X non è stato stampato: {why}',
+  },
+  unreachable: {
+    en: 'the printer cannot be reached ({reason})',
+    it: 'la stampante non è raggiungibile ({reason})',
+  },
+  zReportUnknown: {
+    en: 'The printer did not confirm the Z report and its state cannot be read; check the printer before trying again.',
+    it: 'La stampante non ha confermato il rapporto Z e il suo stato non si può leggere; controllare la stampante prima di riprovare.',
+  },
+  xReportUnknown: {
+    en: 'The printer did not confirm the X report and its state cannot be read; check the printer before trying again.',
+    it: 'La stampante non ha confermato il rapporto X e il suo stato non si può leggere; controllare la stampante prima di riprovare.',
+  },
+  dayOpenLongAt: {
+    en: 'The fiscal day has been open for {hours, plural, one {# hour} other {# hours}}: the daily closure (Z report) is due — it runs at {at}, or use Print Z report.',
+    it: 'La giornata fiscale è aperta da {hours, plural, one {# ora} other {# ore}}: è dovuta la chiusura giornaliera (rapporto Z) — viene eseguita alle {at}, oppure usare Stampa rapporto Z.',
+  },
+  dayOpenLong: {
+    en: 'The fiscal day has been open for {hours, plural, one {# hour} other {# hours}}: the daily closure (Z report) is due — run it on the printer or with Print Z report.',
+    it: 'La giornata fiscale è aperta da {hours, plural, one {# ora} other {# ore}}: è dovuta la chiusura giornaliera (rapporto Z) — eseguirla sulla stampante o con Stampa rapporto Z.',
+  },
+  dayOpenUnknownAge: {
+    en: 'The fiscal day is open, since before the agent started: if the daily closure (Z report) was not run today, run it.',
+    it: 'La giornata fiscale è aperta da prima che l’agente partisse: se oggi la chiusura giornaliera (rapporto Z) non è stata eseguita, eseguirla.',
+  },
+  closureFailed: {
+    en: 'The daily closure (Z report) of {when} failed: {why}. The agent tries again; if it keeps failing, run the Z report on the printer.',
+    it: 'La chiusura giornaliera (rapporto Z) del {when} non è riuscita: {why}. L’agente riprova; se continua a non riuscire, eseguire il rapporto Z sulla stampante.',
+  },
+  closureMissed: {
+    en: 'The daily closure (Z report) of {when} could not be done. Run the Z report on the printer, or use Print Z report.',
+    it: 'La chiusura giornaliera (rapporto Z) del {when} non si è potuta eseguire. Eseguire il rapporto Z sulla stampante, oppure usare Stampa rapporto Z.',
+  },
+  closureUnknown: {
+    en: 'The daily closure (Z report) was sent but its outcome is not known yet; the agent checks the printer before doing anything else.',
+    it: 'La chiusura giornaliera (rapporto Z) è stata inviata ma il suo esito non è ancora noto; l’agente controlla la stampante prima di fare altro.',
+  },
+  rtNotInService: {
+    en: 'The fiscal printer is not in service as an RT ({state}): its receipts are not sent to the tax agency. Call the printer’s technician.',
+    it: 'La stampante fiscale non è in servizio come RT ({state}): i suoi scontrini non vengono inviati all’Agenzia delle Entrate. Chiamare il tecnico della stampante.',
+  },
+  fiscalMemoryNotInService: {
+    en: 'The fiscal printer reports its fiscal memory as not in service. Call the printer’s technician.',
+    it: 'La stampante fiscale indica la memoria fiscale come non in servizio. Chiamare il tecnico della stampante.',
+  },
+  filesWaiting: {
+    en: '{count, plural, one {# daily file has} other {# daily files have}} been waiting {hours, plural, one {# hour} other {# hours}} to be sent to the tax agency: check the printer’s internet connection.',
+    it: '{count, plural, one {# file giornaliero attende} other {# file giornalieri attendono}} da {hours, plural, one {# ora} other {# ore}} l’invio all’Agenzia delle Entrate: controllare la connessione internet della stampante.',
+  },
+  lastActionFact: { en: '{action} at {at}: {notes}', it: '{action} alle {at}: {notes}' },
+  waitingForClosure: {
+    en: 'The printer is waiting for the daily closure (Z report): it refuses receipts until it is done.',
+    it: 'La stampante attende la chiusura giornaliera (rapporto Z): rifiuta gli scontrini finché non è eseguita.',
+  },
+  voidUnknown: {
+    en: 'The agent stopped while a void was being printed and cannot tell whether it was: check the printer’s last receipt.',
+    it: 'L’agente si è fermato mentre stampava un annullo e non sa se è stato stampato: controllare l’ultimo scontrino della stampante.',
+  },
+  reportLastUnknown: {
+    en: 'The agent stopped while a report was being printed and cannot tell whether it was: check the printer’s last receipt.',
+    it: 'L’agente si è fermato mentre stampava un rapporto e non sa se è stato stampato: controllare l’ultimo scontrino della stampante.',
+  },
+});
 
-const NOT_PRINTED = 'nothing was printed';
-
+/** The sentences above, with the arguments each call site has. */
 export const fiscalNotes = {
-  unclassifiable: (item: string) =>
-    `The bill line "${item}" has no VAT rate and no VAT nature (exempt, not subject, city tax …) the agent can tell; ${NOT_PRINTED}. Ask IT to set its tax code or exemption on the platform, or map it in the driver's itemNatures.`,
-  natureWithVat: (item: string, nature: string) =>
-    `The bill line "${item}" is marked ${nature} (no VAT) but carries VAT; ${NOT_PRINTED}. Check the item's tax on the platform.`,
-  noDepartment: (item: string, what: string) =>
-    `The fiscal printer has no department for ${what} (bill line "${item}"); ${NOT_PRINTED}. Ask IT to add it to the driver's departments.`,
-  mixedRates: (item: string) =>
-    `The bill line "${item}" mixes VAT rates, which one receipt line cannot show; ${NOT_PRINTED}. Split the item on the platform, then issue the receipt again.`,
-  unknownPayment: (type: string) =>
-    `The bill has a payment of type ${type}, which the agent does not know how to record on the fiscal printer; ${NOT_PRINTED}. Ask IT to map it in the driver's payments.`,
-  deductionTooLarge: (what: string) =>
-    `The bill's ${what} is larger than what it is deducted from; ${NOT_PRINTED}. Check the bill on the platform.`,
-  deductionOnRefund: () =>
-    `A refund cannot deduct a deposit or a voucher; ${NOT_PRINTED}. Refund the amounts paid on the platform instead.`,
-  badTaxIdentifier: () =>
-    `The customer's tax code is neither a valid codice fiscale nor a valid partita IVA (its check digit does not match); ${NOT_PRINTED}. Correct it on the platform, or remove it, then issue the receipt again.`,
-  badLotteryCode: () =>
-    `The customer's lottery code is not valid (8 letters and digits); ${NOT_PRINTED}. Correct it, or remove it, then issue the receipt again.`,
-  noUnreferencedRefunds: () =>
-    `The refund does not name the original receipt and the agent is set not to print refunds without one; ${NOT_PRINTED}. Add the original receipt's number on the platform.`,
+  unclassifiable: (item: string) => m.unclassifiable({ item }),
+  natureWithVat: (item: string, nature: string) => m.natureWithVat({ item, nature }),
+  noDepartmentNature: (item: string, nature: string) => m.noDepartmentNature({ item, nature }),
+  noDepartmentRate: (item: string, rate: number) => m.noDepartmentRate({ item, rate }),
+  mixedRates: (item: string) => m.mixedRates({ item }),
+  unknownPayment: (type: string) => m.unknownPayment({ type }),
+  deductionTooLarge: (what: 'deposit' | 'voucher') =>
+    what === 'deposit' ? m.depositTooLarge() : m.voucherTooLarge(),
+  deductionOnRefund: () => m.deductionOnRefund(),
+  badTaxIdentifier: () => m.badTaxIdentifier(),
+  badLotteryCode: () => m.badLotteryCode(),
+  noUnreferencedRefunds: () => m.noUnreferencedRefunds(),
   referenceRefused: (kind: 'refund' | 'void', label: string, date: string) =>
-    `The fiscal printer says receipt ${label} of ${date} cannot be ${kind === 'void' ? 'voided' : 'refunded'} (not found, already voided or already refunded); ${NOT_PRINTED}. Check the receipt's number and date.`,
-  voidReceiptMissing: () =>
-    'Give the number of the receipt to void as ZZZZ-NNNN (closure number, receipt number), e.g. 0012-0034.',
-  voidDateMissing: (label: string) =>
-    `The agent does not know when receipt ${label} was printed; give its date (YYYY-MM-DD). Nothing was printed.`,
-  voidSerialUnknown: () =>
-    `The fiscal printer's serial number is not known yet, so the void cannot name it; ${NOT_PRINTED}. Try again once the printer answers.`,
-  closureRefusedThenFailed: (why: string) =>
-    `The printer refused the receipt because its fiscal day has been open too long, and the daily closure (Z report) failed too (${why}); ${NOT_PRINTED}. Run the Z report on the printer, then issue the receipt again.`,
-  closedThenPrinted: () =>
-    'The fiscal day had been open too long: the agent ran the daily closure (Z report) first',
-  xReportPrinted: (serial: string) => `X report (daily financial report) printed on RT ${serial}`,
-  zReportPrinted: (serial: string, z: number | undefined, verified: boolean) =>
-    `Daily closure (Z report${z === undefined ? '' : ` ${z}`}) done on RT ${serial}${verified ? '' : ', as the printer’s state shows after its answer was lost'}`,
-  zReportSkipped: () =>
-    'No daily closure needed: no receipt was printed since the last Z report. Nothing was printed.',
-  reportFailed: (what: string, why: string) => `The ${what} was not printed: ${why}`,
-  reportUnknown: (what: string) =>
-    `The printer did not confirm the ${what} and its state cannot be read; check the printer before trying again.`,
+    kind === 'void' ? m.voidRefused({ label, date }) : m.refundRefused({ label, date }),
+  voidReceiptMissing: () => m.voidReceiptMissing(),
+  voidDateMissing: (label: string) => m.voidDateMissing({ label }),
+  voidSerialUnknown: () => m.voidSerialUnknown(),
+  closureRefusedThenFailed: (why: MessageArg) => m.closureRefusedThenFailed({ why }),
+  /** A receipt's Notes, then that the agent closed the day first. */
+  closedThenPrinted: (notes: MessageArg, z: number | undefined) =>
+    z === undefined ? m.closedThenPrinted({ notes }) : m.closedThenPrintedZ({ notes, z }),
+  xReportPrinted: (serial: string) => m.xReportPrinted({ serial }),
+  zReportPrinted: (serial: string, z: number | undefined, verified: boolean): Message => {
+    const done = z === undefined ? m.zReportPrinted({ serial }) : m.zReportPrintedNumber({ serial, z });
+    return verified ? done : m.fromStateAfterLostAnswer({ sentence: done });
+  },
+  zReportSkipped: () => m.zReportSkipped(),
+  reportFailed: (what: 'Z report' | 'X report', why: MessageArg) =>
+    what === 'Z report' ? m.zReportFailed({ why }) : m.xReportFailed({ why }),
+  unreachable: (reason: string) => m.unreachable({ reason }),
+  reportUnknown: (what: 'Z report' | 'X report') =>
+    what === 'Z report' ? m.zReportUnknown() : m.xReportUnknown(),
   dayOpenLong: (hours: number, at: string | undefined) =>
-    `The fiscal day has been open for ${hours} hours: the daily closure (Z report) is due — ${at ? `it runs at ${at}, or use Print Z report` : 'run it on the printer or with Print Z report'}.`,
-  dayOpenUnknownAge: () =>
-    'The fiscal day is open, since before the agent started: if the daily closure (Z report) was not run today, run it.',
-  closureFailed: (when: string, why: string) =>
-    `The daily closure (Z report) of ${when} failed: ${why}. The agent tries again; if it keeps failing, run the Z report on the printer.`,
-  closureMissed: (when: string) =>
-    `The daily closure (Z report) of ${when} could not be done. Run the Z report on the printer, or use Print Z report.`,
-  closureUnknown: () =>
-    'The daily closure (Z report) was sent but its outcome is not known yet; the agent checks the printer before doing anything else.',
-  rtNotInService: (state: string) =>
-    `The fiscal printer is not in service as an RT (${state}): its receipts are not sent to the tax agency. Call the printer's technician.`,
-  fiscalMemoryNotInService: () =>
-    'The fiscal printer reports its fiscal memory as not in service. Call the printer’s technician.',
-  filesWaiting: (count: number, hours: number) =>
-    `${count} daily file(s) have been waiting ${hours} hours to be sent to the tax agency: check the printer’s internet connection.`,
-  waitingForClosure: () =>
-    'The printer is waiting for the daily closure (Z report): it refuses receipts until it is done.',
-  lastActionUnknown: (what: string) =>
-    `The agent stopped while a ${what} was being printed and cannot tell whether it was: check the printer’s last receipt.`,
+    at ? m.dayOpenLongAt({ hours, at }) : m.dayOpenLong({ hours }),
+  dayOpenUnknownAge: () => m.dayOpenUnknownAge(),
+  closureFailed: (when: string, why: MessageArg) => m.closureFailed({ when, why }),
+  closureMissed: (when: string) => m.closureMissed({ when }),
+  closureUnknown: () => m.closureUnknown(),
+  rtNotInService: (state: string) => m.rtNotInService({ state }),
+  fiscalMemoryNotInService: () => m.fiscalMemoryNotInService(),
+  filesWaiting: (count: number, hours: number) => m.filesWaiting({ count, hours }),
+  waitingForClosure: () => m.waitingForClosure(),
+  /** The status page's fact: the last device action, when, and its Notes. */
+  lastActionFact: (action: string, at: string, notes: MessageArg) => m.lastActionFact({ action, at, notes }),
+  lastActionUnknown: (what: 'void' | 'report') => (what === 'void' ? m.voidUnknown() : m.reportLastUnknown()),
 };

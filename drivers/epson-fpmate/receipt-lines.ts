@@ -1,5 +1,6 @@
 import type { LegacyLine } from '../../src/connector/model.js';
 import type { CurrencyValue, WireOrderItem, WirePayment } from '../../src/connector/wire.js';
+import type { DriverText } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import { toCents, toUnits, unitsToCents } from './money.js';
 import {
@@ -141,7 +142,7 @@ export function fromLegacyPayment(line: LegacyLine): SourcePayment | undefined {
   return { keys, units: toUnits(line.gross, `the payment ${keys[0]}`), currency: line.currency };
 }
 
-function rejected(message: string, notes: string): AgentError {
+function rejected(message: string, notes: DriverText): AgentError {
   return new AgentError('FISCAL_REJECTED', message, { notes });
 }
 
@@ -203,7 +204,7 @@ function rateOf(line: SourceLine, options: LineOptions): number | undefined {
  */
 export function classifyLine(line: SourceLine, options: LineOptions): LineClass {
   const nature = natureOf(line, options);
-  const fallback = (what: string, message: string, notes: string): LineClass => {
+  const fallback = (what: string, message: string, notes: DriverText): LineClass => {
     if (options.defaultDepartment !== undefined) return { department: options.defaultDepartment };
     throw rejected(`${message} (line "${line.name}", ${what})`, notes);
   };
@@ -219,7 +220,7 @@ export function classifyLine(line: SourceLine, options: LineOptions): LineClass 
     return fallback(
       `nature ${nature}`,
       'No department for a nature',
-      fiscalNotes.noDepartment(line.name, `VAT nature ${nature}`),
+      fiscalNotes.noDepartmentNature(line.name, nature),
     );
   }
   const rate = rateOf(line, options);
@@ -232,6 +233,6 @@ export function classifyLine(line: SourceLine, options: LineOptions): LineClass 
   return fallback(
     described,
     `No department for VAT ${rate} %`,
-    fiscalNotes.noDepartment(line.name, `VAT ${rate} %`),
+    fiscalNotes.noDepartmentRate(line.name, rate),
   );
 }

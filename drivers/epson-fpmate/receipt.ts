@@ -1,5 +1,5 @@
 import type { FiscalJobData } from '../../src/connector/model.js';
-import type { PlatformReader } from '../../src/drivers-api/types.js';
+import type { DriverText, PlatformReader } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import { DEFAULT_ITEM_NAMES, departmentTable, type EpsonFpmateOptions, itemNatureTable } from './config.js';
 import { customerCodes } from './customer-codes.js';
@@ -33,7 +33,7 @@ export interface ReceiptContext {
   ownSerial?: string | undefined;
 }
 
-function rejected(message: string, notes: string): AgentError {
+function rejected(message: string, notes: DriverText): AgentError {
   return new AgentError('FISCAL_REJECTED', message, { notes });
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { JobResult } from '../../src/drivers-api/types.js';
+import type { DriverText, JobResult } from '../../src/drivers-api/types.js';
+import { isMessage } from '../../src/messages/message.js';
 import type { LastDocument } from './last-document.js';
 import { comparePositions, type DocPosition } from './protocol.js';
 
@@ -80,7 +81,11 @@ export type SendingCheckpoint = z.infer<typeof SendingCheckpointSchema>;
 export const DoneCheckpointSchema = z.object({
   v: z.literal(1),
   phase: z.literal('done'),
-  result: z.object({ notes: z.string(), details: z.record(z.string(), z.unknown()).optional() }),
+  // Notes: a catalogue message, or the sentence an older build stored.
+  result: z.object({
+    notes: z.custom<DriverText>((v) => typeof v === 'string' || isMessage(v)),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
 });
 
 export const CheckpointSchema = z.discriminatedUnion('phase', [

@@ -52,7 +52,7 @@ export async function printXReport(d: ReportDeps): Promise<JobResult> {
   }
   if (result.kind === 'not-sent') {
     throw new AgentError('DEVICE_UNAVAILABLE', `X report: printer not reachable (${result.reason})`, {
-      notes: fiscalNotes.reportFailed('X report', `the printer cannot be reached (${result.reason})`),
+      notes: fiscalNotes.reportFailed('X report', fiscalNotes.unreachable(result.reason)),
     });
   }
   if (!response) {
@@ -185,7 +185,7 @@ export async function closeDay(
     return record(d, {
       status: 'failed',
       reason,
-      detail: meaning.kind === 'failed' ? (meaning.error.notes ?? meaning.error.message) : response.code,
+      detail: meaning.kind === 'failed' ? meaning.error.message : response.code,
     });
   }
   // Lost, unreadable, busy or ambiguous: the printer's state decides.

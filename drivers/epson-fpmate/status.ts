@@ -1,5 +1,5 @@
 import type { Clock } from '../../src/clock.js';
-import type { DeviceStatus } from '../../src/drivers-api/types.js';
+import type { DeviceStatus, DriverText } from '../../src/drivers-api/types.js';
 import type { AgentError } from '../../src/errors.js';
 import { type DecodedPrinterStatus, decodePrinterStatus } from './protocol.js';
 import type { FpmateResponse } from './xml-response.js';
@@ -169,7 +169,7 @@ export class StatusBoard {
   }
 
   snapshot(): DeviceStatus {
-    const warnings: string[] = [];
+    const warnings: DriverText[] = [];
     const p = this.printer;
     if (p?.printer === 'paper-low') warnings.push('Paper is running low: have a new roll ready.');
     if (p?.printer === 'offline')
@@ -234,7 +234,9 @@ export class StatusBoard {
     if (this.fiscal) {
       const extra = this.fiscal(rt);
       Object.assign(facts, extra.facts);
-      warnings.push(...extra.warnings.filter((w) => !warnings.includes(w)));
+      warnings.push(
+        ...extra.warnings.filter((w) => !warnings.some((k) => JSON.stringify(k) === JSON.stringify(w))),
+      );
     }
     const status: DeviceStatus = { connected: this.connected, summary: this.summary(), warnings, facts };
     if (this.lastContact !== undefined) status.lastContact = this.lastContact;

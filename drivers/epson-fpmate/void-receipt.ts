@@ -1,4 +1,4 @@
-import type { ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
+import type { DriverText, ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { FiscalState } from './fiscal-state.js';
 import type { LastDocument } from './last-document.js';
@@ -29,7 +29,7 @@ export interface VoidParams {
   date?: string | undefined;
 }
 
-function invalid(message: string, notes: string): AgentError {
+function invalid(message: string, notes: DriverText): AgentError {
   return new AgentError('COMMAND_INVALID', message, { notes });
 }
 

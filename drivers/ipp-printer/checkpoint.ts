@@ -1,4 +1,5 @@
 import type { JobResult } from '../../src/drivers-api/types.js';
+import { isMessage } from '../../src/messages/message.js';
 
 /**
  * What the driver stores (ExecuteContext.checkpoint) around a Print-Job, so a crash or a lost
@@ -37,7 +38,9 @@ export function readCheckpoint(value: unknown): PrintCheckpoint | undefined {
   if (c.phase === 'accepted' && c.jobId === undefined) return undefined;
   if (c.phase === 'done') {
     const r = c.result as Record<string, unknown> | undefined;
-    if (typeof r !== 'object' || r === null || typeof r.notes !== 'string') return undefined;
+    // Notes: a catalogue message, or the sentence an older build stored.
+    if (typeof r !== 'object' || r === null || (typeof r.notes !== 'string' && !isMessage(r.notes)))
+      return undefined;
   }
   return value as PrintCheckpoint;
 }

@@ -1,7 +1,10 @@
 import type { PrintJobData } from '../../src/connector/model.js';
 import type { Job } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import { type Message, textMessage } from '../../src/messages/message.js';
+import { english } from '../../src/messages/render.js';
 import { base64Length } from '../../src/transport/base64.js';
+import { ippFormats, ippMessages } from './messages.js';
 
 /**
  * A print command's data, checked before anything is sent: the file type named and recognised,
@@ -12,8 +15,8 @@ import { base64Length } from '../../src/transport/base64.js';
 export interface PrintDocument {
   /** The MIME type sent as `document-format`. */
   format: string;
-  /** What staff call it: "PDF". */
-  formatLabel: string;
+  /** The format's name as staff read it ('PDF', 'PNG image'). */
+  formatLabel: Message;
   copies: number;
   printerName: string;
   /** Upper bound of the decoded size (exact unless the Base64 has line breaks). */
@@ -23,18 +26,18 @@ export interface PrintDocument {
 }
 
 /** The formats the agent names, each with the `FileType` spellings (besides its MIME type) that mean it. */
-const KNOWN_FORMATS: ReadonlyArray<{ mime: string; label: string; aliases: readonly string[] }> = [
-  { mime: 'application/pdf', label: 'PDF', aliases: ['pdf', 'application/x-pdf'] },
-  { mime: 'application/postscript', label: 'PostScript', aliases: ['ps', 'postscript'] },
-  { mime: 'image/png', label: 'PNG image', aliases: ['png'] },
-  { mime: 'image/jpeg', label: 'JPEG image', aliases: ['jpg', 'jpeg'] },
-  { mime: 'text/plain', label: 'text', aliases: ['txt', 'text'] },
-  { mime: 'image/pwg-raster', label: 'PWG raster', aliases: ['pwg'] },
-  { mime: 'image/urf', label: 'Apple raster', aliases: ['urf'] },
-  { mime: 'application/vnd.hp-pcl', label: 'PCL', aliases: ['pcl'] },
+const KNOWN_FORMATS: ReadonlyArray<{ mime: string; label: Message; aliases: readonly string[] }> = [
+  { mime: 'application/pdf', label: ippFormats.pdf(), aliases: ['pdf', 'application/x-pdf'] },
+  { mime: 'application/postscript', label: ippFormats.postscript(), aliases: ['ps', 'postscript'] },
+  { mime: 'image/png', label: ippFormats.png(), aliases: ['png'] },
+  { mime: 'image/jpeg', label: ippFormats.jpeg(), aliases: ['jpg', 'jpeg'] },
+  { mime: 'text/plain', label: ippFormats.text(), aliases: ['txt', 'text'] },
+  { mime: 'image/pwg-raster', label: ippFormats.pwg(), aliases: ['pwg'] },
+  { mime: 'image/urf', label: ippFormats.urf(), aliases: ['urf'] },
+  { mime: 'application/vnd.hp-pcl', label: ippFormats.pcl(), aliases: ['pcl'] },
 ];
 
-const FORMATS: Record<string, { mime: string; label: string }> = Object.fromEntries(
+const FORMATS: Record<string, { mime: string; label: Message }> = Object.fromEntries(
   KNOWN_FORMATS.flatMap(({ mime, label, aliases }) =>
     [mime, ...aliases].map((name) => [name, { mime, label }] as const),
   ),
@@ -56,25 +59,24 @@ export function isBase64Text(text: string): boolean {
   return base64Length(text, 'line-breaks') !== undefined;
 }
 
-function invalid(message: string, notes: string, details: Record<string, unknown> = {}): AgentError {
+function invalid(message: string, notes: Message, details: Record<string, unknown> = {}): AgentError {
   return new AgentError('COMMAND_INVALID', message, { notes, details });
 }
 
 /** Reads a Printer command's data; rejects with COMMAND_INVALID (nothing was printed). */
 export function printData(job: Job): PrintJobData {
   if (job.data.kind !== 'print') {
-    throw invalid(
-      `Not a print command (${job.data.kind})`,
-      'This command is not a print command; the office printer driver did nothing.',
-    );
+    throw invalid(`Not a print command (${job.data.kind})`, ippMessages.notPrintCommand());
   }
   return job.data.print;
 }
 
 /** Normalises `FileType` ("Pdf", "application/pdf; charset=…") to a known MIME type. */
-export function formatOf(fileType: string): { mime: string; label: string } | undefined {
+export function formatOf(fileType: string): { mime: string; label: Message } | undefined {
   const key = fileType.trim().toLowerCase().split(';')[0]?.trim().replace(/^\./, '') ?? '';
-  return FORMATS[key] ?? (/^[a-z]+\/[a-z0-9.+-]+$/.test(key) ? { mime: key, label: key } : undefined);
+  return (
+    FORMATS[key] ?? (/^[a-z]+\/[a-z0-9.+-]+$/.test(key) ? { mime: key, label: textMessage(key) } : undefined)
+  );
 }
 
 export interface DocumentLimits {
@@ -90,23 +92,16 @@ export function prepareDocument(data: PrintJobData, limits: DocumentLimits): Pri
   const format = formatOf(data.fileType);
   if (!format) {
     const shown = data.fileType.slice(0, 40) || 'none';
-    throw invalid(
-      `Unknown file type ${JSON.stringify(shown)}`,
-      `The document’s file type (${shown}) is not one the agent can print; nothing was printed.`,
-    );
+    throw invalid(`Unknown file type ${JSON.stringify(shown)}`, ippMessages.unknownFileType({ type: shown }));
   }
   const copies = data.copyCount;
   if (!Number.isInteger(copies) || copies < 1) {
-    throw invalid(
-      `Copy count ${copies}`,
-      `The command asks for ${copies} copies; nothing was printed. Print again with at least 1 copy.`,
-      { copies },
-    );
+    throw invalid(`Copy count ${copies}`, ippMessages.noCopies({ copies }), { copies });
   }
   if (copies > limits.maxCopies) {
     throw invalid(
       `Copy count ${copies} above ${limits.maxCopies}`,
-      `The command asks for ${copies} copies, more than the ${limits.maxCopies} the agent prints at once; nothing was printed.`,
+      ippMessages.tooManyCopies({ copies, max: limits.maxCopies }),
       { copies, maxCopies: limits.maxCopies },
     );
   }
@@ -117,13 +112,10 @@ export function prepareDocument(data: PrintJobData, limits: DocumentLimits): Pri
     throw tooLarge(Math.floor((text.length * 3) / 4), limits.maxFileBytes);
   }
   if (text.length === 0) {
-    throw invalid('Empty document', 'The command carries an empty document; nothing was printed.');
+    throw invalid('Empty document', ippMessages.emptyDocument());
   }
   if (!isBase64Text(text)) {
-    throw invalid(
-      'FileData is not Base64',
-      'The document in the command is damaged (not Base64); nothing was printed. Create it again.',
-    );
+    throw invalid('FileData is not Base64', ippMessages.notBase64());
   }
   const maxLength = Buffer.byteLength(text, 'base64');
   if (maxLength > limits.maxFileBytes) throw tooLarge(maxLength, limits.maxFileBytes);
@@ -132,8 +124,8 @@ export function prepareDocument(data: PrintJobData, limits: DocumentLimits): Pri
     const head = Buffer.from(text.slice(0, 16).replace(/[\r\n]/g, ''), 'base64');
     if (!magic.bytes.every((b, i) => head[i] === b)) {
       throw invalid(
-        `FileData is not ${format.label} (does not start with ${magic.name})`,
-        `The document is marked as ${format.label} but is not one; nothing was printed. Create it again.`,
+        `FileData is not ${english(format.label)} (does not start with ${magic.name})`,
+        ippMessages.mislabelled({ format: format.label }),
       );
     }
   }
@@ -148,10 +140,10 @@ export function prepareDocument(data: PrintJobData, limits: DocumentLimits): Pri
 }
 
 function tooLarge(bytes: number, max: number): AgentError {
-  const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MB`;
+  const mb = (n: number) => n / (1024 * 1024);
   return invalid(
     `Document of about ${bytes} bytes above the limit of ${max}`,
-    `The document is too large (${mb(bytes)}; the agent prints at most ${mb(max)}); nothing was printed.`,
+    ippMessages.tooLarge({ size: mb(bytes), max: mb(max) }),
     { bytes, maxFileBytes: max },
   );
 }

@@ -16,6 +16,7 @@ import { type IppPrinterOptions, MAX_ANSWER_BYTES } from './config.js';
 import { prepareDocument, printData } from './document.js';
 import { JobFollower } from './follow.js';
 import { IppClient, IppTransportError } from './ipp-client.js';
+import { ippMessages } from './messages.js';
 import { IppOperations } from './operations.js';
 import { configuredTargets, type PrinterTarget, resolvePrinter } from './printers.js';
 import { Sender, stopped } from './send.js';
@@ -73,9 +74,12 @@ export class IppPrinterDriver implements Driver {
       );
       if (signal.aborted) throw new AgentError('ABORTED', 'Opening the printers was stopped');
       if (answers.every((a) => a === undefined)) {
-        const names = targets.map((t) => t.label).join(', ');
-        throw new AgentError('DEVICE_UNAVAILABLE', `No printer answers (${names})`, {
-          notes: `${targets.length === 1 ? `${names} does not answer` : `None of the printers answers (${names})`}; nothing was printed. Check that ${targets.length === 1 ? 'it is' : 'they are'} switched on and connected.`,
+        const labels = targets.map((t) => t.label);
+        throw new AgentError('DEVICE_UNAVAILABLE', `No printer answers (${labels.join(', ')})`, {
+          notes:
+            labels.length === 1
+              ? ippMessages.doesNotAnswer({ printer: labels[0] as string })
+              : ippMessages.noneAnswers({ printers: { list: labels } }),
           details: { nothingSent: true },
         });
       }
@@ -133,8 +137,7 @@ export class IppPrinterDriver implements Driver {
     const cp = readCheckpoint(job.checkpoint);
     if (!cp) {
       throw new AgentError('STATE_UNKNOWN', 'Unreadable checkpoint', {
-        notes:
-          'The agent cannot read what it noted about an earlier try of this print, so it does not print again. Check the printer; print again if nothing came out.',
+        notes: ippMessages.unreadableCheckpoint(),
       });
     }
     if (cp.phase === 'done' && cp.result) return cp.result;
@@ -151,7 +154,7 @@ export class IppPrinterDriver implements Driver {
       if (ectx.signal.aborted) throw stopped();
       if (e instanceof IppTransportError) {
         throw new AgentError('DEVICE_UNAVAILABLE', `Cannot ask ${cp.printer} for its jobs: ${e.message}`, {
-          notes: `${cp.printer} does not answer; nothing more was printed. Check that it is switched on and connected.`,
+          notes: ippMessages.doesNotAnswerNothingMore({ printer: cp.printer }),
           details: { nothingSent: true },
         });
       }
@@ -170,8 +173,7 @@ export class IppPrinterDriver implements Driver {
     if (!cp) {
       return {
         outcome: 'unknown',
-        reason:
-          'the agent cannot read what it noted before the interruption, so it cannot tell whether the document was printed',
+        reason: ippMessages.unreadableCheckpointReason(),
       };
     }
     if (cp.phase === 'done' && cp.result) return { outcome: 'done', result: cp.result };
@@ -183,13 +185,20 @@ export class IppPrinterDriver implements Driver {
         const own = await sender.findOwnJob(target, cp.jobName, cp.upTime, signal);
         if ('found' in own) jobId = own.found.id;
         else if (own.conclusive) return { outcome: 'not-done' };
-        else return { outcome: 'unknown', reason: `${cp.printer} was sent the document but ${own.reason}` };
+        else
+          return {
+            outcome: 'unknown',
+            reason: ippMessages.sentBut({ printer: cp.printer, why: own.reason }),
+          };
       }
       const result = await follower.follow(
         { target, jobId, copies: cp.copies },
         { signal, onAbort: 'leave' },
       );
-      return { outcome: 'done', result: { ...result, notes: `${result.notes} (confirmed after a restart)` } };
+      return {
+        outcome: 'done',
+        result: { ...result, notes: ippMessages.confirmedAfterRestart({ sentence: result.notes }) },
+      };
     } catch (e) {
       if (signal.aborted) throw e;
       if (e instanceof IppTransportError) {

@@ -2,9 +2,11 @@ import type { Clock } from '../../src/clock.js';
 import type { JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
+import { type Message, readMessage } from '../../src/messages/message.js';
 import type { IppPrinterOptions } from './config.js';
 import { IppTransportError, isSuccess } from './ipp-client.js';
 import { JOB_STATE_NAMES, JobState, PrinterState, Status } from './ipp-constants.js';
+import { ippMessages } from './messages.js';
 import type { IppOperations, JobInfo, PrinterInfo } from './operations.js';
 import type { PrinterTarget } from './printers.js';
 import { describeReasons, problemReasons, sentenceFor } from './reasons.js';
@@ -47,10 +49,6 @@ export interface FollowOptions {
   progress?: (fraction: number) => void;
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 /** Pages of one copy: `job-impressions` (RFC 8011: excludes copies), else completed ÷ copies. */
 export function pagesOf(job: JobInfo | undefined, copies: number): number | undefined {
   if (!job) return undefined;
@@ -60,19 +58,20 @@ export function pagesOf(job: JobInfo | undefined, copies: number): number | unde
   return undefined;
 }
 
-export function printedResult(f: Followed, job: JobInfo | undefined, recovered = false): JobResult {
+/** A result this driver made: its Notes are always a message of its catalogue. */
+export type PrintResult = JobResult & { notes: Message };
+
+export function printedResult(f: Followed, job: JobInfo | undefined, recovered = false): PrintResult {
   const pages = pagesOf(job, f.copies);
-  const what = pages === undefined ? copiesWord(f.copies) : copiesOf(f.copies, pages);
-  const notes = `Printed ${what} on ${f.target.label}${recovered ? ' (confirmed by the printer after a restart)' : ''}`;
+  const what =
+    pages === undefined ? copiesWord(f.copies) : ippMessages.copiesOfPages({ copies: f.copies, pages });
+  const said = { what, printer: f.target.label };
+  const notes = recovered ? ippMessages.printedAfterRestart(said) : ippMessages.printed(said);
   return { notes, details: details(f, job) };
 }
 
-function copiesWord(copies: number): string {
-  return copies === 1 ? '1 copy' : `${copies} copies`;
-}
-
-function copiesOf(copies: number, pages: number): string {
-  return `${copiesWord(copies)} of ${plural(pages, 'page')}`;
+function copiesWord(copies: number): Message {
+  return ippMessages.copies({ copies });
 }
 
 function details(f: Followed, job: JobInfo | undefined): Record<string, unknown> {
@@ -85,14 +84,14 @@ function details(f: Followed, job: JobInfo | undefined): Record<string, unknown>
 }
 
 /** "; 2 of 6 pages had printed" — what a stopped job left on paper, when the printer says. */
-function printedSoFar(job: JobInfo | undefined, copies: number): string {
+function printedSoFar(job: JobInfo | undefined, copies: number): Message | string {
   const done = job?.impressionsCompleted;
   if (done === undefined) return '';
-  if (done === 0) return '; nothing had printed';
+  if (done === 0) return ippMessages.nothingHadPrinted();
   const pages = pagesOf(job, copies);
   return pages !== undefined
-    ? `; ${done} of ${pages * copies} pages had printed`
-    : `; ${plural(done, 'page')} had printed`;
+    ? ippMessages.pagesOfHadPrinted({ done, total: pages * copies })
+    : ippMessages.pagesHadPrinted({ done });
 }
 
 function jobWords(job: JobInfo | undefined): string {
@@ -105,7 +104,7 @@ function jobWords(job: JobInfo | undefined): string {
 type CancelOutcome =
   | { kind: 'completed'; job: JobInfo | undefined }
   | { kind: 'cancelled'; job: JobInfo | undefined }
-  | { kind: 'not-cancelled'; why: string; job: JobInfo | undefined };
+  | { kind: 'not-cancelled'; why: Message | string; job: JobInfo | undefined };
 
 export class JobFollower {
   constructor(private readonly d: FollowDeps) {}
@@ -129,13 +128,13 @@ export class JobFollower {
       this.d.board.unreachable(
         target.label,
         target.uri,
-        e.kind === 'timeout' ? 'no answer in time' : e.message,
+        e.kind === 'timeout' ? ippMessages.noAnswerInTime() : e.message,
       );
       return undefined;
     }
   }
 
-  async follow(f: Followed, o: FollowOptions): Promise<JobResult> {
+  async follow(f: Followed, o: FollowOptions): Promise<PrintResult> {
     const { clock, options } = this.d;
     const deadline = clock.now() + options.jobTimeoutMs;
     let last: JobInfo | undefined;
@@ -191,7 +190,7 @@ export class JobFollower {
     }
   }
 
-  private finished(f: Followed, job: JobInfo): JobResult {
+  private finished(f: Followed, job: JobInfo): PrintResult {
     const result = printedResult(f, job);
     this.d.board.jobEnded(
       { printer: f.target.label, jobId: f.jobId, outcome: result.notes, at: this.d.clock.now() },
@@ -200,8 +199,8 @@ export class JobFollower {
     return result;
   }
 
-  private purged(f: Followed, last: JobInfo | undefined): JobResult {
-    const notes = `Sent ${copiesWord(f.copies)} to ${f.target.label} (job ${f.jobId}); the printer accepted it and no longer lists it`;
+  private purged(f: Followed, last: JobInfo | undefined): PrintResult {
+    const notes = ippMessages.purged({ what: copiesWord(f.copies), printer: f.target.label, job: f.jobId });
     this.d.board.jobEnded(
       { printer: f.target.label, jobId: f.jobId, outcome: notes, at: this.d.clock.now() },
       true,
@@ -211,7 +210,7 @@ export class JobFollower {
 
   private fail(f: Followed, error: AgentError): AgentError {
     this.d.board.jobEnded(
-      { printer: f.target.label, jobId: f.jobId, outcome: error.notes, at: this.d.clock.now() },
+      { printer: f.target.label, jobId: f.jobId, outcome: readMessage(error.notes), at: this.d.clock.now() },
       false,
     );
     return error;
@@ -220,14 +219,20 @@ export class JobFollower {
   private abortedError(f: Followed, job: JobInfo): AgentError {
     const words = jobWords(job);
     const reasons = problemReasons(this.d.board.reasonsOf(f.target.uri));
-    const why = reasons.length > 0 ? `: ${sentenceFor(f.target.label, reasons)}` : words ? ` (${words})` : '';
+    const where = { printer: f.target.label, job: f.jobId, soFar: printedSoFar(job, f.copies) };
+    const notes =
+      reasons.length > 0
+        ? ippMessages.abortedWithProblem({ ...where, problem: sentenceFor(f.target.label, reasons) })
+        : words
+          ? ippMessages.abortedWithWords({ ...where, words })
+          : ippMessages.aborted(where);
     return this.fail(
       f,
       new AgentError(
         reasons[0]?.code ?? 'DEVICE_ERROR',
         `Job ${f.jobId} aborted by the printer${words ? `: ${words}` : ''}`,
         {
-          notes: `${f.target.label} could not print the document (job ${f.jobId})${why}${printedSoFar(job, f.copies)}. Fix the printer, then print again.`,
+          notes,
           details: details(f, job),
         },
       ),
@@ -238,20 +243,24 @@ export class JobFollower {
     return this.fail(
       f,
       new AgentError('ABORTED', `Job ${f.jobId} was canceled on the printer`, {
-        notes: `The print job was cancelled on ${f.target.label} or in CUPS (job ${f.jobId})${printedSoFar(job, f.copies)}. Print it again if it is still needed.`,
+        notes: ippMessages.cancelledElsewhere({
+          printer: f.target.label,
+          job: f.jobId,
+          soFar: printedSoFar(job, f.copies),
+        }),
         details: details(f, job),
       }),
     );
   }
 
-  private async timedOut(f: Followed, last: JobInfo | undefined, reachable: boolean): Promise<JobResult> {
+  private async timedOut(f: Followed, last: JobInfo | undefined, reachable: boolean): Promise<PrintResult> {
     const minutes = Math.max(1, Math.round(this.d.options.jobTimeoutMs / 60_000));
-    const waited = `${minutes} minute${minutes === 1 ? '' : 's'}`;
+    const waited = ippMessages.minutes({ minutes });
     if (!reachable) {
       throw this.fail(
         f,
         new AgentError('STATE_UNKNOWN', `Job ${f.jobId}: the printer stopped answering`, {
-          notes: `The document was sent to ${f.target.label} (job ${f.jobId}), but the printer stopped answering before it said it was printed. Check the printer before printing it again.`,
+          notes: ippMessages.stoppedAnswering({ printer: f.target.label, job: f.jobId }),
           details: details(f, last),
         }),
       );
@@ -260,7 +269,12 @@ export class JobFollower {
     const reasons = problemReasons(describeReasons(info?.reasons ?? []));
     const stuck = info?.state === PrinterState.stopped || last?.state === JobState.processingStopped;
     if (reasons.length === 0 && !stuck) {
-      const notes = `Sent ${copiesWord(f.copies)} to ${f.target.label} (job ${f.jobId}); the printer did not report it finished within ${waited} — check the output tray`;
+      const notes = ippMessages.unconfirmed({
+        what: copiesWord(f.copies),
+        printer: f.target.label,
+        job: f.jobId,
+        waited,
+      });
       this.d.board.jobEnded(
         { printer: f.target.label, jobId: f.jobId, outcome: notes, at: this.d.clock.now() },
         true,
@@ -269,27 +283,31 @@ export class JobFollower {
     }
     const outcome = await this.cancel(f, last);
     if (outcome.kind === 'completed') return this.finished(f, outcome.job ?? (last as JobInfo));
-    const problem = reasons.length > 0 ? sentenceFor(f.target.label, reasons) : `${f.target.label} stopped`;
-    const tail =
+    const problem =
+      reasons.length > 0
+        ? sentenceFor(f.target.label, reasons)
+        : ippMessages.printerStopped({ printer: f.target.label });
+    const notes =
       outcome.kind === 'cancelled'
-        ? `The job waited ${waited} and was cancelled${printedSoFar(outcome.job, f.copies)}; print it again once the printer is ready.`
-        : `The job waited ${waited}; the agent could not cancel it (${outcome.why}), so it may still print when the printer is fixed — check before printing again.`;
+        ? ippMessages.waitedAndCancelled({ problem, waited, soFar: printedSoFar(outcome.job, f.copies) })
+        : ippMessages.waitedNotCancelled({ problem, waited, why: outcome.why });
     throw this.fail(
       f,
-      new AgentError(reasons[0]?.code ?? 'DEVICE_ERROR', `Job ${f.jobId} not printed within ${waited}`, {
-        notes: `Not printed: ${problem}. ${tail}`,
+      new AgentError(reasons[0]?.code ?? 'DEVICE_ERROR', `Job ${f.jobId} not printed within ${minutes} min`, {
+        notes,
         details: details(f, outcome.job),
       }),
     );
   }
 
-  private async cancelOnPlatformRequest(f: Followed, last: JobInfo | undefined): Promise<JobResult> {
+  private async cancelOnPlatformRequest(f: Followed, last: JobInfo | undefined): Promise<PrintResult> {
     const outcome = await this.cancel(f, last);
     if (outcome.kind === 'completed') return this.finished(f, outcome.job ?? (last as JobInfo));
+    const where = { printer: f.target.label, job: f.jobId };
     const notes =
       outcome.kind === 'cancelled'
-        ? `Cancelled on ${f.target.label} (job ${f.jobId})${printedSoFar(outcome.job, f.copies)}.`
-        : `The agent could not cancel job ${f.jobId} on ${f.target.label} (${outcome.why}); it may still print — cancel it at the printer.`;
+        ? ippMessages.cancelledOn({ ...where, soFar: printedSoFar(outcome.job, f.copies) })
+        : ippMessages.couldNotCancel({ ...where, why: outcome.why });
     throw this.fail(
       f,
       new AgentError('ABORTED', `Job ${f.jobId} cancelled`, { notes, details: details(f, outcome.job) }),
@@ -306,7 +324,7 @@ export class JobFollower {
           answer.status === Status.notAuthorized ||
           answer.status === Status.notAuthenticated ||
           answer.status === Status.forbidden
-            ? 'the printer asks for a password to cancel'
+            ? ippMessages.cancelNeedsPassword()
             : (answer.message ?? answer.statusName);
         return { kind: 'not-cancelled', why, job: last };
       }
@@ -314,8 +332,8 @@ export class JobFollower {
       if (!(e instanceof IppTransportError)) throw e;
       const why =
         e.httpStatus === 401 || e.httpStatus === 403
-          ? 'the printer asks for a password to cancel'
-          : 'the printer did not answer';
+          ? ippMessages.cancelNeedsPassword()
+          : ippMessages.cancelNoAnswer();
       log.warn('Cancel-Job failed', { jobId: f.jobId, printer: f.target.label, error: e.message });
       return { kind: 'not-cancelled', why, job: last };
     }
@@ -330,8 +348,7 @@ export class JobFollower {
         if (read.state === JobState.canceled || read.state === JobState.aborted)
           return { kind: 'cancelled', job: read };
       }
-      if (clock.now() >= until)
-        return { kind: 'not-cancelled', why: 'the printer has not stopped it yet', job };
+      if (clock.now() >= until) return { kind: 'not-cancelled', why: ippMessages.cancelNotYet(), job };
       await clock.sleep(options.pollIntervalMs);
     }
   }

@@ -1,5 +1,6 @@
 import { AgentError } from '../../src/errors.js';
 import type { IppPrinterOptions } from './config.js';
+import { ippMessages } from './messages.js';
 
 /** Where one platform `PrinterName` prints. */
 export interface PrinterTarget {
@@ -71,10 +72,13 @@ export function knownNames(options: IppPrinterOptions, cupsQueues: readonly stri
 export function unknownPrinter(printerName: string, known: readonly string[]): AgentError {
   const trimmed = printerName.trim();
   const name = trimmed.length > 80 ? `${trimmed.slice(0, 79)}…` : trimmed;
-  const shown = name === '' ? 'no printer name' : `the printer “${name}”`;
-  const list = known.length > 0 ? `Printers it knows: ${known.join(', ')}.` : 'It knows no printers yet.';
+  const list =
+    known.length > 0 ? ippMessages.knownPrinters({ names: { list: known } }) : ippMessages.noKnownPrinters();
   return new AgentError('COMMAND_INVALID', `Unknown printer ${JSON.stringify(name)}`, {
-    notes: `The agent does not know ${shown}; nothing was printed. ${list} Choose one of them, or ask IT to add this printer to the agent’s configuration.`,
+    notes:
+      name === ''
+        ? ippMessages.noPrinterName({ known: list })
+        : ippMessages.unknownPrinter({ name, known: list }),
     details: { printerName: name, known },
   });
 }

@@ -1,4 +1,6 @@
 import type { ErrorCode } from '../../src/errors.js';
+import type { Message } from '../../src/messages/message.js';
+import { ippMessages, ippReasons } from './messages.js';
 
 /**
  * `printer-state-reasons` keywords (RFC 8011 §5.4.12, PWG 5100.9, CUPS's own) in words a
@@ -12,7 +14,7 @@ export interface PrinterReason {
   keyword: string;
   severity: Severity;
   /** What is wrong and what to do, without the printer's name: "is out of paper — load paper". */
-  sentence: string;
+  sentence: Message;
   /** Stops printing until someone acts (when its severity is error). */
   blocking: boolean;
   /** The error code a job refused or stopped for this reason ends with. */
@@ -20,114 +22,96 @@ export interface PrinterReason {
 }
 
 interface Known {
-  sentence: string;
   blocking: boolean;
   code: ErrorCode;
 }
 
-const KNOWN: Record<string, Known> = {
+/** The keywords the agent knows; their words are `ippReasons` (`messages.ts`), under the same key. */
+type KnownKeyword = Exclude<keyof typeof ippReasons, 'other'>;
+
+const KNOWN: Record<KnownKeyword, Known> = {
   'media-empty': {
-    sentence: 'is out of paper — load paper into the tray',
     blocking: true,
     code: 'PAPER_OUT',
   },
-  'media-needed': { sentence: 'needs paper — load paper into the tray', blocking: true, code: 'PAPER_OUT' },
+  'media-needed': { blocking: true, code: 'PAPER_OUT' },
   'media-low': {
-    sentence: 'is running low on paper — add paper soon',
     blocking: false,
     code: 'DEVICE_ERROR',
   },
   'media-jam': {
-    sentence: 'has a paper jam — open it, remove the jammed sheet and close it',
     blocking: true,
     code: 'DEVICE_ERROR',
   },
   'toner-empty': {
-    sentence: 'is out of toner — replace the toner cartridge',
     blocking: true,
     code: 'DEVICE_ERROR',
   },
   'toner-low': {
-    sentence: 'is low on toner — have a new cartridge ready',
     blocking: false,
     code: 'DEVICE_ERROR',
   },
   'marker-supply-empty': {
-    sentence: 'is out of ink or toner — replace the cartridge',
     blocking: true,
     code: 'DEVICE_ERROR',
   },
   'marker-supply-low': {
-    sentence: 'is low on ink or toner — have a new cartridge ready',
     blocking: false,
     code: 'DEVICE_ERROR',
   },
   'marker-waste-full': {
-    sentence: 'has a full waste toner box — replace it',
     blocking: true,
     code: 'DEVICE_ERROR',
   },
-  'door-open': { sentence: 'has a door open — close it', blocking: true, code: 'COVER_OPEN' },
-  'cover-open': { sentence: 'has its cover open — close it', blocking: true, code: 'COVER_OPEN' },
-  'interlock-open': { sentence: 'has a door or cover open — close it', blocking: true, code: 'COVER_OPEN' },
+  'door-open': { blocking: true, code: 'COVER_OPEN' },
+  'cover-open': { blocking: true, code: 'COVER_OPEN' },
+  'interlock-open': { blocking: true, code: 'COVER_OPEN' },
   'input-tray-missing': {
-    sentence: 'is missing a paper tray — push the tray back in',
     blocking: true,
     code: 'DEVICE_ERROR',
   },
   'output-area-full': {
-    sentence: 'has a full output tray — take the printed sheets out',
     blocking: true,
     code: 'DEVICE_ERROR',
   },
   'output-area-almost-full': {
-    sentence: 'has an almost full output tray — take the printed sheets out',
     blocking: false,
     code: 'DEVICE_ERROR',
   },
   offline: {
-    sentence: 'is offline — switch it on or press its Online button',
     blocking: true,
     code: 'DEVICE_UNAVAILABLE',
   },
-  shutdown: { sentence: 'is switched off — switch it on', blocking: true, code: 'DEVICE_UNAVAILABLE' },
+  shutdown: { blocking: true, code: 'DEVICE_UNAVAILABLE' },
   paused: {
-    sentence: 'is paused — ask IT to resume it (on this PC: cupsenable QUEUE)',
     blocking: true,
     code: 'DEVICE_UNAVAILABLE',
   },
   'moving-to-paused': {
-    sentence: 'is pausing — ask IT to resume it (on this PC: cupsenable QUEUE)',
     blocking: true,
     code: 'DEVICE_UNAVAILABLE',
   },
   'spool-area-full': {
-    sentence: 'has a full memory — wait a minute, or switch it off and on',
     blocking: true,
     code: 'DEVICE_BUSY',
   },
   'connecting-to-device': {
-    sentence: 'cannot be reached by CUPS yet — check that it is switched on and connected',
     blocking: false,
     code: 'DEVICE_UNAVAILABLE',
   },
   'timed-out': {
-    sentence: 'did not answer CUPS in time — check that it is switched on and connected',
     blocking: false,
     code: 'DEVICE_UNAVAILABLE',
   },
   'cups-missing-filter': {
-    sentence: 'has no driver in CUPS for this document — ask IT to check the queue’s driver',
     blocking: true,
     code: 'DEVICE_ERROR',
   },
   'cups-insecure-filter': {
-    sentence: 'has a CUPS driver that CUPS refuses to run — ask IT to check the queue’s driver',
     blocking: true,
     code: 'DEVICE_ERROR',
   },
   'cups-waiting-for-job-completed': {
-    sentence: 'is finishing the previous job',
     blocking: false,
     code: 'DEVICE_BUSY',
   },
@@ -149,14 +133,15 @@ export function describeReasons(raw: readonly string[]): PrinterReason[] {
   for (const value of raw) {
     const { keyword, severity } = parseReason(value.trim());
     if (keyword === '' || keyword === 'none') continue;
-    const known = KNOWN[keyword];
-    if (known) {
-      out.push({ keyword, severity, sentence: known.sentence, blocking: known.blocking, code: known.code });
+    if (Object.hasOwn(KNOWN, keyword)) {
+      const known = KNOWN[keyword as KnownKeyword];
+      const sentence = ippReasons[keyword as KnownKeyword]();
+      out.push({ keyword, severity, sentence, blocking: known.blocking, code: known.code });
     } else if (severity !== 'report') {
       out.push({
         keyword,
         severity,
-        sentence: `reports “${keyword.replace(/-/g, ' ')}” — check its display`,
+        sentence: ippReasons.other({ keyword: keyword.replace(/-/g, ' ') }),
         blocking: false,
         code: 'DEVICE_ERROR',
       });
@@ -178,7 +163,11 @@ export function problemReasons(reasons: readonly PrinterReason[]): PrinterReason
 }
 
 /** "Reception Laser is out of paper — load paper into the tray" for one or more reasons. */
-export function sentenceFor(label: string, reasons: readonly PrinterReason[]): string {
-  if (reasons.length === 0) return `${label} reports a problem — check its display`;
-  return `${label} ${reasons.map((r) => r.sentence).join('; it also ')}`;
+export function sentenceFor(label: string, reasons: readonly PrinterReason[]): Message {
+  const [first, ...more] = reasons;
+  if (!first) return ippMessages.unspecifiedProblem({ printer: label });
+  return more.reduce<Message>(
+    (before, r) => ippMessages.alsoProblem({ before, reason: r.sentence }),
+    ippMessages.problem({ printer: label, reason: first.sentence }),
+  );
 }

@@ -1,13 +1,16 @@
 import type { Clock } from '../../src/clock.js';
-import type { ExecuteContext, Job, JobResult } from '../../src/drivers-api/types.js';
+import type { ExecuteContext, Job } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
+import type { Message } from '../../src/messages/message.js';
+import { english } from '../../src/messages/render.js';
 import type { PrintCheckpoint } from './checkpoint.js';
 import type { IppPrinterOptions } from './config.js';
 import type { PrintDocument } from './document.js';
-import type { JobFollower } from './follow.js';
+import type { JobFollower, PrintResult } from './follow.js';
 import { IppTransportError, isSuccess } from './ipp-client.js';
 import { PrinterState, Status } from './ipp-constants.js';
+import { ippMessages } from './messages.js';
 import type { IppOperations, JobInfo, PrinterInfo } from './operations.js';
 import { type PrinterTarget, unknownPrinter } from './printers.js';
 import { blockingReasons, describeReasons, sentenceFor } from './reasons.js';
@@ -35,7 +38,7 @@ export interface SendDeps {
 function nothingSent(
   code: AgentError['code'],
   message: string,
-  notes: string,
+  notes: Message,
   retryable?: boolean,
 ): AgentError {
   return new AgentError(code, message, {
@@ -45,7 +48,7 @@ function nothingSent(
   });
 }
 
-export type OwnJob = { found: JobInfo } | { absent: true; conclusive: boolean; reason: string };
+export type OwnJob = { found: JobInfo } | { absent: true; conclusive: boolean; reason: Message };
 
 export class Sender {
   constructor(private readonly d: SendDeps) {}
@@ -73,19 +76,22 @@ export class Sender {
           throw nothingSent(
             'DEVICE_ERROR',
             e.message,
-            `${target.label} refused the agent’s request (${e.httpStatus ? `HTTP ${e.httpStatus}` : 'not an IPP answer'}); nothing was printed. Ask IT to check the printer’s address.`,
+            ippMessages.refusedRequestAddress({
+              printer: target.label,
+              words: e.httpStatus ? `HTTP ${e.httpStatus}` : ippMessages.notIppAnswer(),
+            }),
           );
         }
         board.unreachable(
           target.label,
           target.uri,
-          e.kind === 'timeout' ? 'no answer in time' : 'unreachable',
+          e.kind === 'timeout' ? ippMessages.noAnswerInTime() : ippMessages.unreachable(),
         );
         if (clock.now() >= deadline) {
           throw nothingSent(
             'DEVICE_UNAVAILABLE',
             `${target.label} does not answer: ${e.message}`,
-            `${target.label} does not answer; nothing was printed. Check that it is switched on and connected.`,
+            ippMessages.doesNotAnswer({ printer: target.label }),
           );
         }
         await clock.sleep(options.statusRetryMs, signal).catch(() => undefined);
@@ -94,14 +100,14 @@ export class Sender {
       }
       const { answer: a, info } = answer;
       if (a.status === Status.notFound) {
-        board.unreachable(target.label, target.uri, 'no such queue');
+        board.unreachable(target.label, target.uri, ippMessages.noSuchQueue());
         throw unknownPrinter(target.name, await this.knownNames());
       }
       if (!info) {
         throw nothingSent(
           'DEVICE_ERROR',
           `Get-Printer-Attributes: ${a.statusName}`,
-          `${target.label} refused the agent’s request (${a.message ?? a.statusName}); nothing was printed.`,
+          ippMessages.refusedRequest({ printer: target.label, words: a.message ?? a.statusName }),
         );
       }
       board.answered(target.label, target.uri, info);
@@ -111,7 +117,7 @@ export class Sender {
         throw nothingSent(
           first.code,
           `${target.label}: ${blocking.map((r) => r.keyword).join(', ')}`,
-          `${sentenceFor(target.label, blocking)}; nothing was printed. Print again once it is fixed.`,
+          ippMessages.blocked({ problem: sentenceFor(target.label, blocking) }),
           first.code === 'DEVICE_BUSY' || first.code === 'DEVICE_UNAVAILABLE',
         );
       }
@@ -119,7 +125,7 @@ export class Sender {
         throw nothingSent(
           'DEVICE_UNAVAILABLE',
           `${target.label} is not accepting jobs`,
-          `${target.label} does not accept jobs; nothing was printed. Ask IT to enable it (on this PC: cupsaccept QUEUE).`,
+          ippMessages.notAccepting({ printer: target.label }),
           false,
         );
       }
@@ -139,7 +145,14 @@ export class Sender {
     if (info.formats.length > 0 && !info.formats.includes(doc.format)) {
       const accepted = info.formats.filter((f) => f !== 'application/octet-stream').slice(0, 6);
       throw new AgentError('COMMAND_INVALID', `${target.label} does not support ${doc.format}`, {
-        notes: `${target.label} cannot print ${doc.formatLabel} documents${accepted.length > 0 ? ` (it takes ${accepted.join(', ')})` : ''}; nothing was printed.`,
+        notes:
+          accepted.length > 0
+            ? ippMessages.cannotPrintFormatTakes({
+                printer: target.label,
+                format: doc.formatLabel,
+                accepted: { list: accepted, join: 'or' },
+              })
+            : ippMessages.cannotPrintFormat({ printer: target.label, format: doc.formatLabel }),
         details: { format: doc.format, supported: info.formats },
       });
     }
@@ -149,7 +162,11 @@ export class Sender {
         'COMMAND_INVALID',
         `${target.label} supports copies ${copies.lower}-${copies.upper}`,
         {
-          notes: `${target.label} prints at most ${copies.upper} ${copies.upper === 1 ? 'copy' : 'copies'} of a document at once; the command asks for ${doc.copies}. Nothing was printed.`,
+          notes: ippMessages.tooManyCopiesForPrinter({
+            printer: target.label,
+            upper: copies.upper,
+            copies: doc.copies,
+          }),
           details: { copies: doc.copies, copiesSupported: copies },
         },
       );
@@ -168,7 +185,7 @@ export class Sender {
       return {
         absent: true,
         conclusive: false,
-        reason: `the printer does not list its jobs (${answer.statusName})`,
+        reason: ippMessages.jobsNotListed({ status: answer.statusName }),
       };
     }
     const user = this.d.options.user;
@@ -179,21 +196,18 @@ export class Sender {
       return {
         absent: true,
         conclusive: false,
-        reason: 'the agent did not note the printer’s clock before sending',
+        reason: ippMessages.clockNotNoted(),
       };
     }
     const info = (await this.d.ops.printer(target.uri, this.op(signal))).info;
     const now = info?.upTime;
     const older = jobs.some((j) => j.createdAt !== undefined && j.createdAt <= upTime);
     if (now !== undefined && now >= upTime && older)
-      return { absent: true, conclusive: true, reason: 'not in the printer’s job list' };
+      return { absent: true, conclusive: true, reason: ippMessages.notInJobList() };
     return {
       absent: true,
       conclusive: false,
-      reason:
-        now !== undefined && now < upTime
-          ? 'the printer restarted since, and forgot its jobs'
-          : 'the printer no longer lists jobs that old',
+      reason: now !== undefined && now < upTime ? ippMessages.printerRestarted() : ippMessages.jobsTooOld(),
     };
   }
 
@@ -207,7 +221,7 @@ export class Sender {
     target: PrinterTarget,
     info: PrinterInfo,
     doc: PrintDocument,
-  ): Promise<JobResult> {
+  ): Promise<PrintResult> {
     const { options, log } = this.d;
     const base: PrintCheckpoint = {
       v: 1,
@@ -239,7 +253,7 @@ export class Sender {
         throw nothingSent(
           'DEVICE_UNAVAILABLE',
           `Print-Job not delivered: ${e.message}`,
-          `${target.label} does not answer; nothing was printed. Check that it is switched on and connected.`,
+          ippMessages.doesNotAnswer({ printer: target.label }),
         );
       }
       log.warn('the answer to Print-Job was lost; asking the printer', {
@@ -265,7 +279,7 @@ export class Sender {
       { signal: ctx.signal, onAbort: 'cancel', progress: (f) => ctx.progress(f) },
     );
     if (printed.ignored.includes('copies') && doc.copies > 1) {
-      result.notes += ' (the printer ignored the copy count: check how many came out)';
+      return { ...result, notes: ippMessages.copyCountIgnored({ sentence: result.notes }) };
     }
     return result;
   }
@@ -274,7 +288,7 @@ export class Sender {
     ctx: ExecuteContext,
     target: PrinterTarget,
     base: PrintCheckpoint,
-  ): Promise<JobResult> {
+  ): Promise<PrintResult> {
     let own: OwnJob | undefined;
     for (let tries = 0; tries < 3 && !own; tries++) {
       try {
@@ -295,12 +309,12 @@ export class Sender {
       throw nothingSent(
         'DEVICE_UNAVAILABLE',
         'Print-Job answer lost; the printer has no such job',
-        `The connection to ${target.label} broke while sending; it did not take the document, so nothing was printed.`,
+        ippMessages.brokeNothingTaken({ printer: target.label }),
       );
     }
-    const why = own ? own.reason : 'the printer did not answer';
-    throw new AgentError('STATE_UNKNOWN', `Print-Job answer lost and ${why}`, {
-      notes: `The connection to ${target.label} broke while the document was being sent, and the agent cannot tell whether it was printed (${why}). Check the printer before printing again.`,
+    const why = own ? own.reason : ippMessages.cancelNoAnswer();
+    throw new AgentError('STATE_UNKNOWN', `Print-Job answer lost and ${english(why)}`, {
+      notes: ippMessages.brokeUnknown({ printer: target.label, why }),
     });
   }
 
@@ -310,36 +324,32 @@ export class Sender {
         return nothingSent(
           'COMMAND_INVALID',
           `Print-Job: ${words}`,
-          `${target.label} cannot print ${doc.formatLabel} documents; nothing was printed.`,
+          ippMessages.cannotPrintFormat({ printer: target.label, format: doc.formatLabel }),
         );
       case Status.requestEntityTooLarge:
         return nothingSent(
           'COMMAND_INVALID',
           `Print-Job: ${words}`,
-          `The document is too large for ${target.label}; nothing was printed.`,
+          ippMessages.tooLargeForPrinter({ printer: target.label }),
         );
       case Status.notAcceptingJobs:
       case Status.busy:
       case Status.temporaryError:
       case Status.serviceUnavailable:
-        return nothingSent(
-          'DEVICE_BUSY',
-          `Print-Job: ${words}`,
-          `${target.label} is busy and did not take the document; nothing was printed.`,
-        );
+        return nothingSent('DEVICE_BUSY', `Print-Job: ${words}`, ippMessages.busy({ printer: target.label }));
       case Status.notAuthenticated:
       case Status.notAuthorized:
       case Status.forbidden:
         return nothingSent(
           'DEVICE_ERROR',
           `Print-Job: ${words}`,
-          `${target.label} asks for a password the agent does not have; nothing was printed. Ask IT to allow printing from this PC.`,
+          ippMessages.needsPassword({ printer: target.label }),
         );
       default:
         return nothingSent(
           'DEVICE_ERROR',
           `Print-Job: ${words}`,
-          `${target.label} refused the document (${words}); nothing was printed.`,
+          ippMessages.refused({ printer: target.label, words }),
         );
     }
   }
@@ -347,7 +357,7 @@ export class Sender {
 
 export function stopped(): AgentError {
   return new AgentError('ABORTED', 'Stopped before the document was sent', {
-    notes: 'The print job was stopped before the document was sent; nothing was printed.',
+    notes: ippMessages.stopped(),
     details: { nothingSent: true },
   });
 }

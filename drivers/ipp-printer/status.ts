@@ -1,6 +1,8 @@
 import type { Clock } from '../../src/clock.js';
 import type { DeviceStatus } from '../../src/drivers-api/types.js';
-import { PRINTER_STATE_NAMES, PrinterState } from './ipp-constants.js';
+import type { Message } from '../../src/messages/message.js';
+import { PrinterState } from './ipp-constants.js';
+import { ippMessages } from './messages.js';
 import type { PrinterInfo } from './operations.js';
 import { describeReasons, type PrinterReason } from './reasons.js';
 
@@ -17,13 +19,13 @@ interface PrinterView {
   lastContact?: number;
   info?: PrinterInfo;
   reasons: PrinterReason[];
-  problem?: string;
+  problem?: Message | string;
 }
 
 export interface LastJob {
   printer: string;
   jobId?: number;
-  outcome: string;
+  outcome: Message;
   at: number;
 }
 
@@ -51,7 +53,7 @@ export class StatusBoard {
   }
 
   /** The printer did not answer, or answered with an IPP error (`why`, in words). */
-  unreachable(label: string, uri: string, why: string): void {
+  unreachable(label: string, uri: string, why: Message | string): void {
     this.track(label, uri);
     const view = this.printers.get(uri) as PrinterView;
     view.reachable = false;
@@ -78,27 +80,26 @@ export class StatusBoard {
 
   snapshot(): DeviceStatus {
     const views = [...this.printers.values()];
-    const warnings: string[] = [];
+    const problems: Message[] = [];
     const facts: DeviceStatus['facts'] = {};
     let lastContact: number | undefined;
     for (const p of views) {
       if (p.lastContact !== undefined) lastContact = Math.max(lastContact ?? 0, p.lastContact);
       facts[`printer ${p.label}`] = this.line(p);
       if (p.reachable === false) {
-        warnings.push(
-          `${p.label} does not answer (${p.problem ?? 'no answer'}) — check that it is switched on and connected.`,
+        problems.push(
+          ippMessages.notAnsweringBecause({ printer: p.label, problem: p.problem ?? ippMessages.noAnswer() }),
         );
       }
       for (const r of p.reasons) {
         if (r.severity === 'report' && !r.blocking) continue;
-        warnings.push(`${p.label} ${r.sentence}.`);
+        problems.push(ippMessages.problem({ printer: p.label, reason: r.sentence }));
       }
       if (p.info?.accepting === false && !p.reasons.some((r) => r.keyword === 'paused')) {
-        warnings.push(
-          `${p.label} does not accept jobs — ask IT to enable it (on this PC: cupsaccept QUEUE).`,
-        );
+        problems.push(ippMessages.notAcceptingWarning({ printer: p.label }));
       }
     }
+    const warnings = problems.map((problem) => ippMessages.reasonWarning({ problem }));
     // A printer reporting `media-empty` (any severity; RFC 8011 §5.4.12): the device is out of paper.
     const answering = views.filter((p) => p.reachable === true);
     facts.paperOut =
@@ -111,34 +112,40 @@ export class StatusBoard {
     const connected = views.length > 0 && views.every((p) => p.reachable === true);
     const summary =
       views.length === 0
-        ? 'no printer contacted yet'
+        ? ippMessages.noPrinterContacted()
         : views.every((p) => p.reachable === undefined)
-          ? 'not contacted yet'
-          : warnings.length === 0
-            ? views.length === 1
-              ? `ready (${this.line(views[0] as PrinterView)})`
-              : `${views.length} printers ready`
-            : (warnings[0] as string).replace(/\.$/, '');
+          ? ippMessages.notContacted()
+          : (problems[0] ??
+            (views.length === 1
+              ? ippMessages.readyOne({ line: this.line(views[0] as PrinterView) })
+              : ippMessages.readyMany({ count: views.length })));
     const out: DeviceStatus = { connected, summary, warnings, facts };
     if (lastContact !== undefined) out.lastContact = lastContact;
     return out;
   }
 
-  private line(p: PrinterView): string {
-    if (p.reachable === undefined) return 'not contacted yet';
-    if (p.reachable === false) return `not answering (${p.problem ?? 'no answer'})`;
+  private line(p: PrinterView): Message {
+    if (p.reachable === undefined) return ippMessages.notContacted();
+    if (p.reachable === false)
+      return ippMessages.lineNotAnswering({ problem: p.problem ?? ippMessages.noAnswer() });
     const state = p.info?.state;
     const stateName =
-      state === PrinterState.stopped
-        ? 'stopped'
-        : state !== undefined
-          ? (PRINTER_STATE_NAMES[state] ?? 'unknown')
-          : 'answering';
+      state === PrinterState.idle
+        ? ippMessages.stateIdle()
+        : state === PrinterState.processing
+          ? ippMessages.stateProcessing()
+          : state === PrinterState.stopped
+            ? ippMessages.stateStopped()
+            : state !== undefined
+              ? ippMessages.stateUnknown()
+              : ippMessages.stateAnswering();
     const queued = p.info?.queued;
-    return queued === undefined ? stateName : `${stateName}, ${queued} job${queued === 1 ? '' : 's'} queued`;
+    return queued === undefined ? stateName : ippMessages.lineQueued({ state: stateName, queued });
   }
 
-  private describeLast(job: LastJob): string {
-    return `${job.jobId !== undefined ? `job ${job.jobId} ` : ''}on ${job.printer}: ${job.outcome}`;
+  private describeLast(job: LastJob): Message {
+    return job.jobId !== undefined
+      ? ippMessages.lastJob({ job: job.jobId, printer: job.printer, outcome: job.outcome })
+      : ippMessages.lastJobNoId({ printer: job.printer, outcome: job.outcome });
   }
 }

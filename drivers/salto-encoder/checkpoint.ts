@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { roomsWords } from '../../src/drivers-api/messages.js';
 import { AgentError } from '../../src/errors.js';
+import type { Message } from '../../src/messages/message.js';
+import { saltoMessages } from './messages.js';
 
 /**
  * What the driver persists about a key job, synchronously, around every card:
@@ -71,33 +74,24 @@ export function readKeyCheckpoint(value: unknown, total: number): KeyCheckpointR
   return { kind: 'ok', checkpoint: keyCheckpoint(total, cp.confirmed, cp.serials, cp.inFlight) };
 }
 
-/**
- * Staff's sentence for a key job whose checkpoint exists but cannot be read: as many cards as the
- * job asks for may have been cut.
- */
-export function unreadableSentence(total: number, roomsLabel: string): string {
-  const upTo = total === 1 ? 'the key' : `up to ${total} keys`;
-  return `The agent cannot read how far it got with ${total === 1 ? '1 key' : `${total} keys`} for ${roomsLabel}: ${upTo} may have been cut. Test the cards from the encoder before handing them out, and cut the keys again if needed.`;
-}
-
 /** "2 of 3 keys were cut" / "1 of 3 keys was cut". */
-export function cutSentence(confirmed: number, total: number): string {
-  return `${confirmed} of ${total} keys ${confirmed === 1 ? 'was' : 'were'} cut`;
+export function cutSentence(confirmed: number, total: number): Message {
+  return saltoMessages.cut({ confirmed, total });
 }
 
 /**
  * The error for a key job that a crash interrupted, when the driver does not cut the rest by
  * itself: how many keys were confirmed, and whether one more may have been written.
  */
-export function interruptedError(cp: KeyCheckpoint, roomsLabel: string): AgentError {
-  const mayHave =
-    cp.inFlight === undefined
-      ? ''
-      : ` Card ${cp.inFlight} was being written at that moment; test it before handing it out.`;
-  const notes =
+export function interruptedError(cp: KeyCheckpoint, rooms: readonly string[]): AgentError {
+  const sentence =
     cp.confirmed === 0
-      ? `The agent restarted while the first key for ${roomsLabel} was being cut; test that card and cut the keys again if needed.`
-      : `${cutSentence(cp.confirmed, cp.total)} before the agent restarted; cut the rest again if needed.${mayHave}`;
+      ? saltoMessages.firstInterrupted({ rooms: roomsWords(rooms) })
+      : saltoMessages.restInterrupted({ cut: cutSentence(cp.confirmed, cp.total) });
+  const notes =
+    cp.confirmed === 0 || cp.inFlight === undefined
+      ? sentence
+      : saltoMessages.cardInFlight({ sentence, card: cp.inFlight });
   return new AgentError(
     'STATE_UNKNOWN',
     `key job interrupted by a restart after ${cp.confirmed} of ${cp.total} cards`,

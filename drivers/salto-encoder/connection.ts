@@ -5,6 +5,7 @@ import type { Transport } from '../../src/transport/types.js';
 import type { SaltoEncoderOptions } from './config.js';
 import { transportSpec } from './config.js';
 import { EncoderLink } from './link.js';
+import { saltoMessages } from './messages.js';
 
 /**
  * Owns the encoder's transport and keeps it usable without restarting the agent.
@@ -47,7 +48,7 @@ export class EncoderConnection {
       if (!this.persistent || this.closedByUs) return;
       this.lastProblem = new AgentError('DEVICE_UNAVAILABLE', `${this.transport.description} vanished`, {
         cause: error,
-        notes: 'The encoder is unplugged or switched off; the agent reconnects when it is back.',
+        notes: saltoMessages.vanished(),
       });
       ctx.log.warn('encoder link lost; reconnecting in the background', { error });
       this.startReconnecting();
@@ -166,7 +167,7 @@ export class EncoderConnection {
       }
     }
     throw new AgentError('DEVICE_UNAVAILABLE', `${this.transport.description}: no answer to ENQ`, {
-      notes: 'The encoder is connected but does not answer; check that it is switched on.',
+      notes: saltoMessages.silent(),
     });
   }
 

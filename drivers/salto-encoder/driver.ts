@@ -1,5 +1,6 @@
 import { backoffCeiling } from '../../src/backoff.js';
 import type { KeyJobData } from '../../src/connector/model.js';
+import { keysForRoomsWords, keysUnreadableWords, roomsWords } from '../../src/drivers-api/messages.js';
 import type {
   DeviceStatus,
   Driver,
@@ -10,27 +11,20 @@ import type {
   Reconciliation,
 } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
-import {
-  cutSentence,
-  interruptedError,
-  keyCheckpoint,
-  readKeyCheckpoint,
-  unreadableSentence,
-} from './checkpoint.js';
+import { type Message, readMessage } from '../../src/messages/message.js';
+import { cutSentence, interruptedError, keyCheckpoint, readKeyCheckpoint } from './checkpoint.js';
 import { type CardCommand, cardRequestFields } from './commands.js';
 import type { SaltoEncoderOptions } from './config.js';
 import { EncoderConnection } from './connection.js';
 import { phaseOf } from './link.js';
-import { type KeyPlan, keysLabel, planKeyJob, roomsLabel } from './plan.js';
+import { saltoMessages } from './messages.js';
+import { type KeyPlan, planKeyJob } from './plan.js';
 import { type CardReply, parseReply, replyError } from './replies.js';
-
-const RECONNECTING_NOTE =
-  'The encoder is unplugged or not answering; the agent reconnects by itself as soon as it is back.';
 
 function keyData(job: Job): KeyJobData {
   if (job.data.kind !== 'keys') {
     throw new AgentError('COMMAND_INVALID', `A ${job.data.kind} command cannot run on a key encoder`, {
-      notes: 'This command is not for a key encoder; check the device configuration.',
+      notes: saltoMessages.notForEncoder(),
     });
   }
   return job.data.keys;
@@ -38,7 +32,7 @@ function keyData(job: Job): KeyJobData {
 
 function result(keys: KeyJobData, encoderId: string | undefined, serials: string[]): JobResult {
   return {
-    notes: `${keysLabel(keys.keyCount)} for ${roomsLabel(keys.lockIds)}`,
+    notes: keysForRoomsWords(keys.keyCount, keys.lockIds),
     details: {
       keys: keys.keyCount,
       rooms: keys.lockIds,
@@ -93,7 +87,7 @@ export class SaltoEncoderDriver implements Driver {
       // cut them twice and void the ones already handed out.
       log.warn('unreadable checkpoint: no card is cut', { problem: read.problem });
       throw new AgentError('STATE_UNKNOWN', `unreadable key checkpoint (${read.problem})`, {
-        notes: unreadableSentence(plan.total, plan.roomsLabel),
+        notes: keysUnreadableWords(plan.total, plan.rooms),
       });
     }
     const prior = read.kind === 'ok' ? read.checkpoint : undefined;
@@ -131,7 +125,7 @@ export class SaltoEncoderDriver implements Driver {
         commandId: job.commandId,
         problem: read.problem,
       });
-      return { outcome: 'unknown', reason: unreadableSentence(keys.keyCount, roomsLabel(keys.lockIds)) };
+      return { outcome: 'unknown', reason: keysUnreadableWords(keys.keyCount, keys.lockIds) };
     }
     const cp = read.checkpoint;
     if (cp.confirmed >= keys.keyCount) {
@@ -142,23 +136,29 @@ export class SaltoEncoderDriver implements Driver {
     }
     if (cp.confirmed === 0 && cp.inFlight === undefined) return { outcome: 'not-done' };
     if (this.options.cutRemainingAfterCrash) return { outcome: 'not-done' };
-    return { outcome: 'failed', error: interruptedError(cp, roomsLabel(keys.lockIds)) };
+    return { outcome: 'failed', error: interruptedError(cp, keys.lockIds) };
   }
 
   status(): DeviceStatus {
     const c = this.connection;
     const ready = c.ready;
     const problem = c.lastProblem;
-    let summary: string;
-    if (this.active) summary = `cutting key ${this.active.card} of ${this.active.total}`;
-    else if (ready) summary = 'ready';
-    else if (c.isReconnecting) summary = 'unplugged — waiting for it';
-    else if (problem) summary = 'not answering';
-    else summary = 'not connected yet';
+    let summary: Message;
+    if (this.active) summary = saltoMessages.cutting(this.active);
+    else if (ready) summary = saltoMessages.ready();
+    else if (c.isReconnecting) summary = saltoMessages.unpluggedWaiting();
+    else if (problem) summary = saltoMessages.notAnswering();
+    else summary = saltoMessages.notConnectedYet();
     const status: DeviceStatus = {
       connected: ready,
       summary,
-      warnings: ready ? [] : c.isReconnecting ? [RECONNECTING_NOTE] : problem ? [problem.notes] : [],
+      warnings: ready
+        ? []
+        : c.isReconnecting
+          ? [saltoMessages.reconnecting()]
+          : problem
+            ? [problem.notes]
+            : [],
       facts: {
         transport: c.transport.kind,
         link: c.transport.description,
@@ -204,7 +204,7 @@ export class SaltoEncoderDriver implements Driver {
       // An error reply is definitive: this card was not written.
       ctx.checkpoint(keyCheckpoint(plan.total, confirmed, serials));
       if (reply.code !== 'OV' || busy >= this.options.busyRetries) {
-        throw replyError(reply, { roomsLabel: plan.roomsLabel, card, total: plan.total });
+        throw replyError(reply, { rooms: plan.rooms, card, total: plan.total });
       }
       const wait = backoffCeiling(busy, { minMs: this.options.busyBackoffMs, maxMs: 30_000 });
       this.ctx.log.debug('encoder busy (OV); backing off', { card, waitMs: wait });
@@ -218,34 +218,39 @@ export class SaltoEncoderDriver implements Driver {
   private explain(error: unknown, plan: KeyPlan, confirmed: number): AgentError {
     const e = toAgentError(error, 'DEVICE_ERROR');
     const card = confirmed + 1;
-    const cutSoFar = confirmed > 0 ? ` ${cutSentence(confirmed, plan.total)} before this.` : '';
+    const rooms = roomsWords(plan.rooms);
+    const withCutSoFar = (sentence: Message): Message =>
+      confirmed > 0
+        ? saltoMessages.cutBefore({ sentence, cut: cutSentence(confirmed, plan.total) })
+        : sentence;
     const details = { ...e.details, confirmed, total: plan.total };
     if (e.code === 'ABORTED') {
       const notes =
         confirmed === 0
-          ? 'Cancelled before any key was cut.'
-          : `Cancelled; ${cutSentence(confirmed, plan.total)} for ${plan.roomsLabel}.`;
+          ? saltoMessages.cancelledBeforeAny()
+          : saltoMessages.cancelledAfter({ cut: cutSentence(confirmed, plan.total), rooms });
       return new AgentError('ABORTED', e.message, { notes, details, cause: e });
     }
     if (e.code === 'COMMAND_INVALID' || e.code === 'CONFIG_INVALID') return e;
     if (phaseOf(e) === 'reply') {
+      const where = { card, total: plan.total, rooms };
       const what =
         e.code === 'DEVICE_UNAVAILABLE'
-          ? `The encoder was disconnected while writing key ${card} of ${plan.total} for ${plan.roomsLabel}`
-          : `The encoder did not confirm key ${card} of ${plan.total} for ${plan.roomsLabel}, which may have been written`;
+          ? saltoMessages.disconnectedAt(where)
+          : saltoMessages.unconfirmedAt(where);
       return new AgentError(e.code, e.message, {
-        notes: `${what}; test that card before handing it out.${cutSoFar}`,
+        notes: withCutSoFar(what),
         retryable: false,
         details,
         cause: e,
       });
     }
-    if (!cutSoFar) {
+    if (confirmed === 0) {
       Object.assign(e.details, details);
       return e;
     }
     return new AgentError(e.code, e.message, {
-      notes: `${e.notes}${cutSoFar}`,
+      notes: withCutSoFar(readMessage(e.notes)),
       retryable: e.retryable,
       details,
       cause: e,

@@ -2,6 +2,7 @@ import type { Clock } from '../../src/clock.js';
 import { AgentError, isAgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
 import type { Transport } from '../../src/transport/types.js';
+import { saltoMessages } from './messages.js';
 import { ACK, ENQ, encodeFrame, FrameDecoder, NAK, showBytes, type WireEvent } from './protocol.js';
 
 /**
@@ -141,7 +142,7 @@ export class EncoderLink {
           'DEVICE_TIMEOUT',
           `no ACK within ${ackTimeoutMs} ms after the request went out`,
           {
-            notes: 'The encoder does not answer; check that it is switched on and connected.',
+            notes: saltoMessages.noAnswer(),
             retryable: false,
             details: { ackMissing: true },
           },
@@ -150,7 +151,7 @@ export class EncoderLink {
       if (answer.type === 'ack') return;
       if (attempt >= nakRetries) {
         throw new AgentError('DEVICE_ERROR', `request refused (NAK) ${attempt + 1} times`, {
-          notes: 'The encoder keeps refusing the request; switch it off and on, then try again.',
+          notes: saltoMessages.keepsRefusing(),
         });
       }
       this.options.log.debug('NAK; checking the peer is ready before resending', { attempt: attempt + 1 });

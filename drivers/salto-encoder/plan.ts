@@ -1,5 +1,7 @@
 import type { KeyJobData } from '../../src/connector/model.js';
+import { deviceMessages } from '../../src/drivers-api/messages.js';
 import { AgentError } from '../../src/errors.js';
+import type { Message } from '../../src/messages/message.js';
 import {
   type CardCommand,
   type CardRequest,
@@ -8,6 +10,7 @@ import {
   MAX_ROOMS,
 } from './commands.js';
 import type { SaltoEncoderOptions } from './config.js';
+import { saltoMessages } from './messages.js';
 import { toFieldText } from './text.js';
 import { formatLockTime, parseInstant } from './time.js';
 
@@ -18,23 +21,14 @@ import { formatLockTime, parseInstant } from './time.js';
  */
 export interface KeyPlan {
   total: number;
-  /** The platform's room numbers, for Notes ("room 101"). */
-  roomsLabel: string;
+  /** The platform's room numbers, for Notes ("room 101", `roomsWords`). */
+  rooms: readonly string[];
   /** Request without the command name; `request(k)` adds CN for the first card, CC after. */
   base: Omit<CardRequest, 'command'>;
   request(command: CardCommand): CardRequest;
 }
 
-export function roomsLabel(lockIds: readonly string[]): string {
-  if (lockIds.length === 0) return 'no room';
-  return `${lockIds.length > 1 ? 'rooms' : 'room'} ${lockIds.join(', ')}`;
-}
-
-export function keysLabel(count: number): string {
-  return `${count} ${count === 1 ? 'key' : 'keys'}`;
-}
-
-function invalid(message: string, notes: string): AgentError {
+function invalid(message: string, notes: Message): AgentError {
   return new AgentError('COMMAND_INVALID', message, { notes });
 }
 
@@ -57,48 +51,38 @@ export function planKeyJob(
   timezone: string,
   creatorName: string | undefined,
 ): KeyPlan {
-  const label = roomsLabel(keys.lockIds);
   if (!Number.isInteger(keys.keyCount) || keys.keyCount < 1) {
-    throw invalid(
-      `KeyCount ${keys.keyCount} is not a positive number`,
-      'The command asks for no key; create it again.',
-    );
+    throw invalid(`KeyCount ${keys.keyCount} is not a positive number`, saltoMessages.noKeys());
   }
   if (keys.keyCount > options.maxKeys) {
     throw invalid(
       `KeyCount ${keys.keyCount} exceeds maxKeys ${options.maxKeys}`,
-      `The command asks for ${keys.keyCount} keys; at most ${options.maxKeys} are cut at once. Create it again with fewer.`,
+      saltoMessages.tooManyKeys({ count: keys.keyCount, max: options.maxKeys }),
     );
   }
   if (keys.lockIds.length === 0) {
-    throw invalid(
-      'The key command names no room',
-      'The reservation has no room assigned; assign a room, then cut the keys again.',
-    );
+    throw invalid('The key command names no room', deviceMessages.noRoomAssigned());
   }
   if (keys.lockIds.length > MAX_ROOMS) {
     throw invalid(
       `${keys.lockIds.length} rooms on one card`,
-      `A key card opens at most ${MAX_ROOMS} rooms, and this reservation has ${keys.lockIds.length}; cut keys per room.`,
+      saltoMessages.tooManyRooms({ max: MAX_ROOMS, count: keys.lockIds.length }),
     );
   }
   const start = parseInstant(keys.startUtc);
   const end = parseInstant(keys.endUtc);
   if (start === undefined || end === undefined || end <= start) {
-    throw invalid(
-      `Bad validity ${keys.startUtc} … ${keys.endUtc}`,
-      'The reservation’s dates are missing or end before they start; check the reservation.',
-    );
+    throw invalid(`Bad validity ${keys.startUtc} … ${keys.endUtc}`, saltoMessages.badDates());
   }
   const encoderIdRaw = options.encoderId ?? keys.keyCutterId;
   if (!encoderIdRaw?.trim()) {
     throw new AgentError('CONFIG_INVALID', 'No encoder id: neither options.encoderId nor KeyCutterId', {
-      notes: 'The agent does not know which encoder to use; ask IT to set the encoder id.',
+      notes: saltoMessages.noEncoderId(),
     });
   }
   const rooms = keys.lockIds.map((id) => toFieldText(options.rooms[id] ?? id, 'latin1', MAX_NAME_LENGTH));
   if (rooms.some((r) => r === '')) {
-    throw invalid('An empty room id', 'The command names an empty room; check the room-to-lock mapping.');
+    throw invalid('An empty room id', saltoMessages.emptyRoom());
   }
   let validFrom: string;
   let validUntil: string;
@@ -124,7 +108,7 @@ export function planKeyJob(
   };
   return {
     total: keys.keyCount,
-    roomsLabel: label,
+    rooms: keys.lockIds,
     base,
     request: (command) => ({ ...base, command }),
   };

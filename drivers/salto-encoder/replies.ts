@@ -1,4 +1,7 @@
+import { roomsWords } from '../../src/drivers-api/messages.js';
 import { AgentError, type ErrorCode } from '../../src/errors.js';
+import type { Message, MessageArg } from '../../src/messages/message.js';
+import { saltoMessages } from './messages.js';
 
 /**
  * Replies to an encode command. Success echoes the command (`|CN1|encoder|…|`, optionally with
@@ -13,8 +16,8 @@ interface ErrorMeaning {
   code: ErrorCode;
   /** What the lock software means. */
   meaning: string;
-  /** What the receptionist reads; `{rooms}` is replaced. */
-  notes: string;
+  /** What the receptionist reads, given the rooms and the lock software's text. */
+  notes: (values: { rooms: Message; count: number; text: MessageArg }) => Message;
   retryable?: boolean;
 }
 
@@ -23,72 +26,69 @@ export const REPLY_ERRORS: Readonly<Record<string, ErrorMeaning>> = {
   ES: {
     code: 'DEVICE_ERROR',
     meaning: 'syntax error: the lock software did not understand the request',
-    notes:
-      'The lock software refused the agent’s request as malformed; ask IT to check the encoder settings.',
+    notes: saltoMessages.replyES,
   },
   NC: {
     code: 'DEVICE_UNAVAILABLE',
     meaning: 'no communication: the encoder does not answer the lock software',
-    notes:
-      'The lock software cannot reach the encoder; check that it is switched on and connected, then try again.',
+    notes: saltoMessages.replyNC,
   },
   NF: {
     code: 'DEVICE_ERROR',
     meaning: 'no files: the lock software’s database is damaged or missing',
-    notes: 'The lock software reports a damaged database; call the lock vendor’s support.',
+    notes: saltoMessages.replyNF,
   },
   OV: {
     code: 'DEVICE_BUSY',
     meaning: 'overflow: the encoder is still busy with an earlier task',
-    notes: 'The encoder is busy with another card; wait a moment and try again.',
+    notes: saltoMessages.replyOV,
   },
   EP: {
     code: 'NO_CARD',
     meaning: 'card error: no card, or wrongly inserted',
-    notes: 'No card in the encoder — insert a blank card and try again.',
+    notes: saltoMessages.replyEP,
   },
   EF: {
     code: 'CARD_REJECTED',
     meaning: 'format error: the card belongs to another system or is damaged',
-    notes:
-      'The encoder cannot use this card (another system’s card, or damaged); insert a blank card of this hotel and try again.',
+    notes: saltoMessages.replyEF,
   },
   TD: {
     code: 'ROOM_UNKNOWN',
     meaning: 'unknown room',
-    notes: 'The lock software does not know {rooms}; check the room-to-lock mapping.',
+    notes: saltoMessages.replyTD,
   },
   ED: {
     code: 'DEVICE_TIMEOUT',
     meaning: 'timeout: the encoder waited too long for a card',
-    notes: 'The encoder waited too long for a card; insert a blank card when asked and try again.',
+    notes: saltoMessages.replyED,
     retryable: false,
   },
   EA: {
     code: 'DEVICE_ERROR',
     meaning: 'the room is checked out, so no copy can be made',
-    notes: 'The lock software says {rooms} is checked out, so it cannot copy the key; cut new keys instead.',
+    notes: saltoMessages.replyEA,
   },
   OS: {
     code: 'DEVICE_ERROR',
     meaning: 'the room is out of service',
-    notes: 'The lock software has {rooms} out of service; put it back in service or choose another room.',
+    notes: saltoMessages.replyOS,
   },
   EO: {
     code: 'DEVICE_BUSY',
     meaning: 'the guest card is being encoded at another station',
-    notes: 'This guest’s card is being encoded at another station; wait until it is done, then try again.',
+    notes: saltoMessages.replyEO,
     retryable: false,
   },
   EV: {
     code: 'CARD_REJECTED',
     meaning: 'the card belongs to a valid staff user',
-    notes: 'The inserted card is a staff card; insert a blank guest card and try again.',
+    notes: saltoMessages.replyEV,
   },
   EG: {
     code: 'DEVICE_ERROR',
     meaning: 'general error (text in the last field)',
-    notes: 'The lock software reported an error: {text}',
+    notes: saltoMessages.replyEG,
   },
 };
 
@@ -105,8 +105,8 @@ export function parseReply(fields: readonly string[]): CardReply {
 }
 
 export interface ReplyContext {
-  /** Rooms as the receptionist knows them ("room 101", "rooms 101, 102"). */
-  roomsLabel: string;
+  /** The platform's room numbers (the Notes say "room 101", "rooms 101 and 102"). */
+  rooms: readonly string[];
   card: number;
   total: number;
 }
@@ -120,11 +120,13 @@ const clip = (text: string) =>
 /** Maps a failed reply to the AgentError staff will read (the encoder's text clipped). */
 export function replyError(reply: Extract<CardReply, { ok: false }>, context: ReplyContext): AgentError {
   const known = REPLY_ERRORS[reply.code];
-  const text = clip(reply.text.trim()) || 'no details given';
+  const text = clip(reply.text.trim()) || saltoMessages.noDetails();
   const meaning = known?.meaning ?? `unknown error code ${JSON.stringify(clip(reply.code))}`;
-  const notes = (known?.notes ?? 'The encoder reported an error ({text}); check it and try again.')
-    .replace('{rooms}', context.roomsLabel)
-    .replace('{text}', text);
+  const notes = (known?.notes ?? saltoMessages.replyUnknown)({
+    rooms: roomsWords(context.rooms),
+    count: context.rooms.length,
+    text,
+  });
   return new AgentError(known?.code ?? 'DEVICE_ERROR', `Encoder replied ${clip(reply.code)}: ${meaning}`, {
     notes,
     ...(known?.retryable === undefined ? {} : { retryable: known.retryable }),

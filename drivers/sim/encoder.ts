@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { KeyJobData } from '../../src/connector/model.js';
+import { deviceMessages, keysForRoomsWords, keysUnreadableWords } from '../../src/drivers-api/messages.js';
 import type {
   DeviceStatus,
   Driver,
@@ -11,6 +12,7 @@ import type {
   Reconciliation,
 } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import { simMessages } from './messages.js';
 import { SimOptionsSchema, scriptFor, simulatedWork } from './script.js';
 import { SimDriver } from './sim-driver.js';
 
@@ -39,11 +41,6 @@ function keyData(job: Job): KeyJobData {
   return job.data.keys;
 }
 
-function rooms(keys: KeyJobData): string {
-  if (keys.lockIds.length === 0) return 'no room';
-  return `${keys.lockIds.length > 1 ? 'rooms' : 'room'} ${keys.lockIds.join(', ')}`;
-}
-
 /** What the driver checkpoints around each card: `{writing: k}` before, `{confirmed: k}` after. */
 const CheckpointSchema = z.union([
   z.object({ writing: z.number().int().min(1) }).strict(),
@@ -63,14 +60,14 @@ class SimEncoderDriver extends SimDriver implements Driver {
     private readonly options: SimEncoderOptions,
     ctx: DriverContext,
   ) {
-    super(ctx, options, 'simulated encoder');
+    super(ctx, options, { ready: simMessages.encoderReady(), notOpened: simMessages.encoderNotOpened() });
   }
 
   async execute(job: Job, ctx: ExecuteContext): Promise<JobResult> {
     const keys = keyData(job);
     if (keys.lockIds.length === 0) {
       throw new AgentError('ROOM_UNKNOWN', 'The key command names no room', {
-        notes: 'The reservation has no room assigned; assign a room, then cut the keys again.',
+        notes: deviceMessages.noRoomAssigned(),
       });
     }
     const script = scriptFor(keys.settings, this.options, this.random);
@@ -111,11 +108,7 @@ class SimEncoderDriver extends SimDriver implements Driver {
     const keys = keyData(job);
     if (job.checkpoint !== undefined && !readable(job.checkpoint, keys.keyCount)) {
       // It exists, so a card may have been written; how many, this driver cannot read.
-      const upTo = keys.keyCount === 1 ? 'the key' : `up to ${keys.keyCount} keys`;
-      return {
-        outcome: 'unknown',
-        reason: `The agent cannot read how far it got with ${keys.keyCount} ${keys.keyCount === 1 ? 'key' : 'keys'} for ${rooms(keys)}: ${upTo} may have been cut. Test the cards from the encoder before handing them out, and cut the keys again if needed.`,
-      };
+      return { outcome: 'unknown', reason: keysUnreadableWords(keys.keyCount, keys.lockIds) };
     }
     const cut = this.cardsCut(job.commandId);
     if (cut >= keys.keyCount) return { outcome: 'done', result: this.result(keys) };
@@ -123,7 +116,7 @@ class SimEncoderDriver extends SimDriver implements Driver {
     return {
       outcome: 'failed',
       error: new AgentError('STATE_UNKNOWN', `${cut} of ${keys.keyCount} keys were cut before a restart`, {
-        notes: `${cut} of ${keys.keyCount} keys were cut before the agent restarted; cut the rest again if needed.`,
+        notes: simMessages.partlyCut({ cut, count: keys.keyCount }),
         details: { cardsCut: cut },
       }),
     };
@@ -139,7 +132,7 @@ class SimEncoderDriver extends SimDriver implements Driver {
 
   private result(keys: KeyJobData): JobResult {
     return {
-      notes: `${keys.keyCount} ${keys.keyCount === 1 ? 'key' : 'keys'} for ${rooms(keys)}`,
+      notes: keysForRoomsWords(keys.keyCount, keys.lockIds),
       details: { cards: keys.keyCount, rooms: keys.lockIds },
     };
   }

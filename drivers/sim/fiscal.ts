@@ -13,6 +13,7 @@ import type {
 import { AgentError } from '../../src/errors.js';
 import { base64Length } from '../../src/transport/base64.js';
 import type { LedgerEntry } from './ledger.js';
+import { simMessages } from './messages.js';
 import { type SimOptions, SimOptionsSchema, scriptFor, simulatedWork } from './script.js';
 import { SimDriver } from './sim-driver.js';
 
@@ -57,7 +58,7 @@ class SimFiscalDriver extends SimDriver implements Driver {
     private readonly options: SimOptions,
     ctx: DriverContext,
   ) {
-    super(ctx, options, 'simulated printer');
+    super(ctx, options, { ready: simMessages.printerReady(), notOpened: simMessages.printerNotOpened() });
     this.serial = `99SIM${ctx.deviceId
       .replace(/[^0-9A-Za-z]/g, '')
       .slice(0, 6)
@@ -108,15 +109,14 @@ class SimFiscalDriver extends SimDriver implements Driver {
       const length = base64Length(doc.base64, 'whitespace');
       if (!length || length % 4 !== 0) {
         throw new AgentError('COMMAND_INVALID', 'The fiscal payload is not valid Base64', {
-          notes:
-            'The fiscal document from the platform is damaged; nothing was printed. Issue the receipt again.',
+          notes: simMessages.payloadDamaged(),
         });
       }
       return 0;
     }
     if (doc.type === 'data' && doc.isRefund && !doc.rebated?.receiptNumber) {
       throw new AgentError('FISCAL_REJECTED', 'Refund without the number of the original receipt', {
-        notes: 'The refund does not say which receipt it refunds; nothing was printed.',
+        notes: simMessages.refundWithoutOriginal(),
       });
     }
     const legacy = fiscal.bill.legacyItems;
@@ -147,9 +147,13 @@ class SimFiscalDriver extends SimDriver implements Driver {
 
   private result(entry: LedgerEntry): JobResult {
     const total = Number(entry.facts.total ?? 0);
+    const receipt = receiptLabel(entry);
+    const money = { money: total, currency: 'EUR' };
     return {
-      notes: `Receipt ${receiptLabel(entry)} on RT ${this.serial}${total ? `, total ${total.toFixed(2)} EUR` : ''}`,
-      details: { ...entry.facts },
+      notes: total
+        ? simMessages.receiptPrinted({ receipt, serial: this.serial, total: money })
+        : simMessages.receiptPrintedNoTotal({ receipt, serial: this.serial }),
+      details: { ...entry.facts, total: money },
     };
   }
 }

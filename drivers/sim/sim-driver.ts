@@ -1,4 +1,5 @@
 import type { DeviceStatus, DriverContext } from '../../src/drivers-api/types.js';
+import type { Message } from '../../src/messages/message.js';
 import { type Ledger, openLedger } from './ledger.js';
 import { type SimOptions, seededRandom } from './script.js';
 
@@ -16,8 +17,8 @@ export abstract class SimDriver {
   constructor(
     protected readonly ctx: DriverContext,
     options: SimOptions,
-    /** What the status summary calls the device: "simulated printer" … */
-    private readonly what: string,
+    /** The status summary when open ("ready (simulated printer)" …) and before. */
+    private readonly words: { ready: Message; notOpened: Message },
   ) {
     this.random = seededRandom(options.seed);
     this.ledger = openLedger(options.ledgerPath, ctx.store);
@@ -35,7 +36,7 @@ export abstract class SimDriver {
   status(): DeviceStatus {
     const status: DeviceStatus = {
       connected: this.opened,
-      summary: this.opened ? `ready (${this.what})` : 'not opened yet',
+      summary: this.opened ? this.words.ready : this.words.notOpened,
       warnings: [],
       facts: { simulated: true, ...this.facts() },
     };

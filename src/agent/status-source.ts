@@ -11,10 +11,12 @@ import type { Engine, EngineDevice } from '../commands/index.js';
 import { safeReason } from '../commands/notes.js';
 import type { ConnectorClient } from '../connector/client.js';
 import type { CommandSocket } from '../connector/socket-api.js';
+import { deviceMessages } from '../drivers-api/messages.js';
 import type { DeviceAction, DeviceStatus } from '../drivers-api/types.js';
 import { AgentError } from '../errors.js';
 import type { Listeners } from '../listeners.js';
-import { formatDuration } from '../status/format.js';
+import type { Message } from '../messages/message.js';
+import { pageMessages } from '../status/messages.js';
 import { describeRateLimit } from '../status/render-overview.js';
 
 /**
@@ -39,7 +41,7 @@ export interface StatusSourceParts {
   /** Epoch ms of the last successful journal write probe, and its error if the last one failed. */
   journalHealth: () => { ok: boolean; error?: string };
   /** Errors that escaped every handler recently (`src/status/escaped-faults.ts`). */
-  faultReasons: () => string[];
+  faultReasons: () => Message[];
   /** The platform counts as "answering" if it answered within this window. */
   platformSilenceMs: number;
   /** Epoch ms of the last 2xx answer seen by the client. */
@@ -55,7 +57,7 @@ function safeStatus(device: EngineDevice): DeviceStatus {
   } catch (error) {
     return {
       connected: false,
-      summary: `status unavailable: ${(error as Error).message}`,
+      summary: deviceMessages.statusUnavailable({ error: (error as Error).message }),
       warnings: [],
       facts: {},
     };
@@ -138,10 +140,18 @@ export const RATE_LIMITED_UNHEALTHY_MS = 3 * 60_000;
 export const INTAKE_FAILING_UNHEALTHY_MS = 3 * 60_000;
 
 /** The /healthz reason for a failing intake round, or undefined while it is not (yet) one. */
-export function intakeReason(failing: PlatformSnapshot['intakeFailing'], now: number): string | undefined {
+export function intakeReason(failing: PlatformSnapshot['intakeFailing'], now: number): Message | undefined {
   if (!failing || failing.failures < 2 || now - failing.since < INTAKE_FAILING_UNHEALTHY_MS) return undefined;
   const detail = safeReason(failing.message);
-  return `new commands are not taken in: every ${failing.round} has failed for ${formatDuration(now - failing.since)} (${failing.failures} times; ${failing.code}${detail ? `: ${detail}` : ''})`;
+  const values = {
+    round: failing.round,
+    duration: { ms: now - failing.since },
+    failures: failing.failures,
+    code: failing.code,
+  };
+  return detail
+    ? pageMessages.healthIntakeFailingBecause({ ...values, detail })
+    : pageMessages.healthIntakeFailing(values);
 }
 
 /** The running agent as the status server sees it. */
@@ -195,29 +205,34 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
     },
     subscribe: (listener) => parts.bus.add(listener),
     health(): Health {
-      const reasons: string[] = [];
+      const reasons: Message[] = [];
       const journal = parts.journalHealth();
       if (!journal.ok)
-        reasons.push(`the journal cannot be written${journal.error ? ` (${journal.error})` : ''}`);
+        reasons.push(
+          journal.error
+            ? pageMessages.healthJournalBecause({ error: journal.error })
+            : pageMessages.healthJournal(),
+        );
       const p = platform();
       const now = parts.clock.now();
-      if (p.authRejected) reasons.push('the platform refuses the agent’s tokens (401)');
+      if (p.authRejected) reasons.push(pageMessages.healthTokens());
       const silentFor = now - (p.lastSuccessAt ?? parts.startedAt);
       if (silentFor > parts.platformSilenceMs) {
-        reasons.push(`the platform has not answered for ${Math.round(silentFor / 1000)} s`);
+        reasons.push(pageMessages.healthSilent({ seconds: Math.round(silentFor / 1000) }));
       }
       const limitedFor = p.rateLimited ? now - p.rateLimited.since : 0;
       if (p.rateLimited && limitedFor > RATE_LIMITED_UNHEALTHY_MS) {
+        const limited = { duration: { ms: limitedFor }, how: describeRateLimit(p.rateLimited) };
         reasons.push(
-          `the platform has rate-limited the agent for ${formatDuration(limitedFor)} (${describeRateLimit(p.rateLimited)})${
-            p.rateLimited.reason === 'retry-after-capped' ? '; one probe request after each capped wait' : ''
-          }`,
+          p.rateLimited.reason === 'retry-after-capped'
+            ? pageMessages.healthRateLimitedCapped(limited)
+            : pageMessages.healthRateLimited(limited),
         );
       }
       const intake = intakeReason(p.intakeFailing, now);
       if (intake) reasons.push(intake);
       const lag = parts.loopLagMs();
-      if (lag > 2000) reasons.push(`the event loop is stalled (${Math.round(lag)} ms behind)`);
+      if (lag > 2000) reasons.push(pageMessages.healthStalled({ ms: Math.round(lag) }));
       reasons.push(...parts.faultReasons());
       return { ok: reasons.length === 0, reasons };
     },
@@ -237,7 +252,7 @@ export function assertKeyCutter(devices: readonly EngineDevice[], deviceId: stri
   const device = devices.find((d) => d.id === deviceId);
   if (device?.type !== 'KeyCutter') {
     throw new AgentError('COMMAND_INVALID', 'That device is not a key encoder of this agent', {
-      notes: 'Choose one of this desk’s key encoders.',
+      notes: pageMessages.notKeyCutter(),
     });
   }
 }

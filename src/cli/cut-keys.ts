@@ -1,11 +1,15 @@
 import type { CommandSummary } from '../agent-api.js';
-import { type Config, loadConfig, readTokenFile, resolveSecrets } from '../config.js';
+import { stateWord } from '../commands/messages.js';
+import { type Config, loadConfig, localeOf, readTokenFile, resolveSecrets } from '../config.js';
 import { enterpriseForWrite } from '../connector/enterprise.js';
 import { ConnectorSocket } from '../connector/websocket.js';
 import { AgentError } from '../errors.js';
 import { createLogger } from '../log.js';
+import { readMessage } from '../messages/message.js';
+import { type MessageRenderer, messageRenderer } from '../messages/render.js';
 import { auditLine } from '../status/local-actions.js';
 import { type CliIo, firstSignal, line } from './io.js';
+import { cliMessages } from './messages.js';
 import { oneShotClient } from './platform.js';
 
 const TERMINAL = new Set(['Processed', 'Cancelled', 'Error']);
@@ -41,6 +45,7 @@ export async function cutKeysCommand(opts: CutKeysOptions, io: CliIo): Promise<n
       `--count ${opts.count} is more than status.actions.maxKeyCount (${maxKeyCount}) allows`,
     );
   }
+  const say = messageRenderer(localeOf(config, io.env), config.timezone);
   const secrets = resolveSecrets(config, io.env);
   const log = createLogger({
     level: 'warn',
@@ -78,19 +83,13 @@ export async function cutKeysCommand(opts: CutKeysOptions, io: CliIo): Promise<n
   void firstSignal(io, () => undefined).then(() => stop.abort());
   const timer = setTimeout(() => stop.abort(), FOLLOW_LIMIT_MS);
   try {
-    const viaAgent = await followViaAgent(config, id, io, stop.signal);
+    const viaAgent = await followViaAgent(config, id, io, say, stop.signal);
     if (viaAgent !== undefined) return viaAgent;
     if (config.platform.websocketUrl) {
-      line(
-        io.stderr,
-        'No local agent answers on its status address; following the platform’s events instead.',
-      );
-      return await followViaSocket(config, secrets, id, io, stop.signal);
+      line(io.stderr, say.render(cliMessages.followingSocket()));
+      return await followViaSocket(config, secrets, id, io, say, stop.signal);
     }
-    line(
-      io.stderr,
-      'Created. No local agent answers and no WebSocket is configured, so the command cannot be followed.',
-    );
+    line(io.stderr, say.render(cliMessages.cannotFollow()));
     return 0;
   } finally {
     clearTimeout(timer);
@@ -114,6 +113,7 @@ async function followViaAgent(
   config: Config,
   id: string,
   io: CliIo,
+  say: MessageRenderer,
   signal: AbortSignal,
 ): Promise<number | undefined> {
   const { url, headers } = statusBase(config, io.env);
@@ -130,11 +130,15 @@ async function followViaAgent(
         const snapshot = (await response.json()) as { recent?: CommandSummary[] };
         const command = snapshot.recent?.find((c) => c.id === id);
         if (command) {
-          const text = `${command.state}${command.progress !== undefined && command.state === 'Processing' ? ` ${Math.round(command.progress * 100)}%` : ''}`;
+          const state = say.render(stateWord(command.state));
+          const text =
+            command.progress !== undefined && command.state === 'Processing'
+              ? say.render(cliMessages.stateProgress({ state, percent: Math.round(command.progress * 100) }))
+              : state;
           if (text !== printed) line(io.stdout, text);
           printed = text;
           if (TERMINAL.has(command.state)) {
-            if (command.notes) line(io.stdout, command.notes);
+            if (command.notes) line(io.stdout, say.render(readMessage(command.notes)));
             return command.state === 'Processed' ? 0 : 1;
           }
         }
@@ -145,7 +149,7 @@ async function followViaAgent(
     if (!answered) return undefined;
     await new Promise((r) => setTimeout(r, 500));
   }
-  line(io.stderr, 'Stopped following; the command goes on without this command line.');
+  line(io.stderr, say.render(cliMessages.stoppedFollowing()));
   return 1;
 }
 
@@ -154,6 +158,7 @@ async function followViaSocket(
   secrets: { clientToken: string; accessToken: string },
   id: string,
   io: CliIo,
+  say: MessageRenderer,
   signal: AbortSignal,
 ): Promise<number> {
   const socket = new ConnectorSocket({
@@ -166,7 +171,7 @@ async function followViaSocket(
       signal.addEventListener('abort', () => resolve(1), { once: true });
       socket.onCommand((event) => {
         if (event.id !== id || !event.state) return;
-        line(io.stdout, event.state);
+        line(io.stdout, say.render(stateWord(event.state)));
         if (TERMINAL.has(event.state)) resolve(event.state === 'Processed' ? 0 : 1);
       });
       socket.start();

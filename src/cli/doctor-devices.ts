@@ -3,9 +3,20 @@ import type { AgentSnapshot, Health } from '../agent-api.js';
 import { systemClock } from '../clock.js';
 import { openJournal } from '../commands/journal.js';
 import type { Config, DeviceConfig } from '../config.js';
-import type { DeviceStatus, DriverRegistry, PlatformReader, SimulatedDevice } from '../drivers-api/types.js';
+import type {
+  DeviceStatus,
+  DriverRegistry,
+  DriverText,
+  PlatformReader,
+  SimulatedDevice,
+} from '../drivers-api/types.js';
 import { AgentError, toAgentError } from '../errors.js';
 import { createMemoryLogger } from '../log.js';
+import { readMessage } from '../messages/message.js';
+import { english } from '../messages/render.js';
+
+const words = (text: DriverText) => english(readMessage(text));
+
 import { createTransportFactory } from '../transport/factory.js';
 import { createHttpClient } from '../transport/http.js';
 import { type Check, formatFacts } from './doctor-report.js';
@@ -79,7 +90,7 @@ export async function probeAgent(
     let health: Health | undefined;
     if (healthAnswer) {
       const body = JSON.parse(healthAnswer.body.toString('utf8')) as { ok?: boolean; reasons?: string[] };
-      health = { ok: body.ok === true, reasons: body.reasons ?? [] };
+      health = { ok: body.ok === true, reasons: (body.reasons ?? []).map(readMessage) };
     }
     const since = new Date(snapshot.startedAt).toISOString().replace(/\.\d+Z$/, 'Z');
     const check: Check = {
@@ -93,7 +104,7 @@ export async function probeAgent(
             ? 'never'
             : `${Math.round((snapshot.now - snapshot.platform.lastSuccessAt) / 1000)} s ago`
         }; ${snapshot.outbox.pending} results waiting to be delivered`,
-        ...(health?.reasons ?? []).map((r) => `unhealthy: ${r}`),
+        ...(health?.reasons ?? []).map((r) => `unhealthy: ${english(r)}`),
       ],
     };
     return { check, agent: { url: base, snapshot, ...(health ? { health } : {}) } };
@@ -133,19 +144,25 @@ export function judgeDevice(
   if (facts) details.push(facts);
   if (openError || !status?.connected) {
     const summary = openError
-      ? `${openError.message}${status?.summary ? ` (${status.summary})` : ''}`
-      : `not reachable: ${status?.summary ?? 'no status'}`;
+      ? `${openError.message}${status?.summary ? ` (${words(status.summary)})` : ''}`
+      : `not reachable: ${status?.summary ? words(status.summary) : 'no status'}`;
     const fix = [
-      openError?.notes ?? 'Check that the device is switched on and connected.',
+      openError ? english(openError.notes) : 'Check that the device is switched on and connected.',
       `If it is, check that the options of this device in the configuration point at it (${device.driver}).`,
-      ...(status?.warnings ?? []),
+      ...(status?.warnings ?? []).map(words),
     ];
     return { ...base, status: 'fail', summary, details, fix };
   }
   if (status.warnings.length > 0) {
-    return { ...base, status: 'fail', summary: status.summary, details, fix: [...status.warnings] };
+    return {
+      ...base,
+      status: 'fail',
+      summary: words(status.summary),
+      details,
+      fix: status.warnings.map(words),
+    };
   }
-  return { ...base, status: 'ok', summary: status.summary, details };
+  return { ...base, status: 'ok', summary: words(status.summary), details };
 }
 
 /** Device checks from a running agent's snapshot. */

@@ -1,3 +1,7 @@
+import type { FactValue } from '../drivers-api/types.js';
+import { isMessage } from '../messages/message.js';
+import { english } from '../messages/render.js';
+
 /**
  * What `doctor` found: an ordered checklist. Each check is `ok`, `fail` (counted: the exit code
  * is the number of failures), `skip` (could not be checked, and says why) or `info` (a fact, not
@@ -19,7 +23,7 @@ export interface Check {
   fix?: string[];
   /** Device checks: the platform's Device id and the driver's facts as reported. */
   deviceId?: string;
-  facts?: Record<string, string | number | boolean | null>;
+  facts?: Record<string, FactValue>;
 }
 
 export interface DoctorReport {
@@ -84,9 +88,9 @@ export function renderText(result: DoctorReport): string {
 }
 
 /** `paper: ok, fiscalDayOpen: true, filesToSend: 0` — nulls left out. */
-export function formatFacts(facts: Record<string, string | number | boolean | null>): string {
+export function formatFacts(facts: Record<string, FactValue>): string {
   return Object.entries(facts)
     .filter(([, v]) => v !== null && v !== '')
-    .map(([k, v]) => `${k}: ${String(v)}`)
+    .map(([k, v]) => `${k}: ${isMessage(v) ? english(v) : String(v)}`)
     .join(', ');
 }

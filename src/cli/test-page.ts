@@ -1,9 +1,11 @@
 import { hostname } from 'node:os';
 import { systemClock } from '../clock.js';
-import { type Config, formatIssues, loadConfig } from '../config.js';
+import { type Config, formatIssues, loadConfig, localeOf } from '../config.js';
 import type { Driver, DriverRegistry, ExecuteContext, Job } from '../drivers-api/types.js';
 import { AgentError, isAgentError } from '../errors.js';
 import { createLogger } from '../log.js';
+import { readMessage } from '../messages/message.js';
+import { messageRenderer } from '../messages/render.js';
 import { tinyPdf } from '../simulator/pdf.js';
 import { createTransportFactory } from '../transport/factory.js';
 import { createHttpClient } from '../transport/http.js';
@@ -49,6 +51,7 @@ export async function testPageCommand(
   registry: DriverRegistry,
 ): Promise<number> {
   const config = loadConfig(opts.config);
+  const say = messageRenderer(localeOf(config, io.env), config.timezone);
   const device = deviceOf(config, opts.device);
   const load = registry.get(device.driver);
   if (!load) throw new AgentError('CONFIG_INVALID', `Unknown driver "${device.driver}"`);
@@ -121,11 +124,11 @@ export async function testPageCommand(
   try {
     await driver.open(stop.signal);
     const result = await driver.execute(job, ctx);
-    line(io.stdout, result.notes);
+    line(io.stdout, say.render(readMessage(result.notes)));
     return 0;
   } catch (e) {
     if (!isAgentError(e)) throw e;
-    line(io.stderr, e.notes);
+    line(io.stderr, say.render(e.notes));
     return 1;
   } finally {
     await driver.close();

@@ -1,3 +1,4 @@
+import type { Message } from '../messages/message.js';
 import type { CommandRecord } from './journal-records.js';
 import { checkpointReasons } from './notes.js';
 
@@ -29,7 +30,7 @@ export type OpenedCheckpoint =
   /** `data` undefined: the driver never stored one. */
   | { ok: true; data?: unknown }
   /** Not for this driver: why, in words appended to the receptionist's note. */
-  | { ok: false; reason: string };
+  | { ok: false; reason: Message };
 
 const versionOf = (owner: CheckpointOwner): number => owner.checkpointVersion ?? 1;
 

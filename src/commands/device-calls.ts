@@ -1,12 +1,14 @@
 import type { AgentEvent } from '../agent-api.js';
 import type { Clock } from '../clock.js';
 import type { PlatformCommand } from '../connector/model.js';
-import type { Job, Reconciliation } from '../drivers-api/types.js';
+import type { Job, JobResult, Reconciliation } from '../drivers-api/types.js';
 import { AgentError, toAgentError } from '../errors.js';
 import { errorFields, type Logger } from '../log.js';
+import { type Message, readMessage } from '../messages/message.js';
+import { english } from '../messages/render.js';
 import { openCheckpoint, sealCheckpoint } from './checkpoint.js';
 import type { Journal } from './journal.js';
-import type { CommandRecord } from './journal-records.js';
+import type { CommandRecord, ReportedResult } from './journal-records.js';
 import type { MachineEvent } from './machine.js';
 import type { OutboxQueue } from './outbox-queue.js';
 import type { EngineDevice } from './types.js';
@@ -75,7 +77,7 @@ export class DeviceCalls {
       if ('unknown' in input) {
         // The device may have acted in an earlier run that this driver cannot read about.
         checkpointed = true;
-        throw new AgentError('STATE_UNKNOWN', input.unknown);
+        throw new AgentError('STATE_UNKNOWN', english(input.unknown));
       }
       await device.driver.open(signal);
       const result = await device.driver.execute(input, {
@@ -90,7 +92,7 @@ export class DeviceCalls {
         },
       });
       settled = true;
-      return { type: 'executed', result } satisfies MachineEvent;
+      return { type: 'executed', result: reported(result) } satisfies MachineEvent;
     } catch (e) {
       settled = true;
       return this.failedEvent(job, e, checkpointed);
@@ -117,7 +119,7 @@ export class DeviceCalls {
         log.warn('checkpoint not for this driver; the outcome is unknown', {
           commandId: job.commandId,
           device: job.deviceId,
-          reason: input.unknown,
+          reason: english(input.unknown),
         });
         outcome = { outcome: 'unknown', reason: input.unknown };
       } else {
@@ -135,9 +137,9 @@ export class DeviceCalls {
       case 'failed':
         return { type: 'reconciled', outcome: 'failed', error: toAgentError(outcome.error).toJSON() };
       case 'done':
-        return { type: 'reconciled', outcome: 'done', result: outcome.result };
+        return { type: 'reconciled', outcome: 'done', result: reported(outcome.result) };
       case 'unknown':
-        return { type: 'reconciled', outcome: 'unknown', reason: outcome.reason };
+        return { type: 'reconciled', outcome: 'unknown', reason: readMessage(outcome.reason) };
       default:
         return { type: 'reconciled', outcome: 'not-done' };
     }
@@ -204,6 +206,11 @@ export class DeviceCalls {
   }
 }
 
+/** A driver's result with its Notes as a message (a driver may still say a plain sentence). */
+function reported(result: JobResult): ReportedResult {
+  return { ...result, notes: readMessage(result.notes) };
+}
+
 /**
  * The job the driver sees: the journaled command (with its document, `command`) and, opened from
  * its envelope, the checkpoint — or, when that checkpoint is not this driver's to read, why the
@@ -214,7 +221,7 @@ function jobFor(
   record: CommandRecord,
   command: PlatformCommand | undefined,
   attempt: number,
-): Job | { unknown: string } {
+): Job | { unknown: Message } {
   if (!command) throw new AgentError('INTERNAL', `Command ${record.id} has no journaled data to run`);
   const checkpoint = openCheckpoint(record, device);
   if (!checkpoint.ok) return { unknown: checkpoint.reason };

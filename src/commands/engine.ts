@@ -1,6 +1,7 @@
 import type { AgentEvent, AgentSnapshot, CommandSummary } from '../agent-api.js';
 import { AgentError } from '../errors.js';
 import { errorFields } from '../log.js';
+import { messageRenderer } from '../messages/render.js';
 import { EffectExecutor } from './executor.js';
 import { Intake } from './intake.js';
 import { Lifecycle } from './lifecycle.js';
@@ -79,6 +80,7 @@ class CommandEngine implements Engine {
       clock,
       log,
       policy: retryPolicyOf(tuning),
+      notesIn: options.notesIn ?? messageRenderer('en'),
     });
     const executor = new EffectExecutor({
       lifecycle: this.lifecycle,

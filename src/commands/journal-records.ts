@@ -1,7 +1,7 @@
 import type { PlatformCommand } from '../connector/model.js';
 import type { CommandState } from '../connector/wire.js';
-import type { JobResult } from '../drivers-api/types.js';
 import type { SerializedError } from '../errors.js';
+import type { Message } from '../messages/message.js';
 import type { MachineState, Phase } from './phases.js';
 
 /**
@@ -10,6 +10,12 @@ import type { MachineState, Phase } from './phases.js';
  */
 
 export type Outcome = 'Processed' | 'Error' | 'Cancelled';
+
+/** A driver's result as the engine keeps it: its Notes read as a catalogue message. */
+export interface ReportedResult {
+  notes: Message;
+  details?: Record<string, unknown>;
+}
 
 export interface CommandRecord {
   id: string;
@@ -39,9 +45,10 @@ export interface CommandRecord {
   checkpoint?: unknown;
   /** A checkpoint is stored but is not JSON: its job's outcome cannot be known from it. */
   checkpointUnreadable?: true;
-  result?: JobResult;
+  result?: ReportedResult;
   error?: SerializedError;
-  notes?: string;
+  /** The last Notes reported, as a message (the journal keeps it language-neutral). */
+  notes?: Message;
   timeline: Array<{ state: CommandState; at: number }>;
 }
 
@@ -65,7 +72,7 @@ export interface CommandPatch {
   outcome?: Outcome;
   pickupMs?: number;
   progress?: number;
-  result?: JobResult;
+  result?: ReportedResult;
   error?: SerializedError;
-  notes?: string;
+  notes?: Message;
 }

@@ -1,8 +1,8 @@
 import type { PlatformCommand } from '../connector/model.js';
 import type { CommandState } from '../connector/wire.js';
-import type { JobResult } from '../drivers-api/types.js';
 import type { SerializedError } from '../errors.js';
-import type { CommandRecord, Outcome } from './journal-records.js';
+import { readMessage, readStoredMessage } from '../messages/message.js';
+import type { CommandRecord, Outcome, ReportedResult } from './journal-records.js';
 import type { Phase } from './phases.js';
 
 /** A `commands` row as SQLite returns it. */
@@ -47,6 +47,14 @@ function checkpointOf(text: string | null): Pick<CommandRecord, 'checkpoint' | '
   }
 }
 
+/**
+ * Notes are catalogue messages as JSON; a journal written by an older build holds sentences (in
+ * the `notes` column, and as `notes` of the stored result and error): those read as text messages.
+ */
+function withMessage<T extends { notes: unknown }>(value: T | undefined): T | undefined {
+  return value === undefined ? undefined : { ...value, notes: readMessage(value.notes) };
+}
+
 /** Builds the record from a row; `parseJson` rejects with JOURNAL_ERROR on unreadable JSON. */
 export function rowToRecord(
   row: CommandRow,
@@ -73,9 +81,9 @@ export function rowToRecord(
     pickupMs: opt(row.pickup_ms),
     progress: opt(row.progress),
     ...checkpointOf(row.checkpoint_json),
-    result: p<JobResult>(row.result_json, 'result'),
-    error: p<SerializedError>(row.error_json, 'error'),
-    notes: opt(row.notes),
+    result: withMessage(p<ReportedResult>(row.result_json, 'result')),
+    error: withMessage(p<SerializedError>(row.error_json, 'error')),
+    notes: row.notes === null ? undefined : readStoredMessage(row.notes),
     timeline: p<CommandRecord['timeline']>(row.timeline_json, 'timeline') ?? [],
   };
   for (const key of Object.keys(record) as (keyof CommandRecord)[]) {

@@ -172,7 +172,7 @@ export class Journal {
           patch.progress ?? null,
           json(patch.result),
           json(patch.error),
-          patch.notes ?? null,
+          json(patch.notes),
           id,
         );
       if (patch.outcome) {

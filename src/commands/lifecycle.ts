@@ -2,6 +2,7 @@ import type { AgentEvent } from '../agent-api.js';
 import type { Clock } from '../clock.js';
 import type { PlatformCommand } from '../connector/model.js';
 import type { Logger } from '../log.js';
+import type { MessageRenderer } from '../messages/render.js';
 import type { Journal } from './journal.js';
 import type { NewCommand } from './journal-records.js';
 import { type Effect, type MachineEvent, type RetryPolicy, transition } from './machine.js';
@@ -42,6 +43,8 @@ export interface LifecycleDeps {
   clock: Clock;
   log: Logger;
   policy: RetryPolicy;
+  /** Renders Notes in the language the platform's users read, as they are queued for it. */
+  notesIn: MessageRenderer;
 }
 
 export class Lifecycle {
@@ -106,7 +109,8 @@ export class Lifecycle {
       for (const effect of facts.effects) {
         if (effect.type === 'dropReports') outbox.drop(commandId, facts.at);
         if (effect.type === 'report') {
-          const { state, progress, notes } = effect;
+          const { state, progress } = effect;
+          const notes = effect.notes && this.deps.notesIn.render(effect.notes);
           outbox.add({ commandId, state, progress, notes }, facts.at);
         }
       }

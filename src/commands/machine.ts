@@ -1,7 +1,8 @@
 import { type BackoffRange, backoffCeiling } from '../backoff.js';
 import type { CommandState } from '../connector/wire.js';
-import type { JobResult } from '../drivers-api/types.js';
 import type { SerializedError } from '../errors.js';
+import type { Message } from '../messages/message.js';
+import type { ReportedResult } from './journal-records.js';
 import { deviceUnreachableReason, errorNotes, unknownOutcomeNotes } from './notes.js';
 import type { MachineState, Phase } from './phases.js';
 
@@ -61,17 +62,17 @@ export type MachineEvent =
   | { type: 'rereadFailed'; error: SerializedError; failures: number }
   /** The platform has the command terminal (WebSocket event, outbox re-read …). */
   | { type: 'platformTerminal'; platformState: CommandState }
-  | { type: 'executed'; result: JobResult }
+  | { type: 'executed'; result: ReportedResult }
   /**
    * The driver rejected. `sideEffectPossible` is true once the driver stored a checkpoint in
    * this attempt (it checkpoints before every side effect), or the open/execute may have sent
    * something; `retriesUsed` counts device retries in this run.
    */
   | { type: 'failed'; error: SerializedError; sideEffectPossible: boolean; retriesUsed: number }
-  | { type: 'reconciled'; outcome: 'done'; result: JobResult }
+  | { type: 'reconciled'; outcome: 'done'; result: ReportedResult }
   | { type: 'reconciled'; outcome: 'not-done' }
   | { type: 'reconciled'; outcome: 'failed'; error: SerializedError }
-  | { type: 'reconciled'; outcome: 'unknown'; reason: string }
+  | { type: 'reconciled'; outcome: 'unknown'; reason: Message }
   /** The driver could not be asked (`retriesUsed` retries so far); the signal had not fired. */
   | { type: 'reconcileFailed'; error: SerializedError; retriesUsed: number }
   /** The agent started again and found the command in this phase. */
@@ -87,7 +88,7 @@ export interface Retry {
 
 export type Effect =
   /** Queue an update for the platform (outbox). Progress-only updates may be superseded. */
-  | { type: 'report'; state: CommandState; progress?: number; notes?: string }
+  | { type: 'report'; state: CommandState; progress?: number; notes?: Message }
   /** Drop every not-yet-sent update of this command. */
   | { type: 'dropReports' }
   /** Put the command in its device queue (at the front with `front`). */
@@ -161,7 +162,7 @@ const start = (s: MachineState): Transition => {
   return to(s, { phase: 'running', attempt, state: 'Processing' }, [...report, { type: 'execute', attempt }]);
 };
 
-const finishWith = (s: MachineState, state: 'Processed' | 'Error', notes: string): Transition =>
+const finishWith = (s: MachineState, state: 'Processed' | 'Error', notes: Message): Transition =>
   to(s, { phase: 'finished', state }, [{ type: 'report', state, notes }]);
 
 /** The next device retry after `retriesUsed`, or undefined when none is left. */

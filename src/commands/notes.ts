@@ -1,8 +1,12 @@
-import { ERROR_CODES, type SerializedError } from '../errors.js';
+import { type ErrorCode, errorCodeNote, type SerializedError } from '../errors.js';
+import { type Message, readMessage } from '../messages/message.js';
+import { english } from '../messages/render.js';
+import { engineMessages, stateWord } from './messages.js';
 
 /**
- * The `Notes` text the platform shows staff. Pure functions; what they return may be sent, so
- * they never include anything that could be a secret.
+ * The `Notes` the platform shows staff, as catalogue messages (`messages.ts`; rendered in the
+ * configured language when they are queued for the platform). Pure functions; what they return
+ * may be sent, so they never include anything that could be a secret.
  */
 
 /** Longest technical reason appended to a note. */
@@ -20,45 +24,66 @@ export function safeReason(text: string | undefined): string | undefined {
   return oneLine.length > MAX_REASON ? `${oneLine.slice(0, MAX_REASON - 1)}…` : oneLine;
 }
 
+/** The error's own sentence, or its code's when it has none (a journal from an older build). */
+function sentenceOf(error: Pick<SerializedError, 'code' | 'notes'>): Message {
+  const notes = readMessage(error.notes);
+  return english(notes).trim() === '' ? errorCodeNote(error.code) : notes;
+}
+
 /**
  * Notes for a command that ended in Error: the receptionist's sentence, then the code and a short
- * technical reason in brackets when it is safe to show.
+ * technical reason in brackets when it is safe to show (the error's message: English, for IT).
  */
-export function errorNotes(error: SerializedError): string {
-  const sentence = error.notes.trim() || ERROR_CODES[error.code].notes;
-  const reason = error.message === error.notes ? undefined : safeReason(error.message);
-  return reason ? `${sentence} (${error.code}: ${reason})` : `${sentence} (${error.code})`;
+export function errorNotes(error: SerializedError): Message {
+  const sentence = sentenceOf(error);
+  const reason = error.message === english(sentence) ? undefined : safeReason(error.message);
+  return withCode(sentence, error.code, reason);
+}
+
+function withCode(sentence: Message, code: ErrorCode, reason: string | Message | undefined): Message {
+  return reason === undefined
+    ? engineMessages.errorWithCode({ sentence, code })
+    : engineMessages.errorWithReason({ sentence, code, reason });
+}
+
+/**
+ * The error of a job whose outcome the driver could not establish after a restart: `reason` (the
+ * driver's words on why) follows the code's sentence in the Notes, and in English is its message.
+ */
+export function unknownOutcomeError(reason: Message): SerializedError {
+  return {
+    code: 'STATE_UNKNOWN',
+    message: english(reason),
+    notes: errorCodeNote('STATE_UNKNOWN'),
+    retryable: false,
+  };
 }
 
 /** Notes for a job whose outcome the driver could not establish after a restart. */
-export function unknownOutcomeNotes(reason: string): string {
-  return errorNotes({
-    code: 'STATE_UNKNOWN',
-    message: reason,
-    notes: ERROR_CODES.STATE_UNKNOWN.notes,
-    retryable: false,
-  });
+export function unknownOutcomeNotes(reason: Message): Message {
+  return withCode(errorCodeNote('STATE_UNKNOWN'), 'STATE_UNKNOWN', reason);
 }
 
 /** The reason (for an unknown outcome) when the driver could not be asked at all. */
-export function deviceUnreachableReason(error: Pick<SerializedError, 'code' | 'message'>): string {
-  return `the device could not be asked (${error.code}: ${error.message})`;
+export function deviceUnreachableReason(error: Pick<SerializedError, 'code' | 'message'>): Message {
+  return engineMessages.deviceNotAsked({ code: error.code, error: safeReason(error.message) ?? '' });
 }
 
 /** Notes of a command that never started: cancelled, or no longer offered by the platform. */
-export function notStartedNotes(platformState: string): string {
+export function notStartedNotes(platformState: string): Message {
   return platformState === 'Cancelled'
-    ? 'Cancelled on the platform before it started; nothing was done.'
-    : `The platform no longer offered it (${platformState}) before it started; nothing was done.`;
+    ? engineMessages.cancelledBeforeStart()
+    : engineMessages.notOfferedBeforeStart({ state: stateWord(platformState) });
 }
 
 /** Notes of a command cancelled while running, whose driver stopped. */
-export const CANCELLED_WHILE_RUNNING_NOTES =
-  'Cancelled on the platform while running; the device stopped the job.';
+export function cancelledWhileRunningNotes(): Message {
+  return engineMessages.cancelledWhileRunning();
+}
 
 /** Notes of a command cancelled while running whose device had already done it. */
-export function doneDespiteCancelNotes(resultNotes: string): string {
-  return `Cancelled on the platform, but the device had already done it: ${resultNotes}`;
+export function doneDespiteCancelNotes(resultNotes: Message): Message {
+  return engineMessages.doneDespiteCancel({ result: resultNotes });
 }
 
 /**
@@ -72,9 +97,9 @@ export const CANCELLED_ON_PLATFORM_NOTES = 'Cancelled on the platform.';
  * and staff check the device).
  */
 export const checkpointReasons = {
-  unreadable: 'its checkpoint in the journal cannot be read',
+  unreadable: engineMessages.checkpointUnreadable(),
   otherDriver: (stored: string, configured: string) =>
-    `its checkpoint was written by the ${stored} driver, and the device is now driven by ${configured}`,
+    engineMessages.checkpointOtherDriver({ stored, configured }),
   otherVersion: (driver: string, stored: number, expected: number) =>
-    `its checkpoint is version ${stored} of the ${driver} driver, which now reads version ${expected}`,
+    engineMessages.checkpointOtherVersion({ driver, stored, expected }),
 } as const;

@@ -1,14 +1,16 @@
 import type { AgentEvent } from '../agent-api.js';
 import type { PlatformCommand } from '../connector/model.js';
 import { type CommandState, TERMINAL_STATES } from '../connector/wire.js';
-import { ERROR_CODES, type SerializedError } from '../errors.js';
+import type { SerializedError } from '../errors.js';
+import type { Message } from '../messages/message.js';
 import type { CommandPatch, Outcome } from './journal-records.js';
 import type { Effect, MachineEvent, MachineState } from './machine.js';
 import {
-  CANCELLED_WHILE_RUNNING_NOTES,
+  cancelledWhileRunningNotes,
   deviceUnreachableReason,
   doneDespiteCancelNotes,
   notStartedNotes,
+  unknownOutcomeError,
 } from './notes.js';
 
 /**
@@ -52,19 +54,15 @@ function outcomeOf(facts: TransitionFacts): Outcome | undefined {
 function errorOf(event: MachineEvent): SerializedError | undefined {
   if (event.type === 'failed' || event.type === 'invalid') return event.error;
   if (event.type === 'reconciled' && event.outcome === 'failed') return event.error;
-  if (event.type === 'reconciled' && event.outcome === 'unknown') return stateUnknown(event.reason);
-  if (event.type === 'reconcileFailed') return stateUnknown(deviceUnreachableReason(event.error));
+  if (event.type === 'reconciled' && event.outcome === 'unknown') return unknownOutcomeError(event.reason);
+  if (event.type === 'reconcileFailed') return unknownOutcomeError(deviceUnreachableReason(event.error));
   return undefined;
 }
 
-function stateUnknown(reason: string): SerializedError {
-  return { code: 'STATE_UNKNOWN', message: reason, notes: ERROR_CODES.STATE_UNKNOWN.notes, retryable: false };
-}
-
-function localNotes(facts: TransitionFacts): string | undefined {
+function localNotes(facts: TransitionFacts): Message | undefined {
   const { before, after, event } = facts;
   if (after.phase === 'skipped') return notStartedNotes(after.state);
-  if (after.phase === 'cancelled') return CANCELLED_WHILE_RUNNING_NOTES;
+  if (after.phase === 'cancelled') return cancelledWhileRunningNotes();
   if (after.phase === 'closed' && before.phase === 'cancelling' && event.type === 'executed') {
     return doneDespiteCancelNotes(event.result.notes);
   }

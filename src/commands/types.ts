@@ -4,6 +4,7 @@ import type { ConnectorApi } from '../connector/api.js';
 import type { CommandSocket } from '../connector/socket-api.js';
 import type { DeviceType, Driver } from '../drivers-api/types.js';
 import type { Logger } from '../log.js';
+import type { MessageRenderer } from '../messages/render.js';
 import type { Journal } from './journal.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './machine.js';
 import type { OutboxTuning } from './outbox-delivery.js';
@@ -106,6 +107,8 @@ export interface EngineOptions {
   enterpriseIds?: readonly string[];
   onEvent?: (event: AgentEvent) => void;
   tuning?: Partial<EngineTuning>;
+  /** The language of the Notes sent to the platform (the config's `locale`); English by default. */
+  notesIn?: MessageRenderer;
 }
 
 export interface DeviceQueueState {

@@ -1,4 +1,5 @@
 import { AgentError } from '../errors.js';
+import { connectorMessages } from './messages.js';
 
 /**
  * `EnterpriseId` of a write operation (`commands/addKeyCutter`): required with portfolio access
@@ -12,7 +13,7 @@ export function enterpriseForWrite(configured: readonly string[], chosen?: strin
   if (chosen !== undefined && chosen !== '') {
     if (configured.length > 0 && !configured.includes(chosen)) {
       throw new AgentError('COMMAND_INVALID', 'That enterprise is not one of this agent’s', {
-        notes: 'Choose one of the enterprises this desk serves.',
+        notes: connectorMessages.enterpriseNotServed(),
       });
     }
     return chosen;
@@ -20,7 +21,7 @@ export function enterpriseForWrite(configured: readonly string[], chosen?: strin
   if (configured.length === 1) return configured[0];
   if (configured.length > 1) {
     throw new AgentError('COMMAND_INVALID', 'Several enterprises are configured; choose one', {
-      notes: 'Choose the enterprise (hotel) the keys are for.',
+      notes: connectorMessages.enterpriseMissing(),
     });
   }
   return undefined;

@@ -1,5 +1,6 @@
 import { AgentError, type ErrorCode } from '../errors.js';
 import { redact } from '../log.js';
+import { connectorMessages } from './messages.js';
 
 /**
  * How the platform's HTTP answers become AgentErrors (table in `connector-api.md`). Every error
@@ -51,7 +52,8 @@ function clipMessage(text: string): string {
 
 /**
  * Builds the error for a non-2xx answer. For 403 the platform's message is meant for a human, so
- * it becomes `notes` as well (the receptionist reads it in Notes and on the status page).
+ * it becomes `notes` as well (the receptionist reads it in Notes and on the status page), as the
+ * platform wrote it: in the platform's language.
  */
 export function platformError(failure: PlatformFailure): AgentError {
   const code = codeForStatus(failure.status);
@@ -61,7 +63,7 @@ export function platformError(failure: PlatformFailure): AgentError {
   const message = `${failure.operation} answered HTTP ${failure.status}${said ? `: ${said}` : ''}`;
   return new AgentError(code, message, {
     details,
-    ...(code === 'PLATFORM_FORBIDDEN' && said ? { notes: said } : {}),
+    ...(code === 'PLATFORM_FORBIDDEN' && said ? { notes: connectorMessages.platformSaid({ said }) } : {}),
   });
 }
 

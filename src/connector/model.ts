@@ -1,6 +1,8 @@
 import type { z } from 'zod';
-import { AgentError, OVERSIZED_COMMAND_NOTES } from '../errors.js';
+import { AgentError } from '../errors.js';
+import type { Message } from '../messages/message.js';
 import { boundedId, COMMAND_LIMITS, commandBoundsViolation, embeddedDepthViolation } from './bounds.js';
+import { connectorMessages } from './messages.js';
 import {
   CommandSchema,
   type CommandState,
@@ -158,7 +160,7 @@ function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
-function invalid(raw: unknown, what: string, message: string, notes?: string): NormalizedItem {
+function invalid(raw: unknown, what: string, message: string, notes?: Message): NormalizedItem {
   const r = (raw !== null && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
   const device = (r.Device !== null && typeof r.Device === 'object' ? r.Device : {}) as Record<
     string,
@@ -207,7 +209,7 @@ function reader(raw: unknown, what: string): ItemReader {
     },
     embedded(text, field) {
       const read = embeddedField(text, field);
-      if (typeof read === 'string') throw new Refusal(invalid(raw, what, read, OVERSIZED_COMMAND_NOTES));
+      if (typeof read === 'string') throw new Refusal(invalid(raw, what, read, connectorMessages.commandOversized()));
       return read;
     },
     refuse(message) {
@@ -228,7 +230,7 @@ function bounded(
 ): NormalizedItem {
   try {
     const violation = commandBoundsViolation(raw);
-    if (violation) return invalid(raw, what, violation, OVERSIZED_COMMAND_NOTES);
+    if (violation) return invalid(raw, what, violation, connectorMessages.commandOversized());
     return normalize(reader(raw, what), raw);
   } catch (e) {
     if (e instanceof Refusal) return e.item;

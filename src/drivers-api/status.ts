@@ -1,3 +1,4 @@
+import { deviceMessages } from './messages.js';
 import type { DeviceStatus } from './types.js';
 
 /**
@@ -11,7 +12,7 @@ export function statusOrUnavailable(read: () => DeviceStatus): DeviceStatus {
   } catch (e) {
     return {
       connected: false,
-      summary: `status unavailable (${(e as Error).message})`,
+      summary: deviceMessages.statusUnavailable({ error: (e as Error).message }),
       warnings: [],
       facts: {},
     };

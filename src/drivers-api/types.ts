@@ -4,6 +4,7 @@ import type { CommandData, PlatformCommand } from '../connector/model.js';
 import type { WireOrderItem, WirePayment } from '../connector/wire.js';
 import type { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
+import type { Message } from '../messages/message.js';
 import type { HttpClient, HttpClientOptions } from '../transport/http.js';
 import type { TransportFactory } from '../transport/types.js';
 
@@ -20,6 +21,16 @@ import type { TransportFactory } from '../transport/types.js';
  */
 
 export type DeviceType = 'FiscalMachine' | 'KeyCutter' | 'Printer';
+
+/**
+ * What a driver says to staff: a message of its family's catalogue. Transitional: a plain string
+ * is a sentence not in the catalogue yet, shown as it is in every language (the core reads it with
+ * `readMessage`); only the epson-fpmate driver still says some, until its sentences move too.
+ */
+export type DriverText = Message | string;
+
+/** One device fact: a number, a flag, a value as the device says it, or words (a `Message`). */
+export type FactValue = string | number | boolean | null | Message;
 
 export interface DriverFactory<C = unknown> {
   /** Stable name used in the config's `driver:` key, e.g. "epson-fpmate". */
@@ -126,9 +137,13 @@ export interface ExecuteContext {
   checkpoint(value: unknown): void;
 }
 
-/** A finished job. `notes` is what the receptionist reads; `details` goes into the journal. */
+/**
+ * A finished job. `notes` is what the receptionist reads: a message of the driver family's
+ * catalogue (`drivers/<family>/messages.ts`), rendered in the configured language for the
+ * platform's Notes and the page, in English for the log. `details` goes into the journal.
+ */
 export interface JobResult {
-  notes: string;
+  notes: DriverText;
   details?: Record<string, unknown>;
 }
 
@@ -139,26 +154,30 @@ export interface JobResult {
  *   checkpoint at all, or one the driver reads and that shows nothing reached the device. A
  *   checkpoint the driver cannot read is `unknown`, never `not-done`.
  * - `failed`: it certainly ended in this error (e.g. some cards cut, then the encoder refused).
- * - `unknown`: the device cannot tell; the core reports Error with `reason`, never re-runs.
+ * - `unknown`: the device cannot tell; the core reports Error with `reason` (staff's words on
+ *   why, after the STATE_UNKNOWN sentence), never re-runs.
  */
 export type Reconciliation =
   | { outcome: 'done'; result: JobResult }
   | { outcome: 'not-done' }
   | { outcome: 'failed'; error: AgentError }
-  | { outcome: 'unknown'; reason: string };
+  | { outcome: 'unknown'; reason: DriverText };
 
 /** A cheap, never-throwing picture of the device for the status page and metrics. */
 export interface DeviceStatus {
   /** The device answered its last contact. */
   connected: boolean;
   /** One line a person understands: "ready", "paper out", "unplugged — waiting for it". */
-  summary: string;
+  summary: DriverText;
   /** Epoch ms of the last successful contact. */
   lastContact?: number;
   /** Problems staff should act on, in their words. */
-  warnings: string[];
-  /** Driver-specific facts (paper, cover, fiscal day, files pending …), flat and JSON-safe. */
-  facts: Record<string, string | number | boolean | null>;
+  warnings: DriverText[];
+  /**
+   * Driver-specific facts (paper, cover, fiscal day, files pending …), flat and JSON-safe. A fact
+   * in words is a `Message` (shown in the page's language, left out of metrics).
+   */
+  facts: Record<string, FactValue>;
 }
 
 export interface Driver {

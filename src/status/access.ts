@@ -1,6 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isLoopback } from '../config.js';
+import type { Message } from '../messages/message.js';
+import { pageMessages } from './messages.js';
 
 /**
  * Who may use the status server, and how a state-changing request proves it comes from our own
@@ -113,7 +115,9 @@ export interface FormRefusal {
   /** For the log line: "cross-site request", "missing or wrong CSRF token". */
   reason: string;
   logFields: Record<string, unknown>;
-  error: { code: 'CROSS_SITE' | 'CSRF'; notes: string };
+  code: 'CROSS_SITE' | 'CSRF';
+  /** What the person reads, rendered in the page's language by the caller. */
+  notes: Message;
 }
 
 /**
@@ -129,7 +133,8 @@ export function formRefusal(
     return {
       reason: 'cross-site request',
       logFields: { origin: headers.origin ?? null },
-      error: { code: 'CROSS_SITE', notes: 'Refused: not sent from this page.' },
+      code: 'CROSS_SITE',
+      notes: pageMessages.refusedCrossSite(),
     };
   }
   const header = headers['x-csrf-token'];
@@ -138,7 +143,8 @@ export function formRefusal(
     return {
       reason: 'missing or wrong CSRF token',
       logFields: {},
-      error: { code: 'CSRF', notes: 'Refused: the page is out of date; reload it and try again.' },
+      code: 'CSRF',
+      notes: pageMessages.refusedStalePage(),
     };
   }
   return undefined;

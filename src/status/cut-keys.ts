@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { StatusSource } from '../agent-api.js';
-import { ERROR_CODES, type ErrorCode, isAgentError } from '../errors.js';
+import { errorCodeNote, isAgentError, isErrorCode } from '../errors.js';
 import type { Logger } from '../log.js';
+import type { Message } from '../messages/message.js';
+import type { MessageRenderer } from '../messages/render.js';
 import { formRefusal, wantsJson } from './access.js';
 import { ActionLimited, actorOf, type LocalActions, replyLimited } from './local-actions.js';
+import { pageMessages } from './messages.js';
 
 /**
  * `POST /cut-keys`: the page's Cut keys form. Refused with 403 unless the request comes from
@@ -32,17 +35,17 @@ function formSchema(maxKeyCount: number) {
 /** Outcomes the page can explain after a plain form submission, beyond the agent's error codes. */
 export function formErrors(maxKeyCount: number) {
   return {
-    FORM_INVALID: `Fill in a reservation id and a number of keys between 1 and ${maxKeyCount}.`,
-    DEVICE_UNKNOWN: 'Choose one of the key encoders in the list.',
-    ENTERPRISE_UNKNOWN: 'Choose one of the enterprises in the list.',
+    FORM_INVALID: pageMessages.formInvalid({ max: maxKeyCount }),
+    DEVICE_UNKNOWN: pageMessages.formDeviceUnknown(),
+    ENTERPRISE_UNKNOWN: pageMessages.formEnterpriseUnknown(),
   } as const;
 }
 
 /** The sentence for a `cutError` code in the page's address; undefined for anything unknown. */
-export function cutErrorText(code: string, maxKeyCount: number): string | undefined {
+export function cutErrorText(code: string, maxKeyCount: number, say: MessageRenderer): string | undefined {
   const form = formErrors(maxKeyCount);
-  if (Object.hasOwn(form, code)) return form[code as keyof typeof form];
-  if (Object.hasOwn(ERROR_CODES, code)) return ERROR_CODES[code as ErrorCode].notes;
+  if (Object.hasOwn(form, code)) return say.render(form[code as keyof typeof form]);
+  if (isErrorCode(code)) return say.render(errorCodeNote(code));
   return undefined;
 }
 
@@ -66,10 +69,12 @@ export interface CutKeysDeps {
   actions: LocalActions;
   /** Whether the page requires its access token (then the audit says `…-with-token`). */
   tokenRequired: boolean;
+  /** The page's language, for the sentences a refusal carries. */
+  say: MessageRenderer;
 }
 
 export function registerCutKeys(app: FastifyInstance, deps: CutKeysDeps): void {
-  const { source, log, csrfToken, actions } = deps;
+  const { source, log, csrfToken, actions, say } = deps;
   const FormSchema = formSchema(actions.limits.maxKeyCount);
   const FORM_ERRORS = formErrors(actions.limits.maxKeyCount);
 
@@ -78,13 +83,15 @@ export function registerCutKeys(app: FastifyInstance, deps: CutKeysDeps): void {
     const refused = formRefusal(request.headers, body, csrfToken);
     if (refused) {
       log.warn(`cut keys refused: ${refused.reason}`, refused.logFields);
-      return reply.code(403).send({ error: refused.error });
+      return reply.code(403).send({ error: { code: refused.code, notes: say.render(refused.notes) } });
     }
 
     const json = wantsJson(request.headers);
-    const fail = (code: string, notes: string, detail?: string) =>
+    const fail = (code: string, notes: Message | string, detail?: string) =>
       json
-        ? reply.code(statusFor(code)).send({ error: { code, notes, ...(detail ? { detail } : {}) } })
+        ? reply
+            .code(statusFor(code))
+            .send({ error: { code, notes: say.render(notes), ...(detail ? { detail } : {}) } })
         : redirect(reply, `./?cutError=${encodeURIComponent(code)}`);
 
     const parsed = FormSchema.safeParse(body);
@@ -118,9 +125,9 @@ export function registerCutKeys(app: FastifyInstance, deps: CutKeysDeps): void {
         ? reply.code(201).send({ commandId })
         : redirect(reply, `./?cut=${encodeURIComponent(commandId)}`);
     } catch (error) {
-      if (error instanceof ActionLimited) return replyLimited(reply, error, json);
+      if (error instanceof ActionLimited) return replyLimited(reply, error, json, say);
       const code = isAgentError(error) ? error.code : 'INTERNAL';
-      const notes = isAgentError(error) ? error.notes : ERROR_CODES.INTERNAL.notes;
+      const notes = isAgentError(error) ? error.notes : errorCodeNote('INTERNAL');
       // The platform's text for a refused business rule is meant for humans.
       const detail =
         isAgentError(error) && (code === 'PLATFORM_FORBIDDEN' || code === 'PLATFORM_REJECTED')

@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { StatusSource } from '../agent-api.js';
 import type { JobResult } from '../drivers-api/types.js';
-import { ERROR_CODES, isAgentError } from '../errors.js';
+import { errorCodeNote, isAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
+import type { MessageRenderer } from '../messages/render.js';
 import { formRefusal, presentedToken, safeEqual, wantsJson } from './access.js';
 import { ActionLimited, type AuditFacts, actorOf, type LocalActions, replyLimited } from './local-actions.js';
+import { pageMessages } from './messages.js';
 
 /**
  * Device actions (`Driver.actions`: a fiscal printer's X and Z reports, voiding a receipt) through
@@ -36,6 +38,8 @@ export interface DeviceActionsDeps {
   accessToken?: string | undefined;
   /** Aborted when the server closes: actions in progress learn the agent is stopping. */
   signal: AbortSignal;
+  /** The page's language: answers and notices are rendered in it. */
+  say: MessageRenderer;
 }
 
 /** The outcome of a plain form submission, kept for the page that follows the redirect. */
@@ -77,7 +81,7 @@ export function registerDeviceActions(
   app: FastifyInstance,
   deps: DeviceActionsDeps,
 ): Map<string, ActionNotice> {
-  const { source, log, csrfToken, actions } = deps;
+  const { source, log, csrfToken, actions, say } = deps;
   const notices = new Map<string, ActionNotice>();
   const keep = (notice: ActionNotice): string => {
     const id = randomBytes(9).toString('base64url');
@@ -106,7 +110,7 @@ export function registerDeviceActions(
       const refused = formRefusal(request.headers, body, csrfToken);
       if (refused) {
         log.warn(`device action refused: ${refused.reason}`, refused.logFields);
-        return reply.code(403).send({ error: refused.error });
+        return reply.code(403).send({ error: { code: refused.code, notes: say.render(refused.notes) } });
       }
     }
     const json = wantsJson(request.headers);
@@ -116,7 +120,10 @@ export function registerDeviceActions(
     }
     const device = source.snapshot().devices.find((d) => d.id === deviceId);
     const info = device?.actions?.find((a) => a.name === action);
-    const title = `${info?.label ?? action}${device ? ` on ${device.name}` : ''}`;
+    const label = info?.label ?? action;
+    const title = say.render(
+      device ? pageMessages.actionOnDevice({ action: label, device: device.name }) : label,
+    );
     const answer = (status: number, notice: ActionNotice, payload: object) =>
       json
         ? reply.code(status).send(payload)
@@ -125,14 +132,14 @@ export function registerDeviceActions(
             .header('location', `../../?action=${keep(notice)}#device-actions`)
             .send();
     if (info?.confirm && !api && body.confirm !== 'yes' && body.confirm !== 'on') {
-      const notes = `Confirm first: ${info.confirm}`;
+      const notes = say.render(pageMessages.confirmFirst({ confirm: info.confirm }));
       return answer(400, { ok: false, title, notes }, { error: { code: 'NOT_CONFIRMED', notes } });
     }
     if (!source.runDeviceAction) {
       return answer(
         404,
-        { ok: false, title, notes: 'No device actions here.' },
-        { error: { code: 'COMMAND_INVALID', notes: 'No device actions here.' } },
+        { ok: false, title, notes: say.render(pageMessages.noDeviceActions()) },
+        { error: { code: 'COMMAND_INVALID', notes: say.render(pageMessages.noDeviceActions()) } },
       );
     }
     const run = source.runDeviceAction.bind(source);
@@ -144,11 +151,12 @@ export function registerDeviceActions(
         () => run(deviceId, action, params, deps.signal),
         auditResult,
       );
-      return answer(200, { ok: true, title, notes: result.notes }, result);
+      const notes = say.render(result.notes);
+      return answer(200, { ok: true, title, notes }, { ...result, notes });
     } catch (error) {
-      if (error instanceof ActionLimited) return replyLimited(reply, error, json);
+      if (error instanceof ActionLimited) return replyLimited(reply, error, json, say);
       const code = isAgentError(error) ? error.code : 'INTERNAL';
-      const notes = isAgentError(error) ? error.notes : ERROR_CODES.INTERNAL.notes;
+      const notes = say.render(isAgentError(error) ? error.notes : errorCodeNote('INTERNAL'));
       if (!isAgentError(error))
         log.error('device action failed unexpectedly', { device: deviceId, action, error });
       return answer(statusFor(error), { ok: false, title, notes }, { error: { code, notes } });

@@ -1,12 +1,12 @@
-import type { DeviceStatus } from '../drivers-api/types.js';
+import type { DeviceStatus, FactValue } from '../drivers-api/types.js';
 
 /**
  * How a driver's status facts (`DeviceStatus.facts`) become Prometheus samples, without the core
  * knowing any driver: a finite number is exported as it is, a boolean as 1 or 0, and a string
  * holding an ISO 8601 calendar date (`2030-12-31` or `20301231`, years 2000–2099) or a full ISO
  * timestamp as its Unix time in seconds (certificate expiries). Every other string (addresses,
- * serial numbers, words) and `null` is left out: a label per value would make a new series at
- * every receipt.
+ * serial numbers, words), a fact in words (a catalogue message) and `null` is left out: a label
+ * per value would make a new series at every receipt.
  */
 export function numericFacts(facts: DeviceStatus['facts']): Array<[name: string, value: number]> {
   const out: Array<[string, number]> = [];
@@ -17,7 +17,7 @@ export function numericFacts(facts: DeviceStatus['facts']): Array<[name: string,
   return out;
 }
 
-export function factValue(value: string | number | boolean | null | undefined): number | undefined {
+export function factValue(value: FactValue | undefined): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value === 'string') return dateSeconds(value);

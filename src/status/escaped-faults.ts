@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.js';
 import { toAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { formatDuration } from './format.js';
+import type { Message } from '../messages/message.js';
+import { pageMessages } from './messages.js';
 
 /**
  * The process-level guard's memory: errors that escaped every handler (`uncaughtException`,
@@ -134,16 +135,21 @@ export class EscapedFaults {
   }
 
   /** The `/healthz` reasons: one sentence while the last fault is recent, none otherwise. */
-  reasons(): string[] {
+  reasons(): Message[] {
     this.prune();
     const last = this.faults.at(-1);
     const now = this.options.clock.now();
     if (!last || now - last.at > this.unhealthyForMs) return [];
     const restarted = last.component ? `; ${last.component} restarted` : '';
+    // The fault itself stays as the log has it (English, for IT): code, message, where.
+    const fault = `${last.code}: ${last.message}${last.where ? ` at ${last.where}` : ''}${restarted}`;
     return [
-      `an unexpected error escaped ${formatDuration(now - last.at)} ago (${last.code}: ${last.message}${
-        last.where ? ` at ${last.where}` : ''
-      }${restarted}); ${this.inWindow()} in the last ${formatDuration(this.windowMs)}`,
+      pageMessages.healthEscaped({
+        ago: { ms: now - last.at },
+        fault,
+        count: this.inWindow(),
+        window: { ms: this.windowMs },
+      }),
     ];
   }
 

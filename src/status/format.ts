@@ -1,58 +1,46 @@
+// The labels every driver family shares, registered wherever the page renders.
+import '../drivers-api/messages.js';
+import type { FactValue } from '../drivers-api/types.js';
+import { messageSource } from '../messages/catalogue.js';
+import { isMessage, type Message, type MessageArg } from '../messages/message.js';
+import type { MessageRenderer } from '../messages/render.js';
+import { pageMessages } from './messages.js';
+
 /**
- * Small, pure formatting helpers for the status page. Times are shown in the property's time
- * zone (the config's `timezone`), since that is the clock on the receptionist's wall.
+ * Small, pure formatting helpers for the status page, in the page's language (`MessageRenderer`).
+ * Times are shown in the property's time zone (the config's `timezone`), since that is the clock
+ * on the receptionist's wall.
  */
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string, withDate: boolean): Intl.DateTimeFormat {
-  const key = `${timeZone}|${withDate}`;
-  let f = formatters.get(key);
-  if (!f) {
-    try {
-      f = new Intl.DateTimeFormat('en-GB', {
-        timeZone,
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-        hour12: false,
-        ...(withDate ? { day: '2-digit', month: 'short' } : {}),
-      });
-    } catch {
-      f = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', hour12: false, timeStyle: 'medium' });
-    }
-    formatters.set(key, f);
-  }
-  return f;
-}
-
 /** `14:03:27`, or `3 Mar, 14:03:27` when `at` is not on the same day as `now`. */
-export function formatTime(at: number, now: number, timeZone: string): string {
-  const sameDay = Math.abs(now - at) < 12 * 3600_000;
-  return formatter(timeZone, !sameDay).format(new Date(at));
+export function when(at: number, now: number): MessageArg {
+  return { at, show: Math.abs(now - at) < 12 * 3600_000 ? 'time' : 'datetime' };
 }
 
-/** `3 s`, `4 min`, `2 h 5 min`, `3 d`. Negative values count as zero. */
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s} s`;
-  const min = Math.floor(s / 60);
-  if (min < 60) return `${min} min`;
-  const h = Math.floor(min / 60);
-  if (h < 48) return min % 60 ? `${h} h ${min % 60} min` : `${h} h`;
-  return `${Math.floor(h / 24)} d`;
+export function formatTime(at: number, now: number, say: MessageRenderer): string {
+  return say.value(when(at, now));
 }
 
-/** `12 s ago`; `never` when `at` is undefined. */
-export function formatAgo(at: number | undefined, now: number): string {
-  if (at === undefined) return 'never';
-  return `${formatDuration(now - at)} ago`;
+/** `3 s`, `4 min`, `2 h 5 min`, `3 days` / `3 giorni`. Negative values count as zero. */
+export function formatDuration(ms: number, say: MessageRenderer): string {
+  return say.value({ ms });
 }
 
-/** Milliseconds as `850 ms` or `2.4 s`. */
-export function formatLatency(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+/** `12 s ago` / `12 s fa`; `never` / `mai` when `at` is undefined. */
+export function formatAgo(at: number | undefined, now: number, say: MessageRenderer): string {
+  return say.render(agoWords(at, now));
+}
+
+export function agoWords(at: number | undefined, now: number): Message {
+  return at === undefined ? pageMessages.never() : pageMessages.ago({ duration: { ms: now - at } });
+}
+
+/** Milliseconds as `850 ms`, `2.4 s` / `2,4 s`, or `12 s`. */
+export function latencyWords(ms: number): Message {
+  if (ms < 1000) return pageMessages.latencyMs({ ms: Math.round(ms) });
+  return ms < 10_000
+    ? pageMessages.latencySeconds({ s: ms / 1000 })
+    : pageMessages.latencyWholeSeconds({ s: ms / 1000 });
 }
 
 /** `paperNearEnd` → `Paper near end`, `rt_file_to_send` → `Rt file to send`. */
@@ -65,11 +53,24 @@ export function humanizeKey(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** A fact value as words: booleans become yes/no, null becomes "unknown". */
-export function formatFact(value: string | number | boolean | null): string {
-  if (value === null) return 'unknown';
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  return String(value);
+/**
+ * The label of a device fact or result detail: the driver family's `label.<kind>.<key>`, else the
+ * shared `label.<key>` (`src/drivers-api/messages.ts`), else the key made readable.
+ */
+export function labelFor(driverKind: string | undefined, key: string, say: MessageRenderer): string {
+  for (const id of [driverKind && `label.${driverKind}.${key}`, `label.${key}`]) {
+    if (id && messageSource(id)) return say.render({ id });
+  }
+  return humanizeKey(key);
+}
+
+/** A fact value as words: booleans become yes/no, messages are rendered, numbers in the locale. */
+export function formatFact(value: FactValue, say: MessageRenderer): string {
+  if (value === null) return '';
+  if (typeof value === 'boolean') return say.render(value ? pageMessages.yes() : pageMessages.no());
+  if (typeof value === 'number') return new Intl.NumberFormat(say.locale).format(value);
+  if (isMessage(value)) return say.render(value);
+  return value;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { AgentEvent, StatusSource } from '../agent-api.js';
 import { errorFields, type Logger } from '../log.js';
+import type { Locale } from '../messages/catalogue.js';
 import { renderSections } from './page.js';
 
 /**
@@ -24,6 +25,8 @@ export interface LiveFeed {
 export interface LiveFeedOptions {
   source: StatusSource;
   log: Logger;
+  /** The page's language; English by default. */
+  locale?: Locale;
   throttleMs?: number;
   refreshMs?: number;
   maxBufferedBytes?: number;
@@ -59,7 +62,7 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
 
   const frame = (): string | undefined => {
     try {
-      const sections = renderSections(source.snapshot(), source.health());
+      const sections = renderSections(source.snapshot(), source.health(), options.locale);
       const data: Record<string, string> = {};
       for (const [id, markup] of Object.entries(sections)) data[id] = markup.value;
       return `event: render\ndata: ${JSON.stringify({ sections: data })}\n\n`;

@@ -3,6 +3,8 @@ import { type Clock, systemClock } from '../clock.js';
 import { isLoopback } from '../config.js';
 import { isAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
+import type { MessageRenderer } from '../messages/render.js';
+import { pageMessages } from './messages.js';
 
 /**
  * Actions a person (or any local process) can trigger from the status page — cut keys today;
@@ -85,12 +87,18 @@ export class ActionLimited extends Error {
  * The HTTP answer to an `ActionLimited`: 429 with `Retry-After` in whole seconds, and the
  * sentence as `{error: {code: 'TOO_MANY_ACTIONS', notes}}` for a script or as plain text for a form.
  */
-export function replyLimited(reply: FastifyReply, error: ActionLimited, json: boolean): FastifyReply {
-  const seconds = String(Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
-  reply.code(429).header('retry-after', seconds);
+export function replyLimited(
+  reply: FastifyReply,
+  error: ActionLimited,
+  json: boolean,
+  say: MessageRenderer,
+): FastifyReply {
+  const seconds = Math.max(1, Math.ceil(error.retryAfterMs / 1000));
+  reply.code(429).header('retry-after', String(seconds));
+  const notes = say.render(pageMessages.tooManyActions({ perMinute: error.perMinute, seconds }));
   return json
-    ? reply.send({ error: { code: 'TOO_MANY_ACTIONS', notes: error.message } })
-    : reply.type('text/plain; charset=utf-8').send(`${error.message}\n`);
+    ? reply.send({ error: { code: 'TOO_MANY_ACTIONS', notes } })
+    : reply.type('text/plain; charset=utf-8').send(`${notes}\n`);
 }
 
 export interface LocalActionsOptions {

@@ -82,11 +82,18 @@ export const PAGE_SCRIPT = `
   var out = byId('cut-result');
   var form = byId('cut-form');
   var watched = null;
+  var words = JSON.parse(document.body.getAttribute('data-words') || '{}');
+  function say(template, values) {
+    return String(template).replace(/\\{(\\w+)\\}/g, function (all, name) {
+      return Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : all;
+    });
+  }
+  function stateWord(state) { return (words.states && words.states[state]) || state; }
   function setLive(ok, text) { live.textContent = text; live.className = 'badge ' + (ok ? 'ok' : 'warn'); }
   function show(text, cls) { out.textContent = text; out.className = 'badge ' + cls; }
   var source = new EventSource('events');
-  source.addEventListener('open', function () { setLive(true, 'Live'); });
-  source.addEventListener('error', function () { setLive(false, 'Reconnecting…'); });
+  source.addEventListener('open', function () { setLive(true, words.live); });
+  source.addEventListener('error', function () { setLive(false, words.reconnecting); });
   source.addEventListener('render', function (e) {
     var data = JSON.parse(e.data);
     Object.keys(data.sections).forEach(function (id) {
@@ -100,10 +107,10 @@ export const PAGE_SCRIPT = `
     if (!watched || ev.commandId !== watched) return;
     if (ev.type === 'transition') {
       out.setAttribute('data-state', ev.to);
-      show('Command ' + watched + ': ' + ev.to + (ev.errorCode ? ' (' + ev.errorCode + ')' : ''),
+      show(say(ev.errorCode ? words.stateCode : words.state, { id: watched, state: stateWord(ev.to), code: ev.errorCode }),
         ev.to === 'Error' ? 'err' : ev.to === 'Processed' ? 'ok' : 'info');
     } else if (ev.type === 'progress') {
-      show('Command ' + watched + ': cutting, ' + Math.round(ev.fraction * 100) + '%', 'info');
+      show(say(words.cutting, { id: watched, percent: Math.round(ev.fraction * 100) }), 'info');
     }
   });
   Array.prototype.forEach.call(document.querySelectorAll('form.device-action'), function (f) {
@@ -135,7 +142,7 @@ export const PAGE_SCRIPT = `
     e.preventDefault();
     var button = form.querySelector('button');
     button.disabled = true;
-    show('Sending…', 'info');
+    show(words.sending, 'info');
     fetch(form.getAttribute('action'), {
       method: 'POST', credentials: 'same-origin',
       headers: { Accept: 'application/json' },
@@ -145,12 +152,12 @@ export const PAGE_SCRIPT = `
         if (res.ok && body.commandId) {
           watched = body.commandId;
           out.setAttribute('data-command-id', watched);
-          show('Command ' + watched + ' created; waiting for the agent to pick it up…', 'info');
+          show(say(words.waiting, { id: watched }), 'info');
         } else {
-          show((body.error && body.error.notes) || 'Refused (' + res.status + ')', 'err');
+          show((body.error && body.error.notes) || say(words.refused, { status: res.status }), 'err');
         }
       });
-    }).catch(function () { show('The agent could not be reached.', 'err'); })
+    }).catch(function () { show(words.unreachable, 'err'); })
       .then(function () { button.disabled = false; });
   });
 })();

@@ -1,4 +1,5 @@
 import type { AgentSnapshot, DeviceActionInfo, DeviceSnapshot } from '../agent-api.js';
+import type { MessageRenderer } from '../messages/render.js';
 import type { ActionNotice } from './device-actions.js';
 import { html, join, type SafeHtml } from './html.js';
 
@@ -14,20 +15,26 @@ function field(
   device: DeviceSnapshot,
   action: DeviceActionInfo,
   f: DeviceActionInfo['fields'][number],
+  say: MessageRenderer,
 ): SafeHtml {
   const id = `f-${device.id}-${action.name}-${f.name}`;
-  return html`<label for="${id}">${f.label}<input id="${id}" name="${f.name}" type="${f.kind === 'date' ? 'date' : 'text'}"${
+  return html`<label for="${id}">${say.render(f.label)}<input id="${id}" name="${f.name}" type="${f.kind === 'date' ? 'date' : 'text'}"${
     f.required ? html` required` : ''
-  } maxlength="64" autocomplete="off" spellcheck="false" placeholder="${f.placeholder ?? ''}"></label>`;
+  } maxlength="64" autocomplete="off" spellcheck="false" placeholder="${f.placeholder === undefined ? '' : say.render(f.placeholder)}"></label>`;
 }
 
-function form(device: DeviceSnapshot, action: DeviceActionInfo, csrfToken: string): SafeHtml {
+function form(
+  device: DeviceSnapshot,
+  action: DeviceActionInfo,
+  csrfToken: string,
+  say: MessageRenderer,
+): SafeHtml {
   return html`<form class="device-action" method="post" action="actions/${encodeURIComponent(device.id)}/${encodeURIComponent(action.name)}" data-device-id="${device.id}" data-action="${action.name}">
 <input type="hidden" name="csrf" value="${csrfToken}">
-<p class="muted">${action.description}</p>
-${action.fields.map((f) => field(device, action, f))}
-${action.confirm ? html`<label class="confirm"><input type="checkbox" name="confirm" value="yes" required> ${action.confirm}</label>` : ''}
-<button type="submit">${action.label}</button>
+<p class="muted">${say.render(action.description)}</p>
+${action.fields.map((f) => field(device, action, f, say))}
+${action.confirm ? html`<label class="confirm"><input type="checkbox" name="confirm" value="yes" required> ${say.render(action.confirm)}</label>` : ''}
+<button type="submit">${say.render(action.label)}</button>
 <output class="action-result" aria-live="polite"></output>
 </form>`;
 }
@@ -36,6 +43,7 @@ export function renderDeviceActions(
   snapshot: AgentSnapshot,
   csrfToken: string,
   notice: ActionNotice | undefined,
+  say: MessageRenderer,
 ): SafeHtml | undefined {
   const devices = snapshot.devices.filter((d) => d.actions && d.actions.length > 0);
   if (devices.length === 0) return undefined;
@@ -46,7 +54,7 @@ export function renderDeviceActions(
     devices.map(
       (d) =>
         html`<article class="device-actions" data-device-id="${d.id}"><h3>${d.name}</h3>${join(
-          (d.actions ?? []).map((a) => form(d, a, csrfToken)),
+          (d.actions ?? []).map((a) => form(d, a, csrfToken, say)),
         )}</article>`,
     ),
   )}`;

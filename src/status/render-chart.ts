@@ -1,6 +1,8 @@
 import type { AgentSnapshot } from '../agent-api.js';
-import { formatLatency, formatTime, minuteToMs } from './format.js';
+import type { MessageRenderer } from '../messages/render.js';
+import { latencyWords, minuteToMs } from './format.js';
 import { html, type SafeHtml } from './html.js';
+import { pageMessages } from './messages.js';
 
 type Bucket = AgentSnapshot['perMinute'][number];
 
@@ -19,8 +21,9 @@ function round(n: number): number {
  * Commands per minute (processed and failed, stacked bars, left axis) and the median pickup
  * latency (line, right axis) of the last hour, as inline SVG: no script, no external asset.
  */
-export function renderChart(buckets: readonly Bucket[], now: number, timezone: string): SafeHtml {
-  if (buckets.length === 0) return html`<p class="muted">No data yet.</p>`;
+export function renderChart(buckets: readonly Bucket[], say: MessageRenderer): SafeHtml {
+  if (buckets.length === 0) return html`<p class="muted">${say.render(pageMessages.noData())}</p>`;
+  const clock = (minute: number) => say.value({ at: minuteToMs(minute), show: 'time' });
   const plotW = W - LEFT - RIGHT;
   const plotH = H - TOP - BOTTOM;
   const slot = plotW / buckets.length;
@@ -36,9 +39,12 @@ export function renderChart(buckets: readonly Bucket[], now: number, timezone: s
     const w = round(Math.max(1, slot * 0.8));
     const okTop = y(b.processed);
     const failTop = y(b.processed + b.failed);
-    const label = `${formatTime(minuteToMs(b.minute), now, timezone)}: ${b.processed} done, ${b.failed} failed${
-      b.pickupP50Ms !== undefined ? `, pickup p50 ${formatLatency(b.pickupP50Ms)}` : ''
-    }`;
+    const bar = { time: clock(b.minute), done: b.processed, failed: b.failed };
+    const label = say.render(
+      b.pickupP50Ms !== undefined
+        ? pageMessages.chartBarPickup({ ...bar, latency: latencyWords(b.pickupP50Ms) })
+        : pageMessages.chartBar(bar),
+    );
     return html`<g><title>${label}</title><rect class="bar-ok" x="${x}" y="${round(okTop)}" width="${w}" height="${round(
       TOP + plotH - okTop,
     )}"></rect><rect class="bar-fail" x="${x}" y="${round(failTop)}" width="${w}" height="${round(okTop - failTop)}"></rect></g>`;
@@ -54,9 +60,12 @@ export function renderChart(buckets: readonly Bucket[], now: number, timezone: s
   const first = buckets[0] as Bucket;
   const last = buckets[buckets.length - 1] as Bucket;
   const total = buckets.reduce((acc, b) => acc + b.processed + b.failed, 0);
-  const summary = `${total} commands in the last ${buckets.length} minutes; busiest minute ${busiest}${
-    latencies.length > 0 ? `; pickup p50 up to ${formatLatency(Math.max(...latencies))}` : ''
-  }`;
+  const counts = { total, minutes: buckets.length, busiest };
+  const summary = say.render(
+    latencies.length > 0
+      ? pageMessages.chartSummaryPickup({ ...counts, latency: latencyWords(Math.max(...latencies)) })
+      : pageMessages.chartSummary(counts),
+  );
 
   return html`<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${summary}" xmlns="http://www.w3.org/2000/svg">
 <line class="axis" x1="${LEFT}" y1="${TOP + plotH}" x2="${W - RIGHT}" y2="${TOP + plotH}"></line>
@@ -65,9 +74,11 @@ export function renderChart(buckets: readonly Bucket[], now: number, timezone: s
 ${bars}
 ${points.length > 1 && html`<polyline class="latency" points="${points.join(' ')}"></polyline>`}
 ${points.length === 1 && html`<circle class="latency-dot" cx="${points[0]?.split(',')[0]}" cy="${points[0]?.split(',')[1]}" r="3"></circle>`}
-${latencies.length > 0 && html`<text class="label latency-label" x="${W - RIGHT + 4}" y="${TOP + 8}">${formatLatency(maxLatency)}</text>`}
-<text class="label" x="${LEFT}" y="${H - 6}">${formatTime(minuteToMs(first.minute), now, timezone)}</text>
-<text class="label" x="${W - RIGHT}" y="${H - 6}" text-anchor="end">${formatTime(minuteToMs(last.minute), now, timezone)}</text>
+${latencies.length > 0 && html`<text class="label latency-label" x="${W - RIGHT + 4}" y="${TOP + 8}">${say.render(latencyWords(maxLatency))}</text>`}
+<text class="label" x="${LEFT}" y="${H - 6}">${clock(first.minute)}</text>
+<text class="label" x="${W - RIGHT}" y="${H - 6}" text-anchor="end">${clock(last.minute)}</text>
 </svg>
-<p class="legend"><span class="key key-ok"></span> done <span class="key key-fail"></span> failed <span class="key key-latency"></span> pickup latency (median, right axis) — ${summary}</p>`;
+<p class="legend"><span class="key key-ok"></span> ${say.render(pageMessages.legendDone())} <span class="key key-fail"></span> ${say.render(
+    pageMessages.legendFailed(),
+  )} <span class="key key-latency"></span> ${say.render(pageMessages.legendLatency())} — ${summary}</p>`;
 }

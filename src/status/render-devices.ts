@@ -1,6 +1,10 @@
 import type { DeviceSnapshot } from '../agent-api.js';
-import { formatAgo, formatFact, formatTime, humanizeKey } from './format.js';
+import type { FactValue } from '../drivers-api/types.js';
+import { readMessage } from '../messages/message.js';
+import type { MessageRenderer } from '../messages/render.js';
+import { agoWords, formatFact, labelFor, when } from './format.js';
 import { html, join, type SafeHtml } from './html.js';
+import { pageMessages } from './messages.js';
 
 /**
  * Facts are driver-specific (`DeviceStatus.facts`); the ones a receptionist asks about first — for
@@ -19,9 +23,7 @@ function factRank(key: string): number {
   return rank === -1 ? FACT_PRIORITY.length : rank;
 }
 
-export function orderedFacts(
-  facts: Record<string, string | number | boolean | null>,
-): Array<[string, string | number | boolean | null]> {
+export function orderedFacts(facts: Record<string, FactValue>): Array<[string, FactValue]> {
   // A fact the driver does not know (null) is left out rather than shown as "unknown".
   return Object.entries(facts)
     .filter(([, value]) => value !== null)
@@ -30,34 +32,48 @@ export function orderedFacts(
     .map((x) => x.entry);
 }
 
-function renderDevice(device: DeviceSnapshot, now: number, timezone: string): SafeHtml {
+const TYPE_WORDS = {
+  FiscalMachine: pageMessages.typeFiscalMachine,
+  KeyCutter: pageMessages.typeKeyCutter,
+  Printer: pageMessages.typePrinter,
+} as const;
+
+function renderDevice(device: DeviceSnapshot, now: number, say: MessageRenderer): SafeHtml {
   const s = device.status;
   const facts = orderedFacts(s.facts);
   const contact =
     s.lastContact === undefined
-      ? 'never'
-      : `${formatTime(s.lastContact, now, timezone)} (${formatAgo(s.lastContact, now)})`;
+      ? pageMessages.never()
+      : pageMessages.timeAndAgo({ time: when(s.lastContact, now), ago: agoWords(s.lastContact, now) });
   const running = device.running;
   return html`<article class="device ${s.connected ? '' : 'down'}" data-device-id="${device.id}">
-<header><h3>${device.name}</h3><span class="badge ${s.connected ? 'ok' : 'err'}">${s.connected ? 'Connected' : 'Not connected'}</span></header>
-<p class="summary">${s.summary}</p>
-${s.warnings.length > 0 && html`<ul class="warnings">${s.warnings.map((w) => html`<li>${w}</li>`)}</ul>`}
+<header><h3>${device.name}</h3><span class="badge ${s.connected ? 'ok' : 'err'}">${say.render(
+    s.connected ? pageMessages.connected() : pageMessages.notConnected(),
+  )}</span></header>
+<p class="summary">${say.render(readMessage(s.summary))}</p>
+${s.warnings.length > 0 && html`<ul class="warnings">${s.warnings.map((w) => html`<li>${say.render(readMessage(w))}</li>`)}</ul>`}
 <dl class="facts">
-<dt>Type</dt><dd>${device.type} · ${device.driver}</dd>
-<dt>Last contact</dt><dd>${contact}</dd>
-<dt>Queue</dt><dd>${
+<dt>${say.render(pageMessages.labelType())}</dt><dd>${say.render(TYPE_WORDS[device.type]())} · ${device.driver}</dd>
+<dt>${say.render(pageMessages.labelLastContact())}</dt><dd>${say.render(contact)}</dd>
+<dt>${say.render(pageMessages.labelQueue())}</dt><dd>${
     running
-      ? html`working on <code>${running.commandId}</code> <progress max="1" value="${running.progress}"></progress> ${Math.round(
+      ? html`${say.render(pageMessages.queueWorkingOn())} <code>${running.commandId}</code> <progress max="1" value="${running.progress}"></progress> ${Math.round(
           running.progress * 100,
         )}%, `
-      : 'idle, '
-  }${device.queued} waiting</dd>
-${facts.map(([key, value]) => html`<dt>${humanizeKey(key)}</dt><dd>${formatFact(value)}</dd>`)}
+      : `${say.render(pageMessages.queueIdle())}, `
+  }${say.render(pageMessages.queueWaiting({ count: device.queued }))}</dd>
+${facts.map(
+  ([key, value]) => html`<dt>${labelFor(device.driver, key, say)}</dt><dd>${formatFact(value, say)}</dd>`,
+)}
 </dl>
 </article>`;
 }
 
-export function renderDevices(devices: readonly DeviceSnapshot[], now: number, timezone: string): SafeHtml {
-  if (devices.length === 0) return html`<p class="muted">No devices are configured.</p>`;
-  return join(devices.map((d) => renderDevice(d, now, timezone)));
+export function renderDevices(
+  devices: readonly DeviceSnapshot[],
+  now: number,
+  say: MessageRenderer,
+): SafeHtml {
+  if (devices.length === 0) return html`<p class="muted">${say.render(pageMessages.noDevices())}</p>`;
+  return join(devices.map((d) => renderDevice(d, now, say)));
 }

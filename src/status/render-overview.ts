@@ -1,69 +1,81 @@
 import type { AgentSnapshot, Health } from '../agent-api.js';
 import type { RateLimitState } from '../connector/rate-budget.js';
-import { ERROR_CODES, isErrorCode } from '../errors.js';
-import { formatAgo, formatDuration, formatTime } from './format.js';
+import { errorCodeNote, isErrorCode } from '../errors.js';
+import { type Message, readMessage } from '../messages/message.js';
+import type { MessageRenderer } from '../messages/render.js';
+import { agoWords, when } from './format.js';
 import { html, join, type SafeHtml } from './html.js';
+import { pageMessages } from './messages.js';
 
 /** One thing staff or IT should act on, with what to do about it. */
 export interface AttentionItem {
   level: 'error' | 'warn';
-  what: string;
-  todo?: string;
+  what: Message;
+  todo?: Message;
 }
 
 const RECENT_FAILURE_WINDOW_MS = 60 * 60_000;
 const OUTBOX_LATE_MS = 60_000;
+
+const COMMAND_WORDS: Record<string, () => Message> = {
+  fiscal: pageMessages.commandFiscal,
+  keys: pageMessages.commandKeys,
+  print: pageMessages.commandPrint,
+  invalid: pageMessages.commandInvalid,
+};
 
 /** Collects the problems worth showing at the top of the page, most severe first. */
 export function attentionItems(snapshot: AgentSnapshot, health: Health): AttentionItem[] {
   const items: AttentionItem[] = [];
   const { platform, now } = snapshot;
   if (platform.authRejected) {
-    items.push({
-      level: 'error',
-      what: 'The platform refuses the agent’s tokens: no command can be picked up.',
-      todo: ERROR_CODES.PLATFORM_AUTH.notes,
-    });
+    items.push({ level: 'error', what: pageMessages.tokensRefused(), todo: errorCodeNote('PLATFORM_AUTH') });
   }
-  for (const reason of health.reasons) items.push({ level: 'error', what: reason });
+  for (const reason of health.reasons) items.push({ level: 'error', what: readMessage(reason) });
   for (const device of snapshot.devices) {
     if (!device.status.connected) {
       items.push({
         level: 'error',
-        what: `${device.name}: ${device.status.summary}`,
-        todo: ERROR_CODES.DEVICE_UNAVAILABLE.notes,
+        what: pageMessages.deviceSays({ device: device.name, what: readMessage(device.status.summary) }),
+        todo: errorCodeNote('DEVICE_UNAVAILABLE'),
       });
     }
     for (const warning of device.status.warnings)
-      items.push({ level: 'warn', what: `${device.name}: ${warning}` });
+      items.push({
+        level: 'warn',
+        what: pageMessages.deviceSays({ device: device.name, what: readMessage(warning) }),
+      });
   }
   const lastError = platform.lastError;
   if (lastError && !platform.authRejected && (platform.lastSuccessAt ?? 0) < lastError.at) {
     items.push({
       level: 'warn',
-      what: `Platform: ${lastError.message}`,
-      ...(isErrorCode(lastError.code) ? { todo: ERROR_CODES[lastError.code].notes } : {}),
+      what: pageMessages.platformSays({ error: lastError.message }),
+      ...(isErrorCode(lastError.code) ? { todo: errorCodeNote(lastError.code) } : {}),
     });
   }
   const limited = platform.rateLimited;
   if (limited) {
-    const tz = snapshot.timezone;
     const state =
       limited.blockedUntil > now
-        ? `nothing is sent until ${formatTime(limited.blockedUntil, now, tz)}, then one probe request`
+        ? pageMessages.blockedUntil({ until: when(limited.blockedUntil, now) })
         : limited.probing
-          ? 'one probe request is out to see whether it accepts requests again'
-          : 'the next request is a probe';
+          ? pageMessages.probing()
+          : pageMessages.nextIsProbe();
     items.push({
       level: 'warn',
-      what: `The platform asked the agent to slow down (${describeRateLimit(limited)}, since ${formatTime(limited.since, now, tz)}); ${state}.`,
-      todo: ERROR_CODES.RATE_LIMITED.notes,
+      what: pageMessages.slowDown({
+        how: describeRateLimit(limited),
+        since: when(limited.since, now),
+        state,
+      }),
+      todo: errorCodeNote('RATE_LIMITED'),
     });
   } else if (platform.budget.blockedUntil !== undefined && platform.budget.blockedUntil > now) {
     items.push({
       level: 'warn',
-      what: `The platform asked the agent to slow down; nothing is sent until ${formatTime(platform.budget.blockedUntil, now, snapshot.timezone)}.`,
-      todo: ERROR_CODES.RATE_LIMITED.notes,
+      what: pageMessages.slowDownUntil({ until: when(platform.budget.blockedUntil, now) }),
+      todo: errorCodeNote('RATE_LIMITED'),
     });
   }
   if (snapshot.outbox.pending > 0 && snapshot.outbox.oldestAt !== undefined) {
@@ -71,18 +83,27 @@ export function attentionItems(snapshot: AgentSnapshot, health: Health): Attenti
     if (age > OUTBOX_LATE_MS) {
       items.push({
         level: 'warn',
-        what: `${snapshot.outbox.pending} result(s) not yet delivered to the platform, the oldest for ${formatDuration(age)}.`,
-        todo: 'The agent keeps retrying; check the platform link above.',
+        what: pageMessages.outboxLate({ count: snapshot.outbox.pending, age: { ms: age } }),
+        todo: pageMessages.outboxLateTodo(),
       });
     }
   }
   for (const command of snapshot.recent) {
     if (command.state !== 'Error' || now - (command.finishedAt ?? command.seenAt) > RECENT_FAILURE_WINDOW_MS)
       continue;
-    const todo = command.error?.notes ?? command.notes;
+    const todo = command.error
+      ? readMessage(command.error.notes)
+      : command.notes && readMessage(command.notes);
+    const subject = {
+      device: command.deviceName,
+      what: (COMMAND_WORDS[command.kind] ?? pageMessages.commandOther)(),
+      id: command.id,
+    };
     items.push({
       level: 'warn',
-      what: `${command.deviceName}: ${command.kind} command ${command.id} failed${command.error ? ` (${command.error.code})` : ''}.`,
+      what: command.error
+        ? pageMessages.commandFailed({ ...subject, code: command.error.code })
+        : pageMessages.commandFailedNoCode(subject),
       ...(todo ? { todo } : {}),
     });
   }
@@ -90,82 +111,122 @@ export function attentionItems(snapshot: AgentSnapshot, health: Health): Attenti
 }
 
 /** `2 × 429, Retry-After 86400 s, waiting at most 300 s` */
-export function describeRateLimit(limited: RateLimitState): string {
+export function describeRateLimit(limited: RateLimitState): Message {
   const asked =
     limited.askedMs === undefined
-      ? 'no Retry-After, the agent backs off by itself'
-      : `Retry-After ${formatDuration(limited.askedMs)}${
-          limited.reason === 'retry-after-capped' ? `, waiting at most ${formatDuration(limited.waitMs)}` : ''
-        }`;
-  return `${limited.count} × 429, ${asked}`;
+      ? pageMessages.noRetryAfter()
+      : limited.reason === 'retry-after-capped'
+        ? pageMessages.retryAfterCapped({ asked: { ms: limited.askedMs }, wait: { ms: limited.waitMs } })
+        : pageMessages.retryAfter({ asked: { ms: limited.askedMs } });
+  return pageMessages.rateLimit({ count: limited.count, asked });
 }
 
 /** The header line: overall health, version, uptime and totals. */
-export function renderSummary(snapshot: AgentSnapshot, health: Health): SafeHtml {
+export function renderSummary(snapshot: AgentSnapshot, health: Health, say: MessageRenderer): SafeHtml {
   const t = snapshot.totals;
-  return html`<span class="badge ${health.ok ? 'ok' : 'err'}" data-health="${health.ok ? 'ok' : 'failing'}">${
-    health.ok ? 'Working' : 'Needs attention'
-  }</span>
-<span>Version ${snapshot.version}</span>
-<span>Up ${formatDuration(snapshot.now - snapshot.startedAt)}</span>
-<span>${t.processed} done · ${t.failed} failed · ${t.cancelled} cancelled · ${t.inFlight} in progress</span>
-<span class="muted">Updated ${formatTime(snapshot.now, snapshot.now, snapshot.timezone)}</span>`;
+  return html`<span class="badge ${health.ok ? 'ok' : 'err'}" data-health="${health.ok ? 'ok' : 'failing'}">${say.render(
+    health.ok ? pageMessages.working() : pageMessages.needsAttention(),
+  )}</span>
+<span>${say.render(pageMessages.version({ version: snapshot.version }))}</span>
+<span>${say.render(pageMessages.up({ duration: { ms: snapshot.now - snapshot.startedAt } }))}</span>
+<span>${say.render(pageMessages.totals(t))}</span>
+<span class="muted">${say.render(pageMessages.updated({ time: { at: snapshot.now, show: 'time' } }))}</span>`;
 }
 
-export function renderAttention(snapshot: AgentSnapshot, health: Health): SafeHtml {
+export function renderAttention(snapshot: AgentSnapshot, health: Health, say: MessageRenderer): SafeHtml {
   const items = attentionItems(snapshot, health);
-  if (items.length === 0) return html`<p class="ok-line">Nothing needs attention.</p>`;
+  if (items.length === 0)
+    return html`<p class="ok-line">${say.render(pageMessages.nothingNeedsAttention())}</p>`;
   return html`<ul class="attention">${items.map(
     (item) =>
-      html`<li class="${item.level}"><strong>${item.what}</strong>${item.todo && html`<br><span>What to do: ${item.todo}</span>`}</li>`,
+      html`<li class="${item.level}"><strong>${say.render(item.what)}</strong>${
+        item.todo && html`<br><span>${say.render(pageMessages.whatToDo({ todo: item.todo }))}</span>`
+      }</li>`,
   )}</ul>`;
 }
 
-export function renderPlatform(snapshot: AgentSnapshot): SafeHtml {
+const SOCKET_WORDS = {
+  open: pageMessages.websocketUp,
+  disabled: pageMessages.websocketOff,
+  connecting: pageMessages.websocketConnecting,
+  down: pageMessages.websocketDown,
+} as const;
+
+export function renderPlatform(snapshot: AgentSnapshot, say: MessageRenderer): SafeHtml {
   const p = snapshot.platform;
-  const { now, timezone } = snapshot;
+  const { now } = snapshot;
   const connected =
     !p.authRejected && p.lastSuccessAt !== undefined && (!p.lastError || p.lastError.at <= p.lastSuccessAt);
-  const socket =
-    p.websocket === 'open'
-      ? html`<span class="badge ok">WebSocket up</span>`
-      : p.websocket === 'disabled'
-        ? html`<span class="badge info">Polling (WebSocket off)</span>`
-        : html`<span class="badge warn">Polling (WebSocket ${p.websocket})</span>`;
+  const socketClass = p.websocket === 'open' ? 'ok' : p.websocket === 'disabled' ? 'info' : 'warn';
+  const socket = html`<span class="badge ${socketClass}">${say.render(SOCKET_WORDS[p.websocket]())}</span>`;
   const budget = p.budget;
+  const budgetWords = pageMessages.budget({
+    used: budget.used,
+    limit: budget.limit,
+    window: { ms: budget.windowMs },
+  });
+  const dt = (label: Message) => say.render(label);
   const rows = [
-    html`<dt>Platform</dt><dd>${p.url}</dd>`,
-    html`<dt>Link</dt><dd><span class="badge ${connected ? 'ok' : p.authRejected ? 'err' : 'warn'}" data-platform="${
+    html`<dt>${dt(pageMessages.labelPlatform())}</dt><dd>${p.url}</dd>`,
+    html`<dt>${dt(pageMessages.labelLink())}</dt><dd><span class="badge ${connected ? 'ok' : p.authRejected ? 'err' : 'warn'}" data-platform="${
       connected ? 'connected' : 'disconnected'
-    }">${connected ? 'Connected' : p.authRejected ? 'Tokens refused' : 'Not connected'}</span> ${socket}</dd>`,
-    html`<dt>Last successful call</dt><dd>${
+    }">${say.render(
+      connected
+        ? pageMessages.connected()
+        : p.authRejected
+          ? pageMessages.tokensRefusedBadge()
+          : pageMessages.notConnected(),
+    )}</span> ${socket}</dd>`,
+    html`<dt>${dt(pageMessages.labelLastSuccess())}</dt><dd>${
       p.lastSuccessAt === undefined
-        ? 'never'
-        : `${formatTime(p.lastSuccessAt, now, timezone)} (${formatAgo(p.lastSuccessAt, now)})`
+        ? say.render(pageMessages.never())
+        : say.render(
+            pageMessages.timeAndAgo({
+              time: when(p.lastSuccessAt, now),
+              ago: agoWords(p.lastSuccessAt, now),
+            }),
+          )
     }</dd>`,
-    html`<dt>Rate budget</dt><dd><meter min="0" max="${budget.limit}" low="${Math.round(budget.limit * 0.7)}" high="${Math.round(
+    html`<dt>${dt(pageMessages.labelBudget())}</dt><dd><meter min="0" max="${budget.limit}" low="${Math.round(budget.limit * 0.7)}" high="${Math.round(
       budget.limit * 0.9,
-    )}" optimum="0" value="${budget.used}"></meter> ${budget.used} of ${budget.limit} per ${formatDuration(budget.windowMs)}${
-      budget.waiting > 0 ? `, ${budget.waiting} waiting` : ''
-    }</dd>`,
+    )}" optimum="0" value="${budget.used}"></meter> ${say.render(
+      budget.waiting > 0
+        ? pageMessages.budgetWaiting({ budget: budgetWords, waiting: budget.waiting })
+        : budgetWords,
+    )}</dd>`,
   ];
   if (p.rateLimited) {
+    const line = pageMessages.rateLimitedSince({
+      since: when(p.rateLimited.since, now),
+      how: describeRateLimit(p.rateLimited),
+    });
     rows.push(
-      html`<dt>Rate limited</dt><dd data-rate-limited="${p.rateLimited.reason}">since ${formatTime(p.rateLimited.since, now, timezone)} (${describeRateLimit(p.rateLimited)})${
+      html`<dt>${dt(pageMessages.labelRateLimited())}</dt><dd data-rate-limited="${p.rateLimited.reason}">${say.render(
         p.rateLimited.blockedUntil > now
-          ? `; next probe at ${formatTime(p.rateLimited.blockedUntil, now, timezone)}`
-          : ''
-      }</dd>`,
+          ? pageMessages.rateLimitedNext({ line, at: when(p.rateLimited.blockedUntil, now) })
+          : line,
+      )}</dd>`,
     );
   }
   if (p.lastError) {
     rows.push(
-      html`<dt>Last error</dt><dd>${p.lastError.code}: ${p.lastError.message} (${formatAgo(p.lastError.at, now)})</dd>`,
+      html`<dt>${dt(pageMessages.labelLastError())}</dt><dd>${say.render(
+        pageMessages.lastError({
+          code: p.lastError.code,
+          error: p.lastError.message,
+          ago: agoWords(p.lastError.at, now),
+        }),
+      )}</dd>`,
     );
   }
+  const pending = snapshot.outbox.pending;
   rows.push(
-    html`<dt>Results to deliver</dt><dd>${snapshot.outbox.pending}${
-      snapshot.outbox.oldestAt !== undefined ? ` (oldest ${formatAgo(snapshot.outbox.oldestAt, now)})` : ''
+    html`<dt>${dt(pageMessages.labelToDeliver())}</dt><dd>${
+      snapshot.outbox.oldestAt !== undefined
+        ? say.render(
+            pageMessages.pendingOldest({ count: pending, ago: agoWords(snapshot.outbox.oldestAt, now) }),
+          )
+        : pending
     }</dd>`,
   );
   return html`<dl class="facts">${join(rows)}</dl>`;

@@ -7,6 +7,9 @@ import type { Clock } from '../clock.js';
 import { isLoopback } from '../config.js';
 import { AgentError } from '../errors.js';
 import { errorFields, type Logger } from '../log.js';
+import type { Locale } from '../messages/catalogue.js';
+import { readMessage } from '../messages/message.js';
+import { english, messageRenderer } from '../messages/render.js';
 import {
   hasAccess,
   isLoopbackHostHeader,
@@ -19,6 +22,7 @@ import { cutErrorText, registerCutKeys } from './cut-keys.js';
 import { noticeFor, registerDeviceActions } from './device-actions.js';
 import { createLiveFeed } from './live-feed.js';
 import { type LocalActionLimits, LocalActions } from './local-actions.js';
+import { pageMessages } from './messages.js';
 import { createMetrics, type StatusMetrics } from './metrics.js';
 import { renderPage } from './page.js';
 
@@ -38,6 +42,8 @@ export interface StatusServerOptions {
   actions?: Partial<LocalActionLimits>;
   /** For the actions' per-minute window; the system clock by default. */
   clock?: Clock;
+  /** The page's language (the config's `locale`); English by default. `/healthz` stays English. */
+  locale?: Locale;
 }
 
 const BASE_HEADERS: Record<string, string> = {
@@ -77,9 +83,11 @@ function pathOf(url: string): string {
  */
 export function buildStatusServer(options: StatusServerOptions): FastifyInstance {
   const { source, log, accessToken } = options;
+  const locale = options.locale ?? 'en';
+  const say = messageRenderer(locale);
   const metrics = options.metrics ?? createMetrics();
   const csrfToken = randomToken();
-  const live = createLiveFeed({ source, log, ...options.live });
+  const live = createLiveFeed({ source, log, locale, ...options.live });
   const unsubscribeMetrics = source.subscribe((event) => metrics.handle(event));
   const actions = new LocalActions({
     log,
@@ -141,9 +149,12 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
     const status = typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500 ? statusCode : 500;
     if (status === 500)
       log.error('status server error', { path: pathOf(request.url), ...errorFields(error) });
-    reply
-      .code(status)
-      .send({ error: { code: status === 500 ? 'INTERNAL' : 'BAD_REQUEST', notes: 'The request failed.' } });
+    reply.code(status).send({
+      error: {
+        code: status === 500 ? 'INTERNAL' : 'BAD_REQUEST',
+        notes: say.render(pageMessages.requestFailed()),
+      },
+    });
   });
 
   app.get('/', async (request, reply) => {
@@ -153,7 +164,7 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
     // Only an id-shaped value is echoed, so a crafted link cannot put sentences on the page.
     if (typeof query.cut === 'string' && /^[\w-]{1,100}$/.test(query.cut)) notice = { commandId: query.cut };
     else if (typeof query.cutError === 'string') {
-      const text = cutErrorText(query.cutError, maxKeyCount);
+      const text = cutErrorText(query.cutError, maxKeyCount, say);
       if (text) notice = { error: text };
     }
     const actionNotice = noticeFor(actionNotices, query.action);
@@ -165,6 +176,7 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
       notice,
       maxKeyCount,
       ...(actionNotice ? { actionNotice } : {}),
+      locale,
     });
     return reply
       .header('content-security-policy', pageCsp(nonce))
@@ -187,7 +199,7 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
     reply.header('cache-control', 'no-store');
     return health.ok
       ? reply.send({ ok: true })
-      : reply.code(503).send({ ok: false, reasons: health.reasons });
+      : reply.code(503).send({ ok: false, reasons: health.reasons.map((r) => english(readMessage(r))) });
   });
 
   app.get('/metrics', async (_request, reply) => {
@@ -213,7 +225,7 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
       .send();
   });
 
-  registerCutKeys(app, { source, log, csrfToken, actions, tokenRequired: accessToken !== undefined });
+  registerCutKeys(app, { source, log, csrfToken, actions, tokenRequired: accessToken !== undefined, say });
   const actionNotices = registerDeviceActions(app, {
     source,
     log,
@@ -221,6 +233,7 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
     actions,
     accessToken,
     signal: stopping.signal,
+    say,
   });
 
   app.addHook('preClose', async () => {

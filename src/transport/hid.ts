@@ -10,6 +10,7 @@ import {
   uartConfigReport,
 } from './cp2110.js';
 import { DeviceLink, loadOnFirstUse } from './link-events.js';
+import { transportMessages } from './messages.js';
 import type { HidSpec, Transport } from './types.js';
 
 /** What node-hid's `devices()` lists. */
@@ -55,7 +56,7 @@ export async function loadNodeHid(): Promise<HidModule> {
     throw new AgentError('DEVICE_UNAVAILABLE', `node-hid cannot be loaded: ${(error as Error).message}`, {
       cause: error,
       retryable: false,
-      notes: 'The agent cannot use USB HID devices on this PC; ask IT to install libusb-1.0-0 and libudev1.',
+      notes: transportMessages.hidMissing(),
     });
   }
 }
@@ -107,8 +108,7 @@ export class HidTransport extends DeviceLink implements Transport {
       throw new AgentError('DEVICE_UNAVAILABLE', `${this.description}: cannot open ${info.path}`, {
         cause: error,
         details: { reason: (error as Error).message },
-        notes:
-          'The agent cannot open the encoder’s USB device; ask IT to install the udev rule (group plugdev) and re-plug it.',
+        notes: transportMessages.hidDenied(),
       });
     }
     try {
@@ -164,7 +164,7 @@ export class HidTransport extends DeviceLink implements Transport {
     const first = matches[0];
     if (!first) {
       throw new AgentError('DEVICE_UNAVAILABLE', `${this.description}: not plugged in`, {
-        notes: 'The encoder is not connected; check its USB cable.',
+        notes: transportMessages.encoderUnplugged(),
       });
     }
     if (matches.length > 1) {

@@ -2,6 +2,7 @@ import { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { errorFields } from '../log.js';
 import { DeviceLink, loadOnFirstUse } from './link-events.js';
+import { transportMessages } from './messages.js';
 import { type BindingLike, eofAwareBinding } from './serial-eof.js';
 import type { SerialSpec, Transport } from './types.js';
 
@@ -53,20 +54,20 @@ export function serialOpenError(description: string, error: Error): AgentError {
   if (/ENOENT|No such file/i.test(text)) {
     return new AgentError('DEVICE_UNAVAILABLE', `${description}: not found (unplugged, or wrong path)`, {
       ...base,
-      notes: 'The encoder is not connected; check its USB cable.',
+      notes: transportMessages.encoderUnplugged(),
     });
   }
   if (/EACCES|Permission denied/i.test(text)) {
     return new AgentError('DEVICE_UNAVAILABLE', `${description}: permission denied`, {
       ...base,
       retryable: false,
-      notes: 'The agent is not allowed to use the serial port; ask IT to add its user to the dialout group.',
+      notes: transportMessages.serialDenied(),
     });
   }
   if (/EBUSY|lock|Resource temporarily unavailable/i.test(text)) {
     return new AgentError('DEVICE_UNAVAILABLE', `${description}: in use by another program`, {
       ...base,
-      notes: 'Another program is using the encoder’s port; close it (or ask IT), then try again.',
+      notes: transportMessages.serialBusy(),
     });
   }
   return new AgentError('DEVICE_UNAVAILABLE', `${description}: cannot open (${error.message})`, base);

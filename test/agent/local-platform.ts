@@ -58,6 +58,8 @@ export async function startLocalPlatformAgent(
   const dir = mkdtempSync(join(tmpdir(), 'fd-local-platform-'));
   const config = parseConfig({
     version: 1,
+    // These tests read the page and /healthz in English.
+    locale: 'en',
     platform: { url: `http://127.0.0.1:${port}` },
     ...(options.poll ? { poll: options.poll } : {}),
     journal: { path: join(dir, 'journal.db') },

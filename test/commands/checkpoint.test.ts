@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openCheckpoint, sealCheckpoint } from '../../src/commands/checkpoint.js';
+import { english } from '../../src/messages/render.js';
 
 const salto = { driverKind: 'salto-encoder' };
 const epsonV2 = { driverKind: 'epson-fpmate', checkpointVersion: 2 };
@@ -30,13 +31,13 @@ describe('checkpoint envelope', () => {
 
   it('refuses another driver, another version, or an unreadable one', () => {
     const other = sealCheckpoint({ driverKind: 'sim-encoder' }, { confirmed: 1 });
-    expect(openCheckpoint({ checkpoint: other }, salto)).toEqual({
-      ok: false,
-      reason:
-        'its checkpoint was written by the sim-encoder driver, and the device is now driven by salto-encoder',
-    });
+    const refused = openCheckpoint({ checkpoint: other }, salto);
+    expect(refused.ok === false && english(refused.reason)).toBe(
+      'its checkpoint was written by the sim-encoder driver, and the device is now driven by salto-encoder',
+    );
     const old = sealCheckpoint({ driverKind: 'epson-fpmate' }, { phase: 'sending' });
-    expect(openCheckpoint({ checkpoint: old }, epsonV2)).toMatchObject({ ok: false, reason: /version 1/ });
+    const older = openCheckpoint({ checkpoint: old }, epsonV2);
+    expect(older.ok === false && english(older.reason)).toMatch(/version 1/);
     expect(openCheckpoint({ checkpointUnreadable: true }, salto)).toMatchObject({ ok: false });
   });
 });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { type Message, textMessage } from '../../src/messages/message.js';
+import { english } from '../../src/messages/render.js';
 import { wireFiscalCommand, wireKeyCommand } from './helpers/commands.js';
 import { harness } from './helpers/harness.js';
 import { gate, takes, unlessAborted } from './helpers/scripted-driver.js';
+
+const words = (m: Message | undefined) => (m ? english(m) : undefined);
 
 describe('engine: cancellation', () => {
   it('drops a command cancelled while it waits in the queue (WebSocket event): no update after Received', async () => {
@@ -50,7 +54,7 @@ describe('engine: cancellation', () => {
     await h.until(() => h.journal.get('second')?.phase === 'skipped', 'second skipped');
     expect(h.platform.historyOf('second')).toEqual(['Received']);
     expect(h.drivers.keys.executed.map((j) => j.commandId)).toEqual(['first']);
-    expect(h.journal.get('second')?.notes).toBe(
+    expect(words(h.journal.get('second')?.notes)).toBe(
       'Cancelled on the platform before it started; nothing was done.',
     );
     await h.engine.stop(0);
@@ -105,8 +109,10 @@ describe('engine: cancellation', () => {
       state: 'Cancelled',
       outcome: 'Processed',
       result: { details: { z: 12, doc: 34 } },
-      notes: 'Cancelled on the platform, but the device had already done it: Receipt 0012-0034 printed',
     });
+    expect(words(h.journal.get('f1')?.notes)).toBe(
+      'Cancelled on the platform, but the device had already done it: Receipt 0012-0034 printed',
+    );
     expect(h.platform.historyOf('f1')).toEqual(['Received', 'Processing:0']);
     await h.engine.stop(1000);
   });
@@ -130,7 +136,7 @@ describe('engine: cancellation', () => {
     expect(h.journal.get('f1')).toMatchObject({
       state: 'Error',
       outcome: 'Processed',
-      result: { notes: 'Receipt 0012-0035 printed' },
+      result: { notes: textMessage('Receipt 0012-0035 printed') },
     });
     expect(h.engine.outboxState().pending).toBe(0);
     expect(h.log.lines.some((l) => l.includes('no longer has the command active; dropped'))).toBe(true);
@@ -151,7 +157,7 @@ describe('engine: cancellation', () => {
     expect(h.journal.get('k1')).toMatchObject({
       state: 'Cancelled',
       outcome: 'Processed',
-      notes: 'Two keys written',
+      notes: textMessage('Two keys written'),
     });
     expect(h.engine.outboxState().pending).toBe(0);
     await h.engine.stop(1000);

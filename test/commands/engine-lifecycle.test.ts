@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AgentError } from '../../src/errors.js';
+import { textMessage } from '../../src/messages/message.js';
 import {
   FOREIGN_DEVICE,
   KEY_DEVICE,
@@ -45,7 +46,7 @@ describe('engine: a command’s life', () => {
     expect(h.engine.recent(5)[0]).toMatchObject({
       id: 'k1',
       state: 'Processed',
-      notes: 'Two keys written for room 101',
+      notes: textMessage('Two keys written for room 101'),
     });
     expect(h.engine.totals()).toEqual({ processed: 1, failed: 0, cancelled: 0, inFlight: 0 });
     expect(h.engine.outboxState()).toEqual({ pending: 0 });

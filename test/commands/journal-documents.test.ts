@@ -13,6 +13,7 @@ import {
   normalizeFiscalMachineCommand,
   type PlatformCommand,
 } from '../../src/connector/model.js';
+import { textMessage } from '../../src/messages/message.js';
 import { command, wireFiscalCommand, wireKeyCommand, wirePrinterCommand } from './helpers/commands.js';
 import { FakePlatform } from './helpers/fake-platform.js';
 import { harness, T0 } from './helpers/harness.js';
@@ -98,10 +99,10 @@ function finish(journal: Journal, id: string): void {
     outcome: 'Processed',
     finishedAt: T + 5000,
     result: {
-      notes: 'Receipt 0001-0002 on RT 99MEY123456, total 12.00 EUR',
+      notes: textMessage('Receipt 0001-0002 on RT 99MEY123456, total 12.00 EUR'),
       details: { receipt: '0001-0002' },
     },
-    notes: 'Receipt 0001-0002 on RT 99MEY123456, total 12.00 EUR',
+    notes: textMessage('Receipt 0001-0002 on RT 99MEY123456, total 12.00 EUR'),
   });
 }
 

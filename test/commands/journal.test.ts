@@ -6,7 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CommandPatch, type Journal, type NewCommand, openJournal } from '../../src/commands/journal.js';
 import { SCHEMA_VERSION } from '../../src/commands/journal-schema.js';
 import type { MachineState } from '../../src/commands/machine.js';
+import { engineMessages } from '../../src/commands/messages.js';
 import { AgentError } from '../../src/errors.js';
+import { textMessage } from '../../src/messages/message.js';
+import { english, messageRenderer } from '../../src/messages/render.js';
 import { keyCommand } from './helpers/commands.js';
 
 const MIN = 60_000;
@@ -62,9 +65,10 @@ function finish(
     reported: [outcome],
     outcome,
     finishedAt: at,
-    notes: outcome === 'Processed' ? 'Two keys written' : 'No card in the encoder.',
+    notes: textMessage(outcome === 'Processed' ? 'Two keys written' : 'No card in the encoder.'),
   };
-  if (outcome === 'Processed') patch.result = { notes: 'Two keys written', details: { cards: 2 } };
+  if (outcome === 'Processed')
+    patch.result = { notes: textMessage('Two keys written'), details: { cards: 2 } };
   else patch.error = new AgentError('NO_CARD', 'no card').toJSON();
   journal.update(id, patch);
 }
@@ -186,7 +190,7 @@ describe('journal', () => {
     expect(recent.map((c) => c.id)).toEqual(['waiting', 'bad']);
     expect(recent[1]).toMatchObject({
       state: 'Error',
-      notes: 'No card in the encoder.',
+      notes: textMessage('No card in the encoder.'),
       error: { code: 'NO_CARD' },
       deviceName: 'Front desk encoder',
     });
@@ -260,6 +264,40 @@ describe('journal', () => {
     expect(c2).not.toHaveProperty('checkpoint');
     again.close();
     expect(() => again.has('c1')).toThrowError(expect.objectContaining({ code: 'JOURNAL_ERROR' }));
+  });
+
+  it('keeps Notes as messages, and reads the sentences an older build wrote as text', () => {
+    const path = join(dir, 'j.db');
+    const journal = openJournal(path);
+    accept(journal, 'new');
+    accept(journal, 'old');
+    const notes = engineMessages.notOfferedBeforeStart({ state: 'Postponed' });
+    journal.update('new', { machine: m('skipped', 'Cancelled'), at: T + 1, notes });
+    finish(journal, 'old', T + 2, 'Error');
+    journal.close();
+    // What the build before the catalogue stored: plain sentences in the column and in the JSON.
+    const db = new Database(path);
+    db.prepare(
+      `UPDATE commands SET notes = 'Printer out of paper.',
+         error_json = '{"code":"PAPER_OUT","message":"paper end","notes":"Replace the roll.","retryable":false}',
+         result_json = '{"notes":"Receipt 0001-0002 on RT 99X"}'
+       WHERE id = 'old'`,
+    ).run();
+    db.close();
+    const again = openJournal(path);
+    const fresh = again.get('new');
+    expect(fresh?.notes).toEqual(notes);
+    expect(messageRenderer('it').render(fresh?.notes ?? textMessage(''))).toBe(
+      'Sulla piattaforma il comando non era più attivo (Postponed) prima dell’avvio; non è stato fatto nulla.',
+    );
+    const old = again.get('old');
+    expect(english(old?.notes ?? textMessage(''))).toBe('Printer out of paper.');
+    expect(english(old?.error?.notes ?? textMessage(''))).toBe('Replace the roll.');
+    expect(english(old?.result?.notes ?? textMessage(''))).toBe('Receipt 0001-0002 on RT 99X');
+    expect(again.stats.recent(2).find((c) => c.id === 'old')?.notes).toEqual(
+      textMessage('Printer out of paper.'),
+    );
+    again.close();
   });
 
   it('rolls a failed transaction back entirely', () => {

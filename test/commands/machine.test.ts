@@ -9,45 +9,54 @@ import {
   transition,
 } from '../../src/commands/machine.js';
 import type { SerializedError } from '../../src/errors.js';
+import { textMessage } from '../../src/messages/message.js';
+import { english } from '../../src/messages/render.js';
 
 const busy: SerializedError = {
   code: 'DEVICE_BUSY',
   message: 'encoder busy',
-  notes: 'busy',
+  notes: textMessage('busy'),
   retryable: true,
 };
 const paper: SerializedError = {
   code: 'PAPER_OUT',
   message: 'paper end',
-  notes: 'Replace the roll.',
+  notes: textMessage('Replace the roll.'),
   retryable: false,
 };
 const invalid: SerializedError = {
   code: 'COMMAND_INVALID',
   message: 'Malformed key-cutter command: KeyCount: expected number',
-  notes: 'The command from the platform is incomplete or malformed; nothing was done. Create it again.',
+  notes: textMessage(
+    'The command from the platform is incomplete or malformed; nothing was done. Create it again.',
+  ),
   retryable: false,
 };
 const unreachable: SerializedError = {
   code: 'PLATFORM_UNREACHABLE',
   message: 'connect ECONNREFUSED',
-  notes: 'unreachable',
+  notes: textMessage('unreachable'),
   retryable: true,
 };
 const refusedTokens: SerializedError = {
   code: 'PLATFORM_AUTH',
   message: '401',
-  notes: 'tokens',
+  notes: textMessage('tokens'),
   retryable: false,
 };
 const unreachableDevice: SerializedError = {
   code: 'DEVICE_UNAVAILABLE',
   message: 'no route to printer',
-  notes: 'unreachable',
+  notes: textMessage('unreachable'),
   retryable: true,
 };
-const aborted: SerializedError = { code: 'ABORTED', message: 'shutdown', notes: 'stopped', retryable: false };
-const result = { notes: 'Receipt 0012-0034 printed', details: { z: 12, doc: 34 } };
+const aborted: SerializedError = {
+  code: 'ABORTED',
+  message: 'shutdown',
+  notes: textMessage('stopped'),
+  retryable: false,
+};
+const result = { notes: textMessage('Receipt 0012-0034 printed'), details: { z: 12, doc: 34 } };
 
 const ev = {
   accept: { type: 'accept', platformState: 'Pending' },
@@ -80,7 +89,7 @@ const ev = {
   done: { type: 'reconciled', outcome: 'done', result },
   notDone: { type: 'reconciled', outcome: 'not-done' },
   recFailed: { type: 'reconciled', outcome: 'failed', error: paper },
-  unknown: { type: 'reconciled', outcome: 'unknown', reason: 'printer unreachable' },
+  unknown: { type: 'reconciled', outcome: 'unknown', reason: textMessage('printer unreachable') },
   restart: { type: 'restart' },
   rereadFailed: { type: 'rereadFailed', error: unreachable, failures: 0 },
   rereadRefused: { type: 'rereadFailed', error: refusedTokens, failures: 4 },
@@ -303,7 +312,7 @@ describe('command state machine', () => {
     const unknown = transition(stateIn('reconciling'), ev.unknown);
     const bad = transition(stateIn('new'), ev.invalid);
     const notes = (t: typeof ok) =>
-      t.ok ? t.effects.flatMap((e) => (e.type === 'report' && e.notes ? [e.notes] : [])) : [];
+      t.ok ? t.effects.flatMap((e) => (e.type === 'report' && e.notes ? [english(e.notes)] : [])) : [];
     expect(notes(ok)).toEqual(['Receipt 0012-0034 printed']);
     expect(notes(failed)).toEqual(['Replace the roll. (PAPER_OUT: paper end)']);
     expect(notes(unknown)[0]).toMatch(
@@ -356,7 +365,7 @@ describe('command state machine', () => {
   it('ends a reconcile it cannot ask as unknown, saying why, never as not done', () => {
     const t = transition(stateIn('reconciling'), ev.reconcileFailedLast);
     if (!t.ok) throw new Error(t.reason);
-    const notes = t.effects.flatMap((e) => (e.type === 'report' && e.notes ? [e.notes] : []));
+    const notes = t.effects.flatMap((e) => (e.type === 'report' && e.notes ? [english(e.notes)] : []));
     expect(notes[0]).toMatch(
       /check the device before trying again.*STATE_UNKNOWN: the device could not be asked \(DEVICE_UNAVAILABLE: no route to printer\)/,
     );

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { errorNotes, safeReason } from '../../src/commands/notes.js';
 import { AgentError } from '../../src/errors.js';
+import { english, messageRenderer } from '../../src/messages/render.js';
 
 describe('notes', () => {
   it('appends the code and a short reason to the receptionist sentence', () => {
     const e = new AgentError('COVER_OPEN', 'printer status 3 (offline)');
-    expect(errorNotes(e.toJSON())).toBe(
+    expect(english(errorNotes(e.toJSON()))).toBe(
       'The printer cover is open; close it and try again. (COVER_OPEN: printer status 3 (offline))',
     );
   });
@@ -18,10 +19,22 @@ describe('notes', () => {
       'cookie rejected',
     ]) {
       expect(safeReason(message)).toBeUndefined();
-      expect(errorNotes(new AgentError('DEVICE_ERROR', message).toJSON())).toBe(
+      expect(english(errorNotes(new AgentError('DEVICE_ERROR', message).toJSON()))).toBe(
         'The device reported an error; check it and try again. (DEVICE_ERROR)',
       );
     }
+  });
+
+  it('says the sentence in the configured language, keeping the code and the technical reason', () => {
+    const e = new AgentError('PAPER_OUT', 'printer status 2 (paper end)');
+    expect(messageRenderer('it').render(errorNotes(e.toJSON()))).toBe(
+      'La stampante è senza carta: sostituire il rotolo e riprovare. (PAPER_OUT: printer status 2 (paper end))',
+    );
+  });
+
+  it('reads an error an older journal kept, whose sentence is plain text', () => {
+    const stored = { code: 'NO_CARD', message: 'EP', notes: 'No card.', retryable: false } as const;
+    expect(english(errorNotes(stored as never))).toBe('No card. (NO_CARD: EP)');
   });
 
   it('shortens long reasons to one line', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { COMMAND_LIMITS } from '../../src/connector/bounds.js';
+import { connectorMessages } from '../../src/connector/messages.js';
 import type { NormalizedItem } from '../../src/connector/model.js';
-import { OVERSIZED_COMMAND_NOTES } from '../../src/errors.js';
+import { english } from '../../src/messages/render.js';
 import { wireFiscalCommand, wireKeyCommand, wirePrinterCommand } from './helpers/commands.js';
 import { FakePlatform } from './helpers/fake-platform.js';
 import { harness, T0 } from './helpers/harness.js';
@@ -40,7 +41,7 @@ describe('engine: a poisoned command', () => {
 
     expect(good.filter((id) => h.platform.state(id) === 'Processed')).toHaveLength(12);
     const notes = h.platform.updates.find((u) => u.CommandId === 'poison' && u.State === 'Error')?.Notes;
-    expect(notes).toContain(OVERSIZED_COMMAND_NOTES);
+    expect(notes).toContain(english(connectorMessages.commandOversized()));
     expect(notes).toContain('COMMAND_INVALID');
     expect(notes).toContain(`FiscalMachineData is nested deeper than ${COMMAND_LIMITS.maxDepth} levels`);
     expect(h.journal.get('poison')).toMatchObject({ kind: 'invalid', error: { code: 'COMMAND_INVALID' } });
@@ -68,7 +69,7 @@ describe('engine: a poisoned command', () => {
       'each poisoned one in Error, the good one processed',
     );
     for (const id of poisoned) {
-      expect(h.journal.get(id)?.error?.notes).toBe(OVERSIZED_COMMAND_NOTES);
+      expect(h.journal.get(id)?.error?.notes).toEqual(connectorMessages.commandOversized());
     }
     expect(h.journal.get('keys-deep')?.error?.message).toMatch(/KeyCutterData is nested deeper/);
     expect(h.journal.get('printer-long')?.error?.message).toMatch(/Data\.PrinterName is longer than/);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { COMMAND_LIMITS, commandBoundsViolation } from '../../src/connector/bounds.js';
+import { connectorMessages } from '../../src/connector/messages.js';
 import {
   type NormalizedItem,
   normalizeCommand,
   normalizeFiscalMachineCommand,
   parseEmbeddedJson,
 } from '../../src/connector/model.js';
-import { OVERSIZED_COMMAND_NOTES } from '../../src/errors.js';
 import {
   wireFiscalCommand,
   wireKeyCommand,
@@ -27,7 +27,7 @@ function refused(item: NormalizedItem, pattern: RegExp): void {
   expect(item.ok).toBe(false);
   if (item.ok) return;
   expect(item.error.code).toBe('COMMAND_INVALID');
-  expect(item.error.notes).toBe(OVERSIZED_COMMAND_NOTES);
+  expect(item.error.notes).toEqual(connectorMessages.commandOversized());
   expect(item.error.message).toMatch(pattern);
   // What is known of it survives, so the engine can end it in Error on its own.
   expect(item.id).toBeDefined();

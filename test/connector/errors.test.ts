@@ -9,6 +9,7 @@ import {
 } from '../../src/connector/index.js';
 import { type AgentError, isAgentError } from '../../src/errors.js';
 import { createMemoryLogger } from '../../src/log.js';
+import { english } from '../../src/messages/render.js';
 import { eventually } from '../helpers/eventually.js';
 import { BASE_URL, type Responder, recordingFetch, reply, SAMPLE } from './fake-platform.js';
 
@@ -73,7 +74,7 @@ describe('HTTP status → AgentError', () => {
   it('403 puts the platform message, meant for humans, into notes', async () => {
     const { api } = clientWith(() => reply(403, { Message: 'The bill is already closed.' }));
     const error = await failure(() => api.updateCommand({ CommandId: 'c1', State: 'Processed' }));
-    expect(error.notes).toBe('The bill is already closed.');
+    expect(english(error.notes)).toBe('The platform refused it: The bill is already closed.');
   });
 
   it('takes the request id from the body when the header is missing', async () => {
@@ -334,7 +335,7 @@ describe('secrets', () => {
     expect(log.lines.length).toBeGreaterThan(10);
     const text = [
       ...log.lines,
-      ...errors.flatMap((e) => [e.message, e.notes, JSON.stringify(e.toJSON()), String(e.stack)]),
+      ...errors.flatMap((e) => [e.message, english(e.notes), JSON.stringify(e.toJSON()), String(e.stack)]),
     ].join('\n');
     expect(text).toContain('[redacted]');
     expect(text).not.toContain(SAMPLE.accessToken);

@@ -12,6 +12,7 @@ import {
 } from '../../src/connector/model.js';
 import { parseSocketMessage } from '../../src/connector/websocket.js';
 import { AgentError } from '../../src/errors.js';
+import { english } from '../../src/messages/render.js';
 import {
   wireFiscalCommand,
   wireKeyCommand,
@@ -226,7 +227,7 @@ describe('fuzzing what the platform answers', () => {
           const items = await client.activeCommands();
           return items.every(wellBehaved);
         } catch (e) {
-          return e instanceof AgentError && e.message.length <= 1000 && e.notes.length <= 1000;
+          return e instanceof AgentError && e.message.length <= 1000 && english(e.notes).length <= 1000;
         }
       }),
       { seed: SEED, numRuns: 1000 },
@@ -253,7 +254,7 @@ describe('fuzzing what the platform answers', () => {
       message: 'm'.repeat(100_000),
       secrets: [],
     });
-    expect(error.notes.length).toBeLessThanOrEqual(500);
+    expect(english(error.notes).length).toBeLessThanOrEqual(500);
     expect(error.message.length).toBeLessThan(600);
   });
 });

@@ -60,6 +60,8 @@ describe.runIf(hasSocat)('key cards end to end over a serial pseudo-terminal', (
     daemon = createDaemon({
       config: {
         version: 1,
+        // These tests read the Notes and the page in English.
+        locale: 'en',
         journal: { path: `${dir}/journal.db` },
         // A fixed port, so that cut-keys finds the agent's status page from the same config.
         status: { listen: `127.0.0.1:${await freePort()}` },

@@ -65,7 +65,15 @@ export function e2eScenario(): ScenarioInput {
   };
 }
 
-export function agentConfig(sim: PlatformSimulator, dir: string, options: { websocket?: boolean } = {}) {
+/**
+ * The e2e agent's configuration. `locale` defaults to English, since these tests read the Notes:
+ * without it the default rule (the property's zone, Europe/Rome) would say them in Italian.
+ */
+export function agentConfig(
+  sim: PlatformSimulator,
+  dir: string,
+  options: { websocket?: boolean; locale?: 'en' | 'it' } = {},
+) {
   const sim5 = (name: string) => ({
     durationMs: 5,
     jitterMs: 5,
@@ -73,6 +81,7 @@ export function agentConfig(sim: PlatformSimulator, dir: string, options: { webs
   });
   return {
     version: 1,
+    locale: options.locale ?? 'en',
     platform: {
       url: sim.url,
       ...(options.websocket === false ? {} : { websocketUrl: sim.wsUrl }),
@@ -118,7 +127,7 @@ export function agentConfig(sim: PlatformSimulator, dir: string, options: { webs
 export function startAgent(
   sim: PlatformSimulator,
   dir: string,
-  options: { websocket?: boolean } = {},
+  options: { websocket?: boolean; locale?: 'en' | 'it' } = {},
 ): DaemonHandle {
   return createDaemon({
     config: { ...agentConfig(sim, dir, options), journal: { path: join(dir, 'journal.db') } },

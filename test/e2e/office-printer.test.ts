@@ -15,6 +15,9 @@ import { createDaemon, type DaemonHandle } from '../helpers/daemon.js';
 import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';
 import { TOKENS } from './harness.js';
+import '../../drivers/index.js';
+import { readMessage } from '../../src/messages/message.js';
+import { english } from '../../src/messages/render.js';
 
 const RECEPTION = 'a1000000-0000-4000-8000-000000000001';
 const BACK_OFFICE = 'a1000000-0000-4000-8000-000000000002';
@@ -67,6 +70,8 @@ describe.runIf(run)('office printing end to end with the ipp-printer driver', ()
     daemon = createDaemon({
       config: {
         version: 1,
+        // These tests read the Notes and the page in English.
+        locale: 'en',
         platform: {
           url: sim.url,
           websocketUrl: sim.wsUrl,
@@ -136,11 +141,15 @@ describe.runIf(run)('office printing end to end with the ipp-printer driver', ()
       }).on('error', reject);
     });
     const body = JSON.parse(text) as {
-      devices: Array<{ id: string; status: { connected: boolean; warnings: string[] } }>;
+      devices: Array<{ id: string; status: { connected: boolean; warnings: unknown[] } }>;
     };
     const device = body.devices.find((d) => d.id === deviceId);
     if (!device) throw new Error(`no device ${deviceId} in status.json`);
-    return device.status;
+    // `/status.json` carries the words as catalogue messages.
+    return {
+      connected: device.status.connected,
+      warnings: device.status.warnings.map((w) => english(readMessage(w))),
+    };
   }
 
   it('prints copies: Processed with what came out, one document in the spool', async () => {
@@ -158,7 +167,7 @@ describe.runIf(run)('office printing end to end with the ipp-printer driver', ()
     expect(await settle(id)).toBe('Error');
     // The engine adds "(CODE: message)" after the driver's sentence.
     expect(notes(id)).toMatch(
-      /^Reception Laser cannot print application\/msword documents \(it takes application\/pdf, image\/jpeg\); nothing was printed\. \(COMMAND_INVALID: /,
+      /^Reception Laser cannot print application\/msword documents \(it takes application\/pdf or image\/jpeg\); nothing was printed\. \(COMMAND_INVALID: /,
     );
     expect(spooled(id)).toBe(0);
   }, 60_000);

@@ -143,6 +143,8 @@ export function agentConfig(rig: Omit<Rig, 'daemon' | 'close' | 'tracePath'>) {
   });
   return {
     version: 1,
+    // These tests read the Notes and the page in English.
+    locale: 'en',
     platform: {
       url: rig.platform.url,
       websocketUrl: rig.platform.wsUrl,

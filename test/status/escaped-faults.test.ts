@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { AgentError } from '../../src/errors.js';
 import { createMemoryLogger } from '../../src/log.js';
+import { textMessage } from '../../src/messages/message.js';
+import { english } from '../../src/messages/render.js';
 import { EscapedFaults, stackFiles } from '../../src/status/escaped-faults.js';
 
 const TOKEN = 'ACCESS-TOKEN-SECRET-42';
@@ -85,7 +87,7 @@ describe('EscapedFaults: the process-level guard', () => {
     expect(faults.reasons()).toEqual([]);
     faults.report(new Error('first'), 'uncaughtException');
     // Thrown here, in a test file: no frame of the agent's own code to name.
-    expect(faults.reasons()).toEqual([
+    expect(faults.reasons().map(english)).toEqual([
       'an unexpected error escaped 0 s ago (INTERNAL: first); 1 in the last 10 min',
     ]);
     expect(faults.alive()).toBe(true);
@@ -95,7 +97,7 @@ describe('EscapedFaults: the process-level guard', () => {
     expect(faults.alive()).toBe(true);
     faults.report(new Error('third'), 'unhandledRejection');
     expect(faults.alive()).toBe(false);
-    expect(faults.reasons()[0]).toMatch(/3 in the last 10 min$/);
+    expect(english(faults.reasons()[0] ?? textMessage(''))).toMatch(/3 in the last 10 min$/);
     await clock.advance(5 * 60_000);
     // The first has left the 10-minute window.
     expect(faults.alive()).toBe(true);

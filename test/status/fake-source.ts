@@ -8,6 +8,8 @@ import type {
   StatusSource,
 } from '../../src/agent-api.js';
 import type { AgentError } from '../../src/errors.js';
+import { errorCodeNote } from '../../src/errors.js';
+import { textMessage } from '../../src/messages/message.js';
 
 /** Markup that must never reach a page unescaped. */
 export const XSS = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
@@ -95,11 +97,11 @@ export function sampleSnapshot(now = NOW): AgentSnapshot {
         kind: 'keys',
         state: 'Error',
         finishedAt: now - 30_000,
-        notes: `No card in the encoder ${XSS}`,
+        notes: textMessage(`No card in the encoder ${XSS}`),
         error: {
           code: 'NO_CARD',
           message: 'encoder answered EP',
-          notes: 'No card in the encoder; insert a blank card and try again.',
+          notes: errorCodeNote('NO_CARD'),
           retryable: false,
         },
         timeline: [
@@ -112,7 +114,7 @@ export function sampleSnapshot(now = NOW): AgentSnapshot {
         id: 'cmd-receipt',
         state: 'Processed',
         finishedAt: now - 100_000,
-        notes: 'Receipt 0012-0034 printed',
+        notes: textMessage('Receipt 0012-0034 printed'),
         result: { receiptNumber: '0012-0034', zNumber: 12, printerSerial: '99MEX012345' },
         timeline: [
           { state: 'Received', at: now - 110_000 },

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
+import { textMessage } from '../../src/messages/message.js';
 import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
 import { FakeSource, XSS } from './fake-source.js';
 
@@ -106,7 +107,7 @@ describe('GET /events', () => {
     source.snap.recent.unshift({
       ...(source.snap.recent[0] as (typeof source.snap.recent)[number]),
       id: 'cmd-x',
-      notes: XSS,
+      notes: textMessage(XSS),
     });
     source.transition('cmd-x', 'Error');
     const update = await sse.next((m) => m.event === 'render' && m.data.includes('cmd-x'));

@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { textMessage } from '../../src/messages/message.js';
+import '../../drivers/index.js';
+import { english, messageRenderer } from '../../src/messages/render.js';
 import { formatAgo, formatDuration, formatTime, humanizeKey, minuteToMs } from '../../src/status/format.js';
 import { escapeHtml, html, join } from '../../src/status/html.js';
 import { renderChart } from '../../src/status/render-chart.js';
 import { resultLines } from '../../src/status/render-commands.js';
 import { orderedFacts } from '../../src/status/render-devices.js';
 import { attentionItems } from '../../src/status/render-overview.js';
-import { NOW, sampleSnapshot, XSS } from './fake-source.js';
+import { NOW, sampleSnapshot } from './fake-source.js';
+
+const rome = messageRenderer('en', 'Europe/Rome');
+const utc = messageRenderer('en', 'UTC');
+const italian = messageRenderer('it', 'Europe/Rome');
 
 describe('html', () => {
   it('escapes interpolations, keeps nested fragments, drops false/null/undefined', () => {
@@ -22,15 +29,18 @@ describe('html', () => {
 
 describe('format', () => {
   it('shows times in the property time zone and durations in words', () => {
-    expect(formatTime(Date.UTC(2026, 6, 1, 10, 5, 9), Date.UTC(2026, 6, 1, 11), 'Europe/Rome')).toBe(
-      '12:05:09',
+    expect(formatTime(Date.UTC(2026, 6, 1, 10, 5, 9), Date.UTC(2026, 6, 1, 11), rome)).toBe('12:05:09');
+    expect(formatTime(Date.UTC(2026, 6, 1, 10), Date.UTC(2026, 6, 3, 10), rome)).toMatch(/^1 Jul, 12:00:00$/);
+    expect(formatTime(Date.UTC(2026, 6, 1, 10), Date.UTC(2026, 6, 3, 10), italian)).toMatch(
+      /^1 lug, 12:00:00$/,
     );
-    expect(formatTime(Date.UTC(2026, 6, 1, 10), Date.UTC(2026, 6, 3, 10), 'Europe/Rome')).toMatch(/^01 Jul/);
-    expect(formatDuration(59_400)).toBe('59 s');
-    expect(formatDuration(125 * 60_000)).toBe('2 h 5 min');
-    expect(formatDuration(72 * 3600_000)).toBe('3 d');
-    expect(formatAgo(undefined, NOW)).toBe('never');
-    expect(formatAgo(NOW - 12_000, NOW)).toBe('12 s ago');
+    expect(formatDuration(59_400, rome)).toBe('59 s');
+    expect(formatDuration(125 * 60_000, rome)).toBe('2 h 5 min');
+    expect(formatDuration(72 * 3600_000, rome)).toBe('3 days');
+    expect(formatDuration(72 * 3600_000, italian)).toBe('3 giorni');
+    expect(formatAgo(undefined, NOW, rome)).toBe('never');
+    expect(formatAgo(NOW - 12_000, NOW, rome)).toBe('12 s ago');
+    expect(formatAgo(NOW - 12_000, NOW, italian)).toBe('12 s fa');
     expect(humanizeKey('rtFileToSend')).toBe('Rt file to send');
     expect(humanizeKey('paper_near_end')).toBe('Paper near end');
     expect(minuteToMs(29_000_000)).toBe(29_000_000 * 60_000);
@@ -53,18 +63,45 @@ describe('sections', () => {
 
   it('lists result fields briefly', () => {
     expect(
-      resultLines({ receiptNumber: '0012-0034', empty: '', nested: { a: 1 }, long: 'x'.repeat(500) }),
+      resultLines(
+        { receiptNumber: '0012-0034', empty: '', nested: { a: 1 }, long: 'x'.repeat(500) },
+        undefined,
+        rome,
+      ),
     ).toEqual(['Receipt number: 0012-0034', 'Nested: {"a":1}', `Long: ${'x'.repeat(119)}…`]);
+  });
+
+  it('says lists, money and flags as words, with the driver family’s labels', () => {
+    const details = {
+      rooms: ['202', 'SPA'],
+      total: { money: 14.1, currency: 'EUR' },
+      cardsCut: 2,
+      recovered: false,
+    };
+    expect(resultLines(details, 'sim-encoder', rome)).toEqual([
+      'Rooms: 202 and SPA',
+      'Total: €14.10',
+      'Cards cut: 2',
+      'Recovered: no',
+    ]);
+    expect(resultLines(details, 'sim-encoder', italian)).toEqual([
+      'Camere: 202 e SPA',
+      'Totale: 14,10\u00a0€',
+      'Tessere codificate: 2',
+      'Recovered: no',
+    ]);
   });
 
   it('collects what needs attention, errors first, with what to do', () => {
     const snapshot = sampleSnapshot();
     snapshot.platform.authRejected = true;
     snapshot.outbox = { pending: 4, oldestAt: NOW - 5 * 60_000 };
-    const items = attentionItems(snapshot, { ok: false, reasons: ['journal not writable'] });
+    const items = attentionItems(snapshot, { ok: false, reasons: [textMessage('journal not writable')] }).map(
+      (i) => ({ level: i.level, what: english(i.what), todo: i.todo && english(i.todo) }),
+    );
     expect(items.map((i) => i.level)).toEqual(['error', 'error', 'error', 'warn', 'warn', 'warn']);
     expect(items[0]?.todo).toContain('ask IT to check the integration');
-    expect(items.some((i) => i.what.includes('4 result(s) not yet delivered') && i.level === 'warn')).toBe(
+    expect(items.some((i) => i.what.includes('4 results not yet delivered') && i.level === 'warn')).toBe(
       true,
     );
     expect(items.some((i) => i.what.includes('cmd-failed') && i.todo?.includes('insert a blank card'))).toBe(
@@ -73,14 +110,15 @@ describe('sections', () => {
   });
 
   it('draws the chart from perMinute with escaped labels and a latency line', () => {
-    const svg = renderChart(sampleSnapshot().perMinute, NOW, 'Europe/Rome').value;
+    const svg = renderChart(sampleSnapshot().perMinute, rome).value;
     expect(svg.match(/<g><title>/g)).toHaveLength(60);
     expect(svg).toContain('<polyline class="latency"');
     expect(svg).toMatch(
       /aria-label="\d+ commands in the last 60 minutes; busiest minute 7; pickup p50 up to 990 ms"/,
     );
-    expect(renderChart([], NOW, 'UTC').value).toContain('No data yet');
-    expect(renderChart([{ minute: NOW, processed: 1, failed: 0 }], NOW, XSS).value).toContain('<rect');
+    expect(renderChart([], utc).value).toContain('No data yet');
+    expect(renderChart([], italian).value).toContain('Ancora nessun dato');
+    expect(renderChart([{ minute: NOW, processed: 1, failed: 0 }], utc).value).toContain('<rect');
   });
 });
 
@@ -91,7 +129,7 @@ describe('chart summary', () => {
       processed: 0,
       failed: 0,
     }));
-    expect(renderChart(empty, NOW, 'UTC').value).toContain(
+    expect(renderChart(empty, utc).value).toContain(
       'aria-label="0 commands in the last 60 minutes; busiest minute 0"',
     );
   });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
+import { textMessage } from '../../src/messages/message.js';
 import { buildStatusServer } from '../../src/status/server.js';
 import { ENCODER_ID, FakeSource, FISCAL_ID, PRINTER_ID, XSS } from './fake-source.js';
 
@@ -34,7 +35,7 @@ describe('GET /', () => {
       '<dt>Cover</dt>',
       '<dt>Rt daily open</dt>',
       '<dt>Rt file to send</dt>',
-      '<dt>Serial</dt>',
+      '<dt>Serial number</dt>',
     ];
     const positions = order.map((label) => facts.indexOf(label));
     expect(positions.every((p) => p > 0)).toBe(true);
@@ -127,7 +128,7 @@ describe('GET /healthz', () => {
 
     source.healthValue = {
       ok: false,
-      reasons: ['platform refuses the tokens (401)', 'journal not writable'],
+      reasons: [textMessage('platform refuses the tokens (401)'), textMessage('journal not writable')],
     };
     const sick = await app.inject({ url: '/healthz' });
     expect(sick.statusCode).toBe(503);
@@ -141,7 +142,7 @@ describe('GET /healthz', () => {
   });
 
   it('puts health reasons at the top of the page', async () => {
-    source.healthValue = { ok: false, reasons: ['journal not writable'] };
+    source.healthValue = { ok: false, reasons: [textMessage('journal not writable')] };
     const res = await app.inject({ url: '/' });
     expect(res.body).toContain('data-health="failing"');
     expect(res.body).toMatch(/<li class="error"><strong>journal not writable<\/strong>/);

@@ -7,6 +7,7 @@ import {
 } from '../../src/transport/cp2110.js';
 import { FakeCp2110 } from '../../src/transport/fake-hid.js';
 import { HidTransport } from '../../src/transport/hid.js';
+import { transportMessages } from '../../src/transport/messages.js';
 
 const spec = { type: 'hid' as const, vendorId: 0x10c4, productId: 0xea80, baudRate: 9600 };
 const tick = () => new Promise((r) => setImmediate(r));
@@ -100,7 +101,7 @@ describe('HidTransport with a fake CP2110', () => {
     expect(t.description).toBe('hid 0x10c4:0xea80 serial BBB');
     await expect(transportFor([one], { serialNumber: 'CCC' }).open()).rejects.toMatchObject({
       code: 'DEVICE_UNAVAILABLE',
-      notes: 'The encoder is not connected; check its USB cable.',
+      notes: transportMessages.encoderUnplugged(),
     });
   });
 

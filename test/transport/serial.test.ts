@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { english } from '../../src/messages/render.js';
+import { transportMessages } from '../../src/transport/messages.js';
 import { SerialTransport, serialOpenError } from '../../src/transport/serial.js';
 import { readOrDisconnect } from '../../src/transport/serial-eof.js';
 import { eventually } from '../helpers/eventually.js';
@@ -65,7 +67,7 @@ describe.runIf(hasSocat)('SerialTransport over a socat pseudo-terminal pair', ()
     await expect(host.write(Buffer.of(1))).rejects.toMatchObject({ code: 'DEVICE_UNAVAILABLE' });
     await expect(host.open()).rejects.toMatchObject({
       code: 'DEVICE_UNAVAILABLE',
-      notes: 'The encoder is not connected; check its USB cable.',
+      notes: transportMessages.encoderUnplugged(),
     });
 
     await pair.start();
@@ -109,11 +111,13 @@ describe('serial open errors', () => {
     ).toMatchObject({
       code: 'DEVICE_UNAVAILABLE',
       retryable: false,
-      notes: 'The agent is not allowed to use the serial port; ask IT to add its user to the dialout group.',
+      notes: transportMessages.serialDenied(),
     });
     expect(
-      serialOpenError('serial /dev/x', new Error('Error Resource temporarily unavailable Cannot lock port'))
-        .notes,
+      english(
+        serialOpenError('serial /dev/x', new Error('Error Resource temporarily unavailable Cannot lock port'))
+          .notes,
+      ),
     ).toMatch(/Another program is using/);
   });
 });

@@ -2,6 +2,7 @@ import { createServer, type Socket } from 'node:net';
 import { expect } from 'vitest';
 import type { DeviceStatus, Driver, Job, JobResult } from '../../../src/drivers-api/types.js';
 import { type AgentError, isAgentError } from '../../../src/errors.js';
+import { english } from '../../../src/messages/render.js';
 import { recordingExecuteContext } from '../../helpers/driver-context.js';
 
 /** Reads `status()`, failing the test with the error when it throws. */
@@ -20,13 +21,10 @@ export function statusOf(driver: Driver, when: string): DeviceStatus {
 export function expectWellFormed(status: DeviceStatus, when: string): void {
   const where = `status ${when}`;
   expect(typeof status.connected, `${where}: connected`).toBe('boolean');
-  expect(typeof status.summary, `${where}: summary`).toBe('string');
-  expect(status.summary.trim(), `${where}: summary`).not.toBe('');
+  expect(english(status.summary).trim(), `${where}: summary`).not.toBe('');
   expect(Array.isArray(status.warnings), `${where}: warnings`).toBe(true);
   for (const warning of status.warnings) {
-    expect(typeof warning === 'string' && warning.trim() !== '', `${where}: warning ${String(warning)}`).toBe(
-      true,
-    );
+    expect(english(warning).trim(), `${where}: warning ${JSON.stringify(warning)}`).not.toBe('');
   }
   if (status.lastContact !== undefined) {
     expect(Number.isFinite(status.lastContact), `${where}: lastContact`).toBe(true);

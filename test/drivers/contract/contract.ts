@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Driver, Job } from '../../../src/drivers-api/types.js';
+import { english } from '../../../src/messages/render.js';
 import { recordingExecuteContext } from '../../helpers/driver-context.js';
 import { inCi, requireTool } from '../../helpers/tools.js';
 import { corruptCheckpoints, execute, rejection, statusOf } from './checks.js';
@@ -124,7 +125,7 @@ function defineChecks(entry: ContractEntry): void {
     for (const { label, value } of corruptCheckpoints(out.checkpoints)) {
       const verdict = await restarted.reconcile(withCheckpoint(job, value), live());
       expect(verdict.outcome, `checkpoint ${label}`).toBe('unknown');
-      const reason = verdict.outcome === 'unknown' ? verdict.reason : '';
+      const reason = verdict.outcome === 'unknown' ? english(verdict.reason) : '';
       expect(reason.trim(), `the reason for ${label}`).not.toBe('');
     }
     expect(rig.effects()).toBe(effects);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { epsonFpmateFactory } from '../../../drivers/epson-fpmate/index.js';
 import { isAgentError } from '../../../src/errors.js';
+import { english } from '../../../src/messages/render.js';
 import { fpmateReceiptXml } from '../../../src/simulator/fpmate.js';
 import { jobFor, recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
 import { orderItem, payloadJob, payment, printedOf, type Rig, refundJob, rig, saleJob } from './helpers.js';
@@ -54,7 +55,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
     r = await rig({ items, payments });
     const ectx = recordingExecuteContext();
     const result = await r.driver.execute(saleJob(), ectx);
-    const m = NOTES.exec(result.notes);
+    const m = NOTES.exec(english(result.notes));
     expect(m?.slice(1)).toEqual(['0001', '0001', '99MEY123456', '123.45']);
     expect(result.details).toMatchObject({
       receiptNumber: '0001-0001',

@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IppPrinterOptions, IppPrinterOptionsSchema } from '../../../drivers/ipp-printer/config.js';
 import { discoverIppPrinters } from '../../../drivers/ipp-printer/discovery.js';
 import { IppPrinterDriver } from '../../../drivers/ipp-printer/driver.js';
+import type { DriverText } from '../../../src/drivers-api/types.js';
 import { silentLogger } from '../../../src/log.js';
+import { readMessage } from '../../../src/messages/message.js';
+import { english } from '../../../src/messages/render.js';
 import { createHttpClient } from '../../../src/transport/http.js';
 import { memoryStore, recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
 import { eventually } from '../../helpers/eventually.js';
@@ -10,6 +13,8 @@ import { requireTool } from '../../helpers/tools.js';
 import { CUPSD, type Cupsd, LPADMIN, startCupsd } from './cupsd.js';
 import { printJob, rejection } from './helpers.js';
 import { DBUS_DAEMON, IPPEVEPRINTER, type Ippeve, startIppeveprinter } from './ippeveprinter.js';
+
+const words = (text: DriverText) => english(readMessage(text));
 
 /**
  * The CUPS path end to end: a real cupsd (foreground, its own configuration, 127.0.0.1 on a free
@@ -62,7 +67,7 @@ describe.runIf(run && asRoot)('ipp-printer through a real CUPS queue', () => {
       printJob({ copyCount: 2, printerName: 'Reception Laser' }, { commandId: 'cups-copies' }),
       recordingExecuteContext(),
     );
-    expect(result.notes).toBe('Printed 2 copies of 1 page on Reception Laser');
+    expect(words(result.notes)).toBe('Printed 2 copies of 1 page on Reception Laser');
     await eventually('the document at the printer', () =>
       printer.documents().some((d) => d.jobName === 'cups-copies'),
     );
@@ -77,7 +82,7 @@ describe.runIf(run && asRoot)('ipp-printer through a real CUPS queue', () => {
       ),
     );
     expect(error.code).toBe('COMMAND_INVALID');
-    expect(error.notes).toContain('Printers it knows: Reception_Laser.');
+    expect(words(error.notes)).toContain('Printers it knows: Reception_Laser.');
   });
 
   it('Get-Jobs through CUPS finds our job by name without a password (reconcile after a crash)', async () => {
@@ -118,7 +123,7 @@ describe.runIf(run && asRoot)('ipp-printer through a real CUPS queue', () => {
       controller.abort();
       const error = await running;
       expect(error.code).toBe('ABORTED');
-      expect(error.notes).toMatch(/^Cancelled on Reception Laser \(job \d+\)/);
+      expect(words(error.notes)).toMatch(/^Cancelled on Reception Laser \(job \d+\)/);
     } finally {
       await printer.setPaperEmpty(false);
     }

@@ -171,7 +171,8 @@ describe('devices and test-page on the command line', () => {
     );
     const io = captureIo();
     expect(await testPageCommand({ config, device: 'p1' }, io, driverRegistry)).toBe(0);
-    expect(io.out()).toBe('Printed 1 copy of 1 page on Front Desk\n');
+    // No `locale:` and the default zone (Europe/Rome): it speaks Italian.
+    expect(io.out()).toBe('Stampa eseguita: 1 copia di 1 pagina su Front Desk\n');
     const printed = sim.printer('Front_Desk').spooled;
     expect(printed).toHaveLength(1);
     expect(printed[0]).toMatchObject({

@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ippMessages } from '../../../drivers/ipp-printer/messages.js';
+import type { DriverText } from '../../../src/drivers-api/types.js';
+import { type Message, readMessage } from '../../../src/messages/message.js';
+import { english } from '../../../src/messages/render.js';
 import { recordingExecuteContext } from '../../helpers/driver-context.js';
 import { eventually } from '../../helpers/eventually.js';
 import { PRINTER, pdfBase64, printJob, type Rig, rejection, rig } from './helpers.js';
+
+const words = (text: DriverText) => english(readMessage(text));
 
 let r: Rig | undefined;
 afterEach(async () => {
@@ -12,21 +18,21 @@ afterEach(async () => {
 describe('ipp-printer driver against the IPP printer simulator', () => {
   it('opens idempotently and shows the printer as ready', async () => {
     r = await rig();
-    expect(r.driver.status()).toMatchObject({ connected: false, summary: 'not contacted yet' });
+    expect(r.driver.status()).toMatchObject({ connected: false, summary: ippMessages.notContacted() });
     await r.driver.open(new AbortController().signal);
     await r.driver.open(new AbortController().signal);
     const status = r.driver.status();
     expect(status.connected).toBe(true);
-    expect(status.summary).toBe('ready (idle, 0 jobs queued)');
-    expect(status.facts[`printer ${PRINTER}`]).toBe('idle, 0 jobs queued');
-    expect(status.warnings).toEqual([]);
+    expect(words(status.summary)).toBe('ready (idle, 0 jobs queued)');
+    expect(words(status.facts[`printer ${PRINTER}`] as Message)).toBe('idle, 0 jobs queued');
+    expect(status.warnings.map(words)).toEqual([]);
   });
 
   it('prints copies with job-name = command id and the configured user, and says what came out', async () => {
     r = await rig();
     const ectx = recordingExecuteContext();
     const result = await r.driver.execute(printJob({ copyCount: 2, fileData: pdfBase64(['Card'], 3) }), ectx);
-    expect(result.notes).toBe(`Printed 2 copies of 3 pages on ${PRINTER}`);
+    expect(words(result.notes)).toBe(`Printed 2 copies of 3 pages on ${PRINTER}`);
     expect(result.details).toMatchObject({ jobId: 1, copies: 2, pages: 3, impressionsCompleted: 6 });
     expect(r.sim.spooled()).toMatchObject([
       { jobName: 'cmd-1', user: 'frontdesk-agent', copies: 2, pages: 3, format: 'application/pdf' },
@@ -40,7 +46,9 @@ describe('ipp-printer driver against the IPP printer simulator', () => {
     expect(fractions.slice(0, 2)).toEqual([0.1, 0.3]);
     expect([...fractions].sort((a, b) => a - b)).toEqual(fractions);
     expect(fractions.every((f) => f <= 1)).toBe(true);
-    expect(r.driver.status().facts['last job']).toBe(`job 1 on ${PRINTER}: ${result.notes}`);
+    expect(words(r.driver.status().facts['last job'] as Message)).toBe(
+      `job 1 on ${PRINTER}: ${words(result.notes)}`,
+    );
   });
 
   it('refuses a file type the printer does not take, before sending anything', async () => {
@@ -56,7 +64,7 @@ describe('ipp-printer driver against the IPP printer simulator', () => {
       ),
     );
     expect(error.code).toBe('COMMAND_INVALID');
-    expect(error.notes).toBe(
+    expect(words(error.notes)).toBe(
       `${PRINTER} cannot print PNG image documents (it takes application/pdf); nothing was printed.`,
     );
     expect(ectx.checkpoints).toEqual([]);
@@ -66,17 +74,17 @@ describe('ipp-printer driver against the IPP printer simulator', () => {
   it('refuses 0 and absurd copy counts, and more copies than the printer makes', async () => {
     r = await rig({ extra: { maxCopies: 50 } });
     const zero = await rejection(r.driver.execute(printJob({ copyCount: 0 }), recordingExecuteContext()));
-    expect(zero.notes).toBe(
+    expect(words(zero.notes)).toBe(
       'The command asks for 0 copies; nothing was printed. Print again with at least 1 copy.',
     );
     const huge = await rejection(r.driver.execute(printJob({ copyCount: 5000 }), recordingExecuteContext()));
-    expect(huge.notes).toBe(
+    expect(words(huge.notes)).toBe(
       'The command asks for 5000 copies, more than the 50 the agent prints at once; nothing was printed.',
     );
     await r.close();
     r = await rig({ copiesMax: 1 });
     const single = await rejection(r.driver.execute(printJob({ copyCount: 2 }), recordingExecuteContext()));
-    expect(single.notes).toBe(
+    expect(words(single.notes)).toBe(
       `${PRINTER} prints at most 1 copy of a document at once; the command asks for 2. Nothing was printed.`,
     );
     expect(r.sim.spooled()).toEqual([]);
@@ -88,7 +96,7 @@ describe('ipp-printer driver against the IPP printer simulator', () => {
       r.driver.execute(printJob({ printerName: 'Bar Inkjet' }), recordingExecuteContext()),
     );
     expect(error.code).toBe('COMMAND_INVALID');
-    expect(error.notes).toBe(
+    expect(words(error.notes)).toBe(
       `The agent does not know the printer “Bar Inkjet”; nothing was printed. Printers it knows: ${PRINTER}. Choose one of them, or ask IT to add this printer to the agent’s configuration.`,
     );
   });
@@ -106,14 +114,14 @@ describe('ipp-printer driver against the IPP printer simulator', () => {
     const ectx = recordingExecuteContext();
     const error = await rejection(r.driver.execute(printJob(), ectx));
     expect(error.code).toBe('PAPER_OUT');
-    expect(error.notes).toBe(
+    expect(words(error.notes)).toBe(
       `${PRINTER} is out of paper — load paper into the tray; nothing was printed. Print again once it is fixed.`,
     );
     expect(error.details.nothingSent).toBe(true);
     expect(ectx.checkpoints).toEqual([]);
     const status = r.driver.status();
-    expect(status.warnings).toEqual([`${PRINTER} is out of paper — load paper into the tray.`]);
-    expect(status.summary).toBe(`${PRINTER} is out of paper — load paper into the tray`);
+    expect(status.warnings.map(words)).toEqual([`${PRINTER} is out of paper — load paper into the tray.`]);
+    expect(words(status.summary)).toBe(`${PRINTER} is out of paper — load paper into the tray`);
     expect(r.sim.spooled()).toEqual([]);
   });
 
@@ -125,9 +133,11 @@ describe('ipp-printer driver against the IPP printer simulator', () => {
     await eventually('the first page', () => printer.jobs[0]?.impressionsCompleted === 1);
     r.sim.setFault(PRINTER, 'mediaEmpty', true);
     await eventually('the paper warning', () => r?.driver.status().warnings.length === 1);
-    expect(r.driver.status().warnings).toEqual([`${PRINTER} is out of paper — load paper into the tray.`]);
+    expect(r.driver.status().warnings.map(words)).toEqual([
+      `${PRINTER} is out of paper — load paper into the tray.`,
+    ]);
     r.sim.setFault(PRINTER, 'mediaEmpty', false);
-    expect((await running).notes).toBe(`Printed 1 copy of 4 pages on ${PRINTER}`);
+    expect(words((await running).notes)).toBe(`Printed 1 copy of 4 pages on ${PRINTER}`);
     expect(r.sim.spooled()).toHaveLength(1);
   });
 
@@ -141,7 +151,7 @@ describe('ipp-printer driver against the IPP printer simulator', () => {
     controller.abort();
     const error = await running;
     expect(error.code).toBe('ABORTED');
-    expect(error.notes).toMatch(
+    expect(words(error.notes)).toMatch(
       new RegExp(`^Cancelled on ${PRINTER} \\(job 1\\); \\d+ of 50 pages had printed\\.$`),
     );
     expect(printer.jobs[0]?.state).toBe(7);
@@ -159,7 +169,7 @@ describe('ipp-printer driver against the IPP printer simulator', () => {
     await eventually('the job to complete', () => printer.jobs[0]?.state === 9);
     controller.abort();
     r.sim.holdAnswers(false);
-    expect((await running).notes).toBe(`Printed 1 copy of 1 page on ${PRINTER}`);
+    expect(words((await running).notes)).toBe(`Printed 1 copy of 1 page on ${PRINTER}`);
   });
 
   it('after a lost Print-Job answer, finds its job by name and does not send it again', async () => {
@@ -167,7 +177,7 @@ describe('ipp-printer driver against the IPP printer simulator', () => {
     r.sim.dropNextAnswer();
     const ectx = recordingExecuteContext();
     const result = await r.driver.execute(printJob(), ectx);
-    expect(result.notes).toBe(`Printed 1 copy of 1 page on ${PRINTER}`);
+    expect(words(result.notes)).toBe(`Printed 1 copy of 1 page on ${PRINTER}`);
     expect(r.sim.spooled()).toHaveLength(1);
     expect(ectx.checkpoints).toMatchObject([
       { phase: 'sending' },
@@ -184,13 +194,13 @@ describe('ipp-printer driver against the IPP printer simulator', () => {
     const error = await rejection(r.driver.execute(printJob(), recordingExecuteContext()));
     expect(error.code).toBe('DEVICE_UNAVAILABLE');
     expect(error.details.nothingSent).toBe(true);
-    expect(error.notes).toBe(
+    expect(words(error.notes)).toBe(
       `${PRINTER} does not answer; nothing was printed. Check that it is switched on and connected.`,
     );
     expect(r.driver.status()).toMatchObject({ connected: false });
     await r.sim.setOffline(false);
     await r.driver.open(new AbortController().signal);
-    expect((await r.driver.execute(printJob(), recordingExecuteContext())).notes).toMatch(/^Printed/);
+    expect(words((await r.driver.execute(printJob(), recordingExecuteContext())).notes)).toMatch(/^Printed/);
   });
 
   it('closes idempotently and opens again', async () => {
@@ -199,6 +209,6 @@ describe('ipp-printer driver against the IPP printer simulator', () => {
     await r.driver.close();
     await r.driver.close();
     await r.driver.open(new AbortController().signal);
-    expect((await r.driver.execute(printJob(), recordingExecuteContext())).notes).toMatch(/^Printed/);
+    expect(words((await r.driver.execute(printJob(), recordingExecuteContext())).notes)).toMatch(/^Printed/);
   });
 });

@@ -9,6 +9,7 @@ import {
 import { encodeFrame } from '../../../drivers/salto-encoder/protocol.js';
 import { parseReply, REPLY_ERRORS, replyError } from '../../../drivers/salto-encoder/replies.js';
 import { ERROR_CODES } from '../../../src/errors.js';
+import { english, messageRenderer } from '../../../src/messages/render.js';
 
 const request: CardRequest = {
   command: 'CN',
@@ -102,7 +103,7 @@ describe('replies', () => {
     expect(parseReply(['EG', 'Encoder 1', 'printer jam'])).toMatchObject({ code: 'EG', text: 'printer jam' });
   });
 
-  const context = { roomsLabel: 'room 101', card: 2, total: 3 };
+  const context = { rooms: ['101'], card: 2, total: 3 };
   it.each([
     ['ES', 'DEVICE_ERROR', false],
     ['NC', 'DEVICE_UNAVAILABLE', true],
@@ -126,17 +127,30 @@ describe('replies', () => {
     expect(error.code).toBe(agentCode);
     expect(error.retryable).toBe(retryable);
     expect(error.details).toMatchObject({ replyCode: code, card: 2, total: 3 });
-    expect(error.notes).not.toMatch(/\{|\}/);
-    expect(error.notes.length).toBeGreaterThan(20);
+    for (const locale of ['en', 'it'] as const) {
+      const words = messageRenderer(locale).render(error.notes);
+      expect(words).not.toMatch(/\{|\}/);
+      expect(words.length).toBeGreaterThan(20);
+    }
   });
 
   it('words the notes for the room and the lock text', () => {
     const err = (code: string, text = '') =>
-      replyError({ ok: false, code, encoderId: 'E1', text }, context).notes;
+      english(replyError({ ok: false, code, encoderId: 'E1', text }, context).notes);
     expect(err('EP')).toBe('No card in the encoder — insert a blank card and try again.');
     expect(err('TD')).toBe('The lock software does not know room 101; check the room-to-lock mapping.');
     expect(err('EG', 'disk full')).toBe('The lock software reported an error: disk full');
     expect(err('ZZ')).toContain('no details given');
+    const it = (code: string, rooms: string[]) =>
+      messageRenderer('it').render(
+        replyError({ ok: false, code, encoderId: 'E1', text: '' }, { ...context, rooms }).notes,
+      );
+    expect(it('TD', ['101'])).toBe(
+      'Il software delle serrature non conosce la camera 101: controllare l’abbinamento tra camere e serrature.',
+    );
+    expect(it('EA', ['101', '102'])).toBe(
+      'Per il software delle serrature le camere 101 e 102 risultano in check-out, quindi la chiave non si può copiare: codificare chiavi nuove.',
+    );
   });
 
   it('maps every protocol code to a code the agent knows', () => {

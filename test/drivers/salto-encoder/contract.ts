@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { saltoMessages } from '../../../drivers/salto-encoder/messages.js';
 import type { Driver } from '../../../src/drivers-api/types.js';
 import { keyJob, makeDriver, type Rig, run } from './rig.js';
 
@@ -52,7 +53,11 @@ export function encoderContract(label: string, makeRig: () => Promise<Rig>): voi
         serials: rig.sim.cards.map((c) => c.serial),
       });
       const status = driver.status();
-      expect([status.connected, status.summary, status.facts.cardsCut]).toEqual([true, 'ready', 3]);
+      expect([status.connected, status.summary, status.facts.cardsCut]).toEqual([
+        true,
+        saltoMessages.ready(),
+        3,
+      ]);
       expect(status.lastContact).toBeTypeOf('number');
     });
 

@@ -9,6 +9,7 @@ import {
 } from '../../../drivers/salto-encoder/protocol.js';
 import { parseReply, replyError } from '../../../drivers/salto-encoder/replies.js';
 import { AgentError } from '../../../src/errors.js';
+import { english } from '../../../src/messages/render.js';
 
 /**
  * Property-based checks of the encoder's framing (issue 13, "Fuzzing in CI"): whatever bytes the
@@ -114,8 +115,10 @@ describe('fuzzing the encoder’s replies', () => {
         (fields) => {
           const reply = parseReply(fields);
           if (reply.ok) return Array.isArray(reply.serials);
-          const error = replyError(reply, { roomsLabel: 'room 101', card: 1, total: 2 });
-          return error instanceof AgentError && error.notes.length <= 300 && error.message.length <= 400;
+          const error = replyError(reply, { rooms: ['101'], card: 1, total: 2 });
+          return (
+            error instanceof AgentError && english(error.notes).length <= 300 && error.message.length <= 400
+          );
         },
       ),
       { seed: SEED, numRuns: RUNS },

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
 import { silentLogger } from '../../../src/log.js';
+import { readMessage } from '../../../src/messages/message.js';
+import { english } from '../../../src/messages/render.js';
 import { createTransportFactory } from '../../../src/transport/factory.js';
 import { FakeCp2110 } from '../../../src/transport/fake-hid.js';
 import { MemoryHub } from '../../../src/transport/memory.js';
@@ -48,7 +50,10 @@ describe('salto-encoder over HID', () => {
     const driver = makeDriver(rig);
     await driver.open(new AbortController().signal);
     rig.fake.unplug();
-    await eventually('unplug noticed', () => driver.status().summary === 'unplugged — waiting for it');
+    await eventually(
+      'unplug noticed',
+      () => english(readMessage(driver.status().summary)) === 'unplugged — waiting for it',
+    );
     const meanwhile = await run(driver, keyJob({ keyCount: 1 }));
     expect(meanwhile.error).toMatchObject({ code: 'DEVICE_UNAVAILABLE' });
     expect(meanwhile.ctx.checkpoints).toEqual([]);

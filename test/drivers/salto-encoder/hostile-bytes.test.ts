@@ -13,6 +13,7 @@ import { replyError } from '../../../drivers/salto-encoder/replies.js';
 import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
 import { AgentError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log.js';
+import { english } from '../../../src/messages/render.js';
 import { createTransportFactory } from '../../../src/transport/factory.js';
 import { MemoryHub } from '../../../src/transport/memory.js';
 import { keyJob, makeDriver, run } from './rig.js';
@@ -75,13 +76,13 @@ describe('FrameDecoder under hostile input', () => {
   it('an error reply’s text of 4,000 characters reaches the Notes clipped', () => {
     const error = replyError(
       { ok: false, code: 'EG', encoderId: 'E1', text: 'x'.repeat(4000) },
-      { roomsLabel: 'room 101', card: 1, total: 1 },
+      { rooms: ['101'], card: 1, total: 1 },
     );
-    expect(error.notes.length).toBeLessThan(250);
+    expect(english(error.notes).length).toBeLessThan(250);
     expect(String(error.details.replyText).length).toBeLessThanOrEqual(160);
     const unknown = replyError(
       { ok: false, code: 'Z'.repeat(4000), encoderId: 'E1', text: '' },
-      { roomsLabel: 'room 101', card: 1, total: 1 },
+      { rooms: ['101'], card: 1, total: 1 },
     );
     expect(unknown.message.length).toBeLessThan(400);
   });

@@ -1,14 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { saltoEncoderFactory } from '../../../drivers/salto-encoder/index.js';
+import { saltoMessages } from '../../../drivers/salto-encoder/messages.js';
 import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
+import { keysForRoomsWords } from '../../../src/drivers-api/messages.js';
+import type { DriverText } from '../../../src/drivers-api/types.js';
 import { AgentError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log.js';
+import { readMessage } from '../../../src/messages/message.js';
+import { english, messageRenderer } from '../../../src/messages/render.js';
 import { createTransportFactory } from '../../../src/transport/factory.js';
 import { MemoryHub } from '../../../src/transport/memory.js';
 import { testDriverContext } from '../../helpers/driver-context.js';
 import { eventually } from '../../helpers/eventually.js';
 import { encoderContract } from './contract.js';
 import { keyJob, makeDriver, type Rig, run } from './rig.js';
+
+const words = (text: DriverText) => english(readMessage(text));
 
 function memoryRig(
   simOptions: ConstructorParameters<typeof EncoderSimulator>[0] = {},
@@ -31,12 +38,12 @@ describe('salto-encoder over memory: link life', () => {
   it('open() probes the encoder; status says ready', async () => {
     const rig = memoryRig();
     const driver = makeDriver(rig);
-    expect(driver.status()).toMatchObject({ connected: false, summary: 'not connected yet' });
+    expect(driver.status()).toMatchObject({ connected: false, summary: saltoMessages.notConnectedYet() });
     await driver.open(new AbortController().signal);
     await driver.open(new AbortController().signal);
     expect(driver.status()).toMatchObject({
       connected: true,
-      summary: 'ready',
+      summary: saltoMessages.ready(),
       facts: { transport: 'memory' },
     });
     await driver.close();
@@ -51,7 +58,7 @@ describe('salto-encoder over memory: link life', () => {
       code: 'DEVICE_UNAVAILABLE',
       retryable: true,
     });
-    expect(driver.status()).toMatchObject({ connected: false, summary: 'unplugged — waiting for it' });
+    expect(driver.status()).toMatchObject({ connected: false, summary: saltoMessages.unpluggedWaiting() });
     const crashed = keyJob({}, { checkpoint: { v: 1, confirmed: 2, serials: [] } });
     expect((await driver.reconcile(crashed, new AbortController().signal)).outcome).toBe('failed');
     const meanwhile = await run(driver, keyJob());
@@ -59,7 +66,7 @@ describe('salto-encoder over memory: link life', () => {
     expect(meanwhile.ctx.checkpoints).toEqual([]);
     rig.sim.serve(rig.hub, 'encoder');
     await eventually('background reconnect', () => driver.status().connected);
-    expect(driver.status().summary).toBe('ready');
+    expect(driver.status().summary).toEqual(saltoMessages.ready());
     await driver.close();
   });
 
@@ -76,8 +83,8 @@ describe('salto-encoder over memory: link life', () => {
       'The encoder was disconnected while writing key 2 of 3 for room 101; test that card before handing it out. 1 of 3 keys was cut before this.',
     );
     expect(first.progress).toEqual([1 / 3]);
-    await eventually('unplugged status', () => driver.status().summary === 'unplugged — waiting for it');
-    expect(driver.status().warnings).toEqual([
+    await eventually('unplugged status', () => words(driver.status().summary) === 'unplugged — waiting for it');
+    expect(driver.status().warnings.map(words)).toEqual([
       'The encoder is unplugged or not answering; the agent reconnects by itself as soon as it is back.',
     ]);
 
@@ -177,7 +184,7 @@ describe('salto-encoder reconcile after a crash', () => {
     );
     expect(r).toEqual({
       outcome: 'done',
-      result: { notes: '3 keys for room 101', details: { keys: 3, rooms: ['101'], encoderId: 'E1' } },
+      result: { notes: keysForRoomsWords(3, ['101']), details: { keys: 3, rooms: ['101'], encoderId: 'E1' } },
     });
   });
 
@@ -187,15 +194,18 @@ describe('salto-encoder reconcile after a crash', () => {
       signal,
     );
     expect(r.outcome).toBe('failed');
-    expect(r.outcome === 'failed' && r.error.notes).toBe(
+    expect(r.outcome === 'failed' && english(r.error.notes)).toBe(
       '2 of 3 keys were cut before the agent restarted; cut the rest again if needed.',
+    );
+    expect(r.outcome === 'failed' && messageRenderer('it').render(r.error.notes)).toBe(
+      'Prima del riavvio dell’agente sono state codificate 2 chiavi su 3; se servono, codificare di nuovo le altre.',
     );
   });
 
   it('failed, naming the card that may have been written', async () => {
     const job = keyJob({}, { checkpoint: { v: 1, confirmed: 1, inFlight: 2, serials: [] } });
     const r = await makeDriver(rig).reconcile(job, signal);
-    expect(r.outcome === 'failed' && r.error.notes).toBe(
+    expect(r.outcome === 'failed' && english(r.error.notes)).toBe(
       '1 of 3 keys was cut before the agent restarted; cut the rest again if needed. Card 2 was being written at that moment; test it before handing it out.',
     );
     const first = keyJob({}, { checkpoint: { v: 1, confirmed: 0, inFlight: 1, serials: [] } });

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { SaltoEncoderOptionsSchema } from '../../../drivers/salto-encoder/config.js';
 import { planKeyJob } from '../../../drivers/salto-encoder/plan.js';
 import type { KeyJobData } from '../../../src/connector/model.js';
+import { roomsWords } from '../../../src/drivers-api/messages.js';
+import type { AgentError } from '../../../src/errors.js';
+import { english } from '../../../src/messages/render.js';
 
 const options = (extra: Record<string, unknown> = {}) =>
   SaltoEncoderOptionsSchema.parse({ transport: 'memory', name: 'enc', ...extra });
@@ -22,7 +25,7 @@ describe('planKeyJob', () => {
   it('builds the request: local validity, ASCII name, reservation and dates on the print lines', () => {
     const plan = planKeyJob(keys(), options(), 'Europe/Rome', 'Maria Rossi');
     expect(plan.total).toBe(2);
-    expect(plan.roomsLabel).toBe('room 101');
+    expect(english(roomsWords(plan.rooms))).toBe('room 101');
     expect(plan.request('CN')).toEqual({
       command: 'CN',
       count: 1,
@@ -65,7 +68,7 @@ describe('planKeyJob', () => {
       operator: 'Nachtportier',
       printLines: ['Taro Yamada', 'Res. 4711', '21/11 - 23/11'],
     });
-    expect(plan.roomsLabel).toBe('rooms 101, 102');
+    expect(english(roomsWords(plan.rooms))).toBe('rooms 101 and 102');
   });
 
   it.each([
@@ -90,7 +93,7 @@ describe('planKeyJob', () => {
       planKeyJob(keys({ lockIds: ['1', '2', '3', '4', '5'] }), options(), 'Europe/Rome', undefined);
       expect.unreachable();
     } catch (error) {
-      expect((error as { notes: string }).notes).toBe(
+      expect(english((error as AgentError).notes)).toBe(
         'A key card opens at most 4 rooms, and this reservation has 5; cut keys per room.',
       );
     }

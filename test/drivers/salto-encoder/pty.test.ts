@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
 import { silentLogger } from '../../../src/log.js';
+import { readMessage } from '../../../src/messages/message.js';
+import { english } from '../../../src/messages/render.js';
 import { createTransportFactory } from '../../../src/transport/factory.js';
 import type { Transport } from '../../../src/transport/types.js';
 import { eventually } from '../../helpers/eventually.js';
@@ -60,7 +62,10 @@ describe.runIf(hasSocat)('salto-encoder over a pseudo-terminal (socat)', () => {
     expect(first.error).toMatchObject({ code: 'DEVICE_UNAVAILABLE', retryable: false });
     expect(first.error?.notes).toMatch(/^The encoder was disconnected while writing key 2 of 3 for room 101/);
     expect(first.progress).toEqual([1 / 3]);
-    await eventually('unplugged status', () => driver.status().summary === 'unplugged — waiting for it');
+    await eventually(
+      'unplugged status',
+      () => english(readMessage(driver.status().summary)) === 'unplugged — waiting for it',
+    );
 
     // Plug it back in on the same by-id-like paths; the device side opens first.
     await r.pair.start();

@@ -2,7 +2,9 @@ import { saltoEncoderFactory } from '../../../drivers/salto-encoder/index.js';
 import type { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
 import type { KeyJobData } from '../../../src/connector/model.js';
 import type { Driver, Job } from '../../../src/drivers-api/types.js';
-import type { AgentError } from '../../../src/errors.js';
+import { toAgentError } from '../../../src/errors.js';
+import { type Message, readMessage } from '../../../src/messages/message.js';
+import { english } from '../../../src/messages/render.js';
 import type { TransportFactory } from '../../../src/transport/types.js';
 import { jobFor, recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
 
@@ -50,18 +52,31 @@ export function makeDriver(
   return saltoEncoderFactory.create(parsed, testDriverContext({ io: rig.io }));
 }
 
-/** Runs a job and returns its outcome together with what the core would have seen. */
+/**
+ * Runs a job and returns its outcome together with what the core would have seen: the result and
+ * the error with their Notes in English (`said`: the message itself, for other languages).
+ */
 export async function run(driver: Driver, job: Job, signal?: AbortSignal) {
   const ctx = recordingExecuteContext(signal);
+  const progress = () => ctx.progressSeen.map((p) => p.fraction);
   try {
     const result = await driver.execute(job, ctx);
-    return { ok: true as const, result, ctx, progress: ctx.progressSeen.map((p) => p.fraction) };
-  } catch (error) {
+    const said: Message = readMessage(result.notes);
+    return {
+      ok: true as const,
+      result: { ...result, notes: english(said) },
+      said,
+      ctx,
+      progress: progress(),
+    };
+  } catch (e) {
+    const error = toAgentError(e);
     return {
       ok: false as const,
-      error: error as AgentError,
+      error: { ...error.toJSON(), notes: english(error.notes) },
+      said: error.notes,
       ctx,
-      progress: ctx.progressSeen.map((p) => p.fraction),
+      progress: progress(),
     };
   }
 }

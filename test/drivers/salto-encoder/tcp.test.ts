@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { saltoMessages } from '../../../drivers/salto-encoder/messages.js';
 import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
 import {
   type EncoderTcpServer,
@@ -37,12 +38,16 @@ describe('salto-encoder over TCP: connections', () => {
   it('uses one connection per request (a probe on open, then one per card)', async () => {
     const rig = await tcpRig();
     const driver = makeDriver(rig);
-    expect(driver.status()).toMatchObject({ connected: false, summary: 'not connected yet' });
+    expect(driver.status()).toMatchObject({ connected: false, summary: saltoMessages.notConnectedYet() });
     await driver.open(new AbortController().signal);
     const out = await run(driver, keyJob());
     expect(out.ok).toBe(true);
     expect(rig.server.connections).toBe(4);
-    expect(driver.status()).toMatchObject({ connected: true, summary: 'ready', facts: { transport: 'tcp' } });
+    expect(driver.status()).toMatchObject({
+      connected: true,
+      summary: saltoMessages.ready(),
+      facts: { transport: 'tcp' },
+    });
     await driver.close();
     await rig.dispose();
   });
@@ -57,11 +62,11 @@ describe('salto-encoder over TCP: connections', () => {
       code: 'DEVICE_UNAVAILABLE',
       retryable: true,
     });
-    expect(driver.status()).toMatchObject({ connected: false, summary: 'not answering' });
+    expect(driver.status()).toMatchObject({ connected: false, summary: saltoMessages.notAnswering() });
     const out = await run(driver, keyJob());
     expect(out.error).toMatchObject({ code: 'DEVICE_UNAVAILABLE', retryable: true });
     expect(out.ctx.checkpoints).toEqual([]);
-    expect(driver.status()).toMatchObject({ connected: false, summary: 'not answering' });
+    expect(driver.status()).toMatchObject({ connected: false, summary: saltoMessages.notAnswering() });
     await driver.close();
     await rig.dispose();
   });

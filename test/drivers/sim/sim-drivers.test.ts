@@ -6,6 +6,8 @@ import { simEncoderFactory, simFiscalFactory } from '../../../drivers/sim/index.
 import { ManualClock } from '../../../src/clock.js';
 import type { CommandData } from '../../../src/connector/model.js';
 import { AgentError } from '../../../src/errors.js';
+import { readMessage } from '../../../src/messages/message.js';
+import { english, messageRenderer } from '../../../src/messages/render.js';
 import {
   jobFor,
   memoryStore,
@@ -46,7 +48,8 @@ describe('sim-encoder', () => {
     await driver.open(new AbortController().signal);
     const ctx = recordingExecuteContext();
     const result = await driver.execute(jobFor(keys(3)), ctx);
-    expect(result.notes).toBe('3 keys for room 101');
+    expect(english(readMessage(result.notes))).toBe('3 keys for room 101');
+    expect(messageRenderer('it').render(readMessage(result.notes))).toBe('3 chiavi per la camera 101');
     expect(ctx.progressSeen).toEqual([
       { fraction: 1 / 3, milestone: true },
       { fraction: 2 / 3, milestone: true },
@@ -75,7 +78,7 @@ describe('sim-encoder', () => {
     const restarted = simEncoderFactory.create(options, testDriverContext({ store }));
     const verdict = await restarted.reconcile(jobFor(keys(3)), new AbortController().signal);
     expect(verdict.outcome).toBe('failed');
-    if (verdict.outcome === 'failed') expect(verdict.error.notes).toContain('2 of 3 keys were cut');
+    if (verdict.outcome === 'failed') expect(english(verdict.error.notes)).toContain('2 of 3 keys were cut');
   });
 
   it('stops between cards when cancelled', async () => {
@@ -103,7 +106,10 @@ describe('sim-fiscal', () => {
     const driver = simFiscalFactory.create(options, testDriverContext());
     const job = jobFor(payload(Buffer.from('<printerFiscalReceipt/>').toString('base64')));
     const result = await driver.execute(job, recordingExecuteContext());
-    expect(result.notes).toMatch(/^Receipt 0001-0001 on RT 99SIM/);
+    expect(english(readMessage(result.notes))).toMatch(/^Receipt 0001-0001 on RT 99SIM/);
+    expect(messageRenderer('it').render(readMessage(result.notes))).toMatch(
+      /^Scontrino 0001-0001 su RT 99SIM\w+$/,
+    );
     const lines = readFileSync(ledgerPath, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(1);
     const restarted = simFiscalFactory.create(options, testDriverContext());
