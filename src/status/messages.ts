@@ -77,8 +77,8 @@ export const pageMessages = defineMessages('page', {
   version: { en: 'Version {version}', it: 'Versione {version}' },
   up: { en: 'Up {duration}', it: 'Attivo da {duration}' },
   totals: {
-    en: '{processed} done · {failed} failed · {cancelled} cancelled · {inFlight} in progress',
-    it: '{processed} eseguiti · {failed} non riusciti · {cancelled} annullati · {inFlight} in corso',
+    en: '{processed, number} done · {failed, number} failed · {cancelled, number} cancelled · {inFlight, number} in progress',
+    it: '{processed, plural, one {# eseguito} other {# eseguiti}} · {failed, plural, one {# non riuscito} other {# non riusciti}} · {cancelled, plural, one {# annullato} other {# annullati}} · {inFlight, number} in corso',
   },
   updated: { en: 'Updated {time}', it: 'Aggiornato alle {time}' },
   nothingNeedsAttention: { en: 'Nothing needs attention.', it: 'Niente da controllare.' },
@@ -153,7 +153,10 @@ export const pageMessages = defineMessages('page', {
   never: { en: 'never', it: 'mai' },
   timeAndAgo: { en: '{time} ({ago})', it: '{time} ({ago})' },
   ago: { en: '{duration} ago', it: '{duration} fa' },
-  budget: { en: '{used} of {limit} per {window}', it: '{used} su {limit} ogni {window}' },
+  budget: {
+    en: '{used, number} of {limit, number} per {window}',
+    it: '{used, number} su {limit, number} ogni {window}',
+  },
   budgetWaiting: { en: '{budget}, {waiting} waiting', it: '{budget}, {waiting} in attesa' },
   rateLimitedSince: { en: 'since {since} ({how})', it: 'dalle {since} ({how})' },
   rateLimitedNext: { en: '{line}; next probe at {at}', it: '{line}; prossima prova alle {at}' },
@@ -197,20 +200,20 @@ export const pageMessages = defineMessages('page', {
 
   noData: { en: 'No data yet.', it: 'Ancora nessun dato.' },
   chartBar: {
-    en: '{time}: {done} done, {failed} failed',
-    it: '{time}: {done} eseguiti, {failed} non riusciti',
+    en: '{time}: {done, number} done, {failed, number} failed',
+    it: '{time}: {done, plural, one {# eseguito} other {# eseguiti}}, {failed, plural, one {# non riuscito} other {# non riusciti}}',
   },
   chartBarPickup: {
-    en: '{time}: {done} done, {failed} failed, pickup p50 {latency}',
-    it: '{time}: {done} eseguiti, {failed} non riusciti, presa in carico p50 {latency}',
+    en: '{time}: {done, number} done, {failed, number} failed, pickup p50 {latency}',
+    it: '{time}: {done, plural, one {# eseguito} other {# eseguiti}}, {failed, plural, one {# non riuscito} other {# non riusciti}}, presa in carico p50 {latency}',
   },
   chartSummary: {
-    en: '{total} commands in the last {minutes} minutes; busiest minute {busiest}',
-    it: '{total} comandi negli ultimi {minutes} minuti; minuto più intenso {busiest}',
+    en: '{total, plural, one {# command} other {# commands}} in the last {minutes} minutes; busiest minute {busiest}',
+    it: '{total, plural, one {# comando} other {# comandi}} negli ultimi {minutes} minuti; minuto più intenso {busiest}',
   },
   chartSummaryPickup: {
-    en: '{total} commands in the last {minutes} minutes; busiest minute {busiest}; pickup p50 up to {latency}',
-    it: '{total} comandi negli ultimi {minutes} minuti; minuto più intenso {busiest}; presa in carico p50 fino a {latency}',
+    en: '{total, plural, one {# command} other {# commands}} in the last {minutes} minutes; busiest minute {busiest}; pickup p50 up to {latency}',
+    it: '{total, plural, one {# comando} other {# comandi}} negli ultimi {minutes} minuti; minuto più intenso {busiest}; presa in carico p50 fino a {latency}',
   },
   legendDone: { en: 'done', it: 'eseguiti' },
   legendFailed: { en: 'failed', it: 'non riusciti' },
