@@ -1,0 +1,112 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { DEVICES, e2eScenario, startAgent } from '../e2e/harness.js';
+import { CHROMIUM, launchChromium } from '../helpers/browser.js';
+import { type DaemonHandle, eventually, tempDir } from '../helpers/daemon.js';
+import { requireTool } from '../helpers/tools.js';
+
+const available = requireTool(
+  CHROMIUM,
+  'drives the Italian status page of the running agent in a real browser',
+);
+const outputDir = join(import.meta.dirname, '..', '..', 'test-output');
+
+/**
+ * The real daemon with `locale: it`, against the platform simulator: the Notes the platform
+ * receives are Italian, and so is the page, with its Cut keys form and live updates. The
+ * screenshot (test-output/agent-status-page-it.png) is for people to look at.
+ */
+describe.skipIf(!available)('status page of the running agent in Italian, in Chromium', () => {
+  let sim: PlatformSimulator;
+  let daemon: DaemonHandle;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    sim = await startPlatformSimulator({ scenario: e2eScenario() });
+    daemon = startAgent(sim, tempDir('browser-agent-it'), { locale: 'it' });
+    await daemon.start();
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await daemon?.stop();
+    await sim?.close();
+  });
+
+  const notesOf = (id: string) => sim.history(id).at(-1)?.notes ?? '';
+
+  it('sends Italian Notes to the platform and shows the page in Italian, live, with the Cut keys form', async () => {
+    const receipt = sim.createFiscalData({ deviceId: DEVICES.fiscalOk });
+    const paperOut = sim.createFiscalPayload({ deviceId: DEVICES.fiscalPaperOut });
+    const keys = sim.createKeys({ deviceId: DEVICES.keysOk, keyCount: 2 });
+    for (const c of [receipt, paperOut, keys]) {
+      await eventually(() => ['Processed', 'Error'].includes(sim.command(c.id)?.state ?? ''), 20_000, c.id);
+    }
+    // What the platform received, in Italian: the receipt's numbers and total in the Italian form.
+    expect(notesOf(receipt.id)).toMatch(/^Scontrino \d{4}-\d{4} su RT \w+, totale \d+,\d\d\u00a0€$/);
+    expect(notesOf(keys.id)).toMatch(/^2 chiavi per (la camera|le camere) /);
+    expect(sim.command(paperOut.id)?.state).toBe('Error');
+    expect(notesOf(paperOut.id)).toMatch(/\(PAPER_OUT/);
+    expect(notesOf(paperOut.id)).toMatch(/^La stampante è senza carta: sostituire il rotolo e riprovare\./);
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, locale: 'it-IT' });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(daemon.statusUrl());
+    expect(await page.locator('html').getAttribute('lang')).toBe('it');
+    expect(await page.locator('h1').textContent()).toBe('Agente della reception');
+    for (const heading of [
+      'Da controllare',
+      'Collegamento con la piattaforma',
+      'Codifica chiavi',
+      'Dispositivi',
+    ]) {
+      await expect.poll(() => page.getByRole('heading', { name: heading }).count()).toBe(1);
+    }
+    await expect.poll(() => page.locator('#live').textContent(), { timeout: 10_000 }).toBe('In diretta');
+    const row = page.locator(`tr[data-command-id="${receipt.id}"]`);
+    expect(await row.textContent()).toMatch(/Scontrino \d{4}-\d{4} su RT/);
+    expect(await row.textContent()).toMatch(/Totale: \d+,\d\d\u00a0€/);
+    expect(await row.locator('.badge').first().textContent()).toBe('Eseguito');
+    expect(await page.locator(`tr[data-command-id="${keys.id}"]`).textContent()).toMatch(
+      /Camere: \S+|Camera: \S+|Camere: .+ e .+/,
+    );
+
+    // A live update: a command created now appears without a reload, its state in Italian.
+    const live = sim.createKeys({ deviceId: DEVICES.keysOk, keyCount: 1 });
+    await expect
+      .poll(() => page.locator(`tr[data-command-id="${live.id}"]`).getAttribute('data-state'), {
+        timeout: 20_000,
+      })
+      .toBe('Processed');
+    expect(await page.locator(`tr[data-command-id="${live.id}"] .badge`).first().textContent()).toBe(
+      'Eseguito',
+    );
+
+    // The Cut keys form, in Italian, creating a real command the agent runs.
+    const form = page.locator('#cut-form');
+    expect(await form.locator('button[type="submit"]').textContent()).toBe('Codifica chiavi');
+    expect(await form.textContent()).toContain('ID prenotazione');
+    const reservation = sim.world.reservations[0];
+    if (!reservation) throw new Error('the scenario has no reservation');
+    await form.locator('select[name="deviceId"]').selectOption(DEVICES.keysOk);
+    await form.locator('input[name="reservationId"]').fill(reservation.id);
+    await form.locator('input[name="keyCount"]').fill('2');
+    await form.locator('button[type="submit"]').click();
+    await expect.poll(() => page.locator('#cut-result').getAttribute('data-command-id')).toBeTruthy();
+    const created = (await page.locator('#cut-result').getAttribute('data-command-id')) as string;
+    await eventually(() => sim.command(created)?.state === 'Processed', 20_000, 'the cut-keys command');
+    await expect
+      .poll(() => page.locator('#cut-result').textContent(), { timeout: 10_000 })
+      .toBe(`Comando ${created}: Eseguito`);
+    expect(notesOf(created)).toMatch(/^2 chiavi per /);
+
+    mkdirSync(outputDir, { recursive: true });
+    await page.screenshot({ path: join(outputDir, 'agent-status-page-it.png'), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  }, 90_000);
+});
