@@ -1,7 +1,7 @@
 import type { DriverFactory, DriverRegistry } from '../src/drivers-api/types.js';
 // Every family's sentences, loaded with the registry (they are small and load nothing else), so
 // that a Note in the journal renders in either language even when its driver is not loaded.
-import './epson-fpmate/notes.js';
+import './epson-fpmate/messages.js';
 import './ipp-printer/messages.js';
 import './salto-encoder/messages.js';
 import './sim/messages.js';

@@ -3,7 +3,7 @@ import { defineAction } from '../../src/drivers-api/actions.js';
 import type { DeviceAction, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { ClosureRecord } from './fiscal-state.js';
-import { fiscalNotes } from './notes.js';
+import { fiscalNotes } from './messages.js';
 import type { VoidParams } from './void-receipt.js';
 
 /** What the actions need from the driver; each runs under the printer's mutex. */

@@ -1,7 +1,7 @@
 import type { FiscalJobData } from '../../src/connector/model.js';
 import type { DriverText } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
-import { fiscalNotes } from './notes.js';
+import { fiscalNotes } from './messages.js';
 
 /**
  * The customer's codes on a receipt ("scontrino parlante"), from the command's `TaxIdentifier`:

@@ -1,5 +1,5 @@
 import { AgentError } from '../../src/errors.js';
-import { fiscalNotes } from './notes.js';
+import { fiscalNotes } from './messages.js';
 import type { ReceiptLine } from './receipt-model.js';
 
 /** An amount taken off a sale receipt's total: a deposit (10) or a single-use voucher (12). */

@@ -2,7 +2,7 @@ import type { DeviceStatus, DriverText } from '../../src/drivers-api/types.js';
 import { localStamp, nextOccurrence } from './closure-time.js';
 import type { DailyClosureOptions } from './config.js';
 import type { FiscalState } from './fiscal-state.js';
-import { fiscalNotes } from './notes.js';
+import { fiscalNotes } from './messages.js';
 import type { RtState } from './status.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
 import type { FiscalState } from './fiscal-state.js';
-import { fiscalNotes } from './notes.js';
+import { fiscalNotes } from './messages.js';
 import type { Plan } from './plan.js';
 import { docLabel } from './protocol.js';
 import { isNoReference } from './reference.js';

@@ -2,6 +2,7 @@ import type { LegacyLine } from '../../src/connector/model.js';
 import type { CurrencyValue, WireOrderItem, WirePayment } from '../../src/connector/wire.js';
 import type { DriverText } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import { fiscalNotes } from './messages.js';
 import { toCents, toUnits, unitsToCents } from './money.js';
 import {
   type Nature,
@@ -11,7 +12,6 @@ import {
   rateOfTaxCode,
   tableRates,
 } from './natures.js';
-import { fiscalNotes } from './notes.js';
 import { paymentKeys } from './payment-types.js';
 
 /**

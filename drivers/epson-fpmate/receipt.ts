@@ -4,8 +4,8 @@ import { AgentError } from '../../src/errors.js';
 import { DEFAULT_ITEM_NAMES, departmentTable, type EpsonFpmateOptions, itemNatureTable } from './config.js';
 import { customerCodes } from './customer-codes.js';
 import { allocateDeductions, type Deduction } from './deductions.js';
+import { fiscalNotes } from './messages.js';
 import { formatAmount, MAX_CENTS, MAX_QUANTITY, settlePayments, unitsToCents } from './money.js';
-import { fiscalNotes } from './notes.js';
 import { DEDUCTION_ADJUSTMENT, isDeduction, ruleFor } from './payment-types.js';
 import {
   classifyLine,

@@ -2,11 +2,12 @@ import type { Clock } from '../../src/clock.js';
 import type { JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
+import { english } from '../../src/messages/render.js';
 import { failureMeaning } from './answers.js';
 import type { EpsonFpmateOptions } from './config.js';
 import type { ClosureInFlight, ClosureRecord, FiscalState } from './fiscal-state.js';
 import type { PrinterLink } from './link.js';
-import { fiscalNotes } from './notes.js';
+import { fiscalNotes } from './messages.js';
 import type { PrinterMemory } from './plan.js';
 import { parseRtState, type StatusBoard } from './status.js';
 import { element, envelope } from './xml-build.js';
@@ -185,7 +186,8 @@ export async function closeDay(
     return record(d, {
       status: 'failed',
       reason,
-      detail: meaning.kind === 'failed' ? meaning.error.message : response.code,
+      // Kept in the driver's state in English (a Note of its own names the closure's outcome).
+      detail: meaning.kind === 'failed' ? english(meaning.error.notes) : response.code,
     });
   }
   // Lost, unreadable, busy or ambiguous: the printer's state decides.

@@ -2,7 +2,7 @@ import type { DriverText, ExecuteContext, JobResult } from '../../src/drivers-ap
 import { AgentError } from '../../src/errors.js';
 import type { FiscalState } from './fiscal-state.js';
 import type { LastDocument } from './last-document.js';
-import { fiscalNotes } from './notes.js';
+import { fiscalNotes } from './messages.js';
 import type { Plan } from './plan.js';
 import { docLabel } from './protocol.js';
 import { receiptXml } from './receipt-xml.js';

@@ -4,6 +4,7 @@ import { COMMAND_LIMITS, commandBoundsViolation } from '../../src/connector/boun
 import { parseRetryAfter, platformError } from '../../src/connector/http-errors.js';
 import type { FetchLike } from '../../src/connector/http-transport.js';
 import { createConnectorClient } from '../../src/connector/index.js';
+import { connectorMessages } from '../../src/connector/messages.js';
 import {
   type NormalizedItem,
   normalizeCommand,
@@ -254,7 +255,8 @@ describe('fuzzing what the platform answers', () => {
       message: 'm'.repeat(100_000),
       secrets: [],
     });
-    expect(english(error.notes).length).toBeLessThanOrEqual(500);
+    // The platform's words, clipped to 500 characters, in the agent's sentence.
+    expect(error.notes).toEqual(connectorMessages.platformSaid({ said: `${'m'.repeat(499)}…` }));
     expect(error.message.length).toBeLessThan(600);
   });
 });

@@ -46,6 +46,8 @@ describe('fiscal receipts end to end with the Epson driver', () => {
     daemon = createDaemon({
       config: {
         version: 1,
+        // This test reads the Notes and the page in English.
+        locale: 'en',
         platform: {
           url: sim.url,
           websocketUrl: sim.wsUrl,

@@ -2,6 +2,7 @@ import { createServer, type Socket } from 'node:net';
 import { expect } from 'vitest';
 import type { DeviceStatus, Driver, Job, JobResult } from '../../../src/drivers-api/types.js';
 import { type AgentError, isAgentError } from '../../../src/errors.js';
+import { isMessage } from '../../../src/messages/message.js';
 import { english } from '../../../src/messages/render.js';
 import { recordingExecuteContext } from '../../helpers/driver-context.js';
 
@@ -35,6 +36,7 @@ export function expectWellFormed(status: DeviceStatus, when: string): void {
       value === null ||
       typeof value === 'string' ||
       typeof value === 'boolean' ||
+      isMessage(value) ||
       (typeof value === 'number' && Number.isFinite(value));
     expect(flat, `${where}: fact ${key} = ${String(value)}`).toBe(true);
   }

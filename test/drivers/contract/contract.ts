@@ -140,7 +140,7 @@ function defineChecks(entry: ContractEntry): void {
     const effects = rig.effects();
     const verdict = await driver().reconcile(withCheckpoint(job, out.checkpoints.at(-1)), live());
     expect(verdict.outcome).toBe('done');
-    expect(verdict.outcome === 'done' && verdict.result.notes).toBe(out.result.notes);
+    expect(verdict.outcome === 'done' && verdict.result.notes).toEqual(out.result.notes);
     expect(rig.effects()).toBe(effects);
   });
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Driver } from '../../../src/drivers-api/types.js';
 import { isAgentError } from '../../../src/errors.js';
+import { english } from '../../../src/messages/render.js';
 import { recordingExecuteContext } from '../../helpers/driver-context.js';
 import { orderItem, payment, printedOf, type Rig, rig, saleJob } from './helpers.js';
 
@@ -40,7 +41,7 @@ describe('the Z report on demand', () => {
     r = await rig({ items, payments });
     await r.driver.execute(saleJob('a'), recordingExecuteContext());
     const result = await action(r.driver, 'z-report')();
-    expect(result.notes).toBe('Daily closure (Z report 1) done on RT 99MEY123456');
+    expect(english(result.notes)).toBe('Daily closure (Z report 1) done on RT 99MEY123456');
     expect(result.details).toMatchObject({ status: 'done', zNumber: 1, reason: 'staff' });
     // Status (day open), last document (Z before), the report, status again (day closed).
     expect(r.sim.requests.slice(-4)).toEqual([
@@ -76,7 +77,7 @@ describe('the Z report on demand', () => {
   it('skips a day with no document since the last closure: nothing is printed', async () => {
     r = await rig({ items, payments });
     const result = await action(r.driver, 'z-report')();
-    expect(result.notes).toContain('No daily closure needed');
+    expect(english(result.notes)).toContain('No daily closure needed');
     expect(printedOf(r.sim, 'z-report')).toEqual([]);
     expect(r.driver.status().facts.lastClosureStatus).toBe('skipped');
   });
@@ -88,12 +89,12 @@ describe('the Z report on demand', () => {
     await r.sim.setFault('dropAfterPrint', true);
     const result = await action(r.driver, 'z-report')();
     await r.sim.setFault('dropAfterPrint', false);
-    expect(result.notes).toBe(
+    expect(english(result.notes)).toBe(
       'Daily closure (Z report 1) done on RT 99MEY123456, as the printer’s state shows after its answer was lost',
     );
     expect(printedOf(r.sim, 'z-report')).toHaveLength(1);
     // Asking again finds the day closed: skipped, still one Z.
-    expect((await action(r.driver, 'z-report')()).notes).toContain('No daily closure needed');
+    expect(english((await action(r.driver, 'z-report')()).notes)).toContain('No daily closure needed');
     expect(printedOf(r.sim, 'z-report')).toHaveLength(1);
   });
 
@@ -103,10 +104,12 @@ describe('the Z report on demand', () => {
     await r.sim.setFault('dropBeforePrint', true);
     const error = await rejection(action(r.driver, 'z-report')());
     expect(error.code).toBe('DEVICE_ERROR');
-    expect(error.notes).toContain('The Z report was not printed: the printer did not take the Z report');
+    expect(english(error.notes)).toContain(
+      'The Z report was not printed: the printer did not take the Z report',
+    );
     expect(r.driver.status().facts.lastClosureStatus).toBe('failed');
     await r.sim.setFault('dropBeforePrint', false);
-    expect((await action(r.driver, 'z-report')()).notes).toBe(
+    expect(english((await action(r.driver, 'z-report')()).notes)).toBe(
       'Daily closure (Z report 1) done on RT 99MEY123456',
     );
     expect(printedOf(r.sim, 'z-report')).toHaveLength(1);
@@ -117,7 +120,7 @@ describe('the Z report on demand', () => {
     await r.driver.execute(saleJob('a'), recordingExecuteContext());
     await r.sim.setFault('paperOut', true);
     const error = await rejection(action(r.driver, 'z-report')());
-    expect(error.notes).toContain('out of paper');
+    expect(english(error.notes)).toContain('out of paper');
     expect(r.store.get('closureInFlight')).toBeNull();
     expect(printedOf(r.sim, 'z-report')).toEqual([]);
   });
@@ -125,7 +128,7 @@ describe('the Z report on demand', () => {
   it('prints the X report, which changes nothing', async () => {
     r = await rig({ items, payments });
     await r.driver.execute(saleJob('a'), recordingExecuteContext());
-    expect((await action(r.driver, 'x-report')()).notes).toBe(
+    expect(english((await action(r.driver, 'x-report')()).notes)).toBe(
       'X report (daily financial report) printed on RT 99MEY123456',
     );
     expect(r.sim.counters).toEqual({ z: 1, doc: 1 });
@@ -143,7 +146,7 @@ describe('a receipt refused because the fiscal day is open too long (status 17)'
     });
     const result = await r.driver.execute(saleJob('a'), recordingExecuteContext());
     off();
-    expect(result.notes).toMatch(
+    expect(english(result.notes)).toMatch(
       /^Receipt 0002-0001 on RT 99MEY123456, .*\. The fiscal day had been open too long: the agent ran the daily closure \(Z report\) first \(Z 1\)$/,
     );
     expect(result.details).toMatchObject({ receiptNumber: '0002-0001', closedDayFirst: 1 });
@@ -161,7 +164,7 @@ describe('a receipt refused because the fiscal day is open too long (status 17)'
     const error = await rejection(r.driver.execute(saleJob('a'), recordingExecuteContext()));
     off();
     expect(error.code).toBe('DEVICE_ERROR');
-    expect(error.notes).toContain('the daily closure (Z report) failed too');
+    expect(english(error.notes)).toContain('the daily closure (Z report) failed too');
     expect(printedOf(r.sim, 'sale')).toEqual([]);
   });
 

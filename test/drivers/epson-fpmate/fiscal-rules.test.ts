@@ -24,6 +24,7 @@ import {
 } from '../../../drivers/epson-fpmate/simulator-codes.js';
 import { PaymentSchema } from '../../../src/connector/wire.js';
 import { AgentError } from '../../../src/errors.js';
+import { english } from '../../../src/messages/render.js';
 
 const options = (extra: Record<string, unknown> = {}) =>
   EpsonFpmateOptionsSchema.parse({ url: 'http://192.0.2.10', ...extra });
@@ -130,14 +131,14 @@ describe('departments by VAT rate and nature', () => {
       classifyLine(line({ name: 'Cena', itemType: 'CityTax', netCents: 1000, taxCents: 220 }), lineOptions()),
     );
     expect(error.code).toBe('FISCAL_REJECTED');
-    expect(error.notes).toContain('"Cena" is marked N1 (no VAT) but carries VAT');
+    expect(english(error.notes)).toContain('"Cena" is marked N1 (no VAT) but carries VAT');
   });
 
   it('refuses a line without VAT and without a nature, naming the item — unless a default department is set', () => {
     const zero = line({ name: 'Servizio navetta', netCents: 1000, taxCents: 0 });
     const error = refusal(() => classifyLine(zero, lineOptions()));
-    expect(error.notes).toBe(
-      'The bill line "Servizio navetta" has no VAT rate and no VAT nature (exempt, not subject, city tax …) the agent can tell; nothing was printed. Ask IT to set its tax code or exemption on the platform, or map it in the driver\'s itemNatures.',
+    expect(english(error.notes)).toBe(
+      'The bill line "Servizio navetta" has no VAT rate and no VAT nature (exempt, not subject, city tax …) the agent can tell; nothing was printed. Ask IT to set its tax code or exemption on the platform, or map it in the driver’s itemNatures.',
     );
     expect(classifyLine(zero, lineOptions({ defaultDepartment: 9 }))).toEqual({ department: 9 });
     // An older configuration's "0" department keeps working for such lines.
@@ -242,8 +243,10 @@ describe('customer codes', () => {
     for (const bad of ['DE123456789', '12345', 'RSSMRA80A01H501V']) {
       const error = refusal(() => codes(bad));
       expect(error.code).toBe('COMMAND_INVALID');
-      expect(error.notes).toContain('neither a valid codice fiscale nor a valid partita IVA');
+      expect(english(error.notes)).toContain('neither a valid codice fiscale nor a valid partita IVA');
     }
-    expect(refusal(() => codes('', { LotteryCode: 'short' })).notes).toContain('lottery code is not valid');
+    expect(english(refusal(() => codes('', { LotteryCode: 'short' })).notes)).toContain(
+      'lottery code is not valid',
+    );
   });
 });

@@ -9,6 +9,7 @@ import {
 } from '../../../src/connector/wire.js';
 import type { Driver } from '../../../src/drivers-api/types.js';
 import { isAgentError } from '../../../src/errors.js';
+import { english } from '../../../src/messages/render.js';
 import { wireOrderItem, wirePayment } from '../../../src/simulator/bill-wire.js';
 import { Ledger, type SimBill } from '../../../src/simulator/bills.js';
 import { deriveRng } from '../../../src/simulator/rng.js';
@@ -111,7 +112,7 @@ describe('the fiscal suite: the platform simulator’s bills through the real dr
       publish(bill);
       const before = r.sim.printed.length;
       const result = await print(`sale-${n}`, { type: 'data', isRefund: false }, { bill: { id: bill.id } });
-      expect(result.notes).toMatch(new RegExp(`^Receipt \\d{4}-\\d{4} on RT ${SERIAL}, `));
+      expect(english(result.notes)).toMatch(new RegExp(`^Receipt \\d{4}-\\d{4} on RT ${SERIAL}, `));
       expect(r.sim.printed).toHaveLength(before + 1);
       const doc = r.sim.printed.at(-1) as PrintedDocument;
       sales.push({ bill, doc });
@@ -185,7 +186,9 @@ describe('the fiscal suite: the platform simulator’s bills through the real dr
         bill: { id: refund.id },
       },
     );
-    expect(result.notes).toMatch(/^Refund \d{4}-\d{4} on RT 99MEY123456, .* \(refund of Z \d+ no\. \d+ of /);
+    expect(english(result.notes)).toMatch(
+      /^Refund \d{4}-\d{4} on RT 99MEY123456, .* \(refund of Z \d+ no\. \d+ of /,
+    );
     const doc = r.sim.printed.at(-1) as PrintedDocument;
     expect(doc).toMatchObject({ kind: 'refund', totalCents: original.doc.totalCents });
     expect(original.doc.refundedCents).toBe(original.doc.totalCents);
@@ -196,7 +199,7 @@ describe('the fiscal suite: the platform simulator’s bills through the real dr
     const unknown = ledger.createRefund(deriveRng(14, 'unreferenced'), ENTERPRISE, START);
     publish(unknown);
     const nd = await print('refund-nd', { type: 'data', isRefund: true }, { bill: { id: unknown.id } });
-    expect(nd.notes).toMatch(
+    expect(english(nd.notes)).toMatch(
       /^Refund \d{4}-\d{4} on RT 99MEY123456, .*\(refund of Z 0 no\. 0 of \d{2}\/\d{2}\/\d{4}\)$/,
     );
     expect(r.sim.printed.at(-1)?.reference).toMatchObject({ kind: 'REFUND', z: 0, doc: 0, serial: 'ND' });
@@ -215,7 +218,9 @@ describe('the fiscal suite: the platform simulator’s bills through the real dr
     const bill = { id: cancellation.id, correctionType: 'Cancellation' };
     const directIo = r.sim.directIo.length;
     const result = await print('void-1', data, { bill });
-    expect(result.notes).toMatch(/^Void \d{4}-\d{4} on RT 99MEY123456, .* \(void of Z \d+ no\. \d+ of /);
+    expect(english(result.notes)).toMatch(
+      /^Void \d{4}-\d{4} on RT 99MEY123456, .* \(void of Z \d+ no\. \d+ of /,
+    );
     expect(r.sim.directIo.slice(directIo)).toEqual(['9205']);
     expect(r.sim.printed.at(-1)).toMatchObject({ kind: 'void', totalCents: original.doc.totalCents });
     expect(original.doc.voided).toBe(true);
@@ -224,7 +229,7 @@ describe('the fiscal suite: the platform simulator’s bills through the real dr
     const printed = r.sim.printed.length;
     const again = await refusal(print('void-2', data, { bill }));
     expect(again.code).toBe('FISCAL_REJECTED');
-    expect(again.notes).toContain('cannot be voided');
+    expect(english(again.notes)).toContain('cannot be voided');
     expect(r.sim.printed).toHaveLength(printed);
   });
 
@@ -272,7 +277,7 @@ describe('the fiscal suite: the platform simulator’s bills through the real dr
       print('cf', { type: 'data', isRefund: false }, { taxIdentifier: 'RSSMRA80A01H501V' }),
     );
     expect(cf.code).toBe('COMMAND_INVALID');
-    expect(cf.notes).toContain('codice fiscale');
+    expect(english(cf.notes)).toContain('codice fiscale');
     expect(r.sim.printed).toHaveLength(printed);
   });
 
@@ -293,7 +298,9 @@ describe('the fiscal suite: the platform simulator’s bills through the real dr
       actions.find((a) => a.name === name)?.run({}, new AbortController().signal) ??
       Promise.reject(new Error(name));
     const day = structuredClone(r.sim.totals);
-    expect((await run('x-report')).notes).toBe('X report (daily financial report) printed on RT 99MEY123456');
+    expect(english((await run('x-report')).notes)).toBe(
+      'X report (daily financial report) printed on RT 99MEY123456',
+    );
     expect(r.sim.printed.at(-1)).toMatchObject({ kind: 'x-report', totals: day });
     const fiscal = r.sim.printed.filter((d) => d.kind === 'sale' || d.kind === 'refund' || d.kind === 'void');
     expect(day.documents).toBe(fiscal.length);
@@ -305,9 +312,9 @@ describe('the fiscal suite: the platform simulator’s bills through the real dr
     );
     const z = r.sim.counters.z;
     const closed = await run('z-report');
-    expect(closed.notes).toBe(`Daily closure (Z report ${z}) done on RT 99MEY123456`);
+    expect(english(closed.notes)).toBe(`Daily closure (Z report ${z}) done on RT 99MEY123456`);
     expect(r.sim.counters).toEqual({ z: z + 1, doc: 0 });
     expect(r.sim.printed.at(-1)).toMatchObject({ kind: 'z-report', z, totals: day });
-    expect((await run('z-report')).notes).toContain('No daily closure needed');
+    expect(english((await run('z-report')).notes)).toContain('No daily closure needed');
   });
 });

@@ -6,6 +6,7 @@ import type { FiscalJobData, LegacyLine } from '../../../src/connector/model.js'
 import type { WireOrderItem, WirePayment } from '../../../src/connector/wire.js';
 import type { PlatformReader } from '../../../src/drivers-api/types.js';
 import { AgentError } from '../../../src/errors.js';
+import { english } from '../../../src/messages/render.js';
 import { orderItem, payment } from './helpers.js';
 
 const options = (extra: Record<string, unknown> = {}) =>
@@ -95,12 +96,12 @@ describe('bill → receipt', () => {
     // No table rate fits the amounts: the line cannot be classified.
     const unknown = await rejection(build(items, pays));
     expect(unknown.code).toBe('FISCAL_REJECTED');
-    expect(unknown.notes).toContain('"Product Order" has no VAT rate and no VAT nature');
+    expect(english(unknown.notes)).toContain('"Product Order" has no VAT rate and no VAT nature');
     // A code that names its rate (as the platform's "AT-2020-21%" do): no department carries it.
     const named = structuredClone(items);
     for (const i of named) i.Amount.TaxValues = [{ Code: 'IT-2018-7%', Value: 0.7 }];
     const error = await rejection(build(named, pays));
-    expect(error.notes).toContain('has no department for VAT 7 %');
+    expect(english(error.notes)).toContain('has no department for VAT 7 %');
     expect((await build(items, pays, { defaultDepartment: 9 })).lines[0]?.department).toBe(9);
   });
 
@@ -113,7 +114,7 @@ describe('bill → receipt', () => {
     const error = await rejection(
       build([item], [payment('p', 'CashPayment', 10)], { taxCodeRates: { A: 22, B: 10 } }),
     );
-    expect(error.notes).toContain('mixes VAT rates');
+    expect(english(error.notes)).toContain('mixes VAT rates');
   });
 
   it('skips cancelled and zero lines, puts discounts after items, and checks the net total', async () => {
@@ -169,7 +170,7 @@ describe('bill → receipt', () => {
   ])('refuses %s before printing', async (_name, pays, hint) => {
     const error = await rejection(build([orderItem('a', { unitGross: 100, rate: 22 })], pays));
     expect(error.code).toBe('FISCAL_REJECTED');
-    expect(error.notes).toContain(hint);
+    expect(english(error.notes)).toContain(hint);
   });
 
   it('refuses amounts in another currency and bills with nothing to print', async () => {
@@ -211,7 +212,7 @@ describe('bill → receipt', () => {
         now: Date.UTC(2026, 10, 21, 12),
       }),
     );
-    expect(mismatch.notes).toContain('differ');
+    expect(english(mismatch.notes)).toContain('differ');
   });
 
   it('refuses an amount the printer cannot carry (issue 13: 1e21 printed unitPrice="999999999999999900000.92")', async () => {
@@ -220,12 +221,12 @@ describe('bill → receipt', () => {
     huge.Amount.GrossValue = 1e21;
     const error = await rejection(build([huge], [payment('p', 'CashPayment', 1e21)]));
     expect(error.code).toBe('FISCAL_REJECTED');
-    expect(error.notes).toBe(
+    expect(english(error.notes)).toBe(
       'The amount of the item "Suite" (1e+21) is not one the fiscal printer can print (at most 9,999,999.99); nothing was printed. Check the bill on the platform.',
     );
     const many = [1, 2].map((i) => orderItem(`big${i}`, { unitGross: 6_000_000, rate: 22 }));
     const total = await rejection(build(many, [payment('p', 'CashPayment', 12_000_000)]));
-    expect(total.notes).toMatch(
+    expect(english(total.notes)).toMatch(
       /^The bill’s total \(12000000.00 EUR\) is more than the fiscal printer can print/,
     );
     const quantity = orderItem('q', { unitGross: 1, rate: 22, notes: 'Acqua' });
@@ -261,7 +262,7 @@ describe('bill → receipt', () => {
     ]);
     // A bill that does not balance before rounding is still refused.
     const short = await rejection(build([half('a'), half('b')], [payment('p', 'CashPayment', 0.24)]));
-    expect(short.notes).toContain('do not match');
+    expect(english(short.notes)).toContain('do not match');
   });
 
   it('prints quantity × unit price only when the printer’s rounding gives the line’s amount', async () => {

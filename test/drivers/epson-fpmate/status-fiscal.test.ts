@@ -3,6 +3,7 @@ import { DailyClosureSchema } from '../../../drivers/epson-fpmate/config.js';
 import { FiscalState } from '../../../drivers/epson-fpmate/fiscal-state.js';
 import { fiscalStatus } from '../../../drivers/epson-fpmate/fiscal-status.js';
 import { ManualClock } from '../../../src/clock.js';
+import { english } from '../../../src/messages/render.js';
 import { createMetrics } from '../../../src/status/metrics.js';
 import { memoryStore, recordingExecuteContext } from '../../helpers/driver-context.js';
 import { sampleSnapshot } from '../../status/fake-source.js';
@@ -37,7 +38,7 @@ describe('fiscal facts and warnings', () => {
       dailyOpen: false,
       filesToSend: 0,
     });
-    expect(s.warnings).toEqual([]);
+    expect(s.warnings.map(english)).toEqual([]);
     expect(s.facts).toMatchObject({
       rtState: 'in service',
       rtMainStatus: 2,
@@ -56,8 +57,8 @@ describe('fiscal facts and warnings', () => {
       rtSubStatus: 7,
       fiscalMemory: 'not in service',
     });
-    expect(s.warnings).toEqual([
-      "The fiscal printer is not in service as an RT (activated): its receipts are not sent to the tax agency. Call the printer's technician.",
+    expect(s.warnings.map(english)).toEqual([
+      'The fiscal printer is not in service as an RT (activated): its receipts are not sent to the tax agency. Call the printer’s technician.',
       'The fiscal printer reports its fiscal memory as not in service. Call the printer’s technician.',
     ]);
   });
@@ -67,8 +68,8 @@ describe('fiscal facts and warnings', () => {
       state.filesWaiting(2, NOW - 26 * HOUR),
     );
     expect(s.facts).toMatchObject({ filesToSendAgeHours: 26, filesToSendSince: '2026-11-20T10:00:00.000Z' });
-    expect(s.warnings).toEqual([
-      '2 daily file(s) have been waiting 26 hours to be sent to the tax agency: check the printer’s internet connection.',
+    expect(s.warnings.map(english)).toEqual([
+      '2 daily files have been waiting 26 hours to be sent to the tax agency: check the printer’s internet connection.',
     ]);
   });
 
@@ -79,11 +80,13 @@ describe('fiscal facts and warnings', () => {
       fiscalDayOpenTooLong: true,
       fiscalDayOpenSince: '2026-11-20T15:00:00.000Z',
     });
-    expect(open.warnings).toEqual([
+    expect(open.warnings.map(english)).toEqual([
       'The fiscal day has been open for 21 hours: the daily closure (Z report) is due — it runs at 03:30, or use Print Z report.',
     ]);
-    expect(status({ dailyOpen: true }, (state) => state.dayOpen(NOW - 5 * HOUR, true)).warnings).toEqual([]);
-    expect(status({ dailyOpen: true }).warnings).toEqual([
+    expect(
+      status({ dailyOpen: true }, (state) => state.dayOpen(NOW - 5 * HOUR, true)).warnings.map(english),
+    ).toEqual([]);
+    expect(status({ dailyOpen: true }).warnings.map(english)).toEqual([
       'The fiscal day is open, since before the agent started: if the daily closure (Z report) was not run today, run it.',
     ]);
   });
@@ -104,14 +107,14 @@ describe('fiscal facts and warnings', () => {
         notes: 'The void’s outcome is unknown.',
       });
     });
-    expect(failed.warnings).toEqual([
+    expect(failed.warnings.map(english)).toEqual([
       'The daily closure (Z report) of 2026-11-21 failed: the printer does not answer. The agent tries again; if it keeps failing, run the Z report on the printer.',
       'The void’s outcome is unknown.',
     ]);
     const missed = status({ dailyOpen: false }, (state) =>
       state.setScheduled({ date: '2026-11-21', status: 'missed', attempts: 0, detail: 'x' }),
     );
-    expect(missed.warnings).toEqual([]);
+    expect(missed.warnings.map(english)).toEqual([]);
   });
 });
 
@@ -134,7 +137,7 @@ describe('through the driver to /metrics', () => {
     await r.driver.execute(saleJob('a'), recordingExecuteContext());
     await clock.advance(20 * HOUR + 30 * 60_000);
     const deviceStatus = r.driver.status();
-    expect(deviceStatus.warnings).toContain(
+    expect(deviceStatus.warnings.map(english)).toContain(
       'The fiscal day has been open for 20 hours: the daily closure (Z report) is due — run it on the printer or with Print Z report.',
     );
     const metrics = createMetrics({ defaultMetrics: false });

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { epsonFpmateFactory } from '../../../drivers/epson-fpmate/index.js';
 import type { Driver, DriverContext } from '../../../src/drivers-api/types.js';
 import { isAgentError } from '../../../src/errors.js';
+import type { Message } from '../../../src/messages/message.js';
+import { english } from '../../../src/messages/render.js';
 import { createHttpClient, type HttpClient } from '../../../src/transport/http.js';
 import { recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
 import { eventually } from '../../helpers/eventually.js';
@@ -46,18 +48,20 @@ describe('void a receipt (staff action)', () => {
     await r.driver.execute(saleJob('a'), recordingExecuteContext());
     const before = r.sim.directIo.length;
     const result = await voidAction(r.driver)({ receipt: '1-1' });
-    expect(result.notes).toMatch(
+    expect(english(result.notes)).toMatch(
       /^Void 0001-0002 on RT 99MEY123456, .*total 55\.00 EUR \(void of Z 1 no\. 1 of \d{2}\/\d{2}\/\d{4}\)$/,
     );
     expect(r.sim.directIo.slice(before)).toEqual(['9205']);
     expect(printedOf(r.sim, 'void')).toHaveLength(1);
     expect(printedOf(r.sim, 'sale')[0]?.voided).toBe(true);
-    expect(r.driver.status().facts.lastAction).toMatch(/^void at .*: Void 0001-0002 on RT 99MEY123456/);
+    expect(english(r.driver.status().facts.lastAction as Message)).toMatch(
+      /^void at .*: Void 0001-0002 on RT 99MEY123456/,
+    );
 
     // Again: the printer says it cannot (9205), nothing is printed.
     const again = await rejection(voidAction(r.driver)({ receipt: '0001-0001' }));
     expect(again.code).toBe('FISCAL_REJECTED');
-    expect(again.notes).toMatch(
+    expect(english(again.notes)).toMatch(
       /^The fiscal printer says receipt 0001-0001 of \d{2}\/\d{2}\/\d{4} cannot be voided/,
     );
     expect(printedOf(r.sim, 'void')).toHaveLength(1);
@@ -70,7 +74,7 @@ describe('void a receipt (staff action)', () => {
     r.store.set('history', []);
     const unknown = await rejection(voidAction(r.driver)({ receipt: '0001-0001' }));
     expect(unknown.code).toBe('COMMAND_INVALID');
-    expect(unknown.notes).toBe(
+    expect(english(unknown.notes)).toBe(
       'The agent does not know when receipt 0001-0001 was printed; give its date (YYYY-MM-DD). Nothing was printed.',
     );
     const day = (printedOf(r.sim, 'sale')[0]?.dateTime ?? '').slice(0, 10);
@@ -80,7 +84,7 @@ describe('void a receipt (staff action)', () => {
     // The printer's last document (1387) gives the date of the newest receipt.
     await r.driver.execute(saleJob('c'), recordingExecuteContext());
     r.store.set('history', []);
-    expect((await voidAction(r.driver)({ receipt: '0001-0004' })).notes).toMatch(/^Void 0001-0005 /);
+    expect(english((await voidAction(r.driver)({ receipt: '0001-0004' })).notes)).toMatch(/^Void 0001-0005 /);
     expect(() => voidAction(r?.driver as Driver)({ receipt: 'twelve' })).toThrow();
   });
 
@@ -90,7 +94,7 @@ describe('void a receipt (staff action)', () => {
     await r.sim.setFault('dropAfterPrint', true);
     const result = await voidAction(r.driver)({ receipt: '0001-0001' });
     await r.sim.setFault('dropAfterPrint', false);
-    expect(result.notes).toMatch(
+    expect(english(result.notes)).toMatch(
       /^Void 0001-0002 .*Confirmed from the printer’s memory after its answer was lost$/,
     );
     expect(printedOf(r.sim, 'void')).toHaveLength(1);
@@ -125,7 +129,7 @@ describe('void a receipt (staff action)', () => {
     const next = r.restart();
     await next.open(new AbortController().signal);
     expect(r.store.get('pendingAction')).toBeNull();
-    expect(next.status().facts.lastAction).toMatch(
+    expect(english(next.status().facts.lastAction as Message)).toMatch(
       /^void at .*: Void 0001-0002 on RT 99MEY123456, .*Confirmed from the printer’s memory after its answer was lost$/,
     );
     expect(printedOf(r.sim, 'void')).toHaveLength(1);

@@ -220,11 +220,11 @@ describe('salto-encoder reconcile after a crash', () => {
       { v: 1, confirmed: '2', serials: [] },
       { v: 1, confirmed: 4, serials: [] },
     ]) {
-      expect(await makeDriver(rig).reconcile(keyJob({}, { checkpoint }), signal)).toEqual({
-        outcome: 'unknown',
-        reason:
-          'The agent cannot read how far it got with 3 keys for room 101: up to 3 keys may have been cut. Test the cards from the encoder before handing them out, and cut the keys again if needed.',
-      });
+      const verdict = await makeDriver(rig).reconcile(keyJob({}, { checkpoint }), signal);
+      expect(verdict.outcome).toBe('unknown');
+      expect(verdict.outcome === 'unknown' && english(verdict.reason)).toBe(
+        'The agent cannot read how far it got with 3 keys for room 101: up to 3 keys may have been cut. Test the cards from the encoder before handing them out, and cut the keys again if needed.',
+      );
     }
   });
 

@@ -10,24 +10,24 @@ import type { Message, MessageArg } from '../../src/messages/message.js';
  */
 const m = defineMessages('epson', {
   unclassifiable: {
-    en: 'The bill line “{item}” has no VAT rate and no VAT nature (exempt, not subject, city tax …) the agent can tell; nothing was printed. Ask IT to set its tax code or exemption on the platform, or map it in the driver’s itemNatures.',
-    it: 'La riga del conto “{item}” non ha un’aliquota IVA né una natura IVA (esente, non soggetta, imposta di soggiorno …) che l’agente riconosca; non è stato stampato nulla. Chiedere all’assistenza informatica di impostarne il codice IVA o l’esenzione sulla piattaforma, o di mapparla negli itemNatures del driver.',
+    en: 'The bill line "{item}" has no VAT rate and no VAT nature (exempt, not subject, city tax …) the agent can tell; nothing was printed. Ask IT to set its tax code or exemption on the platform, or map it in the driver’s itemNatures.',
+    it: 'La riga del conto "{item}" non ha un’aliquota IVA né una natura IVA (esente, non soggetta, imposta di soggiorno …) che l’agente riconosca; non è stato stampato nulla. Chiedere all’assistenza informatica di impostarne il codice IVA o l’esenzione sulla piattaforma, o di mapparla negli itemNatures del driver.',
   },
   natureWithVat: {
-    en: 'The bill line “{item}” is marked {nature} (no VAT) but carries VAT; nothing was printed. Check the item’s tax on the platform.',
-    it: 'La riga del conto “{item}” è indicata come {nature} (senza IVA) ma ha l’IVA; non è stato stampato nulla. Controllare l’imposta dell’articolo sulla piattaforma.',
+    en: 'The bill line "{item}" is marked {nature} (no VAT) but carries VAT; nothing was printed. Check the item’s tax on the platform.',
+    it: 'La riga del conto "{item}" è indicata come {nature} (senza IVA) ma ha l’IVA; non è stato stampato nulla. Controllare l’imposta dell’articolo sulla piattaforma.',
   },
   noDepartmentNature: {
-    en: 'The fiscal printer has no department for VAT nature {nature} (bill line “{item}”); nothing was printed. Ask IT to add it to the driver’s departments.',
-    it: 'La stampante fiscale non ha un reparto per la natura IVA {nature} (riga del conto “{item}”); non è stato stampato nulla. Chiedere all’assistenza informatica di aggiungerlo ai reparti del driver.',
+    en: 'The fiscal printer has no department for VAT nature {nature} (bill line "{item}"); nothing was printed. Ask IT to add it to the driver’s departments.',
+    it: 'La stampante fiscale non ha un reparto per la natura IVA {nature} (riga del conto "{item}"); non è stato stampato nulla. Chiedere all’assistenza informatica di aggiungerlo ai reparti del driver.',
   },
   noDepartmentRate: {
-    en: 'The fiscal printer has no department for VAT {rate} % (bill line “{item}”); nothing was printed. Ask IT to add it to the driver’s departments.',
-    it: 'La stampante fiscale non ha un reparto per l’IVA al {rate} % (riga del conto “{item}”); non è stato stampato nulla. Chiedere all’assistenza informatica di aggiungerlo ai reparti del driver.',
+    en: 'The fiscal printer has no department for VAT {rate} % (bill line "{item}"); nothing was printed. Ask IT to add it to the driver’s departments.',
+    it: 'La stampante fiscale non ha un reparto per l’IVA al {rate} % (riga del conto "{item}"); non è stato stampato nulla. Chiedere all’assistenza informatica di aggiungerlo ai reparti del driver.',
   },
   mixedRates: {
-    en: 'The bill line “{item}” mixes VAT rates, which one receipt line cannot show; nothing was printed. Split the item on the platform, then issue the receipt again.',
-    it: 'La riga del conto “{item}” mescola aliquote IVA diverse, che una riga di scontrino non può mostrare; non è stato stampato nulla. Dividere l’articolo sulla piattaforma, poi emettere di nuovo lo scontrino.',
+    en: 'The bill line "{item}" mixes VAT rates, which one receipt line cannot show; nothing was printed. Split the item on the platform, then issue the receipt again.',
+    it: 'La riga del conto "{item}" mescola aliquote IVA diverse, che una riga di scontrino non può mostrare; non è stato stampato nulla. Dividere l’articolo sulla piattaforma, poi emettere di nuovo lo scontrino.',
   },
   unknownPayment: {
     en: 'The bill has a payment of type {type}, which the agent does not know how to record on the fiscal printer; nothing was printed. Ask IT to map it in the driver’s payments.',
