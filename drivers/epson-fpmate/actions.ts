@@ -3,7 +3,7 @@ import { defineAction } from '../../src/drivers-api/actions.js';
 import type { DeviceAction, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { ClosureRecord } from './fiscal-state.js';
-import { fiscalNotes } from './messages.js';
+import { fiscalNotes, epsonActionWords as w } from './messages.js';
 import type { VoidParams } from './void-receipt.js';
 
 /** What the actions need from the driver; each runs under the printer's mutex. */
@@ -42,33 +42,30 @@ export function epsonActions(host: ActionHost): DeviceAction[] {
   return [
     defineAction({
       name: 'x-report',
-      label: 'Print X report',
-      description: 'Prints the day’s financial report (X); it changes nothing on the printer.',
+      label: w.xLabel(),
+      description: w.xDescription(),
       fields: [],
       params: z.object({}).loose(),
       run: (_params, signal) => host.xReport(signal),
     }),
     defineAction({
       name: 'z-report',
-      label: 'Print Z report',
-      description:
-        'Closes the fiscal day now (Z report) instead of waiting for the scheduled closure; skipped when no receipt was printed since the last one.',
+      label: w.zLabel(),
+      description: w.zDescription(),
       fields: [],
-      confirm:
-        'Close the fiscal day now: the printer prints the Z report and sends the day to the tax agency.',
+      confirm: w.zConfirm(),
       params: z.object({}).loose(),
       run: async (_params, signal) => closureResult(await host.zReport(signal), host.serial() ?? 'unknown'),
     }),
     defineAction({
       name: 'void',
-      label: 'Void a receipt',
-      description:
-        'Voids (annullo) a receipt this printer printed, e.g. one printed after all for a command whose outcome was unknown and which was issued again.',
+      label: w.voidLabel(),
+      description: w.voidDescription(),
       fields: [
-        { name: 'receipt', label: 'Receipt number', required: true, placeholder: '0012-0034' },
-        { name: 'date', label: 'Printed on', required: false, kind: 'date' },
+        { name: 'receipt', label: w.receiptField(), required: true, placeholder: '0012-0034' },
+        { name: 'date', label: w.dateField(), required: false, kind: 'date' },
       ],
-      confirm: 'Void this receipt: the printer prints a void document for it.',
+      confirm: w.voidConfirm(),
       params: z
         .object({
           receipt: z.string().regex(RECEIPT, 'a receipt number like 0012-0034'),

@@ -180,6 +180,35 @@ const m = defineMessages('epson', {
   },
 });
 
+/** The Epson printer's device actions as the page and the command line name them. */
+export const epsonActionWords = defineMessages('epson.action', {
+  xLabel: { en: 'Print X report', it: 'Stampa rapporto X' },
+  xDescription: {
+    en: 'Prints the day’s financial report (X); it changes nothing on the printer.',
+    it: 'Stampa il rapporto finanziario del giorno (X); non cambia nulla sulla stampante.',
+  },
+  zLabel: { en: 'Print Z report', it: 'Stampa rapporto Z' },
+  zDescription: {
+    en: 'Closes the fiscal day now (Z report) instead of waiting for the scheduled closure; skipped when no receipt was printed since the last one.',
+    it: 'Chiude ora la giornata fiscale (rapporto Z) invece di attendere la chiusura programmata; non viene eseguito se dall’ultimo non è stato stampato alcuno scontrino.',
+  },
+  zConfirm: {
+    en: 'Close the fiscal day now: the printer prints the Z report and sends the day to the tax agency.',
+    it: 'Chiudere ora la giornata fiscale: la stampante stampa il rapporto Z e invia la giornata all’Agenzia delle Entrate.',
+  },
+  voidLabel: { en: 'Void a receipt', it: 'Annulla uno scontrino' },
+  voidDescription: {
+    en: 'Voids (annullo) a receipt this printer printed, e.g. one printed after all for a command whose outcome was unknown and which was issued again.',
+    it: 'Annulla uno scontrino stampato da questa stampante, per esempio uno stampato comunque per un comando dall’esito incerto che è stato emesso di nuovo.',
+  },
+  receiptField: { en: 'Receipt number', it: 'Numero dello scontrino' },
+  dateField: { en: 'Printed on', it: 'Stampato il' },
+  voidConfirm: {
+    en: 'Void this receipt: the printer prints a void document for it.',
+    it: 'Annullare questo scontrino: la stampante stampa un documento di annullo.',
+  },
+});
+
 /** The sentences above, with the arguments each call site has. */
 export const fiscalNotes = {
   unclassifiable: (item: string) => m.unclassifiable({ item }),

@@ -1,10 +1,12 @@
-import { loadConfig, readTokenFile } from '../config.js';
+import { loadConfig, localeOf, readTokenFile } from '../config.js';
 import { AgentError } from '../errors.js';
 import { createLogger } from '../log.js';
+import { messageRenderer } from '../messages/render.js';
 import { parseListen } from '../status/access.js';
 import { auditLine } from '../status/local-actions.js';
 import { createHttpClient, HttpFailure } from '../transport/http.js';
 import { type CliIo, firstSignal, line } from './io.js';
+import { cliMessages } from './messages.js';
 
 /**
  * Device actions from the command line (`frontdesk-agent report x|z`, `frontdesk-agent void`):
@@ -58,6 +60,7 @@ export async function deviceActionCommand(opts: DeviceActionOptions, io: CliIo):
     );
   }
   const base = baseUrl(config.status.listen);
+  const say = messageRenderer(localeOf(config, io.env), config.timezone);
   const token = config.status.accessTokenFile
     ? readTokenFile(config.status.accessTokenFile, 'status access token', io.env.CREDENTIALS_DIRECTORY)
     : undefined;
@@ -108,15 +111,15 @@ export async function deviceActionCommand(opts: DeviceActionOptions, io: CliIo):
     }
     const code = answer.error?.code ?? `HTTP_${response.status}`;
     audit({ result: 'failed', code });
-    line(io.stderr, answer.error?.notes ?? `The agent refused the action (HTTP ${response.status}).`);
+    line(
+      io.stderr,
+      answer.error?.notes ?? say.render(cliMessages.actionRefused({ status: response.status })),
+    );
     return 1;
   } catch (error) {
     if (error instanceof HttpFailure && !error.sent) {
       audit({ result: 'failed', code: 'AGENT_UNREACHABLE' });
-      line(
-        io.stderr,
-        `No agent answers at ${base}: the action runs in the agent, which holds the device. Start it (systemctl start frontdesk-agent), then try again.`,
-      );
+      line(io.stderr, say.render(cliMessages.agentUnreachable({ base })));
       return 1;
     }
     audit({ result: 'failed', code: error instanceof AgentError ? error.code : 'INTERNAL' });

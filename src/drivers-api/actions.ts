@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { DeviceAction, JobResult } from './types.js';
+import type { DeviceAction, DriverText, JobResult } from './types.js';
 
 /**
  * Types one device action with its own parameter type and hands it over as the contract's
@@ -8,10 +8,10 @@ import type { DeviceAction, JobResult } from './types.js';
  */
 export function defineAction<S extends z.ZodType>(action: {
   name: string;
-  label: string;
-  description: string;
+  label: DriverText;
+  description: DriverText;
   fields: DeviceAction['fields'];
-  confirm?: string;
+  confirm?: DriverText;
   params: S;
   run(params: z.output<S>, signal: AbortSignal): Promise<JobResult>;
 }): DeviceAction {

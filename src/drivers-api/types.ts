@@ -247,7 +247,7 @@ export interface ActionField {
   /** The parameter's name: the form field, and `--<name>` on the command line. */
   name: string;
   /** What the page shows beside the field. */
-  label: string;
+  label: DriverText;
   required: boolean;
   /** A hint shown in the empty field, e.g. "0012-0034". */
   placeholder?: string;
@@ -265,12 +265,12 @@ export interface DeviceAction<P = unknown> {
   /** Stable, kebab-case: the address `/actions/<device>/<name>`. */
   name: string;
   /** The button's text: "Print X report". */
-  label: string;
+  label: DriverText;
   /** One sentence: what it does and when to use it. */
-  description: string;
+  description: DriverText;
   fields: readonly ActionField[];
   /** When set, the page asks the person to tick this sentence before it runs. */
-  confirm?: string;
+  confirm?: DriverText;
   params: z.ZodType<P>;
   run(params: P, signal: AbortSignal): Promise<JobResult>;
 }

@@ -11,7 +11,6 @@ import {
 } from '../../../drivers/salto-encoder/protocol.js';
 import { replyError } from '../../../drivers/salto-encoder/replies.js';
 import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
-import { AgentError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log.js';
 import { english } from '../../../src/messages/render.js';
 import { createTransportFactory } from '../../../src/transport/factory.js';
