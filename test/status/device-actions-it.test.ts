@@ -1,0 +1,110 @@
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { epsonActions } from '../../drivers/epson-fpmate/actions.js';
+import { fiscalNotes } from '../../drivers/epson-fpmate/messages.js';
+import { runDeviceAction } from '../../src/agent/status-source.js';
+import { ManualClock } from '../../src/clock.js';
+import type { EngineDevice } from '../../src/commands/index.js';
+import type { Driver } from '../../src/drivers-api/types.js';
+import { createMemoryLogger } from '../../src/log.js';
+import { buildStatusServer } from '../../src/status/server.js';
+import { FakeSource, FISCAL_ID, NOW } from './fake-source.js';
+
+/**
+ * Issue 18.1 for the device actions: with `locale: it` the page names the Epson printer's actions,
+ * their fields and confirmations in Italian, and what an action answers (its Notes, a refusal) is
+ * Italian too — the same catalogue entries an English page shows in English.
+ */
+
+const actions = () =>
+  epsonActions({
+    serial: () => '99MEX012345',
+    xReport: async () => ({ notes: fiscalNotes.xReportPrinted('99MEX012345'), details: { report: 'x' } }),
+    zReport: async () => ({ status: 'skipped', reason: 'staff', detail: 'no document', at: NOW }),
+    voidReceipt: async () => ({ notes: fiscalNotes.voidSerialUnknown(), details: {} }),
+  });
+
+class ItalianActionSource extends FakeSource {
+  private readonly devices: EngineDevice[] = [
+    {
+      id: FISCAL_ID,
+      name: 'Stampante fiscale',
+      type: 'FiscalMachine',
+      driverKind: 'epson-fpmate',
+      driver: { actions } as unknown as Driver,
+    },
+  ];
+
+  constructor() {
+    super();
+    const fiscal = this.snap.devices.find((d) => d.id === FISCAL_ID);
+    if (fiscal) {
+      fiscal.name = 'Stampante fiscale';
+      fiscal.actions = actions().map(({ name, label, description, fields, confirm }) => ({
+        name,
+        label,
+        description,
+        fields: [...fields],
+        ...(confirm ? { confirm } : {}),
+      }));
+    }
+  }
+
+  runDeviceAction(deviceId: string, action: string, params: Record<string, string>, signal: AbortSignal) {
+    return runDeviceAction(this.devices, deviceId, action, params, signal);
+  }
+}
+
+const apps: FastifyInstance[] = [];
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((a) => a.close()));
+});
+
+const JSON_HEADERS = {
+  host: 'localhost:80',
+  origin: 'http://localhost:80',
+  'content-type': 'application/json',
+  accept: 'application/json',
+};
+
+describe('device actions in Italian', () => {
+  it('the page names the actions in Italian, and their answers are Italian', async () => {
+    const app = buildStatusServer({
+      source: new ItalianActionSource(),
+      log: createMemoryLogger(),
+      clock: new ManualClock(NOW),
+      locale: 'it',
+    });
+    apps.push(app);
+    const page = (await app.inject({ url: '/', headers: { host: 'localhost' } })).body;
+    expect(page).toContain('<h2>Operazioni sui dispositivi</h2>');
+    expect(page).toContain('<button type="submit">Stampa rapporto Z</button>');
+    expect(page).toContain('Chiudere ora la giornata fiscale: la stampante stampa il rapporto Z');
+    expect(page).toContain('Numero dello scontrino<input');
+    expect(page).not.toContain('Print Z report');
+
+    const listing = (await app.inject({ url: '/actions', headers: { host: 'localhost' } })).json() as {
+      csrfToken: string;
+    };
+    const post = (action: string, payload: object) =>
+      app.inject({
+        method: 'POST',
+        url: `/actions/${FISCAL_ID}/${action}`,
+        headers: { ...JSON_HEADERS, 'x-csrf-token': listing.csrfToken },
+        payload,
+      });
+    const done = await post('x-report', {});
+    expect(done.statusCode).toBe(200);
+    expect(done.json()).toMatchObject({
+      notes: 'Rapporto X (rapporto finanziario giornaliero) stampato su RT 99MEX012345',
+    });
+    const unconfirmed = await post('void', { receipt: '0012-0034' });
+    expect(unconfirmed.statusCode).toBe(400);
+    expect(unconfirmed.json()).toMatchObject({
+      error: {
+        code: 'NOT_CONFIRMED',
+        notes: 'Confermare prima: Annullare questo scontrino: la stampante stampa un documento di annullo.',
+      },
+    });
+  });
+});
