@@ -61,7 +61,7 @@ async function createDevice(
     deviceId: device.id,
     deviceName: name,
     timezone: config.timezone,
-    log: wiring.log.child({ device: name }),
+    log: wiring.log.child({ device: name, deviceId: device.id }),
     clock: wiring.clock,
     store: wiring.journal.deviceStore(device.id),
     platform: wiring.platform,

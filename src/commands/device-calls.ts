@@ -119,6 +119,7 @@ export class DeviceCalls {
         log.warn('checkpoint not for this driver; the outcome is unknown', {
           commandId: job.commandId,
           device: job.deviceId,
+          deviceName: device.name,
           reason: english(input.unknown),
         });
         outcome = { outcome: 'unknown', reason: input.unknown };
@@ -132,7 +133,12 @@ export class DeviceCalls {
       job.lastFailure = error.code;
       return { type: 'reconcileFailed', error: error.toJSON(), retriesUsed };
     }
-    log.info('reconciled', { commandId: job.commandId, device: job.deviceId, outcome: outcome.outcome });
+    log.info('reconciled', {
+      commandId: job.commandId,
+      device: job.deviceId,
+      deviceName: device.name,
+      outcome: outcome.outcome,
+    });
     switch (outcome.outcome) {
       case 'failed':
         return { type: 'reconciled', outcome: 'failed', error: toAgentError(outcome.error).toJSON() };

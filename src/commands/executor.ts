@@ -179,6 +179,7 @@ export class EffectExecutor {
       this.deps.log.info('command transition', {
         commandId,
         device: deviceId,
+        ...deviceNameField(this.deps.devices, deviceId),
         from: before.phase,
         to: after.phase,
         state: after.state,
@@ -211,7 +212,12 @@ export class EffectExecutor {
         step = await this.perform(device, job, step.phase, effect);
       }
     } catch (e) {
-      this.deps.log.warn('turn interrupted', { commandId, device: deviceId, ...errorFields(e) });
+      this.deps.log.warn('turn interrupted', {
+        commandId,
+        device: deviceId,
+        deviceName: device.name,
+        ...errorFields(e),
+      });
     } finally {
       this.jobs.delete(commandId);
     }
@@ -335,4 +341,13 @@ export class EffectExecutor {
       }
     }
   }
+}
+
+/** Log lines name a device beside its id (support reads names, tools read ids). */
+function deviceNameField(
+  devices: ReadonlyMap<string, EngineDevice>,
+  deviceId: string,
+): { deviceName?: string } {
+  const name = devices.get(deviceId)?.name;
+  return name ? { deviceName: name } : {};
 }
