@@ -72,7 +72,8 @@ function safeActions(device: EngineDevice): readonly DeviceAction[] {
   }
 }
 
-function actionInfo(action: DeviceAction): DeviceActionInfo {
+/** A device action as the page and `/actions` show it: its words and fields, without its code. */
+export function actionInfo(action: DeviceAction): DeviceActionInfo {
   const info: DeviceActionInfo = {
     name: action.name,
     label: action.label,

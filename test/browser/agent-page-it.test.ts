@@ -1,18 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
-import { DEVICES, e2eScenario, startAgent } from '../e2e/harness.js';
-import { CHROMIUM, launchChromium } from '../helpers/browser.js';
-import { type DaemonHandle, eventually, tempDir } from '../helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { DEVICES } from '../e2e/harness.js';
+import { CHROMIUM } from '../helpers/browser.js';
+import { eventually } from '../helpers/daemon.js';
 import { requireTool } from '../helpers/tools.js';
+import { screenshotPath, useRunningAgent } from './running-agent.js';
 
 const available = requireTool(
   CHROMIUM,
   'drives the Italian status page of the running agent in a real browser',
 );
-const outputDir = join(import.meta.dirname, '..', '..', 'test-output');
 
 /**
  * The real daemon with `locale: it`, against the platform simulator: the Notes the platform
@@ -20,26 +16,12 @@ const outputDir = join(import.meta.dirname, '..', '..', 'test-output');
  * screenshot (test-output/agent-status-page-it.png) is for people to look at.
  */
 describe.skipIf(!available)('status page of the running agent in Italian, in Chromium', () => {
-  let sim: PlatformSimulator;
-  let daemon: DaemonHandle;
-  let browser: Browser;
+  const running = useRunningAgent('browser-agent-it', { locale: 'it' });
 
-  beforeAll(async () => {
-    sim = await startPlatformSimulator({ scenario: e2eScenario() });
-    daemon = startAgent(sim, tempDir('browser-agent-it'), { locale: 'it' });
-    await daemon.start();
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await daemon?.stop();
-    await sim?.close();
-  });
-
-  const notesOf = (id: string) => sim.history(id).at(-1)?.notes ?? '';
+  const notesOf = (id: string) => running.sim.history(id).at(-1)?.notes ?? '';
 
   it('sends Italian Notes to the platform and shows the page in Italian, live, with the Cut keys form', async () => {
+    const { sim, daemon, browser } = running;
     const receipt = sim.createFiscalData({ deviceId: DEVICES.fiscalOk });
     const paperOut = sim.createFiscalPayload({ deviceId: DEVICES.fiscalPaperOut });
     const keys = sim.createKeys({ deviceId: DEVICES.keysOk, keyCount: 2 });
@@ -105,8 +87,7 @@ describe.skipIf(!available)('status page of the running agent in Italian, in Chr
       .toBe(`Comando ${created}: Eseguito`);
     expect(notesOf(created)).toMatch(/^2 chiavi per /);
 
-    mkdirSync(outputDir, { recursive: true });
-    await page.screenshot({ path: join(outputDir, 'agent-status-page-it.png'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('agent-status-page-it.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
   }, 90_000);
 });

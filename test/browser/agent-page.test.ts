@@ -1,37 +1,18 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
-import { DEVICES, e2eScenario, startAgent } from '../e2e/harness.js';
-import { CHROMIUM, launchChromium } from '../helpers/browser.js';
-import { type DaemonHandle, tempDir } from '../helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { DEVICES } from '../e2e/harness.js';
+import { CHROMIUM } from '../helpers/browser.js';
 import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';
+import { screenshotPath, useRunningAgent } from './running-agent.js';
 
 const available = requireTool(CHROMIUM, 'drives the status page of the running agent in a real browser');
-const outputDir = join(import.meta.dirname, '..', '..', 'test-output');
 
 /** The status page of the real daemon (a child process) against the platform simulator. */
 describe.skipIf(!available)('status page of the running agent, in Chromium', () => {
-  let sim: PlatformSimulator;
-  let daemon: DaemonHandle;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    sim = await startPlatformSimulator({ scenario: e2eScenario() });
-    daemon = startAgent(sim, tempDir('browser-agent'));
-    await daemon.start();
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await daemon?.stop();
-    await sim?.close();
-  });
+  const running = useRunningAgent('browser-agent');
 
   it('shows devices and processed commands, updates live, and cuts keys from the form', async () => {
+    const { sim, daemon, browser } = running;
     const done = sim.createFiscalPayload({ deviceId: DEVICES.fiscalOk });
     await eventually('the first receipt', () => sim.command(done.id)?.state === 'Processed');
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
@@ -81,12 +62,12 @@ describe.skipIf(!available)('status page of the running agent, in Chromium', () 
     );
     expect(sim.command(created)?.reservationId).toBe(reservation.id);
 
-    mkdirSync(outputDir, { recursive: true });
-    await page.screenshot({ path: join(outputDir, 'agent-status-page.png'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('agent-status-page.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
   }, 90_000);
 
   it('turns /healthz to 503 while the platform is unreachable and back to 200 when it returns', async () => {
+    const { sim, daemon } = running;
     const health = async () => (await fetch(`${daemon.statusUrl()}/healthz`)).status;
     expect(await health()).toBe(200);
     sim.setFaults({ serverErrors: { rate: 1, next: 0, status: 503 } });

@@ -38,7 +38,7 @@ describe('engine: a command’s life', () => {
     expect(transitions[2]?.endToEndMs).toBeGreaterThanOrEqual(13_000);
     expect(
       h.log.lines.some((l) =>
-        /command transition .*commandId=k1 device=dev-keys-1 from=running to=finished/.test(l),
+        /command transition .*commandId=k1 device=dev-keys-1 deviceName=.+ from=running to=finished/.test(l),
       ),
     ).toBe(true);
 

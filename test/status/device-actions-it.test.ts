@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { epsonActions } from '../../drivers/epson-fpmate/actions.js';
 import { fiscalNotes } from '../../drivers/epson-fpmate/messages.js';
-import { runDeviceAction } from '../../src/agent/status-source.js';
+import { actionInfo, runDeviceAction } from '../../src/agent/status-source.js';
 import { ManualClock } from '../../src/clock.js';
 import type { EngineDevice } from '../../src/commands/index.js';
 import type { Driver } from '../../src/drivers-api/types.js';
@@ -40,13 +40,7 @@ class ItalianActionSource extends FakeSource {
     const fiscal = this.snap.devices.find((d) => d.id === FISCAL_ID);
     if (fiscal) {
       fiscal.name = 'Stampante fiscale';
-      fiscal.actions = actions().map(({ name, label, description, fields, confirm }) => ({
-        name,
-        label,
-        description,
-        fields: [...fields],
-        ...(confirm ? { confirm } : {}),
-      }));
+      fiscal.actions = actions().map(actionInfo);
     }
   }
 
