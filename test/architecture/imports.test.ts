@@ -1,16 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, tsFiles } from '../helpers/source-files.js';
 
-const root = join(import.meta.dirname, '..', '..');
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return tsFiles(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
-}
+const root = REPO_ROOT;
 
 const importPattern = /(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g;
 

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import {
 } from '../../src/messages/catalogue.js';
 import '../../src/messages/core-catalogues.js';
 import { messageRenderer } from '../../src/messages/render.js';
+import { REPO_ROOT, tsFiles } from '../helpers/source-files.js';
 
 /**
  * The one completeness test of what people read: every entry of the catalogue, from the core and
@@ -21,15 +22,7 @@ import { messageRenderer } from '../../src/messages/render.js';
  * catalogue in the tree is reached from the two places the agent loads them from.
  */
 
-const root = join(import.meta.dirname, '..', '..');
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return tsFiles(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
-}
+const root = REPO_ROOT;
 
 type Element = {
   type: number;

@@ -2,13 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { epsonActions } from '../../drivers/epson-fpmate/actions.js';
 import { fiscalNotes } from '../../drivers/epson-fpmate/messages.js';
-import { actionInfo, runDeviceAction } from '../../src/agent/status-source.js';
 import { ManualClock } from '../../src/clock.js';
-import type { EngineDevice } from '../../src/commands/index.js';
-import type { Driver } from '../../src/drivers-api/types.js';
 import { createMemoryLogger } from '../../src/log.js';
 import { buildStatusServer } from '../../src/status/server.js';
-import { FakeSource, FISCAL_ID, NOW } from './fake-source.js';
+import { ActionSource } from './action-source.js';
+import { FISCAL_ID, NOW } from './fake-source.js';
 
 /**
  * Issue 18.1 for the device actions: with `locale: it` the page names the Epson printer's actions,
@@ -23,31 +21,6 @@ const actions = () =>
     zReport: async () => ({ status: 'skipped', reason: 'staff', detail: 'no document', at: NOW }),
     voidReceipt: async () => ({ notes: fiscalNotes.voidSerialUnknown(), details: {} }),
   });
-
-class ItalianActionSource extends FakeSource {
-  private readonly devices: EngineDevice[] = [
-    {
-      id: FISCAL_ID,
-      name: 'Stampante fiscale',
-      type: 'FiscalMachine',
-      driverKind: 'epson-fpmate',
-      driver: { actions } as unknown as Driver,
-    },
-  ];
-
-  constructor() {
-    super();
-    const fiscal = this.snap.devices.find((d) => d.id === FISCAL_ID);
-    if (fiscal) {
-      fiscal.name = 'Stampante fiscale';
-      fiscal.actions = actions().map(actionInfo);
-    }
-  }
-
-  runDeviceAction(deviceId: string, action: string, params: Record<string, string>, signal: AbortSignal) {
-    return runDeviceAction(this.devices, deviceId, action, params, signal);
-  }
-}
 
 const apps: FastifyInstance[] = [];
 afterEach(async () => {
@@ -64,7 +37,7 @@ const JSON_HEADERS = {
 describe('device actions in Italian', () => {
   it('the page names the actions in Italian, and their answers are Italian', async () => {
     const app = buildStatusServer({
-      source: new ItalianActionSource(),
+      source: new ActionSource(actions, 'Stampante fiscale'),
       log: createMemoryLogger(),
       clock: new ManualClock(NOW),
       locale: 'it',

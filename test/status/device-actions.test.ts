@@ -1,16 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-
-import { runDeviceAction } from '../../src/agent/status-source.js';
 import { ManualClock } from '../../src/clock.js';
-import type { EngineDevice } from '../../src/commands/index.js';
-import { defineAction } from '../../src/drivers-api/actions.js';
-import type { DeviceAction, Driver, JobResult } from '../../src/drivers-api/types.js';
-import { AgentError } from '../../src/errors.js';
 import { createMemoryLogger } from '../../src/log.js';
 import { buildStatusServer } from '../../src/status/server.js';
-import { FakeSource, FISCAL_ID, NOW } from './fake-source.js';
+import { ActionSource, calls } from './action-source.js';
+import { FISCAL_ID, NOW } from './fake-source.js';
 
 /**
  * The device actions of the status server (src/status/device-actions.ts): the same guard as the
@@ -18,74 +12,6 @@ import { FakeSource, FISCAL_ID, NOW } from './fake-source.js';
  * LocalActions budget, one audit line per attempt — with the actions' own schemas deciding what
  * parameters are valid.
  */
-
-const calls: Array<{ action: string; params: unknown }> = [];
-
-function actions(): DeviceAction[] {
-  return [
-    defineAction({
-      name: 'x-report',
-      label: 'Print X report',
-      description: 'The day’s financial report.',
-      fields: [],
-      params: z.object({}).loose(),
-      run: async (params) => {
-        calls.push({ action: 'x-report', params });
-        return { notes: 'X report printed on RT 99MEX012345', details: { report: 'x' } };
-      },
-    }),
-    defineAction({
-      name: 'void',
-      label: 'Void a receipt',
-      description: 'Voids a receipt.',
-      fields: [{ name: 'receipt', label: 'Receipt number', required: true, placeholder: '0012-0034' }],
-      confirm: 'Void this receipt.',
-      params: z.object({ receipt: z.string().regex(/^\d{4}-\d{4}$/, 'a receipt number like 0012-0034') }),
-      run: async (params): Promise<JobResult> => {
-        calls.push({ action: 'void', params });
-        if (params.receipt === '0000-0009')
-          throw new AgentError('FISCAL_REJECTED', 'refused', { notes: 'The printer says no.' });
-        return {
-          notes: `Void 0013-0002 on RT 99MEX012345 (void of ${params.receipt})`,
-          details: {
-            receiptNumber: '0013-0002',
-            zNumber: 13,
-            free: 'a sentence with spaces, commas and more than forty characters',
-          },
-        };
-      },
-    }),
-  ];
-}
-
-class ActionSource extends FakeSource {
-  private readonly devices: EngineDevice[] = [
-    {
-      id: FISCAL_ID,
-      name: 'Fiscal printer',
-      type: 'FiscalMachine',
-      driverKind: 'epson-fpmate',
-      driver: { actions } as unknown as Driver,
-    },
-  ];
-
-  constructor() {
-    super();
-    const fiscal = this.snap.devices.find((d) => d.id === FISCAL_ID);
-    if (fiscal)
-      fiscal.actions = actions().map(({ name, label, description, fields, confirm }) => ({
-        name,
-        label,
-        description,
-        fields: [...fields],
-        ...(confirm ? { confirm } : {}),
-      }));
-  }
-
-  runDeviceAction(deviceId: string, action: string, params: Record<string, string>, signal: AbortSignal) {
-    return runDeviceAction(this.devices, deviceId, action, params, signal);
-  }
-}
 
 const apps: FastifyInstance[] = [];
 afterEach(async () => {
