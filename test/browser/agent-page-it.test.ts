@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEVICES } from '../e2e/harness.js';
 import { CHROMIUM } from '../helpers/browser.js';
-import { eventually } from '../helpers/daemon.js';
+import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';
 import { screenshotPath, useRunningAgent } from './running-agent.js';
 
@@ -26,7 +26,9 @@ describe.skipIf(!available)('status page of the running agent in Italian, in Chr
     const paperOut = sim.createFiscalPayload({ deviceId: DEVICES.fiscalPaperOut });
     const keys = sim.createKeys({ deviceId: DEVICES.keysOk, keyCount: 2 });
     for (const c of [receipt, paperOut, keys]) {
-      await eventually(() => ['Processed', 'Error'].includes(sim.command(c.id)?.state ?? ''), 20_000, c.id);
+      await eventually(`command ${c.id} finished`, () =>
+        ['Processed', 'Error'].includes(sim.command(c.id)?.state ?? ''),
+      );
     }
     // What the platform received, in Italian: the receipt's numbers and total in the Italian form.
     expect(notesOf(receipt.id)).toMatch(/^Scontrino \d{4}-\d{4} su RT \w+, totale \d+,\d\d\u00a0€$/);
@@ -47,9 +49,15 @@ describe.skipIf(!available)('status page of the running agent in Italian, in Chr
       'Codifica chiavi',
       'Dispositivi',
     ]) {
-      await expect.poll(() => page.getByRole('heading', { name: heading }).count()).toBe(1);
+      await eventually(
+        `the heading ${heading}`,
+        async () => (await page.getByRole('heading', { name: heading }).count()) === 1,
+      );
     }
-    await expect.poll(() => page.locator('#live').textContent(), { timeout: 10_000 }).toBe('In diretta');
+    await eventually(
+      'the page to say it is live',
+      async () => (await page.locator('#live').textContent()) === 'In diretta',
+    );
     const row = page.locator(`tr[data-command-id="${receipt.id}"]`);
     expect(await row.textContent()).toMatch(/Scontrino \d{4}-\d{4} su RT/);
     expect(await row.textContent()).toMatch(/Totale: \d+,\d\d\u00a0€/);
@@ -60,11 +68,11 @@ describe.skipIf(!available)('status page of the running agent in Italian, in Chr
 
     // A live update: a command created now appears without a reload, its state in Italian.
     const live = sim.createKeys({ deviceId: DEVICES.keysOk, keyCount: 1 });
-    await expect
-      .poll(() => page.locator(`tr[data-command-id="${live.id}"]`).getAttribute('data-state'), {
-        timeout: 20_000,
-      })
-      .toBe('Processed');
+    await eventually(
+      `the live command ${live.id} shown Processed`,
+      async () =>
+        (await page.locator(`tr[data-command-id="${live.id}"]`).getAttribute('data-state')) === 'Processed',
+    );
     expect(await page.locator(`tr[data-command-id="${live.id}"] .badge`).first().textContent()).toBe(
       'Eseguito',
     );
@@ -79,12 +87,14 @@ describe.skipIf(!available)('status page of the running agent in Italian, in Chr
     await form.locator('input[name="reservationId"]').fill(reservation.id);
     await form.locator('input[name="keyCount"]').fill('2');
     await form.locator('button[type="submit"]').click();
-    await expect.poll(() => page.locator('#cut-result').getAttribute('data-command-id')).toBeTruthy();
-    const created = (await page.locator('#cut-result').getAttribute('data-command-id')) as string;
-    await eventually(() => sim.command(created)?.state === 'Processed', 20_000, 'the cut-keys command');
-    await expect
-      .poll(() => page.locator('#cut-result').textContent(), { timeout: 10_000 })
-      .toBe(`Comando ${created}: Eseguito`);
+    const created = await eventually('the cut-keys form to name its command', () =>
+      page.locator('#cut-result').getAttribute('data-command-id'),
+    );
+    await eventually('the cut-keys command', () => sim.command(created)?.state === 'Processed');
+    await eventually(
+      'the cut-keys result in Italian',
+      async () => (await page.locator('#cut-result').textContent()) === `Comando ${created}: Eseguito`,
+    );
     expect(notesOf(created)).toMatch(/^2 chiavi per /);
 
     await page.screenshot({ path: screenshotPath('agent-status-page-it.png'), fullPage: true });

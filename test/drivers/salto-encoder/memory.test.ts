@@ -83,7 +83,10 @@ describe('salto-encoder over memory: link life', () => {
       'The encoder was disconnected while writing key 2 of 3 for room 101; test that card before handing it out. 1 of 3 keys was cut before this.',
     );
     expect(first.progress).toEqual([1 / 3]);
-    await eventually('unplugged status', () => words(driver.status().summary) === 'unplugged — waiting for it');
+    await eventually(
+      'unplugged status',
+      () => words(driver.status().summary) === 'unplugged — waiting for it',
+    );
     expect(driver.status().warnings.map(words)).toEqual([
       'The encoder is unplugged or not answering; the agent reconnects by itself as soon as it is back.',
     ]);
