@@ -209,7 +209,8 @@ function reader(raw: unknown, what: string): ItemReader {
     },
     embedded(text, field) {
       const read = embeddedField(text, field);
-      if (typeof read === 'string') throw new Refusal(invalid(raw, what, read, connectorMessages.commandOversized()));
+      if (typeof read === 'string')
+        throw new Refusal(invalid(raw, what, read, connectorMessages.commandOversized()));
       return read;
     },
     refuse(message) {
