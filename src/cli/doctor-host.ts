@@ -1,41 +1,50 @@
 import { accessSync, constants, existsSync, statfsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Config } from '../config.js';
+import { type MessageRenderer, messageRenderer } from '../messages/render.js';
 import type { Check } from './doctor-report.js';
 import { type JournalStatistics, readJournalStatistics } from './journal-statistics.js';
+import { doctorMessages as m } from './messages.js';
 import { findProgram, runProgram } from './programs.js';
 
 /**
  * Doctor's checks of this PC: the journal (integrity with `PRAGMA quick_check` on a read-only
  * connection, writable by the agent, a few figures), the free disk space where it lives, and the
- * systemd unit's state when systemd runs here.
+ * systemd unit's state when systemd runs here. Their words are in `say`'s language (English unless
+ * told).
  */
+
+const ENGLISH = messageRenderer('en');
 
 /** Less free space than this on the journal's file system is a failure. */
 export const MIN_FREE_BYTES = 100 * 1024 * 1024;
 
-function unwritableFix(path: string, code: string | undefined): string[] {
+function unwritableFix(path: string, code: string | undefined, say: MessageRenderer): string[] {
   const dir = dirname(path);
-  if (code === 'EROFS')
-    return [
-      `The file system holding ${dir} is read-only: check \`findmnt -T ${dir}\` and the disk's health (sudo dmesg), then remount it read-write.`,
-    ];
-  return [
-    `Give the journal back to the service user: sudo chown -R frontdesk-agent: ${dir} && sudo chmod -R u+rwX ${dir}.`,
-    `If that is already so, \`lsattr ${path}\` may show the immutable flag: sudo chattr -i ${path}.`,
-  ];
-}
-
-/** The journal check with `status` and `summary`, and any `fix` or `details`. */
-function journal(status: Check['status'], summary: string, more: Pick<Check, 'fix' | 'details'> = {}): Check {
-  return { id: 'journal', title: 'journal', status, summary, ...more };
+  if (code === 'EROFS') return [say.render(m.readOnlyFix({ dir }))];
+  return [say.render(m.chownFix({ dir })), say.render(m.immutableFix({ path }))];
 }
 
 /** The journal check, plus its statistics for the support bundle. */
-export function checkJournal(config: Config): { check: Check; statistics?: JournalStatistics } {
+export function checkJournal(
+  config: Config,
+  say: MessageRenderer = ENGLISH,
+): { check: Check; statistics?: JournalStatistics } {
+  /** The journal check with `status` and `summary`, and any `fix` or `details`. */
+  const journal = (
+    status: Check['status'],
+    summary: string,
+    more: Pick<Check, 'fix' | 'details'> = {},
+  ): Check => ({
+    id: 'journal',
+    title: say.render(m.titleJournal()),
+    status,
+    summary,
+    ...more,
+  });
   if (config.journal.path === ':memory:')
     return {
-      check: journal('skip', 'in memory (:memory:), nothing to check'),
+      check: journal('skip', say.render(m.journalInMemory())),
     };
   const path = resolve(config.journal.path);
   const dir = dirname(path);
@@ -45,18 +54,14 @@ export function checkJournal(config: Config): { check: Check; statistics?: Journ
     try {
       accessSync(where, constants.W_OK);
       return {
-        check: journal('ok', `${path} does not exist yet; the agent creates it at its first start`),
+        check: journal('ok', say.render(m.journalNotYet({ path }))),
       };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       return {
-        check: journal(
-          'fail',
-          `${path} does not exist and the agent cannot create it: ${where} cannot be written (${code})`,
-          {
-            fix: unwritableFix(join(where, basename(path)), code),
-          },
-        ),
+        check: journal('fail', say.render(m.journalCannotCreate({ path, where, code: code ?? 'error' })), {
+          fix: unwritableFix(join(where, basename(path)), code, say),
+        }),
       };
     }
   }
@@ -68,13 +73,9 @@ export function checkJournal(config: Config): { check: Check; statistics?: Journ
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       return {
-        check: journal(
-          'fail',
-          `the agent cannot write ${target} (${code}): it would stop recording, and refuse to start`,
-          {
-            fix: unwritableFix(path, code),
-          },
-        ),
+        check: journal('fail', say.render(m.journalCannotWrite({ target, code: code ?? 'error' })), {
+          fix: unwritableFix(path, code, say),
+        }),
       };
     }
   }
@@ -83,36 +84,36 @@ export function checkJournal(config: Config): { check: Check; statistics?: Journ
     statistics = readJournalStatistics(path);
   } catch (error) {
     return {
-      check: journal('fail', `${path} cannot be read as a journal: ${(error as Error).message}`, {
-        fix: [
-          `Stop the agent, keep a copy of ${dir}, and send a support bundle (frontdesk-agent support-bundle): the journal is the record of receipts that refunds refer to, never delete it.`,
-        ],
+      check: journal('fail', say.render(m.journalUnreadable({ path, error: (error as Error).message })), {
+        fix: [say.render(m.journalUnreadableFix({ dir }))],
       }),
     };
   }
   if (statistics.quickCheck !== 'ok') {
     return {
-      check: journal('fail', `integrity check failed: ${statistics.quickCheck}`, {
-        fix: [
-          `Stop the agent (sudo systemctl stop frontdesk-agent), keep a copy of ${dir}, and send a support bundle: the journal is the record of receipts that refunds refer to, never delete it.`,
-        ],
+      check: journal('fail', say.render(m.journalCorrupt({ result: statistics.quickCheck })), {
+        fix: [say.render(m.journalCorruptFix({ dir }))],
       }),
       statistics,
     };
   }
   const mb = ((statistics.fileBytes + statistics.walBytes) / 1024 / 1024).toFixed(1);
   return {
-    check: journal('ok', `${path}: integrity ok, writable, ${mb} MB`, {
-      details: [
-        `${statistics.commands.total} commands kept, ${statistics.commands.inFlight} in flight; ${statistics.outbox.pending} results waiting${
-          statistics.outbox.oldestAgeSeconds === undefined
-            ? ''
-            : ` (oldest ${statistics.outbox.oldestAgeSeconds} s)`
-        }`,
-      ],
+    check: journal('ok', say.render(m.journalOk({ path, mb })), {
+      details: [say.render(figures(statistics))],
     }),
     statistics,
   };
+}
+
+function figures(statistics: JournalStatistics) {
+  const counts = {
+    total: statistics.commands.total,
+    inFlight: statistics.commands.inFlight,
+    pending: statistics.outbox.pending,
+  };
+  const age = statistics.outbox.oldestAgeSeconds;
+  return age === undefined ? m.journalFigures(counts) : m.journalFiguresOldest({ ...counts, age });
 }
 
 function nearestExisting(path: string): string {
@@ -121,34 +122,32 @@ function nearestExisting(path: string): string {
   return current;
 }
 
-export function checkDisk(config: Config): Check {
-  const title = 'disk';
+export function checkDisk(config: Config, say: MessageRenderer = ENGLISH): Check {
+  const title = say.render(m.titleDisk());
   if (config.journal.path === ':memory:')
-    return { id: 'disk', title, status: 'skip', summary: 'the journal is in memory' };
+    return { id: 'disk', title, status: 'skip', summary: say.render(m.diskInMemory()) };
   const where = nearestExisting(dirname(resolve(config.journal.path)));
   try {
     const fs = statfsSync(where);
     const free = fs.bavail * fs.bsize;
     const total = fs.blocks * fs.bsize;
-    const gb = (n: number) => `${(n / 1024 ** 3).toFixed(1)} GB`;
+    const gb = (n: number) => (n / 1024 ** 3).toFixed(1);
     const percent = total > 0 ? Math.round((free / total) * 100) : 0;
-    const summary = `${gb(free)} free of ${gb(total)} (${percent} %) where the journal lives (${where})`;
+    const summary = say.render(m.diskFree({ free: gb(free), total: gb(total), percent, where }));
     if (free >= MIN_FREE_BYTES) return { id: 'disk', title, status: 'ok', summary };
     return {
       id: 'disk',
       title,
       status: 'fail',
       summary,
-      fix: [
-        `Free space on that file system (at least ${MIN_FREE_BYTES / 1024 / 1024} MB): sudo journalctl --vacuum-size=200M, old files in /var/log and /tmp.`,
-      ],
+      fix: [say.render(m.diskFix({ mb: MIN_FREE_BYTES / 1024 / 1024 }))],
     };
   } catch (error) {
     return {
       id: 'disk',
       title,
       status: 'skip',
-      summary: `cannot read ${where}: ${(error as Error).message}`,
+      summary: say.render(m.cannotRead({ where, error: (error as Error).message })),
     };
   }
 }
@@ -156,14 +155,16 @@ export function checkDisk(config: Config): Check {
 /** The properties doctor reads from `systemctl show`. */
 const PROPERTIES = ['LoadState', 'ActiveState', 'SubState', 'Result', 'NRestarts', 'ActiveEnterTimestamp'];
 
-export async function checkSystemd(unit: string, env: NodeJS.ProcessEnv): Promise<Check> {
-  const title = 'systemd';
-  const inside = env.INVOCATION_ID
-    ? [`doctor itself runs in a systemd unit (INVOCATION_ID ${env.INVOCATION_ID})`]
-    : [];
+export async function checkSystemd(
+  unit: string,
+  env: NodeJS.ProcessEnv,
+  say: MessageRenderer = ENGLISH,
+): Promise<Check> {
+  const title = say.render(m.titleSystemd());
+  const inside = env.INVOCATION_ID ? [say.render(m.insideUnit({ id: env.INVOCATION_ID }))] : [];
   const systemctl = findProgram('systemctl', env);
   if (!systemctl)
-    return { id: 'systemd', title, status: 'skip', summary: 'no systemctl on this PC', details: inside };
+    return { id: 'systemd', title, status: 'skip', summary: say.render(m.noSystemctl()), details: inside };
   const run = await runProgram(
     systemctl,
     ['show', unit, '--no-pager', `--property=${PROPERTIES.join(',')}`],
@@ -178,7 +179,7 @@ export async function checkSystemd(unit: string, env: NodeJS.ProcessEnv): Promis
       id: 'systemd',
       title,
       status: 'skip',
-      summary: `systemd does not answer here: ${why}`,
+      summary: say.render(m.systemdSilent({ why })),
       details: inside,
     };
   }
@@ -194,15 +195,15 @@ export async function checkSystemd(unit: string, env: NodeJS.ProcessEnv): Promis
       id: 'systemd',
       title,
       status: 'skip',
-      summary: `${unit} is not installed as a service (LoadState ${props.LoadState ?? 'unknown'}); systemd/install.sh installs it`,
+      summary: say.render(m.notInstalled({ unit, state: props.LoadState ?? 'unknown' })),
       details: inside,
     };
   }
   const restarts = Number(props.NRestarts ?? 0);
   const details = [
     ...inside,
-    ...(props.ActiveEnterTimestamp ? [`active since ${props.ActiveEnterTimestamp}`] : []),
-    ...(restarts > 0 ? [`systemd restarted it ${restarts} times: journalctl -u ${unit} shows why`] : []),
+    ...(props.ActiveEnterTimestamp ? [say.render(m.activeSince({ since: props.ActiveEnterTimestamp }))] : []),
+    ...(restarts > 0 ? [say.render(m.restarted({ count: restarts, unit }))] : []),
   ];
   const state = `${props.ActiveState} (${props.SubState})${props.Result && props.Result !== 'success' ? `, result ${props.Result}` : ''}`;
   if (props.ActiveState === 'active')
@@ -213,6 +214,6 @@ export async function checkSystemd(unit: string, env: NodeJS.ProcessEnv): Promis
     status: 'fail',
     summary: `${unit}: ${state}`,
     details,
-    fix: [`journalctl -u ${unit} -e says why it stopped; start it with: sudo systemctl restart ${unit}.`],
+    fix: [say.render(m.unitStoppedFix({ unit }))],
   };
 }

@@ -1,11 +1,13 @@
 import type { FactValue } from '../drivers-api/types.js';
 import { isMessage } from '../messages/message.js';
-import { english } from '../messages/render.js';
+import { english, type MessageRenderer, messageRenderer } from '../messages/render.js';
+import { doctorMessages } from './messages.js';
 
 /**
  * What `doctor` found: an ordered checklist. Each check is `ok`, `fail` (counted: the exit code
  * is the number of failures), `skip` (could not be checked, and says why) or `info` (a fact, not
- * a verdict). A failure always carries `fix`: what to do, one sentence each.
+ * a verdict). A failure always carries `fix`: what to do, one sentence each. Titles, summaries,
+ * details and fixes are words in the language the run was made in (`runDoctor`'s `locale`).
  */
 export type CheckStatus = 'ok' | 'fail' | 'skip' | 'info';
 
@@ -70,19 +72,21 @@ function wrap(text: string): string[] {
   return lines;
 }
 
-/** The checklist for a terminal: one line per check, facts and fixes indented below it. */
-export function renderText(result: DoctorReport): string {
-  const lines = [`frontdesk-agent doctor ${result.version}: ${result.config}`, ''];
+/** The checklist for a terminal: one line per check, facts and fixes indented below it, in `say`'s language. */
+export function renderText(result: DoctorReport, say: MessageRenderer = messageRenderer('en')): string {
+  const lines = [say.render(doctorMessages.heading({ version: result.version, config: result.config })), ''];
   for (const check of result.checks) {
     lines.push(`[${MARK[check.status]}] ${check.title} — ${check.summary}`);
     for (const detail of check.details ?? []) for (const part of wrap(detail)) lines.push(`${INDENT}${part}`);
-    for (const fix of check.fix ?? []) lines.push(`${INDENT}fix: ${fix}`);
+    for (const fix of check.fix ?? []) lines.push(`${INDENT}${say.render(doctorMessages.fixLine({ fix }))}`);
   }
   lines.push('');
   lines.push(
-    result.failures === 0
-      ? 'No problems found.'
-      : `${result.failures} problem${result.failures === 1 ? '' : 's'} found (exit code ${exitCodeOf(result)}).`,
+    say.render(
+      result.failures === 0
+        ? doctorMessages.noProblems()
+        : doctorMessages.problems({ count: result.failures, code: exitCodeOf(result) }),
+    ),
   );
   return `${lines.join('\n')}\n`;
 }

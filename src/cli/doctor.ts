@@ -1,7 +1,10 @@
 import { resolve } from 'node:path';
-import { type Config, loadConfig, type Secrets } from '../config.js';
+import { type Config, loadConfig, localeOf, type Secrets } from '../config.js';
 import type { DriverRegistry } from '../drivers-api/types.js';
 import { toAgentError } from '../errors.js';
+import type { Locale } from '../messages/catalogue.js';
+import { defaultLocale } from '../messages/locale.js';
+import { type MessageRenderer, messageRenderer } from '../messages/render.js';
 import type { PlatformSimulator } from '../simulator/index.js';
 import { agentVersion } from '../version.js';
 import { checkDevices } from './check-config.js';
@@ -11,6 +14,7 @@ import { checkPlatform, checkTokens } from './doctor-platform.js';
 import { type Check, type DoctorReport, exitCodeOf, renderText, report } from './doctor-report.js';
 import type { CliIo } from './io.js';
 import type { JournalStatistics } from './journal-statistics.js';
+import { doctorMessages } from './messages.js';
 
 export interface DoctorOptions {
   config: string;
@@ -18,6 +22,11 @@ export interface DoctorOptions {
   unit?: string;
   /** Bound on each network step: the platform request, each device, the status page. */
   timeoutMs?: number;
+  /**
+   * The checklist's language: `configured` is what staff read (`locale`, else `defaultLocale`'s
+   * rule); the default, English, is what support and tools read (the support bundle, `--json`).
+   */
+  locale?: Locale | 'configured';
 }
 
 /** The checklist, plus what the support bundle also wants to keep. */
@@ -26,6 +35,8 @@ export interface DoctorRun {
   config?: Config;
   secrets: string[];
   journal?: JournalStatistics;
+  /** The renderer of the checklist's language, for printing it. */
+  say: MessageRenderer;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -45,9 +56,11 @@ export async function runDoctor(
   const unit = options.unit ?? 'frontdesk-agent.service';
   const checks: Check[] = [];
   const secrets: string[] = [];
+  const wanted = options.locale ?? 'en';
+  let say = messageRenderer(wanted === 'configured' ? defaultLocale('', env) : wanted);
   const finish = async (extra: Partial<DoctorRun> = {}): Promise<DoctorRun> => {
-    checks.push(await checkSystemd(unit, env));
-    return { report: report(agentVersion(), options.config, new Date(), checks), secrets, ...extra };
+    checks.push(await checkSystemd(unit, env, say));
+    return { report: report(agentVersion(), options.config, new Date(), checks), secrets, say, ...extra };
   };
 
   let config: Config;
@@ -56,15 +69,14 @@ export async function runDoctor(
   } catch (error) {
     checks.push({
       id: 'config',
-      title: 'configuration',
+      title: say.render(doctorMessages.titleConfig()),
       status: 'fail',
       summary: toAgentError(error).message.replace(/\n/g, '; '),
-      fix: [
-        `Correct ${options.config} (config/agent.example.yaml documents every key), then run doctor again.`,
-      ],
+      fix: [say.render(doctorMessages.configFix({ config: options.config }))],
     });
     return finish();
   }
+  if (wanted === 'configured') say = messageRenderer(localeOf(config, env), config.timezone);
   const problems = await checkDevices(config, registry).catch((error: unknown) => [
     toAgentError(error).message,
   ]);
@@ -72,18 +84,18 @@ export async function runDoctor(
     problems.length === 0
       ? {
           id: 'config',
-          title: 'configuration',
+          title: say.render(doctorMessages.titleConfig()),
           status: 'ok',
-          summary: `valid: ${config.devices.length} devices, journal ${config.journal.path}`,
+          summary: say.render(
+            doctorMessages.configValid({ count: config.devices.length, journal: config.journal.path }),
+          ),
         }
       : {
           id: 'config',
-          title: 'configuration',
+          title: say.render(doctorMessages.titleConfig()),
           status: 'fail',
           summary: problems.join('; '),
-          fix: [
-            `Correct these paths in ${options.config} (the drivers' README files document their options).`,
-          ],
+          fix: [say.render(doctorMessages.configPathsFix({ config: options.config }))],
         },
   );
 
@@ -109,21 +121,31 @@ export async function runDoctor(
       checks.push(
         {
           id: 'platform',
-          title: 'platform',
+          title: say.render(doctorMessages.titlePlatform()),
           status: 'skip',
-          summary: 'no tokens to ask it with (see tokens)',
+          summary: say.render(doctorMessages.noTokensToAsk()),
         },
-        { id: 'platform-devices', title: 'platform devices', status: 'skip', summary: 'no tokens' },
-        { id: 'clock', title: 'clock', status: 'skip', summary: 'the platform was not asked' },
+        {
+          id: 'platform-devices',
+          title: say.render(doctorMessages.titlePlatformDevices()),
+          status: 'skip',
+          summary: say.render(doctorMessages.noTokens()),
+        },
+        {
+          id: 'clock',
+          title: say.render(doctorMessages.titleClock()),
+          status: 'skip',
+          summary: say.render(doctorMessages.platformNotAsked()),
+        },
       );
     }
   } catch (error) {
     checks.push({
       id: 'platform',
-      title: 'platform',
+      title: say.render(doctorMessages.titlePlatform()),
       status: 'fail',
       summary: toAgentError(error).message,
-      fix: ['Check simulator.scenario in the configuration.'],
+      fix: [say.render(doctorMessages.scenarioFix())],
     });
   } finally {
     await simulator?.close().catch(() => undefined);
@@ -139,14 +161,14 @@ export async function runDoctor(
   } catch (error) {
     checks.push({
       id: 'device',
-      title: 'devices',
+      title: say.render(doctorMessages.titleDevices()),
       status: 'fail',
-      summary: `the devices could not be checked: ${toAgentError(error).message}`,
-      fix: ['Send a support bundle (frontdesk-agent support-bundle): this is a fault of the agent.'],
+      summary: say.render(doctorMessages.devicesUnchecked({ error: toAgentError(error).message })),
+      fix: [say.render(doctorMessages.agentFaultFix())],
     });
   }
-  const journal = checkJournal(config);
-  checks.push(journal.check, checkDisk(config));
+  const journal = checkJournal(config, say);
+  checks.push(journal.check, checkDisk(config, say));
   return finish({ config, ...(journal.statistics ? { journal: journal.statistics } : {}) });
 }
 
@@ -190,7 +212,11 @@ export async function doctorCommand(
   io: CliIo,
   registry: DriverRegistry,
 ): Promise<number> {
-  const { report: result } = await runDoctor(opts, io.env, registry);
-  io.stdout.write(opts.json ? `${JSON.stringify(result, null, 2)}\n` : renderText(result));
+  const { report: result, say } = await runDoctor(
+    { ...opts, locale: opts.json ? 'en' : 'configured' },
+    io.env,
+    registry,
+  );
+  io.stdout.write(opts.json ? `${JSON.stringify(result, null, 2)}\n` : renderText(result, say));
   return exitCodeOf(result);
 }

@@ -24,3 +24,154 @@ export const cliMessages = defineMessages('cli', {
   },
   stateProgress: { en: '{state} {percent}%', it: '{state} {percent}%' },
 });
+
+/**
+ * `doctor`'s checklist in the configured `locale`: the titles, verdicts and fixes people act on.
+ * File paths, unit names, error codes and commands to type stay as they are in every language.
+ */
+export const doctorMessages = defineMessages('doctor', {
+  heading: {
+    en: 'frontdesk-agent doctor {version}: {config}',
+    it: 'frontdesk-agent doctor {version}: {config}',
+  },
+  fixLine: { en: 'fix: {fix}', it: 'rimedio: {fix}' },
+  noProblems: { en: 'No problems found.', it: 'Nessun problema trovato.' },
+  problems: {
+    en: '{count, plural, one {# problem} other {# problems}} found (exit code {code}).',
+    it: '{count, plural, one {# problema trovato} other {# problemi trovati}} (codice di uscita {code}).',
+  },
+  titleConfig: { en: 'configuration', it: 'configurazione' },
+  titlePlatform: { en: 'platform', it: 'piattaforma' },
+  titlePlatformDevices: { en: 'platform devices', it: 'dispositivi sulla piattaforma' },
+  titleClock: { en: 'clock', it: 'orologio' },
+  titleDevices: { en: 'devices', it: 'dispositivi' },
+  titleJournal: { en: 'journal', it: 'registro' },
+  titleDisk: { en: 'disk', it: 'disco' },
+  titleSystemd: { en: 'systemd', it: 'systemd' },
+  configFix: {
+    en: 'Correct {config} (config/agent.example.yaml documents every key), then run doctor again.',
+    it: 'Correggere {config} (config/agent.example.yaml documenta ogni chiave), poi eseguire di nuovo doctor.',
+  },
+  configValid: {
+    en: 'valid: {count, plural, one {# device} other {# devices}}, journal {journal}',
+    it: 'valida: {count, plural, one {# dispositivo} other {# dispositivi}}, registro {journal}',
+  },
+  configPathsFix: {
+    en: 'Correct these paths in {config} (the drivers’ README files document their options).',
+    it: 'Correggere questi percorsi in {config} (i README dei driver documentano le loro opzioni).',
+  },
+  noTokensToAsk: {
+    en: 'no tokens to ask it with (see tokens)',
+    it: 'nessun token con cui interrogarla (vedere tokens)',
+  },
+  noTokens: { en: 'no tokens', it: 'nessun token' },
+  platformNotAsked: { en: 'the platform was not asked', it: 'la piattaforma non è stata interrogata' },
+  scenarioFix: {
+    en: 'Check simulator.scenario in the configuration.',
+    it: 'Controllare simulator.scenario nella configurazione.',
+  },
+  devicesUnchecked: {
+    en: 'the devices could not be checked: {error}',
+    it: 'non è stato possibile controllare i dispositivi: {error}',
+  },
+  agentFaultFix: {
+    en: 'Send a support bundle (frontdesk-agent support-bundle): this is a fault of the agent.',
+    it: 'Inviare un pacchetto di assistenza (frontdesk-agent support-bundle): è un difetto dell’agente.',
+  },
+  journalInMemory: {
+    en: 'in memory (:memory:), nothing to check',
+    it: 'in memoria (:memory:), niente da controllare',
+  },
+  journalNotYet: {
+    en: '{path} does not exist yet; the agent creates it at its first start',
+    it: '{path} non esiste ancora; l’agente lo crea al primo avvio',
+  },
+  journalCannotCreate: {
+    en: '{path} does not exist and the agent cannot create it: {where} cannot be written ({code})',
+    it: '{path} non esiste e l’agente non può crearlo: non si può scrivere in {where} ({code})',
+  },
+  journalCannotWrite: {
+    en: 'the agent cannot write {target} ({code}): it would stop recording, and refuse to start',
+    it: 'l’agente non può scrivere {target} ({code}): smetterebbe di registrare e rifiuterebbe di avviarsi',
+  },
+  journalUnreadable: {
+    en: '{path} cannot be read as a journal: {error}',
+    it: '{path} non si può leggere come registro: {error}',
+  },
+  journalUnreadableFix: {
+    en: 'Stop the agent, keep a copy of {dir}, and send a support bundle (frontdesk-agent support-bundle): the journal is the record of receipts that refunds refer to, never delete it.',
+    it: 'Fermare l’agente, conservare una copia di {dir} e inviare un pacchetto di assistenza (frontdesk-agent support-bundle): il registro è la memoria degli scontrini a cui si riferiscono i resi, non cancellarlo mai.',
+  },
+  journalCorrupt: { en: 'integrity check failed: {result}', it: 'controllo di integrità fallito: {result}' },
+  journalCorruptFix: {
+    en: 'Stop the agent (sudo systemctl stop frontdesk-agent), keep a copy of {dir}, and send a support bundle: the journal is the record of receipts that refunds refer to, never delete it.',
+    it: 'Fermare l’agente (sudo systemctl stop frontdesk-agent), conservare una copia di {dir} e inviare un pacchetto di assistenza: il registro è la memoria degli scontrini a cui si riferiscono i resi, non cancellarlo mai.',
+  },
+  journalOk: {
+    en: '{path}: integrity ok, writable, {mb} MB',
+    it: '{path}: integrità ok, scrivibile, {mb} MB',
+  },
+  journalFigures: {
+    en: '{total} commands kept, {inFlight} in flight; {pending} results waiting',
+    it: 'comandi conservati: {total}, in corso: {inFlight}; risultati in attesa: {pending}',
+  },
+  journalFiguresOldest: {
+    en: '{total} commands kept, {inFlight} in flight; {pending} results waiting (oldest {age} s)',
+    it: 'comandi conservati: {total}, in corso: {inFlight}; risultati in attesa: {pending} (il più vecchio da {age} s)',
+  },
+  readOnlyFix: {
+    en: 'The file system holding {dir} is read-only: check `findmnt -T {dir}` and the disk’s health (sudo dmesg), then remount it read-write.',
+    it: 'Il file system che contiene {dir} è in sola lettura: controllare `findmnt -T {dir}` e lo stato del disco (sudo dmesg), poi rimontarlo in lettura e scrittura.',
+  },
+  chownFix: {
+    en: 'Give the journal back to the service user: sudo chown -R frontdesk-agent: {dir} && sudo chmod -R u+rwX {dir}.',
+    it: 'Restituire il registro all’utente del servizio: sudo chown -R frontdesk-agent: {dir} && sudo chmod -R u+rwX {dir}.',
+  },
+  immutableFix: {
+    en: 'If that is already so, `lsattr {path}` may show the immutable flag: sudo chattr -i {path}.',
+    it: 'Se è già così, `lsattr {path}` può mostrare l’attributo immutabile: sudo chattr -i {path}.',
+  },
+  diskInMemory: { en: 'the journal is in memory', it: 'il registro è in memoria' },
+  diskFree: {
+    en: '{free} GB free of {total} GB ({percent} %) where the journal lives ({where})',
+    it: '{free} GB liberi su {total} GB ({percent} %) dove si trova il registro ({where})',
+  },
+  diskFix: {
+    en: 'Free space on that file system (at least {mb} MB): sudo journalctl --vacuum-size=200M, old files in /var/log and /tmp.',
+    it: 'Liberare spazio su quel file system (almeno {mb} MB): sudo journalctl --vacuum-size=200M, vecchi file in /var/log e /tmp.',
+  },
+  cannotRead: { en: 'cannot read {where}: {error}', it: 'impossibile leggere {where}: {error}' },
+  insideUnit: {
+    en: 'doctor itself runs in a systemd unit (INVOCATION_ID {id})',
+    it: 'doctor stesso è eseguito in un’unità systemd (INVOCATION_ID {id})',
+  },
+  noSystemctl: { en: 'no systemctl on this PC', it: 'systemctl non c’è su questo PC' },
+  systemdSilent: { en: 'systemd does not answer here: {why}', it: 'systemd qui non risponde: {why}' },
+  notInstalled: {
+    en: '{unit} is not installed as a service (LoadState {state}); systemd/install.sh installs it',
+    it: '{unit} non è installato come servizio (LoadState {state}); lo installa systemd/install.sh',
+  },
+  activeSince: { en: 'active since {since}', it: 'attivo dal {since}' },
+  restarted: {
+    en: 'systemd restarted it {count} times: journalctl -u {unit} shows why',
+    it: 'systemd lo ha riavviato {count} volte: journalctl -u {unit} mostra il perché',
+  },
+  unitStoppedFix: {
+    en: 'journalctl -u {unit} -e says why it stopped; start it with: sudo systemctl restart {unit}.',
+    it: 'journalctl -u {unit} -e dice perché si è fermato; avviarlo con: sudo systemctl restart {unit}.',
+  },
+});
+
+/** What `support-bundle` says to the person who runs it; the bundle's own files stay English for support. */
+export const bundleMessages = defineMessages('support-bundle', {
+  wrote: { en: 'wrote {output} ({kb} KB)', it: 'scritto {output} ({kb} KB)' },
+  logSource: { en: 'log: {source}', it: 'log: {source}' },
+  doctorClean: {
+    en: 'doctor: no problems; tokens, guest names, phones and e-mails are taken out',
+    it: 'doctor: nessun problema; token, nomi degli ospiti, telefoni ed e-mail sono stati tolti',
+  },
+  doctorProblems: {
+    en: 'doctor: {count, plural, one {# problem} other {# problems}}; tokens, guest names, phones and e-mails are taken out',
+    it: 'doctor: {count, plural, one {# problema} other {# problemi}}; token, nomi degli ospiti, telefoni ed e-mail sono stati tolti',
+  },
+});

@@ -3,12 +3,16 @@ import { hostname, release, tmpdir, type, uptime } from 'node:os';
 import { join, resolve } from 'node:path';
 import { create as createTar } from 'tar';
 import { parse as parseYaml, stringify } from 'yaml';
+import { localeOf } from '../config.js';
 import type { DriverRegistry } from '../drivers-api/types.js';
+import { defaultLocale } from '../messages/locale.js';
+import { messageRenderer } from '../messages/render.js';
 import { agentVersion } from '../version.js';
 import { runDoctor } from './doctor.js';
 import { renderText } from './doctor-report.js';
 import { type CliIo, line } from './io.js';
 import { readRecentLog } from './log-source.js';
+import { bundleMessages } from './messages.js';
 import { harvestJournal, Redactor, redactConfig } from './redact.js';
 
 export interface SupportBundleOptions {
@@ -108,11 +112,19 @@ export async function supportBundleCommand(
     rmSync(staging, { recursive: true, force: true });
   }
   const kb = Math.ceil(statSync(output).size / 1024);
-  line(io.stdout, `wrote ${output} (${kb} KB)`);
-  line(io.stdout, `log: ${log.source}`);
+  // The files above are for support, in English; what the person running it reads is in theirs.
+  const say = messageRenderer(
+    doctor.config ? localeOf(doctor.config, io.env) : defaultLocale('', io.env),
+    doctor.config?.timezone,
+  );
+  const failures = doctor.report.failures;
+  line(io.stdout, say.render(bundleMessages.wrote({ output, kb })));
+  line(io.stdout, say.render(bundleMessages.logSource({ source: log.source })));
   line(
     io.stdout,
-    `doctor: ${doctor.report.failures === 0 ? 'no problems' : `${doctor.report.failures} problem(s)`}; tokens, guest names, phones and e-mails are taken out`,
+    say.render(
+      failures === 0 ? bundleMessages.doctorClean() : bundleMessages.doctorProblems({ count: failures }),
+    ),
   );
   return 0;
 }

@@ -173,7 +173,7 @@ describe('doctor', () => {
       summary: 'frontdesk-agent.service: active (running)',
     });
 
-    const text = await spawnCli(['doctor', '--config', path], {
+    const text = await spawnCli(['doctor', '--config', config('healthy-en', { locale: 'en' }).path], {
       env: { PATH: `${fakeBin}:${process.env.PATH}`, ...goodEnv },
     });
     expect(text.code).toBe(0);
@@ -181,6 +181,43 @@ describe('doctor', () => {
     expect(text.out).toMatch(/^\[ ok \] device RT Epson — ready$/m);
     expect(text.out.trim().split('\n').at(-1)).toBe('No problems found.');
     expect(text.out).not.toContain(TOKENS.accessToken);
+  });
+
+  it('prints the checklist in the configured language (Italian for an Italian zone), and JSON in English', async () => {
+    const { path, journal } = config('healthy-it', { timezone: 'Europe/Rome' });
+    const text = await spawnCli(['doctor', '--config', path], {
+      env: { PATH: `${fakeBin}:${process.env.PATH}`, ...goodEnv, LANG: 'C.UTF-8' },
+    });
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(/^\[ ok \] configurazione — valida: 2 dispositivi, registro /m);
+    expect(text.out).toContain(
+      `[ ok ] registro — ${journal} non esiste ancora; l’agente lo crea al primo avvio`,
+    );
+    expect(text.out).toMatch(/^\[ ok \] systemd — frontdesk-agent.service: active \(running\)$/m);
+    expect(text.out.trim().split('\n').at(-1)).toBe('Nessun problema trovato.');
+    const { report } = await doctor(path);
+    expect(check(report, 'config')).toMatchObject({
+      title: 'configuration',
+      summary: expect.stringMatching(/^valid: 2 devices/),
+    });
+  });
+
+  it('a configuration that cannot be read: the fix in the language of the system locale', async () => {
+    const path = join(dir, 'missing.yaml');
+    const text = await spawnCli(['doctor', '--config', path], {
+      env: {
+        PATH: `${fakeBin}:${process.env.PATH}`,
+        ...goodEnv,
+        LANG: 'it_IT.UTF-8',
+        LC_ALL: undefined,
+        LC_MESSAGES: undefined,
+      },
+    });
+    expect(text.out).toMatch(/^\[FAIL\] configurazione — /m);
+    expect(text.out).toContain(
+      `rimedio: Correggere ${path} (config/agent.example.yaml documenta ogni chiave)`,
+    );
+    expect(text.out).toMatch(/problema trovato|problemi trovati/);
   });
 
   it('platform down: says the platform answers with errors, and that nothing is lost meanwhile', async () => {

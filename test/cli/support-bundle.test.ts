@@ -187,7 +187,9 @@ describe('support-bundle', () => {
     );
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
-    expect(run.out).toContain(`wrote ${archive}`);
+    // The configuration's zone is Italian, so the person running it reads Italian…
+    expect(run.out).toContain(`scritto ${archive}`);
+    expect(run.out).toContain('doctor: nessun problema; token, nomi degli ospiti');
     expect(run.out).toContain(`log: file ${logPath} (the lines of the last 6 hours)`);
     expect(statSync(archive).mode & 0o777).toBe(0o600);
 
@@ -231,6 +233,9 @@ describe('support-bundle', () => {
     ]);
     const doctor = JSON.parse(files.get('doctor.json') as string);
     expect(doctor.failures).toBe(0);
+    // …while the bundle's checklist is English, for support.
+    expect(files.get('doctor.txt')).toMatch(/^\[ ok \] configuration — valid: 2 devices, journal /m);
+    expect(files.get('doctor.txt')?.trim().split('\n').at(-1)).toBe('No problems found.');
     expect(files.get('config.yaml')).toContain('property: hotel-bundle');
   });
 
