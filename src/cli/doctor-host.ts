@@ -97,7 +97,7 @@ export function checkJournal(
       statistics,
     };
   }
-  const mb = ((statistics.fileBytes + statistics.walBytes) / 1024 / 1024).toFixed(1);
+  const mb = (statistics.fileBytes + statistics.walBytes) / 1024 / 1024;
   return {
     check: journal('ok', say.render(m.journalOk({ path, mb })), {
       details: [say.render(figures(statistics))],
@@ -131,7 +131,7 @@ export function checkDisk(config: Config, say: MessageRenderer = ENGLISH): Check
     const fs = statfsSync(where);
     const free = fs.bavail * fs.bsize;
     const total = fs.blocks * fs.bsize;
-    const gb = (n: number) => (n / 1024 ** 3).toFixed(1);
+    const gb = (n: number) => n / 1024 ** 3;
     const percent = total > 0 ? Math.round((free / total) * 100) : 0;
     const summary = say.render(m.diskFree({ free: gb(free), total: gb(total), percent, where }));
     if (free >= MIN_FREE_BYTES) return { id: 'disk', title, status: 'ok', summary };

@@ -6,18 +6,24 @@ import { createConnectorClient } from '../connector/client.js';
 import type { WireDevice } from '../connector/wire.js';
 import { toAgentError } from '../errors.js';
 import { silentLogger } from '../log.js';
+import type { Message } from '../messages/message.js';
+import { type MessageRenderer, messageRenderer } from '../messages/render.js';
 import { clientName } from '../version.js';
 import type { Check } from './doctor-report.js';
+import { doctorMessages as m } from './messages.js';
 
 /**
  * Doctor's platform checks: the token sources and their file modes, one `devices/getAll` (the
  * platform answers, accepts the tokens, knows every configured device with its type) and the
- * clock skew read from that answer's `Date` header.
+ * clock skew read from that answer's `Date` header. Their words are in `say`'s language (English
+ * unless told).
  */
+
+const ENGLISH = messageRenderer('en');
 
 /** A token source as `resolveSecrets` would use it (same order: file, credential, environment). */
 interface TokenSource {
-  what: string;
+  what: Message;
   file?: string;
   env?: string;
   /** A systemd credential: root-managed, readable by the service alone; its mode is systemd's. */
@@ -28,7 +34,7 @@ function tokenSources(config: Config, env: NodeJS.ProcessEnv): TokenSource[] {
   const directory = env.CREDENTIALS_DIRECTORY;
   const inCredentials = (file: string) =>
     directory !== undefined && directory !== '' && resolve(file).startsWith(`${resolve(directory)}/`);
-  const source = (what: string, file: string | undefined, credential: string, envName: string) => {
+  const source = (what: Message, file: string | undefined, credential: string, envName: string) => {
     if (file) return { what, file: resolve(file), credential: inCredentials(file) };
     const fromCredentials = env.CREDENTIALS_DIRECTORY
       ? join(env.CREDENTIALS_DIRECTORY, credential)
@@ -37,12 +43,12 @@ function tokenSources(config: Config, env: NodeJS.ProcessEnv): TokenSource[] {
     return { what, env: envName };
   };
   const list: TokenSource[] = [
-    source('client token', config.platform.clientTokenFile, 'client-token', config.platform.clientTokenEnv),
-    source('access token', config.platform.accessTokenFile, 'access-token', config.platform.accessTokenEnv),
+    source(m.clientToken(), config.platform.clientTokenFile, 'client-token', config.platform.clientTokenEnv),
+    source(m.accessToken(), config.platform.accessTokenFile, 'access-token', config.platform.accessTokenEnv),
   ];
   if (config.status.accessTokenFile)
     list.push({
-      what: 'status page token',
+      what: m.statusPageToken(),
       file: resolve(config.status.accessTokenFile),
       credential: inCredentials(config.status.accessTokenFile),
     });
@@ -62,11 +68,12 @@ function exists(path: string): boolean {
 export function checkTokens(
   config: Config,
   env: NodeJS.ProcessEnv,
+  say: MessageRenderer = ENGLISH,
 ): { check: Check; secrets?: Secrets; extraSecrets: string[] } {
-  const title = 'tokens';
+  const title = say.render(m.titleTokens());
   if (config.simulator?.enabled) {
     return {
-      check: { id: 'tokens', title, status: 'ok', summary: 'the embedded platform simulator’s (demo)' },
+      check: { id: 'tokens', title, status: 'ok', summary: say.render(m.tokensDemo()) },
       extraSecrets: [],
     };
   }
@@ -77,8 +84,9 @@ export function checkTokens(
   /** Files already reported, so the agent's own refusal of one is not said twice. */
   const reported: string[] = [];
   for (const source of tokenSources(config, env)) {
+    const what = say.render(source.what);
     if (source.env) {
-      details.push(`${source.what}: from the environment variable ${source.env}`);
+      details.push(say.render(m.tokenFromEnv({ what, env: source.env })));
       continue;
     }
     const file = source.file as string;
@@ -86,15 +94,16 @@ export function checkTokens(
     try {
       mode = statSync(file).mode & 0o777;
     } catch (error) {
-      problems.push(`${source.what} file ${file} cannot be read (${(error as NodeJS.ErrnoException).code})`);
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      problems.push(say.render(m.tokenFileUnreadable({ what, file, code })));
       reported.push(file);
-      fix.push(`Create ${file} holding the ${source.what} on one line (mode 0600), or correct its path.`);
+      fix.push(say.render(m.tokenFileFix({ file, what })));
       continue;
     }
     const octal = mode.toString(8).padStart(4, '0');
-    details.push(`${source.what}: ${file} (mode ${octal})`);
+    details.push(say.render(m.tokenFile({ what, file, mode: octal })));
     if (mode & 0o077 && !source.credential) {
-      problems.push(`${file} can be read by other users (mode ${octal})`);
+      problems.push(say.render(m.tokenFileOpen({ file, mode: octal })));
       reported.push(file);
       fix.push(`sudo chmod 600 ${file}`);
     }
@@ -105,17 +114,14 @@ export function checkTokens(
   } catch (error) {
     const said = toAgentError(error).message;
     if (!reported.some((file) => said.includes(file))) problems.unshift(said);
-    if (fix.length === 0)
-      fix.push(
-        'Install the tokens with systemd/install.sh --tokens-from-stdin, or set platform.clientTokenFile and accessTokenFile to readable files.',
-      );
+    if (fix.length === 0) fix.push(say.render(m.tokensInstallFix()));
   }
   const extraSecrets: string[] = [];
   if (config.status.accessTokenFile) {
     try {
       const value = readToken(config.status.accessTokenFile);
       if (value) extraSecrets.push(value);
-      else problems.push(`the status page token file ${config.status.accessTokenFile} is empty`);
+      else problems.push(say.render(m.statusTokenEmpty({ file: config.status.accessTokenFile })));
     } catch {
       // its mode or absence is reported above
     }
@@ -126,7 +132,7 @@ export function checkTokens(
           id: 'tokens',
           title,
           status: 'ok',
-          summary: 'readable, and no token file is readable by others',
+          summary: say.render(m.tokensOk()),
           details,
         }
       : { id: 'tokens', title, status: 'fail', summary: problems.join('; '), details, fix };
@@ -144,36 +150,26 @@ export interface PlatformFindings {
 }
 
 /** What to do about each way `devices/getAll` can fail. */
-export function platformFix(code: string): string[] {
+export function platformFix(code: string): Message[] {
   switch (code) {
     case 'PLATFORM_AUTH':
-      return [
-        'The platform refused the tokens: check the ClientToken and AccessToken of this integration (install them again with systemd/install.sh --tokens-from-stdin) and that the integration is enabled on the platform.',
-      ];
+      return [m.authFix()];
     case 'PLATFORM_UNREACHABLE':
     case 'PLATFORM_TIMEOUT':
-      return [
-        'Check this PC’s network, DNS and any firewall or proxy towards platform.url (curl -sS -o /dev/null -w "%{http_code}\\n" <platform.url> must print a number).',
-        'Meanwhile the agent keeps every result and delivers it when the platform can be reached.',
-      ];
+      return [m.networkFix({ curl: CURL_PROBE }), m.meanwhileKept()];
     case 'PLATFORM_ERROR':
-      return [
-        'The platform answers with server errors: it is down or in maintenance. Nothing to change here: the agent keeps every result and delivers it when the platform is back; if it lasts, ask the platform’s support.',
-      ];
+      return [m.serverErrorsFix()];
     case 'RATE_LIMITED':
-      return [
-        'The token’s request budget is used up, maybe by other software on the same token: try again in a minute.',
-      ];
+      return [m.rateLimitedFix()];
     case 'PLATFORM_FORBIDDEN':
-      return [
-        'The platform refused for a business reason (above): check the integration’s settings on the platform.',
-      ];
+      return [m.forbiddenFix()];
     default:
-      return [
-        'platform.url answers, but not as the Connector API does: check platform.url (a proxy in the way?).',
-      ];
+      return [m.notConnectorFix()];
   }
 }
+
+/** The command that shows whether platform.url answers at all (a value: ICU would read its braces). */
+const CURL_PROBE = 'curl -sS -o /dev/null -w "%{http_code}\\n" <platform.url>';
 
 /**
  * One `devices/getAll` with a short timeout and no retries. Returns the platform, devices and
@@ -183,6 +179,7 @@ export async function checkPlatform(
   config: Config,
   target: { url: string; secrets: Secrets; label: string },
   timeoutMs: number,
+  say: MessageRenderer = ENGLISH,
 ): Promise<PlatformFindings> {
   const records: Array<RequestRecord & { receivedAt: number }> = [];
   const client = createConnectorClient({
@@ -201,45 +198,53 @@ export async function checkPlatform(
   try {
     devices = await client.devices();
     const took = records.at(-1)?.durationMs;
+    const seen = { label: target.label, count: devices.length };
     checks.push({
       id: 'platform',
-      title: 'platform',
+      title: say.render(m.titlePlatform()),
       status: 'ok',
-      summary: `${target.label} answers${took === undefined ? '' : ` in ${took} ms`}; tokens accepted, ${devices.length} devices visible`,
+      summary: say.render(
+        took === undefined ? m.platformAnswers(seen) : m.platformAnswersIn({ ...seen, ms: took }),
+      ),
     });
   } catch (error) {
     const e = toAgentError(error);
     checks.push({
       id: 'platform',
-      title: 'platform',
+      title: say.render(m.titlePlatform()),
       status: 'fail',
       summary: `${target.label}: ${e.message} (${e.code})`,
-      fix: platformFix(e.code),
+      fix: platformFix(e.code).map((fix) => say.render(fix)),
     });
   }
-  checks.push(devicesCheck(config, devices));
-  checks.push(clockCheck(records.find((r) => r.date)));
+  checks.push(devicesCheck(config, devices, say));
+  checks.push(
+    clockCheck(
+      records.find((r) => r.date),
+      say,
+    ),
+  );
   return { checks, ...(devices ? { devices } : {}) };
 }
 
-function devicesCheck(config: Config, devices: WireDevice[] | undefined): Check {
-  const title = 'platform devices';
+function devicesCheck(config: Config, devices: WireDevice[] | undefined, say: MessageRenderer): Check {
+  const title = say.render(m.titlePlatformDevices());
   if (!devices)
-    return { id: 'platform-devices', title, status: 'skip', summary: 'the platform did not answer' };
+    return { id: 'platform-devices', title, status: 'skip', summary: say.render(m.platformSilent()) };
   const problems: string[] = [];
   for (const device of config.devices) {
     const found = devices.find((d) => d.Id === device.id);
     const name = device.name ? `${device.name} (${device.id})` : device.id;
-    if (!found) problems.push(`${name} is not a device of this integration on the platform`);
+    if (!found) problems.push(say.render(m.notOnPlatform({ name })));
     else if (found.Type !== device.type)
-      problems.push(`${name} is a ${found.Type} on the platform, configured as ${device.type}`);
+      problems.push(say.render(m.wrongType({ name, found: found.Type, configured: device.type })));
   }
   if (problems.length === 0) {
     return {
       id: 'platform-devices',
       title,
       status: 'ok',
-      summary: `all ${config.devices.length} configured devices are known with their type`,
+      summary: say.render(m.devicesKnown({ count: config.devices.length })),
     };
   }
   return {
@@ -247,8 +252,8 @@ function devicesCheck(config: Config, devices: WireDevice[] | undefined): Check 
     title,
     status: 'fail',
     summary: problems.join('; '),
-    details: devices.map((d) => `on the platform: ${d.Type} "${d.Name}" ${d.Id}`),
-    fix: ['Use the platform’s Device id and type in devices[] of the configuration (the list is above).'],
+    details: devices.map((d) => say.render(m.onPlatform({ type: d.Type, name: d.Name, id: d.Id }))),
+    fix: [say.render(m.devicesFix())],
   };
 }
 
@@ -261,29 +266,29 @@ export const MAX_SKEW_SECONDS = 30;
  */
 export function clockCheck(
   record: { date?: string; durationMs: number; receivedAt: number } | undefined,
+  say: MessageRenderer = ENGLISH,
 ): Check {
-  const title = 'clock';
+  const title = say.render(m.titleClock());
   const platformMs = record?.date ? Date.parse(record.date) : Number.NaN;
   if (!record || Number.isNaN(platformMs))
-    return { id: 'clock', title, status: 'skip', summary: 'the platform sent no Date to compare with' };
+    return { id: 'clock', title, status: 'skip', summary: say.render(m.noDate()) };
   const localMs = record.receivedAt - record.durationMs / 2;
   // Date has whole seconds: the platform's instant lies somewhere in that second.
   const skewSeconds = (platformMs + 500 - localMs) / 1000;
-  const said = `${Math.abs(skewSeconds).toFixed(1)} s ${skewSeconds >= 0 ? 'behind' : 'ahead of'} the platform`;
+  const seconds = Math.abs(skewSeconds);
+  const said = say.render(skewSeconds >= 0 ? m.clockBehind({ seconds }) : m.clockAhead({ seconds }));
   if (Math.abs(skewSeconds) <= MAX_SKEW_SECONDS)
     return {
       id: 'clock',
       title,
       status: 'ok',
-      summary: `this PC is ${said} (within ±${MAX_SKEW_SECONDS} s)`,
+      summary: say.render(m.withinSkew({ said, max: MAX_SKEW_SECONDS })),
     };
   return {
     id: 'clock',
     title,
     status: 'fail',
-    summary: `this PC is ${said}`,
-    fix: [
-      'Turn on network time: sudo timedatectl set-ntp true (timedatectl timesync-status shows the server); the fiscal printer keeps its own clock.',
-    ],
+    summary: said,
+    fix: [say.render(m.ntpFix())],
   };
 }

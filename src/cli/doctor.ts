@@ -99,7 +99,7 @@ export async function runDoctor(
         },
   );
 
-  const tokens = checkTokens(config, env);
+  const tokens = checkTokens(config, env, say);
   checks.push(tokens.check);
   if (tokens.secrets) secrets.push(tokens.secrets.clientToken, tokens.secrets.accessToken);
   secrets.push(...tokens.extraSecrets);
@@ -112,11 +112,11 @@ export async function runDoctor(
 
   let simulator: PlatformSimulator | undefined;
   try {
-    const target = await platformTarget(config, tokens.secrets, agent?.snapshot.platform.url);
+    const target = await platformTarget(config, tokens.secrets, agent?.snapshot.platform.url, say);
     if (target && 'simulator' in target) simulator = target.simulator;
     if (target) {
       secrets.push(target.secrets.clientToken, target.secrets.accessToken);
-      checks.push(...(await checkPlatform(config, target, timeoutMs)).checks);
+      checks.push(...(await checkPlatform(config, target, timeoutMs, say)).checks);
     } else {
       checks.push(
         {
@@ -183,6 +183,7 @@ async function platformTarget(
   config: Config,
   secrets: Secrets | undefined,
   runningPlatformUrl: string | undefined,
+  say: MessageRenderer,
 ): Promise<Target | undefined> {
   if (!config.simulator?.enabled) {
     return secrets ? { url: config.platform.url, secrets, label: config.platform.url } : undefined;
@@ -194,14 +195,14 @@ async function platformTarget(
     return {
       url: runningPlatformUrl,
       secrets: { clientToken, accessToken },
-      label: `the running agent's embedded simulator at ${runningPlatformUrl}`,
+      label: say.render(doctorMessages.runningSimulator({ url: runningPlatformUrl })),
     };
   }
   const simulator = await startPlatformSimulator({ port: 0, ...(scenario ? { scenario } : {}) });
   return {
     url: simulator.url,
     secrets: simulator.tokens,
-    label: `an embedded simulator started by doctor at ${simulator.url} (demo)`,
+    label: say.render(doctorMessages.doctorSimulator({ url: simulator.url })),
     simulator,
   };
 }

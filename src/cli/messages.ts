@@ -108,8 +108,8 @@ export const doctorMessages = defineMessages('doctor', {
     it: 'Fermare l’agente (sudo systemctl stop frontdesk-agent), conservare una copia di {dir} e inviare un pacchetto di assistenza: il registro è la memoria degli scontrini a cui si riferiscono i resi, non cancellarlo mai.',
   },
   journalOk: {
-    en: '{path}: integrity ok, writable, {mb} MB',
-    it: '{path}: integrità ok, scrivibile, {mb} MB',
+    en: '{path}: integrity ok, writable, {mb, number, ::.0 group-off} MB',
+    it: '{path}: integrità ok, scrivibile, {mb, number, ::.0 group-off} MB',
   },
   journalFigures: {
     en: '{total} commands kept, {inFlight} in flight; {pending} results waiting',
@@ -133,8 +133,8 @@ export const doctorMessages = defineMessages('doctor', {
   },
   diskInMemory: { en: 'the journal is in memory', it: 'il registro è in memoria' },
   diskFree: {
-    en: '{free} GB free of {total} GB ({percent} %) where the journal lives ({where})',
-    it: '{free} GB liberi su {total} GB ({percent} %) dove si trova il registro ({where})',
+    en: '{free, number, ::.0 group-off} GB free of {total, number, ::.0 group-off} GB ({percent} %) where the journal lives ({where})',
+    it: '{free, number, ::.0 group-off} GB liberi su {total, number, ::.0 group-off} GB ({percent} %) dove si trova il registro ({where})',
   },
   diskFix: {
     en: 'Free space on that file system (at least {mb} MB): sudo journalctl --vacuum-size=200M, old files in /var/log and /tmp.',
@@ -159,6 +159,122 @@ export const doctorMessages = defineMessages('doctor', {
   unitStoppedFix: {
     en: 'journalctl -u {unit} -e says why it stopped; start it with: sudo systemctl restart {unit}.',
     it: 'journalctl -u {unit} -e dice perché si è fermato; avviarlo con: sudo systemctl restart {unit}.',
+  },
+  titleTokens: { en: 'tokens', it: 'token' },
+  clientToken: { en: 'client token', it: 'token client' },
+  accessToken: { en: 'access token', it: 'token di accesso' },
+  statusPageToken: { en: 'status page token', it: 'token della pagina di stato' },
+  tokensDemo: {
+    en: 'the embedded platform simulator’s (demo)',
+    it: 'quelli del simulatore della piattaforma incorporato (demo)',
+  },
+  tokenFromEnv: {
+    en: '{what}: from the environment variable {env}',
+    it: '{what}: dalla variabile d’ambiente {env}',
+  },
+  tokenFileUnreadable: {
+    en: '{what} file {file} cannot be read ({code})',
+    it: 'il file del {what} {file} non si può leggere ({code})',
+  },
+  tokenFileFix: {
+    en: 'Create {file} holding the {what} on one line (mode 0600), or correct its path.',
+    it: 'Creare {file} con il {what} su una riga (modo 0600), o correggerne il percorso.',
+  },
+  tokenFile: { en: '{what}: {file} (mode {mode})', it: '{what}: {file} (modo {mode})' },
+  tokenFileOpen: {
+    en: '{file} can be read by other users (mode {mode})',
+    it: '{file} è leggibile da altri utenti (modo {mode})',
+  },
+  tokensInstallFix: {
+    en: 'Install the tokens with systemd/install.sh --tokens-from-stdin, or set platform.clientTokenFile and accessTokenFile to readable files.',
+    it: 'Installare i token con systemd/install.sh --tokens-from-stdin, o impostare platform.clientTokenFile e accessTokenFile su file leggibili.',
+  },
+  statusTokenEmpty: {
+    en: 'the status page token file {file} is empty',
+    it: 'il file del token della pagina di stato {file} è vuoto',
+  },
+  tokensOk: {
+    en: 'readable, and no token file is readable by others',
+    it: 'leggibili, e nessun file di token è leggibile da altri',
+  },
+  authFix: {
+    en: 'The platform refused the tokens: check the ClientToken and AccessToken of this integration (install them again with systemd/install.sh --tokens-from-stdin) and that the integration is enabled on the platform.',
+    it: 'La piattaforma ha rifiutato i token: controllare ClientToken e AccessToken di questa integrazione (reinstallarli con systemd/install.sh --tokens-from-stdin) e che l’integrazione sia attiva sulla piattaforma.',
+  },
+  networkFix: {
+    en: 'Check this PC’s network, DNS and any firewall or proxy towards platform.url ({curl} must print a number).',
+    it: 'Controllare la rete di questo PC, il DNS ed eventuali firewall o proxy verso platform.url ({curl} deve stampare un numero).',
+  },
+  meanwhileKept: {
+    en: 'Meanwhile the agent keeps every result and delivers it when the platform can be reached.',
+    it: 'Nel frattempo l’agente conserva ogni risultato e lo consegna quando la piattaforma è raggiungibile.',
+  },
+  serverErrorsFix: {
+    en: 'The platform answers with server errors: it is down or in maintenance. Nothing to change here: the agent keeps every result and delivers it when the platform is back; if it lasts, ask the platform’s support.',
+    it: 'La piattaforma risponde con errori del server: è ferma o in manutenzione. Qui non c’è niente da cambiare: l’agente conserva ogni risultato e lo consegna quando la piattaforma torna; se dura, chiedere all’assistenza della piattaforma.',
+  },
+  rateLimitedFix: {
+    en: 'The token’s request budget is used up, maybe by other software on the same token: try again in a minute.',
+    it: 'Le richieste consentite al token sono esaurite, forse da un altro software con lo stesso token: riprovare tra un minuto.',
+  },
+  forbiddenFix: {
+    en: 'The platform refused for a business reason (above): check the integration’s settings on the platform.',
+    it: 'La piattaforma ha rifiutato per un motivo di gestione (sopra): controllare le impostazioni dell’integrazione sulla piattaforma.',
+  },
+  notConnectorFix: {
+    en: 'platform.url answers, but not as the Connector API does: check platform.url (a proxy in the way?).',
+    it: 'platform.url risponde, ma non come la Connector API: controllare platform.url (c’è un proxy in mezzo?).',
+  },
+  platformAnswers: {
+    en: '{label} answers; tokens accepted, {count, plural, one {# device} other {# devices}} visible',
+    it: '{label} risponde; token accettati, {count, plural, one {# dispositivo visibile} other {# dispositivi visibili}}',
+  },
+  platformAnswersIn: {
+    en: '{label} answers in {ms} ms; tokens accepted, {count, plural, one {# device} other {# devices}} visible',
+    it: '{label} risponde in {ms} ms; token accettati, {count, plural, one {# dispositivo visibile} other {# dispositivi visibili}}',
+  },
+  runningSimulator: {
+    en: 'the running agent’s embedded simulator at {url}',
+    it: 'il simulatore incorporato dell’agente in esecuzione su {url}',
+  },
+  doctorSimulator: {
+    en: 'an embedded simulator started by doctor at {url} (demo)',
+    it: 'un simulatore incorporato avviato da doctor su {url} (demo)',
+  },
+  platformSilent: { en: 'the platform did not answer', it: 'la piattaforma non ha risposto' },
+  notOnPlatform: {
+    en: '{name} is not a device of this integration on the platform',
+    it: '{name} non è un dispositivo di questa integrazione sulla piattaforma',
+  },
+  wrongType: {
+    en: '{name} is a {found} on the platform, configured as {configured}',
+    it: '{name} è un {found} sulla piattaforma, configurato come {configured}',
+  },
+  devicesKnown: {
+    en: 'all {count} configured devices are known with their type',
+    it: 'tutti i {count} dispositivi configurati sono noti con il loro tipo',
+  },
+  onPlatform: { en: 'on the platform: {type} "{name}" {id}', it: 'sulla piattaforma: {type} “{name}” {id}' },
+  devicesFix: {
+    en: 'Use the platform’s Device id and type in devices[] of the configuration (the list is above).',
+    it: 'Usare l’id e il tipo del Device della piattaforma in devices[] della configurazione (l’elenco è sopra).',
+  },
+  noDate: {
+    en: 'the platform sent no Date to compare with',
+    it: 'la piattaforma non ha inviato un Date con cui confrontare',
+  },
+  clockBehind: {
+    en: 'this PC is {seconds, number, ::.0 group-off} s behind the platform',
+    it: 'questo PC è {seconds, number, ::.0 group-off} s indietro rispetto alla piattaforma',
+  },
+  clockAhead: {
+    en: 'this PC is {seconds, number, ::.0 group-off} s ahead of the platform',
+    it: 'questo PC è {seconds, number, ::.0 group-off} s avanti rispetto alla piattaforma',
+  },
+  withinSkew: { en: '{said} (within ±{max} s)', it: '{said} (entro ±{max} s)' },
+  ntpFix: {
+    en: 'Turn on network time: sudo timedatectl set-ntp true (timedatectl timesync-status shows the server); the fiscal printer keeps its own clock.',
+    it: 'Attivare l’ora di rete: sudo timedatectl set-ntp true (timedatectl timesync-status mostra il server); la stampante fiscale ha un suo orologio.',
   },
 });
 

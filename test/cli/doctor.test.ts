@@ -194,6 +194,13 @@ describe('doctor', () => {
       `[ ok ] registro — ${journal} non esiste ancora; l’agente lo crea al primo avvio`,
     );
     expect(text.out).toMatch(/^\[ ok \] systemd — frontdesk-agent.service: active \(running\)$/m);
+    expect(text.out).toMatch(/^\[ ok \] token — leggibili, e nessun file di token è leggibile da altri$/m);
+    expect(text.out).toMatch(
+      /^\[ ok \] piattaforma — .+ risponde in \d+ ms; token accettati, \d+ dispositivi visibili$/m,
+    );
+    expect(text.out).toMatch(
+      /^\[ ok \] orologio — questo PC è \d+,\d s (indietro|avanti) rispetto alla piattaforma/m,
+    );
     expect(text.out.trim().split('\n').at(-1)).toBe('Nessun problema trovato.');
     const { report } = await doctor(path);
     expect(check(report, 'config')).toMatchObject({
