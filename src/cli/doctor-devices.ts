@@ -13,13 +13,13 @@ import type {
 import { AgentError, toAgentError } from '../errors.js';
 import { createMemoryLogger } from '../log.js';
 import { readMessage } from '../messages/message.js';
-import { english } from '../messages/render.js';
-
-const words = (text: DriverText) => english(readMessage(text));
-
+import { type MessageRenderer, messageRenderer } from '../messages/render.js';
 import { createTransportFactory } from '../transport/factory.js';
 import { createHttpClient } from '../transport/http.js';
 import { type Check, formatFacts } from './doctor-report.js';
+import { doctorMessages as m } from './messages.js';
+
+const ENGLISH = messageRenderer('en');
 
 /**
  * Doctor's device checks. When the agent runs on this PC its status page answers, and the
@@ -49,8 +49,9 @@ export async function probeAgent(
   config: Config,
   statusToken: string | undefined,
   timeoutMs: number,
+  say: MessageRenderer = ENGLISH,
 ): Promise<{ check: Check; agent?: RunningAgent }> {
-  const title = 'agent';
+  const title = say.render(m.titleAgent());
   const base = statusBaseUrl(config.status.listen);
   if (!base) {
     return {
@@ -58,7 +59,7 @@ export async function probeAgent(
         id: 'agent',
         title,
         status: 'info',
-        summary: `status.listen ${config.status.listen}: not probed`,
+        summary: say.render(m.agentNotProbed({ listen: config.status.listen })),
       },
     };
   }
@@ -79,7 +80,7 @@ export async function probeAgent(
           id: 'agent',
           title,
           status: 'info',
-          summary: `an agent answers at ${base} but refused doctor (HTTP ${answer.status}): devices are opened by doctor instead`,
+          summary: say.render(m.agentRefused({ base, status: answer.status })),
         },
       };
     }
@@ -97,14 +98,25 @@ export async function probeAgent(
       id: 'agent',
       title,
       status: 'info',
-      summary: `running at ${base} (version ${snapshot.version}, since ${since}${health ? `, ${health.ok ? 'healthy' : 'unhealthy'}` : ''})`,
+      summary: say.render(
+        m.agentRunning({
+          base,
+          version: snapshot.version,
+          since,
+          health: health ? (health.ok ? 'healthy' : 'unhealthy') : 'unknown',
+        }),
+      ),
       details: [
-        `platform ${snapshot.platform.mode}, last success ${
+        say.render(
           snapshot.platform.lastSuccessAt === undefined
-            ? 'never'
-            : `${Math.round((snapshot.now - snapshot.platform.lastSuccessAt) / 1000)} s ago`
-        }; ${snapshot.outbox.pending} results waiting to be delivered`,
-        ...(health?.reasons ?? []).map((r) => `unhealthy: ${english(r)}`),
+            ? m.agentPlatformNever({ mode: snapshot.platform.mode, pending: snapshot.outbox.pending })
+            : m.agentPlatformAgo({
+                mode: snapshot.platform.mode,
+                seconds: Math.round((snapshot.now - snapshot.platform.lastSuccessAt) / 1000),
+                pending: snapshot.outbox.pending,
+              }),
+        ),
+        ...(health?.reasons ?? []).map((r) => say.render(m.unhealthyReason({ reason: say.render(r) }))),
       ],
     };
     return { check, agent: { url: base, snapshot, ...(health ? { health } : {}) } };
@@ -114,7 +126,7 @@ export async function probeAgent(
         id: 'agent',
         title,
         status: 'info',
-        summary: `not running on this PC (nothing answers at ${base}: ${(error as Error).message}); devices are opened by doctor`,
+        summary: say.render(m.agentAbsent({ base, error: (error as Error).message })),
       },
     };
   } finally {
@@ -122,8 +134,8 @@ export async function probeAgent(
   }
 }
 
-function deviceTitle(device: DeviceConfig): string {
-  return `device ${device.name ?? device.id}`;
+function deviceTitle(device: DeviceConfig, say: MessageRenderer): string {
+  return say.render(m.titleDevice({ name: device.name ?? device.id }));
 }
 
 /** The verdict on one device from its status (and the error of opening it, if any). */
@@ -132,23 +144,27 @@ export function judgeDevice(
   status: DeviceStatus | undefined,
   openError: AgentError | undefined,
   source: string,
+  say: MessageRenderer = ENGLISH,
 ): Check {
+  const words = (text: DriverText) => say.render(readMessage(text));
   const base = {
     id: 'device',
-    title: deviceTitle(device),
+    title: deviceTitle(device, say),
     deviceId: device.id,
     ...(status ? { facts: status.facts } : {}),
   };
-  const details = [`${device.type}, driver ${device.driver}, ${source}`];
+  const details = [say.render(m.deviceFacts({ type: device.type, driver: device.driver, source }))];
   const facts = status ? formatFacts(status.facts) : '';
   if (facts) details.push(facts);
   if (openError || !status?.connected) {
     const summary = openError
       ? `${openError.message}${status?.summary ? ` (${words(status.summary)})` : ''}`
-      : `not reachable: ${status?.summary ? words(status.summary) : 'no status'}`;
+      : say.render(
+          m.notReachable({ summary: status?.summary ? words(status.summary) : say.render(m.noStatus()) }),
+        );
     const fix = [
-      openError ? english(openError.notes) : 'Check that the device is switched on and connected.',
-      `If it is, check that the options of this device in the configuration point at it (${device.driver}).`,
+      say.render(openError ? openError.notes : m.switchOnFix()),
+      say.render(m.optionsFix({ driver: device.driver })),
       ...(status?.warnings ?? []).map(words),
     ];
     return { ...base, status: 'fail', summary, details, fix };
@@ -166,22 +182,24 @@ export function judgeDevice(
 }
 
 /** Device checks from a running agent's snapshot. */
-export function devicesFromAgent(config: Config, agent: RunningAgent): Check[] {
+export function devicesFromAgent(
+  config: Config,
+  agent: RunningAgent,
+  say: MessageRenderer = ENGLISH,
+): Check[] {
   return config.devices.map((device) => {
     const seen = agent.snapshot.devices.find((d) => d.id === device.id);
     if (!seen) {
       return {
         id: 'device',
-        title: deviceTitle(device),
+        title: deviceTitle(device, say),
         deviceId: device.id,
         status: 'fail',
-        summary: 'configured, but the running agent does not have it',
-        fix: [
-          'Restart the agent so that it reads the current configuration: sudo systemctl restart frontdesk-agent.',
-        ],
+        summary: say.render(m.notInAgent()),
+        fix: [say.render(m.restartFix())],
       };
     }
-    return judgeDevice(device, seen.status, undefined, `as the running agent sees it`);
+    return judgeDevice(device, seen.status, undefined, say.render(m.seenByAgent()), say);
   });
 }
 
@@ -200,6 +218,7 @@ export async function devicesDirectly(
   registry: DriverRegistry,
   timeoutMs: number,
   secrets: readonly string[],
+  say: MessageRenderer = ENGLISH,
 ): Promise<Check[]> {
   const log = createMemoryLogger({ level: 'warn', secrets });
   let simulators: SimulatedDevice[] = [];
@@ -213,7 +232,7 @@ export async function devicesDirectly(
       }
     }
     return await Promise.all(
-      config.devices.map((device) => openAndRead(config, device, registry, journal, timeoutMs, log)),
+      config.devices.map((device) => openAndRead(config, device, registry, journal, timeoutMs, log, say)),
     );
   } finally {
     await Promise.all(simulators.map((s) => s.close().catch(() => undefined)));
@@ -228,8 +247,9 @@ async function openAndRead(
   journal: ReturnType<typeof openJournal>,
   timeoutMs: number,
   log: ReturnType<typeof createMemoryLogger>,
+  say: MessageRenderer,
 ): Promise<Check> {
-  const source = 'opened by doctor';
+  const source = say.render(m.openedByDoctor());
   let built: Awaited<ReturnType<typeof createDevices>>[number] | undefined;
   try {
     [built] = await createDevices(
@@ -246,10 +266,10 @@ async function openAndRead(
   } catch (error) {
     return {
       id: 'device',
-      title: deviceTitle(device),
+      title: deviceTitle(device, say),
       deviceId: device.id,
       status: 'skip',
-      summary: `not checked: ${toAgentError(error).message.replace(/\s+/g, ' ')}`,
+      summary: say.render(m.notChecked({ error: toAgentError(error).message.replace(/\s+/g, ' ') })),
     };
   }
   if (!built) throw new AgentError('INTERNAL', 'createDevices built nothing');
@@ -262,7 +282,7 @@ async function openAndRead(
   }
   const status = driver.status();
   await driver.close().catch(() => undefined);
-  const check = judgeDevice(device, status, openError, source);
+  const check = judgeDevice(device, status, openError, source, say);
   const said = log.lines.filter((line) => line.includes(built.name));
   if (said.length > 0) check.details = [...(check.details ?? []), ...said.map((l) => `log: ${l}`)];
   return check;

@@ -108,6 +108,7 @@ export async function runDoctor(
     config,
     tokens.extraSecrets[0],
     Math.min(timeoutMs, 3000),
+    say,
   );
 
   let simulator: PlatformSimulator | undefined;
@@ -155,8 +156,8 @@ export async function runDoctor(
   try {
     checks.push(
       ...(agent
-        ? devicesFromAgent(config, agent)
-        : await devicesDirectly(config, registry, timeoutMs, secrets)),
+        ? devicesFromAgent(config, agent, say)
+        : await devicesDirectly(config, registry, timeoutMs, secrets, say)),
     );
   } catch (error) {
     checks.push({

@@ -276,6 +276,52 @@ export const doctorMessages = defineMessages('doctor', {
     en: 'Turn on network time: sudo timedatectl set-ntp true (timedatectl timesync-status shows the server); the fiscal printer keeps its own clock.',
     it: 'Attivare l’ora di rete: sudo timedatectl set-ntp true (timedatectl timesync-status mostra il server); la stampante fiscale ha un suo orologio.',
   },
+  titleAgent: { en: 'agent', it: 'agente' },
+  agentNotProbed: { en: 'status.listen {listen}: not probed', it: 'status.listen {listen}: non interrogato' },
+  agentRefused: {
+    en: 'an agent answers at {base} but refused doctor (HTTP {status}): devices are opened by doctor instead',
+    it: 'un agente risponde su {base} ma ha rifiutato doctor (HTTP {status}): i dispositivi li apre invece doctor',
+  },
+  agentRunning: {
+    en: 'running at {base} (version {version}, since {since}{health, select, healthy {, healthy} unhealthy {, unhealthy} other {}})',
+    it: 'in esecuzione su {base} (versione {version}, dal {since}{health, select, healthy {, in salute} unhealthy {, non in salute} other {}})',
+  },
+  agentPlatformNever: {
+    en: 'platform {mode}, last success never; {pending} results waiting to be delivered',
+    it: 'piattaforma {mode}, ultimo successo mai; risultati in attesa di consegna: {pending}',
+  },
+  agentPlatformAgo: {
+    en: 'platform {mode}, last success {seconds} s ago; {pending} results waiting to be delivered',
+    it: 'piattaforma {mode}, ultimo successo {seconds} s fa; risultati in attesa di consegna: {pending}',
+  },
+  unhealthyReason: { en: 'unhealthy: {reason}', it: 'non in salute: {reason}' },
+  agentAbsent: {
+    en: 'not running on this PC (nothing answers at {base}: {error}); devices are opened by doctor',
+    it: 'non in esecuzione su questo PC (nessuno risponde su {base}: {error}); i dispositivi li apre doctor',
+  },
+  titleDevice: { en: 'device {name}', it: 'dispositivo {name}' },
+  deviceFacts: { en: '{type}, driver {driver}, {source}', it: '{type}, driver {driver}, {source}' },
+  seenByAgent: { en: 'as the running agent sees it', it: 'come lo vede l’agente in esecuzione' },
+  openedByDoctor: { en: 'opened by doctor', it: 'aperto da doctor' },
+  notReachable: { en: 'not reachable: {summary}', it: 'non raggiungibile: {summary}' },
+  noStatus: { en: 'no status', it: 'nessuno stato' },
+  switchOnFix: {
+    en: 'Check that the device is switched on and connected.',
+    it: 'Controllare che il dispositivo sia acceso e collegato.',
+  },
+  optionsFix: {
+    en: 'If it is, check that the options of this device in the configuration point at it ({driver}).',
+    it: 'Se lo è, controllare che le opzioni di questo dispositivo nella configurazione puntino a lui ({driver}).',
+  },
+  notInAgent: {
+    en: 'configured, but the running agent does not have it',
+    it: 'configurato, ma l’agente in esecuzione non lo ha',
+  },
+  restartFix: {
+    en: 'Restart the agent so that it reads the current configuration: sudo systemctl restart frontdesk-agent.',
+    it: 'Riavviare l’agente perché legga la configurazione attuale: sudo systemctl restart frontdesk-agent.',
+  },
+  notChecked: { en: 'not checked: {error}', it: 'non controllato: {error}' },
 });
 
 /** What `support-bundle` says to the person who runs it; the bundle's own files stay English for support. */

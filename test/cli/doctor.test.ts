@@ -201,6 +201,9 @@ describe('doctor', () => {
     expect(text.out).toMatch(
       /^\[ ok \] orologio — questo PC è \d+,\d s (indietro|avanti) rispetto alla piattaforma/m,
     );
+    expect(text.out).toMatch(/^\[ ok \] dispositivo Encoder — pronto \(encoder simulato\)$/m);
+    expect(text.out).toContain('KeyCutter, driver sim-encoder, aperto da doctor');
+    expect(text.out).toContain('[info] agente — status.listen 127.0.0.1:0: non interrogato');
     expect(text.out.trim().split('\n').at(-1)).toBe('Nessun problema trovato.');
     const { report } = await doctor(path);
     expect(check(report, 'config')).toMatchObject({
