@@ -1,4 +1,6 @@
 import { AgentError, type ErrorCode } from '../../src/errors.js';
+import type { Message } from '../../src/messages/message.js';
+import { epsonAnswers as a } from './messages.js';
 import { decodePrinterStatus } from './protocol.js';
 import type { FpmateResponse } from './xml-response.js';
 
@@ -18,101 +20,111 @@ export type FailureMeaning =
 
 interface Rule {
   code: ErrorCode;
-  notes: string;
+  /** What staff read, given the sentence that the document was not printed. */
+  notes: (args: { notPrinted: Message }) => Message;
   retryable?: boolean;
 }
 
-const NOT_PRINTED = 'the {what} was not printed';
+/** The documents whose answers are read here, as their callers name them. */
+export type FiscalDocumentName = 'receipt' | 'refund receipt' | 'void receipt' | 'X report' | 'Z report';
+
+const DOCUMENT_KEY: Record<FiscalDocumentName, string> = {
+  receipt: 'receipt',
+  'refund receipt': 'refund',
+  'void receipt': 'void',
+  'X report': 'x',
+  'Z report': 'z',
+};
 
 const CODE_RULES: Record<string, Rule> = {
   EPTR_REC_EMPTY: {
     code: 'PAPER_OUT',
-    notes: `Printer out of paper or its cover is open — replace the roll and close the cover; ${NOT_PRINTED}. Then try again.`,
+    notes: a.paperOutOrCover,
   },
   LAN_ERROR: {
     code: 'DEVICE_UNAVAILABLE',
-    notes: `The printer’s network service could not talk to its fiscal unit; ${NOT_PRINTED}. The agent tries again.`,
+    notes: a.lanError,
   },
   'TM_NO_ANSWER/OFF_LINE': {
     code: 'DEVICE_UNAVAILABLE',
-    notes: `The printer is off line (switched off or disconnected); ${NOT_PRINTED}. Check it; the agent tries again.`,
+    notes: a.offLine,
   },
   TM_NO_ANSWER: {
     code: 'DEVICE_UNAVAILABLE',
-    notes: `The printer is off line (switched off or disconnected); ${NOT_PRINTED}. Check it; the agent tries again.`,
+    notes: a.offLine,
   },
   OFF_LINE: {
     code: 'DEVICE_UNAVAILABLE',
-    notes: `The printer is off line (switched off or disconnected); ${NOT_PRINTED}. Check it; the agent tries again.`,
+    notes: a.offLine,
   },
   PARSER_ERROR: {
     code: 'FISCAL_REJECTED',
-    notes: `The printer could not read the document (malformed XML); ${NOT_PRINTED}. Report this to IT.`,
+    notes: a.malformed,
   },
   'INCOMPLETE FILE': {
     code: 'FISCAL_REJECTED',
-    notes: `The printer refused an incomplete document; ${NOT_PRINTED}. Report this to IT.`,
+    notes: a.incomplete,
   },
   'Non valid XML command': {
     code: 'FISCAL_REJECTED',
-    notes: `The printer refused a command in the document; ${NOT_PRINTED}. Report this to IT.`,
+    notes: a.badCommand,
   },
   NO_DATA: {
     code: 'FISCAL_REJECTED',
-    notes: `The printer received an empty request; ${NOT_PRINTED}. Report this to IT.`,
+    notes: a.emptyRequest,
   },
   NO_RAM: {
     code: 'DEVICE_ERROR',
-    notes: `The printer ran out of memory; ${NOT_PRINTED}. Switch it off and on, then try again.`,
+    notes: a.noMemory,
   },
 };
 
 const STATUS_RULES: Record<string, Rule> = {
   '3': {
     code: 'COVER_OPEN',
-    notes: `Printer off line: its cover is open or the paper ran out — close the cover and check the roll; ${NOT_PRINTED}. Then try again.`,
+    notes: a.coverOpen,
   },
   '9': {
     code: 'DEVICE_ERROR',
-    notes: `The printer’s date is earlier than its last daily closure; ${NOT_PRINTED}. Ask IT to correct the printer’s clock.`,
+    notes: a.dateBeforeClosure,
   },
   '11': {
     code: 'FISCAL_REJECTED',
-    notes: `The printer refused the document at this point (wrong sequence); ${NOT_PRINTED}. Try again; if it repeats, report it to IT.`,
+    notes: a.wrongSequence,
   },
   '13': {
     code: 'FISCAL_REJECTED',
-    notes: `The printer refused a value in the document; ${NOT_PRINTED}. Report this to IT.`,
+    notes: a.badValue,
   },
   '17': {
     code: 'DEVICE_ERROR',
-    notes: `The printer cannot print receipts right now — if the fiscal day has been open for more than 24 hours, run the daily closure (Z report) first; ${NOT_PRINTED}.`,
+    notes: a.cannotPrintNow,
   },
   '20': {
     code: 'FISCAL_REJECTED',
-    notes: `An amount is above the printer’s limit; ${NOT_PRINTED}. Check the bill.`,
+    notes: a.amountTooHigh,
   },
   '21': {
     code: 'FISCAL_REJECTED',
-    notes: `A value is outside the printer’s limits (or its daily total is reached); ${NOT_PRINTED}. Check the bill.`,
+    notes: a.outsideLimits,
   },
   '30': {
     code: 'FISCAL_REJECTED',
-    notes: `The customer’s tax code, VAT number or lottery code is invalid; ${NOT_PRINTED}. Correct it and try again.`,
+    notes: a.badCustomerCode,
   },
-  '39': { code: 'FISCAL_REJECTED', notes: `The original receipt has already been voided; ${NOT_PRINTED}.` },
-  '40': { code: 'FISCAL_REJECTED', notes: `The original receipt has already been refunded; ${NOT_PRINTED}.` },
+  '39': { code: 'FISCAL_REJECTED', notes: a.alreadyVoided },
+  '40': { code: 'FISCAL_REJECTED', notes: a.alreadyRefunded },
   '41': {
     code: 'FISCAL_REJECTED',
-    notes: `The printer does not find a sale receipt with that number, Z number, date and serial to void; ${NOT_PRINTED}. Check the original receipt.`,
+    notes: a.noSaleToVoid,
   },
   '42': {
     code: 'FISCAL_REJECTED',
-    notes: `The printer does not find a sale receipt with that number, Z number, date and serial to refund; ${NOT_PRINTED}. Check the original receipt.`,
+    notes: a.noSaleToRefund,
   },
 };
 
-function build(rule: Rule, response: FpmateResponse, what: string): AgentError {
+function build(rule: Rule, response: FpmateResponse, what: FiscalDocumentName): AgentError {
   const details: Record<string, unknown> = { printerCode: response.code, printerStatusCode: response.status };
   const status = response.addInfo.printerStatus ?? response.addInfo.fpStatus;
   if (status) details.printerStatus = status;
@@ -120,7 +132,7 @@ function build(rule: Rule, response: FpmateResponse, what: string): AgentError {
     rule.code,
     `Printer answered ${response.code || 'failure'}${response.status ? ` status ${response.status}` : ''}`,
     {
-      notes: rule.notes.replaceAll('{what}', what),
+      notes: rule.notes({ notPrinted: a.notPrinted({ what: DOCUMENT_KEY[what] }) }),
       details,
       ...(rule.retryable === undefined ? {} : { retryable: rule.retryable }),
     },
@@ -128,12 +140,12 @@ function build(rule: Rule, response: FpmateResponse, what: string): AgentError {
 }
 
 /** Interprets a `success="false"` answer to a document; `what` names it ("receipt"). */
-export function failureMeaning(response: FpmateResponse, what: string): FailureMeaning {
+export function failureMeaning(response: FpmateResponse, what: FiscalDocumentName): FailureMeaning {
   const code = response.code;
   if (code === 'LAN_TIME_OUT') return { kind: 'busy' };
   if (code === 'FP_NO_ANSWER' || code === 'FP_NO_ANSWER_NETWORK') {
     const error = new AgentError('STATE_UNKNOWN', `Printer answered ${code}`, {
-      notes: `The printer’s fiscal unit stopped answering while taking the ${what}; it may or may not have been printed. Check the printer’s last receipt before trying again.`,
+      notes: a.unitSilent({ document: a.document({ what: DOCUMENT_KEY[what] }) }),
       details: { printerCode: code },
     });
     return { kind: 'ambiguous', error };
@@ -143,7 +155,7 @@ export function failureMeaning(response: FpmateResponse, what: string): FailureM
       const paper = build(
         {
           code: 'PAPER_OUT',
-          notes: `The printer’s paper is running low and it stopped; ${NOT_PRINTED}. Replace the roll, then try again.`,
+          notes: a.paperLowStopped,
         },
         response,
         what,
@@ -157,13 +169,15 @@ export function failureMeaning(response: FpmateResponse, what: string): FailureM
       ? (STATUS_RULES['3'] as Rule)
       : {
           code: 'DEVICE_ERROR',
-          notes: `The printer reported error ${response.status || 'without a code'}; ${NOT_PRINTED}. Check the printer’s display, then try again.`,
+          notes: response.status
+            ? (args) => a.errorCode({ ...args, status: response.status })
+            : a.errorNoCode,
         };
     return { kind: 'failed', error: build(fallback, response, what) };
   }
   const rule: Rule = CODE_RULES[code] ?? {
     code: 'DEVICE_ERROR',
-    notes: `The printer answered “${code}”; ${NOT_PRINTED}. Check the printer, then try again.`,
+    notes: (args) => a.answered({ ...args, code }),
   };
   return { kind: 'failed', error: build(rule, response, what) };
 }

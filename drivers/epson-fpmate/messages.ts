@@ -257,3 +257,118 @@ export const fiscalNotes = {
   lastActionFact: (action: string, at: string, notes: MessageArg) => m.lastActionFact({ action, at, notes }),
   lastActionUnknown: (what: 'void' | 'report') => (what === 'void' ? m.voidUnknown() : m.reportLastUnknown()),
 };
+
+/**
+ * What the printer's failed answers mean for staff (`answers.ts`). `{notPrinted}` is `notPrinted`
+ * for the document just sent, so each language can say it with its own article and agreement.
+ */
+export const epsonAnswers = defineMessages('epson.answer', {
+  notPrinted: {
+    en: 'the {what, select, refund {refund receipt} void {void receipt} x {X report} z {Z report} other {receipt}} was not printed',
+    it: '{what, select, refund {lo scontrino di reso} void {il documento di annullo} x {il rapporto X} z {il rapporto Z} other {lo scontrino}} non è stato stampato',
+  },
+  document: {
+    en: '{what, select, refund {refund receipt} void {void receipt} x {X report} z {Z report} other {receipt}}',
+    it: '{what, select, refund {lo scontrino di reso} void {il documento di annullo} x {il rapporto X} z {il rapporto Z} other {lo scontrino}}',
+  },
+  paperOutOrCover: {
+    en: 'Printer out of paper or its cover is open — replace the roll and close the cover; {notPrinted}. Then try again.',
+    it: 'Stampante senza carta o con il coperchio aperto: sostituire il rotolo e chiudere il coperchio; {notPrinted}. Poi riprovare.',
+  },
+  lanError: {
+    en: 'The printer’s network service could not talk to its fiscal unit; {notPrinted}. The agent tries again.',
+    it: 'Il servizio di rete della stampante non è riuscito a comunicare con l’unità fiscale; {notPrinted}. L’agente riprova.',
+  },
+  offLine: {
+    en: 'The printer is off line (switched off or disconnected); {notPrinted}. Check it; the agent tries again.',
+    it: 'La stampante è fuori linea (spenta o scollegata); {notPrinted}. Controllarla; l’agente riprova.',
+  },
+  malformed: {
+    en: 'The printer could not read the document (malformed XML); {notPrinted}. Report this to IT.',
+    it: 'La stampante non è riuscita a leggere il documento (XML non valido); {notPrinted}. Segnalarlo all’assistenza informatica.',
+  },
+  incomplete: {
+    en: 'The printer refused an incomplete document; {notPrinted}. Report this to IT.',
+    it: 'La stampante ha rifiutato un documento incompleto; {notPrinted}. Segnalarlo all’assistenza informatica.',
+  },
+  badCommand: {
+    en: 'The printer refused a command in the document; {notPrinted}. Report this to IT.',
+    it: 'La stampante ha rifiutato un comando del documento; {notPrinted}. Segnalarlo all’assistenza informatica.',
+  },
+  emptyRequest: {
+    en: 'The printer received an empty request; {notPrinted}. Report this to IT.',
+    it: 'La stampante ha ricevuto una richiesta vuota; {notPrinted}. Segnalarlo all’assistenza informatica.',
+  },
+  noMemory: {
+    en: 'The printer ran out of memory; {notPrinted}. Switch it off and on, then try again.',
+    it: 'La stampante ha esaurito la memoria; {notPrinted}. Spegnerla e riaccenderla, poi riprovare.',
+  },
+  coverOpen: {
+    en: 'Printer off line: its cover is open or the paper ran out — close the cover and check the roll; {notPrinted}. Then try again.',
+    it: 'Stampante fuori linea: il coperchio è aperto o la carta è finita; chiudere il coperchio e controllare il rotolo; {notPrinted}. Poi riprovare.',
+  },
+  dateBeforeClosure: {
+    en: 'The printer’s date is earlier than its last daily closure; {notPrinted}. Ask IT to correct the printer’s clock.',
+    it: 'La data della stampante è precedente alla sua ultima chiusura giornaliera; {notPrinted}. Chiedere all’assistenza informatica di correggere l’orologio della stampante.',
+  },
+  wrongSequence: {
+    en: 'The printer refused the document at this point (wrong sequence); {notPrinted}. Try again; if it repeats, report it to IT.',
+    it: 'La stampante ha rifiutato il documento in questo momento (sequenza errata); {notPrinted}. Riprovare; se si ripete, segnalarlo all’assistenza informatica.',
+  },
+  badValue: {
+    en: 'The printer refused a value in the document; {notPrinted}. Report this to IT.',
+    it: 'La stampante ha rifiutato un valore del documento; {notPrinted}. Segnalarlo all’assistenza informatica.',
+  },
+  cannotPrintNow: {
+    en: 'The printer cannot print receipts right now — if the fiscal day has been open for more than 24 hours, run the daily closure (Z report) first; {notPrinted}.',
+    it: 'La stampante ora non può stampare scontrini: se la giornata fiscale è aperta da più di 24 ore, eseguire prima la chiusura giornaliera (rapporto Z); {notPrinted}.',
+  },
+  amountTooHigh: {
+    en: 'An amount is above the printer’s limit; {notPrinted}. Check the bill.',
+    it: 'Un importo supera il limite della stampante; {notPrinted}. Controllare il conto.',
+  },
+  outsideLimits: {
+    en: 'A value is outside the printer’s limits (or its daily total is reached); {notPrinted}. Check the bill.',
+    it: 'Un valore è fuori dai limiti della stampante (o è stato raggiunto il suo totale giornaliero); {notPrinted}. Controllare il conto.',
+  },
+  badCustomerCode: {
+    en: 'The customer’s tax code, VAT number or lottery code is invalid; {notPrinted}. Correct it and try again.',
+    it: 'Il codice fiscale, la partita IVA o il codice lotteria del cliente non è valido; {notPrinted}. Correggerlo e riprovare.',
+  },
+  alreadyVoided: {
+    en: 'The original receipt has already been voided; {notPrinted}.',
+    it: 'Lo scontrino originale è già stato annullato; {notPrinted}.',
+  },
+  alreadyRefunded: {
+    en: 'The original receipt has already been refunded; {notPrinted}.',
+    it: 'Lo scontrino originale è già stato reso; {notPrinted}.',
+  },
+  noSaleToVoid: {
+    en: 'The printer does not find a sale receipt with that number, Z number, date and serial to void; {notPrinted}. Check the original receipt.',
+    it: 'La stampante non trova uno scontrino di vendita con quel numero, numero di Z, data e matricola da annullare; {notPrinted}. Controllare lo scontrino originale.',
+  },
+  noSaleToRefund: {
+    en: 'The printer does not find a sale receipt with that number, Z number, date and serial to refund; {notPrinted}. Check the original receipt.',
+    it: 'La stampante non trova uno scontrino di vendita con quel numero, numero di Z, data e matricola da rendere; {notPrinted}. Controllare lo scontrino originale.',
+  },
+  unitSilent: {
+    en: 'The printer’s fiscal unit stopped answering while taking the {document}; it may or may not have been printed. Check the printer’s last receipt before trying again.',
+    it: 'L’unità fiscale della stampante ha smesso di rispondere mentre riceveva {document}; potrebbe essere stato stampato o no. Controllare l’ultimo scontrino della stampante prima di riprovare.',
+  },
+  paperLowStopped: {
+    en: 'The printer’s paper is running low and it stopped; {notPrinted}. Replace the roll, then try again.',
+    it: 'La carta della stampante sta finendo e la stampante si è fermata; {notPrinted}. Sostituire il rotolo, poi riprovare.',
+  },
+  errorCode: {
+    en: 'The printer reported error {status}; {notPrinted}. Check the printer’s display, then try again.',
+    it: 'La stampante ha segnalato l’errore {status}; {notPrinted}. Controllare il display della stampante, poi riprovare.',
+  },
+  errorNoCode: {
+    en: 'The printer reported error without a code; {notPrinted}. Check the printer’s display, then try again.',
+    it: 'La stampante ha segnalato un errore senza codice; {notPrinted}. Controllare il display della stampante, poi riprovare.',
+  },
+  answered: {
+    en: 'The printer answered “{code}”; {notPrinted}. Check the printer, then try again.',
+    it: 'La stampante ha risposto “{code}”; {notPrinted}. Controllare la stampante, poi riprovare.',
+  },
+});

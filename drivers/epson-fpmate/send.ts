@@ -2,7 +2,7 @@ import type { Clock } from '../../src/clock.js';
 import type { ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
-import { failureMeaning } from './answers.js';
+import { type FiscalDocumentName, failureMeaning } from './answers.js';
 import type { EpsonFpmateOptions } from './config.js';
 import type { FiscalState } from './fiscal-state.js';
 import type { PostResult } from './http.js';
@@ -39,7 +39,7 @@ type Outcome =
   | { kind: 'not-sent'; error: AgentError }
   | { kind: 'uncertain'; reason: string; busy: boolean; error?: AgentError };
 
-function what(plan: Plan): string {
+function what(plan: Plan): FiscalDocumentName {
   return plan.label === 'refund' ? 'refund receipt' : plan.label === 'void' ? 'void receipt' : 'receipt';
 }
 

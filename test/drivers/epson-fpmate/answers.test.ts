@@ -3,6 +3,7 @@ import { failureMeaning } from '../../../drivers/epson-fpmate/answers.js';
 import type { LastDocument } from '../../../drivers/epson-fpmate/last-document.js';
 import { decide, readCheckpoint } from '../../../drivers/epson-fpmate/recovery.js';
 import type { FpmateResponse } from '../../../drivers/epson-fpmate/xml-response.js';
+import { english, messageRenderer } from '../../../src/messages/render.js';
 
 const failure = (code: string, status = '0', printerStatus = '00110'): FpmateResponse => ({
   success: false,
@@ -37,8 +38,8 @@ describe('printer refusals → AgentError codes and receptionist Notes', () => {
     const meaning = failureMeaning(failure(code, status), 'receipt');
     if (meaning.kind !== 'failed') throw new Error(`expected failed, got ${meaning.kind}`);
     expect(meaning.error.code).toBe(expected);
-    expect(meaning.error.notes).toContain(hint);
-    expect(meaning.error.notes).toContain('the receipt was not printed');
+    expect(english(meaning.error.notes)).toContain(hint);
+    expect(english(meaning.error.notes)).toContain('the receipt was not printed');
     expect(meaning.error.details).toMatchObject({
       printerCode: code,
       printerStatusCode: status,
@@ -61,7 +62,29 @@ describe('printer refusals → AgentError codes and receptionist Notes', () => {
     expect(silent.kind !== 'busy' && silent.error.code).toBe('STATE_UNKNOWN');
     const low = failureMeaning(failure('PRINTER ERROR', '2', '20110'), 'refund receipt');
     expect(low.kind).toBe('ambiguous');
-    expect(low.kind !== 'busy' && low.error.notes).toContain('the refund receipt was not printed');
+    expect(low.kind !== 'busy' && english(low.error.notes)).toContain('the refund receipt was not printed');
+  });
+});
+
+describe('printer refusals in Italian', () => {
+  const italian = messageRenderer('it');
+  const notes = (response: FpmateResponse, what: Parameters<typeof failureMeaning>[1]) => {
+    const meaning = failureMeaning(response, what);
+    if (meaning.kind === 'busy') throw new Error('expected an error');
+    return italian.render(meaning.error.notes);
+  };
+
+  it('says which document was not printed with its own article', () => {
+    expect(notes(failure('PRINTER ERROR', '17'), 'receipt')).toBe(
+      'La stampante ora non può stampare scontrini: se la giornata fiscale è aperta da più di 24 ore, eseguire prima la chiusura giornaliera (rapporto Z); lo scontrino non è stato stampato.',
+    );
+    expect(notes(failure('EPTR_REC_EMPTY'), 'Z report')).toContain('il rapporto Z non è stato stampato');
+    expect(notes(failure('SOMETHING_NEW'), 'void receipt')).toBe(
+      'La stampante ha risposto “SOMETHING_NEW”; il documento di annullo non è stato stampato. Controllare la stampante, poi riprovare.',
+    );
+    expect(notes(failure('FP_NO_ANSWER'), 'refund receipt')).toContain(
+      'mentre riceveva lo scontrino di reso',
+    );
   });
 });
 

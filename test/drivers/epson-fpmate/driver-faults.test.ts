@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import { type AgentError, isAgentError } from '../../../src/errors.js';
+import { english } from '../../../src/messages/render.js';
 import { recordingExecuteContext } from '../../helpers/driver-context.js';
 import {
   afterReceipt,
@@ -45,7 +46,7 @@ describe('epson-fpmate driver: every printer fault ends in one clear outcome, ne
     await t.sim.setFault('paperOut', true);
     const error = await failure(t);
     expect(error.code).toBe('PAPER_OUT');
-    expect(error.notes).toBe(
+    expect(english(error.notes)).toBe(
       'Printer out of paper or its cover is open — replace the roll and close the cover; the receipt was not printed. Then try again.',
     );
     expect(t.sim.printed).toHaveLength(0);
@@ -63,7 +64,7 @@ describe('epson-fpmate driver: every printer fault ends in one clear outcome, ne
     await t.sim.setFault('coverOpen', true);
     const error = await failure(t);
     expect(error.code).toBe('COVER_OPEN');
-    expect(error.notes).toContain('its cover is open');
+    expect(english(error.notes)).toContain('its cover is open');
     expect(t.sim.printed).toHaveLength(0);
     // The printer's status cannot tell an open cover from paper out: no paperOut claim.
     expect(t.driver.status().facts.paperOut).not.toBe(true);
@@ -159,7 +160,7 @@ describe('epson-fpmate driver: every printer fault ends in one clear outcome, ne
     await t.sim.setFault('dropBeforePrint', true);
     const error = await failure(t);
     expect(error.code).toBe('DEVICE_UNAVAILABLE');
-    expect(error.notes).toContain('did not print the receipt');
+    expect(english(error.notes)).toContain('did not print the receipt');
     expect(receiptsSent(t)).toBe(2);
     expect(t.sim.printed).toHaveLength(0);
   });
@@ -170,7 +171,7 @@ describe('epson-fpmate driver: every printer fault ends in one clear outcome, ne
     await t.sim.setFault('lastDocUnreadable', true);
     const error = await failure(t);
     expect(error.code).toBe('STATE_UNKNOWN');
-    expect(error.notes).toBe(
+    expect(english(error.notes)).toBe(
       'The printer did not confirm the receipt and the agent cannot tell whether it was printed. Check the printer’s last receipt: if it is there, do nothing; if not, issue the receipt again.',
     );
     expect(receiptsSent(t)).toBe(1);
@@ -183,7 +184,7 @@ describe('epson-fpmate driver: every printer fault ends in one clear outcome, ne
     await t.sim.setFault('refused', true);
     const error = await failure(t);
     expect(error.code).toBe('DEVICE_UNAVAILABLE');
-    expect(error.notes).toMatch(
+    expect(english(error.notes)).toMatch(
       /^The fiscal printer cannot be reached \(ECONNREFUSED\); the receipt was not printed\./,
     );
     await t.driver.close();
@@ -218,7 +219,7 @@ describe('epson-fpmate driver: every printer fault ends in one clear outcome, ne
     await clock.advance(25 * 3600 * 1000);
     const error = await failure(t, 'b');
     expect(error.code).toBe('DEVICE_ERROR');
-    expect(error.notes).toContain('run the daily closure (Z report) first');
+    expect(english(error.notes)).toContain('run the daily closure (Z report) first');
     expect(t.driver.status().warnings).toContain(
       'The printer refuses receipts: the daily closure (Z report) may be overdue.',
     );

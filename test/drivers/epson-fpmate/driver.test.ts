@@ -117,7 +117,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
     expect(doc?.lines.every((l) => l.type === 'refund')).toBe(true);
     const again = await expectRejection(r.driver.execute(refund, recordingExecuteContext()));
     expect(again.code).toBe('FISCAL_REJECTED');
-    expect(again.notes).toContain('already been refunded');
+    expect(english(again.notes)).toContain('already been refunded');
     expect(printedOf(r.sim, 'refund')).toHaveLength(1);
   });
 
