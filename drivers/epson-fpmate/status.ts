@@ -1,6 +1,8 @@
 import type { Clock } from '../../src/clock.js';
 import type { DeviceStatus, DriverText } from '../../src/drivers-api/types.js';
 import type { AgentError } from '../../src/errors.js';
+import type { Message } from '../../src/messages/message.js';
+import { epsonStatusWords as w } from './messages.js';
 import { type DecodedPrinterStatus, decodePrinterStatus } from './protocol.js';
 import type { FpmateResponse } from './xml-response.js';
 
@@ -91,7 +93,7 @@ export class StatusBoard {
   private rt: RtState = {};
   private serial: string | undefined;
   private lastReceipt: string | undefined;
-  private jobWarning: string | undefined;
+  private jobWarning: Message | undefined;
   /**
    * The last receipt failed with the printer's own "receipt paper end" (EPTR_REC_EMPTY), and no
    * answer since has shown paper in it: the `paperOut` fact. A status digit 3 alone ("off line")
@@ -154,13 +156,13 @@ export class StatusBoard {
   /** Keeps what a failed job teaches about the printer (a closure overdue, paper out …). */
   noteJobError(error: AgentError): void {
     if (error.details.printerStatusCode === '17') {
-      this.jobWarning = 'The printer refuses receipts: the daily closure (Z report) may be overdue.';
+      this.jobWarning = w.refusesReceipts();
     } else if (error.code === 'PAPER_OUT' || error.code === 'COVER_OPEN') {
-      this.jobWarning = 'The last receipt failed: paper out or cover open.';
+      this.jobWarning = w.lastFailedPaper();
       // EPTR_REC_EMPTY is the printer's own "receipt paper end"; status 3 alone may be the cover.
       if (error.details.printerCode === 'EPTR_REC_EMPTY') this.paperEnd = true;
     } else if (error.code === 'STATE_UNKNOWN') {
-      this.jobWarning = 'A receipt’s outcome is unknown: check the printer’s last receipt.';
+      this.jobWarning = w.outcomeUnknown();
     }
   }
 
@@ -171,31 +173,25 @@ export class StatusBoard {
   snapshot(): DeviceStatus {
     const warnings: DriverText[] = [];
     const p = this.printer;
-    if (p?.printer === 'paper-low') warnings.push('Paper is running low: have a new roll ready.');
-    if (p?.printer === 'offline')
-      warnings.push('The printer is off line: close the cover or replace the paper roll.');
-    if (p?.journal === 'near-full')
-      warnings.push('The electronic journal is nearly full: call the printer’s technician.');
-    if (p?.journal === 'full')
-      warnings.push('The electronic journal is full: the printer cannot print receipts.');
+    if (p?.printer === 'paper-low') warnings.push(w.paperLow());
+    if (p?.printer === 'offline') warnings.push(w.offLine());
+    if (p?.journal === 'near-full') warnings.push(w.journalNearlyFull());
+    if (p?.journal === 'full') warnings.push(w.journalFull());
     const rt = this.rt;
-    if (rt.filesRejected)
-      warnings.push(`${rt.filesRejected} daily file(s) rejected by the tax agency: call the technician.`);
-    if (rt.oldFilesToSend)
-      warnings.push(
-        `${rt.oldFilesToSend} old daily file(s) not yet sent to the tax agency: check the printer’s network.`,
-      );
-    if (rt.trainingMode) warnings.push('The printer is in training mode: its receipts are not fiscal.');
+    if (rt.filesRejected) warnings.push(w.filesRejected({ count: rt.filesRejected }));
+    if (rt.oldFilesToSend) warnings.push(w.oldFilesToSend({ count: rt.oldFilesToSend }));
+    if (rt.trainingMode) warnings.push(w.trainingMode());
     const expiries: Record<string, Date | undefined> = {};
-    for (const [key, name, value] of [
+    for (const [key, which, value] of [
       ['Device', 'device', rt.expiryCD],
-      ['TaxAgency', 'tax agency', rt.expiryCA],
+      ['TaxAgency', 'taxAgency', rt.expiryCA],
     ] as const) {
       const when = value ? parseExpiry(value) : undefined;
       expiries[key] = when;
       if (when && when.getTime() - this.clock.now() < 30 * DAY_MS) {
+        const date = when.toISOString().slice(0, 10);
         warnings.push(
-          `The RT ${name} certificate expires on ${when.toISOString().slice(0, 10)}: call the technician.`,
+          which === 'device' ? w.certificateExpiresDevice({ date }) : w.certificateExpiresTaxAgency({ date }),
         );
       }
     }
@@ -243,14 +239,13 @@ export class StatusBoard {
     return status;
   }
 
-  private summary(): string {
-    if (!this.address()) return 'waiting for the first command to learn the printer’s address';
-    if (!this.contacted) return 'not contacted yet';
-    if (!this.connected)
-      return `unreachable (${this.unreachableReason ?? 'no answer'}) — check power and network`;
-    if (this.printer?.printer === 'offline') return 'off line: cover open or paper out';
-    if (this.printer?.journal === 'full') return 'electronic journal full';
-    if (this.printer?.printer === 'paper-low') return 'ready, paper low';
-    return 'ready';
+  private summary(): Message {
+    if (!this.address()) return w.noAddressYet();
+    if (!this.contacted) return w.notContacted();
+    if (!this.connected) return w.unreachable({ reason: this.unreachableReason ?? w.noAnswer() });
+    if (this.printer?.printer === 'offline') return w.offLineSummary();
+    if (this.printer?.journal === 'full') return w.journalFullSummary();
+    if (this.printer?.printer === 'paper-low') return w.readyPaperLow();
+    return w.ready();
   }
 }

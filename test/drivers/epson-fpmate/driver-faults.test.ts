@@ -5,6 +5,7 @@ import { english } from '../../../src/messages/render.js';
 import { recordingExecuteContext } from '../../helpers/driver-context.js';
 import {
   afterReceipt,
+  inWords,
   orderItem,
   payment,
   pressZKey,
@@ -51,12 +52,14 @@ describe('epson-fpmate driver: every printer fault ends in one clear outcome, ne
     );
     expect(t.sim.printed).toHaveLength(0);
     expect(t.sim.requests.at(-1)).toBe('printerCommand');
-    expect(t.driver.status().warnings).toContain('The last receipt failed: paper out or cover open.');
-    expect(t.driver.status().facts.paperOut).toBe(true);
+    expect(inWords(t.driver.status()).warnings).toContain(
+      'The last receipt failed: paper out or cover open.',
+    );
+    expect(inWords(t.driver.status()).facts.paperOut).toBe(true);
     await t.sim.setFault('paperOut', false);
     await t.driver.execute(saleJob(), recordingExecuteContext());
     expect(printedOf(t.sim, 'sale')).toHaveLength(1);
-    expect(t.driver.status().facts.paperOut).toBe(false);
+    expect(inWords(t.driver.status()).facts.paperOut).toBe(false);
   });
 
   it('cover open: COVER_OPEN, nothing printed', async () => {
@@ -67,7 +70,7 @@ describe('epson-fpmate driver: every printer fault ends in one clear outcome, ne
     expect(english(error.notes)).toContain('its cover is open');
     expect(t.sim.printed).toHaveLength(0);
     // The printer's status cannot tell an open cover from paper out: no paperOut claim.
-    expect(t.driver.status().facts.paperOut).not.toBe(true);
+    expect(inWords(t.driver.status()).facts.paperOut).not.toBe(true);
   });
 
   it('LAN_TIME_OUT while the printer stays busy: its counters cannot be read, STATE_UNKNOWN, never resent blindly', async () => {
@@ -188,7 +191,7 @@ describe('epson-fpmate driver: every printer fault ends in one clear outcome, ne
       /^The fiscal printer cannot be reached \(ECONNREFUSED\); the receipt was not printed\./,
     );
     await t.driver.close();
-    expect(t.driver.status()).toMatchObject({
+    expect(inWords(t.driver.status())).toMatchObject({
       connected: false,
       summary: expect.stringMatching(/^unreachable/),
     });
@@ -203,7 +206,7 @@ describe('epson-fpmate driver: every printer fault ends in one clear outcome, ne
     const result = await t.driver.execute(saleJob(), recordingExecuteContext());
     expect(result.notes).toMatch(/\. Printer: paper running low; electronic journal nearly full$/);
     await t.driver.open(new AbortController().signal);
-    expect(t.driver.status().warnings).toEqual([
+    expect(inWords(t.driver.status()).warnings).toEqual([
       'Paper is running low: have a new roll ready.',
       'The electronic journal is nearly full: call the printer’s technician.',
     ]);
@@ -220,7 +223,7 @@ describe('epson-fpmate driver: every printer fault ends in one clear outcome, ne
     const error = await failure(t, 'b');
     expect(error.code).toBe('DEVICE_ERROR');
     expect(english(error.notes)).toContain('run the daily closure (Z report) first');
-    expect(t.driver.status().warnings).toContain(
+    expect(inWords(t.driver.status()).warnings).toContain(
       'The printer refuses receipts: the daily closure (Z report) may be overdue.',
     );
     await pressZKey(t.sim);

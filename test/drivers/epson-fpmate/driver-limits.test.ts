@@ -5,6 +5,7 @@ import { recordingExecuteContext } from '../../helpers/driver-context.js';
 import { eventually } from '../../helpers/eventually.js';
 import {
   afterReceipt,
+  inWords,
   orderItem,
   payment,
   printedOf,
@@ -80,12 +81,12 @@ describe('epson-fpmate: nothing the printer answers can crash the agent (issue 1
     r = await rig({ items, payments, clock, driver: { statusIntervalMs: 60_000, statusRetryMs: 10_000 } });
     const t = r;
     await t.driver.open(never);
-    expect(t.driver.status().summary).toBe('ready');
+    expect(inWords(t.driver.status()).summary).toBe('ready');
     await eventually('the poll to sleep', () => clock.pending === 1);
     await t.sim.setFault('oversizedAnswer', { bytes: 300 * 1024 * 1024 });
     await clock.advance(60_000);
     await eventually('the poll to finish', () => clock.pending === 1);
-    expect(t.driver.status()).toMatchObject({
+    expect(inWords(t.driver.status())).toMatchObject({
       connected: false,
       summary: 'unreachable (answer too large) — check power and network',
     });
@@ -95,7 +96,7 @@ describe('epson-fpmate: nothing the printer answers can crash the agent (issue 1
     await t.sim.setFault('oversizedAnswer', false);
     await clock.advance(10_000);
     await eventually('the next poll to finish', () => clock.pending === 1);
-    expect(t.driver.status().summary).toBe('ready');
+    expect(inWords(t.driver.status()).summary).toBe('ready');
   });
 
   it('an answer that breaks off at its end during a poll counts as no answer, never an escaped error', async () => {
@@ -107,7 +108,7 @@ describe('epson-fpmate: nothing the printer answers can crash the agent (issue 1
     await t.sim.setFault('truncatedAnswer', true);
     await clock.advance(60_000);
     await eventually('the poll to finish', () => clock.pending === 1);
-    expect(t.driver.status()).toMatchObject({
+    expect(inWords(t.driver.status())).toMatchObject({
       connected: false,
       summary: 'unreachable (connection broken) — check power and network',
     });

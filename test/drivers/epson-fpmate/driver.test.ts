@@ -6,7 +6,17 @@ import { isAgentError } from '../../../src/errors.js';
 import { english } from '../../../src/messages/render.js';
 import { fpmateReceiptXml } from '../../../src/simulator/fpmate.js';
 import { jobFor, recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
-import { orderItem, payloadJob, payment, printedOf, type Rig, refundJob, rig, saleJob } from './helpers.js';
+import {
+  inWords,
+  orderItem,
+  payloadJob,
+  payment,
+  printedOf,
+  type Rig,
+  refundJob,
+  rig,
+  saleJob,
+} from './helpers.js';
 
 const NOTES = /^Receipt (\d{4})-(\d{4}) on RT (\S+), \d{4}-\d{2}-\d{2} \d{2}:\d{2}, total (\d+\.\d{2}) EUR$/;
 
@@ -41,7 +51,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
     r = await rig({ items, payments });
     await r.driver.open(new AbortController().signal);
     await r.driver.open(new AbortController().signal);
-    const status = r.driver.status();
+    const status = inWords(r.driver.status());
     expect(status.connected).toBe(true);
     expect(status.summary).toBe('ready');
     expect(status.facts.serial).toBe('99MEY123456');
@@ -211,19 +221,21 @@ describe('epson-fpmate driver against the simulated printer', () => {
       recordingExecuteContext(),
     );
     expect(result.notes).toMatch(/^Receipt 0001-0001 /);
-    expect(r.driver.status().facts.address).toBe(r.sim.url);
+    expect(inWords(r.driver.status()).facts.address).toBe(r.sim.url);
   });
 
   it('with url: fromPlatform, uses the command’s ApiUrl only on an allowed host (issue 13: any host)', async () => {
     r = await rig({ items, payments, driver: { url: 'fromPlatform', allowedHosts: ['127.0.0.1'] } });
-    expect(r.driver.status().summary).toBe('waiting for the first command to learn the printer’s address');
+    expect(inWords(r.driver.status()).summary).toBe(
+      'waiting for the first command to learn the printer’s address',
+    );
     await r.driver.open(new AbortController().signal);
     const result = await r.driver.execute(
       saleJob('cmd', { apiUrl: `${r.sim.url}/api` }),
       recordingExecuteContext(),
     );
     expect(result.notes).toMatch(/^Receipt 0001-0001 /);
-    expect(r.driver.status().facts).toMatchObject({ address: r.sim.url, lastReceipt: '0001-0001' });
+    expect(inWords(r.driver.status()).facts).toMatchObject({ address: r.sim.url, lastReceipt: '0001-0001' });
     const elsewhere = await expectRejection(
       r.driver.execute(
         saleJob('cmd2', { apiUrl: 'http://attacker.example:8080' }),
@@ -276,7 +288,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
     await r.driver.open(new AbortController().signal);
     await r.driver.close();
     await r.driver.close();
-    expect(r.driver.status().facts.reachable).toBe(true);
+    expect(inWords(r.driver.status()).facts.reachable).toBe(true);
   });
 });
 

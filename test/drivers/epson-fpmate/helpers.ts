@@ -13,7 +13,16 @@ import {
   type WireOrderItem,
   type WirePayment,
 } from '../../../src/connector/wire.js';
-import type { DeviceStore, Driver, DriverContext, Job } from '../../../src/drivers-api/types.js';
+import type {
+  DeviceStatus,
+  DeviceStore,
+  Driver,
+  DriverContext,
+  DriverText,
+  Job,
+} from '../../../src/drivers-api/types.js';
+import { readMessage } from '../../../src/messages/message.js';
+import { english } from '../../../src/messages/render.js';
 import { createHttpClient } from '../../../src/transport/http.js';
 import { jobFor, memoryStore, testDriverContext } from '../../helpers/driver-context.js';
 
@@ -197,4 +206,13 @@ export async function pressZKey(sim: FpmateSimulator): Promise<void> {
 /** Printer requests per receipt: every request the simulator received, over the receipts printed. */
 export function requestsPerReceipt(sim: FpmateSimulator): number {
   return sim.requests.length / printedOf(sim, 'sale').length;
+}
+
+/** A device status with its summary and warnings as the English words a test compares. */
+export function inWords(status: DeviceStatus): Omit<DeviceStatus, 'summary' | 'warnings'> & {
+  summary: string;
+  warnings: string[];
+} {
+  const words = (text: DriverText) => english(readMessage(text));
+  return { ...status, summary: words(status.summary), warnings: status.warnings.map(words) };
 }

@@ -4,7 +4,7 @@ import type { FpmateResponse } from '../../../drivers/epson-fpmate/xml-response.
 import { ManualClock } from '../../../src/clock.js';
 import { AgentError } from '../../../src/errors.js';
 import { eventually } from '../../helpers/eventually.js';
-import { type Rig, rig } from './helpers.js';
+import { inWords, type Rig, rig } from './helpers.js';
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0);
 
@@ -17,12 +17,12 @@ const answer = (addInfo: Record<string, string>): FpmateResponse => ({
 
 describe('the status board', () => {
   it('starts out saying what it waits for', () => {
-    expect(new StatusBoard(new ManualClock(NOW), () => undefined).snapshot()).toMatchObject({
+    expect(inWords(new StatusBoard(new ManualClock(NOW), () => undefined).snapshot())).toMatchObject({
       connected: false,
       summary: 'waiting for the first command to learn the printer’s address',
       warnings: [],
     });
-    expect(new StatusBoard(new ManualClock(NOW), () => 'http://10.0.0.5').snapshot().summary).toBe(
+    expect(inWords(new StatusBoard(new ManualClock(NOW), () => 'http://10.0.0.5').snapshot()).summary).toBe(
       'not contacted yet',
     );
   });
@@ -43,7 +43,7 @@ describe('the status board', () => {
     );
     board.noteSerial('99MEY123456');
     board.noteReceipt('0003-0012');
-    const status = board.snapshot();
+    const status = inWords(board.snapshot());
     expect(status).toMatchObject({ connected: true, summary: 'ready, paper low', lastContact: NOW });
     expect(status.facts).toMatchObject({
       address: 'http://10.0.0.5',
@@ -64,8 +64,8 @@ describe('the status board', () => {
     expect(status.warnings).toEqual([
       'Paper is running low: have a new roll ready.',
       'The electronic journal is nearly full: call the printer’s technician.',
-      '3 daily file(s) rejected by the tax agency: call the technician.',
-      '1 old daily file(s) not yet sent to the tax agency: check the printer’s network.',
+      '3 daily files rejected by the tax agency: call the technician.',
+      '1 old daily file not yet sent to the tax agency: check the printer’s network.',
       'The printer is in training mode: its receipts are not fiscal.',
       'The RT device certificate expires on 2026-12-01: call the technician.',
     ]);
@@ -74,15 +74,15 @@ describe('the status board', () => {
   it('reports an off-line printer, an unreachable one, and what a failed job taught', () => {
     const board = new StatusBoard(new ManualClock(NOW), () => 'http://10.0.0.5');
     board.answered(answer({ fpStatus: '30110', rtDailyOpen: '1' }));
-    expect(board.snapshot().summary).toBe('off line: cover open or paper out');
+    expect(inWords(board.snapshot()).summary).toBe('off line: cover open or paper out');
     board.noteJobError(new AgentError('DEVICE_ERROR', 'x', { details: { printerStatusCode: '17' } }));
-    expect(board.snapshot().warnings).toContain(
+    expect(inWords(board.snapshot()).warnings).toContain(
       'The printer refuses receipts: the daily closure (Z report) may be overdue.',
     );
     board.answered(answer({ printerStatus: '00110', rtDailyOpen: '0' }));
-    expect(board.snapshot().warnings).toEqual([]);
+    expect(inWords(board.snapshot()).warnings).toEqual([]);
     board.unreachable('no answer');
-    expect(board.snapshot()).toMatchObject({
+    expect(inWords(board.snapshot())).toMatchObject({
       connected: false,
       summary: 'unreachable (no answer) — check power and network',
     });
