@@ -73,14 +73,15 @@ class CommandEngine implements Engine {
         log.warn('event listener failed', errorFields(e));
       }
     };
-    this.outbox = new OutboxQueue(journal);
+    const notesIn = options.notesIn ?? messageRenderer('en');
+    this.outbox = new OutboxQueue(journal, notesIn);
     this.lifecycle = new Lifecycle({
       journal,
       outbox: this.outbox,
       clock,
       log,
       policy: retryPolicyOf(tuning),
-      notesIn: options.notesIn ?? messageRenderer('en'),
+      notesIn,
     });
     const executor = new EffectExecutor({
       lifecycle: this.lifecycle,
@@ -110,7 +111,7 @@ class CommandEngine implements Engine {
           for (const item of items) {
             remove(item);
             executor.apply(item.commandId, { type: 'delivered', state: item.state });
-            restoreIfOvertaken({ journal, outbox: this.outbox }, item, clock.now());
+            restoreIfOvertaken({ journal, notesIn, outbox: this.outbox }, item, clock.now());
           }
         }),
       confirmRestore: (item, signal) => confirmRestore(reread, item, signal),

@@ -13,6 +13,7 @@ export const engineMessages = defineMessages('engine', {
     en: 'The platform no longer offered it ({state}) before it started; nothing was done.',
     it: 'Sulla piattaforma il comando non era più attivo ({state}) prima dell’avvio; non è stato fatto nulla.',
   },
+  cancelledOnPlatform: { en: 'Cancelled on the platform.', it: 'Annullato sulla piattaforma.' },
   cancelledWhileRunning: {
     en: 'Cancelled on the platform while running; the device stopped the job.',
     it: 'Annullato sulla piattaforma durante l’esecuzione; il dispositivo ha interrotto l’operazione.',

@@ -90,7 +90,9 @@ export function doneDespiteCancelNotes(resultNotes: Message): Message {
  * Notes sent back with Cancelled when an update of ours landed after the platform had cancelled
  * the command and the job had not settled yet (`outbox-restore.ts`).
  */
-export const CANCELLED_ON_PLATFORM_NOTES = 'Cancelled on the platform.';
+export function cancelledOnPlatformNotes(): Message {
+  return engineMessages.cancelledOnPlatform();
+}
 
 /**
  * Why a stored checkpoint cannot be handed to this device's driver (the outcome is then unknown,

@@ -1,3 +1,4 @@
+import type { MessageRenderer } from '../messages/render.js';
 import type { Journal } from './journal.js';
 import type { NewUpdate, OutboxItem } from './journal-outbox.js';
 import { writeRestore } from './outbox-restore.js';
@@ -20,7 +21,11 @@ export class OutboxQueue {
   private rang = false;
   private waiter: (() => void) | undefined;
 
-  constructor(private readonly journal: Journal) {}
+  /** `notesIn` renders the Notes of a restore (`drop`) in the staff's language. */
+  constructor(
+    private readonly journal: Journal,
+    private readonly notesIn: MessageRenderer,
+  ) {}
 
   /** An update of the command is leaving for the platform. */
   sent(item: OutboxItem): void {
@@ -51,7 +56,7 @@ export class OutboxQueue {
     const entry = this.onTheWire.get(commandId);
     if (!entry) return;
     entry.overtaken = true;
-    writeRestore({ journal: this.journal, outbox: this }, entry.item, at);
+    writeRestore({ journal: this.journal, notesIn: this.notesIn, outbox: this }, entry.item, at);
   }
 
   /** New rows were committed (or the delivery should look again). Cheap; call after every write. */

@@ -1,6 +1,8 @@
+import { type Message, textMessage } from '../messages/message.js';
+import type { MessageRenderer } from '../messages/render.js';
 import type { Journal } from './journal.js';
 import type { NewUpdate, OutboxItem } from './journal-outbox.js';
-import { CANCELLED_ON_PLATFORM_NOTES, doneDespiteCancelNotes } from './notes.js';
+import { cancelledOnPlatformNotes, doneDespiteCancelNotes } from './notes.js';
 
 /**
  * Putting back the platform's end after one of our updates landed on it.
@@ -23,9 +25,13 @@ import { CANCELLED_ON_PLATFORM_NOTES, doneDespiteCancelNotes } from './notes.js'
  * the platform's own end back. Other terminal states the platform may set are not put back.
  */
 
-/** Where a restore is written: the journal, and the outbox's write side (`OutboxQueue`). */
+/**
+ * Where a restore is written: the journal, and the outbox's write side (`OutboxQueue`); `notesIn`
+ * renders its Notes in the staff's language, as every update's.
+ */
 export interface RestoreDeps {
   journal: Journal;
+  notesIn: MessageRenderer;
   outbox: { add(update: NewUpdate, at: number): number };
 }
 
@@ -36,7 +42,8 @@ export function writeRestore(deps: RestoreDeps, item: OutboxItem, at: number): v
   for (const pending of deps.journal.outbox.pendingFor(item.commandId)) {
     if (pending.state === 'Cancelled') deps.journal.outbox.remove(pending.seq);
   }
-  deps.outbox.add({ commandId: item.commandId, state: 'Cancelled', notes: restoreNotes(item, record) }, at);
+  const notes = deps.notesIn.render(restoreNotes(item, record));
+  deps.outbox.add({ commandId: item.commandId, state: 'Cancelled', notes }, at);
 }
 
 /** The platform took `item`: when it was overtaken, the restore is written again with today's Notes. */
@@ -48,9 +55,12 @@ export function restoreIfOvertaken(
   if (item.overtaken) writeRestore(deps, item, at);
 }
 
-/** What the restore says: the command's own notes once settled, else the cancel and the result. */
-function restoreNotes(item: OutboxItem, record: { phase: string; notes?: string }): string {
-  if (item.state === 'Processed') return doneDespiteCancelNotes(item.notes ?? '');
-  if (item.state === 'Error' || record.phase === 'cancelling') return CANCELLED_ON_PLATFORM_NOTES;
-  return record.notes ?? CANCELLED_ON_PLATFORM_NOTES;
+/**
+ * What the restore says: the command's own notes once settled, else the cancel and the result
+ * (`item.notes`, the update's words, already in the staff's language).
+ */
+function restoreNotes(item: OutboxItem, record: { phase: string; notes?: Message }): Message {
+  if (item.state === 'Processed') return doneDespiteCancelNotes(textMessage(item.notes ?? ''));
+  if (item.state === 'Error' || record.phase === 'cancelling') return cancelledOnPlatformNotes();
+  return record.notes ?? cancelledOnPlatformNotes();
 }

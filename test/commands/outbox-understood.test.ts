@@ -9,6 +9,7 @@ import { OutboxDelivery } from '../../src/commands/outbox-delivery.js';
 import { OutboxQueue } from '../../src/commands/outbox-queue.js';
 import { createConnectorClient } from '../../src/connector/client.js';
 import { createMemoryLogger } from '../../src/log.js';
+import { messageRenderer } from '../../src/messages/render.js';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
 import { eventually } from '../helpers/eventually.js';
 
@@ -45,7 +46,7 @@ function outboxRig(baseUrl: string, tokens = TOKENS): Rig {
     retries: 0,
   });
   const delivered: OutboxItem[] = [];
-  const queue = new OutboxQueue(journal);
+  const queue = new OutboxQueue(journal, messageRenderer('en'));
   const outbox = new OutboxDelivery({
     journal,
     queue,
