@@ -1,35 +1,21 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { runCli } from '../../src/cli.js';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
 import { DEVICES, e2eScenario, TOKENS } from '../e2e/harness.js';
+import { runCliCaptured } from '../helpers/cli.js';
 
 /**
  * `check-config --online` against a platform that lists its fiscal machines as Printers (both
  * types occur in platform-interfaces.md, Part B › Resources › Fiscal machine command data).
  */
 async function checkOnline(config: string): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => {
-    out += c.toString('utf8');
+  return runCliCaptured(['check-config', '--online', '--config', config], {
+    FRONTDESK_CLIENT_TOKEN: TOKENS.clientToken,
+    FRONTDESK_ACCESS_TOKEN: TOKENS.accessToken,
   });
-  stderr.on('data', (c: Buffer) => {
-    err += c.toString('utf8');
-  });
-  const code = await runCli(['check-config', '--online', '--config', config], {
-    stdout,
-    stderr,
-    env: { FRONTDESK_CLIENT_TOKEN: TOKENS.clientToken, FRONTDESK_ACCESS_TOKEN: TOKENS.accessToken },
-    onSignal: () => () => undefined,
-  });
-  return { code, out, err };
 }
 
 describe('check-config --online with a fiscal machine listed as a Printer', () => {

@@ -1,18 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { runCli } from '../../src/cli.js';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
 import { DEVICES, e2eScenario, TOKENS } from '../e2e/harness.js';
-
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
+import { type CliRun, runCliCaptured } from '../helpers/cli.js';
 
 /**
  * Runs the CLI in-process with captured streams; SIGTERM comes once `stopWhen` holds for what the
@@ -22,34 +15,8 @@ async function cli(
   argv: string[],
   env: NodeJS.ProcessEnv = {},
   stopWhen?: (out: string) => boolean,
-): Promise<Run> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => {
-    out += c.toString('utf8');
-  });
-  stderr.on('data', (c: Buffer) => {
-    err += c.toString('utf8');
-  });
-  const code = await runCli(argv, {
-    stdout,
-    stderr,
-    env,
-    onSignal(handler) {
-      let sent = false;
-      const watch = () => {
-        if (sent || !stopWhen?.(out)) return;
-        sent = true;
-        handler('SIGTERM');
-      };
-      stdout.on('data', watch);
-      watch();
-      return () => stdout.off('data', watch);
-    },
-  });
-  return { code, out, err };
+): Promise<CliRun> {
+  return runCliCaptured(argv, env, stopWhen);
 }
 
 function writeConfig(doc: Record<string, unknown>): string {

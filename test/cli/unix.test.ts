@@ -1,14 +1,13 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import type { CliIo } from '../../src/cli/io.js';
 import { CLOSED_PIPE_EXIT } from '../../src/cli/pipes.js';
 import { buildProgram, runCli } from '../../src/cli.js';
 import { startPlatformSimulator } from '../../src/simulator/index.js';
 import { DEVICES, e2eScenario, TOKENS } from '../e2e/harness.js';
+import { captureCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/daemon.js';
 import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';
@@ -16,35 +15,25 @@ import { ROOT, spawnCli } from './spawn-cli.js';
 
 /** The command line behaves like a Unix tool: usage errors, closed pipes, shell completion. */
 
-function capture(): { io: CliIo; out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
-  return { io: { stdout, stderr, env: {}, onSignal: () => () => undefined }, out: () => out, err: () => err };
-}
-
-const SUBCOMMANDS = buildProgram(capture().io, () => undefined).commands.map((c) => c.name());
+const SUBCOMMANDS = buildProgram(captureCli().io, () => undefined).commands.map((c) => c.name());
 
 describe('usage mistakes', () => {
   it('an unknown command says so and exits 2, even with --help after it', async () => {
     for (const argv of [['reprint', '--help'], ['reprint'], ['docter', '-h']]) {
-      const c = capture();
+      const c = captureCli();
       const code = await runCli(argv, c.io);
       expect(code, argv.join(' ')).toBe(2);
       expect(c.err(), argv.join(' ')).toMatch(new RegExp(`^error: unknown command '${argv[0]}'`));
       expect(c.out(), argv.join(' ')).toBe('');
     }
-    const c = capture();
+    const c = captureCli();
     await runCli(['docter'], c.io);
     expect(c.err()).toContain('(Did you mean doctor?)');
   });
 
   it('a known command’s --help and the global --help still answer with exit 0', async () => {
     for (const argv of [['doctor', '--help'], ['--help'], ['help', 'doctor']]) {
-      const c = capture();
+      const c = captureCli();
       expect(await runCli(argv, c.io), argv.join(' ')).toBe(0);
       expect(c.out()).toContain('Usage: frontdesk-agent');
     }
@@ -129,7 +118,7 @@ describe('closed pipes', () => {
 
 describe('shell completion', () => {
   async function script(shell: 'bash' | 'zsh'): Promise<string> {
-    const c = capture();
+    const c = captureCli();
     expect(await runCli(['completion', shell], c.io)).toBe(0);
     const path = join(tempDir('completion'), `frontdesk-agent.${shell}`);
     writeFileSync(path, c.out());

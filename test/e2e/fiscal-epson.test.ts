@@ -1,14 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type FpmateSimulator, startFpmateSimulator } from '../../drivers/epson-fpmate/simulator.js';
-import { runCli } from '../../src/cli.js';
 import { ManualClock } from '../../src/clock.js';
 import type { CommandState } from '../../src/connector/wire.js';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
 import { createHttpClient } from '../../src/transport/http.js';
+import { runCliCaptured } from '../helpers/cli.js';
 import { historyProblems } from '../helpers/command-states.js';
 import { createDaemon, type DaemonHandle } from '../helpers/daemon.js';
 import { eventually } from '../helpers/eventually.js';
@@ -178,18 +177,7 @@ describe('fiscal receipts end to end with the Epson driver', () => {
 
   /** Runs the command line in-process against the running daemon; resolves to its code and output. */
   async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = '';
-    let err = '';
-    stdout.on('data', (c: Buffer) => {
-      out += c.toString('utf8');
-    });
-    stderr.on('data', (c: Buffer) => {
-      err += c.toString('utf8');
-    });
-    const code = await runCli(argv, { stdout, stderr, env: {}, onSignal: () => () => undefined });
-    return { code, out, err };
+    return runCliCaptured(argv);
   }
 
   /** The daemon's configuration with the address its status page actually listens on. */

@@ -1,11 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { runCli } from '../../src/cli.js';
 import { ManualClock } from '../../src/clock.js';
 import { AgentError } from '../../src/errors.js';
 import { createMemoryLogger } from '../../src/log.js';
@@ -13,6 +11,7 @@ import { type PlatformSimulator, startPlatformSimulator } from '../../src/simula
 import { actorOf } from '../../src/status/local-actions.js';
 import { buildStatusServer, type StatusServerOptions } from '../../src/status/server.js';
 import { DEVICES, e2eScenario, TOKENS } from '../e2e/harness.js';
+import { runCliCaptured } from '../helpers/cli.js';
 import { ENCODER_ID, FakeSource } from './fake-source.js';
 
 /**
@@ -164,18 +163,8 @@ describe('the cut-keys command line', () => {
   });
 
   async function cli(count: number) {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = '';
-    let err = '';
-    stdout.on('data', (c: Buffer) => {
-      out += c.toString('utf8');
-    });
-    stderr.on('data', (c: Buffer) => {
-      err += c.toString('utf8');
-    });
     const reservation = sim.world.reservations[0]?.id ?? '';
-    const code = await runCli(
+    const run = await runCliCaptured(
       [
         'cut-keys',
         '--no-follow',
@@ -189,17 +178,12 @@ describe('the cut-keys command line', () => {
         String(count),
       ],
       {
-        stdout,
-        stderr,
-        env: {
-          FRONTDESK_CLIENT_TOKEN: TOKENS.clientToken,
-          FRONTDESK_ACCESS_TOKEN: TOKENS.accessToken,
-          USER: 'maria',
-        },
-        onSignal: () => () => undefined,
+        FRONTDESK_CLIENT_TOKEN: TOKENS.clientToken,
+        FRONTDESK_ACCESS_TOKEN: TOKENS.accessToken,
+        USER: 'maria',
       },
     );
-    return { code, out, err, reservation };
+    return { ...run, reservation };
   }
 
   it('refuses more keys than status.actions.maxKeyCount before asking the platform', async () => {
