@@ -3,23 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, parseConfig, resolveSecrets } from '../../src/config.js';
-import { AgentError } from '../../src/errors.js';
+import { thrownBy } from '../helpers/rejection.js';
 
 const minimal = {
   version: 1,
   platform: { url: 'https://api.mews-demo.com' },
   journal: { path: '/tmp/journal.db' },
 };
-
-function errorOf(fn: () => unknown): AgentError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof AgentError) return e;
-    throw e;
-  }
-  throw new Error('expected an error');
-}
 
 describe('config', () => {
   it('fills defaults and freezes the result', () => {
@@ -37,7 +27,7 @@ describe('config', () => {
   });
 
   it('names the path of every problem', () => {
-    const error = errorOf(() =>
+    const error = thrownBy(() =>
       parseConfig({
         ...minimal,
         timezone: 'Mars/Olympus',
@@ -54,23 +44,23 @@ describe('config', () => {
 
   it('refuses two devices with the same id', () => {
     const device = { id: 'a', type: 'KeyCutter', driver: 'sim-encoder' };
-    const error = errorOf(() => parseConfig({ ...minimal, devices: [device, device] }));
+    const error = thrownBy(() => parseConfig({ ...minimal, devices: [device, device] }));
     expect(error.message).toContain('devices[1].id: duplicate device id');
   });
 
   it('refuses a status page on a public address without an access token', () => {
-    const error = errorOf(() => parseConfig({ ...minimal, status: { listen: '0.0.0.0:8720' } }));
+    const error = thrownBy(() => parseConfig({ ...minimal, status: { listen: '0.0.0.0:8720' } }));
     expect(error.message).toContain('status.accessTokenFile');
   });
 
   it('reports unreadable files and bad YAML clearly', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
-    expect(errorOf(() => loadConfig(join(dir, 'missing.yaml'))).message).toContain(
+    expect(thrownBy(() => loadConfig(join(dir, 'missing.yaml'))).message).toContain(
       'Cannot read configuration file',
     );
     const bad = join(dir, 'bad.yaml');
     writeFileSync(bad, 'version: [1\n');
-    expect(errorOf(() => loadConfig(bad)).message).toContain('not valid YAML');
+    expect(thrownBy(() => loadConfig(bad)).message).toContain('not valid YAML');
   });
 
   it('validates the shipped example and the simulator config', () => {
@@ -94,13 +84,13 @@ describe('config', () => {
       clientToken: 'c-env',
       accessToken: 'a-env',
     });
-    const missing = errorOf(() => resolveSecrets(config, {}));
+    const missing = thrownBy(() => resolveSecrets(config, {}));
     expect(missing.message).toContain('FRONTDESK_CLIENT_TOKEN');
     const withFile = parseConfig({
       ...minimal,
       platform: { ...minimal.platform, clientTokenFile: join(dir, 'nope') },
     });
-    const unreadable = errorOf(() => resolveSecrets(withFile, { FRONTDESK_ACCESS_TOKEN: 'a-env' }));
+    const unreadable = thrownBy(() => resolveSecrets(withFile, { FRONTDESK_ACCESS_TOKEN: 'a-env' }));
     expect(unreadable.message).toContain('Cannot read the client token file');
     expect(unreadable.message).not.toContain('SECRET');
   });

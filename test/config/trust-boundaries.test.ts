@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { runCli } from '../../src/cli.js';
 import { parseConfig, readTokenFile, resolveSecrets } from '../../src/config.js';
-import { AgentError } from '../../src/errors.js';
+import { thrownBy } from '../helpers/rejection.js';
 
 /**
  * Issue 13.5 (configuration): the tokens travel only over TLS to a platform that is not on this
@@ -14,16 +14,6 @@ import { AgentError } from '../../src/errors.js';
  */
 
 const SECRET = 'CLIENT-TOKEN-SECRET-777';
-
-function errorOf(fn: () => unknown): AgentError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof AgentError) return e;
-    throw e;
-  }
-  throw new Error('expected an error');
-}
 
 const withPlatform = (platform: Record<string, unknown>) => ({
   version: 1,
@@ -40,7 +30,7 @@ function tokenFile(mode: number, content = `${SECRET}\n`, dir = mkdtempSync(join
 
 describe('the platform address', () => {
   it('must be https:// (and the WebSocket wss://) unless it is on this machine', () => {
-    const remote = errorOf(() =>
+    const remote = thrownBy(() =>
       parseConfig(
         withPlatform({ url: 'http://api.mews-demo.com', websocketUrl: 'ws://ws.mews-demo.com/ws/connector' }),
       ),
@@ -48,10 +38,10 @@ describe('the platform address', () => {
     expect(remote.code).toBe('CONFIG_INVALID');
     expect(remote.message).toContain('platform.url: http:// sends the tokens unencrypted; use https://');
     expect(remote.message).toContain('platform.websocketUrl: ws:// sends the tokens unencrypted; use wss://');
-    expect(errorOf(() => parseConfig(withPlatform({ url: 'http://192.168.1.10:8080' }))).message).toContain(
+    expect(thrownBy(() => parseConfig(withPlatform({ url: 'http://192.168.1.10:8080' }))).message).toContain(
       'allowed only for 127.0.0.0/8, ::1 and localhost',
     );
-    expect(errorOf(() => parseConfig(withPlatform({ url: 'ftp://api.mews.com' }))).message).toContain(
+    expect(thrownBy(() => parseConfig(withPlatform({ url: 'ftp://api.mews.com' }))).message).toContain(
       'platform.url: expected a https:// address',
     );
     for (const url of [
@@ -84,17 +74,17 @@ describe('token files', () => {
   it('are refused, naming the file and the fix, never the content, when group or others can read them', () => {
     for (const mode of [0o644, 0o640, 0o604, 0o660]) {
       const path = tokenFile(mode);
-      const error = errorOf(() => readTokenFile(path, 'access token'));
+      const error = thrownBy(() => readTokenFile(path, 'access token'));
       expect(error.code).toBe('CONFIG_INVALID');
       expect(error.message).toBe(
         `The access token file ${path} can be read by other users (mode 0${mode.toString(8)}); the agent refuses it. Run: chmod 600 ${path}`,
       );
       expect(error.message).not.toContain(SECRET);
     }
-    expect(errorOf(() => readTokenFile(tokenFile(0o600, '\n'), 'access token')).message).toContain(
+    expect(thrownBy(() => readTokenFile(tokenFile(0o600, '\n'), 'access token')).message).toContain(
       'is empty',
     );
-    expect(errorOf(() => readTokenFile('/nonexistent/token', 'access token')).message).toBe(
+    expect(thrownBy(() => readTokenFile('/nonexistent/token', 'access token')).message).toBe(
       'Cannot read the access token file /nonexistent/token: ENOENT',
     );
   });
@@ -103,7 +93,7 @@ describe('token files', () => {
     const loose = tokenFile(0o644);
     const config = parseConfig(withPlatform({ url: 'https://api.mews.com', clientTokenFile: loose }));
     expect(
-      errorOf(() => resolveSecrets(config, { FRONTDESK_ACCESS_TOKEN: 'a-env-token' })).message,
+      thrownBy(() => resolveSecrets(config, { FRONTDESK_ACCESS_TOKEN: 'a-env-token' })).message,
     ).toContain('can be read by other users');
     const credentials = mkdtempSync(join(tmpdir(), 'fd-credentials-'));
     tokenFile(0o644, `${SECRET}\n`, credentials);

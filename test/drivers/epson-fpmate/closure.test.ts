@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Driver } from '../../../src/drivers-api/types.js';
-import { isAgentError } from '../../../src/errors.js';
 import { english } from '../../../src/messages/render.js';
 import { recordingExecuteContext } from '../../helpers/driver-context.js';
+import { rejection } from '../../helpers/rejection.js';
 import { orderItem, payment, printedOf, type Rig, rig, saleJob } from './helpers.js';
 
 /**
@@ -25,15 +25,6 @@ function action(driver: Driver, name: string) {
   if (!found) throw new Error(`no action ${name}`);
   return (params: Record<string, string> = {}) =>
     found.run(found.params.parse(params), new AbortController().signal);
-}
-
-async function rejection(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isAgentError(error)) throw new Error(`expected an AgentError, got ${String(error)}`);
-  return error;
 }
 
 describe('the Z report on demand', () => {

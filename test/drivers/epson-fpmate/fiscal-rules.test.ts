@@ -23,8 +23,8 @@ import {
   checkPartitaIva,
 } from '../../../drivers/epson-fpmate/simulator-codes.js';
 import { PaymentSchema } from '../../../src/connector/wire.js';
-import { AgentError } from '../../../src/errors.js';
 import { english } from '../../../src/messages/render.js';
+import { thrownBy } from '../../helpers/rejection.js';
 
 const options = (extra: Record<string, unknown> = {}) =>
   EpsonFpmateOptionsSchema.parse({ url: 'http://192.0.2.10', ...extra });
@@ -49,16 +49,6 @@ const line = (extra: Partial<SourceLine>): SourceLine => ({
   currency: 'EUR',
   ...extra,
 });
-
-function refusal(fn: () => unknown): AgentError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof AgentError) return e;
-    throw e;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('departments by VAT rate and nature', () => {
   it('default to the programming public drivers assume (fiskaltrust EpsonCommandFactory GetVatGroup)', () => {
@@ -127,7 +117,7 @@ describe('departments by VAT rate and nature', () => {
   });
 
   it('refuses a line marked without VAT that carries VAT, naming it', () => {
-    const error = refusal(() =>
+    const error = thrownBy(() =>
       classifyLine(line({ name: 'Cena', itemType: 'CityTax', netCents: 1000, taxCents: 220 }), lineOptions()),
     );
     expect(error.code).toBe('FISCAL_REJECTED');
@@ -136,7 +126,7 @@ describe('departments by VAT rate and nature', () => {
 
   it('refuses a line without VAT and without a nature, naming the item — unless a default department is set', () => {
     const zero = line({ name: 'Servizio navetta', netCents: 1000, taxCents: 0 });
-    const error = refusal(() => classifyLine(zero, lineOptions()));
+    const error = thrownBy(() => classifyLine(zero, lineOptions()));
     expect(english(error.notes)).toBe(
       'The bill line "Servizio navetta" has no VAT rate and no VAT nature (exempt, not subject, city tax …) the agent can tell; nothing was printed. Ask IT to set its tax code or exemption on the platform, or map it in the driver’s itemNatures.',
     );
@@ -241,11 +231,11 @@ describe('customer codes', () => {
     expect(checkLotteryCode('AB12CD34')).toBe(true);
     expect(codes('', { LotteryCode: 'zz99zz99' })).toEqual({ lottery: 'ZZ99ZZ99' });
     for (const bad of ['DE123456789', '12345', 'RSSMRA80A01H501V']) {
-      const error = refusal(() => codes(bad));
+      const error = thrownBy(() => codes(bad));
       expect(error.code).toBe('COMMAND_INVALID');
       expect(english(error.notes)).toContain('neither a valid codice fiscale nor a valid partita IVA');
     }
-    expect(english(refusal(() => codes('', { LotteryCode: 'short' })).notes)).toContain(
+    expect(english(thrownBy(() => codes('', { LotteryCode: 'short' })).notes)).toContain(
       'lottery code is not valid',
     );
   });

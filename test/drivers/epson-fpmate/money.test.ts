@@ -10,16 +10,7 @@ import {
   unitsToCents,
 } from '../../../drivers/epson-fpmate/money.js';
 import { AgentError } from '../../../src/errors.js';
-
-function rejection(run: () => unknown): AgentError {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof AgentError) return e;
-    throw e;
-  }
-  throw new Error('expected a rejection');
-}
+import { thrownBy } from '../../helpers/rejection.js';
 
 describe('amounts: dot in the XML, comma in answers, integer cents inside', () => {
   it('converts euro to cents without binary-float noise', () => {
@@ -63,7 +54,7 @@ describe('amounts are range-checked (issue 13: 1e21 printed unitPrice="999999999
   it.each([1e21, -1e21, 10_000_000, Number.NaN, Number.POSITIVE_INFINITY, '12' as unknown as number])(
     'refuses %s with FISCAL_REJECTED naming what it was',
     (amount) => {
-      const error = rejection(() => toUnits(amount, 'the item "Suite"'));
+      const error = thrownBy(() => toUnits(amount, 'the item "Suite"'));
       expect(error.code).toBe('FISCAL_REJECTED');
       expect(error.notes).toContain('The amount of the item "Suite"');
       expect(error.notes).toContain('nothing was printed');

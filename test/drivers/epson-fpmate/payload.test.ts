@@ -5,7 +5,7 @@ import {
   preparePayload,
 } from '../../../drivers/epson-fpmate/payload.js';
 import { envelope } from '../../../drivers/epson-fpmate/xml-build.js';
-import { AgentError } from '../../../src/errors.js';
+import { thrownBy } from '../../helpers/rejection.js';
 
 /**
  * The platform's fpmate payloads cross a trust boundary: the platform may send a receipt, not
@@ -17,16 +17,6 @@ const SALE =
   '<printerFiscalReceipt><beginFiscalReceipt operator="1"/><printRecItem operator="1" description="Minibar" quantity="1" unitPrice="4.50" department="1"/><printRecTotal operator="1" description="Contanti" payment="4.50" paymentType="0" index="0"/><endFiscalReceipt operator="1"/></printerFiscalReceipt>';
 const reference = (kind: string) =>
   `<printRecMessage operator="1" messageType="4" message="${kind} 0001 0002 21112026 99MEY123456"/>`;
-
-function rejection(run: () => unknown): AgentError {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof AgentError) return e;
-    throw e;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('platform payloads: what passes', () => {
   it('wraps a bare sale in an envelope, dropping its XML declaration', () => {
@@ -126,14 +116,14 @@ describe('platform payloads: what is refused with COMMAND_INVALID before anythin
       'its SOAP body is not one document',
     ],
   ])('refuses %s', (_name, base64, reason) => {
-    const error = rejection(() => preparePayload(base64));
+    const error = thrownBy(() => preparePayload(base64));
     expect(error.code).toBe('COMMAND_INVALID');
     expect(error.notes).toContain(`(${reason}); nothing was printed`);
   });
 
   it('refuses a payload over the size limit first, without decoding it', () => {
     const huge = 'A'.repeat(MAX_PAYLOAD_BASE64_CHARS + 4);
-    const error = rejection(() => preparePayload(huge));
+    const error = thrownBy(() => preparePayload(huge));
     expect(error.code).toBe('COMMAND_INVALID');
     expect(error.message).toContain(`over the ${MAX_PAYLOAD_BASE64_CHARS} limit`);
     expect(error.notes).toContain('it is larger than any receipt');
@@ -143,11 +133,11 @@ describe('platform payloads: what is refused with COMMAND_INVALID before anythin
     const fifty = 'QUFB'.repeat((50 * 1024 * 1024) / 4);
     expect(decodeBase64(fifty)?.length).toBe((fifty.length / 4) * 3);
     expect(decodeBase64(`${fifty}!`)).toBeUndefined();
-    expect(rejection(() => preparePayload(fifty)).code).toBe('COMMAND_INVALID');
+    expect(thrownBy(() => preparePayload(fifty)).code).toBe('COMMAND_INVALID');
   });
 
   it('refuses XML nested deeper than any receipt without throwing past the check', () => {
     const deep = `<printerFiscalReceipt>${'<a>'.repeat(20_000)}${'</a>'.repeat(20_000)}</printerFiscalReceipt>`;
-    expect(rejection(() => preparePayload(b64(deep))).code).toBe('COMMAND_INVALID');
+    expect(thrownBy(() => preparePayload(b64(deep))).code).toBe('COMMAND_INVALID');
   });
 });

@@ -5,8 +5,8 @@ import { receiptXml } from '../../../drivers/epson-fpmate/receipt-xml.js';
 import type { FiscalJobData, LegacyLine } from '../../../src/connector/model.js';
 import type { WireOrderItem, WirePayment } from '../../../src/connector/wire.js';
 import type { PlatformReader } from '../../../src/drivers-api/types.js';
-import { AgentError } from '../../../src/errors.js';
 import { english } from '../../../src/messages/render.js';
+import { rejection } from '../../helpers/rejection.js';
 import { orderItem, payment } from './helpers.js';
 
 const options = (extra: Record<string, unknown> = {}) =>
@@ -49,15 +49,6 @@ async function build(
     now: Date.UTC(2026, 10, 21, 12),
     ownSerial: '99MEY123456',
   });
-}
-
-async function rejection(promise: Promise<unknown>): Promise<AgentError> {
-  const e = await promise.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  if (!(e instanceof AgentError)) throw new Error(`expected an AgentError, got ${String(e)}`);
-  return e;
 }
 
 describe('bill → receipt', () => {

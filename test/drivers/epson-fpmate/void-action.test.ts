@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { epsonFpmateFactory } from '../../../drivers/epson-fpmate/index.js';
 import type { Driver, DriverContext } from '../../../src/drivers-api/types.js';
-import { isAgentError } from '../../../src/errors.js';
 import type { Message } from '../../../src/messages/message.js';
 import { english } from '../../../src/messages/render.js';
 import { createHttpClient, type HttpClient } from '../../../src/transport/http.js';
 import { recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
 import { eventually } from '../../helpers/eventually.js';
+import { rejection } from '../../helpers/rejection.js';
 import { orderItem, payment, printedOf, type Rig, rig, saleJob } from './helpers.js';
 
 /**
@@ -31,15 +31,6 @@ function voidAction(driver: Driver) {
   if (!action) throw new Error('no void action');
   return (params: Record<string, string>) =>
     action.run(action.params.parse(params), new AbortController().signal);
-}
-
-async function rejection(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isAgentError(error)) throw new Error(`expected an AgentError, got ${String(error)}`);
-  return error;
 }
 
 describe('void a receipt (staff action)', () => {

@@ -12,17 +12,7 @@ import {
   printerText,
 } from '../../../drivers/epson-fpmate/xml-build.js';
 import { parseFpmateResponse } from '../../../drivers/epson-fpmate/xml-response.js';
-import { AgentError } from '../../../src/errors.js';
-
-function rejection(run: () => unknown): AgentError {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof AgentError) return e;
-    throw e;
-  }
-  throw new Error('expected a rejection');
-}
+import { thrownBy } from '../../helpers/rejection.js';
 
 describe('building fpmate XML', () => {
   it('escapes every XML special character in attributes', () => {
@@ -143,7 +133,7 @@ describe('refund references (the one mapping from platform fields)', () => {
       'which fiscal printer',
     ],
   ])('refuses an incomplete reference with COMMAND_INVALID', (rebated, serial, hint) => {
-    const error = rejection(() => refundReference(rebated, serial, undefined, 'Europe/Rome'));
+    const error = thrownBy(() => refundReference(rebated, serial, undefined, 'Europe/Rome'));
     expect(error.code).toBe('COMMAND_INVALID');
     expect(error.notes).toContain(hint);
   });

@@ -4,9 +4,10 @@ import { type IppSimulator, startIppSimulator } from '../../../drivers/ipp-print
 import type { Clock } from '../../../src/clock.js';
 import type { PrintJobData } from '../../../src/connector/model.js';
 import type { Job } from '../../../src/drivers-api/types.js';
-import { type AgentError, isAgentError } from '../../../src/errors.js';
 import { tinyPdf } from '../../../src/simulator/pdf.js';
 import { jobFor, memoryStore, testDriverContext } from '../../helpers/driver-context.js';
+
+export { rejection } from '../../helpers/rejection.js';
 
 export const PRINTER = 'Reception Laser';
 
@@ -87,13 +88,4 @@ export async function rig(
       await sim.close();
     },
   };
-}
-
-export async function rejection(promise: Promise<unknown>): Promise<AgentError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isAgentError(error)) throw new Error(`expected an AgentError, got ${String(error)}`);
-  return error;
 }
