@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, createServer as createTcpServer } from 'node:net';
@@ -10,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient, type HttpFailure } from '../../src/transport/http.js';
 import { eventually } from '../helpers/eventually.js';
+import { selfSignedCertificate } from '../helpers/tls.js';
 import { requireTool } from '../helpers/tools.js';
 
 const servers: Array<{ close(cb?: () => void): unknown; closeAllConnections?: () => void }> = [];
@@ -181,32 +180,7 @@ describe.runIf(haveOpenssl)('HTTPS with a pinned fingerprint', () => {
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'http-tls-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '2',
-        '-subj',
-        '/CN=device.local',
-        '-addext',
-        'subjectAltName=DNS:device.local',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    key = readFileSync(join(dir, 'key.pem'), 'utf8');
-    cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
-    fingerprint = new X509Certificate(cert).fingerprint256;
+    ({ key, cert, fingerprint } = selfSignedCertificate(dir, 'device.local'));
   });
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +7,7 @@ import { epsonFpmateFactory } from '../../../drivers/epson-fpmate/index.js';
 import { AgentError } from '../../../src/errors.js';
 import { HttpFailure } from '../../../src/transport/http.js';
 import { recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
+import { selfSignedCertificate } from '../../helpers/tls.js';
 import { requireTool } from '../../helpers/tools.js';
 import { orderItem, payment, printedOf, type Rig, rig, saleJob } from './helpers.js';
 
@@ -106,32 +105,7 @@ describe.runIf(haveOpenssl)('HTTPS to a printer with a self-signed certificate',
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'fpmate-tls-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '2',
-        '-subj',
-        '/CN=printer.local',
-        '-addext',
-        'subjectAltName=DNS:printer.local',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    key = readFileSync(join(dir, 'key.pem'), 'utf8');
-    cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
-    fingerprint = new X509Certificate(cert).fingerprint256;
+    ({ key, cert, fingerprint } = selfSignedCertificate(dir, 'printer.local'));
   });
 
   afterAll(async () => {
