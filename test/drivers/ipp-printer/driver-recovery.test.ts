@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IppPrinterDriver } from '../../../drivers/ipp-printer/driver.js';
-import { startIppSimulator } from '../../../drivers/ipp-printer/simulator.js';
+import { type IppSimulator, startIppSimulator } from '../../../drivers/ipp-printer/simulator.js';
 import { ManualClock } from '../../../src/clock.js';
 import type { DriverText, ExecuteContext } from '../../../src/drivers-api/types.js';
 import { readMessage } from '../../../src/messages/message.js';
@@ -18,6 +18,23 @@ afterEach(async () => {
 });
 
 /** Runs `p` while moving the manual clock one poll at a time whenever the driver waits on it. */
+/**
+ * The checkpoint a run of cmd-1 leaves when it crashed while sending to PRINTER (phase `sending`,
+ * one copy, printer up-time 0): what reconcile finds after a restart.
+ */
+function sendingCheckpoint(sim: IppSimulator) {
+  return {
+    v: 1,
+    phase: 'sending',
+    printer: PRINTER,
+    uri: sim.printerUri(PRINTER),
+    jobName: 'cmd-1',
+    user: 'frontdesk-agent',
+    copies: 1,
+    upTime: 0,
+  };
+}
+
 async function drive<T>(clock: ManualClock, p: Promise<T>, stepMs: number): Promise<T> {
   let done = false;
   p.then(
@@ -119,16 +136,7 @@ describe('ipp-printer reconcile after a crash or a lost answer', () => {
   it('not in the job list while older jobs of ours still are: certainly not done', async () => {
     r = await rig();
     await r.driver.execute(printJob({}, { commandId: 'older' }), recordingExecuteContext());
-    const checkpoint = {
-      v: 1,
-      phase: 'sending',
-      printer: PRINTER,
-      uri: r.sim.printerUri(PRINTER),
-      jobName: 'cmd-1',
-      user: 'frontdesk-agent',
-      copies: 1,
-      upTime: 0,
-    };
+    const checkpoint = sendingCheckpoint(r.sim);
     expect(await r.driver.reconcile(printJob({}, { checkpoint }), new AbortController().signal)).toEqual({
       outcome: 'not-done',
     });
@@ -139,16 +147,7 @@ describe('ipp-printer reconcile after a crash or a lost answer', () => {
 
   it('not in the job list and no history that old: unknown, never not-done', async () => {
     r = await rig();
-    const checkpoint = {
-      v: 1,
-      phase: 'sending',
-      printer: PRINTER,
-      uri: r.sim.printerUri(PRINTER),
-      jobName: 'cmd-1',
-      user: 'frontdesk-agent',
-      copies: 1,
-      upTime: 0,
-    };
+    const checkpoint = sendingCheckpoint(r.sim);
     const outcome = await r.driver.reconcile(printJob({}, { checkpoint }), new AbortController().signal);
     expect(outcome.outcome).toBe('unknown');
     expect(outcome.outcome === 'unknown' && words(outcome.reason)).toBe(
@@ -163,16 +162,7 @@ describe('ipp-printer reconcile after a crash or a lost answer', () => {
 
   it('a printer that does not answer during reconcile rejects with a retryable error', async () => {
     r = await rig();
-    const checkpoint = {
-      v: 1,
-      phase: 'sending',
-      printer: PRINTER,
-      uri: r.sim.printerUri(PRINTER),
-      jobName: 'cmd-1',
-      user: 'frontdesk-agent',
-      copies: 1,
-      upTime: 0,
-    };
+    const checkpoint = sendingCheckpoint(r.sim);
     await r.sim.setOffline(true);
     const error = await rejection(
       r.driver.reconcile(printJob({}, { checkpoint }), new AbortController().signal),
