@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IppPrinterOptions, IppPrinterOptionsSchema } from '../../../drivers/ipp-printer/config.js';
+import type { IppPrinterOptions } from '../../../drivers/ipp-printer/config.js';
 import { discoverIppPrinters } from '../../../drivers/ipp-printer/discovery.js';
-import { IppPrinterDriver } from '../../../drivers/ipp-printer/driver.js';
+import type { IppPrinterDriver } from '../../../drivers/ipp-printer/driver.js';
 import type { DriverText } from '../../../src/drivers-api/types.js';
 import { silentLogger } from '../../../src/log.js';
 import { readMessage } from '../../../src/messages/message.js';
 import { english } from '../../../src/messages/render.js';
 import { createHttpClient } from '../../../src/transport/http.js';
-import { memoryStore, recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
+import { recordingExecuteContext } from '../../helpers/driver-context.js';
 import { eventually } from '../../helpers/eventually.js';
 import { requireTool } from '../../helpers/tools.js';
 import { CUPSD, type Cupsd, LPADMIN, startCupsd } from './cupsd.js';
-import { printJob, rejection } from './helpers.js';
+import { printJob, realPrinterDriver, rejection } from './helpers.js';
 import { DBUS_DAEMON, IPPEVEPRINTER, type Ippeve, startIppeveprinter } from './ippeveprinter.js';
 
 const words = (text: DriverText) => english(readMessage(text));
@@ -35,19 +35,12 @@ describe.runIf(run && asRoot)('ipp-printer through a real CUPS queue', () => {
   const drivers: IppPrinterDriver[] = [];
 
   function driver(extra: Partial<IppPrinterOptions> = {}): IppPrinterDriver {
-    const options = IppPrinterOptionsSchema.parse({
+    return realPrinterDriver(drivers, {
       cupsUrl: cups.url,
       cupsQueues: true,
-      pollIntervalMs: 100,
-      statusIntervalMs: 0,
-      offlineWaitMs: 0,
-      requestTimeoutMs: 5000,
       jobTimeoutMs: 30_000,
       ...extra,
     });
-    const d = new IppPrinterDriver(options, testDriverContext({ store: memoryStore() }));
-    drivers.push(d);
-    return d;
   }
 
   beforeAll(async () => {

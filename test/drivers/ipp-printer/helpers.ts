@@ -51,6 +51,27 @@ export function options(sim: IppSimulator, extra: Record<string, unknown> = {}):
   });
 }
 
+/**
+ * A driver for a real printer or CUPS (ippeveprinter, cupsd): status loop and offline wait off,
+ * quick job polls, a 5 s request timeout; `extra` names the printers and anything else. It is
+ * added to `drivers` so that the test closes it.
+ */
+export function realPrinterDriver(
+  drivers: IppPrinterDriver[],
+  extra: Record<string, unknown>,
+): IppPrinterDriver {
+  const options = IppPrinterOptionsSchema.parse({
+    pollIntervalMs: 100,
+    statusIntervalMs: 0,
+    offlineWaitMs: 0,
+    requestTimeoutMs: 5000,
+    ...extra,
+  });
+  const d = new IppPrinterDriver(options, testDriverContext({ store: memoryStore() }));
+  drivers.push(d);
+  return d;
+}
+
 export interface Rig {
   sim: IppSimulator;
   driver: IppPrinterDriver;

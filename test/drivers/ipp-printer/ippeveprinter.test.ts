@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IppPrinterOptions, IppPrinterOptionsSchema } from '../../../drivers/ipp-printer/config.js';
-import { IppPrinterDriver } from '../../../drivers/ipp-printer/driver.js';
+import type { IppPrinterOptions } from '../../../drivers/ipp-printer/config.js';
+import type { IppPrinterDriver } from '../../../drivers/ipp-printer/driver.js';
 import type { DriverText } from '../../../src/drivers-api/types.js';
 import { readMessage } from '../../../src/messages/message.js';
 import { english } from '../../../src/messages/render.js';
-import { memoryStore, recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
+import { recordingExecuteContext } from '../../helpers/driver-context.js';
 import { eventually } from '../../helpers/eventually.js';
 import { requireTool } from '../../helpers/tools.js';
-import { PRINTER, pdfBase64, printJob, rejection } from './helpers.js';
+import { PRINTER, pdfBase64, printJob, realPrinterDriver, rejection } from './helpers.js';
 import { DBUS_DAEMON, IPPEVEPRINTER, type Ippeve, startIppeveprinter } from './ippeveprinter.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
@@ -28,18 +28,7 @@ describe.runIf(run)('ipp-printer driver against ippeveprinter', () => {
 
   function driver(extra: Partial<IppPrinterOptions> = {}, viaProxy = false): IppPrinterDriver {
     const uri = viaProxy ? `ipp://127.0.0.1:${proxy.port}/ipp/print` : printer.uri;
-    const options = IppPrinterOptionsSchema.parse({
-      printers: { [PRINTER]: uri },
-      cupsQueues: false,
-      pollIntervalMs: 100,
-      statusIntervalMs: 0,
-      offlineWaitMs: 0,
-      requestTimeoutMs: 5000,
-      ...extra,
-    });
-    const d = new IppPrinterDriver(options, testDriverContext({ store: memoryStore() }));
-    drivers.push(d);
-    return d;
+    return realPrinterDriver(drivers, { printers: { [PRINTER]: uri }, cupsQueues: false, ...extra });
   }
 
   beforeAll(async () => {
