@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
-import { DEVICES, e2eScenario, TOKENS } from '../e2e/harness.js';
+import { DEVICES, e2eScenario, TOKEN_ENV } from '../e2e/harness.js';
 import { runCliCaptured } from '../helpers/cli.js';
 
 /**
@@ -12,10 +12,7 @@ import { runCliCaptured } from '../helpers/cli.js';
  * types occur in platform-interfaces.md, Part B › Resources › Fiscal machine command data).
  */
 async function checkOnline(config: string): Promise<{ code: number; out: string; err: string }> {
-  return runCliCaptured(['check-config', '--online', '--config', config], {
-    FRONTDESK_CLIENT_TOKEN: TOKENS.clientToken,
-    FRONTDESK_ACCESS_TOKEN: TOKENS.accessToken,
-  });
+  return runCliCaptured(['check-config', '--online', '--config', config], TOKEN_ENV);
 }
 
 describe('check-config --online with a fiscal machine listed as a Printer', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
-import { DEVICES, e2eScenario, TOKENS } from '../e2e/harness.js';
+import { DEVICES, e2eScenario, TOKEN_ENV } from '../e2e/harness.js';
 import { type CliRun, runCliCaptured } from '../helpers/cli.js';
 
 /**
@@ -25,7 +25,7 @@ function writeConfig(doc: Record<string, unknown>): string {
   return path;
 }
 
-const env = { FRONTDESK_CLIENT_TOKEN: TOKENS.clientToken, FRONTDESK_ACCESS_TOKEN: TOKENS.accessToken };
+const env = TOKEN_ENV;
 
 describe('command line', () => {
   let sim: PlatformSimulator;

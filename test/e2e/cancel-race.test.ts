@@ -5,7 +5,7 @@ import { type PlatformSimulator, startPlatformSimulator } from '../../src/simula
 import { createDaemon, type DaemonHandle, tempDir } from '../helpers/daemon.js';
 import { eventually } from '../helpers/eventually.js';
 import { agentMoveProblems } from './agent-moves.js';
-import { TOKENS } from './harness.js';
+import { e2ePlatform, TOKEN_ENV, TOKENS } from './harness.js';
 
 /**
  * Staff cancel while one of the agent's updates is on its way, against a platform that applies
@@ -55,12 +55,7 @@ describe('an update on its way when staff cancel (strict document)', () => {
     daemon = createDaemon({
       config: {
         version: 1,
-        platform: {
-          url: sim.url,
-          websocketUrl: sim.wsUrl,
-          rateLimit: { requests: 100_000, windowSeconds: 30 },
-          requestTimeoutMs: 5000,
-        },
+        platform: e2ePlatform(sim, { requestTimeoutMs: 5000 }),
         poll: { intervalMs: 1000, safetyNetMs: 10_000, fiscalLookbackHours: 24 },
         shutdown: { deadlineMs: 6000 },
         journal: { path: join(dir, 'journal.db') },
@@ -72,7 +67,7 @@ describe('an update on its way when staff cancel (strict document)', () => {
           options: { durationMs: 4000, jitterMs: 0, ledgerPath: join(dir, `ledger-${i + 1}.jsonl`) },
         })),
       },
-      env: { FRONTDESK_CLIENT_TOKEN: TOKENS.clientToken, FRONTDESK_ACCESS_TOKEN: TOKENS.accessToken },
+      env: TOKEN_ENV,
     });
     await daemon.start();
   }, 60_000);

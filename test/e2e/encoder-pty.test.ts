@@ -12,7 +12,7 @@ import { createDaemon, type DaemonHandle, tempDir } from '../helpers/daemon.js';
 import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';
 import { type SocatPair, socatPair } from '../transport/socat-pair.js';
-import { DEVICES, e2eScenario, TOKENS } from './harness.js';
+import { DEVICES, E2E_POLL, e2ePlatform, e2eScenario, TOKEN_ENV } from './harness.js';
 
 async function freePort(): Promise<number> {
   return await new Promise((resolve) => {
@@ -65,12 +65,8 @@ describe.runIf(hasSocat)('key cards end to end over a serial pseudo-terminal', (
         journal: { path: `${dir}/journal.db` },
         // A fixed port, so that cut-keys finds the agent's status page from the same config.
         status: { listen: `127.0.0.1:${await freePort()}` },
-        platform: {
-          url: sim.url,
-          websocketUrl: sim.wsUrl,
-          rateLimit: { requests: 100_000, windowSeconds: 30 },
-        },
-        poll: { intervalMs: 500, safetyNetMs: 5000, fiscalLookbackHours: 24 },
+        platform: e2ePlatform(sim),
+        poll: E2E_POLL,
         devices: [
           {
             id: DEVICES.keysOk,
@@ -83,7 +79,7 @@ describe.runIf(hasSocat)('key cards end to end over a serial pseudo-terminal', (
           },
         ],
       },
-      env: { FRONTDESK_CLIENT_TOKEN: TOKENS.clientToken, FRONTDESK_ACCESS_TOKEN: TOKENS.accessToken },
+      env: TOKEN_ENV,
     });
     configPath = daemon.configPath;
     await daemon.start();
@@ -168,7 +164,7 @@ describe.runIf(hasSocat)('key cards end to end over a serial pseudo-terminal', (
       {
         stdout,
         stderr,
-        env: { FRONTDESK_CLIENT_TOKEN: TOKENS.clientToken, FRONTDESK_ACCESS_TOKEN: TOKENS.accessToken },
+        env: TOKEN_ENV,
         onSignal: () => () => undefined,
       },
     );

@@ -11,7 +11,7 @@ import { runCliCaptured } from '../helpers/cli.js';
 import { historyProblems } from '../helpers/command-states.js';
 import { createDaemon, type DaemonHandle } from '../helpers/daemon.js';
 import { eventually } from '../helpers/eventually.js';
-import { TOKENS } from './harness.js';
+import { E2E_POLL, e2ePlatform, TOKEN_ENV, TOKENS } from './harness.js';
 
 const RT = 'f1000000-0000-4000-8000-000000000001';
 const SERIAL = '99MEY123456';
@@ -47,12 +47,8 @@ describe('fiscal receipts end to end with the Epson driver', () => {
         version: 1,
         // This test reads the Notes and the page in English.
         locale: 'en',
-        platform: {
-          url: sim.url,
-          websocketUrl: sim.wsUrl,
-          rateLimit: { requests: 100_000, windowSeconds: 30 },
-        },
-        poll: { intervalMs: 500, safetyNetMs: 5000, fiscalLookbackHours: 24 },
+        platform: e2ePlatform(sim),
+        poll: E2E_POLL,
         shutdown: { deadlineMs: 3000 },
         devices: [
           {
@@ -71,7 +67,7 @@ describe('fiscal receipts end to end with the Epson driver', () => {
           },
         ],
       },
-      env: { FRONTDESK_CLIENT_TOKEN: TOKENS.clientToken, FRONTDESK_ACCESS_TOKEN: TOKENS.accessToken },
+      env: TOKEN_ENV,
     });
     await daemon.start();
   }, 60_000);

@@ -21,6 +21,28 @@ export const TOKENS = {
   accessToken: 'E2E-ACCESS-TOKEN-SECRET-0002',
 };
 
+/** The daemon's environment: the platform tokens the e2e scenarios accept. */
+export const TOKEN_ENV = {
+  FRONTDESK_CLIENT_TOKEN: TOKENS.clientToken,
+  FRONTDESK_ACCESS_TOKEN: TOKENS.accessToken,
+};
+
+/**
+ * The daemon's `platform` section for `sim`: its WebSocket on and the rate limit far out of the
+ * way, so that a run measures the agent rather than its throttle; `extra` adds or overrides keys.
+ */
+export function e2ePlatform(sim: PlatformSimulator, extra: Record<string, unknown> = {}) {
+  return {
+    url: sim.url,
+    websocketUrl: sim.wsUrl,
+    rateLimit: { requests: 100_000, windowSeconds: 30 },
+    ...extra,
+  };
+}
+
+/** The daemon's quick `poll` section for e2e runs. */
+export const E2E_POLL = { intervalMs: 500, safetyNetMs: 5000, fiscalLookbackHours: 24 };
+
 export function e2eScenario(): ScenarioInput {
   return {
     name: 'e2e',
@@ -88,7 +110,7 @@ export function agentConfig(
       rateLimit: { requests: 100_000, windowSeconds: 30 },
       requestTimeoutMs: 3000,
     },
-    poll: { intervalMs: 500, safetyNetMs: 5000, fiscalLookbackHours: 24 },
+    poll: E2E_POLL,
     log: { level: 'info' },
     shutdown: { deadlineMs: 3000 },
     devices: [
@@ -131,7 +153,7 @@ export function startAgent(
 ): DaemonHandle {
   return createDaemon({
     config: { ...agentConfig(sim, dir, options), journal: { path: join(dir, 'journal.db') } },
-    env: { FRONTDESK_CLIENT_TOKEN: TOKENS.clientToken, FRONTDESK_ACCESS_TOKEN: TOKENS.accessToken },
+    env: TOKEN_ENV,
   });
 }
 

@@ -14,7 +14,7 @@ import { historyProblems } from '../helpers/command-states.js';
 import { createDaemon, type DaemonHandle } from '../helpers/daemon.js';
 import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';
-import { TOKENS } from './harness.js';
+import { E2E_POLL, e2ePlatform, TOKEN_ENV, TOKENS } from './harness.js';
 import '../../drivers/index.js';
 import { readMessage } from '../../src/messages/message.js';
 import { english } from '../../src/messages/render.js';
@@ -72,12 +72,8 @@ describe.runIf(run)('office printing end to end with the ipp-printer driver', ()
         version: 1,
         // These tests read the Notes and the page in English.
         locale: 'en',
-        platform: {
-          url: sim.url,
-          websocketUrl: sim.wsUrl,
-          rateLimit: { requests: 100_000, windowSeconds: 30 },
-        },
-        poll: { intervalMs: 500, safetyNetMs: 5000, fiscalLookbackHours: 24 },
+        platform: e2ePlatform(sim),
+        poll: E2E_POLL,
         shutdown: { deadlineMs: 3000 },
         devices: [
           {
@@ -103,7 +99,7 @@ describe.runIf(run)('office printing end to end with the ipp-printer driver', ()
           },
         ],
       },
-      env: { FRONTDESK_CLIENT_TOKEN: TOKENS.clientToken, FRONTDESK_ACCESS_TOKEN: TOKENS.accessToken },
+      env: TOKEN_ENV,
     });
     await daemon.start();
   }, 60_000);

@@ -10,7 +10,7 @@ import {
 import { createDaemon, type DaemonHandle, tempDir } from '../helpers/daemon.js';
 import { eventually } from '../helpers/eventually.js';
 import { agentMoveProblems } from './agent-moves.js';
-import { ledgerCounts, TOKENS } from './harness.js';
+import { E2E_POLL, e2ePlatform, ledgerCounts, TOKEN_ENV, TOKENS } from './harness.js';
 
 /**
  * The fiscal path end to end against a platform that applies the interface document strictly
@@ -106,14 +106,8 @@ describe('the fiscal path against a platform that applies the interface document
     daemon = createDaemon({
       config: {
         version: 1,
-        platform: {
-          url: sim.url,
-          websocketUrl: sim.wsUrl,
-          enterpriseIds: [E],
-          rateLimit: { requests: 100_000, windowSeconds: 30 },
-          requestTimeoutMs: 3000,
-        },
-        poll: { intervalMs: 500, safetyNetMs: 5000, fiscalLookbackHours: 24 },
+        platform: e2ePlatform(sim, { enterpriseIds: [E], requestTimeoutMs: 3000 }),
+        poll: E2E_POLL,
         shutdown: { deadlineMs: 3000 },
         journal: { path: join(dir, 'journal.db') },
         devices: [
@@ -140,7 +134,7 @@ describe('the fiscal path against a platform that applies the interface document
           },
         ],
       },
-      env: { FRONTDESK_CLIENT_TOKEN: TOKENS.clientToken, FRONTDESK_ACCESS_TOKEN: TOKENS.accessToken },
+      env: TOKEN_ENV,
     });
     await daemon.start();
   }, 60_000);

@@ -10,7 +10,7 @@ import { createMemoryLogger } from '../../src/log.js';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
 import { actorOf } from '../../src/status/local-actions.js';
 import { buildStatusServer, type StatusServerOptions } from '../../src/status/server.js';
-import { DEVICES, e2eScenario, TOKENS } from '../e2e/harness.js';
+import { DEVICES, e2eScenario, TOKEN_ENV, TOKENS } from '../e2e/harness.js';
 import { runCliCaptured } from '../helpers/cli.js';
 import { ENCODER_ID, FakeSource } from './fake-source.js';
 
@@ -178,8 +178,7 @@ describe('the cut-keys command line', () => {
         String(count),
       ],
       {
-        FRONTDESK_CLIENT_TOKEN: TOKENS.clientToken,
-        FRONTDESK_ACCESS_TOKEN: TOKENS.accessToken,
+        ...TOKEN_ENV,
         USER: 'maria',
       },
     );
