@@ -11,7 +11,7 @@ import type { Driver, DriverContext } from '../../../src/drivers-api/types.js';
 import { createHttpClient, type HttpClient } from '../../../src/transport/http.js';
 import { memoryStore, recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
 import { eventually } from '../../helpers/eventually.js';
-import { orderItem, payment, saleJob } from './helpers.js';
+import { orderItem, payment, QUICK_DRIVER, saleJob } from './helpers.js';
 
 /**
  * The daily closure on schedule (issue 14, "Done when"): a simulated run on the manual clock,
@@ -82,11 +82,7 @@ async function startRun(startUtc: string, at = '03:30'): Promise<Run> {
   const store = memoryStore();
   const options = epsonFpmateFactory.configSchema.parse({
     url: sim.url,
-    statusIntervalMs: 0,
-    printerTimeoutMs: 400,
-    clientTimeoutMs: 800,
-    readTimeoutMs: 800,
-    busyRetryDelayMs: 5,
+    ...QUICK_DRIVER,
     dailyClosure: { at, retryMinutes: 15 },
   });
   const drivers: Driver[] = [];

@@ -122,17 +122,22 @@ export interface RigOptions {
   http?: DriverContext['http'];
 }
 
+/** Driver options for tests: short timeouts and retries, no background status polling. */
+export const QUICK_DRIVER = {
+  statusIntervalMs: 0,
+  printerTimeoutMs: 400,
+  clientTimeoutMs: 800,
+  readTimeoutMs: 800,
+  busyRetryDelayMs: 5,
+};
+
 /** A simulator and a driver bound to it, with short timeouts and no background polling. */
 export async function rig(options: RigOptions = {}): Promise<Rig> {
   const sim = await startFpmateSimulator({ host: '127.0.0.1', port: 0, ...options.sim });
   const store = memoryStore();
   const parsed = epsonFpmateFactory.configSchema.parse({
     url: sim.url,
-    statusIntervalMs: 0,
-    printerTimeoutMs: 400,
-    clientTimeoutMs: 800,
-    readTimeoutMs: 800,
-    busyRetryDelayMs: 5,
+    ...QUICK_DRIVER,
     // On the system clock a schedule could fire mid-test; closure tests turn it on with a manual clock.
     dailyClosure: { enabled: false },
     ...options.driver,
