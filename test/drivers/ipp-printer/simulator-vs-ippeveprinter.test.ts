@@ -27,6 +27,17 @@ const run =
 const pdf = tinyPdf(['compare']);
 const doc = { length: pdf.length, write: (t: Buffer, o: number) => void pdf.copy(t, o) };
 const user = attr('requesting-user-name', v.name('compare'));
+/** Printer attributes the driver reads (a subset of its Get-Printer-Attributes list): asked for, and their value tags compared. */
+const STATUS_ATTRIBUTES = [
+  'printer-state',
+  'printer-state-reasons',
+  'printer-is-accepting-jobs',
+  'document-format-supported',
+  'copies-supported',
+  'printer-up-time',
+  'queued-job-count',
+  'printer-name',
+];
 
 interface Case {
   what: string;
@@ -43,34 +54,10 @@ const CASES: Case[] = [
   {
     what: 'Get-Printer-Attributes with the driver’s attributes',
     op: Operation.getPrinterAttributes,
-    attrs: [
-      user,
-      attr(
-        'requested-attributes',
-        ...[
-          'printer-state',
-          'printer-state-reasons',
-          'printer-is-accepting-jobs',
-          'document-format-supported',
-          'copies-supported',
-          'printer-up-time',
-          'queued-job-count',
-          'printer-name',
-        ].map((n) => v.keyword(n)),
-      ),
-    ],
+    attrs: [user, attr('requested-attributes', ...STATUS_ATTRIBUTES.map((n) => v.keyword(n)))],
     tags: {
       group: GroupTag.printer,
-      names: [
-        'printer-state',
-        'printer-state-reasons',
-        'printer-is-accepting-jobs',
-        'document-format-supported',
-        'copies-supported',
-        'printer-up-time',
-        'queued-job-count',
-        'printer-name',
-      ],
+      names: STATUS_ATTRIBUTES,
     },
   },
   {
