@@ -1,6 +1,5 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { driverRegistry } from '../../../drivers/index.js';
@@ -18,6 +17,7 @@ import { testPageCommand } from '../../../src/cli/test-page.js';
 import type { DriverFactory, DriverRegistry } from '../../../src/drivers-api/types.js';
 import { silentLogger } from '../../../src/log.js';
 import { createHttpClient } from '../../../src/transport/http.js';
+import { captureCli } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/daemon.js';
 
 /** What a browse collects when two printers answer (dns-packet shapes: TXT as Buffers). */
@@ -66,14 +66,10 @@ const RECORDS: MdnsRecord[] = [
   { name: '_ipp._tcp.local', type: 'PTR', data: 'Ghost._ipp._tcp.local' },
 ];
 
+/** Captured CLI streams, usable where the commands take a `CliIo`. */
 function captureIo(): CliIo & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  return { stdout, stderr, env: {}, onSignal: () => () => undefined, out: () => out, err: () => err };
+  const { io, out, err } = captureCli();
+  return { ...io, out, err };
 }
 
 describe('printers found on the LAN by mDNS', () => {
