@@ -11,7 +11,7 @@ import { runCliCaptured } from '../helpers/cli.js';
 import { historyProblems } from '../helpers/command-states.js';
 import { createDaemon, type DaemonHandle } from '../helpers/daemon.js';
 import { eventually } from '../helpers/eventually.js';
-import { E2E_POLL, e2ePlatform, TOKEN_ENV, TOKENS } from './harness.js';
+import { e2eAgentBase, TOKEN_ENV, TOKENS } from './harness.js';
 
 const RT = 'f1000000-0000-4000-8000-000000000001';
 const SERIAL = '99MEY123456';
@@ -44,12 +44,7 @@ describe('fiscal receipts end to end with the Epson driver', () => {
     });
     daemon = createDaemon({
       config: {
-        version: 1,
-        // This test reads the Notes and the page in English.
-        locale: 'en',
-        platform: e2ePlatform(sim),
-        poll: E2E_POLL,
-        shutdown: { deadlineMs: 3000 },
+        ...e2eAgentBase(sim),
         devices: [
           {
             id: RT,

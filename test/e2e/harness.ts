@@ -43,6 +43,20 @@ export function e2ePlatform(sim: PlatformSimulator, extra: Record<string, unknow
 /** The daemon's quick `poll` section for e2e runs. */
 export const E2E_POLL = { intervalMs: 500, safetyNetMs: 5000, fiscalLookbackHours: 24 };
 
+/**
+ * The top of an e2e daemon's configuration around `sim`, before its devices: English (the tests
+ * read the Notes and the page), the platform section, the quick poll and a 3 s shutdown.
+ */
+export function e2eAgentBase(sim: PlatformSimulator) {
+  return {
+    version: 1,
+    locale: 'en',
+    platform: e2ePlatform(sim),
+    poll: E2E_POLL,
+    shutdown: { deadlineMs: 3000 },
+  };
+}
+
 export function e2eScenario(): ScenarioInput {
   return {
     name: 'e2e',

@@ -14,7 +14,7 @@ import { historyProblems } from '../helpers/command-states.js';
 import { createDaemon, type DaemonHandle } from '../helpers/daemon.js';
 import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';
-import { E2E_POLL, e2ePlatform, TOKEN_ENV, TOKENS } from './harness.js';
+import { e2eAgentBase, TOKEN_ENV, TOKENS } from './harness.js';
 import '../../drivers/index.js';
 import { readMessage } from '../../src/messages/message.js';
 import { english } from '../../src/messages/render.js';
@@ -69,12 +69,7 @@ describe.runIf(run)('office printing end to end with the ipp-printer driver', ()
     };
     daemon = createDaemon({
       config: {
-        version: 1,
-        // These tests read the Notes and the page in English.
-        locale: 'en',
-        platform: e2ePlatform(sim),
-        poll: E2E_POLL,
-        shutdown: { deadlineMs: 3000 },
+        ...e2eAgentBase(sim),
         devices: [
           {
             id: RECEPTION,
