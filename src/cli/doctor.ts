@@ -119,25 +119,29 @@ export async function runDoctor(
       secrets.push(target.secrets.clientToken, target.secrets.accessToken);
       checks.push(...(await checkPlatform(config, target, timeoutMs, say)).checks);
     } else {
+      // Without tokens there is nothing to ask the platform: its three checks are skipped.
+      const skipped = (id: string, title: string, summary: string): Check => ({
+        id,
+        title,
+        status: 'skip',
+        summary,
+      });
       checks.push(
-        {
-          id: 'platform',
-          title: say.render(doctorMessages.titlePlatform()),
-          status: 'skip',
-          summary: say.render(doctorMessages.noTokensToAsk()),
-        },
-        {
-          id: 'platform-devices',
-          title: say.render(doctorMessages.titlePlatformDevices()),
-          status: 'skip',
-          summary: say.render(doctorMessages.noTokens()),
-        },
-        {
-          id: 'clock',
-          title: say.render(doctorMessages.titleClock()),
-          status: 'skip',
-          summary: say.render(doctorMessages.platformNotAsked()),
-        },
+        skipped(
+          'platform',
+          say.render(doctorMessages.titlePlatform()),
+          say.render(doctorMessages.noTokensToAsk()),
+        ),
+        skipped(
+          'platform-devices',
+          say.render(doctorMessages.titlePlatformDevices()),
+          say.render(doctorMessages.noTokens()),
+        ),
+        skipped(
+          'clock',
+          say.render(doctorMessages.titleClock()),
+          say.render(doctorMessages.platformNotAsked()),
+        ),
       );
     }
   } catch (error) {
