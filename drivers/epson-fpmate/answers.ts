@@ -140,6 +140,14 @@ function build(rule: Rule, response: FpmateResponse, what: FiscalDocumentName): 
 }
 
 /** Interprets a `success="false"` answer to a document; `what` names it ("receipt"). */
+/** The document's name, and the sentence that it was not printed, in the staff's words. */
+export function documentWords(what: FiscalDocumentName): { document: Message; notPrinted: Message } {
+  return {
+    document: a.document({ what: DOCUMENT_KEY[what] }),
+    notPrinted: a.notPrinted({ what: DOCUMENT_KEY[what] }),
+  };
+}
+
 export function failureMeaning(response: FpmateResponse, what: FiscalDocumentName): FailureMeaning {
   const code = response.code;
   if (code === 'LAN_TIME_OUT') return { kind: 'busy' };

@@ -271,6 +271,26 @@ export const epsonAnswers = defineMessages('epson.answer', {
     en: '{what, select, refund {refund receipt} void {void receipt} x {X report} z {Z report} other {receipt}}',
     it: '{what, select, refund {lo scontrino di reso} void {il documento di annullo} x {il rapporto X} z {il rapporto Z} other {lo scontrino}}',
   },
+  unreachable: {
+    en: 'The fiscal printer cannot be reached ({reason}); {notPrinted}. Check that it is switched on and connected; the agent tries again.',
+    it: 'La stampante fiscale non è raggiungibile ({reason}); {notPrinted}. Verificare che sia accesa e collegata; l’agente riprova.',
+  },
+  httpRefused: {
+    en: 'The printer’s web service refused the request (HTTP {status}); {notPrinted}. Ask IT to check the printer’s address and web-service settings.',
+    it: 'Il servizio web della stampante ha rifiutato la richiesta (HTTP {status}); {notPrinted}. Chiedere all’assistenza informatica di verificare l’indirizzo della stampante e le impostazioni del servizio web.',
+  },
+  busyNotPrinted: {
+    en: 'The printer stayed busy and, as its memory shows, did not print the {document}. The agent tries again shortly.',
+    it: 'La stampante è rimasta occupata e, come mostra la sua memoria, non ha stampato {document}. L’agente riprova a breve.',
+  },
+  silentNotPrinted: {
+    en: 'The printer did not answer and, as its memory shows, did not print the {document}. Check the printer; the agent tries again.',
+    it: 'La stampante non ha risposto e, come mostra la sua memoria, non ha stampato {document}. Controllare la stampante; l’agente riprova.',
+  },
+  unconfirmed: {
+    en: 'The printer did not confirm the {document} and the agent cannot tell whether it was printed. Check the printer’s last receipt: if it is there, do nothing; if not, issue the {document} again.',
+    it: 'La stampante non ha confermato {document} e l’agente non può sapere se è stato stampato. Controllare l’ultimo scontrino della stampante: se c’è, non fare nulla; altrimenti emettere di nuovo {document}.',
+  },
   paperOutOrCover: {
     en: 'Printer out of paper or its cover is open — replace the roll and close the cover; {notPrinted}. Then try again.',
     it: 'Stampante senza carta o con il coperchio aperto: sostituire il rotolo e chiudere il coperchio; {notPrinted}. Poi riprovare.',

@@ -2,12 +2,13 @@ import type { Clock } from '../../src/clock.js';
 import type { ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
-import { type FiscalDocumentName, failureMeaning } from './answers.js';
+import { documentWords, type FiscalDocumentName, failureMeaning } from './answers.js';
 import type { EpsonFpmateOptions } from './config.js';
 import type { FiscalState } from './fiscal-state.js';
 import type { PostResult } from './http.js';
 import type { LastDocument } from './last-document.js';
 import type { PrinterLink } from './link.js';
+import { epsonAnswers } from './messages.js';
 import type { Plan, PrinterMemory } from './plan.js';
 import { decodePrinterStatus, docLabel } from './protocol.js';
 import { type Baseline, type Decision, decide, doneCheckpoint, type SendingCheckpoint } from './recovery.js';
@@ -48,7 +49,10 @@ function interpret(result: PostResult, plan: Plan): Outcome {
     return {
       kind: 'not-sent',
       error: new AgentError('DEVICE_UNAVAILABLE', `Printer not reachable (${result.reason})`, {
-        notes: `The fiscal printer cannot be reached (${result.reason}); the ${what(plan)} was not printed. Check that it is switched on and connected; the agent tries again.`,
+        notes: epsonAnswers.unreachable({
+          reason: result.reason,
+          notPrinted: documentWords(what(plan)).notPrinted,
+        }),
         // A refused connection carried no bytes: nothing was printed, so the core may retry.
         details: { reason: result.reason, nothingSent: true },
       }),
@@ -60,7 +64,10 @@ function interpret(result: PostResult, plan: Plan): Outcome {
     return {
       kind: 'failed',
       error: new AgentError('DEVICE_ERROR', `fpmate.cgi answered HTTP ${result.httpStatus}`, {
-        notes: `The printer’s web service refused the request (HTTP ${result.httpStatus}); the ${what(plan)} was not printed. Ask IT to check the printer’s address and web-service settings.`,
+        notes: epsonAnswers.httpRefused({
+          status: result.httpStatus,
+          notPrinted: documentWords(what(plan)).notPrinted,
+        }),
         retryable: false,
       }),
     };
@@ -162,7 +169,7 @@ export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext)
     if (outcome.busy) {
       if (busyResends >= d.options.busyRetries) {
         throw new AgentError('DEVICE_BUSY', 'Printer busy (LAN_TIME_OUT); not printed', {
-          notes: `The printer stayed busy and, as its memory shows, did not print the ${what(plan)}. The agent tries again shortly.`,
+          notes: epsonAnswers.busyNotPrinted({ document: documentWords(what(plan)).document }),
           details: { nothingSent: true },
         });
       }
@@ -174,7 +181,7 @@ export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext)
           'DEVICE_UNAVAILABLE',
           `Printer did not answer; not printed (${outcome.reason})`,
           {
-            notes: `The printer did not answer and, as its memory shows, did not print the ${what(plan)}. Check the printer; the agent tries again.`,
+            notes: epsonAnswers.silentNotPrinted({ document: documentWords(what(plan)).document }),
           },
         );
       }
@@ -191,7 +198,7 @@ export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext)
 
 function unknownError(plan: Plan, reason: string): AgentError {
   return new AgentError('STATE_UNKNOWN', `Outcome of the ${what(plan)} unknown: ${reason}`, {
-    notes: `The printer did not confirm the ${what(plan)} and the agent cannot tell whether it was printed. Check the printer’s last receipt: if it is there, do nothing; if not, issue the ${what(plan)} again.`,
+    notes: epsonAnswers.unconfirmed({ document: documentWords(what(plan)).document }),
     details: { reason },
   });
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { failureMeaning } from '../../../drivers/epson-fpmate/answers.js';
+import { documentWords, failureMeaning } from '../../../drivers/epson-fpmate/answers.js';
 import type { LastDocument } from '../../../drivers/epson-fpmate/last-document.js';
+import { epsonAnswers } from '../../../drivers/epson-fpmate/messages.js';
 import { decide, readCheckpoint } from '../../../drivers/epson-fpmate/recovery.js';
 import type { FpmateResponse } from '../../../drivers/epson-fpmate/xml-response.js';
 import { english, messageRenderer } from '../../../src/messages/render.js';
@@ -73,6 +74,18 @@ describe('printer refusals in Italian', () => {
     if (meaning.kind === 'busy') throw new Error('expected an error');
     return italian.render(meaning.error.notes);
   };
+
+  it('says an unreachable or unconfirming printer in Italian, naming the document', () => {
+    const refund = documentWords('refund receipt');
+    expect(
+      italian.render(epsonAnswers.unreachable({ reason: 'ECONNREFUSED', notPrinted: refund.notPrinted })),
+    ).toBe(
+      'La stampante fiscale non è raggiungibile (ECONNREFUSED); lo scontrino di reso non è stato stampato. Verificare che sia accesa e collegata; l’agente riprova.',
+    );
+    expect(english(epsonAnswers.unconfirmed({ document: documentWords('receipt').document }))).toBe(
+      'The printer did not confirm the receipt and the agent cannot tell whether it was printed. Check the printer’s last receipt: if it is there, do nothing; if not, issue the receipt again.',
+    );
+  });
 
   it('says which document was not printed with its own article', () => {
     expect(notes(failure('PRINTER ERROR', '17'), 'receipt')).toBe(
