@@ -6,14 +6,8 @@ import { createRng } from '../../src/simulator/rng.js';
 import { eventually } from '../helpers/eventually.js';
 import { faultActs, playActs } from './acts.js';
 import { ChaosLog, killLoop, killPlan, QuietLock } from './chaos.js';
-import {
-  epsonProblems,
-  keyProblems,
-  type LedgerLine,
-  ledgerCards,
-  saltoCards,
-  simFiscalProblems,
-} from './invariants-devices.js';
+import { deviceProblems } from './device-invariants.js';
+import type { LedgerLine } from './invariants-devices.js';
 import {
   exitProblems,
   platformStateProblems,
@@ -21,8 +15,8 @@ import {
   retryAfterProblems,
   tokenProblems,
 } from './invariants-platform.js';
-import { compose, type PlannedCommand } from './plan.js';
-import { FAULT_DEVICES, FAULT_TOKENS, LEDGERS, type Rig, startRig } from './rig.js';
+import { compose } from './plan.js';
+import { FAULT_TOKENS, LEDGERS, type Rig, startRig } from './rig.js';
 import { Traffic } from './traffic.js';
 
 /**
@@ -133,28 +127,16 @@ describe('fault campaign against the real daemon', () => {
         `Salto cards ${salto.sim.cards.length}, 429 answers ${platform.counters().rateLimited}, ` +
         `${((Date.now() - log.t0) / 1000).toFixed(0)} s`,
     );
-    const on = (...devices: string[]) => planned.filter((c: PlannedCommand) => devices.includes(c.deviceId));
     const ledger = (device: keyof typeof LEDGERS) => readLedger(join(dir, LEDGERS[device]));
     const problems = [
       ...platformStateProblems(planned, histories),
-      ...simFiscalProblems(
-        on(FAULT_DEVICES.simFiscalA, FAULT_DEVICES.simFiscalB),
-        [...ledger(FAULT_DEVICES.simFiscalA), ...ledger(FAULT_DEVICES.simFiscalB)],
+      ...deviceProblems({
+        planned,
         histories,
-      ),
-      ...epsonProblems(on(FAULT_DEVICES.epson), printer.printed, histories),
-      ...keyProblems(
-        on(FAULT_DEVICES.simKeys),
-        ledgerCards(ledger(FAULT_DEVICES.simKeys)),
-        histories,
-        'Encoder sim',
-      ),
-      ...keyProblems(
-        on(FAULT_DEVICES.salto),
-        saltoCards(on(FAULT_DEVICES.salto), salto.sim.cards),
-        histories,
-        'Encoder Salto',
-      ),
+        ledger,
+        printed: printer.printed,
+        saltoWritten: salto.sim.cards,
+      }),
       ...retryAfterProblems(readTrace(existsSync(rig.tracePath) ? readFileSync(rig.tracePath, 'utf8') : '')),
       ...tokenProblems(daemon.lines, [FAULT_TOKENS.clientToken, FAULT_TOKENS.accessToken]),
       ...exitProblems(daemon.exits, killedAt.length),

@@ -7,15 +7,8 @@ import { createRng } from '../../src/simulator/rng.js';
 import { createDaemon, tempDir } from '../helpers/daemon.js';
 import { eventually } from '../helpers/eventually.js';
 import { ChaosLog } from './chaos.js';
-import {
-  epsonProblems,
-  errorCode,
-  keyProblems,
-  type LedgerLine,
-  ledgerCards,
-  saltoCards,
-  simFiscalProblems,
-} from './invariants-devices.js';
+import { deviceProblems } from './device-invariants.js';
+import { errorCode, type LedgerLine } from './invariants-devices.js';
 import {
   describe as name,
   platformStateProblems,
@@ -221,7 +214,6 @@ describe('hostile-input campaign against the real daemon', () => {
         `faults ${JSON.stringify(platform.counters().faults)}, printer flood ${printer.oversizedBytesWritten} bytes over ${floodedAnswers} answers, ` +
         `${((endedAt - t0) / 1000).toFixed(0)} s`,
     );
-    const on = (...devices: string[]) => planned.filter((c) => devices.includes(c.deviceId));
     const ledger = (device: keyof typeof LEDGERS) => readLedger(join(dir, LEDGERS[device]));
     const problems = [
       ...platformStateProblems(planned, histories),
@@ -233,24 +225,13 @@ describe('hostile-input campaign against the real daemon', () => {
             ? []
             : [`[a poisoned command ends COMMAND_INVALID] ${name(c)} ended ${last?.state}: ${last?.notes}`];
         }),
-      ...simFiscalProblems(
-        on(FAULT_DEVICES.simFiscalA, FAULT_DEVICES.simFiscalB),
-        [...ledger(FAULT_DEVICES.simFiscalA), ...ledger(FAULT_DEVICES.simFiscalB)],
+      ...deviceProblems({
+        planned,
         histories,
-      ),
-      ...epsonProblems(on(FAULT_DEVICES.epson), printer.printed, histories),
-      ...keyProblems(
-        on(FAULT_DEVICES.simKeys),
-        ledgerCards(ledger(FAULT_DEVICES.simKeys)),
-        histories,
-        'Encoder sim',
-      ),
-      ...keyProblems(
-        on(FAULT_DEVICES.salto),
-        saltoCards(on(FAULT_DEVICES.salto), salto.sim.cards),
-        histories,
-        'Encoder Salto',
-      ),
+        ledger,
+        printed: printer.printed,
+        saltoWritten: salto.sim.cards,
+      }),
       ...retryAfterProblems(
         readTrace(existsSync(tracePath) ? readFileSync(tracePath, 'utf8') : ''),
         RETRY_AFTER_CAP_S,
