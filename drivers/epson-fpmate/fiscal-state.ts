@@ -102,6 +102,11 @@ export class FiscalState {
     this.store.set('closureInFlight', value);
   }
 
+  /** Resolves when what was set is on disk: await it before the printer acts on it. */
+  flush(): Promise<void> {
+    return this.store.flush();
+  }
+
   lastClosure(): ClosureRecord | undefined {
     return read(this.store, 'lastClosure', ClosureRecordSchema);
   }

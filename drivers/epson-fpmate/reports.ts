@@ -156,6 +156,7 @@ export async function closeDay(
   if (last) inFlight.zBefore = last.z;
   if (date) inFlight.date = date;
   d.state.setClosureInFlight(inFlight);
+  await d.state.flush();
   const result = await d.link.sendReport(reportXml(d.options.dailyClosure.command, d.options.operator));
   if (result.kind === 'not-sent') {
     return record(d, {

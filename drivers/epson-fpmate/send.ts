@@ -140,7 +140,7 @@ export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext)
     };
     if (plan.expectedCents !== undefined) checkpoint.expectedCents = plan.expectedCents;
     if (plan.reference) checkpoint.reference = plan.reference;
-    ectx.checkpoint(checkpoint);
+    await ectx.checkpoint(checkpoint);
     ectx.progress(0.5);
     const outcome = interpret(await d.link.sendDocument(plan.xml), plan);
     if (outcome.kind === 'success')
@@ -275,13 +275,16 @@ function finish(
     };
   }
   d.board.touched();
-  try {
-    ectx.checkpoint(doneCheckpoint(result));
-  } catch (e) {
-    // The receipt is printed whatever the journal says: report the real outcome.
+  // The receipt is printed whatever the journal says: report the real outcome. Nothing follows
+  // on the printer, so the checkpoint is not awaited; the core puts the result on disk.
+  const unsaved = (e: unknown) =>
     d.log.error('could not checkpoint a printed receipt', {
       error: e instanceof Error ? e.message : String(e),
     });
+  try {
+    ectx.checkpoint(doneCheckpoint(result)).catch(unsaved);
+  } catch (e) {
+    unsaved(e);
   }
   ectx.progress(1);
   return result;

@@ -97,7 +97,10 @@ export async function voidReceipt(d: VoidDeps, params: VoidParams, signal: Abort
   const ectx: ExecuteContext = {
     signal,
     progress: () => undefined,
-    checkpoint: (value) => d.state.setPendingAction({ action: 'void', checkpoint: value }),
+    checkpoint: (value) => {
+      d.state.setPendingAction({ action: 'void', checkpoint: value });
+      return d.state.flush();
+    },
   };
   try {
     return await sendPlanned(d, plan, ectx);

@@ -113,7 +113,7 @@ export class IppPrinterDriver implements Driver {
         phase: 'done',
         result,
       };
-      ectx.checkpoint(done);
+      await ectx.checkpoint(done);
       return result;
     } catch (e) {
       const error = toAgentError(e);
@@ -161,7 +161,7 @@ export class IppPrinterDriver implements Driver {
       throw e;
     }
     if ('found' in own) {
-      ectx.checkpoint({ ...cp, phase: 'accepted', jobId: own.found.id } satisfies PrintCheckpoint);
+      await ectx.checkpoint({ ...cp, phase: 'accepted', jobId: own.found.id } satisfies PrintCheckpoint);
       return follow(own.found.id);
     }
     return undefined;

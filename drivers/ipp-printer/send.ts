@@ -234,7 +234,7 @@ export class Sender {
     };
     if (info.upTime !== undefined) base.upTime = info.upTime;
     if (ctx.signal.aborted) throw stopped();
-    ctx.checkpoint(base);
+    await ctx.checkpoint(base);
     let printed: Awaited<ReturnType<IppOperations['print']>>;
     try {
       printed = await this.d.ops.print(
@@ -271,7 +271,7 @@ export class Sender {
       throw this.refused(target, doc, status, answer.message ?? answer.statusName);
     }
     const jobId = printed.job.id;
-    ctx.checkpoint({ ...base, phase: 'accepted', jobId } satisfies PrintCheckpoint);
+    await ctx.checkpoint({ ...base, phase: 'accepted', jobId } satisfies PrintCheckpoint);
     log.info('print job accepted', { printer: target.label, jobId, copies: doc.copies });
     ctx.progress(0.3);
     const result = await this.d.follower.follow(
@@ -299,7 +299,7 @@ export class Sender {
       }
     }
     if (own && 'found' in own) {
-      ctx.checkpoint({ ...base, phase: 'accepted', jobId: own.found.id } satisfies PrintCheckpoint);
+      await ctx.checkpoint({ ...base, phase: 'accepted', jobId: own.found.id } satisfies PrintCheckpoint);
       return this.d.follower.follow(
         { target, jobId: own.found.id, copies: base.copies },
         { signal: ctx.signal, onAbort: 'cancel', progress: (f) => ctx.progress(f) },

@@ -103,7 +103,7 @@ export class SaltoEncoderDriver implements Driver {
         confirmed = card;
         this.cardsCut++;
         serials.push(...reply.serials);
-        ctx.checkpoint(keyCheckpoint(plan.total, confirmed, serials));
+        await ctx.checkpoint(keyCheckpoint(plan.total, confirmed, serials));
         log.info('card written', { card, total: plan.total, rooms: keys.lockIds });
         ctx.progress(card / plan.total, { milestone: true });
       }
@@ -186,7 +186,7 @@ export class SaltoEncoderDriver implements Driver {
     const fields = cardRequestFields(plan.request(command));
     for (let busy = 0; ; busy++) {
       const reply = await this.connection.withLink(ctx.signal, async () => {
-        ctx.checkpoint(keyCheckpoint(plan.total, confirmed, serials, card));
+        await ctx.checkpoint(keyCheckpoint(plan.total, confirmed, serials, card));
         try {
           const replyFields = await this.connection.link.request(
             fields,
@@ -202,7 +202,7 @@ export class SaltoEncoderDriver implements Driver {
       });
       if (reply.ok) return reply;
       // An error reply is definitive: this card was not written.
-      ctx.checkpoint(keyCheckpoint(plan.total, confirmed, serials));
+      await ctx.checkpoint(keyCheckpoint(plan.total, confirmed, serials));
       if (reply.code !== 'OV' || busy >= this.options.busyRetries) {
         throw replyError(reply, { rooms: plan.rooms, card, total: plan.total });
       }

@@ -90,14 +90,14 @@ class SimEncoderDriver extends SimDriver implements Driver {
           },
         );
       }
-      ctx.checkpoint({ writing: card });
+      await ctx.checkpoint({ writing: card });
       this.ledger.append({
         commandId: job.commandId,
         action: 'card',
         facts: { card, rooms: keys.lockIds },
         at: this.ctx.clock.now(),
       });
-      ctx.checkpoint({ confirmed: card });
+      await ctx.checkpoint({ confirmed: card });
       ctx.progress(card / keys.keyCount, { milestone: true });
     }
     this.touched();

@@ -74,9 +74,9 @@ class SimFiscalDriver extends SimDriver implements Driver {
     if (script.outcome !== 'ok') {
       throw new AgentError(script.outcome, `Simulated printer failure ${script.outcome}`);
     }
-    ctx.checkpoint({ phase: 'printing' });
+    await ctx.checkpoint({ phase: 'printing' });
     const entry = this.print(job.commandId, total);
-    ctx.checkpoint({ phase: 'printed', receipt: entry.facts.receipt });
+    await ctx.checkpoint({ phase: 'printed', receipt: entry.facts.receipt });
     ctx.progress(0.9);
     // The paper still has to come out; the document is already emitted, so no abort from here on.
     await this.ctx.clock.sleep(script.durationMs / 2).catch(() => undefined);

@@ -72,7 +72,11 @@ export async function testPageCommand(
     timezone: config.timezone,
     log,
     clock: systemClock,
-    store: { get: (key) => memory.get(key), set: (key, value) => void memory.set(key, value) },
+    store: {
+      get: (key) => memory.get(key),
+      set: (key, value) => void memory.set(key, value),
+      flush: async () => undefined,
+    },
     platform: {
       orderItems: async () => [],
       payments: async () => [],
@@ -119,7 +123,7 @@ export async function testPageCommand(
       if (percent !== shown) line(io.stderr, `${percent}%`);
       shown = percent;
     },
-    checkpoint: () => undefined,
+    checkpoint: async () => undefined,
   };
   try {
     await driver.open(stop.signal);

@@ -80,6 +80,10 @@ export class DeviceCalls {
         throw new AgentError('STATE_UNKNOWN', english(input.unknown));
       }
       await device.driver.open(signal);
+      // The start (Processing, the attempt) is committed, not yet flushed: a driver acts only after
+      // awaiting a checkpoint (the driver contract), and that checkpoint's flush puts the start on
+      // disk with it. A power cut before it loses the start of a job that has not acted, which
+      // then simply runs after the restart.
       const result = await device.driver.execute(input, {
         signal,
         progress: (fraction, options) => {
@@ -89,6 +93,7 @@ export class DeviceCalls {
           if (settled) throw new AgentError('INTERNAL', 'checkpoint after the job ended');
           journal.setCheckpoint(job.commandId, sealCheckpoint(device, value));
           checkpointed = true;
+          return journal.flush();
         },
       });
       settled = true;

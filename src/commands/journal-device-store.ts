@@ -16,10 +16,18 @@ function parse(text: string, deviceId: string, key: string): unknown {
 
 /**
  * The drivers' durable key-value store for one device (`DeviceStore`): values are JSON, `set`
- * is on disk when it returns, `set(key, undefined)` deletes. Rejects with JOURNAL_ERROR.
+ * is committed when it returns (`flush()` puts it on disk), `set(key, undefined)` deletes.
+ * Rejects with JOURNAL_ERROR.
  */
-export function createDeviceStore(db: Db, guard: Guard, deviceId: string, now: () => number): DeviceStore {
+export function createDeviceStore(
+  db: Db,
+  guard: Guard,
+  deviceId: string,
+  now: () => number,
+  flush: () => Promise<void>,
+): DeviceStore {
   return {
+    flush,
     get: (key) =>
       guard('device store read', () => {
         const row = db

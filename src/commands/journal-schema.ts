@@ -122,12 +122,14 @@ export function openDatabase(path: string): Db {
   try {
     const mode = String(db.pragma('journal_mode = WAL', { simple: true }));
     if (path !== ':memory:' && mode !== 'wal') throw new Error(`journal_mode is ${mode}, expected wal`);
+    // Migrations commit with SQLite's own sync; from then on `journal-durability.ts` syncs.
     db.pragma('synchronous = FULL');
     db.pragma('busy_timeout = 5000');
     db.pragma(`cache_size = ${JOURNAL_CACHE_SIZE}`);
     const check = db.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new Error(`integrity check failed: ${String(check)}`);
     migrate(db);
+    db.pragma('synchronous = NORMAL');
     return db;
   } catch (e) {
     db.close();

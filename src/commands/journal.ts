@@ -5,6 +5,7 @@ import { AgentError } from '../errors.js';
 import { withDocument } from './command-data.js';
 import { createDeviceStore } from './journal-device-store.js';
 import { JournalDocuments } from './journal-documents.js';
+import { JournalDurability } from './journal-durability.js';
 import { JournalOutbox } from './journal-outbox.js';
 import type { CommandHead, CommandPatch, CommandRecord, NewCommand } from './journal-records.js';
 import { type CommandRow, rowToRecord } from './journal-rows.js';
@@ -17,7 +18,9 @@ export type { CommandHead, CommandPatch, CommandRecord, NewCommand, Outcome } fr
 /**
  * The crash-safe journal: the single source of truth about every command of ours, its outbox of
  * platform updates, the drivers' per-device key-value store and the page's statistics. One
- * SQLite file (WAL, `synchronous=FULL`): when a write method returns, the data is on disk.
+ * SQLite file (WAL, `synchronous=NORMAL`): when a write method returns, the data is committed and
+ * survives a killed process; `flush()` resolves when it would survive a power cut too (group
+ * commit, off the event loop: `journal-durability.ts`, which also says who flushes and why).
  * Every multi-row change is one transaction. Every method rejects with JOURNAL_ERROR when SQLite
  * fails or the file holds data it cannot read.
  */
@@ -35,6 +38,7 @@ export class Journal {
   readonly outbox: JournalOutbox;
   readonly stats: JournalStats;
   private readonly documents: JournalDocuments;
+  private readonly durability: JournalDurability;
   private readonly db: Db;
   private readonly now: () => number;
   private isClosed = false;
@@ -43,6 +47,17 @@ export class Journal {
     this.path = path;
     this.now = options.now ?? Date.now;
     this.db = openDatabase(path);
+    try {
+      const changes = this.db.prepare('SELECT total_changes()').pluck();
+      this.durability = new JournalDurability(
+        path,
+        () => Number(changes.get()),
+        () => this.db.inTransaction,
+      );
+    } catch (e) {
+      this.db.close();
+      throw wrapJournalError(path, 'unusable', e);
+    }
     const guard = <T>(what: string, fn: () => T) => this.guard(what, fn);
     this.outbox = new JournalOutbox(this.db, guard);
     this.documents = new JournalDocuments(this.db, guard);
@@ -51,6 +66,16 @@ export class Journal {
 
   get closed(): boolean {
     return this.isClosed;
+  }
+
+  /**
+   * Resolves when every write made before the call is on disk (it survives a power cut, not only
+   * a killed process). One sync serves every caller waiting at that moment and runs off the event
+   * loop. Await it before a side effect that depends on what was written. Rejects with
+   * JOURNAL_ERROR when the journal is closed or the disk refused to sync.
+   */
+  flush(): Promise<void> {
+    return this.durability.flush();
   }
 
   /** Runs `fn` in one transaction (a savepoint when nested). */
@@ -192,7 +217,7 @@ export class Journal {
     return withDocument(record.command, this.documents.read(record.id));
   }
 
-  /** Durably stores a driver checkpoint, as JSON (on disk when this returns). */
+  /** Stores a driver checkpoint, as JSON (committed when this returns; `flush()` puts it on disk). */
   setCheckpoint(id: string, value: unknown): void {
     this.guard('checkpoint', () => {
       const text = JSON.stringify(value ?? null);
@@ -223,7 +248,13 @@ export class Journal {
 
   /** The drivers' durable key-value store for one device. Values are JSON. */
   deviceStore(deviceId: string): DeviceStore {
-    return createDeviceStore(this.db, (what, fn) => this.guard(what, fn), deviceId, this.now);
+    return createDeviceStore(
+      this.db,
+      (what, fn) => this.guard(what, fn),
+      deviceId,
+      this.now,
+      () => this.flush(),
+    );
   }
 
   /** The file's settings as SQLite reports them (diagnostics, tests). */
@@ -246,6 +277,7 @@ export class Journal {
   close(): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.durability.close();
     try {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
     } finally {

@@ -17,8 +17,10 @@ import type { OutboxQueue } from './outbox-queue.js';
  * and results of many commands flow side by side while each command's own updates keep their
  * order (its next update goes only once the previous one is taken and recorded). What the
  * platform took is recorded in groups: the answers that came back in the same turn of the event
- * loop are written in one journal transaction (one disk sync for all of them). A crash before
- * that write only means those updates are sent once more, each the last one sent of its command.
+ * loop are written in one journal transaction. A crash (or a power cut before the next journal
+ * flush) before that write only means those updates are sent once more, each the last one sent of
+ * its command. Before an update goes, the journal is flushed (`Journal.flush`, shared by every
+ * update leaving at that moment): the platform never hears of a state a power cut could take back.
  * An outage pauses the whole outbox with the exponential backoff of `src/backoff.ts` (one probe
  * per pause, not one per command); when discovery saw the outage too and then gets an answer,
  * delivery resumes at once (`platformAnswered`). PLATFORM_AUTH pauses it for minutes. Nothing is
@@ -221,6 +223,8 @@ export class OutboxDelivery {
     let taken = false;
     try {
       if (item.state === 'Cancelled' && (await this.restoreSettled(item))) return false;
+      // The platform never hears of a state a power cut could take back (one sync serves all).
+      await this.options.journal.flush();
       queue.sent(item);
       let overtaken = false;
       try {

@@ -130,11 +130,15 @@ export interface ExecuteContext {
    */
   progress(fraction: number, options?: { milestone?: boolean }): void;
   /**
-   * Durably stores `value` (JSON-serialisable) as this job's checkpoint before returning: call it
-   * before every side effect the driver must be able to reason about after a crash (a document
-   * sent, a card written). The value is handed back in `Job.checkpoint` to `reconcile()`.
+   * Stores `value` (JSON-serialisable) as this job's checkpoint: it is journaled when the call
+   * returns (a crash of the agent cannot lose it) and on disk when the promise resolves (a power
+   * cut cannot either). Call it, and await it, before every side effect the driver must be able to
+   * reason about after a crash (a document sent, a card written). The value is handed back in
+   * `Job.checkpoint` to `reconcile()`. A checkpoint after the last side effect need not be awaited
+   * (the core puts the result on disk after `execute` resolves), but its rejection must be caught.
+   * Rejects with JOURNAL_ERROR when the journal cannot keep it: the side effect must not happen.
    */
-  checkpoint(value: unknown): void;
+  checkpoint(value: unknown): Promise<void>;
 }
 
 /**
@@ -284,8 +288,17 @@ export interface PlatformReader {
 /** Small durable key-value store, one namespace per device, kept in the journal. */
 export interface DeviceStore {
   get(key: string): unknown;
-  /** Persists synchronously (the value is on disk when this returns). */
+  /**
+   * Stores synchronously: the value is journaled when this returns, so a crash of the agent cannot
+   * lose it; a power cut can, until the next `flush()` (or checkpoint) resolves.
+   */
   set(key: string, value: unknown): void;
+  /**
+   * Resolves when every value set before the call is on disk. Await it before a side effect that
+   * depends on a value (a closure in flight, a staff action's document). Rejects with
+   * JOURNAL_ERROR when the journal cannot.
+   */
+  flush(): Promise<void>;
 }
 
 export interface DriverContext {

@@ -157,12 +157,19 @@ describe('engine: crash recovery', () => {
     platform.add({ wire: wirePrinterCommand({ id: 'p1' }) });
     // The platform goes away right after taking Received.
     let down = true;
-    platform.fault.updateCommand = (r) =>
-      down && r.update?.State !== 'Received' ? new AgentError('PLATFORM_UNREACHABLE', 'offline') : undefined;
+    let refused = 0;
+    platform.fault.updateCommand = (r) => {
+      if (!down || r.update?.State === 'Received') return undefined;
+      refused++;
+      return new AgentError('PLATFORM_UNREACHABLE', 'offline');
+    };
     const first = harness({ journalPath: path, platform, clock });
     first.drivers.printer.next(async () => ({ notes: 'Printed 1 copy' }));
     await first.engine.start();
     await first.until(() => first.journal.get('p1')?.phase === 'finished', 'p1 finished');
+    // The first agent's outbox has met the outage and pauses on a clock that never moves again:
+    // nothing of it is in flight when the second one starts.
+    await first.until(() => refused > 0, 'the first agent met the outage');
     expect(platform.historyOf('p1')).toEqual(['Received']);
     expect(first.journal.outbox.pendingFor('p1').map((i) => i.state)).toEqual(['Processing', 'Processed']);
 

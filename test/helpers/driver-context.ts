@@ -19,6 +19,7 @@ export function memoryStore(): DeviceStore & { data: Map<string, string> } {
     set: (key, value) => {
       data.set(key, JSON.stringify(value));
     },
+    flush: async () => undefined,
   };
 }
 
@@ -55,21 +56,42 @@ export function testDriverContext(options: TestContextOptions = {}): DriverConte
   };
 }
 
-/** An ExecuteContext that records progress and checkpoints. */
+/**
+ * An ExecuteContext that records progress and checkpoints. A checkpoint is "on disk" (counted in
+ * `durable`) a turn of the event loop after it is stored, as the journal's flush is, or
+ * `durableAfterMs` later: a driver that acts before awaiting it acts on a checkpoint not yet
+ * durable (a slow disk makes that visible to a device that answers within the delay).
+ */
 export function recordingExecuteContext(
   signal: AbortSignal = new AbortController().signal,
+  durableAfterMs?: number,
 ): ExecuteContext & {
   progressSeen: Array<{ fraction: number; milestone: boolean }>;
   checkpoints: unknown[];
+  /** How many of `checkpoints` are on disk. */
+  durable(): number;
 } {
   const progressSeen: Array<{ fraction: number; milestone: boolean }> = [];
   const checkpoints: unknown[] = [];
+  let durable = 0;
   return {
     signal,
     progressSeen,
     checkpoints,
+    durable: () => durable,
     progress: (fraction, opts) => progressSeen.push({ fraction, milestone: opts?.milestone ?? false }),
-    checkpoint: (value) => checkpoints.push(JSON.parse(JSON.stringify(value))),
+    checkpoint: (value) => {
+      checkpoints.push(JSON.parse(JSON.stringify(value)));
+      const stored = checkpoints.length;
+      return new Promise((resolve) => {
+        const done = () => {
+          durable = Math.max(durable, stored);
+          resolve();
+        };
+        if (durableAfterMs === undefined) setImmediate(done);
+        else setTimeout(done, durableAfterMs);
+      });
+    },
   };
 }
 

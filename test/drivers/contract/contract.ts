@@ -191,18 +191,29 @@ function defineEffectChecks(
     });
   }
 
-  it('every side effect comes after a checkpoint that a restart never reads as not-done', async () => {
+  it('every side effect comes after a checkpoint on disk that a restart never reads as not-done', async () => {
     const rig = current();
     const d = driver();
     await d.open(live());
     const job = rig.job();
-    const ctx = recordingExecuteContext();
+    // A disk that takes 20 ms to sync: a driver that does not await its checkpoint reaches the
+    // device (on loopback, or a simulated link) before the checkpoint is durable.
+    const ctx = recordingExecuteContext(undefined, 20);
     const atEffect: unknown[] = [];
-    const off = need(rig.onEffect, 'onEffect()')(() => atEffect.push(ctx.checkpoints.at(-1)));
+    const durableAtEffect: boolean[] = [];
+    const off = need(
+      rig.onEffect,
+      'onEffect()',
+    )(() => {
+      atEffect.push(ctx.checkpoints.at(-1));
+      // The engine relies on it: the checkpoint's flush is what puts the job's start on disk.
+      durableAtEffect.push(ctx.checkpoints.length > 0 && ctx.durable() === ctx.checkpoints.length);
+    });
     const out = await execute(d, job, ctx);
     off();
     expect(out.ok ? 'ok' : out.error.message).toBe('ok');
     expect(atEffect).toHaveLength(rig.units);
+    expect(durableAtEffect, 'the checkpoint before each side effect was awaited').not.toContain(false);
     for (const [i, checkpoint] of atEffect.entries()) {
       expect(checkpoint, `a checkpoint before side effect ${i + 1}`).toBeDefined();
       const verdict = await driver().reconcile(withCheckpoint(job, checkpoint), live());

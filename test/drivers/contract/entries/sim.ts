@@ -22,6 +22,7 @@ function watchedStore(onLedger: () => void): DeviceStore {
       store.set(key, value);
       if (key === 'ledger') onLedger();
     },
+    flush: () => store.flush(),
   };
 }
 

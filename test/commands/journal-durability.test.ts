@@ -1,0 +1,172 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import { type DataSync, JournalDurability } from '../../src/commands/journal-durability.js';
+import type { CommandPatch } from '../../src/commands/journal-records.js';
+import { rejection } from '../helpers/rejection.js';
+import { wirePrinterCommand } from './helpers/commands.js';
+import { FakePlatform } from './helpers/fake-platform.js';
+import { harness, T0 } from './helpers/harness.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'durability-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A WAL database with a durability whose syncs the test releases one by one. */
+function rig() {
+  const path = join(dir, 'j.db');
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec('CREATE TABLE t (v INTEGER)');
+  const pending: Array<(error: NodeJS.ErrnoException | null) => void> = [];
+  const sync: DataSync = (_fd, done) => void pending.push(done);
+  const changes = db.prepare('SELECT total_changes()').pluck();
+  const durability = new JournalDurability(
+    path,
+    () => Number(changes.get()),
+    () => db.inTransaction,
+    sync,
+  );
+  const write = () => db.prepare('INSERT INTO t (v) VALUES (1)').run();
+  const settled = (p: Promise<void>) => {
+    let state = 'pending';
+    p.then(
+      () => (state = 'resolved'),
+      () => (state = 'rejected'),
+    );
+    return () => state;
+  };
+  /** Lets the promise callbacks of released syncs run. */
+  const turn = () => new Promise((r) => setImmediate(r));
+  return { db, durability, pending, write, settled, turn };
+}
+
+describe('journal durability (group commit)', () => {
+  it('resolves at once when nothing was written since the last sync', async () => {
+    const { durability, pending, db } = rig();
+    await durability.flush();
+    expect(pending).toHaveLength(0);
+    durability.close();
+    db.close();
+  });
+
+  it('serves every flush waiting when a sync starts with that one sync', async () => {
+    const { durability, pending, write, settled, turn, db } = rig();
+    write();
+    const a = settled(durability.flush());
+    write();
+    const b = settled(durability.flush());
+    expect(pending).toHaveLength(1);
+    // `b`'s write came after the sync began: it waits for the next one.
+    pending.shift()?.(null);
+    await turn();
+    expect(a()).toBe('resolved');
+    expect(b()).toBe('pending');
+    expect(pending).toHaveLength(1);
+    pending.shift()?.(null);
+    await turn();
+    expect(b()).toBe('resolved');
+    // Nothing new: no further sync.
+    await durability.flush();
+    expect(pending).toHaveLength(0);
+    durability.close();
+    db.close();
+  });
+
+  it('refuses every later flush once the disk refused a sync: nothing is promised on top of it', async () => {
+    const { durability, pending, write, db } = rig();
+    write();
+    const first = durability.flush();
+    pending.shift()?.(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));
+    expect(await rejection(first)).toMatchObject({
+      code: 'JOURNAL_ERROR',
+      message: expect.stringMatching(/could not be synced/),
+    });
+    expect(await rejection(durability.flush())).toMatchObject({
+      code: 'JOURNAL_ERROR',
+      message: expect.stringMatching(/could not be synced/),
+    });
+    durability.close();
+    db.close();
+  });
+
+  it('refuses a flush inside a transaction (what it would count is not committed) and after close', async () => {
+    const { durability, write, db } = rig();
+    let inside: Promise<void> | undefined;
+    db.transaction(() => {
+      write();
+      inside = durability.flush();
+    })();
+    expect(await rejection(inside as Promise<void>)).toMatchObject({
+      code: 'INTERNAL',
+      message: expect.stringMatching(/inside a transaction/),
+    });
+    durability.close();
+    expect(await rejection(durability.flush())).toMatchObject({
+      code: 'JOURNAL_ERROR',
+      message: expect.stringMatching(/closed/),
+    });
+    db.close();
+  });
+});
+
+describe('engine: what is flushed before whom', () => {
+  it('puts the start on disk with the checkpoint before the device acts, and every state before the platform hears of it', async () => {
+    const clock = new ManualClock(T0);
+    const platform = new FakePlatform(() => clock.now());
+    platform.add({ wire: wirePrinterCommand({ id: 'p1' }) });
+    const h = harness({ journalPath: join(dir, 'journal.db'), platform, clock });
+    const log: string[] = [];
+    const { journal } = h;
+    const update = journal.update.bind(journal);
+    journal.update = (id: string, patch: CommandPatch) => {
+      update(id, patch);
+      log.push(`commit ${patch.machine.phase}`);
+    };
+    const flush = journal.flush.bind(journal);
+    journal.flush = async () => {
+      log.push('flush');
+      await flush();
+      log.push('flushed');
+    };
+    platform.fault.updateCommand = (r) => {
+      log.push(`platform hears ${r.update?.State}`);
+      return undefined;
+    };
+    // A driver keeps the contract: it acts only after awaiting a checkpoint.
+    h.drivers.printer.next(async (_job, ctx) => {
+      await ctx.checkpoint({ sending: 1 });
+      log.push('device acts');
+      await ctx.checkpoint({ sending: 2 });
+      log.push('device acts again');
+      return { notes: 'Printed 1 copy' };
+    });
+    await h.engine.start();
+    await h.until(() => journal.get('p1')?.phase === 'closed', 'p1 closed');
+    await h.engine.stop(1000);
+
+    /** A flush called after `commit` resolved before `effect`. */
+    const flushedBetween = (commit: string, effect: string) => {
+      const from = log.indexOf(commit);
+      const to = log.indexOf(effect);
+      expect(from, commit).toBeGreaterThanOrEqual(0);
+      expect(to, effect).toBeGreaterThan(from);
+      const calls = log.slice(from, to);
+      expect(calls.indexOf('flush'), `${commit} … ${effect}: ${log.join(', ')}`).toBeGreaterThanOrEqual(0);
+      expect(calls.lastIndexOf('flushed')).toBeGreaterThan(calls.indexOf('flush'));
+    };
+    flushedBetween('commit running', 'device acts');
+    flushedBetween('device acts', 'device acts again');
+    flushedBetween('commit accepted', 'platform hears Received');
+    flushedBetween('commit running', 'platform hears Processing');
+    flushedBetween('commit finished', 'platform hears Processed');
+  });
+});
