@@ -107,18 +107,24 @@ export class JournalOutbox {
   }
 
   /**
-   * The first pending update of each command, results (Processed, Error, Cancelled) first, then
-   * oldest first; commands in `exclude` (being delivered) are left out.
+   * The first pending update of each command (its order is kept), the commands ranked by the most
+   * urgent update they have pending: a result (Processed, Error, Cancelled) first, then progress
+   * (Processing), then the rest (Received); oldest first within a rank. So a result waiting behind
+   * its own Processing goes before a queue of Received, and a started command's Processing before
+   * the Received of commands still waiting. Commands in `exclude` (being delivered) are left out.
    */
   heads(limit: number, exclude: ReadonlySet<string> = new Set()): OutboxItem[] {
     return this.guard('outbox read', () =>
       (
         this.db
           .prepare(
-            `SELECT * FROM outbox WHERE seq IN (
-               SELECT MIN(seq) FROM outbox WHERE command_id NOT IN (SELECT value FROM json_each(?))
-               GROUP BY command_id)
-             ORDER BY CASE WHEN state IN (${RESULTS}) THEN 0 ELSE 1 END, seq
+            `SELECT o.* FROM outbox o JOIN (
+               SELECT MIN(seq) AS head,
+                 MIN(CASE WHEN state IN (${RESULTS}) THEN 0 WHEN state = 'Processing' THEN 1 ELSE 2 END)
+                   AS urgency
+               FROM outbox WHERE command_id NOT IN (SELECT value FROM json_each(?))
+               GROUP BY command_id) h ON o.seq = h.head
+             ORDER BY h.urgency, o.seq
              LIMIT ?`,
           )
           .all(JSON.stringify([...exclude]), limit) as OutboxRow[]

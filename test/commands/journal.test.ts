@@ -178,6 +178,26 @@ describe('journal', () => {
     journal.close();
   });
 
+  it('ranks a command by its most urgent pending update: a result behind its own Received beats a queue of Received', () => {
+    const journal = openJournal(':memory:');
+    for (const id of ['waiting1', 'waiting2', 'started', 'done']) accept(journal, id);
+    journal.outbox.add({ commandId: 'waiting1', state: 'Received' }, T);
+    journal.outbox.add({ commandId: 'started', state: 'Received' }, T);
+    journal.outbox.add({ commandId: 'done', state: 'Received' }, T);
+    journal.outbox.add({ commandId: 'waiting2', state: 'Received' }, T);
+    journal.outbox.add({ commandId: 'started', state: 'Processing', progress: 0 }, T);
+    journal.outbox.add({ commandId: 'done', state: 'Processing', progress: 0 }, T);
+    journal.outbox.add({ commandId: 'done', state: 'Processed', notes: 'ok' }, T);
+    // Each command's own order holds: its first pending update is its head.
+    expect(journal.outbox.heads(10).map((i) => `${i.commandId}:${i.state}`)).toEqual([
+      'done:Received',
+      'started:Received',
+      'waiting1:Received',
+      'waiting2:Received',
+    ]);
+    journal.close();
+  });
+
   it('counts outcomes, lists recent commands and buckets them per minute', () => {
     const journal = openJournal(':memory:');
     accept(journal, 'ok', T);
