@@ -241,4 +241,20 @@ describe('engine: a command’s life', () => {
     await h.until(() => h.platform.state(id) === 'Processed', 'created processed');
     await h.engine.stop(1000);
   });
+
+  it('serves a listing oldest first, whatever order the platform lists it in', async () => {
+    const h = harness();
+    // Listed newest first, as a page of the latest commands comes.
+    for (const [id, second] of [
+      ['third', '30'],
+      ['first', '10'],
+      ['second', '20'],
+    ] as const) {
+      h.platform.add({ wire: wirePrinterCommand({ id, createdUtc: `2026-01-01T00:00:${second}Z` }) });
+    }
+    await h.engine.start();
+    await h.until(() => h.drivers.printer.executed.length === 3, 'all three printed');
+    expect(h.drivers.printer.executed.map((j) => j.commandId)).toEqual(['first', 'second', 'third']);
+    await h.engine.stop(1000);
+  });
 });
