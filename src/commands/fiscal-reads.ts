@@ -70,6 +70,11 @@ export class FiscalReads {
   async fetchRouted(ids: readonly string[], via: string, more: readonly string[] = []): Promise<void> {
     if (ids.length === 0 && more.length === 0) return;
     const found = await this.fetch([...more, ...ids], via);
+    this.noteUnlisted(ids, found, via);
+  }
+
+  /** Warns (once each) of routed ids the fiscal operation did not return: they are not touched. */
+  noteUnlisted(ids: readonly string[], found: ReadonlySet<string>, via: string): void {
     for (const id of ids) {
       if (found.has(id) || this.unlisted.has(id)) continue;
       if (this.unlisted.size >= MAX_UNLISTED) this.unlisted.clear();

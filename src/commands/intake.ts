@@ -144,19 +144,30 @@ export class Intake {
     return { returned, routed };
   }
 
-  /** Ids announced by the socket: `getAllByIds`, then the fiscal operation for what it missed. */
+  /**
+   * Ids announced by the socket. An event does not say which device a command is for, and
+   * `getAllByIds` does not return fiscal commands: with fiscal devices and others configured, both
+   * operations are asked at once, so a fiscal command costs one round trip before its Received,
+   * not two (the price: one read of each kind per announced batch).
+   */
   private async fetchAnnounced(ids: readonly string[]): Promise<void> {
-    const { fiscalDeviceIds, otherDeviceIds, sink } = this.options;
-    let missing = ids;
-    let routed: string[] = [];
-    if (otherDeviceIds.length > 0 || fiscalDeviceIds.length === 0) {
-      const fetched = await this.fetchCommands(ids, 'websocket', 'discovery');
-      routed = fetched.routed;
-      missing = ids.filter((id) => !fetched.returned.has(id) && !sink.isKnown(id));
+    const { fiscalDeviceIds, otherDeviceIds } = this.options;
+    if (fiscalDeviceIds.length === 0) {
+      await this.fetchCommands(ids, 'websocket', 'discovery');
+      return;
     }
-    if (fiscalDeviceIds.length === 0) return;
-    const rest = missing.filter((id) => !sink.isKnown(id));
-    await this.fiscalReads.fetchRouted(routed, 'websocket', rest);
+    if (otherDeviceIds.length === 0) {
+      await this.fiscalReads.fetchRouted([], 'websocket', ids);
+      return;
+    }
+    const [listed, fiscal] = await Promise.allSettled([
+      this.fetchCommands(ids, 'websocket', 'discovery'),
+      this.fiscalReads.fetch(ids, 'websocket'),
+    ]);
+    if (listed.status === 'rejected') throw listed.reason;
+    if (fiscal.status === 'rejected') throw fiscal.reason;
+    // A Printer-typed fiscal command listed by getAllByIds was in the fiscal read already.
+    this.fiscalReads.noteUnlisted(listed.value.routed, fiscal.value, 'websocket');
   }
 
   /** `commands/getAllActive`, coalesced: a request during a running one runs once more after it. */
