@@ -241,10 +241,15 @@ function send(request: HttpRequest, httpAgent: http.Agent, httpsAgent: https.Age
     };
     const onAbort = () => finish(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
+    // The verdict waits one turn of the loop: after a stall, timers run before the socket's
+    // waiting bytes are read, and an answer that is already here must win over its deadline
+    // (for a printer, a false "lost answer" costs a counters read and a warning).
     const timer = setTimeout(
       () =>
-        finish(
-          new HttpFailure('HTTP_TIMEOUT', `no complete answer within ${request.timeoutMs} ms`, connected),
+        setImmediate(() =>
+          finish(
+            new HttpFailure('HTTP_TIMEOUT', `no complete answer within ${request.timeoutMs} ms`, connected),
+          ),
         ),
       request.timeoutMs,
     );

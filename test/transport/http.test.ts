@@ -132,6 +132,24 @@ describe('createHttpClient (the agent’s one HTTP stack)', () => {
     expect(error.sent).toBe(true);
   });
 
+  it('takes an answer already waiting when its timer fires late (a stalled event loop), not a timeout', async () => {
+    const url = await listen((_req, res) => {
+      // The whole answer leaves, then this process stalls past the client's deadline (as a long
+      // synchronous task would): when the loop turns again, the expired timer and the waiting
+      // answer are both there, and the timer's phase comes first.
+      res.once('finish', () => {
+        const until = Date.now() + 400;
+        while (Date.now() < until) {
+          // stalled
+        }
+      });
+      res.end('printed');
+    });
+    const client = createHttpClient();
+    const answer = await client.request({ ...base, timeoutMs: 100, method: 'POST', url, body: 'doc' });
+    expect(answer.body.toString('utf8')).toBe('printed');
+  });
+
   it('a connection cut in the middle of the answer is a broken exchange that may have arrived', async () => {
     const url = await listen((_req, res) => {
       res.writeHead(200, { 'Content-Length': '100' });
