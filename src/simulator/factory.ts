@@ -117,6 +117,17 @@ export class CommandFactory {
   }
 
   /** Creates a Pending command, stores it (which pushes its WebSocket event) and returns it. */
+  /**
+   * A receipt whose bill took nothing off its total (no deposit receipted before, no voucher): a
+   * refund mirroring the bill then gives back exactly what the receipt took. The refund of a
+   * receipt with a deduction would give back more, which an RT refuses (and the agent does not
+   * print a refund with a deduction); the simulator still issues one when no other is left.
+   */
+  private refundsInFull(receipt: KnownReceipt): boolean {
+    const bill = receipt.billId ? this.deps.ledger.bill(receipt.billId) : undefined;
+    return !bill?.payments.some((p) => p.type === 'ExternalPayment');
+  }
+
   create(
     kind: CommandKind,
     rng: Rng,
@@ -131,6 +142,7 @@ export class CommandFactory {
         : this.deps.receipts.takeForRefund(
             rng,
             this.devicesFor(kind, allowed).map((d) => d.id),
+            (r) => this.refundsInFull(r),
           );
       if (!receipt) throw rejection(400, 'Invalid kind: no known receipt to refund yet');
     }

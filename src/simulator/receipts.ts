@@ -83,13 +83,21 @@ export class ReceiptBook {
     return this.add(receipt);
   }
 
-  /** Picks a receipt not yet refunded (of one of `deviceIds` when given) and marks it refunded. */
-  takeForRefund(rng: Rng, deviceIds?: readonly string[]): KnownReceipt | undefined {
+  /**
+   * Picks a receipt not yet refunded (of one of `deviceIds` when given), one that `preferred`
+   * likes when there is any, and marks it refunded.
+   */
+  takeForRefund(
+    rng: Rng,
+    deviceIds?: readonly string[],
+    preferred: (receipt: KnownReceipt) => boolean = () => true,
+  ): KnownReceipt | undefined {
     const open = this.receipts.filter(
       (r) => !r.refunded && (!deviceIds || !r.deviceId || deviceIds.includes(r.deviceId)),
     );
     if (open.length === 0) return undefined;
-    const chosen = rng.pick(open);
+    const liked = open.filter(preferred);
+    const chosen = rng.pick(liked.length > 0 ? liked : open);
     chosen.refunded = true;
     return { ...chosen };
   }

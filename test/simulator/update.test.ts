@@ -159,6 +159,40 @@ describe('staff actions and receipts', () => {
     expect(() => sim.createFiscalRefund()).toThrow(/no known receipt/);
   });
 
+  it('refunds first a receipt whose bill took nothing off (no deposit, no voucher): its refund gives back what it took', async () => {
+    const sim = await startSim();
+    const deducted = async (billId: string) => {
+      const { body } = await call(sim, 'payments/getAll', { BillIds: [billId], Limitation: { Count: 100 } });
+      return (body.Payments as Array<{ Type: string }>).some((p) => p.Type === 'ExternalPayment');
+    };
+    // Sales until three bills have a deposit or voucher and one has none (the seed decides which).
+    const sales: Array<{ id: string; billId: string; deducted: boolean }> = [];
+    const count = (kind: boolean) => sales.filter((s) => s.deducted === kind).length;
+    for (let i = 0; i < 80 && (count(true) < 3 || count(false) < 1); i++) {
+      const sale = sim.createFiscalData();
+      const billId = sale.billId as string;
+      const kind = await deducted(billId);
+      if (count(kind) >= (kind ? 3 : 1)) continue;
+      sales.push({ id: sale.id, billId, deducted: kind });
+    }
+    expect([count(true), count(false)]).toEqual([3, 1]);
+    for (const [n, sale] of sales.entries()) {
+      await call(sim, 'commands/update', { CommandId: sale.id, State: 'Processing', Progress: 0 });
+      await call(sim, 'commands/update', {
+        CommandId: sale.id,
+        State: 'Processed',
+        Notes: `Receipt 0001-000${n + 1} on RT 99MEY123456`,
+      });
+    }
+    const first = sim.createFiscalRefund();
+    const plain = sales.find((s) => !s.deducted);
+    expect(sim.receipts().find((r) => r.refunded)?.billId).toBe(plain?.billId);
+    expect(first.kind).toBe('fiscal-refund');
+    // The others are still refunded when no other is left (the agent then refuses them).
+    for (let i = 0; i < 3; i++) sim.createFiscalRefund();
+    expect(sim.receipts().every((r) => r.refunded)).toBe(true);
+  });
+
   it('does not learn from refunds, errors or Notes without a number', async () => {
     const sim = await startSim();
     const a = sim.createFiscalData();
