@@ -89,7 +89,7 @@ export class FiscalPoll {
             { priority: 'discovery', signal },
           );
           for await (const page of pages) {
-            const accepted = sink.ingest(page, 'fiscal-poll');
+            const accepted = sink.ingest(oldestFirst(page), 'fiscal-poll');
             for (const id of idsOf(page)) present.add(id);
             if (slow) this.noticeMissed(page, accepted, pollAt);
           }
@@ -130,4 +130,22 @@ export class FiscalPoll {
       return;
     }
   }
+}
+
+/**
+ * A page of the poll by `CreatedUtc`, oldest first: the operation lists the latest commands
+ * first, and the device queues keep the order they are taken in, so a burst of receipts would
+ * print the last one asked for first. Equal or unreadable dates keep the listing's order (a
+ * stable sort); malformed items go first, to be ended at once.
+ */
+export function oldestFirst(items: readonly NormalizedItem[]): NormalizedItem[] {
+  const created = (item: NormalizedItem) => {
+    const at = item.ok ? Date.parse(item.command.createdUtc) : Number.NaN;
+    return Number.isFinite(at) ? at : Number.NEGATIVE_INFINITY;
+  };
+  return [...items].sort((a, b) => {
+    const x = created(a);
+    const y = created(b);
+    return x === y ? 0 : x < y ? -1 : 1;
+  });
 }

@@ -51,17 +51,15 @@ export class Ownership {
    * Takes in what discovery found, in one journal transaction. Known ids are deduplicated; a
    * known one the platform now has terminal is settled. Malformed items of ours end in Error.
    * Each item is taken in on its own (a savepoint): one the journal cannot store ends in Error
-   * as malformed, and the others go on. Items are taken oldest first (`CreatedUtc`; a listing
-   * may come newest first), so each device queue serves the guest who asked first. Returns the
-   * ids it accepted as new commands of ours; rejects (after keeping every other item) only when
-   * the journal refused even that ending.
+   * as malformed, and the others go on. Returns the ids it accepted as new commands of ours;
+   * rejects (after keeping every other item) only when the journal refused even that ending.
    */
   ingest(items: readonly NormalizedItem[], via: string): string[] {
     const accepted: string[] = [];
     if (items.length === 0) return accepted;
     let failure: unknown;
     this.deps.executor.applyMany(() => {
-      for (const item of oldestFirst(items)) {
+      for (const item of items) {
         try {
           const id = this.deps.journal.transaction(() => this.ingestOne(item, via));
           if (id !== undefined) accepted.push(id);
@@ -206,17 +204,4 @@ export class Ownership {
       seenAt: this.deps.clock.now(),
     };
   }
-}
-
-/** Commands by `CreatedUtc`, oldest first; malformed items (no date to trust) keep their place first. */
-function oldestFirst(items: readonly NormalizedItem[]): NormalizedItem[] {
-  const created = (item: NormalizedItem) => {
-    const at = item.ok ? Date.parse(item.command.createdUtc) : Number.NaN;
-    return Number.isFinite(at) ? at : Number.NEGATIVE_INFINITY;
-  };
-  return [...items].sort((a, b) => {
-    const x = created(a);
-    const y = created(b);
-    return x === y ? 0 : x < y ? -1 : 1;
-  });
 }

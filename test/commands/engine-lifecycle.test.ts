@@ -242,19 +242,19 @@ describe('engine: a command’s life', () => {
     await h.engine.stop(1000);
   });
 
-  it('serves a listing oldest first, whatever order the platform lists it in', async () => {
+  it('serves a page of the fiscal poll oldest first, whatever order the platform lists it in', async () => {
     const h = harness();
-    // Listed newest first, as a page of the latest commands comes.
+    // Listed in no order of creation.
     for (const [id, second] of [
       ['third', '30'],
       ['first', '10'],
       ['second', '20'],
     ] as const) {
-      h.platform.add({ wire: wirePrinterCommand({ id, createdUtc: `2026-01-01T00:00:${second}Z` }) });
+      h.platform.add({ fiscalWire: wireFiscalCommand({ id, createdUtc: `2026-01-01T00:00:${second}Z` }) });
     }
     await h.engine.start();
-    await h.until(() => h.drivers.printer.executed.length === 3, 'all three printed');
-    expect(h.drivers.printer.executed.map((j) => j.commandId)).toEqual(['first', 'second', 'third']);
+    await h.until(() => h.drivers.fiscal.executed.length === 3, 'all three printed');
+    expect(h.drivers.fiscal.executed.map((j) => j.commandId)).toEqual(['first', 'second', 'third']);
     await h.engine.stop(1000);
   });
 });
