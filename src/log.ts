@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import winston from 'winston';
 import { isAgentError, toAgentError } from './errors.js';
+import { sourceMappedStack } from './stack-map.js';
 
 /**
  * The small logging interface every module takes. Fields are structured; the sink decides how they
@@ -54,7 +55,8 @@ export function redact(text: string, secrets: readonly string[]): string {
 /**
  * The one way an error goes into a log line: its code, message and details — and a stack only
  * when it is unexpected (not an AgentError, or INTERNAL), because an expected failure (a platform
- * outage, a device unplugged) is explained by its code and message. Spread it into the fields:
+ * outage, a device unplugged) is explained by its code and message. The stack names the original
+ * sources in the bundled agent too (src/stack-map.ts). Spread it into the fields:
  * `log.warn('delivery failed', { commandId, ...errorFields(error) })`.
  */
 export function errorFields(error: unknown): LogFields {
@@ -63,7 +65,7 @@ export function errorFields(error: unknown): LogFields {
   if (Object.keys(e.details).length > 0) fields.details = e.details;
   const unexpected = !isAgentError(error) || e.code === 'INTERNAL';
   const stack = error instanceof Error ? error.stack : undefined;
-  if (unexpected && stack) fields.stack = stack;
+  if (unexpected && stack) fields.stack = sourceMappedStack(stack);
   return fields;
 }
 

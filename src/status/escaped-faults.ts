@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import { toAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Message } from '../messages/message.js';
+import { sourceMappedStack } from '../stack-map.js';
 import { pageMessages } from './messages.js';
 
 /**
@@ -50,9 +51,13 @@ export interface EscapedFaultsOptions {
 const MESSAGE_LIMIT = 300;
 const OWN_CODE = /[\\/]((?:src|drivers)[\\/][^:]+):(\d+)/;
 
-/** The files named by a stack trace's frames, innermost first (node's `at … (file:line:col)`). */
+/**
+ * The files named by a stack trace's frames, innermost first (node's `at … (file:line:col)`); a
+ * frame of the bundled agent names its original source (src/stack-map.ts).
+ */
 export function stackFiles(error: unknown): Array<{ file: string; line: number }> {
-  const stack = error instanceof Error && typeof error.stack === 'string' ? error.stack : '';
+  const stack =
+    error instanceof Error && typeof error.stack === 'string' ? sourceMappedStack(error.stack) : '';
   const out: Array<{ file: string; line: number }> = [];
   for (const raw of stack.split('\n').slice(1, 40)) {
     const text = raw.trim();
