@@ -8,12 +8,15 @@ import { createLogger } from '../log.js';
 import { readMessage } from '../messages/message.js';
 import { type MessageRenderer, messageRenderer } from '../messages/render.js';
 import { auditLine } from '../status/local-actions.js';
+import { createHttpClient } from '../transport/http.js';
 import { type CliIo, firstSignal, line } from './io.js';
 import { cliMessages } from './messages.js';
 import { oneShotClient } from './platform.js';
 
 const TERMINAL = new Set(['Processed', 'Cancelled', 'Error']);
 const FOLLOW_LIMIT_MS = 5 * 60_000;
+/** The agent's /status.json (device and recent-command summaries) stays far below this. */
+const STATUS_MAX_BYTES = 4 * 1024 * 1024;
 
 /** The `cut-keys` command line's options, as commander parses them. */
 export interface CutKeysOptions {
@@ -117,37 +120,50 @@ async function followViaAgent(
   signal: AbortSignal,
 ): Promise<number | undefined> {
   const { url, headers } = statusBase(config, io.env);
+  // The agent's own HTTP stack, not global fetch (whose parser is WebAssembly, absent in the
+  // installed agent's lite mode; see src/main.ts).
+  const client = createHttpClient();
   let answered = false;
   let printed = '';
-  while (!signal.aborted) {
-    try {
-      const response = await fetch(url, {
-        headers,
-        signal: AbortSignal.any([signal, AbortSignal.timeout(2000)]),
-      });
-      if (response.ok) {
-        answered = true;
-        const snapshot = (await response.json()) as { recent?: CommandSummary[] };
-        const command = snapshot.recent?.find((c) => c.id === id);
-        if (command) {
-          const state = say.render(stateWord(command.state));
-          const text =
-            command.progress !== undefined && command.state === 'Processing'
-              ? say.render(cliMessages.stateProgress({ state, percent: Math.round(command.progress * 100) }))
-              : state;
-          if (text !== printed) line(io.stdout, text);
-          printed = text;
-          if (TERMINAL.has(command.state)) {
-            if (command.notes) line(io.stdout, say.render(readMessage(command.notes)));
-            return command.state === 'Processed' ? 0 : 1;
+  try {
+    while (!signal.aborted) {
+      try {
+        const response = await client.request({
+          method: 'GET',
+          url,
+          headers,
+          signal,
+          timeoutMs: 2000,
+          maxBytes: STATUS_MAX_BYTES,
+        });
+        if (response.status >= 200 && response.status < 300) {
+          answered = true;
+          const snapshot = JSON.parse(response.body.toString('utf8')) as { recent?: CommandSummary[] };
+          const command = snapshot.recent?.find((c) => c.id === id);
+          if (command) {
+            const state = say.render(stateWord(command.state));
+            const text =
+              command.progress !== undefined && command.state === 'Processing'
+                ? say.render(
+                    cliMessages.stateProgress({ state, percent: Math.round(command.progress * 100) }),
+                  )
+                : state;
+            if (text !== printed) line(io.stdout, text);
+            printed = text;
+            if (TERMINAL.has(command.state)) {
+              if (command.notes) line(io.stdout, say.render(readMessage(command.notes)));
+              return command.state === 'Processed' ? 0 : 1;
+            }
           }
         }
+      } catch {
+        if (!answered) return undefined;
       }
-    } catch {
       if (!answered) return undefined;
+      await new Promise((r) => setTimeout(r, 500));
     }
-    if (!answered) return undefined;
-    await new Promise((r) => setTimeout(r, 500));
+  } finally {
+    client.close();
   }
   line(io.stderr, say.render(cliMessages.stoppedFollowing()));
   return 1;
