@@ -5,8 +5,10 @@ import { shebangLaunch } from '../test/helpers/node-flags.js';
 
 /**
  * Where idle memory goes: the resident size of a fresh `node` after importing each runtime
- * dependency of the agent alone, then all of them, then the compiled agent's own modules. Each
- * reading is a separate process (after a forced GC), so the figures are independent.
+ * dependency of the agent alone (from node_modules, one module file at a time, as an unbundled
+ * program would), then all of them, then the installed agent's bundle of the daemon (`run`) with
+ * nothing started. Each reading is a separate process (after a forced GC), so the figures are
+ * independent.
  */
 
 export const RUNTIME_PACKAGES = [
@@ -53,14 +55,17 @@ function rssAfter(imports: string[]): number {
   return numberFrom(code);
 }
 
-/** Measures bare node, each package, all packages, and the compiled agent under `build`. */
-export function measureFootprint(build: string): FootprintRow[] {
+/**
+ * Measures bare node, each package, all packages, and the bundle's `run` chunk (`runChunk`, see
+ * bench/build.ts): the daemon's code with its libraries, tree-shaken, loaded and not started.
+ */
+export function measureFootprint(runChunk: string): FootprintRow[] {
   const rows: FootprintRow[] = [{ what: 'node (nothing imported)', rssBytes: rssAfter([]) }];
   for (const pkg of RUNTIME_PACKAGES) rows.push({ what: pkg, rssBytes: rssAfter([pkg]) });
   rows.push({ what: 'all of the above', rssBytes: rssAfter([...RUNTIME_PACKAGES]) });
-  const agentModules = ['src/agent.js', 'src/cli.js', 'drivers/index.js'].map(
-    (p) => pathToFileURL(join(build, p)).href,
-  );
-  rows.push({ what: 'agent modules (compiled, not started)', rssBytes: rssAfter(agentModules) });
+  rows.push({
+    what: 'the daemon’s bundle (loaded, not started)',
+    rssBytes: rssAfter([pathToFileURL(runChunk).href]),
+  });
   return rows;
 }

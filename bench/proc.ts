@@ -29,8 +29,8 @@ export function cpuTicks(pid: number): number {
 
 /**
  * Where a process's resident memory lies, from `/proc/<pid>/smaps`, largest first: the node
- * binary's pages (its code, the builtin modules' sources and ICU's data, all read from the
- * executable), anonymous memory (V8's heap and code, and malloc's mmapped blocks), malloc's
+ * binary's pages, its machine code apart from its data (the builtin modules' sources and code
+ * cache, ICU's data, V8's startup snapshot, all read from the executable), anonymous memory (V8's heap and code, and malloc's mmapped blocks), malloc's
  * `[heap]`, native add-ons (`*.node`), and other shared libraries together.
  */
 export function rssByMapping(pid: number): Array<{ what: string; bytes: number }> {
@@ -38,9 +38,9 @@ export function rssByMapping(pid: number): Array<{ what: string; bytes: number }
   const groups = new Map<string, number>();
   let what = '';
   for (const line of smaps.split('\n')) {
-    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    const head = /^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
     if (head) {
-      what = mappingGroup(head[1] ?? '', process.execPath);
+      what = mappingGroup(head[2] ?? '', head[1] ?? '', process.execPath);
       continue;
     }
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
@@ -52,9 +52,10 @@ export function rssByMapping(pid: number): Array<{ what: string; bytes: number }
     .sort((a, b) => b.bytes - a.bytes);
 }
 
-function mappingGroup(path: string, node: string): string {
+function mappingGroup(path: string, perms: string, node: string): string {
   if (path === '') return 'anonymous (V8 heap and code, large malloc blocks)';
-  if (path === node) return 'node executable (code, builtin modules, ICU data)';
+  if (path === node && perms.includes('x')) return 'node executable: machine code (V8, ICU, libuv, OpenSSL)';
+  if (path === node) return 'node executable: data (builtin modules, ICU data, V8 snapshot)';
   if (path === '[heap]') return 'malloc heap ([heap])';
   if (path === '[stack]') return 'main thread stack';
   if (path.endsWith('.node')) return `add-on ${path.slice(path.lastIndexOf('/') + 1)}`;

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { builtAgent, naiveAgent, ourAgent } from './agents.js';
-import { buildForBench } from './build.js';
+import { type BenchBuild, buildForBench } from './build.js';
 import { lineChartSvg } from './chart.js';
 import { type DrainOptions, type DrainWorld, measureDrain } from './drain.js';
 import { measureFootprint } from './footprint.js';
@@ -134,10 +134,10 @@ async function main(): Promise<void> {
     machine: machine(),
   };
   say(`${args.quick ? 'quick' : 'full'} run, phases: ${[...args.phases].join(', ')}`);
-  let build: string | undefined;
+  let built: BenchBuild | undefined;
   if (args.phases.has('resources') || args.phases.has('footprint')) {
-    say('compiling the agent and the baseline to JavaScript (.tmp/bench-build)');
-    build = buildForBench();
+    say('bundling the agent as installed and compiling the baseline (.tmp/bench-build)');
+    built = await buildForBench();
   }
 
   if (args.phases.has('pickup')) {
@@ -236,7 +236,8 @@ async function main(): Promise<void> {
     });
   }
 
-  if (args.phases.has('resources') && build) {
+  if (args.phases.has('resources') && built) {
+    const build = built.dir;
     const idleMs = args.quick ? 15_000 : 60_000;
     const options = {
       warmMs: args.quick ? 5000 : 15_000,
@@ -265,9 +266,9 @@ async function main(): Promise<void> {
     };
   }
 
-  if (args.phases.has('footprint') && build) {
+  if (args.phases.has('footprint') && built) {
     say('footprint: memory per runtime dependency');
-    results.footprint = measureFootprint(build);
+    results.footprint = measureFootprint(built.runChunk);
   }
 
   process.stdout.write(`\n${textTable(rows(results))}\n\n`);

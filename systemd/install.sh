@@ -226,7 +226,7 @@ builder() {
   fi
 }
 run mkdir -p "$WORK/build" "$WORK/app" "$WORK/home" "$WORK/npm-cache"
-PARTS=(package.json package-lock.json tsconfig.json tsconfig.build.json src drivers config systemd README.md)
+PARTS=(package.json package-lock.json tsconfig.json tsconfig.build.json scripts src drivers config systemd README.md)
 if [ "$BUILD" = 1 ]; then
   for part in "${PARTS[@]}"; do
     if [ -e "$SOURCE/$part" ]; then run cp -a "$SOURCE/$part" "$WORK/build/"; fi
