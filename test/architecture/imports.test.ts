@@ -37,6 +37,19 @@ describe('module boundaries', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('src/ and drivers/ never call the global fetch: the installed agent runs without WebAssembly, which its parser needs (src/main.ts)', () => {
+    const globalFetch = /(?:\bawait|\breturn|[=(,:?]|globalThis\.)\s*fetch\s*\(/;
+    const offenders = [...tsFiles(join(root, 'src')), ...tsFiles(join(root, 'drivers'))]
+      // The status page's script runs in the browser.
+      .filter((file) => !file.endsWith('.test.ts') && !/src[\\/]status[\\/]page-assets\.ts$/.test(file))
+      .filter((file) => globalFetch.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(root, file));
+    expect(offenders).toEqual([]);
+    expect(globalFetch.test('const r = await fetch(url);')).toBe(true);
+    expect(globalFetch.test('const p = globalThis.fetch(url);')).toBe(true);
+    expect(globalFetch.test('await this.fetch(ids); ctx.fetch(url); async fetch(ids) {}')).toBe(false);
+  });
+
   it('the boundary check itself finds an offending import', () => {
     const sample = "import { x } from '../../drivers/sim/index.js';";
     const specs = [...sample.matchAll(importPattern)].map((m) => m[1]);

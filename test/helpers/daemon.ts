@@ -5,11 +5,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { stringify } from 'yaml';
 import { EVENTUALLY_TIMEOUT_MS } from './eventually.js';
+import { shebangLaunch } from './node-flags.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
 /**
- * The real agent daemon as a child process (`node --import tsx src/main.ts run`), for end-to-end
+ * The real agent daemon as a child process (`node --import tsx src/main.ts run`, or the installed
+ * bundle with the flags of its shebang), for end-to-end
  * tests: start it, read its log, find its status page, kill it with SIGKILL or stop it with
  * SIGTERM, start it again on the same journal.
  */
@@ -37,6 +39,11 @@ export interface DaemonOptions {
   env?: Record<string, string>;
   /** Test probes loaded into the daemon before the agent (`node --import`), as file paths. */
   preload?: string[];
+  /**
+   * Run this bundled `main.js` (scripts/bundle.ts) as the installed launcher does — node with the
+   * flags and environment of its shebang — instead of `src/main.ts` under tsx.
+   */
+  bundle?: string;
   /**
    * Safety net for a start that never becomes ready (default: the generous `eventually` timeout);
    * readiness itself is the status page line, an event.
@@ -79,20 +86,20 @@ export function createDaemon(options: DaemonOptions): DaemonHandle {
     statusUrl: () => url,
     async start() {
       url = '';
+      const launch = options.bundle ? shebangLaunch(options.bundle) : undefined;
       const proc = spawn(
         process.execPath,
         [
-          '--import',
-          'tsx',
+          ...(launch ? launch.flags : ['--import', 'tsx']),
           ...(options.preload ?? []).flatMap((file) => ['--import', pathToFileURL(file).href]),
-          'src/main.ts',
+          options.bundle ?? 'src/main.ts',
           'run',
           '--config',
           configPath,
         ],
         {
           cwd: root,
-          env: { ...process.env, ...options.env, NOTIFY_SOCKET: '', JOURNAL_STREAM: '' },
+          env: { ...process.env, ...launch?.env, ...options.env, NOTIFY_SOCKET: '', JOURNAL_STREAM: '' },
           stdio: ['ignore', 'pipe', 'pipe'],
         },
       );
