@@ -2,30 +2,30 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FpmateSimulator, startFpmateSimulator } from '../../drivers/epson-fpmate/simulator.js';
+import { type RealDevices, startRealDevices } from '../../bench/real-devices.js';
+import { BENCH_TOKENS } from '../../bench/world.js';
 import { type AgentBundle, bundleAgent } from '../../scripts/bundle.js';
 import type { CommandState } from '../../src/connector/wire.js';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
-import { e2eAgentBase, TOKEN_ENV, TOKENS } from '../e2e/harness.js';
+import { e2eAgentBase } from '../e2e/harness.js';
 import { createDaemon, type DaemonHandle, tempDir } from '../helpers/daemon.js';
 import { eventually } from '../helpers/eventually.js';
 import { shebangLaunch } from '../helpers/node-flags.js';
 
 const repo = join(import.meta.dirname, '..', '..');
-const RT = 'b1000000-0000-4000-8000-000000000001';
-const SERIAL = '99MEY654321';
 const TERMINAL: CommandState[] = ['Processed', 'Error', 'Cancelled'];
 
 /**
  * The installed form: `npm run build`'s esbuild bundle (scripts/bundle.ts), laid out as install.sh
  * lays it out (`dist/src/main.js` beside package.json and the production node_modules), run by
- * node with the flags and environment of its shebang, as the launcher runs it. It starts, loads
- * the real Epson driver from its chunk and prints a receipt end to end.
+ * node with the flags and environment of its shebang, as the launcher runs it. It starts in the
+ * memory benchmark's world (bench/real-devices.ts: an Epson RT printer, a Salto encoder and an
+ * office printer, each on its real driver loaded from its chunk) and prints a receipt end to end.
  */
 describe('the bundled agent', () => {
   const app = tempDir('bundle-app');
   let bundle: AgentBundle;
-  let printer: FpmateSimulator;
+  let world: RealDevices;
   let sim: PlatformSimulator;
   let daemon: DaemonHandle | undefined;
 
@@ -34,20 +34,16 @@ describe('the bundled agent', () => {
     symlinkSync(join(repo, 'node_modules'), join(app, 'node_modules'), 'dir');
     mkdirSync(join(app, 'dist'));
     bundle = await bundleAgent(join(app, 'dist', 'src'));
-    printer = await startFpmateSimulator({ serial: SERIAL });
+    world = await startRealDevices();
     sim = await startPlatformSimulator({
-      scenario: {
-        platform: { ...TOKENS, rateLimit: { requests: 100_000, windowSeconds: 30 } },
-        devices: [{ id: RT, type: 'FiscalMachine', name: 'RT', apiUrl: printer.url, serialNumber: SERIAL }],
-        reservations: { generate: 5 },
-      },
+      scenario: world.scenario({ requests: 100_000, windowSeconds: 30 }),
     });
   }, 120_000);
 
   afterAll(async () => {
     await daemon?.stop();
     await sim?.close();
-    await printer?.close();
+    await world?.close();
     rmSync(app, { recursive: true, force: true });
   });
 
@@ -72,31 +68,23 @@ describe('the bundled agent', () => {
     expect(run.stdout.trim()).toBe(pkg.version);
   });
 
-  it('runs as the daemon and prints a receipt on the Epson printer', async () => {
+  it('runs as the daemon with the three real drivers and prints a receipt on the Epson printer', async () => {
     daemon = createDaemon({
       bundle: bundle.main,
-      config: {
-        ...e2eAgentBase(sim),
-        devices: [
-          {
-            id: RT,
-            name: 'Reception RT',
-            type: 'FiscalMachine',
-            driver: 'epson-fpmate',
-            options: { url: printer.url, dailyClosure: { enabled: false } },
-          },
-        ],
+      config: { ...e2eAgentBase(sim), devices: world.devices },
+      env: {
+        FRONTDESK_CLIENT_TOKEN: BENCH_TOKENS.clientToken,
+        FRONTDESK_ACCESS_TOKEN: BENCH_TOKENS.accessToken,
       },
-      env: TOKEN_ENV,
     });
     await daemon.start();
-    const view = sim.createFiscalPayload({ deviceId: RT, envelope: 'soap' });
+    const view = world.createReceipt(sim, 0);
     const state = await eventually(`command ${view.id} to end`, () => {
       const now = sim.command(view.id)?.state;
       return now && TERMINAL.includes(now) ? now : undefined;
     });
     expect(state, sim.history(view.id).at(-1)?.notes ?? '').toBe('Processed');
-    expect(printer.printed.length).toBeGreaterThan(0);
+    expect(world.printer.printed.length).toBeGreaterThan(0);
     expect(await daemon.stop()).toBe(0);
   });
 });

@@ -79,15 +79,13 @@ describe('source-mapped stack traces', () => {
       file: join(dir, 'src', 'connector', 'websocket.ts'),
       line: THROW_LINE,
     });
-    const log = createMemoryLogger();
-    const faults = new EscapedFaults({ clock: new ManualClock(), log });
-    const restarts: string[] = [];
+    const restarted: string[] = [];
+    const faults = new EscapedFaults({ clock: new ManualClock(), log: createMemoryLogger() });
+    const source = join(dir, 'src', 'connector', 'websocket.ts');
     faults.register({
       name: 'websocket',
-      owns: (file) => /[\\/]src[\\/]connector[\\/]websocket\.[jt]s$/.test(file),
-      restart: async () => {
-        restarts.push('websocket');
-      },
+      owns: (file) => file === source,
+      restart: async () => void restarted.push('ws'),
     });
     const fault = faults.report(thrown, 'uncaughtException');
     expect(fault).toMatchObject({
@@ -95,7 +93,7 @@ describe('source-mapped stack traces', () => {
       component: 'websocket',
     });
     await Promise.resolve();
-    expect(restarts).toEqual(['websocket']);
+    expect(restarted).toEqual(['ws']);
   });
 
   it('leaves frames without a map as they are', () => {
