@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --lite-mode --no-expose-wasm --max-semi-space-size=1 --max-old-space-size=512 --gc-memory-reducer-start-delay-ms=2000
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=1 --max-old-space-size=512 --gc-memory-reducer-start-delay-ms=2000
 import { guardClosedPipes } from './cli/pipes.js';
 import { runCli } from './cli.js';
 import { Listeners } from './listeners.js';
@@ -9,13 +9,7 @@ import { Listeners } from './listeners.js';
  * V8 grow the heap by a fraction of its live size rather than a multiple, so a busy agent does not
  * sit on uncollected garbage, and V8's memory reducer returns a burst's garbage soon after the
  * agent goes quiet. MALLOC_ARENA_MAX=2 keeps glibc from giving each of node's threads its own
- * malloc arena. `--lite-mode` runs JavaScript in V8's interpreter only (no optimizing compiler, no
- * feedback kept for code that ran once): the agent waits on the platform and its devices, not on
- * its own code, and the compilers' code and memory are the largest part of an idle daemon that
- * we can choose. Lite mode has no WebAssembly, so `--no-expose-wasm` says so (node would otherwise
- * warn at every start), and the agent must not use node's global `fetch`, whose HTTP parser is
- * WebAssembly (src/transport/http.ts is the agent's one HTTP stack anyway). What each one saves and
- * costs: bench/RESULTS.md (Memory).
+ * malloc arena. What each one saves: bench/RESULTS.md (Memory).
  */
 
 /**
