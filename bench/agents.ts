@@ -76,13 +76,25 @@ function agentConfig(setup: AgentSetup, dir: string) {
   };
 }
 
-/** Our daemon under tsx, started by the e2e helper. */
-export const ourAgent: ContestantFactory = (setup) => {
+/**
+ * Our daemon started by the e2e helper: as installed when `bundle` names the bundle's `main.js`
+ * (node with the flags of its shebang), else under tsx.
+ */
+export function ourAgent(bundle?: string): ContestantFactory {
+  return (setup) => tsxOrBundled(setup, bundle);
+}
+
+function tsxOrBundled(setup: AgentSetup, bundle: string | undefined): Contestant {
   const dir = tempDir('bench-agent');
-  const daemon = createDaemon({ config: agentConfig(setup, dir), env: tokenEnv, startTimeoutMs: 60_000 });
+  const daemon = createDaemon({
+    config: agentConfig(setup, dir),
+    env: tokenEnv,
+    startTimeoutMs: 60_000,
+    ...(bundle ? { bundle } : {}),
+  });
   let pid = 0;
   return {
-    name: 'agent (tsx)',
+    name: bundle ? 'agent (installed)' : 'agent (tsx)',
     get pid() {
       return pid;
     },
@@ -92,7 +104,7 @@ export const ourAgent: ContestantFactory = (setup) => {
     },
     stop: () => daemon.stop(),
   };
-};
+}
 
 /**
  * Our daemon compiled (`<build>/src/main.js run`), as the systemd unit runs it: node with the flags

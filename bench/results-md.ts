@@ -128,7 +128,7 @@ export function resultsMarkdown(results: BenchResults, file: string, analysis?: 
       `- our agent, WebSocket: p50 ${ms(pickup.agentWs.p50)}, p99 ${ms(pickup.agentWs.p99)}, max ${ms(pickup.agentWs.max)}, never Received: ${pickup.agentWs.missing}`,
       `- our agent, polling only: p50 ${ms(pickup.agentPoll.p50)}, p99 ${ms(pickup.agentPoll.p99)}, max ${ms(pickup.agentPoll.max)}, never Received: ${pickup.agentPoll.missing}`,
       `- naive: p50 ${ms(pickup.naive.p50)}, p99 ${ms(pickup.naive.p99)}, max ${ms(pickup.naive.max)}, never Received: ${pickup.naive.missing}`,
-      `- resident memory at the end of the phase, under tsx (\`npm start\`'s form): our agent ${mb(pickup.agentWs.rssBytes)}, naive ${mb(pickup.naive.rssBytes)}`,
+      `- resident memory at the end of the phase, as installed: our agent ${mb(pickup.agentWs.rssBytes)}, naive ${mb(pickup.naive.rssBytes)}`,
       '',
     );
   }

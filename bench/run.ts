@@ -134,21 +134,21 @@ async function main(): Promise<void> {
     machine: machine(),
   };
   say(`${args.quick ? 'quick' : 'full'} run, phases: ${[...args.phases].join(', ')}`);
-  let built: BenchBuild | undefined;
-  if (args.phases.has('resources') || args.phases.has('footprint')) {
-    say('bundling the agent as installed and compiling the baseline (.tmp/bench-build)');
-    built = await buildForBench();
-  }
+  // Every phase runs the contestants as installed: our agent's bundle with its shebang's flags,
+  // the baseline compiled, both by plain node.
+  say('bundling the agent as installed and compiling the baseline (.tmp/bench-build)');
+  const built: BenchBuild = await buildForBench();
+  const installed = ourAgent(join(built.dir, 'src', 'main.js'));
 
   if (args.phases.has('pickup')) {
     const count = args.quick ? 10 : 40;
     const base = { count, minGapMs: 600, maxGapMs: 1800, latencyMs: 20, timeoutMs: 120_000 };
     say(`pickup: our agent with the WebSocket (${count} commands)`);
-    const agentWs = await measurePickup(ourAgent, { ...base, websocket: true });
+    const agentWs = await measurePickup(installed, { ...base, websocket: true });
     say('pickup: our agent polling only');
-    const agentPoll = await measurePickup(ourAgent, { ...base, websocket: false });
+    const agentPoll = await measurePickup(installed, { ...base, websocket: false });
     say('pickup: naive baseline');
-    const naive = await measurePickup(naiveAgent(), { ...base, websocket: false });
+    const naive = await measurePickup(naiveAgent(built.dir), { ...base, websocket: false });
     results.pickup = { count, latencyMs: base.latencyMs, agentWs, agentPoll, naive };
   }
 
@@ -159,9 +159,9 @@ async function main(): Promise<void> {
   ): Promise<DrainPhase> => {
     const { world, phase, options } = setup;
     say(`${name}: our agent, ${options.commands} commands, ${phase.label}`);
-    const agent = await measureDrain(ourAgent, { ...options, world });
+    const agent = await measureDrain(installed, { ...options, world });
     say(`${name}: naive baseline`);
-    const naive = await measureDrain(naiveAgent(), { ...options, world });
+    const naive = await measureDrain(naiveAgent(built.dir), { ...options, world });
     const result: DrainPhase = {
       ...phase,
       websocket: options.websocket,

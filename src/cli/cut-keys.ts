@@ -120,8 +120,8 @@ async function followViaAgent(
   signal: AbortSignal,
 ): Promise<number | undefined> {
   const { url, headers } = statusBase(config, io.env);
-  // The agent's own HTTP stack, not global fetch (whose parser is WebAssembly, absent in the
-  // installed agent's lite mode; see src/main.ts).
+  // The agent's own HTTP stack (bounded answers, one timeout rule), not global fetch: a second
+  // stack with other limits.
   const client = createHttpClient();
   let answered = false;
   let printed = '';
