@@ -190,6 +190,9 @@ describe.runIf(run)('office printing end to end with the ipp-printer driver', ()
       await eventually('the paper warning', async () =>
         (await deviceStatus(RECEPTION)).warnings.some((w) => w.includes('out of paper')),
       );
+      // The platform hears Processing through the outbox, which may still be sending it when the
+      // warning shows: wait for the update, then check the command is neither ended nor failed.
+      await eventually('Processing on the platform', () => state(id) === 'Processing');
       expect(state(id)).toBe('Processing');
     } finally {
       await eve.setPaperEmpty(false);
