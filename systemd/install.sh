@@ -195,9 +195,8 @@ say "installing $NAME from $SOURCE into ${PREFIX:-/} with $NODE_BIN ($("$NODE_BI
 
 # --- service user -------------------------------------------------------------------------------
 
-for group in dialout plugdev; do
-  getent group "$group" >/dev/null 2>&1 || system groupadd --system "$group"
-done
+# Its group is also the devices' group (99-frontdesk-agent.rules): no shared desktop group
+# (dialout, plugdev: the first desktop user is in them) can open the encoder.
 if id -u "$NAME" >/dev/null 2>&1; then
   say "user $NAME exists"
 else
@@ -329,7 +328,8 @@ run install -m 0644 "$SOURCE/systemd/$NAME.service" "$UNIT"
 run install -m 0644 "$SOURCE/systemd/99-$NAME.rules" "$RULES"
 if command -v udevadm >/dev/null 2>&1 || [ "$DRY_RUN" = 1 ]; then
   system udevadm control --reload-rules
-  system udevadm trigger --subsystem-match=hidraw --action=add
+  # Devices already plugged in get the rules' group now (a change event re-applies owner and mode).
+  system udevadm trigger --subsystem-match=hidraw --subsystem-match=tty --action=change
 fi
 system systemctl daemon-reload
 system systemctl enable "$NAME.service"

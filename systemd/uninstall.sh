@@ -76,13 +76,19 @@ remove "$PREFIX/opt/$NAME"
 remove "$PREFIX/opt/$NAME.new"
 remove "$PREFIX/opt/$NAME.old"
 system systemctl daemon-reload
-if command -v udevadm >/dev/null 2>&1 || [ "$DRY_RUN" = 1 ]; then system udevadm control --reload-rules; fi
+if command -v udevadm >/dev/null 2>&1 || [ "$DRY_RUN" = 1 ]; then
+  # Devices plugged in go back to the system's defaults (hidraw root-only, ttyUSB dialout) now.
+  system udevadm control --reload-rules
+  system udevadm trigger --subsystem-match=hidraw --subsystem-match=tty --action=change
+fi
 
 if [ "$PURGE" = 1 ]; then
   remove "$PREFIX/var/lib/$NAME"
   remove "$PREFIX/var/lib/private/$NAME"
   remove "$PREFIX/etc/$NAME"
   if id -u "$NAME" >/dev/null 2>&1; then system userdel "$NAME"; fi
+  # Its group is the devices' group too; userdel removes it unless USERGROUPS_ENAB is off.
+  if getent group "$NAME" >/dev/null 2>&1; then system groupdel "$NAME"; fi
   say "removed $NAME with its journal, configuration and tokens"
 else
   say "removed $NAME; kept the journal ($PREFIX/var/lib/$NAME), the configuration and tokens ($PREFIX/etc/$NAME)"
