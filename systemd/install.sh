@@ -339,12 +339,19 @@ if [ "$START" = no ]; then
 elif [ "$FRESH_CONFIG" = 1 ] && [ "$START" = auto ]; then
   say "installed and enabled, not started: the configuration is the example."
   say "edit $ETC/agent.yaml (devices, platform), check it, then start the service:"
-  printf '      sudo env CREDENTIALS_DIRECTORY=/etc/%s %s check-config --config /etc/%s/agent.yaml --online\n' "$NAME" "$NAME" "$NAME"
+  printf '      sudo %s check-config --config /etc/%s/agent.yaml --online\n' "$HERE/as-service.sh" "$NAME"
   printf '      sudo systemctl restart %s\n' "$NAME"
 else
-  say "checking the configuration"
-  system env CREDENTIALS_DIRECTORY="$ETC" "$BIN" check-config --config "$ETC/agent.yaml" ||
-    die "the configuration has problems (above); fix $ETC/agent.yaml and run this script again"
+  # As the service user with the service's credentials: root never runs the build's output.
+  say "checking the configuration (as $NAME)"
+  if [ "$LIVE" = 1 ] || [ "$DRY_RUN" = 1 ]; then
+    check=("$HERE/as-service.sh" --prefix "${PREFIX:-/}")
+    if [ "$DRY_RUN" = 1 ]; then check+=(--dry-run); fi
+    "${check[@]}" check-config --config "$ETC/agent.yaml" ||
+      die "the configuration has problems (above); fix $ETC/agent.yaml and run this script again"
+  else
+    printf 'skipped (not installing to /): checking the configuration\n'
+  fi
   say "(re)starting $NAME"
   system systemctl restart "$NAME.service" ||
     die "the service did not start; see: journalctl -u $NAME -e"

@@ -150,12 +150,14 @@ describe('install.sh --dry-run', () => {
     expect(out).toContain(`keeping the existing configuration ${etc}/agent.yaml`);
     expect(out).toContain(`keeping the existing status page token ${etc}/status-token`);
     expect(out).not.toMatch(/write the (client|access) token/);
+    // As the service user, with a private copy of its credentials: root never runs the build's output.
     expect(out).toMatch(
       new RegExp(
-        `^would: env CREDENTIALS_DIRECTORY=${etc} ${prefix}/usr/bin/frontdesk-agent check-config --config ${etc}/agent.yaml$`,
+        `^would: setpriv --reuid=frontdesk-agent --regid=frontdesk-agent --init-groups --no-new-privs -- env -i PATH=\\S+ (?:\\S+=\\S* )*CREDENTIALS_DIRECTORY=\\S+ ${prefix}/usr/bin/frontdesk-agent check-config --config ${etc}/agent.yaml$`,
         'm',
       ),
     );
+    expect(out).not.toMatch(/^would: (?!setpriv).*check-config/m);
     expect(out).toMatch(/^would: systemctl restart frontdesk-agent.service$/m);
   });
 
