@@ -7,6 +7,7 @@
 set -euo pipefail
 
 NAME=frontdesk-agent
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 PREFIX=/
 DRY_RUN=0
 PURGE=0
@@ -24,6 +25,8 @@ EOF
 
 die() { printf 'uninstall.sh: %s\n' "$*" >&2; exit 1; }
 say() { printf '==> %s\n' "$*"; }
+# shellcheck source=install-build.sh
+. "$HERE/install-build.sh"
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -80,6 +83,18 @@ if command -v udevadm >/dev/null 2>&1 || [ "$DRY_RUN" = 1 ]; then
   # Devices plugged in go back to the system's defaults (hidraw root-only, ttyUSB dialout) now.
   system udevadm control --reload-rules
   system udevadm trigger --subsystem-match=hidraw --subsystem-match=tty --action=change
+fi
+# Throwaway build users an interrupted install left behind (install.sh deletes its own).
+if [ "$LIVE" = 1 ]; then
+  while IFS=: read -r user _ _ _ comment _; do
+    if [[ $user == "$BUILD_USER_PREFIX"* ]] && [ "$comment" = "$BUILD_USER_COMMENT" ]; then
+      if [ "$DRY_RUN" = 1 ]; then
+        printf 'would: stop the processes of the build user %s and delete it\n' "$user"
+      else
+        if retire_build_user "$user"; then say "deleted the build user $user, left by an interrupted install"; fi
+      fi
+    fi
+  done < <(getent passwd)
 fi
 
 if [ "$PURGE" = 1 ]; then
