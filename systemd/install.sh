@@ -230,7 +230,9 @@ else
   feed_build "$SOURCE" "$WORK/app" dist
 fi
 feed_build "$SOURCE" "$WORK/app" package.json package-lock.json config systemd README.md
-if [ "$DROP" = 1 ]; then say "npm runs as $BUILD_USER (uid $BUILD_UID), a user made for this install only, not as root"; fi
+if [ "$DROP" = 1 ] && [ "$DRY_RUN" = 0 ]; then
+  say "npm runs as $BUILD_USER (uid $BUILD_UID), a user made for this install only, not as root"
+fi
 if [ "$BUILD" = 1 ]; then
   say "building (npm ci and npm run build in a scratch copy)"
   builder "$NPM_BIN" --prefix "$WORK/build" ci --no-audit --no-fund
