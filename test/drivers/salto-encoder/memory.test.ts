@@ -9,7 +9,7 @@ import { silentLogger } from '../../../src/log.js';
 import { readMessage } from '../../../src/messages/message.js';
 import { english, messageRenderer } from '../../../src/messages/render.js';
 import { createTransportFactory } from '../../../src/transport/factory.js';
-import { MemoryHub } from '../../../src/transport/memory.js';
+import { MemoryHub } from '../../../src/transport/testing/memory.js';
 import { testDriverContext } from '../../helpers/driver-context.js';
 import { eventually } from '../../helpers/eventually.js';
 import { encoderContract } from './contract.js';

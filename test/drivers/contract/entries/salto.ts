@@ -7,7 +7,7 @@ import {
 import type { Driver } from '../../../../src/drivers-api/types.js';
 import { silentLogger } from '../../../../src/log.js';
 import { createTransportFactory } from '../../../../src/transport/factory.js';
-import { MemoryHub } from '../../../../src/transport/memory.js';
+import { MemoryHub } from '../../../../src/transport/testing/memory.js';
 import type { TransportFactory } from '../../../../src/transport/types.js';
 import { memoryStore, testDriverContext } from '../../../helpers/driver-context.js';
 import { FAST, keyJob } from '../../salto-encoder/rig.js';
