@@ -10,7 +10,7 @@ import {
   showBytes,
 } from '../../../drivers/salto-encoder/protocol.js';
 import { replyError } from '../../../drivers/salto-encoder/replies.js';
-import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
+import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator/index.js';
 import { silentLogger } from '../../../src/log.js';
 import { english } from '../../../src/messages/render.js';
 import { createTransportFactory } from '../../../src/transport/factory.js';

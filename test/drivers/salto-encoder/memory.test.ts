@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { saltoEncoderFactory } from '../../../drivers/salto-encoder/index.js';
 import { saltoMessages } from '../../../drivers/salto-encoder/messages.js';
-import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
+import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator/index.js';
 import { keysForRoomsWords } from '../../../src/drivers-api/messages.js';
 import type { DriverText } from '../../../src/drivers-api/types.js';
 import { AgentError } from '../../../src/errors.js';

@@ -1,9 +1,9 @@
 import { saltoEncoderFactory } from '../../../../drivers/salto-encoder/index.js';
-import { EncoderSimulator } from '../../../../drivers/salto-encoder/simulator.js';
 import {
+  EncoderSimulator,
   type EncoderTcpServer,
   startEncoderTcpServer,
-} from '../../../../drivers/salto-encoder/simulator-tcp.js';
+} from '../../../../drivers/salto-encoder/simulator/index.js';
 import type { Driver } from '../../../../src/drivers-api/types.js';
 import { silentLogger } from '../../../../src/log.js';
 import { createTransportFactory } from '../../../../src/transport/factory.js';
