@@ -78,7 +78,8 @@ export async function deviceActionCommand(opts: DeviceActionOptions, io: CliIo):
     return 1;
   } catch (error) {
     if (error instanceof StaffLinkError) {
-      audit({ result: 'failed', code: error.reason === 'absent' ? 'AGENT_UNREACHABLE' : 'NOT_STAFF' });
+      const codes = { absent: 'AGENT_UNREACHABLE', 'not-staff': 'NOT_STAFF', unsafe: 'SOCKET_UNSAFE' };
+      audit({ result: 'failed', code: codes[error.reason] });
       line(io.stderr, say.render(error.notes));
       return 1;
     }
