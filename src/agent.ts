@@ -26,7 +26,7 @@ import { messageRenderer } from './messages/render.js';
 import type { PlatformSimulator } from './simulator/index.js';
 import { EscapedFaults, type EscapeOrigin } from './status/escaped-faults.js';
 import { createMetrics, loopLag, type RunningStatusServer, startStatusServer } from './status/index.js';
-import { staffMessages } from './status/staff-messages.js';
+import { staffMessages } from './status/messages.js';
 import { createTransportFactory } from './transport/factory.js';
 import { agentVersion, clientName } from './version.js';
 

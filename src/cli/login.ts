@@ -1,6 +1,6 @@
 import { loadConfig, localeOf } from '../config.js';
 import { messageRenderer } from '../messages/render.js';
-import { staffMessages } from '../status/staff-messages.js';
+import { staffMessages } from '../status/messages.js';
 import { type CliIo, line } from './io.js';
 import { cliMessages } from './messages.js';
 import { answerJson, StaffLinkError, staffRequest, staffSocketOf } from './staff-link.js';

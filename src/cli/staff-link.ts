@@ -2,7 +2,7 @@ import { lstatSync, type Stats } from 'node:fs';
 import { request } from 'node:http';
 import { dirname } from 'node:path';
 import type { Message } from '../messages/message.js';
-import { staffMessages } from '../status/staff-messages.js';
+import { staffMessages } from '../status/messages.js';
 import { DEFAULT_STAFF_SOCKET } from '../status/staff-socket.js';
 
 /**

@@ -8,7 +8,6 @@ import '../cli/messages.js';
 import '../commands/messages.js';
 import '../connector/messages.js';
 import '../drivers-api/messages.js';
-import '../status/staff-messages.js';
 import '../status/messages.js';
 import '../transport/messages.js';
 import './core.js';

@@ -8,8 +8,7 @@ import type { MessageRenderer } from '../messages/render.js';
 import { formRefusal, wantsJson } from './access.js';
 import { actorOf, type Caller } from './callers.js';
 import { ActionLimited, type AuditFacts, type LocalActions, replyLimited } from './local-actions.js';
-import { pageMessages } from './messages.js';
-import { staffMessages } from './staff-messages.js';
+import { pageMessages, staffMessages } from './messages.js';
 
 /**
  * Device actions (`Driver.actions`: a fiscal printer's X and Z reports, voiding a receipt) through

@@ -6,8 +6,8 @@ import type { MessageRenderer } from '../messages/render.js';
 import { isSameOrigin, safeEqual } from './access.js';
 import { type Caller, CLEARED_SESSION_COOKIE, sessionCookie } from './callers.js';
 import { html, trusted } from './html.js';
+import { staffMessages as m } from './messages.js';
 import { PAGE_CSS } from './page-assets.js';
-import { staffMessages as m } from './staff-messages.js';
 import type { StaffIdentity, StaffSessions } from './staff-sessions.js';
 
 /**

@@ -6,14 +6,13 @@ import { type MessageRenderer, messageRenderer } from '../messages/render.js';
 import type { ActionNotice } from './device-actions.js';
 import { html, type SafeHtml, trusted } from './html.js';
 import { DEFAULT_LOCAL_ACTION_LIMITS } from './local-actions.js';
-import { pageMessages } from './messages.js';
+import { pageMessages, staffMessages } from './messages.js';
 import { PAGE_CSS, PAGE_SCRIPT } from './page-assets.js';
 import { renderDeviceActions } from './render-actions.js';
 import { renderChart } from './render-chart.js';
 import { renderCommands } from './render-commands.js';
 import { renderDevices } from './render-devices.js';
 import { renderAttention, renderPlatform, renderSummary } from './render-overview.js';
-import { staffMessages } from './staff-messages.js';
 
 /** The parts of the page that live updates replace, by element id. */
 export const SECTION_IDS = ['summary', 'attention', 'platform', 'devices', 'chart', 'commands'] as const;

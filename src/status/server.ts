@@ -17,10 +17,9 @@ import { noticeFor, registerDeviceActions } from './device-actions.js';
 import { createLiveFeed } from './live-feed.js';
 import { type LocalActionLimits, LocalActions } from './local-actions.js';
 import { localBaseUrl, registerLogin } from './login.js';
-import { pageMessages } from './messages.js';
+import { pageMessages, staffMessages } from './messages.js';
 import { createMetrics, type StatusMetrics } from './metrics.js';
 import { renderPage } from './page.js';
-import { staffMessages } from './staff-messages.js';
 import { type StaffIdentity, StaffSessions } from './staff-sessions.js';
 import { type StaffSocket, type StaffSocketOptions, startStaffSocket } from './staff-socket.js';
 
