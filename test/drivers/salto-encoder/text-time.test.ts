@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeMessage } from '../../../drivers/salto-encoder/protocol.js';
-import { toFieldText } from '../../../drivers/salto-encoder/text.js';
+import { toFieldText } from '../../../src/drivers-api/text.js';
 import { formatLockTime, parseLockTime, roundToMinute } from '../../../drivers/salto-encoder/time.js';
 
 describe('toFieldText', () => {
