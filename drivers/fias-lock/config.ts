@@ -22,8 +22,10 @@ export const FiasLockOptionsSchema = z
     host: z.string().min(1).default('127.0.0.1'),
     /** The TCP port the lock server's PMS (FIAS) interface connects to. */
     port: z.number().int().min(1).max(65535),
-    /** The lock server's address(es): connections from anywhere else are refused. */
-    lockServer: z.union([ipLiteral, z.array(ipLiteral).min(1).max(8)]).default('127.0.0.1'),
+    /** The lock server's address (or a list): connections from anywhere else are refused. Default 127.0.0.1. */
+    lockServer: z
+      .preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(ipLiteral).min(1).max(8))
+      .optional(),
     /** `KC`, the encoder's id in the lock system; overrides the command's `KeyCutterId`. */
     encoderId: z.string().min(1).max(8).optional(),
     /** `WS`, the workstation the lock server records for the request (at most 16 characters). */
@@ -63,7 +65,7 @@ export const FiasLockOptionsSchema = z
     maxKeys: z.number().int().min(1).max(100).default(10),
   })
   .superRefine((o, ctx) => {
-    const servers = Array.isArray(o.lockServer) ? o.lockServer : [o.lockServer];
+    const servers = o.lockServer ?? ['127.0.0.1'];
     if (isLoopbackHost(o.host) && servers.some((s) => !isLoopbackHost(s))) {
       ctx.addIssue({
         code: 'custom',
@@ -77,7 +79,7 @@ export const FiasLockOptionsSchema = z
   })
   .transform((o) => ({
     ...o,
-    lockServers: Array.isArray(o.lockServer) ? o.lockServer : [o.lockServer],
+    lockServers: o.lockServer ?? ['127.0.0.1'],
     departureTime: o.departureTime as DepartureTimeFormat,
   }));
 
