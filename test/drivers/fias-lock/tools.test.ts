@@ -8,8 +8,11 @@ import { devicesDirectly } from '../../../src/cli/doctor-devices.js';
 import type { CliIo } from '../../../src/cli/io.js';
 import { parseConfig } from '../../../src/config.js';
 import type { DriverFactory, DriverRegistry } from '../../../src/drivers-api/types.js';
+import { isAgentError } from '../../../src/errors.js';
+import { silentLogger } from '../../../src/log.js';
 import { tempDir } from '../../helpers/daemon.js';
-import { freePort } from './rig.js';
+import { testDriverContext } from '../../helpers/driver-context.js';
+import { freePort, keyJob, live, run } from './rig.js';
 
 /**
  * What the agent's tools say about a FIAS encoder: `devices` suggests this PC's addresses for the
@@ -116,5 +119,27 @@ describe('fias-lock in the agent’s tools', () => {
     });
     expect(named.success ? 'accepted' : named.error.issues[0]?.message).toMatch(/expected an IP address/);
     expect(fiasLockFactory.configSchema.safeParse({ host: '127.0.0.1' }).success).toBe(false);
+  });
+
+  it('simulate(): the demo’s lock server connects where the driver listens; only on loopback', async () => {
+    const port = await freePort();
+    const options = fiasLockFactory.configSchema.parse({ port, openWaitMs: 5000 });
+    const device = { id: 'lobby', name: 'Lobby encoder', log: silentLogger };
+    const simulated = await fiasLockFactory.simulate?.(options, device);
+    const driver = fiasLockFactory.create(options, testDriverContext());
+    try {
+      expect(simulated?.description).toBe(`simulated FIAS lock server connecting to 127.0.0.1:${port}`);
+      await driver.open(live());
+      expect((await run(driver, keyJob({ keyCount: 2 }))).ok).toBe(true);
+    } finally {
+      await driver.close();
+      await simulated?.close();
+    }
+    const lan = fiasLockFactory.configSchema.parse({ host: '0.0.0.0', port, lockServer: '192.0.2.20' });
+    const refused = await fiasLockFactory.simulate?.(lan, device).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isAgentError(refused) && refused.code).toBe('CONFIG_INVALID');
   });
 });
