@@ -10,6 +10,7 @@ import type {
   Reconciliation,
 } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
+import { runPeriodically } from '../../src/periodic.js';
 import type { HttpClient, HttpTlsOptions } from '../../src/transport/http.js';
 import { httpTlsOptions } from '../../src/transport/tls-config.js';
 import { type ActionHost, epsonActions } from './actions.js';
@@ -402,17 +403,15 @@ export class EpsonFpmateDriver implements Driver {
     this.background = controller;
     if (this.scheduler) void this.scheduler.run(controller.signal);
     if (this.options.statusIntervalMs === 0) return;
-    const loop = async () => {
-      while (!controller.signal.aborted) {
-        const delay = this.board.isConnected() ? this.options.statusIntervalMs : this.options.statusRetryMs;
-        try {
-          await this.ctx.clock.sleep(delay, controller.signal);
-        } catch {
-          return;
-        }
-        await this.mutex.run(() => this.refresh(controller.signal)).catch(() => undefined);
-      }
-    };
-    void loop();
+    void runPeriodically(() => this.mutex.run(() => this.refresh(controller.signal)), {
+      clock: this.ctx.clock,
+      signal: controller.signal,
+      intervalMs: () =>
+        this.board.isConnected() ? this.options.statusIntervalMs : this.options.statusRetryMs,
+      firstRun: 'after-interval',
+      // A printer that does not answer is on the status board already (`refresh` records it);
+      // the next poll tries again.
+      onError: () => undefined,
+    });
   }
 }

@@ -2,6 +2,7 @@ import type { AgentEvent, AgentSnapshot, CommandSummary } from '../agent-api.js'
 import { AgentError } from '../errors.js';
 import { errorFields } from '../log.js';
 import { messageRenderer } from '../messages/render.js';
+import { runPeriodically } from '../periodic.js';
 import { EffectExecutor } from './executor.js';
 import { Intake } from './intake.js';
 import { Lifecycle } from './lifecycle.js';
@@ -240,17 +241,21 @@ class CommandEngine implements Engine {
     }
   }
 
-  private async pruneLoop(): Promise<void> {
+  private pruneLoop(): Promise<void> {
     const { clock, journal, log } = this.options;
-    for (;;) {
-      try {
-        await clock.sleep(this.tuning.pruneEveryMs, this.background.signal);
-      } catch {
-        return;
-      }
-      const pruned = this.read(() => journal.stats.prune(clock.now() - this.tuning.retentionDays * DAY), 0);
-      if (pruned > 0) log.info('journal pruned', { commands: pruned });
-    }
+    return runPeriodically(
+      () => {
+        const pruned = this.read(() => journal.stats.prune(clock.now() - this.tuning.retentionDays * DAY), 0);
+        if (pruned > 0) log.info('journal pruned', { commands: pruned });
+      },
+      {
+        clock,
+        signal: this.background.signal,
+        intervalMs: this.tuning.pruneEveryMs,
+        firstRun: 'after-interval',
+        onError: (e) => log.warn('journal prune failed', errorFields(e)),
+      },
+    );
   }
 
   /** Resolves true when `work` settled first, false when `ms` passed or a hard stop came. */
