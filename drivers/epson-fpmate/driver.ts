@@ -10,6 +10,7 @@ import type {
   Reconciliation,
 } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
+import { Mutex } from '../../src/mutex.js';
 import { runPeriodically } from '../../src/periodic.js';
 import type { HttpClient, HttpTlsOptions } from '../../src/transport/http.js';
 import { httpTlsOptions } from '../../src/transport/tls-config.js';
@@ -21,7 +22,7 @@ import { FiscalState } from './fiscal-state.js';
 import { fiscalStatus } from './fiscal-status.js';
 import { printPlanned, type WorkDeps } from './fiscal-work.js';
 import { fpmateEndpoint } from './http.js';
-import { Mutex, PrinterLink } from './link.js';
+import { PrinterLink } from './link.js';
 import { fiscalData, PrinterMemory, planJob } from './plan.js';
 import { decide, readCheckpoint } from './recovery.js';
 import { closeDay, printXReport, type ReportDeps, settleClosure } from './reports.js';
