@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { AgentError, unreadableFile } from './errors.js';
+import { isLoopback } from './loopback.js';
 import { LOCALES, type Locale } from './messages/catalogue.js';
 import { defaultLocale } from './messages/locale.js';
 
@@ -179,10 +180,6 @@ export function localeOf(
   env: NodeJS.ProcessEnv = process.env,
 ): Locale {
   return config.locale ?? defaultLocale(config.timezone, env);
-}
-
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /**

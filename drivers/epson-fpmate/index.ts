@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DriverFactory } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import { isLoopback } from '../../src/loopback.js';
 import { type EpsonFpmateOptions, EpsonFpmateOptionsSchema, FROM_PLATFORM } from './config.js';
 import { describeOptions } from './describe.js';
 import { EpsonFpmateDriver } from './driver.js';
@@ -20,7 +21,7 @@ export const epsonFpmateFactory: DriverFactory<EpsonFpmateOptions> = {
   describe: describeOptions,
   simulate: async (options, device) => {
     const address = options.url === FROM_PLATFORM ? undefined : new URL(options.url);
-    if (address?.protocol !== 'http:' || !isLoopbackHost(address.hostname) || !address.port) {
+    if (address?.protocol !== 'http:' || !isLoopback(address.hostname) || !address.port) {
       throw new AgentError(
         'CONFIG_INVALID',
         `${device.name}: a simulated printer needs options.url like http://127.0.0.1:8091`,
@@ -39,7 +40,3 @@ export const epsonFpmateFactory: DriverFactory<EpsonFpmateOptions> = {
     return { description: `simulated RT printer ${serial} at ${printer.url}`, close: () => printer.close() };
   },
 };
-
-function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || /^127\./.test(host);
-}
