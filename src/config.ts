@@ -6,6 +6,7 @@ import { AgentError, unreadableFile } from './errors.js';
 import { isLoopback } from './loopback.js';
 import { LOCALES, type Locale } from './messages/catalogue.js';
 import { defaultLocale } from './messages/locale.js';
+import { formatIssues } from './zod-issues.js';
 
 /**
  * The agent's configuration: one zod schema gives the type and the validation. A loaded config
@@ -202,20 +203,6 @@ function platformUrlProblem(url: string | undefined, secure: string, plain: stri
       : `${plain}// sends the tokens unencrypted; use ${secure}// (${plain}// is allowed only for 127.0.0.0/8, ::1 and localhost)`;
   }
   return `expected a ${secure}// address`;
-}
-
-/** `devices[1].options.path: Required` style messages, one per line. */
-export function formatIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const path = issue.path.reduce<string>(
-        (acc, part) =>
-          typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part),
-        '',
-      );
-      return `${path || '(root)'}: ${issue.message}`;
-    })
-    .join('\n');
 }
 
 function deepFreeze<T>(value: T): T {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DriverText, JobResult } from '../../src/drivers-api/types.js';
 import { isMessage } from '../../src/messages/message.js';
+import { formatIssues } from '../../src/zod-issues.js';
 import type { LastDocument } from './last-document.js';
 import { comparePositions, type DocPosition } from './protocol.js';
 
@@ -111,10 +112,9 @@ export function readCheckpoint(value: unknown): CheckpointRead {
   if (value === undefined) return { kind: 'absent' };
   const parsed = CheckpointSchema.safeParse(value);
   if (parsed.success) return { kind: 'ok', checkpoint: parsed.data };
-  const issue = parsed.error.issues[0];
   return {
     kind: 'unreadable',
-    problem: issue ? `${issue.path.join('.') || 'checkpoint'}: ${issue.message}` : 'invalid',
+    problem: formatIssues(parsed.error, { limit: 1, root: 'checkpoint' }) || 'invalid',
   };
 }
 

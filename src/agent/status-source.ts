@@ -18,6 +18,7 @@ import type { Listeners } from '../listeners.js';
 import type { Message } from '../messages/message.js';
 import { pageMessages } from '../status/messages.js';
 import { describeRateLimit } from '../status/render-overview.js';
+import { formatIssues } from '../zod-issues.js';
 
 /**
  * The agent's events for the page and metrics: synchronous; a broken subscriber (a closed SSE
@@ -105,7 +106,7 @@ export async function runDeviceAction(
   }
   const parsed = action.params.safeParse(params);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'form'}: ${i.message}`).join('; ');
+    const issues = formatIssues(parsed.error, { separator: '; ', root: 'form' });
     throw new AgentError('COMMAND_INVALID', `Invalid parameters for ${name}: ${issues}`, {
       notes: `Check the form: ${issues}.`,
       details: { invalidParams: true },

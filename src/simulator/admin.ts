@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { COMMAND_STATES, type CommandState } from '../connector/wire.js';
 import { isLoopback } from '../loopback.js';
-import { formatIssues } from '../config.js';
+import { formatIssues } from '../zod-issues.js';
 import { rejection } from './commands.js';
 import type { CreateCommandOptions } from './factory.js';
 import { MALFORMED_KINDS } from './fault-schema.js';
