@@ -2,6 +2,7 @@ import type { AgentEvent, AgentSnapshot, CommandSummary } from '../agent-api.js'
 import { AgentError } from '../errors.js';
 import { errorFields } from '../log.js';
 import { messageRenderer } from '../messages/render.js';
+import { drainMicrotasks } from '../microtasks.js';
 import { runPeriodically } from '../periodic.js';
 import { EffectExecutor } from './executor.js';
 import { Intake } from './intake.js';
@@ -24,10 +25,6 @@ import {
 } from './types.js';
 
 const DAY = 86_400_000;
-
-async function flushMicrotasks(): Promise<void> {
-  for (let i = 0; i < 10; i++) await Promise.resolve();
-}
 
 /**
  * Builds the command engine over a journal, the Connector API, an optional WebSocket and the
@@ -262,7 +259,7 @@ class CommandEngine implements Engine {
   private async within(work: Promise<unknown>, ms: number): Promise<boolean> {
     if (this.hardStop.signal.aborted) return false;
     if (ms <= 0) {
-      const settledNow = await Promise.race([work.then(() => true), flushMicrotasks().then(() => false)]);
+      const settledNow = await Promise.race([work.then(() => true), drainMicrotasks().then(() => false)]);
       return settledNow;
     }
     const timer = new AbortController();
