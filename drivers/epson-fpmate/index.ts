@@ -5,6 +5,7 @@ import { isLoopback } from '../../src/loopback.js';
 import { type EpsonFpmateOptions, EpsonFpmateOptionsSchema, FROM_PLATFORM } from './config.js';
 import { describeOptions } from './describe.js';
 import { EpsonFpmateDriver } from './driver.js';
+import { CHECKPOINT_VERSION } from './recovery.js';
 
 export type { EpsonFpmateOptions } from './config.js';
 export { EpsonFpmateOptionsSchema } from './config.js';
@@ -17,6 +18,7 @@ export const epsonFpmateFactory: DriverFactory<EpsonFpmateOptions> = {
   kind: 'epson-fpmate',
   deviceType: 'FiscalMachine',
   configSchema: EpsonFpmateOptionsSchema,
+  checkpointVersion: CHECKPOINT_VERSION,
   create: (options, ctx) => new EpsonFpmateDriver(options, ctx),
   describe: describeOptions,
   simulate: async (options, device) => {

@@ -56,6 +56,14 @@ export function decide(
 /** Kinds of document a checkpoint names: only receipts are sent now (older checkpoints may name others, which the counters cannot settle). */
 export type DocKind = 'receipt' | 'non-fiscal' | 'report' | 'command';
 
+/**
+ * The version of this driver's checkpoint shape: the factory's `checkpointVersion`, which the core
+ * keeps in every checkpoint's envelope (`{driver, version, data}`) and checks before handing one
+ * back, and the `v` of the checkpoint itself. Raise it when a checkpoint of the old shape would be
+ * misread: the core then ends a job holding an older one as unknown, never not-done.
+ */
+export const CHECKPOINT_VERSION = 1;
+
 const BaselineSchema = z.object({ z: z.number().int(), doc: z.number().int(), fresh: z.boolean() });
 
 const ReferenceSchema = z.object({
@@ -67,7 +75,7 @@ const ReferenceSchema = z.object({
 });
 
 export const SendingCheckpointSchema = z.object({
-  v: z.literal(1),
+  v: z.literal(CHECKPOINT_VERSION),
   phase: z.literal('sending'),
   kind: z.enum(['receipt', 'non-fiscal', 'report', 'command']),
   /** 'sale' | 'refund' for data commands, the fpmate root for payloads. */
@@ -80,7 +88,7 @@ export const SendingCheckpointSchema = z.object({
 export type SendingCheckpoint = z.infer<typeof SendingCheckpointSchema>;
 
 export const DoneCheckpointSchema = z.object({
-  v: z.literal(1),
+  v: z.literal(CHECKPOINT_VERSION),
   phase: z.literal('done'),
   // Notes: a catalogue message, or the sentence an older build stored.
   result: z.object({
@@ -94,9 +102,6 @@ export const CheckpointSchema = z.discriminatedUnion('phase', [
   DoneCheckpointSchema,
 ]);
 export type Checkpoint = z.infer<typeof CheckpointSchema>;
-
-/** The checkpoint's shape version; the core's envelope carries it (`{driver, version, data}`). */
-export const CHECKPOINT_VERSION = 1;
 
 /**
  * A job's checkpoint as `reconcile()` finds it: `absent` (none was ever stored: nothing was sent),
@@ -119,5 +124,5 @@ export function readCheckpoint(value: unknown): CheckpointRead {
 }
 
 export function doneCheckpoint(result: JobResult): Checkpoint {
-  return { v: 1, phase: 'done', result: result.details ? result : { notes: result.notes } };
+  return { v: CHECKPOINT_VERSION, phase: 'done', result: result.details ? result : { notes: result.notes } };
 }
