@@ -53,9 +53,6 @@ export function decide(
   return { outcome: 'printed', document: last };
 }
 
-/** Kinds of document a checkpoint names: only receipts are sent now (older checkpoints may name others, which the counters cannot settle). */
-export type DocKind = 'receipt' | 'non-fiscal' | 'report' | 'command';
-
 /**
  * The version of this driver's checkpoint shape: the factory's `checkpointVersion`, which the core
  * keeps in every checkpoint's envelope (`{driver, version, data}`) and checks before handing one
