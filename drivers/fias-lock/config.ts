@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { isIpLiteral, isLoopbackHost, normalizeAddress } from '../../src/transport/tcp-listener.js';
+import { isLoopback } from '../../src/loopback.js';
+import { isIpLiteral, normalizeAddress } from '../../src/transport/tcp-listener.js';
 import type { DepartureTimeFormat } from './time.js';
 
 /**
@@ -66,7 +67,7 @@ export const FiasLockOptionsSchema = z
   })
   .superRefine((o, ctx) => {
     const servers = o.lockServer ?? ['127.0.0.1'];
-    if (isLoopbackHost(o.host) && servers.some((s) => !isLoopbackHost(s))) {
+    if (isLoopback(o.host) && servers.some((s) => !isLoopback(s))) {
       ctx.addIssue({
         code: 'custom',
         path: ['host'],

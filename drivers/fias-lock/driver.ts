@@ -1,6 +1,7 @@
 import type { KeyJobData } from '../../src/connector/model.js';
 import { KeyProtocolCheck } from '../../src/drivers-api/key-protocol.js';
 import { keysForRoomsWords, keysUnreadableWords, roomsWords } from '../../src/drivers-api/messages.js';
+import { statusOrUnavailable } from '../../src/drivers-api/status.js';
 import type {
   DeviceStatus,
   Driver,
@@ -147,14 +148,16 @@ export class FiasLockDriver implements Driver {
   }
 
   status(): DeviceStatus {
-    return linkStatus({
-      options: this.options,
-      endpoint: this.endpoint?.state,
-      active: this.active,
-      keysCut: this.keysCut,
-      lastKey: this.lastKey,
-      lastProblem: this.lastProblem,
-    });
+    return statusOrUnavailable(() =>
+      linkStatus({
+        options: this.options,
+        endpoint: this.endpoint?.state,
+        active: this.active,
+        keysCut: this.keysCut,
+        lastKey: this.lastKey,
+        lastProblem: this.lastProblem,
+      }),
+    );
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,8 @@ import { Backoff } from '../../src/backoff.js';
 import type { Clock } from '../../src/clock.js';
 import { AgentError, isAgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
+import { Mutex } from '../../src/mutex.js';
+import { runPeriodically } from '../../src/periodic.js';
 import { type AcceptedPeer, TcpListener } from '../../src/transport/tcp-listener.js';
 import { type FiasLockOptions, listenAddress } from './config.js';
 import { FiasLink } from './link.js';
@@ -90,7 +92,7 @@ export class FiasEndpoint {
   readonly address: string;
   private readonly listener: TcpListener;
   private current: FiasLink | undefined;
-  private readonly turns = new Map<string, Promise<void>>();
+  private readonly turns = new Map<string, Mutex>();
   private readonly lifetime = new AbortController();
   private rebinding = false;
   private released = false;
@@ -213,20 +215,13 @@ export class FiasEndpoint {
   }
 
   /** Runs `use` when the requests queued before it for the same workstation and encoder are done. */
-  async turn<T>(key: string, use: () => Promise<T>): Promise<T> {
-    const previous = this.turns.get(key) ?? Promise.resolve();
-    let release = () => {};
-    const mine = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    this.turns.set(key, mine);
-    try {
-      await previous;
-      return await use();
-    } finally {
-      release();
-      if (this.turns.get(key) === mine) this.turns.delete(key);
+  turn<T>(key: string, use: () => Promise<T>): Promise<T> {
+    let mutex = this.turns.get(key);
+    if (!mutex) {
+      mutex = new Mutex();
+      this.turns.set(key, mutex);
     }
+    return mutex.run(use);
   }
 
   /** One device lets go; the last one ends the link (LE) and closes the port. */
@@ -302,23 +297,23 @@ export class FiasEndpoint {
     if (this.rebinding || this.released) return;
     this.rebinding = true;
     const delays = new Backoff({ minMs: this.options.rebindMinMs, maxMs: this.options.rebindMaxMs });
-    const signal = this.lifetime.signal;
-    void (async () => {
-      try {
-        while (!signal.aborted && !this.listener.listening) {
-          await this.ctx.clock.sleep(delays.next(), signal);
-          try {
-            await this.listener.listen();
-            this.bindProblem = undefined;
-          } catch (error) {
-            this.ctx.log.debug('FIAS: the port is still taken', { at: this.address, error: String(error) });
-          }
-        }
-      } catch {
-        // released
-      } finally {
-        this.rebinding = false;
-      }
-    })();
+    const bound = new AbortController();
+    void runPeriodically(
+      async () => {
+        await this.listener.listen();
+        this.bindProblem = undefined;
+        bound.abort();
+      },
+      {
+        clock: this.ctx.clock,
+        signal: AbortSignal.any([this.lifetime.signal, bound.signal]),
+        intervalMs: () => delays.next(),
+        firstRun: 'after-interval',
+        onError: (error) =>
+          this.ctx.log.debug('FIAS: the port is still taken', { at: this.address, error: String(error) }),
+      },
+    ).finally(() => {
+      this.rebinding = false;
+    });
   }
 }

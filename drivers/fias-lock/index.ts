@@ -1,7 +1,7 @@
 import { networkInterfaces } from 'node:os';
 import type { DiscoveryReport, DriverFactory } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
-import { isLoopbackHost } from '../../src/transport/tcp-listener.js';
+import { isLoopback } from '../../src/loopback.js';
 import { type FiasLockOptions, FiasLockOptionsSchema, listenAddress } from './config.js';
 import { FiasLockDriver } from './driver.js';
 
@@ -19,7 +19,7 @@ export const fiasLockFactory: DriverFactory<FiasLockOptions> = {
   configSchema: FiasLockOptionsSchema,
   create: (options, ctx) => new FiasLockDriver(options, ctx),
   simulate: async (options, device) => {
-    if (!isLoopbackHost(options.host) || options.lockServers.some((s) => !isLoopbackHost(s))) {
+    if (!isLoopback(options.host) || options.lockServers.some((s) => !isLoopback(s))) {
       throw new AgentError(
         'CONFIG_INVALID',
         `${device.name}: a simulated FIAS lock server needs host and lockServer on loopback, e.g. host 127.0.0.1, port ${SUGGESTED_PORT}`,

@@ -2,6 +2,7 @@ import type { Clock } from '../../src/clock.js';
 import { AgentError, isAgentError } from '../../src/errors.js';
 import { Listeners } from '../../src/listeners.js';
 import type { Logger } from '../../src/log.js';
+import { runPeriodically } from '../../src/periodic.js';
 import type { Transport } from '../../src/transport/types.js';
 import { encodeRecord, type FiasRecord, fieldOf, RecordDecoder, record, showRecord } from './records.js';
 import { stamp } from './time.js';
@@ -423,23 +424,25 @@ export class FiasLink {
   /** The agent's alive check: LA after `aliveCheckMs` of silence, never while a key is awaited. */
   private async aliveChecks(): Promise<void> {
     const { clock, aliveCheckMs, aliveTimeoutMs } = this.options;
-    const signal = this.lifetime.signal;
-    try {
-      for (;;) {
-        const quietFor = clock.now() - this.heardAt;
-        await clock.sleep(Math.max(1, aliveCheckMs - quietFor), signal);
-        if (this.current !== 'alive' || this.waiters.size > 0) continue;
-        if (clock.now() - this.heardAt < aliveCheckMs) continue;
+    await runPeriodically(
+      async (signal) => {
+        if (this.current !== 'alive' || this.waiters.size > 0) return;
+        if (clock.now() - this.heardAt < aliveCheckMs) return;
         const askedAt = clock.now();
         this.send('LA', {});
         await clock.sleep(aliveTimeoutMs, signal);
         if (this.current === 'alive' && this.heardAt < askedAt && this.waiters.size === 0) {
           this.finish(`no answer to the link alive check within ${aliveTimeoutMs} ms`);
-          return;
         }
-      }
-    } catch {
-      // the link ended
-    }
+      },
+      {
+        clock,
+        signal: this.lifetime.signal,
+        // Next check when the link will have been silent for `aliveCheckMs`.
+        intervalMs: () => Math.max(1, aliveCheckMs - (clock.now() - this.heardAt)),
+        firstRun: 'after-interval',
+        onError: () => undefined,
+      },
+    );
   }
 }

@@ -46,12 +46,6 @@ export function normalizeAddress(address: string): string {
   return mapped ? (mapped[1] as string) : a;
 }
 
-/** True for 127.0.0.0/8, ::1 and `localhost`. */
-export function isLoopbackHost(host: string): boolean {
-  const h = normalizeAddress(host.replace(/^\[|\]$/g, ''));
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
-}
-
 /** An accepted socket as a Transport (the connection exists already: `open()` only checks it). */
 class AcceptedSocket extends LinkEvents implements Transport {
   readonly kind = 'tcp' as const;
