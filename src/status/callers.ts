@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
-import { isLoopback } from '../config.js';
+import { isLoopback } from '../loopback.js';
 import { isLoopbackHostHeader, parseCookies, safeEqual } from './access.js';
 import type { Actor } from './local-actions.js';
 import { tokenActorOf } from './local-actions.js';
@@ -87,7 +87,7 @@ export function accessOf(path: string): Access {
 
 /** True for a loopback peer that addressed the request to a loopback name (no DNS rebinding). */
 export function isLocalAndAddressedLocally(ip: string | undefined, hostHeader: string | undefined): boolean {
-  return ip !== undefined && isLoopback(ip.replace(/^::ffff:/, '')) && isLoopbackHostHeader(hostHeader);
+  return ip !== undefined && isLoopback(ip) && isLoopbackHostHeader(hostHeader);
 }
 
 /** The decision for one request: `ok`, or why not. */

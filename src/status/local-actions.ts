@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import { type Clock, systemClock } from '../clock.js';
-import { isLoopback } from '../config.js';
 import { isAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { isLoopback } from '../loopback.js';
 import type { MessageRenderer } from '../messages/render.js';
 import { pageMessages } from './messages.js';
 
@@ -58,7 +58,7 @@ export interface Actor {
 /** Who sent a request with the status token: from this PC or from elsewhere, and the address. */
 export function tokenActorOf(address: string | undefined): Actor {
   const from = address ?? 'unknown';
-  const local = address !== undefined && isLoopback(address.replace(/^::ffff:/, ''));
+  const local = address !== undefined && isLoopback(address);
   return { who: local ? 'local-with-token' : 'remote-with-token', from };
 }
 
