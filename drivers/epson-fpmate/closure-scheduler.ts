@@ -1,8 +1,10 @@
 import type { Clock } from '../../src/clock.js';
 import type { Logger } from '../../src/log.js';
+import { english } from '../../src/messages/render.js';
 import { latestOccurrence, nextOccurrence } from './closure-time.js';
 import type { DailyClosureOptions } from './config.js';
 import type { ClosureRecord, FiscalState, ScheduledClosure } from './fiscal-state.js';
+import { epsonClosure as c } from './messages-results.js';
 
 const HOUR = 3_600_000;
 /** The loop never sleeps longer than this, so a changed system clock is noticed within a minute. */
@@ -98,7 +100,7 @@ export class ClosureScheduler {
         date: occurrence.date,
         status: 'not-run',
         attempts: 0,
-        detail: 'the agent was not running',
+        detail: c.agentNotRunning(),
       });
       return next;
     }
@@ -109,7 +111,7 @@ export class ClosureScheduler {
         date: occurrence.date,
         status: ranThen ? 'missed' : 'not-run',
         attempts: mine?.attempts ?? 0,
-        detail: mine?.detail ?? (ranThen ? 'not attempted' : 'the agent was not running'),
+        detail: mine?.detail ?? (ranThen ? c.notAttempted() : c.agentNotRunning()),
         ...(mine?.lastAttemptAt !== undefined ? { lastAttemptAt: mine.lastAttemptAt } : {}),
       });
       return next;
@@ -130,7 +132,11 @@ export class ClosureScheduler {
       lastAttemptAt: clock.now(),
       detail: outcome.detail,
     });
-    this.d.log.info('daily closure attempt ended', { date: occurrence.date, status, detail: outcome.detail });
+    this.d.log.info('daily closure attempt ended', {
+      date: occurrence.date,
+      status,
+      detail: english(outcome.detail),
+    });
     return clock.now();
   }
 }

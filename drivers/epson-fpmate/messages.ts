@@ -1,5 +1,10 @@
 import { defineMessages } from '../../src/messages/catalogue.js';
 import type { Message, MessageArg } from '../../src/messages/message.js';
+import { serialWords } from './messages-results.js';
+// The family's other catalogues load with this one (`drivers/index.ts` imports this file), so a
+// Note or a fact of this driver renders wherever the registry is loaded.
+import './messages-facts.js';
+import './messages-refusals.js';
 
 /**
  * What a receptionist reads (the platform's Notes, the status page) about the fiscal work of
@@ -165,7 +170,10 @@ const m = defineMessages('epson', {
     en: '{count, plural, one {# daily file has} other {# daily files have}} been waiting {hours, plural, one {# hour} other {# hours}} to be sent to the tax agency: check the printer’s internet connection.',
     it: '{count, plural, one {# file giornaliero attende} other {# file giornalieri attendono}} da {hours, plural, one {# ora} other {# ore}} l’invio all’Agenzia delle Entrate: controllare la connessione internet della stampante.',
   },
-  lastActionFact: { en: '{action} at {at}: {notes}', it: '{action} alle {at}: {notes}' },
+  lastActionFact: {
+    en: '{action, select, void {void at {at}} other {action at {at}}}: {notes}',
+    it: '{action, select, void {annullo del {at}} other {operazione del {at}}}: {notes}',
+  },
   waitingForClosure: {
     en: 'The printer is waiting for the daily closure (Z report): it refuses receipts until it is done.',
     it: 'La stampante attende la chiusura giornaliera (rapporto Z): rifiuta gli scontrini finché non è eseguita.',
@@ -232,29 +240,32 @@ export const fiscalNotes = {
   /** A receipt's Notes, then that the agent closed the day first. */
   closedThenPrinted: (notes: MessageArg, z: number | undefined) =>
     z === undefined ? m.closedThenPrinted({ notes }) : m.closedThenPrintedZ({ notes, z }),
-  xReportPrinted: (serial: string) => m.xReportPrinted({ serial }),
-  zReportPrinted: (serial: string, z: number | undefined, verified: boolean): Message => {
-    const done = z === undefined ? m.zReportPrinted({ serial }) : m.zReportPrintedNumber({ serial, z });
+  xReportPrinted: (serial: MessageArg) => m.xReportPrinted({ serial }),
+  zReportPrinted: (serial: string | undefined, z: number | undefined, verified: boolean): Message => {
+    const rt = serialWords(serial);
+    const done =
+      z === undefined ? m.zReportPrinted({ serial: rt }) : m.zReportPrintedNumber({ serial: rt, z });
     return verified ? done : m.fromStateAfterLostAnswer({ sentence: done });
   },
   zReportSkipped: () => m.zReportSkipped(),
   reportFailed: (what: 'Z report' | 'X report', why: MessageArg) =>
     what === 'Z report' ? m.zReportFailed({ why }) : m.xReportFailed({ why }),
-  unreachable: (reason: string) => m.unreachable({ reason }),
+  unreachable: (reason: MessageArg) => m.unreachable({ reason }),
   reportUnknown: (what: 'Z report' | 'X report') =>
     what === 'Z report' ? m.zReportUnknown() : m.xReportUnknown(),
   dayOpenLong: (hours: number, at: string | undefined) =>
     at ? m.dayOpenLongAt({ hours, at }) : m.dayOpenLong({ hours }),
   dayOpenUnknownAge: () => m.dayOpenUnknownAge(),
-  closureFailed: (when: string, why: MessageArg) => m.closureFailed({ when, why }),
-  closureMissed: (when: string) => m.closureMissed({ when }),
+  closureFailed: (when: MessageArg, why: MessageArg) => m.closureFailed({ when, why }),
+  closureMissed: (when: MessageArg) => m.closureMissed({ when }),
   closureUnknown: () => m.closureUnknown(),
-  rtNotInService: (state: string) => m.rtNotInService({ state }),
+  rtNotInService: (state: MessageArg) => m.rtNotInService({ state }),
   fiscalMemoryNotInService: () => m.fiscalMemoryNotInService(),
   filesWaiting: (count: number, hours: number) => m.filesWaiting({ count, hours }),
   waitingForClosure: () => m.waitingForClosure(),
   /** The status page's fact: the last device action, when, and its Notes. */
-  lastActionFact: (action: string, at: string, notes: MessageArg) => m.lastActionFact({ action, at, notes }),
+  lastActionFact: (action: string, at: MessageArg, notes: MessageArg) =>
+    m.lastActionFact({ action, at, notes }),
   lastActionUnknown: (what: 'void' | 'report') => (what === 'void' ? m.voidUnknown() : m.reportLastUnknown()),
 };
 
