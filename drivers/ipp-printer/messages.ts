@@ -248,6 +248,13 @@ export const ippMessages = defineMessages('ipp', {
   noAnswerInTime: { en: 'no answer in time', it: 'nessuna risposta in tempo' },
   unreachable: { en: 'unreachable', it: 'irraggiungibile' },
   noSuchQueue: { en: 'no such queue', it: 'coda inesistente' },
+  connectionBroken: { en: 'connection broken', it: 'connessione interrotta' },
+  webServerAnswered: {
+    en: 'its web server answered HTTP {status}',
+    it: 'il suo server web ha risposto HTTP {status}',
+  },
+  /** The printer's own words (its `status-message`, else the IPP status keyword), as it said them. */
+  printerAnswered: { en: 'the printer answered “{words}”', it: 'la stampante ha risposto “{words}”' },
   stateIdle: { en: 'idle', it: 'inattiva' },
   stateProcessing: { en: 'printing', it: 'in stampa' },
   stateStopped: { en: 'stopped', it: 'ferma' },
@@ -390,5 +397,18 @@ export const ippLabels = defineMessages('label.ipp-printer', {
   pages: { en: 'Pages', it: 'Pagine' },
   impressionsCompleted: { en: 'Pages printed', it: 'Pagine stampate' },
   jobState: { en: 'Job state', it: 'Stato del lavoro' },
+  /** One printer's state on the page's card, keyed `printerState:<its name>` (see `labelFor`). */
+  printerState: { en: 'Printer {name}', it: 'Stampante {name}' },
   unconfirmed: { en: 'Unconfirmed', it: 'Non confermato' },
+});
+
+/** An IPP job's `job-state` as the page's result detail says it (RFC 8011 §5.3.7). */
+export const ippJobStates = defineMessages('ipp.jobState', {
+  pending: { en: 'waiting', it: 'in attesa' },
+  pendingHeld: { en: 'held', it: 'trattenuto' },
+  processing: { en: 'printing', it: 'in stampa' },
+  processingStopped: { en: 'stopped', it: 'fermo' },
+  canceled: { en: 'cancelled', it: 'annullato' },
+  aborted: { en: 'aborted by the printer', it: 'interrotto dalla stampante' },
+  completed: { en: 'completed', it: 'completato' },
 });

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { FiscalJobData } from '../../src/connector/model.js';
+import type { sharedLabels } from '../../src/drivers-api/messages.js';
 import type {
-  DeviceStatus,
   Driver,
   DriverContext,
   DriverFactory,
   ExecuteContext,
+  FactsOf,
   Job,
   JobResult,
   Reconciliation,
@@ -13,7 +14,7 @@ import type {
 import { AgentError } from '../../src/errors.js';
 import { base64Length } from '../../src/transport/base64.js';
 import type { LedgerEntry } from './ledger.js';
-import { simMessages } from './messages.js';
+import { type simFiscalLabels, simMessages } from './messages.js';
 import { type SimOptions, SimOptionsSchema, scriptFor, simulatedWork } from './script.js';
 import { SimDriver } from './sim-driver.js';
 
@@ -95,7 +96,9 @@ class SimFiscalDriver extends SimDriver implements Driver {
     return { outcome: 'not-done' };
   }
 
-  protected facts(): DeviceStatus['facts'] {
+  protected readonly staffFacts = ['printed'];
+
+  protected facts(): FactsOf<typeof sharedLabels & typeof simFiscalLabels> {
     return { serial: this.serial, printed: this.ledger.count('receipt') };
   }
 

@@ -172,6 +172,7 @@ export const pageMessages = defineMessages('page', {
   labelType: { en: 'Type', it: 'Tipo' },
   labelLastContact: { en: 'Last contact', it: 'Ultimo contatto' },
   labelQueue: { en: 'Queue', it: 'Coda' },
+  technicalDetails: { en: 'Technical details', it: 'Dettagli tecnici' },
   queueWorkingOn: { en: 'working on', it: 'sta eseguendo' },
   queueIdle: { en: 'idle', it: 'libero' },
   queueWaiting: { en: '{count} waiting', it: '{count} in attesa' },

@@ -23,7 +23,7 @@ describe('ipp-printer driver against the IPP printer simulator', () => {
     const status = r.driver.status();
     expect(status.connected).toBe(true);
     expect(words(status.summary)).toBe('ready (idle, 0 jobs queued)');
-    expect(words(status.facts[`printer ${PRINTER}`] as Message)).toBe('idle, 0 jobs queued');
+    expect(words(status.facts[`printerState:${PRINTER}`] as Message)).toBe('idle, 0 jobs queued');
     expect(status.warnings.map(words)).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { saltoEncoderFactory } from '../../../drivers/salto-encoder/index.js';
-import { saltoMessages } from '../../../drivers/salto-encoder/messages.js';
+import { saltoMessages, saltoTransportWords } from '../../../drivers/salto-encoder/messages.js';
 import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
 import { keysForRoomsWords } from '../../../src/drivers-api/messages.js';
 import { AgentError } from '../../../src/errors.js';
@@ -43,7 +43,7 @@ describe('salto-encoder over memory: link life', () => {
     expect(driver.status()).toMatchObject({
       connected: true,
       summary: saltoMessages.ready(),
-      facts: { transport: 'memory' },
+      facts: { transport: saltoTransportWords.memory() },
     });
     await driver.close();
     await driver.close();
