@@ -3,6 +3,7 @@ import type { Message, MessageArg } from '../../src/messages/message.js';
 import { serialWords } from './messages-results.js';
 // The family's other catalogues load with this one (`drivers/index.ts` imports this file), so a
 // Note or a fact of this driver renders wherever the registry is loaded.
+import './messages-describe.js';
 import './messages-facts.js';
 import './messages-refusals.js';
 

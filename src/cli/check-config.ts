@@ -1,8 +1,9 @@
-import { type Config, formatIssues, loadConfig, resolveSecrets } from '../config.js';
+import { type Config, formatIssues, loadConfig, localeOf, resolveSecrets } from '../config.js';
 import { listedTypeFits } from '../connector/model.js';
 import type { DriverRegistry } from '../drivers-api/types.js';
 import { AgentError } from '../errors.js';
 import { createLogger } from '../log.js';
+import { type MessageRenderer, messageRenderer } from '../messages/render.js';
 import { type CliIo, line } from './io.js';
 import { oneShotClient } from './platform.js';
 
@@ -19,7 +20,8 @@ export async function checkConfigCommand(
 ): Promise<number> {
   const config = loadConfig(opts.config);
   const problems = await checkDevices(config, registry);
-  for (const text of await describeDevices(config, registry)) line(io.stdout, text);
+  const say = messageRenderer(localeOf(config, io.env), config.timezone);
+  for (const text of await describeDevices(config, registry, say)) line(io.stdout, text);
   const secretsList: string[] = [];
   let secrets: ReturnType<typeof resolveSecrets> | undefined;
   if (config.simulator?.enabled) {
@@ -67,17 +69,22 @@ export async function checkConfigCommand(
 }
 
 /**
- * What each device's valid options mean, in the driver's words (`DriverFactory.describe`): for a
- * fiscal printer, every department with its VAT rate or nature, the payment map, the closure.
+ * What each device's valid options mean, in the driver's words (`DriverFactory.describe`) and the
+ * configured language: for a fiscal printer, every department with its VAT rate or nature, the
+ * payment map, the closure. Each line starts with the device's place in the file.
  */
-export async function describeDevices(config: Config, registry: DriverRegistry): Promise<string[]> {
+export async function describeDevices(
+  config: Config,
+  registry: DriverRegistry,
+  say: MessageRenderer = messageRenderer('en'),
+): Promise<string[]> {
   const out: string[] = [];
   for (const [index, device] of config.devices.entries()) {
     const factory = await registry.get(device.driver)?.();
     const parsed = factory?.configSchema.safeParse(device.options);
     if (!factory?.describe || !parsed?.success) continue;
     for (const text of factory.describe(parsed.data))
-      out.push(`devices[${index}] ${device.name ?? device.id}: ${text}`);
+      out.push(`devices[${index}] ${device.name ?? device.id}: ${say.render(text)}`);
   }
   return out;
 }

@@ -148,7 +148,7 @@ export function judgeDevice(
     ...(status ? { facts: status.facts } : {}),
   };
   const details = [say.render(m.deviceFacts({ type: device.type, driver: device.driver, source }))];
-  const facts = status ? formatFacts(status.facts) : '';
+  const facts = status ? formatFacts(status.facts, device.driver, say, Date.now()) : '';
   if (facts) details.push(facts);
   if (openError || !status?.connected) {
     const summary = openError

@@ -73,9 +73,10 @@ export interface DriverFactory<C = unknown> {
   discover?(ctx: DiscoveryContext): Promise<DiscoveryReport>;
   /**
    * Optional, for `frontdesk-agent check-config`: what these (already validated) options mean, one
-   * line each, in words IT checks against the device ("department 1: VAT 22 %"). Never throws.
+   * message each, in words IT checks against the device ("department 1: VAT 22 %"), printed in the
+   * configured language. Never throws.
    */
-  describe?(config: C): string[];
+  describe?(config: C): Message[];
 }
 
 export interface DiscoveryContext {

@@ -50,7 +50,7 @@ describe('device verdicts', () => {
     expect(ready).toMatchObject({
       status: 'ok',
       summary: 'ready',
-      details: ['FiscalMachine, driver x, s', 'a: 1'],
+      details: ['FiscalMachine, driver x, s', 'A: 1'],
     });
     const warned = judgeDevice(
       device,
