@@ -384,6 +384,8 @@ export const ippFormats = defineMessages('ippFormat', {
   pwg: { en: 'PWG raster', it: 'PWG raster' },
   urf: { en: 'Apple raster', it: 'Apple raster' },
   pcl: { en: 'PCL', it: 'PCL' },
+  /** A format the driver has no name for: its MIME type as the platform gave it ("image/tiff"). */
+  other: { en: '{mime}', it: '{mime}' },
 });
 
 /** Labels of the office printer's facts and details (see `src/drivers-api/messages.ts`). */
