@@ -46,7 +46,7 @@ export const epsonFiscalLabels = defineMessages('label.epson-fpmate', {
   rtMainStatus: { en: 'RT main status code', it: 'Codice di stato principale RT' },
   rtSubStatus: { en: 'RT sub-status code', it: 'Codice di sottostato RT' },
   fiscalMemory: { en: 'Fiscal memory', it: 'Memoria fiscale' },
-  filesToSendSince: { en: 'Daily files waiting since', it: 'File giornalieri in attesa dal' },
+  filesToSendSince: { en: 'Daily files waiting since', it: 'File giornalieri in attesa da' },
   filesToSendAgeHours: { en: 'Daily files waiting (hours)', it: 'Ore di attesa dei file giornalieri' },
   waitingForClosure: { en: 'Waiting for the daily closure', it: 'In attesa della chiusura giornaliera' },
   fiscalDayOpenSince: { en: 'Fiscal day open since', it: 'Inizio della giornata fiscale' },
