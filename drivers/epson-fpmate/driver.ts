@@ -11,6 +11,8 @@ import type {
 } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
+import { Mutex } from '../../src/mutex.js';
+import { runPeriodically } from '../../src/periodic.js';
 import type { HttpClient, HttpTlsOptions } from '../../src/transport/http.js';
 import { httpTlsOptions } from '../../src/transport/tls-config.js';
 import { type ActionHost, epsonActions } from './actions.js';
@@ -21,7 +23,7 @@ import { FiscalState } from './fiscal-state.js';
 import { fiscalStatus } from './fiscal-status.js';
 import { printPlanned, type WorkDeps } from './fiscal-work.js';
 import { fpmateEndpoint } from './http.js';
-import { Mutex, PrinterLink } from './link.js';
+import { PrinterLink } from './link.js';
 import { epsonRefusals } from './messages-refusals.js';
 import { epsonResults } from './messages-results.js';
 import { fiscalData, PrinterMemory, planJob } from './plan.js';
@@ -395,17 +397,15 @@ export class EpsonFpmateDriver implements Driver {
     this.background = controller;
     if (this.scheduler) void this.scheduler.run(controller.signal);
     if (this.options.statusIntervalMs === 0) return;
-    const loop = async () => {
-      while (!controller.signal.aborted) {
-        const delay = this.board.isConnected() ? this.options.statusIntervalMs : this.options.statusRetryMs;
-        try {
-          await this.ctx.clock.sleep(delay, controller.signal);
-        } catch {
-          return;
-        }
-        await this.mutex.run(() => this.refresh(controller.signal)).catch(() => undefined);
-      }
-    };
-    void loop();
+    void runPeriodically(() => this.mutex.run(() => this.refresh(controller.signal)), {
+      clock: this.ctx.clock,
+      signal: controller.signal,
+      intervalMs: () =>
+        this.board.isConnected() ? this.options.statusIntervalMs : this.options.statusRetryMs,
+      firstRun: 'after-interval',
+      // A printer that does not answer is on the status board already (`refresh` records it);
+      // the next poll tries again.
+      onError: () => undefined,
+    });
   }
 }

@@ -15,7 +15,14 @@ import { epsonAnswers } from './messages.js';
 import { epsonResults, serialWords } from './messages-results.js';
 import type { Plan, PrinterMemory } from './plan.js';
 import { decodePrinterStatus, docLabel } from './protocol.js';
-import { type Baseline, type Decision, decide, doneCheckpoint, type SendingCheckpoint } from './recovery.js';
+import {
+  type Baseline,
+  CHECKPOINT_VERSION,
+  type Decision,
+  decide,
+  doneCheckpoint,
+  type SendingCheckpoint,
+} from './recovery.js';
 import { documentResult, type PrintedReceipt, printedFromAnswer, receiptResult } from './results.js';
 import type { StatusBoard } from './status.js';
 import { type FpmateResponse, parseFpmateResponse } from './xml-response.js';
@@ -135,7 +142,7 @@ export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext)
   let lostResends = 0;
   for (;;) {
     const checkpoint: SendingCheckpoint = {
-      v: 1,
+      v: CHECKPOINT_VERSION,
       phase: 'sending',
       kind: plan.kind,
       label: plan.label,

@@ -1,5 +1,6 @@
 import type { DriverFactory } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import { isLoopback } from '../../src/loopback.js';
 import { type SaltoEncoderOptions, SaltoEncoderOptionsSchema } from './config.js';
 import { SaltoEncoderDriver } from './driver.js';
 
@@ -14,15 +15,14 @@ export const saltoEncoderFactory: DriverFactory<SaltoEncoderOptions> = {
   configSchema: SaltoEncoderOptionsSchema,
   create: (options, ctx) => new SaltoEncoderDriver(options, ctx),
   simulate: async (options, device) => {
-    if (options.transport !== 'tcp' || !options.host || !/^(127\.|localhost$)/.test(options.host)) {
+    if (options.transport !== 'tcp' || !options.host || !isLoopback(options.host)) {
       throw new AgentError(
         'CONFIG_INVALID',
         `${device.name}: a simulated encoder needs transport tcp on a loopback host, e.g. 127.0.0.1:9100`,
       );
     }
     // The simulator is loaded only in simulate mode: an agent driving a real encoder never holds it.
-    const { EncoderSimulator } = await import('./simulator.js');
-    const { startEncoderTcpServer } = await import('./simulator-tcp.js');
+    const { EncoderSimulator, startEncoderTcpServer } = await import('./simulator/index.js');
     const sim = new EncoderSimulator({ log: device.log });
     const server = await startEncoderTcpServer(sim, { host: options.host, port: options.port ?? 0 });
     return {
@@ -34,4 +34,4 @@ export const saltoEncoderFactory: DriverFactory<SaltoEncoderOptions> = {
 
 export type { SaltoEncoderOptions } from './config.js';
 export { SaltoEncoderOptionsSchema } from './config.js';
-export type { EncodedCard, EncoderBehaviour, EncoderSimulatorOptions } from './simulator.js';
+export type { EncodedCard, EncoderBehaviour, EncoderSimulatorOptions } from './simulator/index.js';

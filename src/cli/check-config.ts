@@ -1,10 +1,11 @@
-import { type Config, formatIssues, loadConfig, localeOf, resolveSecrets } from '../config.js';
+import { type Config, loadConfig, localeOf, resolveSecrets } from '../config.js';
 import { listedTypeFits } from '../connector/model.js';
 import type { DriverRegistry } from '../drivers-api/types.js';
 import { AgentError } from '../errors.js';
 import { createLogger } from '../log.js';
 import type { Message } from '../messages/message.js';
 import { type MessageRenderer, messageRenderer } from '../messages/render.js';
+import { formatIssues } from '../zod-issues.js';
 import { type CliIo, line } from './io.js';
 import { checkConfigMessages as m } from './messages.js';
 import { oneShotClient } from './platform.js';

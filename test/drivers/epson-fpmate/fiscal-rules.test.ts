@@ -21,7 +21,7 @@ import {
   checkCodiceFiscale,
   checkLotteryCode,
   checkPartitaIva,
-} from '../../../drivers/epson-fpmate/simulator-codes.js';
+} from '../../../drivers/epson-fpmate/simulator/codes.js';
 import { PaymentSchema } from '../../../src/connector/wire.js';
 import type { Message } from '../../../src/messages/message.js';
 import { english, messageRenderer } from '../../../src/messages/render.js';

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { saltoEncoderFactory } from '../../../drivers/salto-encoder/index.js';
 import { saltoMessages, saltoTransportWords } from '../../../drivers/salto-encoder/messages.js';
-import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
+import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator/index.js';
 import { keysForRoomsWords } from '../../../src/drivers-api/messages.js';
 import { AgentError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log.js';
 import type { Message } from '../../../src/messages/message.js';
 import { english, messageRenderer } from '../../../src/messages/render.js';
 import { createTransportFactory } from '../../../src/transport/factory.js';
-import { MemoryHub } from '../../../src/transport/memory.js';
+import { MemoryHub } from '../../../src/transport/testing/memory.js';
 import { testDriverContext } from '../../helpers/driver-context.js';
 import { eventually } from '../../helpers/eventually.js';
 import { encoderContract } from './contract.js';
