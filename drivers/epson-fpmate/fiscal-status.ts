@@ -4,8 +4,8 @@ import { nextOccurrence } from './closure-time.js';
 import type { DailyClosureOptions } from './config.js';
 import type { ClosureRecord, FiscalState } from './fiscal-state.js';
 import { fiscalNotes } from './messages.js';
-import { epsonFactWords as f } from './messages-facts.js';
 import { epsonClosure as c } from './messages-results.js';
+import { epsonFactWords as f } from './messages-status.js';
 import type { PrinterFacts, RtState } from './status.js';
 
 /**

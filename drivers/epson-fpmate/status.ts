@@ -5,8 +5,12 @@ import type { DeviceStatus, FactsOf } from '../../src/drivers-api/types.js';
 import type { AgentError } from '../../src/errors.js';
 import type { Message, MessageArg } from '../../src/messages/message.js';
 import { reasonWords } from './http.js';
-import { epsonStatusWords as w } from './messages.js';
-import { type epsonFiscalLabels, type epsonPrinterLabels, epsonFactWords as f } from './messages-facts.js';
+import {
+  type epsonFiscalLabels,
+  type epsonPrinterLabels,
+  epsonFactWords as f,
+  epsonStatusWords as w,
+} from './messages-status.js';
 import {
   type DecodedPrinterStatus,
   type DocumentState,

@@ -1,5 +1,74 @@
 import { defineMessages } from '../../src/messages/catalogue.js';
 
+/** The fiscal printer's status for the page and `doctor` (`status.ts`): its summary and warnings. */
+export const epsonStatusWords = defineMessages('epson.status', {
+  paperLow: {
+    en: 'Paper is running low: have a new roll ready.',
+    it: 'La carta sta finendo: tenere pronto un rotolo nuovo.',
+  },
+  offLine: {
+    en: 'The printer is off line: close the cover or replace the paper roll.',
+    it: 'La stampante è fuori linea: chiudere il coperchio o sostituire il rotolo di carta.',
+  },
+  journalNearlyFull: {
+    en: 'The electronic journal is nearly full: call the printer’s technician.',
+    it: 'Il giornale elettronico è quasi pieno: chiamare il tecnico della stampante.',
+  },
+  journalFull: {
+    en: 'The electronic journal is full: the printer cannot print receipts.',
+    it: 'Il giornale elettronico è pieno: la stampante non può stampare scontrini.',
+  },
+  filesRejected: {
+    en: '{count, plural, one {# daily file} other {# daily files}} rejected by the tax agency: call the technician.',
+    it: '{count, plural, one {# file giornaliero rifiutato} other {# file giornalieri rifiutati}} dall’Agenzia delle Entrate: chiamare il tecnico.',
+  },
+  oldFilesToSend: {
+    en: '{count, plural, one {# old daily file} other {# old daily files}} not yet sent to the tax agency: check the printer’s network.',
+    it: '{count, plural, one {# vecchio file giornaliero non ancora inviato} other {# vecchi file giornalieri non ancora inviati}} all’Agenzia delle Entrate: controllare la rete della stampante.',
+  },
+  trainingMode: {
+    en: 'The printer is in training mode: its receipts are not fiscal.',
+    it: 'La stampante è in modalità formazione: i suoi scontrini non sono fiscali.',
+  },
+  certificateExpiresDevice: {
+    en: 'The RT device certificate expires on {date}: call the technician.',
+    it: 'Il certificato del dispositivo RT scade il {date}: chiamare il tecnico.',
+  },
+  certificateExpiresTaxAgency: {
+    en: 'The RT tax agency certificate expires on {date}: call the technician.',
+    it: 'Il certificato dell’Agenzia delle Entrate dell’RT scade il {date}: chiamare il tecnico.',
+  },
+  refusesReceipts: {
+    en: 'The printer refuses receipts: the daily closure (Z report) may be overdue.',
+    it: 'La stampante rifiuta gli scontrini: la chiusura giornaliera (rapporto Z) potrebbe essere scaduta.',
+  },
+  lastFailedPaper: {
+    en: 'The last receipt failed: paper out or cover open.',
+    it: 'L’ultimo scontrino non è riuscito: carta finita o coperchio aperto.',
+  },
+  outcomeUnknown: {
+    en: 'A receipt’s outcome is unknown: check the printer’s last receipt.',
+    it: 'L’esito di uno scontrino è sconosciuto: controllare l’ultimo scontrino della stampante.',
+  },
+  noAddressYet: {
+    en: 'waiting for the first command to learn the printer’s address',
+    it: 'in attesa del primo comando per conoscere l’indirizzo della stampante',
+  },
+  notContacted: { en: 'not contacted yet', it: 'non ancora contattata' },
+  unreachable: {
+    en: 'unreachable ({reason}) — check power and network',
+    it: 'non raggiungibile ({reason}): controllare alimentazione e rete',
+  },
+  noAnswer: { en: 'no answer', it: 'nessuna risposta' },
+  offLineSummary: {
+    en: 'off line: cover open or paper out',
+    it: 'fuori linea: coperchio aperto o carta finita',
+  },
+  journalFullSummary: { en: 'electronic journal full', it: 'giornale elettronico pieno' },
+  readyPaperLow: { en: 'ready, paper low', it: 'pronta, carta in esaurimento' },
+  ready: { en: 'ready', it: 'pronta' },
+});
+
 /**
  * The fiscal printer's facts on the status page (`DeviceStatus.facts`) and its receipts' result
  * details, by label (`label.epson-fpmate.<key>`, see `src/drivers-api/messages.ts`) and, for the
