@@ -114,7 +114,7 @@ describe.skipIf(!available)('status page of the running agent in Italian, in Chr
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, locale: 'it-IT' });
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(daemon.statusUrl());
+    await page.goto(await daemon.loginUrl());
     const card = page.locator(`article.device[data-device-id="${EPSON_DEVICE.id}"]`);
     const fact = (key: string) => card.locator(`dd[data-fact="${key}"]`);
     await eventually('the printer’s paper on its card', async () => (await fact('paper').count()) === 1);
