@@ -4,7 +4,6 @@ import { dirname, resolve } from 'node:path';
 import { createDevices, startDeviceSimulators } from './agent/drivers.js';
 import { platformReader } from './agent/platform-reader.js';
 import { assertKeyCutter, createStatusSource, type EventBus } from './agent/status-source.js';
-import type { StatusSource } from './agent-api.js';
 import { type Clock, systemClock } from './clock.js';
 import {
   createEngine,
@@ -26,6 +25,7 @@ import { messageRenderer } from './messages/render.js';
 import type { PlatformSimulator } from './simulator/index.js';
 import { EscapedFaults, type EscapeOrigin } from './status/escaped-faults.js';
 import { createMetrics, loopLag, type RunningStatusServer, startStatusServer } from './status/index.js';
+import type { StatusSource } from './status-model.js';
 import { createTransportFactory } from './transport/factory.js';
 import { agentVersion, clientName } from './version.js';
 

@@ -1,11 +1,3 @@
-import type {
-  AgentEvent,
-  AgentSnapshot,
-  DeviceActionInfo,
-  Health,
-  PlatformSnapshot,
-  StatusSource,
-} from '../agent-api.js';
 import type { Clock } from '../clock.js';
 import type { Engine, EngineDevice } from '../commands/index.js';
 import { safeReason } from '../commands/notes.js';
@@ -18,6 +10,14 @@ import type { Listeners } from '../listeners.js';
 import type { Message } from '../messages/message.js';
 import { pageMessages } from '../status/messages.js';
 import { describeRateLimit } from '../status/render-overview.js';
+import type {
+  AgentEvent,
+  AgentSnapshot,
+  DeviceActionInfo,
+  Health,
+  PlatformSnapshot,
+  StatusSource,
+} from '../status-model.js';
 
 /**
  * The agent's events for the page and metrics: synchronous; a broken subscriber (a closed SSE

@@ -1,5 +1,4 @@
 import { createDevices, startDeviceSimulators } from '../agent/drivers.js';
-import type { AgentSnapshot, Health } from '../agent-api.js';
 import { systemClock } from '../clock.js';
 import { openJournal } from '../commands/journal.js';
 import type { Config, DeviceConfig } from '../config.js';
@@ -14,6 +13,7 @@ import { AgentError, toAgentError } from '../errors.js';
 import { createMemoryLogger } from '../log.js';
 import { readMessage } from '../messages/message.js';
 import { type MessageRenderer, messageRenderer } from '../messages/render.js';
+import type { AgentSnapshot, Health } from '../status-model.js';
 import { createTransportFactory } from '../transport/factory.js';
 import { createHttpClient } from '../transport/http.js';
 import { type Check, formatFacts } from './doctor-report.js';

@@ -1,4 +1,3 @@
-import type { AgentEvent } from '../agent-api.js';
 import type { Clock } from '../clock.js';
 import type { PlatformCommand } from '../connector/model.js';
 import type { Job, JobResult, Reconciliation } from '../drivers-api/types.js';
@@ -6,6 +5,7 @@ import { AgentError, toAgentError } from '../errors.js';
 import { errorFields, type Logger } from '../log.js';
 import { type Message, readMessage } from '../messages/message.js';
 import { english } from '../messages/render.js';
+import type { AgentEvent } from '../status-model.js';
 import { openCheckpoint, sealCheckpoint } from './checkpoint.js';
 import type { Journal } from './journal.js';
 import type { CommandRecord, ReportedResult } from './journal-records.js';

@@ -1,7 +1,7 @@
-import type { AgentEvent, AgentSnapshot, CommandSummary } from '../agent-api.js';
 import { AgentError } from '../errors.js';
 import { errorFields } from '../log.js';
 import { messageRenderer } from '../messages/render.js';
+import type { AgentEvent, AgentSnapshot, CommandSummary } from '../status-model.js';
 import { EffectExecutor } from './executor.js';
 import { Intake } from './intake.js';
 import { Lifecycle } from './lifecycle.js';

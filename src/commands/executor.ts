@@ -1,7 +1,7 @@
-import type { AgentEvent } from '../agent-api.js';
 import type { Clock } from '../clock.js';
 import { AgentError, toAgentError } from '../errors.js';
 import { errorFields, type Logger } from '../log.js';
+import type { AgentEvent } from '../status-model.js';
 import { type ActiveJob, DeviceCalls, newJob } from './device-calls.js';
 import type { Journal } from './journal.js';
 import type { Applied, ApplyOptions, Lifecycle } from './lifecycle.js';

@@ -1,4 +1,4 @@
-import type { AgentSnapshot, CommandSummary } from '../agent-api.js';
+import type { AgentSnapshot, CommandSummary } from '../status-model.js';
 import type { CommandRecord, Outcome } from './journal-records.js';
 import { type Db, sqlList } from './journal-schema.js';
 import { ACTIVE_PHASES, TERMINAL_PHASES } from './phases.js';

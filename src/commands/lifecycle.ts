@@ -1,8 +1,8 @@
-import type { AgentEvent } from '../agent-api.js';
 import type { Clock } from '../clock.js';
 import type { PlatformCommand } from '../connector/model.js';
 import type { Logger } from '../log.js';
 import type { MessageRenderer } from '../messages/render.js';
+import type { AgentEvent } from '../status-model.js';
 import type { Journal } from './journal.js';
 import type { NewCommand } from './journal-records.js';
 import { type Effect, type MachineEvent, type RetryPolicy, transition } from './machine.js';

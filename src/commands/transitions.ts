@@ -1,8 +1,8 @@
-import type { AgentEvent } from '../agent-api.js';
 import type { PlatformCommand } from '../connector/model.js';
 import { type CommandState, TERMINAL_STATES } from '../connector/wire.js';
 import type { SerializedError } from '../errors.js';
 import type { Message } from '../messages/message.js';
+import type { AgentEvent } from '../status-model.js';
 import type { CommandPatch, Outcome } from './journal-records.js';
 import type { Effect, MachineEvent, MachineState } from './machine.js';
 import {

@@ -1,10 +1,10 @@
-import type { AgentEvent, AgentSnapshot, CommandSummary, DeviceSnapshot } from '../agent-api.js';
 import type { Clock } from '../clock.js';
 import type { ConnectorApi } from '../connector/api.js';
 import type { CommandSocket } from '../connector/socket-api.js';
 import type { DeviceType, Driver } from '../drivers-api/types.js';
 import type { Logger } from '../log.js';
 import type { MessageRenderer } from '../messages/render.js';
+import type { AgentEvent, AgentSnapshot, CommandSummary, DeviceSnapshot } from '../status-model.js';
 import type { Journal } from './journal.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './machine.js';
 import type { OutboxTuning } from './outbox-delivery.js';

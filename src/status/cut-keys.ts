@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { StatusSource } from '../agent-api.js';
 import { errorCodeNote, isAgentError, isErrorCode } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Message } from '../messages/message.js';
 import type { MessageRenderer } from '../messages/render.js';
+import type { StatusSource } from '../status-model.js';
 import { formRefusal, wantsJson } from './access.js';
 import { ActionLimited, actorOf, type LocalActions, replyLimited } from './local-actions.js';
 import { pageMessages } from './messages.js';

@@ -1,7 +1,7 @@
 /**
  * Operating the agent: the local status page (with live updates and the Cut keys form),
  * `/status.json`, `/healthz`, `/metrics`, and the systemd notification protocol with its watchdog.
- * Everything here sees the running agent only as a `StatusSource` (`src/agent-api.ts`).
+ * Everything here sees the running agent only as a `StatusSource` (`src/status-model.ts`).
  */
 
 export { eventLoopLagProbe, LAG_RESOLUTION_MS, type LagProbe, type LoopLag, loopLag } from './loop-lag.js';

@@ -1,6 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { AgentEvent, AgentSnapshot } from '../agent-api.js';
 import { TERMINAL_STATES } from '../connector/wire.js';
+import type { AgentEvent, AgentSnapshot } from '../status-model.js';
 import { numericFacts } from './device-facts.js';
 import { type LoopLag, loopLag } from './loop-lag.js';
 

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { StatusSource } from '../agent-api.js';
 import type { Clock } from '../clock.js';
 import { isLoopback } from '../config.js';
 import { AgentError } from '../errors.js';
@@ -10,6 +9,7 @@ import { errorFields, type Logger } from '../log.js';
 import type { Locale } from '../messages/catalogue.js';
 import { readMessage } from '../messages/message.js';
 import { english, messageRenderer } from '../messages/render.js';
+import type { StatusSource } from '../status-model.js';
 import {
   hasAccess,
   isLoopbackHostHeader,

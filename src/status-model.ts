@@ -6,8 +6,11 @@ import type { SerializedError } from './errors.js';
 import type { Message } from './messages/message.js';
 
 /**
- * What the running agent shows of itself: the status page, `/status.json`, `/healthz` and
- * `/metrics` are built from these types only, so they can be tested with a fake source.
+ * The status page's view model: what the running agent shows of itself. The status page,
+ * `/status.json`, `/healthz` and `/metrics` are built from these types only, so they can be tested
+ * with a fake source; the engine speaks them (its `AgentEvent`s, `CommandSummary`) so the page
+ * needs nothing of the engine's insides. Plain types on a low floor: the engine, the page and the
+ * command line all import them, and they import nothing above the driver contract.
  */
 
 /** A command as the page shows it. */
