@@ -13,13 +13,13 @@ import { judgeRefusedUpdate } from './refused-update.js';
 import type { RereadDeps } from './reread.js';
 import { confirmRestore } from './restore-confirm.js';
 import {
+  commandRetryPolicyOf,
   DEFAULT_TUNING,
   type DeviceQueueState,
   type Engine,
   type EngineOptions,
   type EngineTuning,
   type PlatformActivity,
-  retryPolicyOf,
 } from './types.js';
 
 const DAY = 86_400_000;
@@ -80,7 +80,7 @@ class CommandEngine implements Engine {
       outbox: this.outbox,
       clock,
       log,
-      policy: retryPolicyOf(tuning),
+      policy: commandRetryPolicyOf(tuning),
       notesIn,
     });
     const executor = new EffectExecutor({

@@ -5,7 +5,7 @@ import type { MessageRenderer } from '../messages/render.js';
 import type { AgentEvent } from '../status-model.js';
 import type { Journal } from './journal.js';
 import type { NewCommand } from './journal-records.js';
-import { type Effect, type MachineEvent, type RetryPolicy, transition } from './machine.js';
+import { type CommandRetryPolicy, type Effect, type MachineEvent, transition } from './machine.js';
 import type { OutboxQueue } from './outbox-queue.js';
 import { INITIAL_STATE, type MachineState } from './phases.js';
 import { patchFor, type TransitionFacts, transitionEvents } from './transitions.js';
@@ -42,7 +42,7 @@ export interface LifecycleDeps {
   outbox: OutboxQueue;
   clock: Clock;
   log: Logger;
-  policy: RetryPolicy;
+  policy: CommandRetryPolicy;
   /** Renders Notes in the language the platform's users read, as they are queued for it. */
   notesIn: MessageRenderer;
 }

@@ -22,8 +22,12 @@ export { INITIAL_STATE, type MachineState, PHASES, type Phase } from './phases.j
 /** Device errors worth another try, but only while nothing may have reached the device. */
 export const RETRYABLE_DEVICE_CODES: readonly string[] = ['DEVICE_BUSY', 'DEVICE_UNAVAILABLE'];
 
-/** How the machine retries; the engine builds it from its tuning. */
-export interface RetryPolicy {
+/**
+ * How the command machine retries a command (its device calls and its re-read before start); the
+ * engine builds it from its tuning. Not the connector's `RetryPolicy` (`src/connector/retry.ts`),
+ * which retries one platform request.
+ */
+export interface CommandRetryPolicy {
   /** Device retries: a busy or unavailable device before anything was sent, and a failed reconcile. */
   device: { maxRetries: number; delay: BackoffRange };
   /**
@@ -33,7 +37,7 @@ export interface RetryPolicy {
   reread: { delay: BackoffRange; authPauseMs: number };
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+export const DEFAULT_COMMAND_RETRY_POLICY: CommandRetryPolicy = {
   device: { maxRetries: 3, delay: { minMs: 2000, maxMs: Number.POSITIVE_INFINITY } },
   reread: { delay: { minMs: 1000, maxMs: 30_000 }, authPauseMs: 5 * 60_000 },
 };
@@ -111,7 +115,7 @@ export type Transition = { ok: true; state: MachineState; effects: Effect[] } | 
 type Handler<E extends EventType> = (
   state: MachineState,
   event: Extract<MachineEvent, { type: E }>,
-  policy: RetryPolicy,
+  policy: CommandRetryPolicy,
 ) => Transition;
 /** A cell of the table: a handler, or the reason the pair can never legitimately happen. */
 type Cell<E extends EventType> = Handler<E> | { rejected: string };
@@ -166,13 +170,13 @@ const finishWith = (s: MachineState, state: 'Processed' | 'Error', notes: Messag
   to(s, { phase: 'finished', state }, [{ type: 'report', state, notes }]);
 
 /** The next device retry after `retriesUsed`, or undefined when none is left. */
-function deviceRetry(retriesUsed: number, policy: RetryPolicy): Retry | undefined {
+function deviceRetry(retriesUsed: number, policy: CommandRetryPolicy): Retry | undefined {
   if (retriesUsed >= policy.device.maxRetries) return undefined;
   return { retry: retriesUsed + 1, delayMs: backoffCeiling(retriesUsed, policy.device.delay) };
 }
 
 /** A re-read that could not reach the platform is tried again, for as long as it takes. */
-function rereadRetry(e: Extract<MachineEvent, { type: 'rereadFailed' }>, policy: RetryPolicy): Retry {
+function rereadRetry(e: Extract<MachineEvent, { type: 'rereadFailed' }>, policy: CommandRetryPolicy): Retry {
   const { delay, authPauseMs } = policy.reread;
   const delayMs = e.error.code === 'PLATFORM_AUTH' ? authPauseMs : backoffCeiling(e.failures, delay);
   return { retry: e.failures + 1, delayMs };
@@ -335,7 +339,7 @@ export const EVENT_TYPES = Object.keys(TABLE.new) as readonly EventType[];
 export function transition(
   state: MachineState,
   event: MachineEvent,
-  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+  policy: CommandRetryPolicy = DEFAULT_COMMAND_RETRY_POLICY,
 ): Transition {
   const cell = TABLE[state.phase][event.type] as Cell<EventType>;
   if ('rejected' in cell) return { ok: false, reason: `${event.type} in ${state.phase}: ${cell.rejected}` };

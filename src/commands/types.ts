@@ -6,7 +6,7 @@ import type { Logger } from '../log.js';
 import type { MessageRenderer } from '../messages/render.js';
 import type { AgentEvent, AgentSnapshot, CommandSummary, DeviceSnapshot } from '../status-model.js';
 import type { Journal } from './journal.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './machine.js';
+import { type CommandRetryPolicy, DEFAULT_COMMAND_RETRY_POLICY } from './machine.js';
 import type { OutboxTuning } from './outbox-delivery.js';
 
 /** A configured device with its driver, as the engine drives it. */
@@ -67,12 +67,12 @@ export interface EngineTuning {
 export const DEFAULT_TUNING: EngineTuning = {
   debounceMs: 0,
   progressIntervalMs: 1000,
-  maxDeviceRetries: DEFAULT_RETRY_POLICY.device.maxRetries,
-  deviceRetryBaseMs: DEFAULT_RETRY_POLICY.device.delay.minMs,
-  rereadRetryBaseMs: DEFAULT_RETRY_POLICY.reread.delay.minMs,
-  rereadRetryMaxMs: DEFAULT_RETRY_POLICY.reread.delay.maxMs,
+  maxDeviceRetries: DEFAULT_COMMAND_RETRY_POLICY.device.maxRetries,
+  deviceRetryBaseMs: DEFAULT_COMMAND_RETRY_POLICY.device.delay.minMs,
+  rereadRetryBaseMs: DEFAULT_COMMAND_RETRY_POLICY.reread.delay.minMs,
+  rereadRetryMaxMs: DEFAULT_COMMAND_RETRY_POLICY.reread.delay.maxMs,
   startCheckFreshMs: 1000,
-  authPauseMs: DEFAULT_RETRY_POLICY.reread.authPauseMs,
+  authPauseMs: DEFAULT_COMMAND_RETRY_POLICY.reread.authPauseMs,
   retentionDays: 30,
   pruneEveryMs: 3_600_000,
   abortGraceMs: 2000,
@@ -81,11 +81,11 @@ export const DEFAULT_TUNING: EngineTuning = {
 };
 
 /** The machine's retry decisions, as the tuning sets them. */
-export function retryPolicyOf(tuning: EngineTuning): RetryPolicy {
+export function commandRetryPolicyOf(tuning: EngineTuning): CommandRetryPolicy {
   return {
     device: {
       maxRetries: tuning.maxDeviceRetries,
-      delay: { minMs: tuning.deviceRetryBaseMs, maxMs: DEFAULT_RETRY_POLICY.device.delay.maxMs },
+      delay: { minMs: tuning.deviceRetryBaseMs, maxMs: DEFAULT_COMMAND_RETRY_POLICY.device.delay.maxMs },
     },
     reread: {
       delay: { minMs: tuning.rereadRetryBaseMs, maxMs: tuning.rereadRetryMaxMs },
