@@ -23,9 +23,9 @@ import { Listeners } from './listeners.js';
 import { errorFields, type Logger } from './log.js';
 import { messageRenderer } from './messages/render.js';
 import type { PlatformSimulator } from './simulator/index.js';
-import { EscapedFaults, type EscapeOrigin } from './status/escaped-faults.js';
-import { createMetrics, loopLag, type RunningStatusServer, startStatusServer } from './status/index.js';
+import { createMetrics, type RunningStatusServer, startStatusServer } from './status/index.js';
 import type { StatusSource } from './status-model.js';
+import { EscapedFaults, type EscapeOrigin, loopLag } from './supervision/index.js';
 import { createTransportFactory } from './transport/factory.js';
 import { agentVersion, clientName } from './version.js';
 
@@ -64,7 +64,7 @@ export interface Agent {
   /**
    * An error escaped every handler (the process-level guard in `src/main.ts`): logged as one
    * line, the component it came from restarted when its stack tells, `/healthz` 503 for a while;
-   * when it keeps happening `alive()` turns false (see `src/status/escaped-faults.ts`).
+   * when it keeps happening `alive()` turns false (see `src/supervision/escaped-faults.ts`).
    */
   reportEscaped(error: unknown, origin: EscapeOrigin): void;
 }

@@ -36,11 +36,11 @@ export interface StatusSourceParts {
   socket: CommandSocket | undefined;
   devices: readonly EngineDevice[];
   bus: EventBus;
-  /** Current event-loop delay in ms (`src/status/loop-lag.ts`). */
+  /** Current event-loop delay in ms (`src/supervision/loop-lag.ts`). */
   loopLagMs: () => number;
   /** Epoch ms of the last successful journal write probe, and its error if the last one failed. */
   journalHealth: () => { ok: boolean; error?: string };
-  /** Errors that escaped every handler recently (`src/status/escaped-faults.ts`). */
+  /** Errors that escaped every handler recently (`src/supervision/escaped-faults.ts`). */
   faultReasons: () => Message[];
   /** The platform counts as "answering" if it answered within this window. */
   platformSilenceMs: number;

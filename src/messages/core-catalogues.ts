@@ -9,6 +9,7 @@ import '../commands/messages.js';
 import '../connector/messages.js';
 import '../drivers-api/messages.js';
 import '../status/messages.js';
+import '../supervision/messages.js';
 import '../transport/messages.js';
 import './core.js';
 import './error-codes.js';

@@ -4,7 +4,7 @@ import { AgentError } from '../../src/errors.js';
 import { createMemoryLogger } from '../../src/log.js';
 import { textMessage } from '../../src/messages/message.js';
 import { english } from '../../src/messages/render.js';
-import { EscapedFaults, stackFiles } from '../../src/status/escaped-faults.js';
+import { EscapedFaults, stackFiles } from '../../src/supervision/escaped-faults.js';
 
 const TOKEN = 'ACCESS-TOKEN-SECRET-42';
 

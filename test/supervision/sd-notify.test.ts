@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../src/log.js';
-import { createNotifier, formatNotifyMessage } from '../../src/status/sd-notify.js';
+import { createNotifier, formatNotifyMessage } from '../../src/supervision/sd-notify.js';
 import { eventually } from '../helpers/eventually.js';
 import { findExecutable, requireTool } from '../helpers/tools.js';
 import { type FakeNotifySocket, fakeNotifySocket } from './notify-socket.js';

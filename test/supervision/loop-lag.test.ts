@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLoopLag, type LagTimer, loopLag } from '../../src/status/loop-lag.js';
+import { createLoopLag, type LagTimer, loopLag } from '../../src/supervision/loop-lag.js';
 
 /** A probe on a hand-driven clock: `run(ms)` is a timer tick that fires `ms` after the last one. */
 function manual(resolutionMs: number) {

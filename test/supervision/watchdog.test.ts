@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Clock, ManualClock } from '../../src/clock.js';
 import { createMemoryLogger } from '../../src/log.js';
-import { createNotifier } from '../../src/status/sd-notify.js';
+import { createNotifier } from '../../src/supervision/sd-notify.js';
 import {
   eventLoopLagProbe,
   type LagProbe,
   startWatchdog,
   type Watchdog,
   watchdogInterval,
-} from '../../src/status/watchdog.js';
+} from '../../src/supervision/watchdog.js';
 import { eventually } from '../helpers/eventually.js';
 import { type FakeNotifySocket, fakeNotifySocket } from './notify-socket.js';
 

@@ -3,7 +3,7 @@ import { toAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Message } from '../messages/message.js';
 import { sourceMappedStack } from '../stack-map.js';
-import { pageMessages } from './messages.js';
+import { supervisionMessages } from './messages.js';
 
 /**
  * The process-level guard's memory: errors that escaped every handler (`uncaughtException`,
@@ -149,7 +149,7 @@ export class EscapedFaults {
     // The fault itself stays as the log has it (English, for IT): code, message, where.
     const fault = `${last.code}: ${last.message}${last.where ? ` at ${last.where}` : ''}${restarted}`;
     return [
-      pageMessages.healthEscaped({
+      supervisionMessages.healthEscaped({
         ago: { ms: now - last.at },
         fault,
         count: this.inWindow(),
