@@ -5,6 +5,7 @@ import { createDevices, startDeviceSimulators } from './agent/drivers.js';
 import { platformReader } from './agent/platform-reader.js';
 import { assertKeyCutter, createStatusSource, type EventBus } from './agent/status-source.js';
 import { type Clock, systemClock } from './clock.js';
+import type { Journal } from './commands/index.js';
 import {
   createEngine,
   type Engine,
@@ -12,7 +13,6 @@ import {
   type EngineTuning,
   openJournal,
 } from './commands/index.js';
-import type { Journal } from './commands/journal.js';
 import { type Config, localeOf, type Secrets } from './config.js';
 import { type ConnectorClient, createConnectorClient } from './connector/client.js';
 import { enterpriseForWrite } from './connector/enterprise.js';

@@ -9,7 +9,8 @@
  * floor: it imports nothing of the parts that speak through it.
  */
 import './cli/messages.js';
-import './commands/messages.js';
+// The engine's sentences (`commands/rules/messages.ts`), through the engine's front file.
+import './commands/index.js';
 import './connector/messages.js';
 import './drivers-api/messages.js';
 import './messages/core.js';

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { Engine, EngineDevice } from '../commands/index.js';
-import { safeReason } from '../commands/notes.js';
+import { safeReason } from '../commands/index.js';
 import type { ConnectorClient } from '../connector/client.js';
 import type { CommandSocket } from '../connector/socket-api.js';
 import { deviceMessages } from '../drivers-api/messages.js';

@@ -1,4 +1,4 @@
-import { stateWord } from '../commands/messages.js';
+import { stateWord } from '../commands/index.js';
 import { type Config, loadConfig, localeOf, readTokenFile, resolveSecrets } from '../config.js';
 import { enterpriseForWrite } from '../connector/enterprise.js';
 import { ConnectorSocket } from '../connector/websocket.js';

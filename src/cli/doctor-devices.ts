@@ -1,6 +1,6 @@
 import { createDevices, startDeviceSimulators } from '../agent/drivers.js';
 import { systemClock } from '../clock.js';
-import { openJournal } from '../commands/journal.js';
+import { openJournal } from '../commands/index.js';
 import type { Config, DeviceConfig } from '../config.js';
 import type {
   DeviceStatus,

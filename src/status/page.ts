@@ -1,4 +1,4 @@
-import { stateWord } from '../commands/messages.js';
+import { stateWord } from '../commands/index.js';
 import { COMMAND_STATES } from '../connector/wire.js';
 import type { Locale } from '../messages/catalogue.js';
 import { type MessageRenderer, messageRenderer } from '../messages/render.js';

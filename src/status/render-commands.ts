@@ -1,4 +1,4 @@
-import { stateWord } from '../commands/messages.js';
+import { stateWord } from '../commands/index.js';
 import type { CommandState } from '../connector/wire.js';
 import { isMessage, type Message, type MessageArg, readMessage } from '../messages/message.js';
 import type { MessageRenderer } from '../messages/render.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Coalesced } from '../../src/commands/coalesced.js';
+import { Coalesced } from '../../src/commands/intake/coalesced.js';
 
 describe('a coalesced task', () => {
   it('runs one more pass for any number of calls during a pass, and none once stopped', async () => {

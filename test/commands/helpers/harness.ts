@@ -1,6 +1,6 @@
 import { ManualClock } from '../../../src/clock.js';
 import { createEngine } from '../../../src/commands/engine.js';
-import { type Journal, openJournal } from '../../../src/commands/journal.js';
+import { type Journal, openJournal } from '../../../src/commands/journal/journal.js';
 import type { Engine, EngineDevice, EngineTuning } from '../../../src/commands/types.js';
 import { createMemoryLogger } from '../../../src/log.js';
 import type { AgentEvent } from '../../../src/status-model.js';
