@@ -6,7 +6,6 @@
 export { createEngine } from './engine.js';
 export {
   Journal,
-  type JournalOptions,
   type OutboxItem,
   openJournal,
   SCHEMA_VERSION,
@@ -18,7 +17,6 @@ export {
   DEFAULT_COMMAND_RETRY_POLICY,
   type Effect,
   type EventType,
-  engineMessages,
   errorNotes,
   INITIAL_STATE,
   type MachineEvent,

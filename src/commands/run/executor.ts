@@ -13,12 +13,13 @@ import { StartHolds } from './start-hold.js';
 import type { DeviceQueueState, EngineDevice, OutboxWriter, RunTuning } from './types.js';
 
 /**
- * Step 2 of every event: carries out what the lifecycle decided and wrote. Owns the per-device
- * queues and the device turns: a queue's worker is `turn`, which re-reads the command (the start
- * check), executes or reconciles it through `DeviceCalls`, and feeds each outcome back through
- * `apply` until the machine asks nothing more of the device. Effects that need no device are
- * performed at once: enqueue/dequeue (queues), abort (the running job's signal), and a wake-up of
- * the outbox delivery when the transition wrote updates. Then the transition's AgentEvents go out.
+ * The second half of every event: carries out what the lifecycle decided and wrote. Owns the
+ * per-device queues and the device turns: a queue's worker is `turn`, which re-reads the command
+ * (the start check), executes or reconciles it through `DeviceCalls`, and feeds each outcome back
+ * through `apply` until the machine asks nothing more of the device. Effects that need no device
+ * are performed at once: enqueue/dequeue (queues), abort (the running job's signal), and a wake-up
+ * of the outbox delivery when the transition wrote updates. Then the transition's AgentEvents go
+ * out.
  */
 
 /** Effects that need the device; performed inside the command's turn, one at a time. */

@@ -19,10 +19,10 @@ import {
 import type { OutboxWriter } from './types.js';
 
 /**
- * Step 1 of every event: load the command's state from the journal, let the machine decide
+ * The first half of every event: load the command's state from the journal, let the machine decide
  * (`transition`), and write the new state together with its outbox updates in one transaction.
- * Nothing here performs an effect: the executor does, once the write is committed (so a state is
- * on disk before anyone hears of it).
+ * Nothing here performs an effect: the executor does, once the write is committed (so a state is on
+ * disk before anyone hears of it).
  */
 
 export interface ApplyOptions {
