@@ -1,7 +1,6 @@
-import { type FpmateSimulator, startFpmateSimulator } from '../drivers/epson-fpmate/simulator.js';
-import { startIppSimulator } from '../drivers/ipp-printer/simulator.js';
-import { EncoderSimulator } from '../drivers/salto-encoder/simulator.js';
-import { startEncoderTcpServer } from '../drivers/salto-encoder/simulator-tcp.js';
+import { type FpmateSimulator, startFpmateSimulator } from '../drivers/epson-fpmate/simulator/index.js';
+import { startIppSimulator } from '../drivers/ipp-printer/simulator/index.js';
+import { EncoderSimulator, startEncoderTcpServer } from '../drivers/salto-encoder/simulator/index.js';
 import type { CommandView, PlatformSimulator, ScenarioInput } from '../src/simulator/index.js';
 import { BENCH_TOKENS } from './world.js';
 

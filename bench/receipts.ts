@@ -1,4 +1,4 @@
-import { type FpmateSimulator, startFpmateSimulator } from '../drivers/epson-fpmate/simulator.js';
+import { type FpmateSimulator, startFpmateSimulator } from '../drivers/epson-fpmate/simulator/index.js';
 import type { CommandView, PlatformSimulator, ScenarioInput } from '../src/simulator/index.js';
 import { BENCH_TOKENS, type BenchDevice } from './world.js';
 

@@ -8,12 +8,12 @@
 #
 # Tokens are read from files or stdin, never from the command line, and are never printed.
 #
-# Only the steps that change the system run as root: the service user, copying the application
-# into /opt, the launcher, /etc, the unit and the udev rule. `npm ci` and the build (which run the
-# install scripts of every dependency) run in a scratch directory as an unprivileged build user,
-# `nobody` by default: it owns no files on the machine, so a broken or hostile install script can
-# change nothing but that scratch copy (the admin's own account, SUDO_USER, has a home directory
-# and sudo rights worth stealing).
+# Only the steps that change the system run as root: the service user, taking the built
+# application into /opt, the launcher, /etc, the unit and the udev rule. `npm ci` and the build
+# (which run the install scripts of every dependency) run in a scratch directory as a throwaway
+# user created for this install and deleted after it; root takes over their output as data and
+# never runs any of it (install-build.sh says how and why). The admin's own account (SUDO_USER)
+# was not chosen: it has a home directory and sudo rights worth stealing.
 set -euo pipefail
 umask 022
 
@@ -28,7 +28,6 @@ CLIENT_TOKEN_FILE=
 ACCESS_TOKEN_FILE=
 TOKENS_FROM_STDIN=0
 NODE_BIN=
-BUILD_USER=nobody
 
 usage() {
   cat <<EOF
@@ -41,8 +40,6 @@ Usage: $(basename "$0") [options]
   --start                    start the service even when the configuration was just created
   --no-start                 install and enable, but do not (re)start the service
   --node PATH                the node binary to run the agent with (default: node on PATH)
-  --build-user USER          the unprivileged user that runs npm ci and the build when this
-                             script runs as root (default: nobody; never root)
   --source DIR               the frontdesk-agent source tree (default: $SOURCE)
   --prefix DIR               install below DIR instead of / (system changes are then skipped)
   --dry-run                  print what would be done; change nothing
@@ -55,6 +52,8 @@ EOF
 
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
 say() { printf '==> %s\n' "$*"; }
+# shellcheck source=install-build.sh
+. "$HERE/install-build.sh"
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -65,7 +64,7 @@ while [ $# -gt 0 ]; do
     --start) START=yes; shift ;;
     --no-start) START=no; shift ;;
     --node) [ $# -ge 2 ] || die "$1 needs a path"; NODE_BIN=$2; shift 2 ;;
-    --build-user) [ $# -ge 2 ] || die "$1 needs a user"; BUILD_USER=$2; shift 2 ;;
+    --build-user) die "--build-user is gone: the build runs as a throwaway user created for this install" ;;
     --source) [ $# -ge 2 ] || die "$1 needs a directory"; SOURCE=$(cd "$2" && pwd); shift 2 ;;
     --prefix) [ $# -ge 2 ] || die "$1 needs a directory"; PREFIX=$2; shift 2 ;;
     --dry-run) DRY_RUN=1; shift ;;
@@ -155,17 +154,15 @@ case "$NODE_BIN" in
 esac
 NPM_BIN=$(command -v npm || true)
 [ -n "$NPM_BIN" ] || die "npm not found"
-# As root (and in a dry run of a live install, which needs root), npm runs as BUILD_USER.
-IS_ROOT=0
-if [ "$(id -u)" = 0 ]; then IS_ROOT=1; fi
+# As root (and in a dry run of a live install, which needs root), npm runs as a throwaway user.
 DROP=0
-if [ "$IS_ROOT" = 1 ] || { [ "$DRY_RUN" = 1 ] && [ "$LIVE" = 1 ]; }; then DROP=1; fi
+if [ "$(id -u)" = 0 ] || { [ "$DRY_RUN" = 1 ] && [ "$LIVE" = 1 ]; }; then DROP=1; fi
 if [ "$DROP" = 1 ]; then
-  BUILD_UID=$(id -u "$BUILD_USER" 2>/dev/null) || die "build user $BUILD_USER does not exist (see --build-user)"
-  BUILD_GID=$(id -g "$BUILD_USER")
-  [ "$BUILD_UID" != 0 ] || die "the build user must not be root (see --build-user)"
-  command -v setpriv >/dev/null 2>&1 || die "setpriv (util-linux) is needed to run npm as $BUILD_USER"
+  for tool in setpriv useradd userdel ps; do
+    command -v "$tool" >/dev/null 2>&1 || die "$tool is needed to run the build as a throwaway user"
+  done
 fi
+tar --version 2>/dev/null | grep -q 'GNU tar' || die "GNU tar is needed to take over the build's output"
 if [ "$BUILD" = 0 ] && [ ! -f "$SOURCE/dist/src/main.js" ]; then
   die "--skip-build: $SOURCE/dist/src/main.js is missing; run npm ci && npm run build there first"
 fi
@@ -195,9 +192,8 @@ say "installing $NAME from $SOURCE into ${PREFIX:-/} with $NODE_BIN ($("$NODE_BI
 
 # --- service user -------------------------------------------------------------------------------
 
-for group in dialout plugdev; do
-  getent group "$group" >/dev/null 2>&1 || system groupadd --system "$group"
-done
+# Its group is also the devices' group (99-frontdesk-agent.rules): no shared desktop group
+# (dialout, plugdev: the first desktop user is in them) can open the encoder.
 if id -u "$NAME" >/dev/null 2>&1; then
   say "user $NAME exists"
 else
@@ -205,40 +201,38 @@ else
     --shell /usr/sbin/nologin --comment "frontdesk-agent service" "$NAME"
 fi
 
-# --- application: build and install dependencies unprivileged, then copy into place -------------
+# --- application: built by a throwaway user, taken over by root as data (install-build.sh) -------
 
 STAGE=
-cleanup() { if [ -n "$STAGE" ]; then rm -rf "$STAGE"; fi; }
+BUILD_USER=
+SHIPPING=
+cleanup() {
+  if [ "$DRY_RUN" = 0 ] && [ "$DROP" = 1 ] && [ -n "$BUILD_USER" ]; then retire_build_user "$BUILD_USER" || true; fi
+  if [ -n "$STAGE" ]; then rm -rf "$STAGE"; fi
+  if [ -n "$SHIPPING" ]; then rm -rf "$SHIPPING"; fi
+}
 trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
 if [ "$DRY_RUN" = 1 ]; then
-  WORK=/tmp/frontdesk-agent-build.XXXXXX
+  STAGE_DIR=/tmp/frontdesk-agent-build.XXXXXX
 else
   STAGE=$(mktemp -d)
-  WORK=$STAGE
+  STAGE_DIR=$STAGE
 fi
-# builder CMD…: runs CMD as the build user, with HOME and the npm cache inside the scratch directory.
-builder() {
-  if [ "$DROP" = 1 ]; then
-    run setpriv --reuid="$BUILD_UID" --regid="$BUILD_GID" --clear-groups --no-new-privs -- \
-      env HOME="$WORK/home" npm_config_cache="$WORK/npm-cache" "$@"
-  else
-    run "$@"
-  fi
-}
-run mkdir -p "$WORK/build" "$WORK/app" "$WORK/home" "$WORK/npm-cache"
-PARTS=(package.json package-lock.json tsconfig.json tsconfig.build.json scripts src drivers config systemd README.md)
+if [ "$DROP" = 1 ]; then create_build_user; fi
+make_work_dir "$STAGE_DIR"
+build_env
+builder mkdir -p "$WORK/build" "$WORK/app" "$WORK/home" "$WORK/npm-cache" "$WORK/tmp"
 if [ "$BUILD" = 1 ]; then
-  for part in "${PARTS[@]}"; do
-    if [ -e "$SOURCE/$part" ]; then run cp -a "$SOURCE/$part" "$WORK/build/"; fi
-  done
+  feed_build "$SOURCE" "$WORK/build" package.json package-lock.json tsconfig.json tsconfig.build.json \
+    scripts src drivers config systemd README.md
 else
-  run cp -a "$SOURCE/dist" "$WORK/app/dist"
+  feed_build "$SOURCE" "$WORK/app" dist
 fi
-for part in package.json package-lock.json config systemd README.md; do
-  if [ -e "$SOURCE/$part" ]; then run cp -a "$SOURCE/$part" "$WORK/app/"; fi
-done
-if [ "$DROP" = 1 ]; then run chown -R "$BUILD_UID:$BUILD_GID" "$WORK"; fi
-if [ "$DROP" = 1 ]; then say "npm runs as $BUILD_USER (uid $BUILD_UID), not as root"; fi
+feed_build "$SOURCE" "$WORK/app" package.json package-lock.json config systemd README.md
+if [ "$DROP" = 1 ] && [ "$DRY_RUN" = 0 ]; then
+  say "npm runs as $BUILD_USER (uid $BUILD_UID), a user made for this install only, not as root"
+fi
 if [ "$BUILD" = 1 ]; then
   say "building (npm ci and npm run build in a scratch copy)"
   builder "$NPM_BIN" --prefix "$WORK/build" ci --no-audit --no-fund
@@ -249,20 +243,19 @@ fi
 builder "$NPM_BIN" --prefix "$WORK/app" pkg delete scripts.prepare
 say "installing production dependencies (npm ci --omit=dev)"
 builder "$NPM_BIN" --prefix "$WORK/app" ci --omit=dev --no-audit --no-fund
+drop_build_links "$WORK/app"
+generate_completion "$WORK/app"
 
-# As root from here: the application is copied into place, owned by root, read-only for the service.
-NEW="$OPT.new"
-run rm -rf "$NEW"
+# As root from here: the output arrives as a stream, owned by root, read-only for the service.
 run mkdir -p "$(dirname "$OPT")"
-run cp -a "$WORK/app" "$NEW"
-if [ "$LIVE" = 1 ] || [ "$IS_ROOT" = 1 ]; then run chown -R root:root "$NEW"; fi
-run chmod -R go-w,a+rX "$NEW"
-if [ -e "$OPT" ]; then
-  run rm -rf "$OPT.old"
-  run mv "$OPT" "$OPT.old"
+if [ "$DRY_RUN" = 0 ]; then SHIPPING="$OPT.new"; fi
+ship_build "$OPT"
+SHIPPING=
+if [ "$DRY_RUN" = 0 ] && [ "$DROP" = 1 ]; then
+  retire_build_user "$BUILD_USER" || die "the build user $BUILD_USER could not be retired (above)"
+  BUILD_USER=
+  say "the build user is gone, with every process it started"
 fi
-run mv "$NEW" "$OPT"
-run rm -rf "$OPT.old"
 
 run mkdir -p "$(dirname "$BIN")"
 if [ "$DRY_RUN" = 1 ]; then
@@ -274,21 +267,18 @@ else
   mv -f "$BIN.tmp" "$BIN"
 fi
 
-# --- shell completion: generated by the installed agent from its own command line ---------------
+# --- shell completion: the build's data files, installed as they are (root runs none of it) -----
 
 for shell in bash zsh; do
   case $shell in
-    bash) dest="$PREFIX/usr/share/bash-completion/completions/$NAME" ;;
-    zsh) dest="$PREFIX/usr/share/zsh/vendor-completions/_$NAME" ;;
+    bash) from="$OPT/completion/$NAME.bash" dest="$PREFIX/usr/share/bash-completion/completions/$NAME" ;;
+    zsh) from="$OPT/completion/_$NAME" dest="$PREFIX/usr/share/zsh/vendor-completions/_$NAME" ;;
   esac
-  if [ "$DRY_RUN" = 1 ]; then
-    printf 'would: write %s: %s %s completion %s\n' "$dest" "$NODE_BIN" "$OPT/dist/src/main.js" "$shell"
-  elif mkdir -p "$(dirname "$dest")" && "$NODE_BIN" "$OPT/dist/src/main.js" completion "$shell" >"$dest.tmp"; then
-    chmod 0644 "$dest.tmp"
-    mv -f "$dest.tmp" "$dest"
+  if [ "$DRY_RUN" = 1 ] || [ -f "$from" ]; then
+    run mkdir -p "$(dirname "$dest")"
+    run install -m 0644 "$from" "$dest"
   else
-    rm -f "$dest.tmp"
-    say "warning: no $shell completion installed (the agent could not print it)"
+    say "warning: no $shell completion installed (the build made none)"
   fi
 done
 
@@ -329,7 +319,8 @@ run install -m 0644 "$SOURCE/systemd/$NAME.service" "$UNIT"
 run install -m 0644 "$SOURCE/systemd/99-$NAME.rules" "$RULES"
 if command -v udevadm >/dev/null 2>&1 || [ "$DRY_RUN" = 1 ]; then
   system udevadm control --reload-rules
-  system udevadm trigger --subsystem-match=hidraw --action=add
+  # Devices already plugged in get the rules' group now (a change event re-applies owner and mode).
+  system udevadm trigger --subsystem-match=hidraw --subsystem-match=tty --action=change
 fi
 system systemctl daemon-reload
 system systemctl enable "$NAME.service"
@@ -339,12 +330,19 @@ if [ "$START" = no ]; then
 elif [ "$FRESH_CONFIG" = 1 ] && [ "$START" = auto ]; then
   say "installed and enabled, not started: the configuration is the example."
   say "edit $ETC/agent.yaml (devices, platform), check it, then start the service:"
-  printf '      sudo env CREDENTIALS_DIRECTORY=/etc/%s %s check-config --config /etc/%s/agent.yaml --online\n' "$NAME" "$NAME" "$NAME"
+  printf '      sudo %s check-config --config /etc/%s/agent.yaml --online\n' "$HERE/as-service.sh" "$NAME"
   printf '      sudo systemctl restart %s\n' "$NAME"
 else
-  say "checking the configuration"
-  system env CREDENTIALS_DIRECTORY="$ETC" "$BIN" check-config --config "$ETC/agent.yaml" ||
-    die "the configuration has problems (above); fix $ETC/agent.yaml and run this script again"
+  # As the service user with the service's credentials: root never runs the build's output.
+  say "checking the configuration (as $NAME)"
+  if [ "$LIVE" = 1 ] || [ "$DRY_RUN" = 1 ]; then
+    check=("$HERE/as-service.sh" --prefix "${PREFIX:-/}")
+    if [ "$DRY_RUN" = 1 ]; then check+=(--dry-run); fi
+    "${check[@]}" check-config --config "$ETC/agent.yaml" ||
+      die "the configuration has problems (above); fix $ETC/agent.yaml and run this script again"
+  else
+    printf 'skipped (not installing to /): checking the configuration\n'
+  fi
   say "(re)starting $NAME"
   system systemctl restart "$NAME.service" ||
     die "the service did not start; see: journalctl -u $NAME -e"

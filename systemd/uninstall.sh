@@ -7,6 +7,7 @@
 set -euo pipefail
 
 NAME=frontdesk-agent
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 PREFIX=/
 DRY_RUN=0
 PURGE=0
@@ -24,6 +25,8 @@ EOF
 
 die() { printf 'uninstall.sh: %s\n' "$*" >&2; exit 1; }
 say() { printf '==> %s\n' "$*"; }
+# shellcheck source=install-build.sh
+. "$HERE/install-build.sh"
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -76,13 +79,31 @@ remove "$PREFIX/opt/$NAME"
 remove "$PREFIX/opt/$NAME.new"
 remove "$PREFIX/opt/$NAME.old"
 system systemctl daemon-reload
-if command -v udevadm >/dev/null 2>&1 || [ "$DRY_RUN" = 1 ]; then system udevadm control --reload-rules; fi
+if command -v udevadm >/dev/null 2>&1 || [ "$DRY_RUN" = 1 ]; then
+  # Devices plugged in go back to the system's defaults (hidraw root-only, ttyUSB dialout) now.
+  system udevadm control --reload-rules
+  system udevadm trigger --subsystem-match=hidraw --subsystem-match=tty --action=change
+fi
+# Throwaway build users an interrupted install left behind (install.sh deletes its own).
+if [ "$LIVE" = 1 ]; then
+  while IFS=: read -r user _ _ _ comment _; do
+    if [[ $user == "$BUILD_USER_PREFIX"* ]] && [ "$comment" = "$BUILD_USER_COMMENT" ]; then
+      if [ "$DRY_RUN" = 1 ]; then
+        printf 'would: stop the processes of the build user %s and delete it\n' "$user"
+      else
+        if retire_build_user "$user"; then say "deleted the build user $user, left by an interrupted install"; fi
+      fi
+    fi
+  done < <(getent passwd)
+fi
 
 if [ "$PURGE" = 1 ]; then
   remove "$PREFIX/var/lib/$NAME"
   remove "$PREFIX/var/lib/private/$NAME"
   remove "$PREFIX/etc/$NAME"
   if id -u "$NAME" >/dev/null 2>&1; then system userdel "$NAME"; fi
+  # Its group is the devices' group too; userdel removes it unless USERGROUPS_ENAB is off.
+  if getent group "$NAME" >/dev/null 2>&1; then system groupdel "$NAME"; fi
   say "removed $NAME with its journal, configuration and tokens"
 else
   say "removed $NAME; kept the journal ($PREFIX/var/lib/$NAME), the configuration and tokens ($PREFIX/etc/$NAME)"

@@ -26,7 +26,7 @@ export const epsonFpmateFactory: DriverFactory<EpsonFpmateOptions> = {
         `${device.name}: a simulated printer needs options.url like http://127.0.0.1:8091`,
       );
     }
-    const { startFpmateSimulator } = await import('./simulator.js');
+    const { startFpmateSimulator } = await import('./simulator/index.js');
     // An Epson RT serial: two digits, the RT type, two letters, six digits (see last-document.ts).
     const digits =
       BigInt(`0x${createHash('sha256').update(device.id).digest('hex').slice(0, 12)}`) % 1_000_000n;

@@ -45,7 +45,7 @@ export const ippPrinterFactory: DriverFactory<IppPrinterOptions> = {
         `${device.name}: a simulated printer needs at least one entry under options.printers`,
       );
     }
-    const { startIppSimulator } = await import('./simulator.js');
+    const { startIppSimulator } = await import('./simulator/index.js');
     const started: Array<{ close(): Promise<void> }> = [];
     const described: string[] = [];
     try {

@@ -21,8 +21,7 @@ export const saltoEncoderFactory: DriverFactory<SaltoEncoderOptions> = {
       );
     }
     // The simulator is loaded only in simulate mode: an agent driving a real encoder never holds it.
-    const { EncoderSimulator } = await import('./simulator.js');
-    const { startEncoderTcpServer } = await import('./simulator-tcp.js');
+    const { EncoderSimulator, startEncoderTcpServer } = await import('./simulator/index.js');
     const sim = new EncoderSimulator({ log: device.log });
     const server = await startEncoderTcpServer(sim, { host: options.host, port: options.port ?? 0 });
     return {
@@ -34,4 +33,4 @@ export const saltoEncoderFactory: DriverFactory<SaltoEncoderOptions> = {
 
 export type { SaltoEncoderOptions } from './config.js';
 export { SaltoEncoderOptionsSchema } from './config.js';
-export type { EncodedCard, EncoderBehaviour, EncoderSimulatorOptions } from './simulator.js';
+export type { EncodedCard, EncoderBehaviour, EncoderSimulatorOptions } from './simulator/index.js';

@@ -2,14 +2,23 @@ import { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { HidModule } from './hid.js';
 import { LinkEvents } from './link-events.js';
-import type { MemoryHub } from './memory.js';
 import type { SerialPortFactory } from './serial.js';
 import type { Transport, TransportFactory, TransportSpec } from './types.js';
+
+/**
+ * Where `{type: 'memory'}` endpoints come from: named in-process links to a simulator. The factory
+ * knows only this interface; the one implementation, `MemoryHub`, is a test double and lives in
+ * `./testing/` with the other doubles, so production code never imports it.
+ */
+export interface MemoryEndpoints {
+  /** A transport for the endpoint `name`; opening it connects to whatever listens there. */
+  connect(name: string): Transport;
+}
 
 export interface TransportFactoryOptions {
   log: Logger;
   /** Named in-process endpoints for `{type: 'memory'}` (simulators); without it they never open. */
-  memory?: MemoryHub;
+  memory?: MemoryEndpoints;
   /** Replaces the node-hid loader (tests inject a fake CP2110 here). */
   loadHid?: () => Promise<HidModule>;
   /** Replaces the serialport loader (tests may inject serialport's mock). */

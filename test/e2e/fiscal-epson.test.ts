@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { type FpmateSimulator, startFpmateSimulator } from '../../drivers/epson-fpmate/simulator.js';
+import { type FpmateSimulator, startFpmateSimulator } from '../../drivers/epson-fpmate/simulator/index.js';
 import { ManualClock } from '../../src/clock.js';
 import type { CommandState } from '../../src/connector/wire.js';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';

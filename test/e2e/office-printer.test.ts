@@ -1,6 +1,6 @@
 import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IppSimulator, startIppSimulator } from '../../drivers/ipp-printer/simulator.js';
+import { type IppSimulator, startIppSimulator } from '../../drivers/ipp-printer/simulator/index.js';
 import type { CommandState } from '../../src/connector/wire.js';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
 import {

@@ -1,4 +1,4 @@
-import type { EncoderBehaviour } from '../../drivers/salto-encoder/simulator.js';
+import type { EncoderBehaviour } from '../../drivers/salto-encoder/simulator/index.js';
 import type { SimCounters } from '../../src/simulator/index.js';
 import type { DaemonHandle } from '../helpers/daemon.js';
 import { type ChaosLog, daemonReady, type QuietLock } from './chaos.js';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startFpmateSimulator } from '../../drivers/epson-fpmate/simulator.js';
+import { startFpmateSimulator } from '../../drivers/epson-fpmate/simulator/index.js';
 import { type HistoryEntry, startPlatformSimulator } from '../../src/simulator/index.js';
 import { createRng } from '../../src/simulator/rng.js';
 import { createDaemon, tempDir } from '../helpers/daemon.js';

@@ -1,7 +1,10 @@
 import { join } from 'node:path';
-import { type FpmateSimulator, startFpmateSimulator } from '../../drivers/epson-fpmate/simulator.js';
-import { EncoderSimulator } from '../../drivers/salto-encoder/simulator.js';
-import { type EncoderTcpServer, startEncoderTcpServer } from '../../drivers/salto-encoder/simulator-tcp.js';
+import { type FpmateSimulator, startFpmateSimulator } from '../../drivers/epson-fpmate/simulator/index.js';
+import {
+  EncoderSimulator,
+  type EncoderTcpServer,
+  startEncoderTcpServer,
+} from '../../drivers/salto-encoder/simulator/index.js';
 import {
   type PlatformSimulator,
   type ScenarioInput,

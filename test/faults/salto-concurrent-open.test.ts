@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { saltoEncoderFactory } from '../../drivers/salto-encoder/index.js';
-import { EncoderSimulator } from '../../drivers/salto-encoder/simulator.js';
-import { type EncoderTcpServer, startEncoderTcpServer } from '../../drivers/salto-encoder/simulator-tcp.js';
+import {
+  EncoderSimulator,
+  type EncoderTcpServer,
+  startEncoderTcpServer,
+} from '../../drivers/salto-encoder/simulator/index.js';
 import type { Driver } from '../../src/drivers-api/types.js';
 import { silentLogger } from '../../src/log.js';
 import { createTransportFactory } from '../../src/transport/factory.js';

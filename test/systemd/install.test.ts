@@ -19,13 +19,15 @@ const repo = join(import.meta.dirname, '..', '..');
 const install = join(repo, 'systemd', 'install.sh');
 const uninstall = join(repo, 'systemd', 'uninstall.sh');
 const scratch = mkdtempSync(join(tmpdir(), 'fd-install-'));
-// When the suite runs as root, install.sh runs npm as `nobody`: it must reach the stand-in npm.
+// When the suite runs as root, install.sh runs npm as a throwaway user: it must reach the stand-in npm.
 chmodSync(scratch, 0o755);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const asRoot = process.getuid?.() === 0;
-/** What install.sh puts before an npm command it runs unprivileged (when it runs as root). */
-const DROPPED =
-  'setpriv --reuid=65534 --regid=65534 --clear-groups --no-new-privs -- env HOME=\\S+ npm_config_cache=\\S+ ';
+/** The build's environment: only what install.sh hands it (PATH, HOME, TMPDIR, npm's cache, proxies). */
+const BUILD_ENV =
+  'PATH=\\S+ HOME=\\S+/work/home TMPDIR=\\S+/work/tmp npm_config_cache=\\S+/work/npm-cache (?:\\S+=\\S* )*';
+/** What install.sh puts before a command it runs as the build user (when it runs as root). */
+const DROPPED = `setpriv --reuid=frontdesk-build-XXXXXXXX --regid=frontdesk-build-XXXXXXXX --clear-groups --no-new-privs -- env -i ${BUILD_ENV}`;
 const asBuilder = asRoot ? DROPPED : '';
 
 const CLIENT = 'client-SECRET-1f2e3d4c5b6a';
@@ -104,8 +106,16 @@ describe('install.sh --dry-run', () => {
       new RegExp(`^would: ${asBuilder}\\S*npm --prefix \\S+/build ci --no-audit --no-fund$`, 'm'),
       new RegExp(`^would: ${asBuilder}\\S*npm --prefix \\S+/build run build$`, 'm'),
       new RegExp(`^would: ${asBuilder}\\S*npm --prefix \\S+/app ci --omit=dev --no-audit --no-fund$`, 'm'),
-      new RegExp(`^would: cp -a \\S+/app ${prefix}/opt/frontdesk-agent.new$`, 'm'),
-      new RegExp(`^would: mv ${prefix}/opt/frontdesk-agent.new ${prefix}/opt/frontdesk-agent$`, 'm'),
+      new RegExp(`^would: mkdir -m 0700 ${prefix}/opt/frontdesk-agent.new$`, 'm'),
+      new RegExp(
+        `^would: unpack the build user's \\S+/work/app into ${prefix}/opt/frontdesk-agent.new \\(tar --no-same-owner\\), refusing links$`,
+        'm',
+      ),
+      new RegExp(
+        `^would: find -P ${prefix}/opt/frontdesk-agent.new/app -type d -exec chmod 0755 \\\\\\{\\\\\\} \\+$`,
+        'm',
+      ),
+      new RegExp(`^would: mv ${prefix}/opt/frontdesk-agent.new/app ${prefix}/opt/frontdesk-agent$`, 'm'),
       new RegExp(
         `^would: write ${prefix}/usr/bin/frontdesk-agent: exec env ${nodeEnv()} \\S*node ${nodeFlags()} /opt/frontdesk-agent/dist/src/main.js`,
         'm',
@@ -134,6 +144,8 @@ describe('install.sh --dry-run', () => {
       /installed and enabled, not started: the configuration is the example/,
     ];
     for (const re of expected) expect(out).toMatch(re);
+    // Root never changes modes by following links, and never copies the build's tree itself.
+    expect(out).not.toMatch(/chmod -R|chown -R|cp -a \S+\/app /);
     expect(out).not.toContain(CLIENT);
     expect(out).not.toContain(ACCESS);
     expect(filesUnder(prefix)).toEqual([]);
@@ -150,16 +162,18 @@ describe('install.sh --dry-run', () => {
     expect(out).toContain(`keeping the existing configuration ${etc}/agent.yaml`);
     expect(out).toContain(`keeping the existing status page token ${etc}/status-token`);
     expect(out).not.toMatch(/write the (client|access) token/);
+    // As the service user, with a private copy of its credentials: root never runs the build's output.
     expect(out).toMatch(
       new RegExp(
-        `^would: env CREDENTIALS_DIRECTORY=${etc} ${prefix}/usr/bin/frontdesk-agent check-config --config ${etc}/agent.yaml$`,
+        `^would: setpriv --reuid=frontdesk-agent --regid=frontdesk-agent --init-groups --no-new-privs -- env -i PATH=\\S+ (?:\\S+=\\S* )*CREDENTIALS_DIRECTORY=\\S+ ${prefix}/usr/bin/frontdesk-agent check-config --config ${etc}/agent.yaml$`,
         'm',
       ),
     );
+    expect(out).not.toMatch(/^would: (?!setpriv).*check-config/m);
     expect(out).toMatch(/^would: systemctl restart frontdesk-agent.service$/m);
   });
 
-  it('of a live install runs npm ci and the build as nobody, and only the system steps as root', () => {
+  it('of a live install runs npm ci and the build as a throwaway user, and only the system steps as root', () => {
     const t = tokenFiles();
     const { status, out } = run(install, [
       '--dry-run',
@@ -172,24 +186,25 @@ describe('install.sh --dry-run', () => {
     const npmLines = out.split('\n').filter((l) => /^would: .*npm --prefix/.test(l));
     expect(npmLines).toHaveLength(4);
     for (const line of npmLines) expect(line).toMatch(new RegExp(`^would: ${DROPPED}\\S*npm --prefix`));
-    expect(out).toMatch(/^would: chown -R 65534:65534 \/tmp\/frontdesk-agent-build\.XXXXXX$/m);
-    expect(out).toMatch(/^would: chown -R root:root \/opt\/frontdesk-agent\.new$/m);
+    expect(out).toMatch(
+      /^would: useradd --system --user-group --no-create-home --home-dir \/nonexistent --shell \/usr\/sbin\/nologin --comment frontdesk-agent\\ throwaway\\ build\\ user frontdesk-build-XXXXXXXX$/m,
+    );
+    expect(out).toMatch(
+      /^would: install -d -m 0700 -o frontdesk-build-XXXXXXXX -g frontdesk-build-XXXXXXXX \/tmp\/frontdesk-agent-build\.XXXXXX\/work$/m,
+    );
     expect(out).toMatch(/^would: install -m 0644 \S+ \/etc\/systemd\/system\/frontdesk-agent\.service$/m);
     expect(out).not.toMatch(/^would: (?!setpriv).*npm /m);
-    const root = run(install, [
-      '--dry-run',
-      '--build-user',
-      'root',
-      '--client-token-file',
-      t.client,
-      '--access-token-file',
-      t.access,
-    ]);
-    expect(root.status).toBe(1);
-    expect(root.out).toContain('the build user must not be root');
-    const missing = run(install, ['--dry-run', '--build-user', 'no-such-user-4711']);
-    expect(missing.status).toBe(1);
-    expect(missing.out).toContain('build user no-such-user-4711 does not exist');
+    expect(out).not.toMatch(/chmod -R|chown -R|65534|nobody/);
+    // Devices belong to the service's own group: no shared desktop group is created or joined.
+    expect(out).not.toMatch(/dialout|plugdev/);
+    expect(out).toMatch(
+      /^would: udevadm trigger --subsystem-match=hidraw --subsystem-match=tty --action=change$/m,
+    );
+    const named = run(install, ['--dry-run', '--build-user', 'nobody']);
+    expect(named.status).toBe(1);
+    expect(named.out).toContain(
+      '--build-user is gone: the build runs as a throwaway user created for this install',
+    );
   });
 
   it('reads tokens from stdin without printing them', () => {
@@ -243,7 +258,8 @@ describe('install.sh into a temp prefix (npm replaced by a stand-in)', () => {
     expect(existsSync(join(opt, 'node_modules'))).toBe(true);
     expect(JSON.parse(readFileSync(join(opt, 'package.json'), 'utf8')).scripts.prepare).toBeUndefined();
     expect(existsSync(`${opt}.new`) || existsSync(`${opt}.old`)).toBe(false);
-    // npm (and with it every dependency's install script) never ran as root; the result is root's.
+    // npm (and with it every dependency's install script) never ran as root, nor as a user that
+    // outlives the install; the result is root's, plain files 0644/0755 and directories 0755.
     const npmCalls = readFileSync(npm.log, 'utf8').trim().split('\n');
     expect(
       npmCalls.map((l) => l.replace(/--prefix \S+\/(build|app)/, '--prefix <$1>').replace(/^uid=\d+ /, '')),
@@ -254,11 +270,24 @@ describe('install.sh into a temp prefix (npm replaced by a stand-in)', () => {
       '--prefix <app> ci --omit=dev --no-audit --no-fund',
     ]);
     if (asRoot) {
-      expect(npmCalls.every((l) => l.startsWith('uid=65534 '))).toBe(true);
-      expect(first.out).toContain('npm runs as nobody (uid 65534), not as root');
+      const uids = new Set(npmCalls.map((l) => l.split(' ')[0]));
+      expect(uids.size).toBe(1);
+      const uid = Number([...uids][0]?.slice('uid='.length));
+      expect(uid).not.toBe(0);
+      expect(uid).not.toBe(65534);
+      expect(first.out).toMatch(
+        new RegExp(
+          `npm runs as frontdesk-build-[0-9a-f]{8} \\(uid ${uid}\\), a user made for this install only`,
+        ),
+      );
+      expect(first.out).toContain('the build user is gone, with every process it started');
+      expect(spawnSync('getent', ['passwd', String(uid)]).status).not.toBe(0);
       expect(statSync(join(opt, 'node_modules')).uid).toBe(0);
       expect(statSync(join(opt, 'dist', 'src', 'main.js')).uid).toBe(0);
     }
+    expect(mode(opt)).toBe('755');
+    expect(mode(join(opt, 'dist', 'src'))).toBe('755');
+    expect(mode(join(opt, 'dist', 'src', 'main.js'))).toBe('644');
     expect(npmCalls.every((l) => !l.startsWith('uid=0 '))).toBe(true);
 
     const launcher = join(prefix, 'usr', 'bin', 'frontdesk-agent');

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { listCandidateDevices } from '../../src/transport/discovery.js';
 import { createTransportFactory, describeSpec } from '../../src/transport/factory.js';
-import { FakeCp2110 } from '../../src/transport/fake-hid.js';
-import { MemoryHub } from '../../src/transport/memory.js';
+import { FakeCp2110 } from '../../src/transport/testing/fake-hid.js';
+import { MemoryHub } from '../../src/transport/testing/memory.js';
 
 describe('createTransportFactory', () => {
   it('creates without loading anything; loads the HID code on the first open only', async () => {

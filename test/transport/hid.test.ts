@@ -5,9 +5,9 @@ import {
   reportToData,
   uartConfigReport,
 } from '../../src/transport/cp2110.js';
-import { FakeCp2110 } from '../../src/transport/fake-hid.js';
 import { HidTransport } from '../../src/transport/hid.js';
 import { transportMessages } from '../../src/transport/messages.js';
+import { FakeCp2110 } from '../../src/transport/testing/fake-hid.js';
 
 const spec = { type: 'hid' as const, vendorId: 0x10c4, productId: 0xea80, baudRate: 9600 };
 const tick = () => new Promise((r) => setImmediate(r));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryPair, MemoryHub } from '../../src/transport/memory.js';
+import { createMemoryPair, MemoryHub } from '../../src/transport/testing/memory.js';
 import type { Transport } from '../../src/transport/types.js';
 
 function collect(t: Transport): { data: Buffer[]; closes: Array<Error | undefined> } {

@@ -5,7 +5,7 @@ import {
   scheduledInstant,
 } from '../../../drivers/epson-fpmate/closure-time.js';
 import { epsonFpmateFactory } from '../../../drivers/epson-fpmate/index.js';
-import { type FpmateSimulator, startFpmateSimulator } from '../../../drivers/epson-fpmate/simulator.js';
+import { type FpmateSimulator, startFpmateSimulator } from '../../../drivers/epson-fpmate/simulator/index.js';
 import { ManualClock } from '../../../src/clock.js';
 import type { Driver, DriverContext } from '../../../src/drivers-api/types.js';
 import { createHttpClient, type HttpClient } from '../../../src/transport/http.js';

@@ -21,7 +21,7 @@ import {
   checkCodiceFiscale,
   checkLotteryCode,
   checkPartitaIva,
-} from '../../../drivers/epson-fpmate/simulator-codes.js';
+} from '../../../drivers/epson-fpmate/simulator/codes.js';
 import { PaymentSchema } from '../../../src/connector/wire.js';
 import { english } from '../../../src/messages/render.js';
 import { thrownBy } from '../../helpers/rejection.js';

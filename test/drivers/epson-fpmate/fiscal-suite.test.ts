@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PrintedDocument } from '../../../drivers/epson-fpmate/simulator.js';
+import type { PrintedDocument } from '../../../drivers/epson-fpmate/simulator/index.js';
 import type { FiscalJobData } from '../../../src/connector/model.js';
 import {
   OrderItemSchema,

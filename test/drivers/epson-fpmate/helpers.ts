@@ -3,7 +3,7 @@ import {
   type FpmateSimulator,
   type FpmateSimulatorOptions,
   startFpmateSimulator,
-} from '../../../drivers/epson-fpmate/simulator.js';
+} from '../../../drivers/epson-fpmate/simulator/index.js';
 import { envelope } from '../../../drivers/epson-fpmate/xml-build.js';
 import type { Clock } from '../../../src/clock.js';
 import type { CommandData, FiscalBill, FiscalJobData } from '../../../src/connector/model.js';

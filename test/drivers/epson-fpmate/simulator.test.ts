@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseLastDocument, parseSerialAnswer } from '../../../drivers/epson-fpmate/last-document.js';
-import { type FpmateSimulator, startFpmateSimulator } from '../../../drivers/epson-fpmate/simulator.js';
+import { type FpmateSimulator, startFpmateSimulator } from '../../../drivers/epson-fpmate/simulator/index.js';
 import { envelope } from '../../../drivers/epson-fpmate/xml-build.js';
 import { type FpmateResponse, parseFpmateResponse } from '../../../drivers/epson-fpmate/xml-response.js';
 import { ManualClock } from '../../../src/clock.js';

@@ -11,7 +11,7 @@ import {
   v,
 } from '../../../drivers/ipp-printer/ipp-codec.js';
 import { GroupTag, Operation, ValueTag } from '../../../drivers/ipp-printer/ipp-constants.js';
-import { startIppSimulator } from '../../../drivers/ipp-printer/simulator.js';
+import { startIppSimulator } from '../../../drivers/ipp-printer/simulator/index.js';
 import { createHttpClient } from '../../../src/transport/http.js';
 
 describe('the IPP codec (RFC 8010)', () => {

@@ -10,7 +10,7 @@ import {
   printersFromMdns,
 } from '../../../drivers/ipp-printer/discovery.js';
 import { ippPrinterFactory } from '../../../drivers/ipp-printer/index.js';
-import { type IppSimulator, startIppSimulator } from '../../../drivers/ipp-printer/simulator.js';
+import { type IppSimulator, startIppSimulator } from '../../../drivers/ipp-printer/simulator/index.js';
 import { devicesCommand } from '../../../src/cli/devices.js';
 import type { CliIo } from '../../../src/cli/io.js';
 import { testPageCommand } from '../../../src/cli/test-page.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IppPrinterDriver } from '../../../drivers/ipp-printer/driver.js';
-import { type IppSimulator, startIppSimulator } from '../../../drivers/ipp-printer/simulator.js';
+import { type IppSimulator, startIppSimulator } from '../../../drivers/ipp-printer/simulator/index.js';
 import { ManualClock } from '../../../src/clock.js';
 import type { DriverText, ExecuteContext } from '../../../src/drivers-api/types.js';
 import { readMessage } from '../../../src/messages/message.js';

@@ -1,6 +1,6 @@
 import { type IppPrinterOptions, IppPrinterOptionsSchema } from '../../../drivers/ipp-printer/config.js';
 import { IppPrinterDriver } from '../../../drivers/ipp-printer/driver.js';
-import { type IppSimulator, startIppSimulator } from '../../../drivers/ipp-printer/simulator.js';
+import { type IppSimulator, startIppSimulator } from '../../../drivers/ipp-printer/simulator/index.js';
 import type { Clock } from '../../../src/clock.js';
 import type { PrintJobData } from '../../../src/connector/model.js';
 import type { Job } from '../../../src/drivers-api/types.js';

@@ -8,7 +8,7 @@ import {
   v,
 } from '../../../drivers/ipp-printer/ipp-codec.js';
 import { GroupTag, Operation, statusName, ValueTag } from '../../../drivers/ipp-printer/ipp-constants.js';
-import { type IppSimulator, startIppSimulator } from '../../../drivers/ipp-printer/simulator.js';
+import { type IppSimulator, startIppSimulator } from '../../../drivers/ipp-printer/simulator/index.js';
 import { tinyPdf } from '../../../src/simulator/pdf.js';
 import { createHttpClient } from '../../../src/transport/http.js';
 import { requireTool } from '../../helpers/tools.js';

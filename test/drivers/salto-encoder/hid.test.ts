@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
+import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator/index.js';
 import { silentLogger } from '../../../src/log.js';
 import { readMessage } from '../../../src/messages/message.js';
 import { english } from '../../../src/messages/render.js';
 import { createTransportFactory } from '../../../src/transport/factory.js';
-import { FakeCp2110 } from '../../../src/transport/fake-hid.js';
-import { MemoryHub } from '../../../src/transport/memory.js';
+import { FakeCp2110 } from '../../../src/transport/testing/fake-hid.js';
+import { MemoryHub } from '../../../src/transport/testing/memory.js';
 import { eventually } from '../../helpers/eventually.js';
 import { encoderContract } from './contract.js';
 import { keyJob, makeDriver, type Rig, run } from './rig.js';

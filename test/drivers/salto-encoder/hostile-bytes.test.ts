@@ -10,11 +10,11 @@ import {
   showBytes,
 } from '../../../drivers/salto-encoder/protocol.js';
 import { replyError } from '../../../drivers/salto-encoder/replies.js';
-import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
+import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator/index.js';
 import { silentLogger } from '../../../src/log.js';
 import { english } from '../../../src/messages/render.js';
 import { createTransportFactory } from '../../../src/transport/factory.js';
-import { MemoryHub } from '../../../src/transport/memory.js';
+import { MemoryHub } from '../../../src/transport/testing/memory.js';
 import { keyJob, makeDriver, run } from './rig.js';
 
 /**

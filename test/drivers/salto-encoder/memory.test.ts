@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { saltoEncoderFactory } from '../../../drivers/salto-encoder/index.js';
 import { saltoMessages } from '../../../drivers/salto-encoder/messages.js';
-import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
+import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator/index.js';
 import { keysForRoomsWords } from '../../../src/drivers-api/messages.js';
 import type { DriverText } from '../../../src/drivers-api/types.js';
 import { AgentError } from '../../../src/errors.js';
@@ -9,7 +9,7 @@ import { silentLogger } from '../../../src/log.js';
 import { readMessage } from '../../../src/messages/message.js';
 import { english, messageRenderer } from '../../../src/messages/render.js';
 import { createTransportFactory } from '../../../src/transport/factory.js';
-import { MemoryHub } from '../../../src/transport/memory.js';
+import { MemoryHub } from '../../../src/transport/testing/memory.js';
 import { testDriverContext } from '../../helpers/driver-context.js';
 import { eventually } from '../../helpers/eventually.js';
 import { encoderContract } from './contract.js';

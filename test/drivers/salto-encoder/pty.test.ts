@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
+import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator/index.js';
 import { silentLogger } from '../../../src/log.js';
 import { readMessage } from '../../../src/messages/message.js';
 import { english } from '../../../src/messages/render.js';

@@ -1,5 +1,5 @@
 import { saltoEncoderFactory } from '../../../drivers/salto-encoder/index.js';
-import type { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
+import type { EncoderSimulator } from '../../../drivers/salto-encoder/simulator/index.js';
 import type { KeyJobData } from '../../../src/connector/model.js';
 import type { Driver, Job } from '../../../src/drivers-api/types.js';
 import { toAgentError } from '../../../src/errors.js';

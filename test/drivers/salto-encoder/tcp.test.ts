@@ -1,11 +1,11 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { saltoMessages } from '../../../drivers/salto-encoder/messages.js';
-import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator.js';
 import {
+  EncoderSimulator,
   type EncoderTcpServer,
   startEncoderTcpServer,
-} from '../../../drivers/salto-encoder/simulator-tcp.js';
+} from '../../../drivers/salto-encoder/simulator/index.js';
 import { silentLogger } from '../../../src/log.js';
 import { createTransportFactory } from '../../../src/transport/factory.js';
 import { encoderContract } from './contract.js';

@@ -1,6 +1,6 @@
 import { type IppPrinterOptions, IppPrinterOptionsSchema } from '../../../../drivers/ipp-printer/config.js';
 import { IppPrinterDriver } from '../../../../drivers/ipp-printer/driver.js';
-import { startIppSimulator } from '../../../../drivers/ipp-printer/simulator.js';
+import { startIppSimulator } from '../../../../drivers/ipp-printer/simulator/index.js';
 import { memoryStore, testDriverContext } from '../../../helpers/driver-context.js';
 import { PRINTER, printJob } from '../../ipp-printer/helpers.js';
 import {

@@ -1,13 +1,13 @@
 import { saltoEncoderFactory } from '../../../../drivers/salto-encoder/index.js';
-import { EncoderSimulator } from '../../../../drivers/salto-encoder/simulator.js';
 import {
+  EncoderSimulator,
   type EncoderTcpServer,
   startEncoderTcpServer,
-} from '../../../../drivers/salto-encoder/simulator-tcp.js';
+} from '../../../../drivers/salto-encoder/simulator/index.js';
 import type { Driver } from '../../../../src/drivers-api/types.js';
 import { silentLogger } from '../../../../src/log.js';
 import { createTransportFactory } from '../../../../src/transport/factory.js';
-import { MemoryHub } from '../../../../src/transport/memory.js';
+import { MemoryHub } from '../../../../src/transport/testing/memory.js';
 import type { TransportFactory } from '../../../../src/transport/types.js';
 import { memoryStore, testDriverContext } from '../../../helpers/driver-context.js';
 import { FAST, keyJob } from '../../salto-encoder/rig.js';

@@ -1,7 +1,7 @@
-import { MAX_CENTS } from './money.js';
-import { DEFAULT_LINE_LENGTH } from './protocol.js';
-import { type DocumentReference, parseReferenceMessage } from './reference.js';
-import { checkCodiceFiscale, checkLotteryCode, checkPartitaIva } from './simulator-codes.js';
+import { MAX_CENTS } from '../money.js';
+import { DEFAULT_LINE_LENGTH } from '../protocol.js';
+import { type DocumentReference, parseReferenceMessage } from '../reference.js';
+import { checkCodiceFiscale, checkLotteryCode, checkPartitaIva } from './codes.js';
 
 /**
  * The simulator's check of a `printerFiscalReceipt`, in the order a real RT enforces: optional
@@ -46,7 +46,7 @@ export interface PrintedLine {
   amountCents: number;
   department: number;
   adjustmentType?: number;
-  /** The department's VAT class when printed: "22%", "N1" … (simulator-programming.ts). */
+  /** The department's VAT class when printed: "22%", "N1" … (programming.ts). */
   vatClass?: string;
 }
 

@@ -1,11 +1,11 @@
-import { type Clock, systemClock } from '../../src/clock.js';
-import { Listeners } from '../../src/listeners.js';
-import type { Logger } from '../../src/log.js';
-import { silentLogger } from '../../src/log.js';
-import type { MemoryHub } from '../../src/transport/memory.js';
-import type { Transport } from '../../src/transport/types.js';
-import { type CardRequest, parseCardRequest } from './commands.js';
-import { ACK, ETX, encodeMessage, FrameDecoder, LRC_SKIP, lrc, NAK, STX } from './protocol.js';
+import { type Clock, systemClock } from '../../../src/clock.js';
+import { Listeners } from '../../../src/listeners.js';
+import type { Logger } from '../../../src/log.js';
+import { silentLogger } from '../../../src/log.js';
+import type { MemoryHub } from '../../../src/transport/testing/memory.js';
+import type { Transport } from '../../../src/transport/types.js';
+import { type CardRequest, parseCardRequest } from '../commands.js';
+import { ACK, ETX, encodeMessage, FrameDecoder, LRC_SKIP, lrc, NAK, STX } from '../protocol.js';
 
 /**
  * The device end of the protocol: an encoder (or a lock server with one) that speaks over any

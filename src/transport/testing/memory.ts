@@ -1,6 +1,7 @@
-import { AgentError } from '../errors.js';
-import { LinkEvents } from './link-events.js';
-import type { Transport } from './types.js';
+import { AgentError } from '../../errors.js';
+import type { MemoryEndpoints } from '../factory.js';
+import { LinkEvents } from '../link-events.js';
+import type { Transport } from '../types.js';
 
 /**
  * In-process byte links for simulators and tests. A pair's two ends behave like the two sides of
@@ -117,7 +118,7 @@ interface Endpoint {
  * in-process equivalent of plugging a cable in. Removing the listener is unplugging: open links
  * are severed and opens reject with DEVICE_UNAVAILABLE until someone listens again.
  */
-export class MemoryHub {
+export class MemoryHub implements MemoryEndpoints {
   private readonly endpoints = new Map<string, Endpoint>();
 
   /** Registers `name`; returns the function that unplugs it. Replaces an earlier listener. */

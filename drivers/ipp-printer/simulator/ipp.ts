@@ -10,9 +10,9 @@ import {
   str,
   strs,
   v,
-} from './ipp-codec.js';
-import { GroupTag, JobState, Operation, Status } from './ipp-constants.js';
-import type { SimJob, SimPrinter } from './simulator-printer.js';
+} from '../ipp-codec.js';
+import { GroupTag, JobState, Operation, Status } from '../ipp-constants.js';
+import type { SimJob, SimPrinter } from './printer.js';
 
 /**
  * The IPP operations of the printer simulator: what a request asks, what it answers. Statuses and

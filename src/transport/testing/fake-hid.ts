@@ -9,9 +9,9 @@ import {
   REPORT_UART_ENABLE,
   reportToData,
   type UartConfig,
-} from './cp2110.js';
-import type { HidDeviceInfo, HidDeviceLike, HidModule } from './hid.js';
-import type { Transport } from './types.js';
+} from '../cp2110.js';
+import type { HidDeviceInfo, HidDeviceLike, HidModule } from '../hid.js';
+import type { Transport } from '../types.js';
 
 /**
  * A fake CP2110 HID-to-UART bridge with node-hid's `HID` surface, for tests and demos without

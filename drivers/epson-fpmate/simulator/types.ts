@@ -1,6 +1,6 @@
-import type { DocumentReference } from './reference.js';
-import type { DayTotals } from './simulator-programming.js';
-import type { PrintedLine, PrintedPayment } from './simulator-receipt.js';
+import type { DocumentReference } from '../reference.js';
+import type { DayTotals } from './programming.js';
+import type { PrintedLine, PrintedPayment } from './receipt.js';
 
 /** One document the simulated printer emitted. */
 export interface PrintedDocument {

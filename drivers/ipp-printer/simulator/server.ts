@@ -1,20 +1,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Clock } from '../../src/clock.js';
-import type { Logger } from '../../src/log.js';
-import { decodeMessage, encodeMessage, type IppMessage } from './ipp-codec.js';
-import { Operation } from './ipp-constants.js';
-import { queueNameOf } from './printers.js';
-import { handlePrinterRequest, handleServerRequest, notFound } from './simulator-ipp.js';
+import type { Clock } from '../../../src/clock.js';
+import type { Logger } from '../../../src/log.js';
+import { decodeMessage, encodeMessage, type IppMessage } from '../ipp-codec.js';
+import { Operation } from '../ipp-constants.js';
+import { queueNameOf } from '../printers.js';
+import { handlePrinterRequest, handleServerRequest, notFound } from './ipp.js';
 import {
   SimPrinter,
   type SimPrinterFaults,
   type SimPrinterOptions,
   type SpooledDocument,
-} from './simulator-printer.js';
+} from './printer.js';
 
-export type { SimJob, SimPrinterFaults, SpooledDocument } from './simulator-printer.js';
-export { SimPrinter } from './simulator-printer.js';
+export type { SimJob, SimPrinterFaults, SpooledDocument } from './printer.js';
+export { SimPrinter } from './printer.js';
 
 /**
  * A network of simulated IPP printers on one loopback port, for `npm start`, the tests and the

@@ -1,14 +1,14 @@
-import type { Clock } from '../../src/clock.js';
-import { formatSerialAnswer, rtTypeOf, SERIAL_COMMAND } from './last-document.js';
-import { localDateTime } from './protocol.js';
-import type { DocumentReference } from './reference.js';
-import { add, classKey, type DayTotals, type DepartmentClass, total } from './simulator-programming.js';
-import { type CheckedReceipt, checkReceipt, type SimElement, SimRefusal } from './simulator-receipt.js';
-import { SimReports } from './simulator-reports.js';
-import type { Faults, PrintedDocument } from './simulator-types.js';
-import { type AddInfo, commaAmount, failureXml, responseXml } from './simulator-xml.js';
+import type { Clock } from '../../../src/clock.js';
+import { formatSerialAnswer, rtTypeOf, SERIAL_COMMAND } from '../last-document.js';
+import { localDateTime } from '../protocol.js';
+import type { DocumentReference } from '../reference.js';
+import { add, classKey, type DayTotals, type DepartmentClass, total } from './programming.js';
+import { type CheckedReceipt, checkReceipt, type SimElement, SimRefusal } from './receipt.js';
+import { SimReports } from './reports.js';
+import type { Faults, PrintedDocument } from './types.js';
+import { type AddInfo, commaAmount, failureXml, responseXml } from './xml.js';
 
-export type { Faults, PrintedDocument } from './simulator-types.js';
+export type { Faults, PrintedDocument } from './types.js';
 
 export interface SimPrinterOptions {
   serial: string;

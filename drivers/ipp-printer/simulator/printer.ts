@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { type Clock, systemClock } from '../../src/clock.js';
-import type { Logger } from '../../src/log.js';
-import { JOB_STATE_NAMES, JobState, PrinterState } from './ipp-constants.js';
+import { type Clock, systemClock } from '../../../src/clock.js';
+import type { Logger } from '../../../src/log.js';
+import { JOB_STATE_NAMES, JobState, PrinterState } from '../ipp-constants.js';
 
 /**
  * The model behind the IPP printer simulator: one printer with a job queue that "prints" one

@@ -1,4 +1,4 @@
-import { escapeXml } from './xml-build.js';
+import { escapeXml } from '../xml-build.js';
 
 /** Answers of the simulated fpmate.cgi, shaped like a real printer's (SOAP, `soapenv` prefix). */
 

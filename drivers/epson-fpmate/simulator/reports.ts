@@ -1,8 +1,8 @@
-import type { Clock } from '../../src/clock.js';
-import { formatLastDocument } from './last-document.js';
-import type { LocalDateTime } from './protocol.js';
-import { type DayTotals, emptyTotals } from './simulator-programming.js';
-import type { Faults, PrintedDocument } from './simulator-types.js';
+import type { Clock } from '../../../src/clock.js';
+import { formatLastDocument } from '../last-document.js';
+import type { LocalDateTime } from '../protocol.js';
+import { type DayTotals, emptyTotals } from './programming.js';
+import type { Faults, PrintedDocument } from './types.js';
 
 /** How long the simulated RT takes to send a closed day's file to the tax agency. */
 export const TRANSMIT_AFTER_MS = 5 * 60_000;

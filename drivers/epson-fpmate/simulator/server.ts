@@ -7,16 +7,16 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { type Clock, systemClock } from '../../src/clock.js';
-import { Listeners } from '../../src/listeners.js';
-import { elementsOf, ORDERED_XML } from './payload.js';
-import { type Faults, type PrintedDocument, SimPrinter } from './simulator-printer.js';
-import { type DayTotals, type DepartmentClass, SIM_DEPARTMENTS } from './simulator-programming.js';
-import type { SimElement } from './simulator-receipt.js';
-import { failureXml } from './simulator-xml.js';
+import { type Clock, systemClock } from '../../../src/clock.js';
+import { Listeners } from '../../../src/listeners.js';
+import { elementsOf, ORDERED_XML } from '../payload.js';
+import { type Faults, type PrintedDocument, SimPrinter } from './printer.js';
+import { type DayTotals, type DepartmentClass, SIM_DEPARTMENTS } from './programming.js';
+import type { SimElement } from './receipt.js';
+import { failureXml } from './xml.js';
 
-export type { Faults, PrintedDocument } from './simulator-printer.js';
-export type { DayTotals, DepartmentClass } from './simulator-programming.js';
+export type { Faults, PrintedDocument } from './printer.js';
+export type { DayTotals, DepartmentClass } from './programming.js';
 export type FaultName = keyof Faults;
 
 export interface FpmateSimulatorOptions {
@@ -33,7 +33,7 @@ export interface FpmateSimulatorOptions {
   /** Certificate expiries reported by queryPrinterStatus (YYYYMMDD). */
   expiryCD?: string;
   expiryCA?: string;
-  /** The department programming (simulator-programming.ts `SIM_DEPARTMENTS` by default). */
+  /** The department programming (programming.ts `SIM_DEPARTMENTS` by default). */
   departments?: Readonly<Record<number, DepartmentClass>>;
 }
 

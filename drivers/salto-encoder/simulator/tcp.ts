@@ -1,8 +1,8 @@
 import { createServer, type Socket } from 'node:net';
-import { AgentError } from '../../src/errors.js';
-import { LinkEvents } from '../../src/transport/link-events.js';
-import type { Transport } from '../../src/transport/types.js';
-import type { EncoderSimulator } from './simulator.js';
+import { AgentError } from '../../../src/errors.js';
+import { LinkEvents } from '../../../src/transport/link-events.js';
+import type { Transport } from '../../../src/transport/types.js';
+import type { EncoderSimulator } from './encoder.js';
 
 /**
  * A lock server on TCP for the simulator: every accepted connection is a session of `simulator`
