@@ -1,3 +1,5 @@
+import { drainMicrotasks } from './microtasks.js';
+
 /**
  * Time as a dependency: everything that waits, times out or stamps goes through a Clock, so tests
  * drive time by hand instead of patching globals.
@@ -94,7 +96,7 @@ export class ManualClock implements Clock {
   async advance(ms: number): Promise<void> {
     const target = this.current + ms;
     for (;;) {
-      await flushMicrotasks();
+      await drainMicrotasks();
       this.sleepers.sort((a, b) => a.at - b.at);
       const next = this.sleepers[0];
       if (!next || next.at > target) break;
@@ -103,10 +105,6 @@ export class ManualClock implements Clock {
       next.resolve();
     }
     this.current = target;
-    await flushMicrotasks();
+    await drainMicrotasks();
   }
-}
-
-async function flushMicrotasks(): Promise<void> {
-  for (let i = 0; i < 20; i++) await Promise.resolve();
 }

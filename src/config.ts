@@ -3,8 +3,10 @@ import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { AgentError, unreadableFile } from './errors.js';
+import { isLoopback } from './loopback.js';
 import { LOCALES, type Locale } from './messages/catalogue.js';
 import { defaultLocale } from './messages/locale.js';
+import { formatIssues } from './zod-issues.js';
 
 /**
  * The agent's configuration: one zod schema gives the type and the validation. A loaded config
@@ -181,10 +183,6 @@ export function localeOf(
   return config.locale ?? defaultLocale(config.timezone, env);
 }
 
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
 /**
  * The platform is reached over TLS: `https://` (`wss://`), or plain `http://` (`ws://`) only on
  * this machine (127.0.0.0/8, ::1, localhost: the simulator, a local test double). The tokens
@@ -205,20 +203,6 @@ function platformUrlProblem(url: string | undefined, secure: string, plain: stri
       : `${plain}// sends the tokens unencrypted; use ${secure}// (${plain}// is allowed only for 127.0.0.0/8, ::1 and localhost)`;
   }
   return `expected a ${secure}// address`;
-}
-
-/** `devices[1].options.path: Required` style messages, one per line. */
-export function formatIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const path = issue.path.reduce<string>(
-        (acc, part) =>
-          typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part),
-        '',
-      );
-      return `${path || '(root)'}: ${issue.message}`;
-    })
-    .join('\n');
 }
 
 function deepFreeze<T>(value: T): T {

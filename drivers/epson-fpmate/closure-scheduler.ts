@@ -1,5 +1,6 @@
 import type { Clock } from '../../src/clock.js';
 import type { Logger } from '../../src/log.js';
+import { runPeriodically } from '../../src/periodic.js';
 import { latestOccurrence, nextOccurrence } from './closure-time.js';
 import type { DailyClosureOptions } from './config.js';
 import type { ClosureRecord, FiscalState, ScheduledClosure } from './fiscal-state.js';
@@ -41,25 +42,26 @@ export class ClosureScheduler {
   }
 
   /** Runs until `signal` aborts. */
-  async run(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      let wake: number;
-      try {
+  run(signal: AbortSignal): Promise<void> {
+    const { clock, log, options } = this.d;
+    let wake = clock.now();
+    return runPeriodically(
+      async () => {
         wake = await this.tick(signal);
-      } catch (error) {
-        this.d.log.warn('daily closure scheduler step failed', {
-          error: error instanceof Error ? error.message : String(error),
-        });
-        wake = this.d.clock.now() + this.d.options.retryMinutes * 60_000;
-      }
-      try {
-        for (let now = this.d.clock.now(); now < wake && !signal.aborted; now = this.d.clock.now()) {
-          await this.d.clock.sleep(Math.min(wake - now, MAX_SLEEP_MS), signal);
-        }
-      } catch {
-        return;
-      }
-    }
+      },
+      {
+        clock,
+        signal,
+        intervalMs: () => wake - clock.now(),
+        maxSleepMs: MAX_SLEEP_MS,
+        onError: (error) => {
+          log.warn('daily closure scheduler step failed', {
+            error: error instanceof Error ? error.message : String(error),
+          });
+          wake = clock.now() + options.retryMinutes * 60_000;
+        },
+      },
+    );
   }
 
   /** One step: does what is due now and resolves to when the next step is due. */

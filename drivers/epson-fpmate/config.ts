@@ -47,7 +47,6 @@ export const PaymentMappingSchema = z.union([
     .strict(),
   z.object({ deduct: z.enum(['deposit', 'single-use-voucher']), description }).strict(),
 ]);
-export type PaymentMapping = z.infer<typeof PaymentMappingSchema>;
 
 /** A department key: a VAT rate in percent ("22", "5.5") or a nature ("N1", "N2.2"). */
 const departmentKey = z

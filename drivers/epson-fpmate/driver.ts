@@ -10,6 +10,8 @@ import type {
   Reconciliation,
 } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
+import { Mutex } from '../../src/mutex.js';
+import { runPeriodically } from '../../src/periodic.js';
 import type { HttpClient, HttpTlsOptions } from '../../src/transport/http.js';
 import { httpTlsOptions } from '../../src/transport/tls-config.js';
 import { type ActionHost, epsonActions } from './actions.js';
@@ -20,7 +22,7 @@ import { FiscalState } from './fiscal-state.js';
 import { fiscalStatus } from './fiscal-status.js';
 import { printPlanned, type WorkDeps } from './fiscal-work.js';
 import { fpmateEndpoint } from './http.js';
-import { Mutex, PrinterLink } from './link.js';
+import { PrinterLink } from './link.js';
 import { fiscalData, PrinterMemory, planJob } from './plan.js';
 import { decide, readCheckpoint } from './recovery.js';
 import { closeDay, printXReport, type ReportDeps, settleClosure } from './reports.js';
@@ -402,17 +404,15 @@ export class EpsonFpmateDriver implements Driver {
     this.background = controller;
     if (this.scheduler) void this.scheduler.run(controller.signal);
     if (this.options.statusIntervalMs === 0) return;
-    const loop = async () => {
-      while (!controller.signal.aborted) {
-        const delay = this.board.isConnected() ? this.options.statusIntervalMs : this.options.statusRetryMs;
-        try {
-          await this.ctx.clock.sleep(delay, controller.signal);
-        } catch {
-          return;
-        }
-        await this.mutex.run(() => this.refresh(controller.signal)).catch(() => undefined);
-      }
-    };
-    void loop();
+    void runPeriodically(() => this.mutex.run(() => this.refresh(controller.signal)), {
+      clock: this.ctx.clock,
+      signal: controller.signal,
+      intervalMs: () =>
+        this.board.isConnected() ? this.options.statusIntervalMs : this.options.statusRetryMs,
+      firstRun: 'after-interval',
+      // A printer that does not answer is on the status board already (`refresh` records it);
+      // the next poll tries again.
+      onError: () => undefined,
+    });
   }
 }

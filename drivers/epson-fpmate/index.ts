@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { DriverFactory } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import { isLoopback } from '../../src/loopback.js';
 import { type EpsonFpmateOptions, EpsonFpmateOptionsSchema, FROM_PLATFORM } from './config.js';
 import { describeOptions } from './describe.js';
 import { EpsonFpmateDriver } from './driver.js';
+import { CHECKPOINT_VERSION } from './recovery.js';
 
 export type { EpsonFpmateOptions } from './config.js';
 export { EpsonFpmateOptionsSchema } from './config.js';
@@ -16,11 +18,12 @@ export const epsonFpmateFactory: DriverFactory<EpsonFpmateOptions> = {
   kind: 'epson-fpmate',
   deviceType: 'FiscalMachine',
   configSchema: EpsonFpmateOptionsSchema,
+  checkpointVersion: CHECKPOINT_VERSION,
   create: (options, ctx) => new EpsonFpmateDriver(options, ctx),
   describe: describeOptions,
   simulate: async (options, device) => {
     const address = options.url === FROM_PLATFORM ? undefined : new URL(options.url);
-    if (address?.protocol !== 'http:' || !isLoopbackHost(address.hostname) || !address.port) {
+    if (address?.protocol !== 'http:' || !isLoopback(address.hostname) || !address.port) {
       throw new AgentError(
         'CONFIG_INVALID',
         `${device.name}: a simulated printer needs options.url like http://127.0.0.1:8091`,
@@ -39,7 +42,3 @@ export const epsonFpmateFactory: DriverFactory<EpsonFpmateOptions> = {
     return { description: `simulated RT printer ${serial} at ${printer.url}`, close: () => printer.close() };
   },
 };
-
-function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || /^127\./.test(host);
-}

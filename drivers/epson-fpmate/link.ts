@@ -13,20 +13,6 @@ import {
 import { directIoXml, envelope, queryStatusXml, resetPrinterXml } from './xml-build.js';
 import { type FpmateResponse, parseFpmateResponse } from './xml-response.js';
 
-/** Serialises work on one printer: fpmate handles one request at a time. */
-export class Mutex {
-  private tail: Promise<void> = Promise.resolve();
-
-  run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(task);
-    this.tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    return result;
-  }
-}
-
 /** A read of the printer's last document: the record, or why there is none. */
 export type CountersRead =
   | { kind: 'read'; document: LastDocument }

@@ -1,26 +1,13 @@
 import { type LocalDateTime, localDateTime as zonedDateTime } from '../../src/time-zone.js';
 /**
  * Pure facts of the Epson Fiscal ePOS-Print ("fpmate") protocol shared by the driver and the
- * simulator: document roots, the `printerStatus` digits, the refund/void reference line, the
+ * simulator: the `printerStatus` digits, the refund/void reference line, the
  * "last emitted document" record and dates in Italian local time (money lives in `money.ts`).
  *
  * Sources (read for understanding): Epson "ePOS Fiscal Print Solution Development Guide",
  * Epson "Communication Protocol" for FP-81 II RT / FP-90III, OCA l10n-italy `fiscal_epos_print`,
  * fiskaltrust `scu-it` (EpsonRTPrinter). See README.md for what is our own reading.
  */
-
-/** The four roots fpmate.cgi accepts inside the SOAP body. */
-export const FPMATE_ROOTS = [
-  'printerFiscalReceipt',
-  'printerFiscalReport',
-  'printerCommand',
-  'printerNonFiscal',
-] as const;
-export type FpmateRoot = (typeof FPMATE_ROOTS)[number];
-
-export function isFpmateRoot(name: string): name is FpmateRoot {
-  return (FPMATE_ROOTS as readonly string[]).includes(name);
-}
 
 /** The printer's text line: a receipt line holds at most this many characters. */
 export const DEFAULT_LINE_LENGTH = 38;

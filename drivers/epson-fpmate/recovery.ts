@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DriverText, JobResult } from '../../src/drivers-api/types.js';
 import { isMessage } from '../../src/messages/message.js';
+import { formatIssues } from '../../src/zod-issues.js';
 import type { LastDocument } from './last-document.js';
 import { comparePositions, type DocPosition } from './protocol.js';
 
@@ -52,8 +53,13 @@ export function decide(
   return { outcome: 'printed', document: last };
 }
 
-/** Kinds of document a checkpoint names: only receipts are sent now (older checkpoints may name others, which the counters cannot settle). */
-export type DocKind = 'receipt' | 'non-fiscal' | 'report' | 'command';
+/**
+ * The version of this driver's checkpoint shape: the factory's `checkpointVersion`, which the core
+ * keeps in every checkpoint's envelope (`{driver, version, data}`) and checks before handing one
+ * back, and the `v` of the checkpoint itself. Raise it when a checkpoint of the old shape would be
+ * misread: the core then ends a job holding an older one as unknown, never not-done.
+ */
+export const CHECKPOINT_VERSION = 1;
 
 const BaselineSchema = z.object({ z: z.number().int(), doc: z.number().int(), fresh: z.boolean() });
 
@@ -66,7 +72,7 @@ const ReferenceSchema = z.object({
 });
 
 export const SendingCheckpointSchema = z.object({
-  v: z.literal(1),
+  v: z.literal(CHECKPOINT_VERSION),
   phase: z.literal('sending'),
   kind: z.enum(['receipt', 'non-fiscal', 'report', 'command']),
   /** 'sale' | 'refund' for data commands, the fpmate root for payloads. */
@@ -79,7 +85,7 @@ export const SendingCheckpointSchema = z.object({
 export type SendingCheckpoint = z.infer<typeof SendingCheckpointSchema>;
 
 export const DoneCheckpointSchema = z.object({
-  v: z.literal(1),
+  v: z.literal(CHECKPOINT_VERSION),
   phase: z.literal('done'),
   // Notes: a catalogue message, or the sentence an older build stored.
   result: z.object({
@@ -93,9 +99,6 @@ export const CheckpointSchema = z.discriminatedUnion('phase', [
   DoneCheckpointSchema,
 ]);
 export type Checkpoint = z.infer<typeof CheckpointSchema>;
-
-/** The checkpoint's shape version; the core's envelope carries it (`{driver, version, data}`). */
-export const CHECKPOINT_VERSION = 1;
 
 /**
  * A job's checkpoint as `reconcile()` finds it: `absent` (none was ever stored: nothing was sent),
@@ -111,13 +114,12 @@ export function readCheckpoint(value: unknown): CheckpointRead {
   if (value === undefined) return { kind: 'absent' };
   const parsed = CheckpointSchema.safeParse(value);
   if (parsed.success) return { kind: 'ok', checkpoint: parsed.data };
-  const issue = parsed.error.issues[0];
   return {
     kind: 'unreadable',
-    problem: issue ? `${issue.path.join('.') || 'checkpoint'}: ${issue.message}` : 'invalid',
+    problem: formatIssues(parsed.error, { limit: 1, root: 'checkpoint' }) || 'invalid',
   };
 }
 
 export function doneCheckpoint(result: JobResult): Checkpoint {
-  return { v: 1, phase: 'done', result: result.details ? result : { notes: result.notes } };
+  return { v: CHECKPOINT_VERSION, phase: 'done', result: result.details ? result : { notes: result.notes } };
 }

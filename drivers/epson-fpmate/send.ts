@@ -11,7 +11,14 @@ import type { PrinterLink } from './link.js';
 import { epsonAnswers } from './messages.js';
 import type { Plan, PrinterMemory } from './plan.js';
 import { decodePrinterStatus, docLabel } from './protocol.js';
-import { type Baseline, type Decision, decide, doneCheckpoint, type SendingCheckpoint } from './recovery.js';
+import {
+  type Baseline,
+  CHECKPOINT_VERSION,
+  type Decision,
+  decide,
+  doneCheckpoint,
+  type SendingCheckpoint,
+} from './recovery.js';
 import { documentResult, type PrintedReceipt, printedFromAnswer, receiptResult } from './results.js';
 import type { StatusBoard } from './status.js';
 import { type FpmateResponse, parseFpmateResponse } from './xml-response.js';
@@ -131,7 +138,7 @@ export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext)
   let lostResends = 0;
   for (;;) {
     const checkpoint: SendingCheckpoint = {
-      v: 1,
+      v: CHECKPOINT_VERSION,
       phase: 'sending',
       kind: plan.kind,
       label: plan.label,

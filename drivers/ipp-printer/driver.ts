@@ -9,6 +9,8 @@ import type {
   Reconciliation,
 } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
+import { errorFields } from '../../src/log.js';
+import { runPeriodically } from '../../src/periodic.js';
 import type { HttpClient, HttpTlsOptions } from '../../src/transport/http.js';
 import { httpTlsOptions } from '../../src/transport/tls-config.js';
 import { type PrintCheckpoint, readCheckpoint } from './checkpoint.js';
@@ -244,22 +246,24 @@ export class IppPrinterDriver implements Driver {
     const controller = new AbortController();
     this.poller = controller;
     if (this.options.statusIntervalMs === 0) return;
-    const loop = async () => {
-      while (!controller.signal.aborted) {
-        const delay = this.board.isHealthy() ? this.options.statusIntervalMs : this.options.statusRetryMs;
-        try {
-          await this.ctx.clock.sleep(delay, controller.signal);
-        } catch {
-          return;
-        }
+    void runPeriodically(
+      async () => {
         const { follower } = this.parts();
         await Promise.all(
           configuredTargets(this.options).map((t) =>
             follower.refreshPrinter(t, controller.signal).catch(() => undefined),
           ),
         );
-      }
-    };
-    void loop();
+      },
+      {
+        clock: this.ctx.clock,
+        signal: controller.signal,
+        intervalMs: () =>
+          this.board.isHealthy() ? this.options.statusIntervalMs : this.options.statusRetryMs,
+        firstRun: 'after-interval',
+        // Each printer's failed refresh is on the status board already; anything else is logged.
+        onError: (e) => this.ctx.log.warn('printer status poll failed', errorFields(e)),
+      },
+    );
   }
 }

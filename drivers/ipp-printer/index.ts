@@ -1,5 +1,6 @@
 import type { DriverFactory } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import { isLoopback } from '../../src/loopback.js';
 import { type IppPrinterOptions, IppPrinterOptionsSchema } from './config.js';
 import { IppPrinterDriver } from './driver.js';
 import { httpUrlOf } from './ipp-client.js';
@@ -7,10 +8,6 @@ import { configuredTargets } from './printers.js';
 
 export type { IppPrinterOptions } from './config.js';
 export { IppPrinterOptionsSchema } from './config.js';
-
-function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || /^127\./.test(host) || host === '[::1]';
-}
 
 /**
  * Office printers (the platform's `Printer` commands) over IPP: local CUPS queues or IPP
@@ -30,7 +27,7 @@ export const ippPrinterFactory: DriverFactory<IppPrinterOptions> = {
     for (const t of targets) {
       const url = new URL(t.uri);
       const http = httpUrlOf(t.uri);
-      if (http.protocol !== 'http:' || !isLoopbackHost(url.hostname) || !url.port) {
+      if (http.protocol !== 'http:' || !isLoopback(url.hostname) || !url.port) {
         throw new AgentError(
           'CONFIG_INVALID',
           `${device.name}: a simulated printer needs an ipp:// address on a loopback host with a port, like ipp://127.0.0.1:8631/printers/Reception_Laser (got ${t.uri})`,

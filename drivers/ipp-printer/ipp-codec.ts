@@ -431,10 +431,6 @@ export function firstGroup(message: IppMessage, tag: number): Map<string, IppAtt
 
 type Attrs = Map<string, IppAttribute> | undefined;
 
-function isOutOfBand(value: IppValue | undefined): boolean {
-  return typeof value === 'object' && value !== null && 'outOfBand' in value;
-}
-
 export function num(attrs: Attrs, name: string): number | undefined {
   const value = attrs?.get(name)?.values[0];
   return typeof value === 'number' ? value : undefined;
@@ -464,8 +460,4 @@ export function range(attrs: Attrs, name: string): IppRange | undefined {
   if (typeof value === 'object' && value !== null && 'lower' in value) return value;
   if (typeof value === 'number') return { lower: value, upper: value };
   return undefined;
-}
-
-export function isNoValue(attrs: Attrs, name: string): boolean {
-  return isOutOfBand(attrs?.get(name)?.values[0]);
 }

@@ -137,10 +137,6 @@ export const JOB_STATE_NAMES: Record<number, string> = {
   9: 'completed',
 };
 
-export function isTerminalJobState(state: number): boolean {
-  return state === JobState.canceled || state === JobState.aborted || state === JobState.completed;
-}
-
 /** RFC 8011 §5.4.11 printer-state. */
 export const PrinterState = { idle: 3, processing: 4, stopped: 5 } as const;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { roomsWords } from '../../src/drivers-api/messages.js';
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
+import { formatIssues } from '../../src/zod-issues.js';
 import { saltoMessages } from './messages.js';
 
 /**
@@ -55,10 +56,9 @@ export function readKeyCheckpoint(value: unknown, total: number): KeyCheckpointR
   if (value === undefined) return { kind: 'absent' };
   const parsed = KeyCheckpointSchema.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
     return {
       kind: 'unreadable',
-      problem: issue ? `${issue.path.join('.') || 'checkpoint'}: ${issue.message}` : 'invalid',
+      problem: formatIssues(parsed.error, { limit: 1, root: 'checkpoint' }) || 'invalid',
     };
   }
   const cp = parsed.data;

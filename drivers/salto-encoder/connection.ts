@@ -1,6 +1,7 @@
 import { Backoff } from '../../src/backoff.js';
 import type { DriverContext } from '../../src/drivers-api/types.js';
 import { AgentError, isAgentError } from '../../src/errors.js';
+import { Mutex } from '../../src/mutex.js';
 import type { Transport } from '../../src/transport/types.js';
 import type { SaltoEncoderOptions } from './config.js';
 import { transportSpec } from './config.js';
@@ -23,8 +24,8 @@ export class EncoderConnection {
   readonly persistent: boolean;
   private verified = false;
   private opening: Promise<void> | undefined;
-  /** Settles when the TCP exchange in progress is over (exchanges take turns). */
-  private tcpTurn: Promise<void> = Promise.resolve();
+  /** TCP exchanges take turns: one connection at a time. */
+  private readonly tcpTurn = new Mutex();
   private reconnecting = false;
   private lifetime = new AbortController();
   private closedByUs = false;
@@ -95,13 +96,7 @@ export class EncoderConnection {
     }
     // One TCP transport and one link serve every caller: a background open and the recovery's
     // open can arrive together, and two exchanges on one link would steal each other's replies.
-    const previous = this.tcpTurn;
-    let release = () => {};
-    this.tcpTurn = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    try {
-      await previous;
+    return this.tcpTurn.run(async () => {
       try {
         await this.transport.open(signal);
         this.link.reset();
@@ -114,9 +109,7 @@ export class EncoderConnection {
       } finally {
         await this.transport.close();
       }
-    } finally {
-      release();
-    }
+    });
   }
 
   /** Records a successful exchange. */

@@ -1,5 +1,6 @@
 import type { DriverFactory } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import { isLoopback } from '../../src/loopback.js';
 import { type SaltoEncoderOptions, SaltoEncoderOptionsSchema } from './config.js';
 import { SaltoEncoderDriver } from './driver.js';
 
@@ -14,7 +15,7 @@ export const saltoEncoderFactory: DriverFactory<SaltoEncoderOptions> = {
   configSchema: SaltoEncoderOptionsSchema,
   create: (options, ctx) => new SaltoEncoderDriver(options, ctx),
   simulate: async (options, device) => {
-    if (options.transport !== 'tcp' || !options.host || !/^(127\.|localhost$)/.test(options.host)) {
+    if (options.transport !== 'tcp' || !options.host || !isLoopback(options.host)) {
       throw new AgentError(
         'CONFIG_INVALID',
         `${device.name}: a simulated encoder needs transport tcp on a loopback host, e.g. 127.0.0.1:9100`,

@@ -3,8 +3,8 @@ import type { Engine, EngineDevice } from '../commands/index.js';
 import { safeReason } from '../commands/index.js';
 import type { ConnectorClient } from '../connector/client.js';
 import type { CommandSocket } from '../connector/socket-api.js';
-import { deviceMessages } from '../drivers-api/messages.js';
-import type { DeviceAction, DeviceStatus } from '../drivers-api/types.js';
+import { statusOrUnavailable } from '../drivers-api/status.js';
+import type { DeviceAction } from '../drivers-api/types.js';
 import { AgentError } from '../errors.js';
 import type { Listeners } from '../listeners.js';
 import type { Message } from '../messages/message.js';
@@ -18,6 +18,7 @@ import type {
   PlatformSnapshot,
   StatusSource,
 } from '../status-model.js';
+import { formatIssues } from '../zod-issues.js';
 
 /**
  * The agent's events for the page and metrics: synchronous; a broken subscriber (a closed SSE
@@ -49,19 +50,6 @@ export interface StatusSourceParts {
   cutKeys: StatusSource['cutKeys'];
   /** `platform.enterpriseIds` of the configuration. */
   enterpriseIds?: readonly string[];
-}
-
-function safeStatus(device: EngineDevice): DeviceStatus {
-  try {
-    return device.driver.status();
-  } catch (error) {
-    return {
-      connected: false,
-      summary: deviceMessages.statusUnavailable({ error: (error as Error).message }),
-      warnings: [],
-      facts: {},
-    };
-  }
 }
 
 function safeActions(device: EngineDevice): readonly DeviceAction[] {
@@ -105,7 +93,7 @@ export async function runDeviceAction(
   }
   const parsed = action.params.safeParse(params);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'form'}: ${i.message}`).join('; ');
+    const issues = formatIssues(parsed.error, { separator: '; ', root: 'form' });
     throw new AgentError('COMMAND_INVALID', `Invalid parameters for ${name}: ${issues}`, {
       notes: `Check the form: ${issues}.`,
       details: { invalidParams: true },
@@ -191,7 +179,7 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
             name: device.name,
             type: device.type,
             driver: device.driverKind,
-            status: safeStatus(device),
+            status: statusOrUnavailable(() => device.driver.status()),
             queued: queue.queued,
             ...(queue.running ? { running: queue.running } : {}),
             ...actionsOf(device),

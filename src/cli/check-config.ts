@@ -1,8 +1,9 @@
-import { type Config, formatIssues, loadConfig, resolveSecrets } from '../config.js';
+import { type Config, loadConfig, resolveSecrets } from '../config.js';
 import { listedTypeFits } from '../connector/model.js';
 import type { DriverRegistry } from '../drivers-api/types.js';
 import { AgentError } from '../errors.js';
 import { createLogger } from '../log.js';
+import { formatIssues } from '../zod-issues.js';
 import { type CliIo, line } from './io.js';
 import { oneShotClient } from './platform.js';
 

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { systemClock } from '../clock.js';
-import { type Config, formatIssues, loadConfig, localeOf } from '../config.js';
+import { type Config, loadConfig, localeOf } from '../config.js';
 import type { Driver, DriverRegistry, ExecuteContext, Job } from '../drivers-api/types.js';
 import { AgentError, isAgentError } from '../errors.js';
 import { createLogger } from '../log.js';
@@ -9,6 +9,7 @@ import { messageRenderer } from '../messages/render.js';
 import { tinyPdf } from '../simulator/pdf.js';
 import { createTransportFactory } from '../transport/factory.js';
 import { createHttpClient } from '../transport/http.js';
+import { formatIssues } from '../zod-issues.js';
 import { type CliIo, firstSignal, line } from './io.js';
 
 /** The one-page PDF the agent prints as a test page: who printed it, where, and when. */

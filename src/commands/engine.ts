@@ -1,6 +1,8 @@
 import { AgentError } from '../errors.js';
 import { errorFields } from '../log.js';
 import { messageRenderer } from '../messages/render.js';
+import { drainMicrotasks } from '../microtasks.js';
+import { runPeriodically } from '../periodic.js';
 import type { AgentEvent, AgentSnapshot, CommandSummary } from '../status-model.js';
 import { Intake } from './intake/index.js';
 import {
@@ -22,10 +24,6 @@ import {
 } from './types.js';
 
 const DAY = 86_400_000;
-
-async function flushMicrotasks(): Promise<void> {
-  for (let i = 0; i < 10; i++) await Promise.resolve();
-}
 
 /**
  * Builds the command engine over a journal, the Connector API, an optional WebSocket and the
@@ -225,24 +223,28 @@ class CommandEngine implements Engine {
     }
   }
 
-  private async pruneLoop(): Promise<void> {
+  private pruneLoop(): Promise<void> {
     const { clock, journal, log } = this.options;
-    for (;;) {
-      try {
-        await clock.sleep(this.tuning.pruneEveryMs, this.background.signal);
-      } catch {
-        return;
-      }
-      const pruned = this.read(() => journal.stats.prune(clock.now() - this.tuning.retentionDays * DAY), 0);
-      if (pruned > 0) log.info('journal pruned', { commands: pruned });
-    }
+    return runPeriodically(
+      () => {
+        const pruned = this.read(() => journal.stats.prune(clock.now() - this.tuning.retentionDays * DAY), 0);
+        if (pruned > 0) log.info('journal pruned', { commands: pruned });
+      },
+      {
+        clock,
+        signal: this.background.signal,
+        intervalMs: this.tuning.pruneEveryMs,
+        firstRun: 'after-interval',
+        onError: (e) => log.warn('journal prune failed', errorFields(e)),
+      },
+    );
   }
 
   /** Resolves true when `work` settled first, false when `ms` passed or a hard stop came. */
   private async within(work: Promise<unknown>, ms: number): Promise<boolean> {
     if (this.hardStop.signal.aborted) return false;
     if (ms <= 0) {
-      const settledNow = await Promise.race([work.then(() => true), flushMicrotasks().then(() => false)]);
+      const settledNow = await Promise.race([work.then(() => true), drainMicrotasks().then(() => false)]);
       return settledNow;
     }
     const timer = new AbortController();

@@ -3,10 +3,10 @@ import type { Clock } from '../clock.js';
 import { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { linkSignals } from '../signals.js';
+import { formatIssues, ONE_LINE } from '../zod-issues.js';
 import type { RequestPriority, RequestRecord } from './api.js';
 import { parseRetryAfter, platformError, transportError } from './http-errors.js';
 import type { FetchLike, HttpAnswer } from './http-transport.js';
-import { describeIssues } from './operations.js';
 import type { RateBudget } from './rate-budget.js';
 import { ErrorBodySchema, type Tokens } from './wire.js';
 
@@ -152,7 +152,7 @@ export async function exchange<S extends z.ZodType>(
   }
   const parsed = request.response.safeParse(json.value);
   if (!parsed.success) {
-    const issues = describeIssues(parsed.error);
+    const issues = formatIssues(parsed.error, ONE_LINE);
     const failure = new AgentError(
       'RESPONSE_INVALID',
       `${operation} answered with an unexpected body: ${issues}`,

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { AgentError } from '../errors.js';
 import type { Message } from '../messages/message.js';
+import { formatIssues, ONE_LINE } from '../zod-issues.js';
 import { boundedId, COMMAND_LIMITS, commandBoundsViolation, embeddedDepthViolation } from './bounds.js';
 import { connectorMessages } from './messages.js';
 import {
@@ -153,13 +154,6 @@ function embeddedField(text: string | undefined, field: string): EmbeddedJson | 
   return embeddedDepthViolation(parsed, field) ?? { value: parsed as Record<string, unknown> };
 }
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
-    .join('; ');
-}
-
 function invalid(raw: unknown, what: string, message: string, notes?: Message): NormalizedItem {
   const r = (raw !== null && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
   const device = (r.Device !== null && typeof r.Device === 'object' ? r.Device : {}) as Record<
@@ -204,7 +198,7 @@ function reader(raw: unknown, what: string): ItemReader {
   return {
     parse(schema, value) {
       const parsed = schema.safeParse(value);
-      if (!parsed.success) throw new Refusal(invalid(raw, what, describeIssues(parsed.error)));
+      if (!parsed.success) throw new Refusal(invalid(raw, what, formatIssues(parsed.error, ONE_LINE)));
       return parsed.data;
     },
     embedded(text, field) {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { AgentError, isAgentError } from '../errors.js';
+import { formatIssues, ONE_LINE } from '../zod-issues.js';
 import type { PageSize } from './paging.js';
 
 /** What the client needs to know about one platform operation. */
@@ -44,14 +45,6 @@ export function retryAllowed(spec: OperationSpec, error: AgentError): boolean {
   return spec.idempotent || provablyNotProcessed(error);
 }
 
-/** Zod issues as one short line: paths and messages, never the offending values. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
-    .join('; ');
-}
-
 /** Validates a request body against its schema; throws REQUEST_INVALID (nothing is sent). */
 export function validateRequest<S extends z.ZodType>(
   schema: S,
@@ -62,7 +55,7 @@ export function validateRequest<S extends z.ZodType>(
   if (parsed.success) return parsed.data;
   throw new AgentError(
     'REQUEST_INVALID',
-    `${operation} request outside the documented limits: ${describeIssues(parsed.error)}`,
+    `${operation} request outside the documented limits: ${formatIssues(parsed.error, ONE_LINE)}`,
     { details: { operation } },
   );
 }

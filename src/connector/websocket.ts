@@ -4,6 +4,8 @@ import { type Clock, systemClock } from '../clock.js';
 import { AgentError } from '../errors.js';
 import { Listeners } from '../listeners.js';
 import { type Logger, redact, silentLogger } from '../log.js';
+import { runPeriodically } from '../periodic.js';
+import { linkSignals } from '../signals.js';
 import { boundedId } from './bounds.js';
 import type { CommandSocket, SocketState } from './socket-api.js';
 import { WsMessageSchema } from './wire.js';
@@ -231,23 +233,31 @@ export class ConnectorSocket implements CommandSocket {
 
   /** Pings every interval; a ping still unanswered at the next tick means a dead link. */
   private keepAlive(ws: WebSocket, session: Session, signal: AbortSignal): void {
-    const loop = async () => {
-      for (;;) {
-        await this.clock.sleep(this.pingIntervalMs, signal);
+    // Ends with the connection (`signal`), or once it has dropped a silent one or a ping failed.
+    const ended = new AbortController();
+    const { signal: alive, unlink } = linkSignals(signal, ended.signal);
+    void runPeriodically(
+      () => {
         if (!session.answered) {
           this.log.warn('websocket silent: no pong within the ping interval; dropping it', {
             pingIntervalMs: this.pingIntervalMs,
           });
           ws.terminate();
+          ended.abort();
           return;
         }
         session.answered = false;
         ws.ping();
-      }
-    };
-    loop().catch(() => {
-      // Aborted: the connection is gone already.
-    });
+      },
+      {
+        clock: this.clock,
+        signal: alive,
+        intervalMs: this.pingIntervalMs,
+        firstRun: 'after-interval',
+        // A ping that throws: the connection is gone already.
+        onError: () => ended.abort(),
+      },
+    ).finally(unlink);
   }
 
   private handleMessage(text: string): void {

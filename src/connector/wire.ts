@@ -34,7 +34,6 @@ export const DEVICE_TYPES = [
   'FiscalMachine',
   'PassportScanner',
 ] as const;
-export type KnownDeviceType = (typeof DEVICE_TYPES)[number];
 
 /** Device types stay free strings on the wire: an unknown type is "not mine", never a crash. */
 export const DeviceSchema = z.object({
@@ -61,7 +60,6 @@ export const LimitationSchema = z.object({
   Count: z.number().int().min(1).max(1000),
   Cursor: nullish(z.string().min(1)),
 });
-export type Limitation = z.infer<typeof LimitationSchema>;
 
 const ids = (max: number) => z.array(z.string().min(1)).min(1).max(max);
 
@@ -196,7 +194,6 @@ export const KeyCutterDataSchema = z.object({
   ApiUrl: nullish(z.string()),
   KeyCutterData: nullish(z.string()),
 });
-export type WireKeyCutterData = z.infer<typeof KeyCutterDataSchema>;
 
 export const PrinterDataSchema = z.object({
   CopyCount: z.number().int().min(0),
@@ -206,7 +203,6 @@ export const PrinterDataSchema = z.object({
   PrinterDriverName: nullish(z.string()),
   PrinterPortName: nullish(z.string()),
 });
-export type WirePrinterData = z.infer<typeof PrinterDataSchema>;
 
 export const CurrencyValueSchema = z.object({
   Currency: z.string(),
@@ -257,7 +253,6 @@ export const ItalianFiscalDataSchema = z.object({
   RebatedReceiptDateTimeUtc: nullish(UtcInstantSchema),
   PrinterSerialNumber: nullish(z.string()),
 });
-export type ItalianFiscalData = z.infer<typeof ItalianFiscalDataSchema>;
 
 /**
  * FiscalMachineAdditionalData: `Discriminator` is optional (absent or null): the shape is then told
@@ -298,7 +293,6 @@ export const LegacyFiscalDataSchema = z.object({
   ),
   PayloadData: nullish(z.object({ Discriminator: nullish(z.string()), Value: nullish(z.string()) })),
 });
-export type WireLegacyFiscalData = z.infer<typeof LegacyFiscalDataSchema>;
 
 /**
  * An item of `commands/getAllActive` / `getAllByIds`. `Data` stays unknown here: its shape depends
@@ -313,7 +307,6 @@ export const CommandSchema = z.object({
   Device: DeviceSchema,
   Data: z.unknown(),
 });
-export type WireCommand = z.infer<typeof CommandSchema>;
 
 /** Envelope of a list response: items are validated one by one by the normaliser. */
 export const CommandListResponseSchema = z.object({ Commands: z.array(z.unknown()) });

@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { formatIssues } from '../config.js';
 import { COMMAND_STATES, type CommandState } from '../connector/wire.js';
+import { isLoopback } from '../loopback.js';
+import { formatIssues } from '../zod-issues.js';
 import { rejection } from './commands.js';
 import type { CreateCommandOptions } from './factory.js';
 import { MALFORMED_KINDS } from './fault-schema.js';
-import { isLoopbackAddress, pathOf, readBody, sendJson, statusOf } from './http-util.js';
+import { pathOf, readBody, sendJson, statusOf } from './http-util.js';
 import { COMMAND_KINDS, type CommandKind } from './scenario.js';
 import type { PlatformSimulator } from './simulator-api.js';
 
@@ -145,7 +146,7 @@ export async function handleAdmin(
   res: ServerResponse,
   sim: PlatformSimulator,
 ): Promise<void> {
-  if (!isLoopbackAddress(req.socket.remoteAddress)) {
+  if (!isLoopback(req.socket.remoteAddress ?? '')) {
     sendJson(res, 403, { error: 'the admin API answers loopback clients only' });
     return;
   }

@@ -108,7 +108,6 @@ export const FaultsSchema = z
   .strict();
 
 export type Faults = z.infer<typeof FaultsSchema>;
-export type FaultsInput = z.input<typeof FaultsSchema>;
 /** A patch: each given section replaces the current one. */
 export const FaultsPatchSchema = FaultsSchema.partial();
 export type FaultsPatch = z.input<typeof FaultsPatchSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { formatIssues } from '../config.js';
 import { Listeners } from '../listeners.js';
+import { formatIssues } from '../zod-issues.js';
 import { rejection } from './commands.js';
 import { type Faults, FaultsPatchSchema, FaultsSchema } from './fault-schema.js';
 import type { Rng } from './rng.js';

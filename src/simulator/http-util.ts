@@ -49,9 +49,3 @@ export function pathOf(req: IncomingMessage): string {
   const q = url.indexOf('?');
   return q < 0 ? url : url.slice(0, q);
 }
-
-export function isLoopbackAddress(address: string | undefined): boolean {
-  return (
-    address === '::1' || address?.startsWith('127.') === true || address?.startsWith('::ffff:127.') === true
-  );
-}

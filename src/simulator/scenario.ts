@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { formatIssues } from '../config.js';
 import { AgentError, unreadableFile } from '../errors.js';
+import { formatIssues } from '../zod-issues.js';
 import { DocumentRulesSchema } from './document.js';
 import { FaultsSchema } from './fault-schema.js';
 

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
+import { runPeriodically } from '../periodic.js';
 import type { CommandChange } from './commands.js';
 import type { FaultController } from './faults.js';
 import { pathOf } from './http-util.js';
@@ -140,12 +141,13 @@ export class EventHub {
     if (every === null) return;
     const abort = new AbortController();
     this.dropLoop = abort;
-    (async () => {
-      for (;;) {
-        await this.deps.clock.sleep(every * 1000, abort.signal);
-        this.dropAll();
-      }
-    })().catch(() => undefined);
+    void runPeriodically(() => this.dropAll(), {
+      clock: this.deps.clock,
+      signal: abort.signal,
+      intervalMs: every * 1000,
+      firstRun: 'after-interval',
+      onError: () => abort.abort(),
+    });
   }
 
   /** Closes every socket and stops the drop loop. Idempotent. */

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { isLoopback } from '../config.js';
+import { isLoopback } from '../loopback.js';
 import type { Message } from '../messages/message.js';
 import { pageMessages } from './messages.js';
 

@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import { type Clock, systemClock } from '../clock.js';
-import { isLoopback } from '../config.js';
 import { isAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { isLoopback } from '../loopback.js';
 import type { MessageRenderer } from '../messages/render.js';
 import { pageMessages } from './messages.js';
 
@@ -45,7 +45,7 @@ export interface Actor {
 /** Who sent a page request: whether the page requires its token, and the peer's address. */
 export function actorOf(address: string | undefined, tokenRequired: boolean): Actor {
   const from = address ?? 'unknown';
-  const local = address !== undefined && isLoopback(address.replace(/^::ffff:/, ''));
+  const local = address !== undefined && isLoopback(address);
   return { who: tokenRequired ? (local ? 'local-with-token' : 'remote-with-token') : 'local', from };
 }
 

@@ -3,6 +3,7 @@ import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Logger } from '../log.js';
 import { errorFields, silentLogger } from '../log.js';
+import { Mutex } from '../mutex.js';
 
 /**
  * The sd_notify protocol (sd_notify(3)): newline-separated `KEY=value` assignments in one
@@ -154,14 +155,14 @@ export function createNotifier(socketPath: string | undefined, options: Notifier
     (address?.startsWith('@')
       ? systemdNotifyTransport(address, options.systemdNotify)
       : unixDgramTransport(address as string));
-  let chain: Promise<void> = Promise.resolve();
+  const turns = new Mutex();
   let failures = 0;
   let closed = false;
 
   const send = (fields: ReadonlyArray<readonly [string, string]>): Promise<void> => {
     if (closed) return Promise.resolve();
     const message = Buffer.from(formatNotifyMessage(fields), 'utf8');
-    chain = chain.then(() =>
+    return turns.run(() =>
       transport.send(message).then(
         () => {
           failures = 0;
@@ -177,7 +178,6 @@ export function createNotifier(socketPath: string | undefined, options: Notifier
         },
       ),
     );
-    return chain;
   };
   const withStatus = (first: readonly [string, string], status?: string) =>
     status === undefined ? [first] : [first, ['STATUS', status] as const];
@@ -192,7 +192,7 @@ export function createNotifier(socketPath: string | undefined, options: Notifier
     close() {
       if (closed) return;
       closed = true;
-      void chain.then(() => transport.close());
+      void turns.run(() => transport.close());
     },
   };
 }

@@ -1,6 +1,7 @@
 import { type Clock, systemClock } from '../clock.js';
 import type { Logger } from '../log.js';
-import { silentLogger } from '../log.js';
+import { errorFields, silentLogger } from '../log.js';
+import { runPeriodically } from '../periodic.js';
 import { eventLoopLagProbe, type LagProbe } from './loop-lag.js';
 import type { Notifier } from './sd-notify.js';
 
@@ -88,22 +89,22 @@ export function startWatchdog(options: WatchdogOptions): Watchdog {
     }
   };
 
-  const loop = async () => {
-    decide(0);
-    let expected = clock.now() + intervalMs;
-    while (!controller.signal.aborted) {
-      try {
-        await clock.sleep(intervalMs, controller.signal);
-      } catch {
-        return;
-      }
+  // The first check runs at start; each later one also counts how late its wake-up came.
+  let expected: number | undefined;
+  void runPeriodically(
+    () => {
       const now = clock.now();
-      const late = Math.max(0, now - expected);
+      const lagMs = expected === undefined ? 0 : Math.max(0, now - expected, probe.sampleMs());
       expected = now + intervalMs;
-      decide(Math.max(late, probe.sampleMs()));
-    }
-  };
-  void loop();
+      decide(lagMs);
+    },
+    {
+      clock,
+      signal: controller.signal,
+      intervalMs,
+      onError: (e) => log.warn('watchdog check failed', errorFields(e)),
+    },
+  );
 
   return {
     stop() {

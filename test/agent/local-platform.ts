@@ -9,6 +9,7 @@ import { ManualClock } from '../../src/clock.js';
 import { parseConfig } from '../../src/config.js';
 import { createMemoryLogger } from '../../src/log.js';
 import { eventually } from '../helpers/eventually.js';
+import { letPendingWorkRun } from '../helpers/pending-work.js';
 
 /**
  * The whole agent (one simulated encoder) on a ManualClock against a platform a test writes as
@@ -95,7 +96,7 @@ export async function startLocalPlatformAgent(
       const taken = () => log.lines.filter((line) => line.includes('connector exchange')).length;
       for (let t = 0; ; t += 1000) {
         // What the last step woke reaches the platform within a few turns of the event loop.
-        for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+        await letPendingWorkRun();
         await eventually(
           () => `the agent to take in the platform's answers (${taken()} of ${received})`,
           () => taken() >= received,

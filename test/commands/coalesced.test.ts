@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Coalesced } from '../../src/commands/intake/coalesced.js';
+import { letPendingWorkRun } from '../helpers/pending-work.js';
 
 describe('a coalesced task', () => {
   it('runs one more pass for any number of calls during a pass, and none once stopped', async () => {
@@ -19,8 +20,7 @@ describe('a coalesced task', () => {
     const third = task.run();
     expect(passes).toBe(1);
     release();
-    await Promise.resolve();
-    await new Promise((resolve) => setImmediate(resolve));
+    await letPendingWorkRun();
     expect(passes).toBe(2); // the two calls during the first pass asked for one more
     release();
     await Promise.all([first, second, third]);

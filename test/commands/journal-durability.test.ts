@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { type DataSync, JournalDurability } from '../../src/commands/journal/durability.js';
 import type { CommandPatch } from '../../src/commands/rules/records.js';
+import { letPendingWorkRun } from '../helpers/pending-work.js';
 import { rejection } from '../helpers/rejection.js';
 import { wirePrinterCommand } from './helpers/commands.js';
 import { FakePlatform } from './helpers/fake-platform.js';
@@ -45,7 +46,7 @@ function rig() {
     return () => state;
   };
   /** Lets the promise callbacks of released syncs run. */
-  const turn = () => new Promise((r) => setImmediate(r));
+  const turn = letPendingWorkRun;
   return { db, durability, pending, write, settled, turn };
 }
 

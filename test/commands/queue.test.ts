@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DeviceQueues } from '../../src/commands/run/device-queues.js';
 import { createMemoryLogger } from '../../src/log.js';
+import { letPendingWorkRun } from '../helpers/pending-work.js';
 import { gate } from './helpers/scripted-driver.js';
 
-const settle = async () => {
-  for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
-};
+const settle = letPendingWorkRun;
 
 describe('per-device queues', () => {
   it('runs one job at a time per device, devices in parallel, in order', async () => {

@@ -4,6 +4,7 @@ import { type Journal, openJournal } from '../../src/commands/journal/journal.js
 import { StartCheck } from '../../src/commands/run/start-check.js';
 import { normalizeCommand } from '../../src/connector/model.js';
 import { AgentError } from '../../src/errors.js';
+import { letPendingWorkRun } from '../helpers/pending-work.js';
 import { fiscalCommand, keyCommand, wireFiscalCommand, wireKeyCommand } from './helpers/commands.js';
 import { FakePlatform } from './helpers/fake-platform.js';
 
@@ -63,9 +64,7 @@ function setup() {
     return check.check(record(id), signal);
   };
   /** Lets a read-ahead that was set off in this tick run. */
-  const settle = async () => {
-    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
-  };
+  const settle = letPendingWorkRun;
   return { clock, platform, journal, waiting, check, add, record, reads, signal, life, turn, settle };
 }
 

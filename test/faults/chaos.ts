@@ -1,3 +1,4 @@
+import { Mutex } from '../../src/mutex.js';
 import type { Rng } from '../../src/simulator/rng.js';
 import type { DaemonHandle } from '../helpers/daemon.js';
 import { eventually } from '../helpers/eventually.js';
@@ -34,20 +35,10 @@ export class ChaosLog {
  * takes it for the kill itself, so no kill lands inside a quiet act.
  */
 export class QuietLock {
-  private tail: Promise<void> = Promise.resolve();
+  private readonly turns = new Mutex();
 
-  async hold<T>(work: () => Promise<T>): Promise<T> {
-    const before = this.tail;
-    let release = () => {};
-    this.tail = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await before;
-    try {
-      return await work();
-    } finally {
-      release();
-    }
+  hold<T>(work: () => Promise<T>): Promise<T> {
+    return this.turns.run(work);
   }
 }
 

@@ -9,6 +9,7 @@ import { createMemoryLogger, errorFields } from '../../src/log.js';
 import { sourceMappedStack } from '../../src/stack-map.js';
 import { EscapedFaults, stackFiles } from '../../src/supervision/escaped-faults.js';
 import { tempDir } from '../helpers/daemon.js';
+import { letPendingWorkRun } from '../helpers/pending-work.js';
 
 /**
  * Stack traces of a bundled program name the original sources: a small module laid out like the
@@ -92,7 +93,7 @@ describe('source-mapped stack traces', () => {
       where: `src/connector/websocket.ts:${THROW_LINE}`,
       component: 'websocket',
     });
-    await Promise.resolve();
+    await letPendingWorkRun();
     expect(restarted).toEqual(['ws']);
   });
 

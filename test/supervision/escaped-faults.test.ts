@@ -5,6 +5,7 @@ import { createMemoryLogger } from '../../src/log.js';
 import { textMessage } from '../../src/messages/message.js';
 import { english } from '../../src/messages/render.js';
 import { EscapedFaults, stackFiles } from '../../src/supervision/escaped-faults.js';
+import { letPendingWorkRun } from '../helpers/pending-work.js';
 
 const TOKEN = 'ACCESS-TOKEN-SECRET-42';
 
@@ -56,7 +57,7 @@ describe('EscapedFaults: the process-level guard', () => {
       component: 'websocket',
       origin: 'uncaughtException',
     });
-    await Promise.resolve();
+    await letPendingWorkRun();
     expect(restarts).toEqual(['websocket']);
     const line = log.lines.find((l) => l.includes('an error escaped every handler')) ?? '';
     expect(line).toContain('code=INTERNAL');
@@ -78,7 +79,7 @@ describe('EscapedFaults: the process-level guard', () => {
       code: 'INTERNAL',
       message: 'a string was thrown',
     });
-    await Promise.resolve();
+    await letPendingWorkRun();
     expect(restarts).toEqual([]);
   });
 

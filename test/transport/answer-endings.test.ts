@@ -1,12 +1,17 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
+import type { Transform } from 'node:stream';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { postXml } from '../../drivers/epson-fpmate/http.js';
 import { IppClient } from '../../drivers/ipp-printer/ipp-client.js';
 import { createHttpFetch } from '../../src/connector/http-transport.js';
 import { createConnectorClient } from '../../src/connector/index.js';
 import { AgentError } from '../../src/errors.js';
 import { createHttpClient } from '../../src/transport/http.js';
+import { eventually } from '../helpers/eventually.js';
+import { letPendingWorkRun } from '../helpers/pending-work.js';
 
 /**
  * Issue 13.2, "errors at the end of a response are caught", on every HTTP path (the platform's,
@@ -85,6 +90,29 @@ const ENDINGS: Record<string, Ending> = {
   },
 };
 
+/** The decoders the HTTP client makes (`src/transport/http.ts`), kept to wait for their work. */
+const decoders = vi.hoisted(() => new Set<Transform>());
+vi.mock('node:zlib', async (importOriginal) => {
+  const zlib = await importOriginal<typeof import('node:zlib')>();
+  const kept =
+    <A extends unknown[]>(make: (...args: A) => Transform) =>
+    (...args: A) => {
+      const decoder = make(...args);
+      decoders.add(decoder);
+      return decoder;
+    };
+  return {
+    ...zlib,
+    createGunzip: kept(zlib.createGunzip),
+    createInflate: kept(zlib.createInflate),
+    createBrotliDecompress: kept(zlib.createBrotliDecompress),
+  };
+});
+
+/** The sockets the clients open, kept to wait for their close. */
+const clientSockets = new Set<Socket>();
+const onClientSocket = (message: unknown) => clientSockets.add((message as { socket: Socket }).socket);
+
 let server: Server;
 let port: number;
 let ending: Ending = () => {};
@@ -92,6 +120,7 @@ const escaped: unknown[] = [];
 const onEscape = (error: unknown) => escaped.push(error);
 
 beforeAll(async () => {
+  subscribe('net.client.socket', onClientSocket);
   server = createServer((socket) => {
     socket.on('error', () => {});
     let seen = '';
@@ -110,16 +139,27 @@ beforeAll(async () => {
   port = (server.address() as { port: number }).port;
 });
 afterAll(async () => {
+  unsubscribe('net.client.socket', onClientSocket);
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 beforeEach(() => {
   escaped.length = 0;
+  clientSockets.clear();
+  decoders.clear();
   process.on('uncaughtException', onEscape);
   process.on('unhandledRejection', onEscape);
 });
 afterEach(async () => {
-  // Whatever a broken answer leaves behind surfaces within a few turns of the loop.
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  // Whatever a broken answer leaves behind comes from the client's sockets or its decoders: once
+  // every socket has closed and every decoder has nothing left to inflate, the errors they could
+  // still raise have been raised, and a few turns of the loop bring them (and any unhandled
+  // rejection) to the process.
+  await Promise.all([...clientSockets].map((socket) => (socket.closed ? undefined : once(socket, 'close'))));
+  await eventually(
+    () => `the decoders to finish (${[...decoders].map((d) => d.writableLength).join(', ')} bytes left)`,
+    () => [...decoders].every((decoder) => decoder.destroyed || decoder.writableLength === 0),
+  );
+  await letPendingWorkRun();
   process.off('uncaughtException', onEscape);
   process.off('unhandledRejection', onEscape);
   expect(escaped).toEqual([]);
@@ -167,5 +207,15 @@ describe.each(Object.entries(ENDINGS))('an answer ending with %s', (_name, end) 
     // A reset right after a complete body, or a body the parser later refuses, is still an answer.
     expect(['lost', 'answer']).toContain(result.kind);
     if (result.kind === 'answer') expect(result.body.length).toBeLessThanOrEqual(256 * 1024);
+  });
+});
+
+describe('the watch on what a broken answer leaves behind', () => {
+  it('sees the socket and the decoder of a call, so the check after each test waits for them', async () => {
+    ending = ENDINGS['gzip with garbage after its end'] as Ending;
+    await createHttpClient()
+      .request({ url: `http://127.0.0.1:${port}/`, method: 'GET', timeoutMs: 5000, maxBytes: 1024 * 1024 })
+      .catch(() => undefined);
+    expect([clientSockets.size, decoders.size]).toEqual([1, 1]);
   });
 });

@@ -8,9 +8,10 @@ import {
 import { HidTransport } from '../../src/transport/hid.js';
 import { transportMessages } from '../../src/transport/messages.js';
 import { FakeCp2110 } from '../../src/transport/testing/fake-hid.js';
+import { letPendingWorkRun } from '../helpers/pending-work.js';
 
 const spec = { type: 'hid' as const, vendorId: 0x10c4, productId: 0xea80, baudRate: 9600 };
-const tick = () => new Promise((r) => setImmediate(r));
+const tick = letPendingWorkRun;
 
 function transportFor(fakes: FakeCp2110[], extra: Partial<typeof spec & { serialNumber: string }> = {}) {
   return new HidTransport({ ...spec, ...extra }, { load: async () => FakeCp2110.module(...fakes) });

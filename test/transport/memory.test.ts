@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryPair, MemoryHub } from '../../src/transport/testing/memory.js';
 import type { Transport } from '../../src/transport/types.js';
+import { letPendingWorkRun } from '../helpers/pending-work.js';
 
 function collect(t: Transport): { data: Buffer[]; closes: Array<Error | undefined> } {
   const out = { data: [] as Buffer[], closes: [] as Array<Error | undefined> };
@@ -9,7 +10,7 @@ function collect(t: Transport): { data: Buffer[]; closes: Array<Error | undefine
   return out;
 }
 
-const tick = () => new Promise((r) => setImmediate(r));
+const tick = letPendingWorkRun;
 
 describe('memory pair', () => {
   it('delivers bytes in order, asynchronously, to the other end only', async () => {

@@ -1,6 +1,7 @@
 import type { RequestPriority } from '../../connector/api.js';
 import type { NormalizedItem } from '../../connector/model.js';
 import { ACTIVE_STATES, COMMAND_STATES, TERMINAL_STATES } from '../../connector/wire.js';
+import { runPeriodically } from '../../periodic.js';
 import { Coalesced } from './coalesced.js';
 import { deepCatchUpOnce, lookbackCoversAll } from './deep-catch-up.js';
 import {
@@ -209,11 +210,10 @@ export class Intake {
    * The deep catch-up (`deep-catch-up.ts`): at start, then every `poll.deepCatchUpHours`, so a
    * Pending fiscal command older than `fiscalLookbackHours` is never lost.
    */
-  private async deepLoop(): Promise<void> {
+  private deepLoop(): Promise<void> {
     const { clock, poll, connector, enterpriseIds, fiscalDeviceIds, sink, log } = this.options;
-    const everyMs = (poll.deepCatchUpHours ?? DEFAULT_DEEP_HOURS) * HOUR;
-    while (!this.abort.signal.aborted) {
-      try {
+    return runPeriodically(
+      async () => {
         const seen = await this.requests.request(() =>
           deepCatchUpOnce({
             connector,
@@ -226,15 +226,14 @@ export class Intake {
           }),
         );
         log.debug('deep catch-up done', { seen });
-      } catch (e) {
-        this.requests.failed('deep catch-up', e);
-      }
-      try {
-        await clock.sleep(everyMs, this.abort.signal);
-      } catch {
-        return;
-      }
-    }
+      },
+      {
+        clock,
+        signal: this.abort.signal,
+        intervalMs: (poll.deepCatchUpHours ?? DEFAULT_DEEP_HOURS) * HOUR,
+        onError: (e) => this.requests.failed('deep catch-up', e),
+      },
+    );
   }
 
   private onSocketCommand(event: { id: string; state?: string }): void {
@@ -294,20 +293,14 @@ export class Intake {
     void task.finally(() => this.tasks.delete(task));
   }
 
-  private async every(task: () => Promise<void>): Promise<void> {
+  private every(task: () => Promise<void>): Promise<void> {
     const { clock, poll, authPauseMs } = this.options;
-    while (!this.abort.signal.aborted) {
-      try {
-        await task();
-      } catch (e) {
-        this.requests.failed('discovery', e);
-      }
-      const wait = this.requests.authRejected ? Math.max(authPauseMs, poll.intervalMs) : poll.intervalMs;
-      try {
-        await clock.sleep(wait, this.abort.signal);
-      } catch {
-        return;
-      }
-    }
+    return runPeriodically(task, {
+      clock,
+      signal: this.abort.signal,
+      intervalMs: () =>
+        this.requests.authRejected ? Math.max(authPauseMs, poll.intervalMs) : poll.intervalMs,
+      onError: (e) => this.requests.failed('discovery', e),
+    });
   }
 }

@@ -70,7 +70,3 @@ export interface MachineState {
 
 /** The state of a command the journal has never seen. */
 export const INITIAL_STATE: MachineState = { phase: 'new', attempt: 0, state: 'Pending' };
-
-export function isTerminalPhase(phase: Phase): boolean {
-  return PHASE_FACTS[phase].terminal;
-}

@@ -4,6 +4,7 @@ import { type Journal, openJournal } from '../../../src/commands/journal/journal
 import type { Engine, EngineDevice, EngineTuning } from '../../../src/commands/types.js';
 import { createMemoryLogger } from '../../../src/log.js';
 import type { AgentEvent } from '../../../src/status-model.js';
+import { letPendingWorkRun } from '../../helpers/pending-work.js';
 import { FISCAL_DEVICE, KEY_DEVICE, PRINTER_DEVICE } from './commands.js';
 import { FakePlatform } from './fake-platform.js';
 import { FakeSocket } from './fake-socket.js';
@@ -75,9 +76,7 @@ export function harness(options: HarnessOptions = {}) {
   });
 
   /** Lets every pending promise chain run (no time passes). */
-  const settle = async () => {
-    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-  };
+  const settle = letPendingWorkRun;
   /** Moves the clock in steps, settling after each. */
   const advance = async (ms: number, step = 100) => {
     for (let done = 0; done < ms; done += step) {

@@ -2,6 +2,7 @@ import { ManualClock } from '../../../src/clock.js';
 import { Intake, type IntakeOptions } from '../../../src/commands/intake/intake.js';
 import type { NormalizedItem } from '../../../src/connector/model.js';
 import { silentLogger } from '../../../src/log.js';
+import { letPendingWorkRun } from '../../helpers/pending-work.js';
 import { FakePlatform } from './fake-platform.js';
 import type { FakeSocket } from './fake-socket.js';
 
@@ -54,9 +55,7 @@ export function setupIntake(
     },
     ...intakeOptions,
   });
-  const settle = async () => {
-    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-  };
+  const settle = letPendingWorkRun;
   const advance = async (ms: number) => {
     await clock.advance(ms);
     await settle();
