@@ -2,6 +2,7 @@ import type { DriverFactory, DriverRegistry } from '../src/drivers-api/types.js'
 // Every family's sentences, loaded with the registry (they are small and load nothing else), so
 // that a Note in the journal renders in either language even when its driver is not loaded.
 import './epson-fpmate/messages.js';
+import './fias-lock/messages.js';
 import './ipp-printer/messages.js';
 import './salto-encoder/messages.js';
 import './sim/messages.js';
@@ -22,6 +23,7 @@ const entries: Array<[string, () => Promise<DriverFactory<unknown>>]> = [
     'ipp-printer',
     async () => (await import('./ipp-printer/index.js')).ippPrinterFactory as DriverFactory<unknown>,
   ],
+  ['fias-lock', async () => (await import('./fias-lock/index.js')).fiasLockFactory as DriverFactory<unknown>],
   [
     'salto-encoder',
     async () => (await import('./salto-encoder/index.js')).saltoEncoderFactory as DriverFactory<unknown>,

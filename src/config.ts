@@ -138,7 +138,7 @@ export const ConfigSchema = z
         enabled: z.boolean().default(false),
         scenario: z.string().optional(),
         port: z.number().int().min(0).max(65535).default(0),
-        /** Also start the device simulators of real drivers (epson-fpmate, salto-encoder over TCP). */
+        /** Also start the device simulators of the real drivers that offer one (`DriverFactory.simulate`). */
         devices: z.boolean().default(false),
         /**
          * The simulator's seed. Default: a new one at every start, so the commands of this run

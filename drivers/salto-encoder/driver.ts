@@ -1,5 +1,6 @@
 import { backoffCeiling } from '../../src/backoff.js';
 import type { KeyJobData } from '../../src/connector/model.js';
+import { KeyProtocolCheck } from '../../src/drivers-api/key-protocol.js';
 import { keysForRoomsWords, keysUnreadableWords, roomsWords } from '../../src/drivers-api/messages.js';
 import type {
   DeviceStatus,
@@ -55,6 +56,8 @@ function result(keys: KeyJobData, encoderId: string | undefined, serials: string
  */
 export class SaltoEncoderDriver implements Driver {
   private readonly connection: EncoderConnection;
+  /** The command's `KeyCutterData.Type` must not name another protocol. */
+  private readonly protocol: KeyProtocolCheck;
   private active: { card: number; total: number } | undefined;
   private cardsCut = 0;
 
@@ -63,6 +66,7 @@ export class SaltoEncoderDriver implements Driver {
     private readonly ctx: DriverContext,
   ) {
     this.connection = new EncoderConnection(options, ctx);
+    this.protocol = new KeyProtocolCheck('industry-standard', ctx.log);
   }
 
   /**
@@ -79,6 +83,7 @@ export class SaltoEncoderDriver implements Driver {
 
   async execute(job: Job, ctx: ExecuteContext): Promise<JobResult> {
     const keys = keyData(job);
+    this.protocol.check(keys);
     const plan = planKeyJob(keys, this.options, this.ctx.timezone, job.command.creatorName);
     const read = readKeyCheckpoint(job.checkpoint, plan.total);
     const log = this.ctx.log.child({ commandId: job.commandId });

@@ -1,5 +1,6 @@
 import type { KeyJobData } from '../../src/connector/model.js';
 import { deviceMessages } from '../../src/drivers-api/messages.js';
+import { toFieldText } from '../../src/drivers-api/text.js';
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import {
@@ -11,7 +12,6 @@ import {
 } from './commands.js';
 import type { SaltoEncoderOptions } from './config.js';
 import { saltoMessages } from './messages.js';
-import { toFieldText } from './text.js';
 import { formatLockTime, parseInstant } from './time.js';
 
 /**

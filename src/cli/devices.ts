@@ -1,4 +1,4 @@
-import type { DiscoveredDevice, DriverRegistry } from '../drivers-api/types.js';
+import type { DeviceType, DiscoveredDevice, DriverRegistry } from '../drivers-api/types.js';
 import { silentLogger } from '../log.js';
 import { type CandidateDevice, type DiscoveryResult, listCandidateDevices } from '../transport/discovery.js';
 import { createHttpClient } from '../transport/http.js';
@@ -15,6 +15,8 @@ export interface DevicesOptions {
 
 export interface FoundByDriver extends DiscoveredDevice {
   driver: string;
+  /** The family's device type: the line starts `keys` for a key encoder, `print` otherwise. */
+  deviceType: DeviceType;
 }
 
 export interface DevicesDeps {
@@ -25,7 +27,8 @@ export interface DevicesDeps {
 /**
  * `frontdesk-agent devices`: serial ports and HID devices that may be encoders or bridges, and
  * what each driver family can find by itself (the office printer driver: local CUPS queues and
- * IPP printers on the LAN), with the `options:` that would use each.
+ * IPP printers on the LAN; the FIAS driver: this PC's addresses a lock server can connect to),
+ * with the `options:` that would use each.
  */
 export async function devicesCommand(
   opts: DevicesOptions,
@@ -51,7 +54,7 @@ export async function devicesCommand(
         signal,
         browseMs: opts.lan ? LAN_BROWSE_MS : 0,
       });
-      found.push(...report.devices.map((d) => ({ driver: kind, ...d })));
+      found.push(...report.devices.map((d) => ({ driver: kind, deviceType: factory.deviceType, ...d })));
       problems.push(...report.problems);
     } catch (e) {
       problems.push(`${kind}: could not look for devices (${(e as Error).message})`);
@@ -91,7 +94,7 @@ function formatDevice(d: CandidateDevice): string {
 
 function formatFound(d: FoundByDriver): string {
   return [
-    `${'print'.padEnd(6)} ${d.name}  ${d.address}`,
+    `${(d.deviceType === 'KeyCutter' ? 'keys' : 'print').padEnd(6)} ${d.name}  ${d.address}`,
     `       ${d.source}${d.note ? `: ${d.note}` : ''}`,
     `       driver: ${d.driver}  options: ${JSON.stringify(d.suggestedOptions)}`,
   ].join('\n');

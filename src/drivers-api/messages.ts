@@ -29,6 +29,10 @@ export const deviceMessages = defineMessages('device', {
     en: 'The reservation has no room assigned; assign a room, then cut the keys again.',
     it: 'Alla prenotazione non è assegnata una camera: assegnarla, poi codificare di nuovo le chiavi.',
   },
+  otherKeyProtocol: {
+    en: 'This key command is for {wanted} (the key cutter’s Data JSON says Type "{type}"), but this encoder speaks {speaks}; no key was cut. Check the key cutter’s Data JSON on the platform, or which encoder the agent uses for it.',
+    it: 'Questo comando di chiavi è per {wanted} (i dati JSON del codificatore indicano Type "{type}"), ma questo encoder usa {speaks}: nessuna chiave è stata codificata. Controllare i dati JSON del codificatore sulla piattaforma, o quale encoder usa l’agente.',
+  },
 });
 
 /** "room 202", "rooms 202 and SPA" / "la camera 202", "le camere 202 e SPA". */

@@ -136,7 +136,7 @@ describe('test doubles and simulators stay out of production', () => {
       'src/transport/testing/fake-hid.ts',
       'src/transport/testing/memory.ts',
     ]);
-    for (const family of ['epson-fpmate', 'ipp-printer', 'salto-encoder']) {
+    for (const family of ['epson-fpmate', 'fias-lock', 'ipp-printer', 'salto-encoder']) {
       expect(tree.has(`drivers/${family}/simulator/index.ts`)).toBe(true);
       const index = tree.get(`drivers/${family}/index.ts`) ?? '';
       const wiring = importsOf(`drivers/${family}/index.ts`, index).filter(

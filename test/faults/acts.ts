@@ -39,7 +39,7 @@ async function shown(daemon: DaemonHandle, deviceId: string): Promise<{ connecte
 }
 
 export function faultActs({ rig, traffic, daemon }: ActContext): Act[] {
-  const { platform, printer, mangler, salto } = rig;
+  const { platform, printer, mangler, salto, fias } = rig;
   const epson = FAULT_DEVICES.epson;
   const faults = (): SimCounters['faults'] => platform.counters().faults;
   /** Receipts that reached the printer since exchange number `from`. */
@@ -185,6 +185,20 @@ export function faultActs({ rig, traffic, daemon }: ActContext): Act[] {
         );
       },
     },
+    {
+      what: 'FIAS lock server: the link dropped right after it wrote a card, twice (the lock server connects again)',
+      async run() {
+        const from = fias.sim.requests.length;
+        fias.sim.enqueue('ok', 'drop-after-write', 'ok', 'drop-after-write');
+        const drops = () =>
+          fias.sim.requests.slice(from).filter((r) => r.behaviour === 'drop-after-write').length;
+        await traffic.until(
+          'the FIAS link to drop twice after a written card, and the lock server to be linked again',
+          () => drops() >= 2 && fias.sim.alive,
+          FAULT_DEVICES.fias,
+        );
+      },
+    },
     spoil('garbage-after', 'with garbage after printing'),
     spoil('truncated-after', 'cut in half after printing'),
     {
@@ -221,6 +235,23 @@ export function faultActs({ rig, traffic, daemon }: ActContext): Act[] {
           '4 resets and 2 hangs',
           () => faults().reset >= resets && faults().hang >= hangs,
           FAULT_DEVICES.simKeys,
+        );
+      },
+    },
+    {
+      what: 'FIAS lock server: refuses a key (DN), is busy (BY twice), never answers one (written)',
+      async run() {
+        const from = fias.sim.requests.length;
+        fias.sim.enqueue(
+          { answer: 'DN', text: 'Guest checked out' },
+          { answer: 'BY' },
+          { answer: 'BY' },
+          'write-silent',
+        );
+        await traffic.until(
+          'the FIAS lock server to have played its 4 answers',
+          () => fias.sim.requests.length >= from + 4,
+          FAULT_DEVICES.fias,
         );
       },
     },

@@ -24,7 +24,8 @@ import { Traffic } from './traffic.js';
  * goes wrong — ≥ 20 kill -9 (some during start-up and recovery), a platform outage, two 429
  * storms, WebSocket drops, connection resets and hangs, an RT printer out of paper / busy /
  * dropping or spoiling its answer after printing / refusing connections / answering garbage, an
- * encoder unplugged (also mid-card) and answering garbage, and 220 malformed commands. Then the
+ * encoder unplugged (also mid-card) and answering garbage, a FIAS lock server dropping its link
+ * right after writing a card, refusing, busy and silent, and 220 malformed commands. Then the
  * invariants, each failure naming the command and the invariant it broke.
  *
  * Deterministic by construction: the seed fixes the composition, the order of the acts and the
@@ -68,7 +69,7 @@ describe('fault campaign against the real daemon', () => {
   it('keeps every invariant through kills, outages, 429 storms, flapping, device faults and garbage', async () => {
     const rng = createRng(SEED);
     rig = await startRig(SEED, 200);
-    const { platform, daemon, printer, salto, mangler, dir } = rig;
+    const { platform, daemon, printer, salto, fias, mangler, dir } = rig;
     const reservations = platform.world.reservations.map((r) => ({ id: r.id, number: r.number }));
     const specs = compose(rng, COMPOSITION);
     const log = new ChaosLog(Date.now());
@@ -124,7 +125,7 @@ describe('fault campaign against the real daemon', () => {
     console.info(
       `fault campaign, seed ${SEED}: ${planned.length} commands (${planned.filter((c) => c.malformed).length} malformed), ` +
         `${killedAt.length} kills, final states ${JSON.stringify(finals)}, Epson documents ${printer.printed.length}, ` +
-        `Salto cards ${salto.sim.cards.length}, 429 answers ${platform.counters().rateLimited}, ` +
+        `Salto cards ${salto.sim.cards.length}, FIAS keys ${fias.sim.cards.length} (${fias.sim.connections} links), 429 answers ${platform.counters().rateLimited}, ` +
         `${((Date.now() - log.t0) / 1000).toFixed(0)} s`,
     );
     const ledger = (device: keyof typeof LEDGERS) => readLedger(join(dir, LEDGERS[device]));
@@ -136,6 +137,7 @@ describe('fault campaign against the real daemon', () => {
         ledger,
         printed: printer.printed,
         saltoWritten: salto.sim.cards,
+        fiasWritten: fias.sim.cards,
       }),
       ...retryAfterProblems(readTrace(existsSync(rig.tracePath) ? readFileSync(rig.tracePath, 'utf8') : '')),
       ...tokenProblems(daemon.lines, [FAULT_TOKENS.clientToken, FAULT_TOKENS.accessToken]),
@@ -163,6 +165,8 @@ describe('fault campaign against the real daemon', () => {
       epsonAnswersMangled: mangler.mangled >= 8,
       saltoCardsCut: salto.sim.cards.length > 0,
       saltoGarbage: salto.sim.requests.some((r) => r.behaviour === 'garbage'),
+      fiasKeysCut: fias.sim.cards.length > 0,
+      fiasLinkDropped: fias.sim.requests.some((r) => r.behaviour === 'drop-after-write'),
       processed: owned.filter((c) => histories.get(c.id)?.at(-1)?.state === 'Processed').length > 100,
     }).toEqual({
       kills: true,
@@ -176,6 +180,8 @@ describe('fault campaign against the real daemon', () => {
       epsonAnswersMangled: true,
       saltoCardsCut: true,
       saltoGarbage: true,
+      fiasKeysCut: true,
+      fiasLinkDropped: true,
       processed: true,
     });
   }, 900_000);

@@ -1,5 +1,7 @@
+import type { EncodedKey } from '../../drivers/fias-lock/simulator/index.js';
 import {
   epsonProblems,
+  fiasCards,
   keyProblems,
   type LedgerLine,
   ledgerCards,
@@ -22,6 +24,8 @@ export interface DeviceRecords {
   printed: readonly PrintedDoc[];
   /** The cards the Salto encoder simulator wrote. */
   saltoWritten: readonly WrittenCard[];
+  /** The keys the FIAS lock-server simulator wrote. */
+  fiasWritten: readonly EncodedKey[];
 }
 
 /**
@@ -48,6 +52,12 @@ export function deviceProblems(r: DeviceRecords): string[] {
       saltoCards(on(FAULT_DEVICES.salto), r.saltoWritten),
       r.histories,
       'Encoder Salto',
+    ),
+    ...keyProblems(
+      on(FAULT_DEVICES.fias),
+      fiasCards(on(FAULT_DEVICES.fias), r.fiasWritten),
+      r.histories,
+      'Encoder FIAS',
     ),
   ];
 }

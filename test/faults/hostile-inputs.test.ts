@@ -25,6 +25,7 @@ import {
   FAULT_TOKENS,
   faultScenario,
   LEDGERS,
+  startFiasSite,
   startSaltoSite,
 } from './rig.js';
 import { Traffic } from './traffic.js';
@@ -93,10 +94,12 @@ describe('hostile-input campaign against the real daemon', () => {
     closers.push(() => printer.close());
     const salto = await startSaltoSite();
     closers.push(() => salto.close());
+    const fias = await startFiasSite();
+    closers.push(() => fias.close());
     // The RT printer is reached directly here: the campaign's proxy reads a whole answer before it
     // forwards it, and would hold every 300 MB answer in this process.
     const direct = { url: printer.url } as ReplyMangler;
-    const config = agentConfig({ dir, platform, printer, mangler: direct, salto });
+    const config = agentConfig({ dir, platform, printer, mangler: direct, salto, fias });
     config.platform = {
       ...config.platform,
       rateLimit: { ...config.platform.rateLimit, maxRetryAfterSeconds: RETRY_AFTER_CAP_S },
@@ -231,6 +234,7 @@ describe('hostile-input campaign against the real daemon', () => {
         ledger,
         printed: printer.printed,
         saltoWritten: salto.sim.cards,
+        fiasWritten: fias.sim.cards,
       }),
       ...retryAfterProblems(
         readTrace(existsSync(tracePath) ? readFileSync(tracePath, 'utf8') : ''),

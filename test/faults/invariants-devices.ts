@@ -224,3 +224,23 @@ export function saltoCards(
   }
   return out;
 }
+
+/**
+ * Keys per command of the FIAS lock-server simulator: each FIAS key command has its own
+ * reservation, which every key request carries as `G#`. Keys naming no planned reservation are
+ * returned under `unknown:<G#>`.
+ */
+export function fiasCards(
+  planned: readonly PlannedCommand[],
+  written: ReadonlyArray<{ reservation?: string }>,
+): Map<string, number> {
+  const byNumber = new Map(
+    planned.filter((c) => c.reservationNumber).map((c) => [c.reservationNumber as string, c.id]),
+  );
+  const out = new Map<string, number>();
+  for (const key of written) {
+    const id = byNumber.get(key.reservation ?? '') ?? `unknown:${key.reservation ?? '(no G#)'}`;
+    out.set(id, (out.get(id) ?? 0) + 1);
+  }
+  return out;
+}

@@ -17,7 +17,10 @@ export interface PlannedCommand {
   owned: boolean;
   malformed?: MalformedKind;
   keyCount?: number;
-  /** Salto keys: the reservation number its cards print (`Res. <number>`), unique per command. */
+  /**
+   * Salto and FIAS keys: the reservation number its cards carry (Salto prints `Res. <number>`,
+   * FIAS sends it as `G#`), unique per command.
+   */
   reservationNumber?: string;
 }
 
@@ -33,11 +36,14 @@ const DEVICE_NAMES: Record<string, string> = {
   [FAULT_DEVICES.simKeys]: 'Encoder sim',
   [FAULT_DEVICES.epson]: 'RT Epson',
   [FAULT_DEVICES.salto]: 'Encoder Salto',
+  [FAULT_DEVICES.fias]: 'Encoder FIAS',
   [FAULT_DEVICES.printer]: 'Laser (not ours)',
 };
 
 const FISCAL = [FAULT_DEVICES.simFiscalA, FAULT_DEVICES.simFiscalB, FAULT_DEVICES.epson];
-const KEYS = [FAULT_DEVICES.simKeys, FAULT_DEVICES.salto];
+const KEYS = [FAULT_DEVICES.simKeys, FAULT_DEVICES.salto, FAULT_DEVICES.fias];
+/** Key encoders whose cards name their command's reservation. */
+const BY_RESERVATION: readonly string[] = [FAULT_DEVICES.salto, FAULT_DEVICES.fias];
 
 const MALFORMED_FOR: Record<'fiscal-payload' | 'fiscal-data' | 'keys', MalformedKind[]> = {
   'fiscal-payload': ['bad-base64', 'garbage-fiscal-machine-data', 'missing-field', 'unknown-device-type'],
@@ -66,6 +72,7 @@ export function compose(rng: Rng, c: Composition): Spec[] {
     () => ({ kind: 'fiscal-data', deviceId: FAULT_DEVICES.epson }),
     () => ({ kind: 'keys', deviceId: FAULT_DEVICES.simKeys }),
     () => ({ kind: 'keys', deviceId: FAULT_DEVICES.salto }),
+    () => ({ kind: 'keys', deviceId: FAULT_DEVICES.fias }),
   ];
   for (let i = 0; i < c.wellFormed; i++) specs.push((wellFormed[i % wellFormed.length] as () => Spec)());
   for (let i = 0; i < c.malformed; i++) {
@@ -83,7 +90,7 @@ export function compose(rng: Rng, c: Composition): Spec[] {
 }
 
 /**
- * Creates one planned command on the platform. Salto key commands take the next unused
+ * Creates one planned command on the platform. Salto and FIAS key commands take the next unused
  * reservation (`reservations` is consumed), so each of their cards names its command.
  */
 export function createPlanned(
@@ -108,9 +115,10 @@ export function createPlanned(
       break;
     case 'keys': {
       keyCount = rng.int(1, 3);
-      if (spec.deviceId === FAULT_DEVICES.salto) {
+      if (BY_RESERVATION.includes(spec.deviceId)) {
         reservation = reservations.shift();
-        if (!reservation) throw new Error('the scenario ran out of reservations for Salto key commands');
+        if (!reservation)
+          throw new Error('the scenario ran out of reservations for Salto and FIAS key commands');
       }
       view = sim.createKeys({
         ...options,

@@ -1,5 +1,7 @@
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { type FpmateSimulator, startFpmateSimulator } from '../../drivers/epson-fpmate/simulator/index.js';
+import { FiasLockServerSimulator } from '../../drivers/fias-lock/simulator/index.js';
 import {
   EncoderSimulator,
   type EncoderTcpServer,
@@ -17,8 +19,10 @@ import { type ReplyMangler, startReplyMangler } from './reply-mangler.js';
  * The fault campaign's world, all real parts: the platform simulator in the test process, the
  * real daemon as a child process, three simulated devices with ledgers (sim-fiscal ×2,
  * sim-encoder), an Epson RT driven by the epson-fpmate driver against the fpmate device simulator
- * (behind a proxy that can mangle its answers), and a Salto encoder driven by the salto-encoder
- * driver over TCP against the encoder simulator, which can be unplugged and plugged back.
+ * (behind a proxy that can mangle its answers), a Salto encoder driven by the salto-encoder
+ * driver over TCP against the encoder simulator, which can be unplugged and plugged back, and a
+ * FIAS encoder driven by the fias-lock driver, whose simulated lock server connects to the
+ * daemon's port (and again after every kill) and can drop the link mid-request.
  */
 
 export const FAULT_DEVICES = {
@@ -28,6 +32,7 @@ export const FAULT_DEVICES = {
   epson: 'fa000000-0000-4000-8000-000000000004',
   salto: 'fa000000-0000-4000-8000-000000000005',
   printer: 'fa000000-0000-4000-8000-000000000006',
+  fias: 'fa000000-0000-4000-8000-000000000007',
 } as const;
 
 export const FAULT_TOKENS = {
@@ -82,7 +87,20 @@ export function faultScenario(seed: number, reservations: number): ScenarioInput
         serialNumber: EPSON_SERIAL,
         settings: { model: 'FP-81 II RT' },
       },
-      { id: FAULT_DEVICES.salto, type: 'KeyCutter', name: 'Encoder Salto', keyCutterId: '1' },
+      {
+        id: FAULT_DEVICES.salto,
+        type: 'KeyCutter',
+        name: 'Encoder Salto',
+        keyCutterId: '1',
+        settings: { Type: 'IndustryStandardProtocol' },
+      },
+      {
+        id: FAULT_DEVICES.fias,
+        type: 'KeyCutter',
+        name: 'Encoder FIAS',
+        keyCutterId: '3',
+        settings: { Type: 'Fias' },
+      },
       { id: FAULT_DEVICES.printer, type: 'Printer', name: 'Laser (not ours)' },
     ],
     reservations: { generate: reservations },
@@ -125,6 +143,28 @@ export async function startSaltoSite(): Promise<SaltoSite> {
   };
 }
 
+/** The FIAS lock server: it connects to the daemon's port, and again whenever the daemon is back. */
+export interface FiasSite {
+  readonly sim: FiasLockServerSimulator;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+export async function startFiasSite(): Promise<FiasSite> {
+  const port = await freePort();
+  const sim = new FiasLockServerSimulator({ host: '127.0.0.1', port, retryMs: 100 });
+  sim.start();
+  return { sim, port, close: () => sim.close() };
+}
+
 export interface Rig {
   dir: string;
   /** The daemon's HTTP trace (`http-trace.ts`), one JSON line per event. */
@@ -133,6 +173,7 @@ export interface Rig {
   printer: FpmateSimulator;
   mangler: ReplyMangler;
   salto: SaltoSite;
+  fias: FiasSite;
   daemon: DaemonHandle;
   close(): Promise<void>;
 }
@@ -215,6 +256,23 @@ export function agentConfig(rig: Omit<Rig, 'daemon' | 'close' | 'tracePath'>) {
           reconnectMaxMs: 1000,
         },
       },
+      {
+        id: FAULT_DEVICES.fias,
+        name: 'Encoder FIAS',
+        type: 'KeyCutter',
+        driver: 'fias-lock',
+        options: {
+          host: '127.0.0.1',
+          port: rig.fias.port,
+          answerTimeoutMs: 3000,
+          linkTimeoutMs: 3000,
+          openWaitMs: 2000,
+          linkEndWaitMs: 500,
+          busyBackoffMs: 100,
+          rebindMinMs: 100,
+          rebindMaxMs: 1000,
+        },
+      },
     ],
   };
 }
@@ -226,7 +284,8 @@ export async function startRig(seed: number, reservations: number): Promise<Rig>
   const printer = await startFpmateSimulator({ serial: EPSON_SERIAL });
   const mangler = await startReplyMangler(printer.url);
   const salto = await startSaltoSite();
-  const parts = { dir, platform, printer, mangler, salto };
+  const fias = await startFiasSite();
+  const parts = { dir, platform, printer, mangler, salto, fias };
   const tracePath = join(dir, 'http-trace.jsonl');
   const daemon = createDaemon({
     config: agentConfig(parts),
@@ -243,7 +302,13 @@ export async function startRig(seed: number, reservations: number): Promise<Rig>
     daemon,
     async close() {
       await daemon.stop(5000).catch(() => undefined);
-      await Promise.allSettled([platform.close(), printer.close(), mangler.close(), salto.close()]);
+      await Promise.allSettled([
+        platform.close(),
+        printer.close(),
+        mangler.close(),
+        salto.close(),
+        fias.close(),
+      ]);
     },
   };
 }

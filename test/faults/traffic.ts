@@ -86,10 +86,12 @@ export class Traffic {
    * never waits on an idle device.
    */
   keepBusy(deviceId: string, why: string): void {
+    // Read the states afresh: once the composition is fed nothing else may (an act at the end).
+    this.refresh();
     const current = this.busyFor.get(deviceId);
     if (current && this.open.has(current)) return;
-    const kind =
-      deviceId === FAULT_DEVICES.simKeys || deviceId === FAULT_DEVICES.salto ? 'keys' : 'fiscal-data';
+    const keys: readonly string[] = [FAULT_DEVICES.simKeys, FAULT_DEVICES.salto, FAULT_DEVICES.fias];
+    const kind = keys.includes(deviceId) ? 'keys' : 'fiscal-data';
     const planned = this.add(
       createPlanned(this.rig.platform, { kind, deviceId }, this.rng, this.reservations),
     );

@@ -40,10 +40,17 @@ function schemaKeys(schema: z.ZodType, out = new Set<string>()): Set<string> {
 }
 
 describe('scenarios', () => {
-  it('loads the demo scenario: two RT printers, two encoders, a printer, a steady stream', async () => {
+  it('loads the demo scenario: two RT printers, three encoders, a printer, a steady stream', async () => {
     const scenario = loadScenario(DEMO);
     const types = scenario.devices.map((d) => d.type).sort();
-    expect(types).toEqual(['FiscalMachine', 'FiscalMachine', 'KeyCutter', 'KeyCutter', 'Printer']);
+    expect(types).toEqual([
+      'FiscalMachine',
+      'FiscalMachine',
+      'KeyCutter',
+      'KeyCutter',
+      'KeyCutter',
+      'Printer',
+    ]);
     expect(scenario.generator.rate).toBeGreaterThan(0);
 
     const clock = new ManualClock();
@@ -53,7 +60,12 @@ describe('scenarios', () => {
     await clock.advance(10_000);
     expect(sim.commands()).toHaveLength(scenario.generator.backlog + 2);
     const devices = await call(sim, 'devices/getAll');
-    expect((devices.body.Devices as unknown[]).length).toBe(5);
+    expect((devices.body.Devices as unknown[]).length).toBe(6);
+    // Each encoder's key commands carry its Data JSON, naming the protocol it speaks.
+    const keyCutterData = (deviceId: string) =>
+      (sim.createKeys({ deviceId }).wire.command.Data as { KeyCutterData?: string }).KeyCutterData;
+    expect(keyCutterData('d14efcfd-75b9-4bd3-9f10-5657a01f860a')).toBe('{"Type":"IndustryStandardProtocol"}');
+    expect(keyCutterData('0f1a5c3e-8d2b-4c6a-9e7f-1b2c3d4e5f60')).toBe('{"Type":"Fias"}');
     expect(sim.world.reservation('be35b39e-ad7e-460a-8de9-4c7581e016a2')?.lockIds).toEqual([
       '201',
       'SPA',

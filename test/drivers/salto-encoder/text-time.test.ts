@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeMessage } from '../../../drivers/salto-encoder/protocol.js';
-import { toFieldText } from '../../../drivers/salto-encoder/text.js';
 import { formatLockTime, parseLockTime, roundToMinute } from '../../../drivers/salto-encoder/time.js';
+import { toFieldText } from '../../../src/drivers-api/text.js';
 
 describe('toFieldText', () => {
   it.each([

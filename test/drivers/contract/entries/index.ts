@@ -1,8 +1,15 @@
 import type { ContractEntry } from '../entry.js';
 import { epsonEntry } from './epson.js';
+import { fiasEntry } from './fias.js';
 import { ippEntries } from './ipp.js';
 import { saltoEntries } from './salto.js';
 import { simEntries } from './sim.js';
 
 /** Every driver on every device the contract suite runs over; a new driver adds its entry here. */
-export const contractEntries: ContractEntry[] = [...simEntries, epsonEntry, ...saltoEntries, ...ippEntries];
+export const contractEntries: ContractEntry[] = [
+  ...simEntries,
+  epsonEntry,
+  ...saltoEntries,
+  fiasEntry,
+  ...ippEntries,
+];

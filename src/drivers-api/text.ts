@@ -1,13 +1,16 @@
 /**
- * Making text safe for a frame field. The protocol carries Latin-1 bytes; the lock software and
- * the card printers behind it are often ASCII-only, so guest names go out as ASCII (as the
+ * Making text safe for a key-card protocol's field, shared by the key drivers: both protocols
+ * carry single-byte (Latin-1) text — Salto's industry-standard frames, FIAS's records (IFC8 FIAS
+ * specification §3, p.12: ASCII, or "extended ASCII" for other alphabets). The lock software and
+ * the card printers behind it are often ASCII-only, so guest names may go out as ASCII (as the
  * reference clients do: "Doé" → "Doe"), while room and encoder names keep their Latin-1 letters
- * (they must match what the lock software calls them).
+ * (they must match what the lock software calls them). A protocol's own separator that Latin-1
+ * can hold (FIAS's `|`) is the driver's to replace.
  *
  * Rules, applied per character:
  * 1. Control characters (including CR/LF/TAB) become a space; runs of spaces collapse.
- * 2. In `latin1` mode, printable Latin-1 stays as it is — except 0xB3 "³", which is the field
- *    separator and becomes "3".
+ * 2. In `latin1` mode, printable Latin-1 stays as it is — except 0xB3 "³", which is the Salto
+ *    protocol's field separator and becomes "3".
  * 3. Otherwise a letter with diacritics loses them (é → e, Ł → L via the table), a few letters
  *    expand (ß → ss, Æ → AE, Þ → Th), Greek and Cyrillic are transliterated letter by letter
  *    (Σοφία → Sofia, Юрий → Yuriy; Greek "ου" → "ou"), typographic punctuation becomes its

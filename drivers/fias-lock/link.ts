@@ -1,0 +1,448 @@
+import type { Clock } from '../../src/clock.js';
+import { AgentError, isAgentError } from '../../src/errors.js';
+import { Listeners } from '../../src/listeners.js';
+import type { Logger } from '../../src/log.js';
+import { runPeriodically } from '../../src/periodic.js';
+import type { Transport } from '../../src/transport/types.js';
+import { encodeRecord, type FiasRecord, fieldOf, RecordDecoder, record, showRecord } from './records.js';
+import { stamp } from './time.js';
+
+/**
+ * The PMS side of one FIAS link over one accepted connection (IFC8 FIAS specification 2.20.23,
+ * §6 "Communications and Link Control" p.17–22 and §8 "Usage of LS LD LA LE Records" p.91–100):
+ *
+ *   lock server connects → agent: LS                       (p.92: "upon TCP connect … LS")
+ *   lock server: LD, LR…, LA  → agent: [LC,] LA            (link Alive, p.20–21, p.25, p.92)
+ *   agent: KR  → lock server: KA                           (one outstanding request per WS+KC)
+ *
+ * - LS from the lock server: answered LA while Alive (its alive check, p.91), LS before (a link
+ *   never started, p.27) — so a lock server that speaks first (a Hotek bridge) is served too.
+ * - LD/LR describe what the lock server wants; the KR carries only the fields its `LR|RIKR` lists
+ *   (p.11, FAQ p.101). LD/LR while Alive are a new configuration, in force from its LA (FAQ p.101).
+ * - LA while Alive is never answered (p.91, note of Nov 2018). The agent's own alive check is an
+ *   LA after `aliveCheckMs` of silence, which a lock server that did not itself just send LS or
+ *   LA answers with LA (FAQ p.102); no record within `aliveTimeoutMs` means the link is lost.
+ * - LE is answered LE and ends the link (p.28, p.94); the agent's own end sends LE and waits at
+ *   most `linkEndWaitMs` for the answer (2 s on TCP, p.28). DR (resync) is answered DS, DE: a key
+ *   interface has nothing to resend (p.28–29).
+ * - Until the link is Alive only link records are read (p.27–28). A lock server that has not
+ *   finished LD/LR/LA within `linkTimeoutMs` (§5 p.16: at least 30 s) is disconnected.
+ *
+ * Errors of `request()` say in `details.phase` how far it got: `send` (nothing reached the lock
+ * server: the link was not Alive, or the write failed) or `reply` (the KR went out and its answer
+ * was lost or late: the card may have been written — FIAS has no way to ask, §6 "Key Services").
+ */
+
+export type LinkState = 'starting' | 'alive' | 'ended';
+export type Phase = 'send' | 'reply';
+
+/** What the lock server said about itself and its records (LD and LR). */
+export interface LinkDescription {
+  /** `V#` of the LD. */
+  version?: string;
+  /** `IF`, the interface family (`DL` for door locks). */
+  family?: string;
+  /** `RT`, the LD's request-type bits (what the LC must carry). */
+  requestType?: number;
+  /** Each described record id → its field ids, in the order the lock server listed them. */
+  records: ReadonlyMap<string, readonly string[]>;
+}
+
+export interface FiasLinkOptions {
+  clock: Clock;
+  log: Logger;
+  timezone: string;
+  hotelId: string;
+  answerTimeoutMs: number;
+  linkTimeoutMs: number;
+  aliveCheckMs: number;
+  aliveTimeoutMs: number;
+  linkEndWaitMs: number;
+}
+
+/** Who a key answer (KA) belongs to: KA carries no request id, only WS and KC (p.64, p.67). */
+export interface AnswerKey {
+  workstation: string;
+  encoder: string;
+  /** `G#` of the request: a KA naming another reservation is not this request's. */
+  reservation?: string;
+}
+
+interface Waiter extends AnswerKey {
+  resolve(answer: FiasRecord): void;
+  reject(error: AgentError): void;
+}
+
+export function phaseOf(error: unknown): Phase | undefined {
+  return isAgentError(error) ? (error.details.phase as Phase | undefined) : undefined;
+}
+
+/** `FLWSKCRN` → `['WS', 'KC', 'RN']`. */
+export function fieldList(text: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 2 <= text.length; i += 2) out.push(text.slice(i, i + 2));
+  return out;
+}
+
+export class FiasLink {
+  private current: LinkState = 'starting';
+  private inForce: LinkDescription | undefined;
+  private pending:
+    | { version?: string; family?: string; requestType?: number; records: Map<string, string[]> }
+    | undefined;
+  private readonly decoder = new RecordDecoder();
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly lifetime = new AbortController();
+  private readonly aliveListeners = new Listeners<[]>();
+  private readonly endListeners = new Listeners<[string]>();
+  private endAnswered: (() => void) | undefined;
+  private heardAt: number;
+  private endReason: string | undefined;
+
+  constructor(
+    private readonly transport: Transport,
+    readonly peer: string,
+    private readonly options: FiasLinkOptions,
+  ) {
+    this.heardAt = options.clock.now();
+  }
+
+  get state(): LinkState {
+    return this.current;
+  }
+
+  /** The lock server's description in force (once Alive). */
+  get description(): LinkDescription | undefined {
+    return this.inForce;
+  }
+
+  get lastHeard(): number {
+    return this.heardAt;
+  }
+
+  /** Why the link ended, once it has. */
+  get ended(): string | undefined {
+    return this.endReason;
+  }
+
+  onAlive(listener: () => void): () => void {
+    return this.aliveListeners.add(listener);
+  }
+
+  onEnd(listener: (reason: string) => void): () => void {
+    return this.endListeners.add(listener);
+  }
+
+  /** Starts the link: LS at once, then the handshake timer and the alive checks. */
+  start(): void {
+    this.transport.onData((chunk) => this.receive(chunk));
+    this.transport.onClose((error) =>
+      this.finish(`the lock server closed the connection (${error?.message ?? 'closed'})`),
+    );
+    this.send('LS', {});
+    void this.handshakeTimer();
+    if (this.options.aliveCheckMs > 0) void this.aliveChecks();
+  }
+
+  /**
+   * Sends a key request and resolves with its KA. The signal is honoured until the KR is written;
+   * after that the answer is awaited (at most `timeoutMs`), because the lock server may be writing
+   * the card and only its answer tells.
+   */
+  async request(
+    kr: FiasRecord,
+    key: AnswerKey,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<FiasRecord> {
+    const id = `${key.workstation}|${key.encoder}`;
+    if (this.current !== 'alive') {
+      throw new AgentError('DEVICE_UNAVAILABLE', `FIAS link to ${this.peer} is not alive (${this.current})`, {
+        details: { phase: 'send', nothingSent: true },
+      });
+    }
+    if (signal?.aborted)
+      throw new AgentError('ABORTED', 'cancelled before the key request', { details: { phase: 'send' } });
+    if (this.waiters.has(id)) {
+      throw new AgentError('DEVICE_BUSY', `a key request for ${id} is already waiting`, {
+        details: { phase: 'send', nothingSent: true },
+      });
+    }
+    const answer = new Promise<FiasRecord>((resolve, reject) => {
+      this.waiters.set(id, { ...key, resolve, reject });
+    });
+    answer.catch(() => undefined);
+    try {
+      await this.write(kr);
+    } catch (error) {
+      this.waiters.delete(id);
+      throw new AgentError('DEVICE_UNAVAILABLE', `the key request could not be sent to ${this.peer}`, {
+        cause: error,
+        details: { phase: 'send', nothingSent: true },
+      });
+    }
+    const timer = new AbortController();
+    const timeout = this.options.clock.sleep(timeoutMs, timer.signal).then(
+      // A timer and the answer it waits for can become due in the same turn of the event loop (a
+      // process that did not get the CPU for a while): timers run before sockets are read, so the
+      // timeout is declared only after one more read of what has already arrived.
+      () => new Promise<'timeout'>((resolve) => setImmediate(() => resolve('timeout'))),
+      () => 'cancelled' as const,
+    );
+    try {
+      const first = await Promise.race([answer, timeout]);
+      if (first === 'timeout' || first === 'cancelled') {
+        this.waiters.delete(id);
+        throw new AgentError('DEVICE_TIMEOUT', `no key answer from ${this.peer} within ${timeoutMs} ms`, {
+          retryable: false,
+          details: { phase: 'reply' },
+        });
+      }
+      return first;
+    } catch (error) {
+      if (isAgentError(error) && error.details.phase === undefined) error.details.phase = 'reply';
+      throw error;
+    } finally {
+      timer.abort();
+    }
+  }
+
+  /** Ends the link as the spec says: LE, then at most `linkEndWaitMs` for the lock server's LE. */
+  async end(reason = 'the agent ended the link'): Promise<void> {
+    if (this.current === 'ended') return;
+    const answered = new Promise<void>((resolve) => {
+      this.endAnswered = resolve;
+    });
+    const sent = await this.write(record('LE', stamp(this.options.clock.now(), this.options.timezone))).then(
+      () => true,
+      () => false,
+    );
+    if (sent && this.options.linkEndWaitMs > 0) {
+      const timer = new AbortController();
+      await Promise.race([
+        answered,
+        this.options.clock.sleep(this.options.linkEndWaitMs, timer.signal).catch(() => undefined),
+      ]);
+      timer.abort();
+    }
+    this.finish(reason);
+  }
+
+  /** Drops the connection at once (a newer connection replaced it, the handshake never ended). */
+  drop(reason: string): void {
+    this.finish(reason);
+  }
+
+  /**
+   * Ends the link at once: nothing more is read or sent (no request goes out once this ran), the
+   * requests waiting fail as lost, and the connection closes once `before` (a last write) settled.
+   */
+  private finish(reason: string, before: Promise<unknown> = Promise.resolve()): void {
+    if (this.current === 'ended') return;
+    this.current = 'ended';
+    this.endReason = reason;
+    this.lifetime.abort();
+    this.endAnswered?.();
+    const lost = new AgentError('DEVICE_UNAVAILABLE', `FIAS link to ${this.peer} lost: ${reason}`, {
+      details: { phase: 'reply', linkLost: true },
+    });
+    for (const waiter of this.waiters.values()) waiter.reject(lost);
+    this.waiters.clear();
+    void before.catch(() => undefined).then(() => this.transport.close().catch(() => undefined));
+    this.options.log.info('FIAS link ended', { peer: this.peer, reason });
+    this.endListeners.emit(reason);
+  }
+
+  private receive(chunk: Buffer): void {
+    for (const event of this.decoder.push(chunk)) {
+      // A record may end the link; what follows it is not read.
+      if (this.state === 'ended') return;
+      if (event.kind === 'garbage') {
+        this.options.log.debug('FIAS: ignoring bytes outside a record', {
+          bytes: event.bytes,
+          reason: event.reason,
+        });
+        continue;
+      }
+      this.heardAt = this.options.clock.now();
+      this.options.log.debug('FIAS →', { record: showRecord(event.record) });
+      this.handle(event.record);
+    }
+  }
+
+  private handle(r: FiasRecord): void {
+    switch (r.type) {
+      case 'LS':
+        // An alive check while Alive (p.91); a link start before (p.27).
+        this.send(this.current === 'alive' ? 'LA' : 'LS', {});
+        return;
+      case 'LD': {
+        const rt = Number.parseInt(fieldOf(r, 'RT') ?? '', 10);
+        this.pending = { records: new Map() };
+        const version = fieldOf(r, 'V#');
+        const family = fieldOf(r, 'IF');
+        if (version !== undefined) this.pending.version = version;
+        if (family !== undefined) this.pending.family = family;
+        if (Number.isFinite(rt)) this.pending.requestType = rt;
+        return;
+      }
+      case 'LR': {
+        const id = fieldOf(r, 'RI');
+        if (!id) return;
+        this.pending ??= { records: new Map() };
+        this.pending.records.set(id, fieldList(fieldOf(r, 'FL') ?? ''));
+        return;
+      }
+      case 'LA':
+        this.linkAlive();
+        return;
+      case 'LE': {
+        if (this.endAnswered) {
+          this.finish('the agent ended the link');
+          return;
+        }
+        // Answered LE, then the connection closes (p.28, p.94).
+        const answered = this.write(record('LE', stamp(this.options.clock.now(), this.options.timezone)));
+        this.finish('the lock server ended the link (LE)', answered);
+        return;
+      }
+      default:
+        break;
+    }
+    if (this.current !== 'alive') {
+      this.options.log.debug('FIAS: a record before the link is alive is ignored', { type: r.type });
+      return;
+    }
+    if (r.type === 'DR') {
+      this.send('DS', {});
+      this.send('DE', {});
+    } else if (r.type === 'KA') {
+      this.answer(r);
+    } else {
+      this.options.log.debug('FIAS: record not used by a key interface', { type: r.type });
+    }
+  }
+
+  private linkAlive(): void {
+    if (this.current === 'alive') {
+      // A new description sent while Alive is in force from its LA; the LA is not answered (p.91).
+      if (this.pending) this.adopt();
+      return;
+    }
+    if (!this.pending) {
+      this.options.log.warn(
+        'FIAS: the lock server sent LA without describing its records (LD/LR); using the default key request fields',
+        {
+          peer: this.peer,
+        },
+      );
+    }
+    const description = this.adopt();
+    if (description.requestType !== undefined && description.requestType > 0) {
+      const lc: Record<string, string> = { PH: this.options.hotelId };
+      // RT bit 128 asks for the timeouts, "EFT-timeout;DLS-timeout" in seconds (p.21–22).
+      if (description.requestType & 128) {
+        const seconds = String(Math.ceil(this.options.answerTimeoutMs / 1000));
+        lc.A0 = `${seconds};${seconds}`;
+      }
+      this.sendPlain(record('LC', lc));
+    }
+    this.send('LA', {});
+    this.current = 'alive';
+    this.options.log.info('FIAS link alive', {
+      peer: this.peer,
+      version: description.version,
+      records: [...description.records.keys()].join(' '),
+    });
+    this.aliveListeners.emit();
+  }
+
+  private adopt(): LinkDescription {
+    const p = this.pending ?? { records: new Map<string, string[]>() };
+    this.pending = undefined;
+    this.inForce = p;
+    return p;
+  }
+
+  private answer(ka: FiasRecord): void {
+    const encoder = fieldOf(ka, 'KC');
+    const workstation = fieldOf(ka, 'WS');
+    const reservation = fieldOf(ka, 'G#');
+    const candidates = [...this.waiters.entries()].filter(
+      ([, w]) =>
+        (encoder === undefined || w.encoder === encoder) &&
+        (workstation === undefined || w.workstation === workstation) &&
+        (reservation === undefined ||
+          !reservation ||
+          w.reservation === undefined ||
+          w.reservation === reservation),
+    );
+    const match = candidates.length === 1 ? candidates[0] : undefined;
+    if (!match) {
+      this.options.log.warn('FIAS: a key answer no request waits for is ignored (late, or for another PMS)', {
+        peer: this.peer,
+        answer: showRecord(ka),
+        waiting: this.waiters.size,
+      });
+      return;
+    }
+    this.waiters.delete(match[0]);
+    match[1].resolve(ka);
+  }
+
+  /** Link records carry DA and TI (p.17). */
+  private send(type: string, fields: Record<string, string>): void {
+    this.sendPlain(record(type, { ...stamp(this.options.clock.now(), this.options.timezone), ...fields }));
+  }
+
+  private sendPlain(r: FiasRecord): void {
+    void this.write(r).catch((error: unknown) => {
+      this.options.log.debug('FIAS: could not send', { type: r.type, error: String(error) });
+    });
+  }
+
+  private async write(r: FiasRecord): Promise<void> {
+    this.options.log.debug('FIAS ←', { record: showRecord(r) });
+    await this.transport.write(encodeRecord(r));
+  }
+
+  private async handshakeTimer(): Promise<void> {
+    try {
+      await this.options.clock.sleep(this.options.linkTimeoutMs, this.lifetime.signal);
+    } catch {
+      return;
+    }
+    if (this.current === 'starting') {
+      this.options.log.warn('FIAS: the lock server did not finish LD/LR/LA in time; disconnecting', {
+        peer: this.peer,
+        waitedMs: this.options.linkTimeoutMs,
+      });
+      this.finish(`no link description within ${this.options.linkTimeoutMs} ms`);
+    }
+  }
+
+  /** The agent's alive check: LA after `aliveCheckMs` of silence, never while a key is awaited. */
+  private async aliveChecks(): Promise<void> {
+    const { clock, aliveCheckMs, aliveTimeoutMs } = this.options;
+    await runPeriodically(
+      async (signal) => {
+        if (this.current !== 'alive' || this.waiters.size > 0) return;
+        if (clock.now() - this.heardAt < aliveCheckMs) return;
+        const askedAt = clock.now();
+        this.send('LA', {});
+        await clock.sleep(aliveTimeoutMs, signal);
+        if (this.current === 'alive' && this.heardAt < askedAt && this.waiters.size === 0) {
+          this.finish(`no answer to the link alive check within ${aliveTimeoutMs} ms`);
+        }
+      },
+      {
+        clock,
+        signal: this.lifetime.signal,
+        // Next check when the link will have been silent for `aliveCheckMs`.
+        intervalMs: () => Math.max(1, aliveCheckMs - (clock.now() - this.heardAt)),
+        firstRun: 'after-interval',
+        onError: () => undefined,
+      },
+    );
+  }
+}
