@@ -24,6 +24,7 @@ import { errorFields, type Logger } from './log.js';
 import { messageRenderer } from './messages/render.js';
 import type { PlatformSimulator } from './simulator/index.js';
 import { createMetrics, type RunningStatusServer, startStatusServer } from './status/index.js';
+import { staffMessages } from './status/messages.js';
 import type { StatusSource } from './status-model.js';
 import { EscapedFaults, type EscapeOrigin, loopLag } from './supervision/index.js';
 import { createTransportFactory } from './transport/factory.js';
@@ -39,8 +40,15 @@ export interface AgentDeps {
    * that no log line can carry one.
    */
   redactions?: string[];
-  /** The status page's access token, when it listens beyond loopback. */
+  /** The status token (`status.accessTokenFile`): scripts' bearer, and a login for IT. */
   statusAccessToken?: string;
+  /** Where the staff socket listens (`agentStaffSocket`); none when omitted. */
+  staffSocket?: string;
+  /**
+   * Tells the person at the terminal something (not a log line). With the embedded simulator
+   * (`npm start`) the agent says a one-time login address through it.
+   */
+  announce?: (text: string) => void;
   clock?: Clock;
   /** Engine knobs (tests shorten them). */
   tuning?: Partial<EngineTuning>;
@@ -68,6 +76,9 @@ export interface Agent {
    */
   reportEscaped(error: unknown, origin: EscapeOrigin): void;
 }
+
+/** How long the demo's printed login address waits for its browser. */
+const DEMO_LOGIN_MS = 12 * 3600_000;
 
 /**
  * The composition root: `createAgent(config, deps)` builds nothing until `start()`. With
@@ -254,6 +265,8 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       log: log.child({ component: 'status' }),
       metrics: createMetrics({ site: config.site, deviceNames: new Map(devices.map((d) => [d.id, d.name])) }),
       ...(deps.statusAccessToken ? { accessToken: deps.statusAccessToken } : {}),
+      ...(deps.staffSocket ? { staffSocket: deps.staffSocket } : {}),
+      staffGroup: config.status.staffGroup,
     });
     const statusUrl = status.url.replace(/\/$/, '');
     log.info(`status page at ${statusUrl}`, {
@@ -262,6 +275,11 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       platform: platformUrl,
       locale,
     });
+    if (config.simulator?.enabled && deps.announce) {
+      // The demo is one command, like Jupyter: the address logs this browser in once.
+      const url = status.loginAddress({ login: 'start-link' }, DEMO_LOGIN_MS);
+      deps.announce(messageRenderer(locale).render(staffMessages.demoLogin({ url })));
+    }
     return { statusUrl };
   }
 

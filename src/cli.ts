@@ -203,6 +203,16 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     );
 
   program
+    .command('login')
+    .description(
+      'print a one-time address that logs this PC’s browser in to the status page (staff, through the running agent)',
+    )
+    .option('-c, --config <file>', 'configuration file (YAML)', '/etc/frontdesk-agent/agent.yaml')
+    .action(async (opts: { config: string }) =>
+      setExit(await (await import('./cli/login.js')).loginCommand(opts, io)),
+    );
+
+  program
     .command('completion')
     .description('print the shell completion script for bash or zsh')
     .addArgument(new Argument('<shell>', 'bash or zsh').choices(['bash', 'zsh']))

@@ -112,19 +112,38 @@ export const ConfigSchema = z
     status: z
       .object({
         listen: listen.default('127.0.0.1:8720'),
-        /** Required when `listen` is not a loopback address. */
+        /**
+         * The status token: a login for IT and scripts (`Authorization: Bearer …`). Required when
+         * `listen` is not a loopback address.
+         */
         accessTokenFile: z.string().min(1).optional(),
+        /**
+         * The staff socket: the command line's way in (`report`, `void`, `login`), for root, the
+         * service and members of `staffGroup` (src/status/staff-socket.ts). The agent's default:
+         * `$RUNTIME_DIRECTORY/staff.sock` under systemd, none otherwise; the command line's:
+         * /run/frontdesk-agent/staff.sock.
+         */
+        staffSocket: z.string().min(1).max(100).optional(),
+        /** The Unix group of the desk's staff (systemd/install.sh creates it). */
+        staffGroup: z
+          .string()
+          .regex(/^[a-z_][a-z0-9_-]{0,31}$/, 'a Unix group name')
+          .default('frontdesk-staff'),
         /** Actions from the page (and `cut-keys`): bounded, rate-limited, audited. */
         actions: z
           .object({
             /** Most keys one cut-keys action may ask for. */
             maxKeyCount: z.number().int().min(1).max(100).default(10),
-            /** Most actions from the page in any 60 seconds; beyond it the page answers 429. */
+            /** Most actions from one caller in any 60 seconds; beyond it the page answers 429. */
             perMinute: z.number().int().min(1).max(600).default(10),
           })
           .default({ maxKeyCount: 10, perMinute: 10 }),
       })
-      .default({ listen: '127.0.0.1:8720', actions: { maxKeyCount: 10, perMinute: 10 } }),
+      .default({
+        listen: '127.0.0.1:8720',
+        staffGroup: 'frontdesk-staff',
+        actions: { maxKeyCount: 10, perMinute: 10 },
+      }),
     log: z
       .object({
         level: z.enum(['debug', 'info', 'warn', 'error']).default('info'),

@@ -30,6 +30,11 @@ export interface LoggerOptions {
   secrets?: readonly string[];
   /** Where lines go; stdout by default (journald picks it up under systemd). */
   stream?: NodeJS.WritableStream;
+  /**
+   * Start plain lines with journald's priority prefix (`<6>`) instead of the time. Default: when
+   * writing to stdout and `JOURNAL_STREAM` says stdout is the journal.
+   */
+  journal?: boolean;
 }
 
 /** Syslog priority prefixes understood by journald on stdout (sd-daemon(3)). */
@@ -75,6 +80,31 @@ function renderValue(value: unknown): string {
   return JSON.stringify(value) ?? 'undefined';
 }
 
+/**
+ * A field name as printed: bare when it is `[\w.-]+`, else quoted as JSON. Field names can come
+ * from outside (a request's keys, a device's answer): quoting keeps `=`, spaces and line breaks in
+ * one field, so a crafted name cannot start a line of its own or pose as another field.
+ */
+export function renderKey(key: string): string {
+  return /^[\w.-]+$/.test(key) ? key : JSON.stringify(key);
+}
+
+/**
+ * The message with every control character written as an escape (`\n`, `\u001b`): a line break
+ * in a message would make journald store a second entry, with a priority prefix of its writer's
+ * choice.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it finds.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+export function oneLine(text: string): string {
+  return text.replace(
+    CONTROL,
+    (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** The entry's own fields: everything but winston's level, message and bookkeeping. */
 function fieldsOf(entry: Entry): Array<[string, unknown]> {
   return Object.keys(entry)
@@ -101,11 +131,11 @@ const plainLine = (journal: boolean) =>
   winston.format((entry) => {
     const fields = fieldsOf(entry)
       .filter(([, value]) => value !== undefined)
-      .map(([key, value]) => `${key}=${renderValue(value)}`)
+      .map(([key, value]) => `${renderKey(key)}=${renderValue(value)}`)
       .join(' ');
     const level = entry.level as LogLevel;
     const prefix = journal ? JOURNAL_PRIORITY[level] : `${String(entry.time)} `;
-    entry[MESSAGE] = `${prefix}${level} ${String(entry.message)}${fields ? ` ${fields}` : ''}`;
+    entry[MESSAGE] = `${prefix}${level} ${oneLine(String(entry.message))}${fields ? ` ${fields}` : ''}`;
     return entry;
   })();
 
@@ -120,11 +150,13 @@ const redactedLine = (secrets: readonly string[]) =>
  * Builds a winston-backed Logger. Plain format: `<6>info message key=value …` (the `<N>` prefix
  * lets journald keep the level, only when `JOURNAL_STREAM` says stdout is the journal; otherwise
  * the line starts with the time). JSON format: one object per line, `time` included. Either way
- * every line passes the redaction last.
+ * one call is one line: messages, field names and values from outside cannot break it (control
+ * characters escaped, odd names quoted), and every line passes the redaction last.
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const secrets = options.secrets ?? [];
-  const journal = options.stream === undefined && process.env.JOURNAL_STREAM !== undefined;
+  const journal =
+    options.journal ?? (options.stream === undefined && process.env.JOURNAL_STREAM !== undefined);
   const line =
     (options.format ?? 'plain') === 'json'
       ? winston.format.combine(errorsAsMessages(), stamped(), winston.format.json())

@@ -18,6 +18,8 @@ set -euo pipefail
 umask 022
 
 NAME=frontdesk-agent
+# The group of the desk's staff (status.staffGroup in agent.yaml).
+STAFF_GROUP=frontdesk-staff
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 SOURCE="$(cd "$HERE/.." && pwd)"
 PREFIX=/
@@ -201,6 +203,16 @@ else
     --shell /usr/sbin/nologin --comment "frontdesk-agent service" "$NAME"
 fi
 
+# The desk's staff: members may use the agent's staff socket (/run/frontdesk-agent/staff.sock:
+# report, void, login), where the kernel tells the agent who asks. No device, no token: the
+# agent acts for them and audits their uid. The service joins it (SupplementaryGroups=) only to
+# give the socket to it.
+if getent group "$STAFF_GROUP" >/dev/null 2>&1; then
+  say "group $STAFF_GROUP exists"
+else
+  system groupadd --system "$STAFF_GROUP"
+fi
+
 # --- application: built by a throwaway user, taken over by root as data (install-build.sh) -------
 
 STAGE=
@@ -348,3 +360,5 @@ else
     die "the service did not start; see: journalctl -u $NAME -e"
   say "running: status page on http://127.0.0.1:8720/ (journalctl -u $NAME -f for the log)"
 fi
+say "staff log in with: $NAME login (their account must be in $STAFF_GROUP: sudo adduser NAME $STAFF_GROUP)"
+

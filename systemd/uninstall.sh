@@ -7,6 +7,7 @@
 set -euo pipefail
 
 NAME=frontdesk-agent
+STAFF_GROUP=frontdesk-staff
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 PREFIX=/
 DRY_RUN=0
@@ -104,8 +105,10 @@ if [ "$PURGE" = 1 ]; then
   if id -u "$NAME" >/dev/null 2>&1; then system userdel "$NAME"; fi
   # Its group is the devices' group too; userdel removes it unless USERGROUPS_ENAB is off.
   if getent group "$NAME" >/dev/null 2>&1; then system groupdel "$NAME"; fi
-  say "removed $NAME with its journal, configuration and tokens"
+  # The staff group granted only the agent's socket, which is gone.
+  if getent group "$STAFF_GROUP" >/dev/null 2>&1; then system groupdel "$STAFF_GROUP"; fi
+  say "removed $NAME with its journal, configuration, tokens and the $STAFF_GROUP group"
 else
-  say "removed $NAME; kept the journal ($PREFIX/var/lib/$NAME), the configuration and tokens ($PREFIX/etc/$NAME)"
-  say "and the $NAME user. Run with --purge to delete them too."
+  say "removed $NAME; kept the journal ($PREFIX/var/lib/$NAME), the configuration and tokens ($PREFIX/etc/$NAME),"
+  say "the $NAME user and the staff group $STAFF_GROUP. Run with --purge to delete them too."
 fi

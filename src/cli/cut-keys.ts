@@ -1,5 +1,5 @@
 import { stateWord } from '../commands/index.js';
-import { type Config, loadConfig, localeOf, readTokenFile, resolveSecrets } from '../config.js';
+import { type Config, loadConfig, localeOf, resolveSecrets } from '../config.js';
 import { enterpriseForWrite } from '../connector/enterprise.js';
 import { ConnectorSocket } from '../connector/websocket.js';
 import { AgentError } from '../errors.js';
@@ -8,10 +8,10 @@ import { readMessage } from '../messages/message.js';
 import { type MessageRenderer, messageRenderer } from '../messages/render.js';
 import { auditLine } from '../status/local-actions.js';
 import type { CommandSummary } from '../status-model.js';
-import { createHttpClient } from '../transport/http.js';
 import { type CliIo, firstSignal, line } from './io.js';
 import { cliMessages } from './messages.js';
 import { oneShotClient } from './platform.js';
+import { StaffLinkError, staffRequest, staffSocketOf } from './staff-link.js';
 
 const TERMINAL = new Set(['Processed', 'Cancelled', 'Error']);
 const FOLLOW_LIMIT_MS = 5 * 60_000;
@@ -30,8 +30,9 @@ export interface CutKeysOptions {
 
 /**
  * `cut-keys`: `commands/addKeyCutter`, prints the new command id, then follows the command to its
- * end — through the local agent's `/status.json` (which knows the Notes), or, when no agent
- * answers there, through the platform's WebSocket events. Exit 0 when the keys were cut.
+ * end — through the local agent's `/status.json` on the staff socket (which knows the Notes), or,
+ * when no agent answers there, through the platform's WebSocket events. Exit 0 when the keys
+ * were cut.
  */
 export async function cutKeysCommand(opts: CutKeysOptions, io: CliIo): Promise<number> {
   const config = loadConfig(opts.config);
@@ -100,18 +101,7 @@ export async function cutKeysCommand(opts: CutKeysOptions, io: CliIo): Promise<n
   }
 }
 
-function statusBase(
-  config: Config,
-  env: NodeJS.ProcessEnv,
-): { url: string; headers: Record<string, string> } {
-  const headers: Record<string, string> = {};
-  if (config.status.accessTokenFile) {
-    headers.authorization = `Bearer ${readTokenFile(config.status.accessTokenFile, 'status access token', env.CREDENTIALS_DIRECTORY)}`;
-  }
-  return { url: `http://${config.status.listen}/status.json`, headers };
-}
-
-/** Resolves to an exit code, or undefined when no agent answers at all. */
+/** Resolves to an exit code, or undefined when no agent answers on the staff socket. */
 async function followViaAgent(
   config: Config,
   id: string,
@@ -119,51 +109,46 @@ async function followViaAgent(
   say: MessageRenderer,
   signal: AbortSignal,
 ): Promise<number | undefined> {
-  const { url, headers } = statusBase(config, io.env);
-  // The agent's own HTTP stack (bounded answers, one timeout rule), not global fetch: a second
-  // stack with other limits.
-  const client = createHttpClient();
+  // Through the staff socket (staff-link.ts): the kernel says who asks, no token is sent.
+  const socket = staffSocketOf(config);
   let answered = false;
   let printed = '';
-  try {
-    while (!signal.aborted) {
-      try {
-        const response = await client.request({
-          method: 'GET',
-          url,
-          headers,
-          signal,
-          timeoutMs: 2000,
-          maxBytes: STATUS_MAX_BYTES,
-        });
-        if (response.status >= 200 && response.status < 300) {
-          answered = true;
-          const snapshot = JSON.parse(response.body.toString('utf8')) as { recent?: CommandSummary[] };
-          const command = snapshot.recent?.find((c) => c.id === id);
-          if (command) {
-            const state = say.render(stateWord(command.state));
-            const text =
-              command.progress !== undefined && command.state === 'Processing'
-                ? say.render(
-                    cliMessages.stateProgress({ state, percent: Math.round(command.progress * 100) }),
-                  )
-                : state;
-            if (text !== printed) line(io.stdout, text);
-            printed = text;
-            if (TERMINAL.has(command.state)) {
-              if (command.notes) line(io.stdout, say.render(readMessage(command.notes)));
-              return command.state === 'Processed' ? 0 : 1;
-            }
+  while (!signal.aborted) {
+    try {
+      const response = await staffRequest(socket, config.status.staffGroup, {
+        method: 'GET',
+        path: '/status.json',
+        signal,
+        timeoutMs: 2000,
+        maxBytes: STATUS_MAX_BYTES,
+      });
+      if (response.status >= 200 && response.status < 300) {
+        answered = true;
+        const snapshot = JSON.parse(response.body.toString('utf8')) as { recent?: CommandSummary[] };
+        const command = snapshot.recent?.find((c) => c.id === id);
+        if (command) {
+          const state = say.render(stateWord(command.state));
+          const text =
+            command.progress !== undefined && command.state === 'Processing'
+              ? say.render(cliMessages.stateProgress({ state, percent: Math.round(command.progress * 100) }))
+              : state;
+          if (text !== printed) line(io.stdout, text);
+          printed = text;
+          if (TERMINAL.has(command.state)) {
+            if (command.notes) line(io.stdout, say.render(readMessage(command.notes)));
+            return command.state === 'Processed' ? 0 : 1;
           }
         }
-      } catch {
-        if (!answered) return undefined;
       }
-      if (!answered) return undefined;
-      await new Promise((r) => setTimeout(r, 500));
+    } catch (error) {
+      if (!answered) {
+        if (error instanceof StaffLinkError && error.reason !== 'absent')
+          line(io.stderr, say.render(error.notes));
+        return undefined;
+      }
     }
-  } finally {
-    client.close();
+    if (!answered) return undefined;
+    await new Promise((r) => setTimeout(r, 500));
   }
   line(io.stderr, say.render(cliMessages.stoppedFollowing()));
   return 1;

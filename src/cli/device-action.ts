@@ -1,21 +1,20 @@
-import { loadConfig, localeOf, readTokenFile } from '../config.js';
+import { loadConfig, localeOf } from '../config.js';
 import { AgentError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { messageRenderer } from '../messages/render.js';
-import { parseListen } from '../status/access.js';
 import { auditLine } from '../status/local-actions.js';
-import { createHttpClient, HttpFailure } from '../transport/http.js';
 import { type CliIo, firstSignal, line } from './io.js';
 import { cliMessages } from './messages.js';
+import { answerJson, StaffLinkError, staffRequest, staffSocketOf } from './staff-link.js';
 
 /**
  * Device actions from the command line (`frontdesk-agent report x|z`, `frontdesk-agent void`):
- * the device is held by the running agent, so the command line asks it, through its status
- * address (`status.listen`), exactly as the page does — `POST /actions/<device>/<action>`
- * (src/status/device-actions.ts), with the status access token when one is configured, else with
- * the page's CSRF token read from `GET /actions` (loopback only). The agent validates, rate-limits
- * and audits it; the command line writes its own audit line on stderr too, like `cut-keys`.
- * Prints the Notes; exit 0 when the action succeeded, 1 otherwise.
+ * the device is held by the running agent, so the command line asks it through the staff socket
+ * (`status.staffSocket`, staff-link.ts) — `POST /actions/<device>/<action>`, as the page does
+ * (src/status/device-actions.ts). The kernel tells the agent which Unix user asks; the command
+ * line sends no token or CSRF token. The agent validates, rate-limits and audits it (with that
+ * uid); the command line writes its own audit line on stderr too, like `cut-keys`. Prints the
+ * Notes; exit 0 when the action succeeded, 1 otherwise.
  */
 
 const ACTION_TIMEOUT_MS = 5 * 60_000;
@@ -28,26 +27,9 @@ export interface DeviceActionOptions {
   params: Record<string, string>;
 }
 
-function baseUrl(listen: string): string {
-  const { host, port } = parseListen(listen);
-  const local = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-  return `http://${local.includes(':') ? `[${local}]` : local}:${port}`;
-}
-
 interface Answer {
   notes?: string;
   error?: { code?: string; notes?: string };
-  csrfToken?: string;
-  devices?: Array<{ id: string; actions?: Array<{ name: string }> }>;
-}
-
-function parse(body: Buffer): Answer {
-  try {
-    const value = JSON.parse(body.toString('utf8')) as unknown;
-    return value && typeof value === 'object' ? (value as Answer) : {};
-  } catch {
-    return {};
-  }
 }
 
 export async function deviceActionCommand(opts: DeviceActionOptions, io: CliIo): Promise<number> {
@@ -59,12 +41,9 @@ export async function deviceActionCommand(opts: DeviceActionOptions, io: CliIo):
       `No device "${opts.device}" in ${opts.config} (give its id or name)`,
     );
   }
-  const base = baseUrl(config.status.listen);
+  const socket = staffSocketOf(config);
   const say = messageRenderer(localeOf(config, io.env), config.timezone);
-  const token = config.status.accessTokenFile
-    ? readTokenFile(config.status.accessTokenFile, 'status access token', io.env.CREDENTIALS_DIRECTORY)
-    : undefined;
-  const log = createLogger({ level: 'info', secrets: token ? [token] : [], stream: io.stderr });
+  const log = createLogger({ level: 'info', stream: io.stderr });
   const audit = (result: Record<string, string>) =>
     auditLine(
       log,
@@ -73,37 +52,18 @@ export async function deviceActionCommand(opts: DeviceActionOptions, io: CliIo):
       { device: device.id, action: opts.action },
       result,
     );
-  const client = createHttpClient();
   const stop = new AbortController();
   void firstSignal(io, () => undefined).then(() => stop.abort());
   try {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (token) headers.authorization = `Bearer ${token}`;
-    else {
-      const listing = await client.request({
-        method: 'GET',
-        url: `${base}/actions`,
-        headers,
-        timeoutMs: 5000,
-        maxBytes: MAX_ANSWER,
-        signal: stop.signal,
-      });
-      const csrf = parse(listing.body).csrfToken;
-      if (listing.status !== 200 || !csrf)
-        throw new AgentError('DEVICE_ERROR', `The agent at ${base} does not offer device actions`);
-      headers['x-csrf-token'] = csrf;
-      headers.origin = base;
-    }
-    const response = await client.request({
+    const response = await staffRequest(socket, config.status.staffGroup, {
       method: 'POST',
-      url: `${base}/actions/${encodeURIComponent(device.id)}/${encodeURIComponent(opts.action)}`,
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ ...opts.params, confirm: 'yes' }),
+      path: `/actions/${encodeURIComponent(device.id)}/${encodeURIComponent(opts.action)}`,
+      json: { ...opts.params, confirm: 'yes' },
       timeoutMs: ACTION_TIMEOUT_MS,
       maxBytes: MAX_ANSWER,
       signal: stop.signal,
     });
-    const answer = parse(response.body);
+    const answer = answerJson<Answer>(response);
     if (response.status === 200 && typeof answer.notes === 'string') {
       audit({ result: 'done' });
       line(io.stdout, answer.notes);
@@ -117,15 +77,15 @@ export async function deviceActionCommand(opts: DeviceActionOptions, io: CliIo):
     );
     return 1;
   } catch (error) {
-    if (error instanceof HttpFailure && !error.sent) {
-      audit({ result: 'failed', code: 'AGENT_UNREACHABLE' });
-      line(io.stderr, say.render(cliMessages.agentUnreachable({ base })));
+    if (error instanceof StaffLinkError) {
+      const codes = { absent: 'AGENT_UNREACHABLE', 'not-staff': 'NOT_STAFF', unsafe: 'SOCKET_UNSAFE' };
+      audit({ result: 'failed', code: codes[error.reason] });
+      line(io.stderr, say.render(error.notes));
       return 1;
     }
     audit({ result: 'failed', code: error instanceof AgentError ? error.code : 'INTERNAL' });
     throw error;
   } finally {
     stop.abort();
-    client.close();
   }
 }

@@ -15,9 +15,9 @@ import { readMessage } from '../messages/message.js';
 import { type MessageRenderer, messageRenderer } from '../messages/render.js';
 import type { AgentSnapshot, Health } from '../status-model.js';
 import { createTransportFactory } from '../transport/factory.js';
-import { createHttpClient } from '../transport/http.js';
 import { type Check, formatFacts } from './doctor-report.js';
 import { doctorMessages as m } from './messages.js';
+import { StaffLinkError, staffRequest, staffSocketOf } from './staff-link.js';
 
 const ENGLISH = messageRenderer('en');
 
@@ -44,10 +44,13 @@ export function statusBaseUrl(listen: string): string | undefined {
   return `http://${local}:${match[2]}`;
 }
 
-/** Asks the status page of a running agent; says what it found as an `info` check. */
+/**
+ * Asks a running agent through its staff socket (staff-link.ts: no token is sent, the kernel says
+ * who asks — doctor runs as the service user, as root, or as staff); says what it found as an
+ * `info` check.
+ */
 export async function probeAgent(
   config: Config,
-  statusToken: string | undefined,
   timeoutMs: number,
   say: MessageRenderer = ENGLISH,
 ): Promise<{ check: Check; agent?: RunningAgent }> {
@@ -63,12 +66,11 @@ export async function probeAgent(
       },
     };
   }
-  const http = createHttpClient();
+  const socket = staffSocketOf(config);
   const get = (path: string) =>
-    http.request({
+    staffRequest(socket, config.status.staffGroup, {
       method: 'GET',
-      url: `${base}${path}`,
-      headers: statusToken ? { authorization: `Bearer ${statusToken}` } : {},
+      path,
       timeoutMs,
       maxBytes: 16 * 1024 * 1024,
     });
@@ -121,6 +123,9 @@ export async function probeAgent(
     };
     return { check, agent: { url: base, snapshot, ...(health ? { health } : {}) } };
   } catch (error) {
+    if (error instanceof StaffLinkError && error.reason !== 'absent') {
+      return { check: { id: 'agent', title, status: 'info', summary: say.render(error.notes) } };
+    }
     return {
       check: {
         id: 'agent',
@@ -129,8 +134,6 @@ export async function probeAgent(
         summary: say.render(m.agentAbsent({ base, error: (error as Error).message })),
       },
     };
-  } finally {
-    http.close();
   }
 }
 

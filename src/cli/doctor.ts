@@ -104,12 +104,7 @@ export async function runDoctor(
   if (tokens.secrets) secrets.push(tokens.secrets.clientToken, tokens.secrets.accessToken);
   secrets.push(...tokens.extraSecrets);
 
-  const { check: agentCheck, agent } = await probeAgent(
-    config,
-    tokens.extraSecrets[0],
-    Math.min(timeoutMs, 3000),
-    say,
-  );
+  const { check: agentCheck, agent } = await probeAgent(config, Math.min(timeoutMs, 3000), say);
 
   let simulator: PlatformSimulator | undefined;
   try {

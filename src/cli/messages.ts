@@ -18,10 +18,6 @@ export const cliMessages = defineMessages('cli', {
     en: 'The agent refused the action (HTTP {status}).',
     it: 'L’agente ha rifiutato l’operazione (HTTP {status}).',
   },
-  agentUnreachable: {
-    en: 'No agent answers at {base}: the action runs in the agent, which holds the device. Start it (systemctl start frontdesk-agent), then try again.',
-    it: 'Nessun agente risponde a {base}: l’operazione viene eseguita dall’agente, che gestisce il dispositivo. Avviarlo (systemctl start frontdesk-agent), poi riprovare.',
-  },
   stateProgress: { en: '{state} {percent}%', it: '{state} {percent}%' },
 });
 

@@ -3,8 +3,9 @@ import { loadConfig, readTokenFile, resolveSecrets } from '../config.js';
 import type { DriverRegistry } from '../drivers-api/types.js';
 import { toAgentError } from '../errors.js';
 import { createLogger } from '../log.js';
+import { agentStaffSocket } from '../status/staff-socket.js';
 import { createNotifier, startWatchdog, watchdogInterval } from '../supervision/index.js';
-import { type CliIo, firstSignal } from './io.js';
+import { type CliIo, firstSignal, line } from './io.js';
 
 /**
  * `run`: the daemon. Starts the agent, tells systemd READY (and pings its watchdog only while the
@@ -26,12 +27,15 @@ export async function runCommand(
     : undefined;
   if (statusAccessToken) redactions.push(statusAccessToken);
   const notifier = createNotifier(io.env.NOTIFY_SOCKET, { log });
+  const staffSocket = agentStaffSocket(config.status.staffSocket, io.env);
   const agent = createAgent(config, {
     registry,
     log,
     redactions,
     ...(secrets ? { secrets } : {}),
     ...(statusAccessToken ? { statusAccessToken } : {}),
+    ...(staffSocket ? { staffSocket } : {}),
+    announce: (text) => line(io.stdout, text),
   });
 
   const unguard = io.onEscapedError?.((error, origin) => agent.reportEscaped(error, origin));

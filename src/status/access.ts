@@ -5,8 +5,10 @@ import type { Message } from '../messages/message.js';
 import { pageMessages } from './messages.js';
 
 /**
- * Who may use the status server, and how a state-changing request proves it comes from our own
- * page. Pure functions over headers, so the rules are testable without a server.
+ * Pieces of the status server's access rules: secret comparison, cookies, the loopback `Host`
+ * check, and how a page session's state-changing request proves it comes from our own page.
+ * Pure functions over headers, so the rules are testable without a server; who a caller is, is
+ * decided in callers.ts.
  */
 
 /** Compares two secrets in time independent of where they differ (and of their lengths). */
@@ -39,24 +41,6 @@ export function parseCookies(header: string | undefined): Map<string, string> {
     if (!out.has(name)) out.set(name, value);
   }
   return out;
-}
-
-export const TOKEN_COOKIE = 'token';
-
-/** The access token a request carries: `Authorization: Bearer …` first, then the `token` cookie. */
-export function presentedToken(headers: IncomingHttpHeaders): string | undefined {
-  const auth = headers.authorization;
-  if (auth) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    if (match?.[1]) return match[1];
-  }
-  return parseCookies(headers.cookie).get(TOKEN_COOKIE);
-}
-
-/** True when the request carries exactly `token`. */
-export function hasAccess(headers: IncomingHttpHeaders, token: string): boolean {
-  const presented = presentedToken(headers);
-  return presented !== undefined && safeEqual(presented, token);
 }
 
 /** The host part of a `Host` header: `[::1]:8720` → `[::1]`, `localhost:8720` → `localhost`. */

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { errorCodeNote, isAgentError, isErrorCode } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -6,13 +6,16 @@ import type { Message } from '../messages/message.js';
 import type { MessageRenderer } from '../messages/render.js';
 import type { StatusSource } from '../status-model.js';
 import { formRefusal, wantsJson } from './access.js';
-import { ActionLimited, actorOf, type LocalActions, replyLimited } from './local-actions.js';
+import { actorOf, type Caller } from './callers.js';
+import { ActionLimited, type LocalActions, replyLimited } from './local-actions.js';
 import { pageMessages } from './messages.js';
 
 /**
- * `POST /cut-keys`: the page's Cut keys form. Refused with 403 unless the request comes from
- * our own page: its Origin (or Referer) names this host, and it carries the per-process CSRF
- * token (form field `csrf` or header `X-CSRF-Token`). Then validates the device (a configured
+ * `POST /cut-keys`: the page's Cut keys form, for a caller who proved who they are (callers.ts).
+ * From a page session it is refused with 403 unless the request comes from our own page: its
+ * Origin (or Referer) names this host, and it carries the session's CSRF token (form field `csrf`
+ * or header `X-CSRF-Token`); the status token and the staff socket need neither, no browser can
+ * send them across sites. Then validates the device (a configured
  * KeyCutter), the reservation id, the count (1..`status.actions.maxKeyCount`) and the enterprise
  * (one of the configured `platform.enterpriseIds`: the only one, or the one chosen), and calls
  * `source.cutKeys()` once through the page's `LocalActions` guard: rate-limited (beyond
@@ -65,22 +68,23 @@ function statusFor(code: string): number {
 export interface CutKeysDeps {
   source: StatusSource;
   log: Logger;
-  csrfToken: string;
   actions: LocalActions;
-  /** Whether the page requires its access token (then the audit says `…-with-token`). */
-  tokenRequired: boolean;
+  /** The request's caller, as the server's first hook identified it. */
+  callerOf(request: FastifyRequest): Caller;
   /** The page's language, for the sentences a refusal carries. */
   say: MessageRenderer;
 }
 
 export function registerCutKeys(app: FastifyInstance, deps: CutKeysDeps): void {
-  const { source, log, csrfToken, actions, say } = deps;
+  const { source, log, actions, say } = deps;
   const FormSchema = formSchema(actions.limits.maxKeyCount);
   const FORM_ERRORS = formErrors(actions.limits.maxKeyCount);
 
   app.post('/cut-keys', async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
-    const refused = formRefusal(request.headers, body, csrfToken);
+    const caller = deps.callerOf(request);
+    const refused =
+      caller.kind === 'session' ? formRefusal(request.headers, body, caller.session.csrfToken) : undefined;
     if (refused) {
       log.warn(`cut keys refused: ${refused.reason}`, refused.logFields);
       return reply.code(403).send({ error: { code: refused.code, notes: say.render(refused.notes) } });
@@ -110,7 +114,7 @@ export function registerCutKeys(app: FastifyInstance, deps: CutKeysDeps): void {
     try {
       const commandId = await actions.run(
         'cut-keys',
-        actorOf(request.ip, deps.tokenRequired),
+        actorOf(caller),
         {
           device: deviceId,
           reservation: reservationId,

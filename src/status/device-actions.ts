@@ -1,30 +1,32 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { JobResult } from '../drivers-api/types.js';
+import type { ActionField, JobResult } from '../drivers-api/types.js';
 import { errorCodeNote, isAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { MessageRenderer } from '../messages/render.js';
 import type { StatusSource } from '../status-model.js';
-import { formRefusal, presentedToken, safeEqual, wantsJson } from './access.js';
-import { ActionLimited, type AuditFacts, actorOf, type LocalActions, replyLimited } from './local-actions.js';
-import { pageMessages } from './messages.js';
+import { formRefusal, wantsJson } from './access.js';
+import { actorOf, type Caller } from './callers.js';
+import { ActionLimited, type AuditFacts, type LocalActions, replyLimited } from './local-actions.js';
+import { pageMessages, staffMessages } from './messages.js';
 
 /**
  * Device actions (`Driver.actions`: a fiscal printer's X and Z reports, voiding a receipt) through
- * the running agent, which holds the devices:
+ * the running agent, which holds the devices, for a caller who proved who they are (callers.ts):
  *
- * - `GET /actions`: every device's actions (name, label, fields) and the page's CSRF token, for
- *   the command line (`frontdesk-agent report`, `void`), which follows the agent as `cut-keys`
- *   does. Readable only where the page is (loopback names, or the access token).
+ * - `GET /actions`: every device's actions (name, label, fields); a page session also gets its
+ *   CSRF token there, nobody else does. The command line (`frontdesk-agent report`, `void`) reads
+ *   it through the staff socket.
  * - `POST /actions/<device>/<action>`: runs one, with the fields as a form or a JSON object.
- *   From the page: its Origin (or Referer) must name this host and it must carry the CSRF token
- *   (form field `csrf` or `X-CSRF-Token`), and an action with `confirm` needs `confirm=yes`. With
- *   `Authorization: Bearer <access token>` (a script, the command line against a remote agent)
- *   neither is asked: a browser cannot send that header across sites.
+ *   From a page session: its Origin (or Referer) must name this host and it must carry the
+ *   session's CSRF token (form field `csrf` or `X-CSRF-Token`), and an action with `confirm` needs
+ *   `confirm=yes`. Through the staff socket or with `Authorization: Bearer <status token>`
+ *   neither is asked: no browser can send those across sites.
  *
- * Every attempt goes through the page's `LocalActions` guard: rate-limited with the other page
- * actions (429, `Retry-After`, a sentence) and audited (`audit=device-action`, device, action,
- * the parameters' short id-like values, result). A script gets `{notes, details}` or
+ * An unknown device or action is answered (404) before the caller's rate budget is touched; then
+ * every attempt goes through `LocalActions`: rate-limited per caller (429, `Retry-After`, a
+ * sentence) and audited (`audit=device-action`, who, device, action, the short id-like values of
+ * the action's declared fields only, result). A script gets `{notes, details}` or
  * `{error: {code, notes}}`; a plain form submission is redirected back to the page, which shows
  * the outcome by an id it keeps (`?action=<id>`), never text from the address.
  */
@@ -32,10 +34,9 @@ import { pageMessages } from './messages.js';
 export interface DeviceActionsDeps {
   source: StatusSource;
   log: Logger;
-  csrfToken: string;
   actions: LocalActions;
-  /** The page's access token, when it requires one. */
-  accessToken?: string | undefined;
+  /** The request's caller, as the server's first hook identified it. */
+  callerOf(request: FastifyRequest): Caller;
   /** Aborted when the server closes: actions in progress learn the agent is stopping. */
   signal: AbortSignal;
   /** The page's language: answers and notices are rendered in it. */
@@ -61,11 +62,17 @@ function statusFor(error: unknown): number {
   return 502;
 }
 
-/** Parameters worth auditing: short, id-like values only (never free text). */
-function auditParams(params: Record<string, string>): AuditFacts {
+/**
+ * Parameters worth auditing: the action's declared fields (names the driver chose, never the
+ * request's own keys), with short, id-like values only (never free text).
+ */
+function auditParams(params: Record<string, string>, fields: readonly ActionField[]): AuditFacts {
   const out: AuditFacts = {};
-  for (const [key, value] of Object.entries(params).slice(0, 5))
-    if (SHORT.test(value)) out[`param.${key}`] = value;
+  for (const field of fields.slice(0, 5)) {
+    const value = Object.hasOwn(params, field.name) ? params[field.name] : undefined;
+    if (value !== undefined && /^[\w.-]{1,40}$/.test(field.name) && SHORT.test(value))
+      out[`param.${field.name}`] = value;
+  }
   return out;
 }
 
@@ -81,7 +88,7 @@ export function registerDeviceActions(
   app: FastifyInstance,
   deps: DeviceActionsDeps,
 ): Map<string, ActionNotice> {
-  const { source, log, csrfToken, actions, say } = deps;
+  const { source, log, actions, say } = deps;
   const notices = new Map<string, ActionNotice>();
   const keep = (notice: ActionNotice): string => {
     const id = randomBytes(9).toString('base64url');
@@ -89,25 +96,26 @@ export function registerDeviceActions(
     for (const old of notices.keys()) if (notices.size > KEPT) notices.delete(old);
     return id;
   };
-  const bearer = (request: FastifyRequest) =>
-    deps.accessToken !== undefined &&
-    /^Bearer\s/i.test(request.headers.authorization ?? '') &&
-    safeEqual(presentedToken(request.headers) ?? '', deps.accessToken);
-
-  app.get('/actions', async (_request, reply) => {
+  app.get('/actions', async (request, reply) => {
+    const caller = deps.callerOf(request);
     const devices = source
       .snapshot()
       .devices.filter((d) => d.actions && d.actions.length > 0)
       .map((d) => ({ id: d.id, name: d.name, type: d.type, actions: d.actions }));
-    return reply.header('cache-control', 'no-store').send({ csrfToken, devices });
+    return reply
+      .header('cache-control', 'no-store')
+      .send({ ...(caller.kind === 'session' ? { csrfToken: caller.session.csrfToken } : {}), devices });
   });
 
   app.post('/actions/:deviceId/:action', async (request, reply) => {
     const { deviceId, action } = request.params as { deviceId: string; action: string };
-    const api = bearer(request);
+    const caller = deps.callerOf(request);
+    // A page session is a browser: it must show it comes from our page. The others cannot be
+    // sent by a browser across sites (a Unix socket, an Authorization header).
+    const api = caller.kind !== 'session';
     const body = (request.body ?? {}) as Record<string, unknown>;
-    if (!api) {
-      const refused = formRefusal(request.headers, body, csrfToken);
+    if (caller.kind === 'session') {
+      const refused = formRefusal(request.headers, body, caller.session.csrfToken);
       if (refused) {
         log.warn(`device action refused: ${refused.reason}`, refused.logFields);
         return reply.code(403).send({ error: { code: refused.code, notes: say.render(refused.notes) } });
@@ -131,7 +139,11 @@ export function registerDeviceActions(
             .code(303)
             .header('location', `../../?action=${keep(notice)}#device-actions`)
             .send();
-    if (info?.confirm && !api && body.confirm !== 'yes' && body.confirm !== 'on') {
+    if (!device || !info) {
+      const notes = say.render(staffMessages.unknownAction());
+      return answer(404, { ok: false, title, notes }, { error: { code: 'COMMAND_INVALID', notes } });
+    }
+    if (info.confirm && !api && body.confirm !== 'yes' && body.confirm !== 'on') {
       const notes = say.render(pageMessages.confirmFirst({ confirm: info.confirm }));
       return answer(400, { ok: false, title, notes }, { error: { code: 'NOT_CONFIRMED', notes } });
     }
@@ -146,8 +158,13 @@ export function registerDeviceActions(
     try {
       const result = await actions.run(
         'device-action',
-        actorOf(request.ip, deps.accessToken !== undefined),
-        { device: deviceId, action, via: api ? 'api' : 'page', ...auditParams(params) },
+        actorOf(caller),
+        {
+          device: deviceId,
+          action,
+          via: caller.kind === 'session' ? 'page' : caller.kind === 'staff-socket' ? 'socket' : 'api',
+          ...auditParams(params, info.fields),
+        },
         () => run(deviceId, action, params, deps.signal),
         auditResult,
       );

@@ -7,27 +7,32 @@ import type { MessageRenderer } from '../messages/render.js';
 import { pageMessages } from './messages.js';
 
 /**
- * Actions a person (or any local process) can trigger from the status page — cut keys today;
- * void a receipt, X/Z report, test page later — go through one guard:
+ * Actions staff trigger through the agent — cut keys, void a receipt, X/Z report — go through one
+ * guard, after the caller proved who they are (a page session, the status token, or the staff
+ * socket's peer uid: src/status/callers.ts) and after the action itself was found valid (a known
+ * device and action, a well-formed form):
  *
  * - **bounded**: each action validates its own sizes (`maxKeyCount` for cut keys) before it gets
  *   here;
- * - **rate-limited**: at most `perMinute` actions in any 60 s, all actions together (they share
- *   the platform's request budget and the devices); beyond it `run` throws `ActionLimited`, which
- *   the page answers with 429, `Retry-After` and a sentence;
- * - **audited**: one log line per attempt, `audit=<action>`: who (`local` without a page token;
- *   `local-with-token` / `remote-with-token` with one) and from which address, what (device,
- *   reservation, count …: ids and numbers, never guest data or tokens), and the result (the
- *   command id, or the error code).
+ * - **rate-limited per caller**: at most `perMinute` actions in any 60 s from one caller (one page
+ *   session, one Unix user on the staff socket, one address with the token); beyond it `run`
+ *   throws `ActionLimited`, which the page answers with 429, `Retry-After` and a sentence. One
+ *   caller's refused or excess requests never use another caller's budget, so nobody can lock the
+ *   desk out of its Z report;
+ * - **audited**: one log line per attempt, `audit=<action>`: who (`staff-socket` with the peer's
+ *   uid and user name; `page` with the session and who opened it; `local-with-token` /
+ *   `remote-with-token`) and from which address, what (device, reservation, count, the action's
+ *   declared fields …: ids and numbers, never guest data or tokens), and the result (the command
+ *   id, or the error code).
  *
- * The CLI writes the same audit line (`auditLine`); it is not rate-limited here: it needs the
- * platform's tokens, so whoever runs it could call the platform directly anyway.
+ * The CLI's `cut-keys` writes the same audit line (`auditLine`); it is not rate-limited here: it
+ * needs the platform's tokens, so whoever runs it could call the platform directly anyway.
  */
 
 export interface LocalActionLimits {
   /** Most keys one cut-keys action may ask for. */
   maxKeyCount: number;
-  /** Most actions from the page in any 60 seconds. */
+  /** Most actions from one caller (page session, Unix user, token address) in any 60 seconds. */
   perMinute: number;
 }
 
@@ -36,22 +41,41 @@ export const DEFAULT_LOCAL_ACTION_LIMITS: Readonly<LocalActionLimits> = Object.f
   perMinute: 10,
 });
 
+/** Who asked for an action, as the audit line names them. */
 export interface Actor {
-  who: 'local' | 'local-with-token' | 'remote-with-token' | 'command-line';
-  /** The peer address, for the page. */
+  who: 'staff-socket' | 'page' | 'local-with-token' | 'remote-with-token' | 'command-line';
+  /** The peer address (page, token), or the user the command line ran as. */
   from?: string;
+  /** The Unix user: the staff socket's peer, or who asked for the page session's login address. */
+  uid?: number;
+  user?: string;
+  /** The page session's public id (never the cookie). */
+  session?: string;
+  /** How the page session was opened: a `frontdesk-agent login` address, the status token, the demo's start address. */
+  login?: string;
 }
 
-/** Who sent a page request: whether the page requires its token, and the peer's address. */
-export function actorOf(address: string | undefined, tokenRequired: boolean): Actor {
+/** Who sent a request with the status token: from this PC or from elsewhere, and the address. */
+export function tokenActorOf(address: string | undefined): Actor {
   const from = address ?? 'unknown';
   const local = address !== undefined && isLoopback(address);
-  return { who: tokenRequired ? (local ? 'local-with-token' : 'remote-with-token') : 'local', from };
+  return { who: local ? 'local-with-token' : 'remote-with-token', from };
+}
+
+/** The rate-limit bucket of an actor: one per page session, per Unix user, per token address. */
+export function bucketOf(actor: Actor): string {
+  if (actor.who === 'staff-socket') return `uid:${actor.uid ?? 'unknown'}`;
+  if (actor.who === 'page') return `session:${actor.session ?? 'unknown'}`;
+  return `${actor.who}:${actor.from ?? 'unknown'}`;
 }
 
 export type AuditFacts = Record<string, string | number>;
 
-/** One audit line: `audit=<action> who=… from=… <what…> result=… commandId=…|code=…`. */
+/**
+ * One audit line: `audit=<action> who=… from=… uid=… user=… <what…> result=… commandId=…|code=…`.
+ * `what` must hold only names the code chose (never a request's own keys); the logger quotes any
+ * odd name and escapes every value anyway (src/log.ts).
+ */
 export function auditLine(
   log: Logger,
   action: string,
@@ -63,6 +87,10 @@ export function auditLine(
     audit: action,
     who: actor.who,
     ...(actor.from ? { from: actor.from } : {}),
+    ...(actor.uid !== undefined ? { uid: actor.uid } : {}),
+    ...(actor.user ? { user: actor.user } : {}),
+    ...(actor.session ? { session: actor.session } : {}),
+    ...(actor.login ? { login: actor.login } : {}),
     ...what,
     ...result,
   };
@@ -110,7 +138,8 @@ export interface LocalActionsOptions {
 export class LocalActions {
   readonly limits: LocalActionLimits;
   private readonly clock: Clock;
-  private stamps: number[] = [];
+  /** Each caller's recent start times (bucketOf), oldest first; emptied buckets are dropped. */
+  private readonly stamps = new Map<string, number[]>();
 
   constructor(private readonly options: LocalActionsOptions) {
     this.limits = { ...DEFAULT_LOCAL_ACTION_LIMITS, ...options.limits };
@@ -118,9 +147,10 @@ export class LocalActions {
   }
 
   /**
-   * Runs `perform` if the per-minute limit allows, auditing the attempt either way; `describe`
-   * turns its value into the audit's result facts (e.g. `{commandId}`). Rejects with
-   * `ActionLimited` (nothing done), or with whatever `perform` rejected with.
+   * Runs `perform` if the actor's per-minute limit allows, auditing the attempt either way;
+   * `describe` turns its value into the audit's result facts (e.g. `{commandId}`). Rejects with
+   * `ActionLimited` (nothing done), or with whatever `perform` rejected with. Call it only once
+   * the request is known valid: every call takes a slot of the actor's budget.
    */
   async run<T>(
     action: string,
@@ -131,13 +161,20 @@ export class LocalActions {
   ): Promise<T> {
     const { log } = this.options;
     const now = this.clock.now();
-    this.stamps = this.stamps.filter((at) => at > now - 60_000);
-    if (this.stamps.length >= this.limits.perMinute) {
-      const retryAfterMs = (this.stamps[0] as number) + 60_000 - now;
+    for (const [key, times] of this.stamps) {
+      const recent = times.filter((at) => at > now - 60_000);
+      if (recent.length === 0) this.stamps.delete(key);
+      else this.stamps.set(key, recent);
+    }
+    const bucket = bucketOf(actor);
+    const stamps = this.stamps.get(bucket) ?? [];
+    if (stamps.length >= this.limits.perMinute) {
+      const retryAfterMs = (stamps[0] as number) + 60_000 - now;
       auditLine(log, action, actor, what, { result: 'refused', code: 'TOO_MANY_ACTIONS' });
       throw new ActionLimited(retryAfterMs, this.limits.perMinute);
     }
-    this.stamps.push(now);
+    stamps.push(now);
+    this.stamps.set(bucket, stamps);
     try {
       const value = await perform();
       auditLine(log, action, actor, what, { result: 'done', ...describe(value) });

@@ -72,6 +72,7 @@ form.device-action button:disabled{opacity:.6}
 form.device-action output{white-space:normal}
 footer{padding:0 1rem 1rem;text-align:center;font-size:.85rem}
 footer a{color:var(--info)}
+footer form.logout{display:inline;margin:0}footer form.logout button{font:inherit;background:none;border:0;padding:0;color:var(--info);text-decoration:underline;cursor:pointer}
 `;
 
 export const PAGE_SCRIPT = `

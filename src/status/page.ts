@@ -6,7 +6,7 @@ import type { AgentSnapshot, Health } from '../status-model.js';
 import type { ActionNotice } from './device-actions.js';
 import { html, type SafeHtml, trusted } from './html.js';
 import { DEFAULT_LOCAL_ACTION_LIMITS } from './local-actions.js';
-import { pageMessages } from './messages.js';
+import { pageMessages, staffMessages } from './messages.js';
 import { PAGE_CSS, PAGE_SCRIPT } from './page-assets.js';
 import { renderDeviceActions } from './render-actions.js';
 import { renderChart } from './render-chart.js';
@@ -49,7 +49,7 @@ export interface PageOptions {
   health: Health;
   /** The CSP nonce of this response (base64). */
   nonce: string;
-  /** The per-process CSRF token the Cut keys form must send back. */
+  /** The page session's CSRF token, which its forms send back (empty outside a session). */
   csrfToken: string;
   /** What the previous form POST did, when it was a plain (script-less) submission. */
   notice?: { commandId: string } | { error: string };
@@ -163,7 +163,12 @@ ${deviceActions && html`<section class="wide" id="device-actions"><h2>${say.rend
 <section class="wide"><h2>${say.render(pageMessages.headingChart())}</h2><div id="chart">${s.chart}</div></section>
 <section class="wide"><h2>${say.render(pageMessages.headingRecent())}</h2><div id="commands">${s.commands}</div></section>
 </main>
-<footer><a href="status.json">status.json</a> · <a href="metrics">metrics</a> · <a href="healthz">healthz</a></footer>
+<footer><a href="status.json">status.json</a> · <a href="metrics">metrics</a> · <a href="healthz">healthz</a>${
+    csrfToken &&
+    html` · <form class="logout" method="post" action="logout"><input type="hidden" name="csrf" value="${csrfToken}"><button type="submit">${say.render(
+      staffMessages.logout(),
+    )}</button></form>`
+  }</footer>
 <script nonce="${nonce}">${trusted(PAGE_SCRIPT)}</script>
 </body>
 </html>`.value;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Clock } from '../clock.js';
 import { AgentError } from '../errors.js';
 import { errorFields, type Logger } from '../log.js';
@@ -10,30 +10,31 @@ import type { Locale } from '../messages/catalogue.js';
 import { readMessage } from '../messages/message.js';
 import { english, messageRenderer } from '../messages/render.js';
 import type { StatusSource } from '../status-model.js';
-import {
-  hasAccess,
-  isLoopbackHostHeader,
-  parseListen,
-  randomToken,
-  safeEqual,
-  TOKEN_COOKIE,
-} from './access.js';
+import { isLoopbackHostHeader, parseListen } from './access.js';
+import { accessOf, type Caller, type CallerDeps, identify, type Verdict, verdict } from './callers.js';
 import { cutErrorText, registerCutKeys } from './cut-keys.js';
 import { noticeFor, registerDeviceActions } from './device-actions.js';
 import { createLiveFeed } from './live-feed.js';
 import { type LocalActionLimits, LocalActions } from './local-actions.js';
-import { pageMessages } from './messages.js';
+import { localBaseUrl, registerLogin } from './login.js';
+import { pageMessages, staffMessages } from './messages.js';
 import { createMetrics, type StatusMetrics } from './metrics.js';
 import { renderPage } from './page.js';
+import { type StaffIdentity, StaffSessions } from './staff-sessions.js';
+import { type StaffSocket, type StaffSocketOptions, startStaffSocket } from './staff-socket.js';
 
 export interface StatusServerOptions {
   source: StatusSource;
   log: Logger;
   /**
-   * When set, every request must carry it (`Authorization: Bearer …`, or the `token` cookie that
-   * `/login?token=…` sets). When unset, only requests addressed to a loopback host name are served.
+   * The status token: `Authorization: Bearer …` for scripts, and a way to log in to the page
+   * (`/login`). When unset, only requests addressed to a loopback host name are served. Either
+   * way the page, `/status.json` and every action need a caller who proved who they are
+   * (callers.ts); only `/healthz` and `/metrics` stay open to loopback.
    */
   accessToken?: string;
+  /** The page's logins; a fresh set when omitted (tests pass one to mint login codes). */
+  sessions?: StaffSessions;
   /** Fed from `source.subscribe()` by the server itself; a fresh set when omitted. */
   metrics?: StatusMetrics;
   /** Live update pacing (see `createLiveFeed`). */
@@ -44,6 +45,31 @@ export interface StatusServerOptions {
   clock?: Clock;
   /** The page's language (the config's `locale`); English by default. `/healthz` stays English. */
   locale?: Locale;
+  /** The staff group's name, for the sentence that refuses a non-staff peer. */
+  staffGroup?: string;
+}
+
+/** Each built server's caller rules, so that a staff socket can be attached to it afterwards. */
+const staffLinks = new WeakMap<FastifyInstance, CallerDeps>();
+
+/**
+ * Serves `app`'s routes on the staff socket too (staff-socket.ts): its callers are identified by
+ * the kernel's peer credentials. Call after `app.ready()` (or `listen`); close the socket before
+ * the app.
+ */
+export async function serveOnStaffSocket(
+  app: FastifyInstance,
+  options: Omit<StaffSocketOptions, 'handler'>,
+): Promise<StaffSocket> {
+  const deps = staffLinks.get(app);
+  if (!deps) throw new Error('not a status server');
+  await app.ready();
+  const staff = await startStaffSocket({
+    ...options,
+    handler: (request, response) => app.routing(request, response),
+  });
+  deps.staff = staff;
+  return staff;
 }
 
 const BASE_HEADERS: Record<string, string> = {
@@ -77,16 +103,20 @@ function pathOf(url: string): string {
 
 /**
  * Builds the status server without listening (test it with `inject()`): `/` (the page),
- * `/events` (SSE), `/status.json`, `/healthz`, `/metrics`, `/login`, `POST /cut-keys`, and the
- * device actions (`GET /actions`, `POST /actions/<device>/<action>`: device-actions.ts).
- * Closing the instance ends live streams and unsubscribes from the source.
+ * `/events` (SSE), `/status.json`, `/healthz`, `/metrics`, `/login` and `/logout` (login.ts),
+ * `POST /cut-keys`, and the device actions (`GET /actions`, `POST /actions/<device>/<action>`:
+ * device-actions.ts). Every request's caller is identified first (callers.ts): only `/healthz`,
+ * `/metrics` (from loopback) and `/login` answer a caller who has not proved who they are; the
+ * page sends an anonymous browser to `/login`. Closing the instance ends live streams and
+ * unsubscribes from the source.
  */
 export function buildStatusServer(options: StatusServerOptions): FastifyInstance {
   const { source, log, accessToken } = options;
   const locale = options.locale ?? 'en';
   const say = messageRenderer(locale);
   const metrics = options.metrics ?? createMetrics();
-  const csrfToken = randomToken();
+  const sessions = options.sessions ?? new StaffSessions(options.clock ? { clock: options.clock } : {});
+  const callerDeps: CallerDeps = { sessions, accessToken };
   const live = createLiveFeed({ source, log, locale, ...options.live });
   const unsubscribeMetrics = source.subscribe((event) => metrics.handle(event));
   const actions = new LocalActions({
@@ -112,29 +142,55 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
     },
   );
 
+  const callers = new WeakMap<object, Caller>();
+  const callerOf = (request: { raw: object }): Caller => {
+    const caller = callers.get(request.raw);
+    if (!caller) throw new Error('request without an identified caller');
+    return caller;
+  };
+  staffLinks.set(app, callerDeps);
+
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(BASE_HEADERS);
-    if (accessToken === undefined) {
-      if (!isLoopbackHostHeader(request.headers.host)) {
-        log.debug('status server refused a request for a non-loopback host name');
-        return reply
-          .code(403)
-          .type('text/plain; charset=utf-8')
-          .send('Forbidden: use http://127.0.0.1 or localhost.\n');
-      }
-      return;
-    }
-    if (pathOf(request.url) === '/login') return;
-    if (!hasAccess(request.headers, accessToken)) {
+    const caller = await identify(request.raw, request.ip, callerDeps);
+    callers.set(request.raw, caller);
+    const throughSocket = caller.kind === 'staff-socket' || caller.kind === 'refused';
+    if (accessToken === undefined && !throughSocket && !isLoopbackHostHeader(request.headers.host)) {
+      log.debug('status server refused a request for a non-loopback host name');
       return reply
-        .code(401)
-        .header('www-authenticate', 'Bearer realm="frontdesk-agent"')
+        .code(403)
         .type('text/plain; charset=utf-8')
-        .send(
-          'Unauthorized: open /login?token=<access token> once, or send Authorization: Bearer <access token>.\n',
-        );
+        .send('Forbidden: use http://127.0.0.1 or localhost.\n');
     }
+    const path = pathOf(request.url);
+    const decided = verdict(accessOf(path), caller, request.ip, request.headers.host);
+    if (decided === 'ok') return;
+    return refuse(reply, decided, request.method === 'GET' && path === '/');
   });
+
+  const refuse = (reply: FastifyReply, decided: Exclude<Verdict, 'ok'>, pageRequest: boolean) => {
+    if (decided === 'login-first' && pageRequest) return reply.code(303).header('location', 'login').send();
+    const status = decided === 'not-staff' || decided === 'socket-only' ? 403 : 401;
+    const notes = say.render(
+      decided === 'not-staff'
+        ? staffMessages.notStaff({ group: options.staffGroup ?? 'frontdesk-staff' })
+        : decided === 'socket-only'
+          ? staffMessages.socketOnly()
+          : decided === 'wrong-token'
+            ? staffMessages.wrongToken()
+            : staffMessages.loginFirst(),
+    );
+    if (status === 401 && accessToken !== undefined)
+      reply.header('www-authenticate', 'Bearer realm="frontdesk-agent"');
+    if (decided === 'not-staff') reply.header('connection', 'close');
+    const code = {
+      'not-staff': 'NOT_STAFF',
+      'socket-only': 'SOCKET_ONLY',
+      'wrong-token': 'WRONG_TOKEN',
+      'login-first': 'LOGIN_REQUIRED',
+    }[decided];
+    return reply.code(status).send({ error: { code, notes } });
+  };
 
   app.addHook('onResponse', async (request, reply) => {
     log.debug('status request', {
@@ -158,6 +214,8 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
   });
 
   app.get('/', async (request, reply) => {
+    const caller = callerOf(request);
+    const csrfToken = caller.kind === 'session' ? caller.session.csrfToken : '';
     const query = request.query as Record<string, unknown>;
     const nonce = randomBytes(16).toString('base64');
     let notice: { commandId: string } | { error: string } | undefined;
@@ -208,30 +266,13 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
     return reply.header('cache-control', 'no-store').type(metrics.contentType).send(text);
   });
 
-  app.get('/login', async (request, reply) => {
-    if (accessToken === undefined) return reply.code(303).header('location', './').send();
-    const token = (request.query as Record<string, unknown>).token;
-    if (typeof token !== 'string' || !safeEqual(token, accessToken)) {
-      log.warn('status page login refused');
-      return reply.code(401).type('text/plain; charset=utf-8').send('Unauthorized: wrong token.\n');
-    }
-    return reply
-      .code(303)
-      .header(
-        'set-cookie',
-        `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000`,
-      )
-      .header('location', './')
-      .send();
-  });
-
-  registerCutKeys(app, { source, log, csrfToken, actions, tokenRequired: accessToken !== undefined, say });
+  registerLogin(app, { sessions, accessToken, say, locale, log, callerOf, csp: pageCsp });
+  registerCutKeys(app, { source, log, actions, callerOf, say });
   const actionNotices = registerDeviceActions(app, {
     source,
     log,
-    csrfToken,
     actions,
-    accessToken,
+    callerOf,
     signal: stopping.signal,
     say,
   });
@@ -249,6 +290,8 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
 export interface StartStatusServerOptions extends StatusServerOptions {
   /** `host:port`, e.g. `127.0.0.1:8720`; port 0 picks a free one. */
   listen: string;
+  /** The staff socket's path (`status.staffSocket`); none when omitted. */
+  staffSocket?: string;
 }
 
 export interface RunningStatusServer {
@@ -256,6 +299,13 @@ export interface RunningStatusServer {
   /** The bound address as a base URL, e.g. `http://127.0.0.1:8720/`. */
   url: string;
   port: number;
+  /** The staff socket, when one was asked for. */
+  staffSocket?: StaffSocket;
+  /**
+   * A one-time login address for this PC's browser (`npm start` prints one). `ttlMs` defaults to
+   * the sessions' code lifetime.
+   */
+  loginAddress(identity: StaffIdentity, ttlMs?: number): string;
   /** Idempotent. */
   close(): Promise<void>;
 }
@@ -279,7 +329,8 @@ export async function startStatusServer(options: StartStatusServerOptions): Prom
       `status.listen ${options.listen} is not a loopback address: configure status.accessTokenFile, or listen on 127.0.0.1`,
     );
   }
-  const app = buildStatusServer(options);
+  const sessions = options.sessions ?? new StaffSessions(options.clock ? { clock: options.clock } : {});
+  const app = buildStatusServer({ ...options, sessions });
   try {
     await app.listen({ host, port });
   } catch (error) {
@@ -292,16 +343,35 @@ export async function startStatusServer(options: StartStatusServerOptions): Prom
       },
     );
   }
+  let staffSocket: StaffSocket | undefined;
+  if (options.staffSocket) {
+    try {
+      staffSocket = await serveOnStaffSocket(app, {
+        path: options.staffSocket,
+        group: options.staffGroup ?? 'frontdesk-staff',
+        log: options.log,
+      });
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
+  }
   const address = app.server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   options.log.info('status page listening', { url: `http://${shownHost}:${address.port}/` });
+  const base = localBaseUrl(address) as string;
   let closing: Promise<void> | undefined;
   return {
     app,
     url: `http://${shownHost}:${address.port}/`,
     port: address.port,
+    ...(staffSocket ? { staffSocket } : {}),
+    loginAddress: (identity, ttlMs) => `${base}login?token=${sessions.mintCode(identity, ttlMs)}`,
     close: () => {
-      closing ??= app.close().then(() => undefined);
+      closing ??= (async () => {
+        await staffSocket?.close();
+        await app.close();
+      })();
       return closing;
     },
   };

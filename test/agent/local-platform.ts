@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { driverRegistry } from '../../drivers/index.js';
 import { type Agent, createAgent } from '../../src/agent.js';
+import { staffRequest } from '../../src/cli/staff-link.js';
 import { ManualClock } from '../../src/clock.js';
 import { parseConfig } from '../../src/config.js';
 import { createMemoryLogger } from '../../src/log.js';
@@ -76,11 +77,24 @@ export async function startLocalPlatformAgent(
   });
   const clock = new ManualClock(Date.UTC(2026, 2, 3, 9, 0, 0));
   const log = createMemoryLogger({ secrets: [LOCAL_TOKENS.clientToken, LOCAL_TOKENS.accessToken] });
-  const agent = createAgent(config, { registry: driverRegistry, log, secrets: LOCAL_TOKENS, clock });
-  const { statusUrl } = await agent.start();
+  const staffSocket = join(dir, 'staff.sock');
+  const agent = createAgent(config, {
+    registry: driverRegistry,
+    log,
+    secrets: LOCAL_TOKENS,
+    clock,
+    staffSocket,
+  });
+  await agent.start();
+  // As staff on this PC would: through the staff socket, the kernel telling the agent who asks.
   const get = async (path: string) => {
-    const response = await fetch(`${statusUrl}${path}`);
-    return { status: response.status, text: await response.text() };
+    const response = await staffRequest(staffSocket, 'frontdesk-staff', {
+      method: 'GET',
+      path,
+      timeoutMs: 10_000,
+      maxBytes: 16 * 1024 * 1024,
+    });
+    return { status: response.status, text: response.body.toString('utf8') };
   };
   return {
     agent,

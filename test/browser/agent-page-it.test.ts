@@ -41,6 +41,8 @@ describe.skipIf(!available)('status page of the running agent in Italian, in Chr
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(daemon.statusUrl());
+    expect(await page.locator('h2').textContent()).toBe('Accesso all’agente della reception');
+    await page.goto(await daemon.loginUrl());
     expect(await page.locator('html').getAttribute('lang')).toBe('it');
     expect(await page.locator('h1').textContent()).toBe('Agente della reception');
     for (const heading of [

@@ -18,7 +18,14 @@ describe.skipIf(!available)('status page of the running agent, in Chromium', () 
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    // Without a login the agent shows how staff log in, and nothing of the desk.
     await page.goto(daemon.statusUrl());
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(await page.locator('h2').textContent()).toBe('Log in to the front desk agent');
+    expect(await page.locator('[data-device-id]').count()).toBe(0);
+    // As staff do: `frontdesk-agent login` prints a one-time address, the browser opens it.
+    await page.goto(await daemon.loginUrl());
+    expect(new URL(page.url()).pathname).toBe('/');
 
     for (const id of [DEVICES.fiscalOk, DEVICES.fiscalPaperOut, DEVICES.keysOk, DEVICES.keysNoCard]) {
       await eventually(`device ${id} on the page`, () =>

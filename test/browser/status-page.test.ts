@@ -8,6 +8,7 @@ import { CHROMIUM, launchChromium } from '../helpers/browser.js';
 import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';
 import { ENCODER_ID, FakeSource, FISCAL_ID, PRINTER_ID } from '../status/fake-source.js';
+import { MARIA } from '../status/staff-login.js';
 
 const available = requireTool(CHROMIUM, 'drives the status page in a real browser');
 const outputDir = join(import.meta.dirname, '..', '..', 'test-output');
@@ -35,7 +36,8 @@ describe.skipIf(!available)('status page in Chromium (fake source)', () => {
     page.on('request', (request) => {
       if (!request.url().startsWith(server.url)) problems.push(`request outside the agent: ${request.url()}`);
     });
-    await page.goto(server.url);
+    // Logged in as staff are: the one-time address `frontdesk-agent login` prints.
+    await page.goto(server.loginAddress(MARIA));
   });
 
   afterAll(async () => {
@@ -127,9 +129,13 @@ describe.skipIf(!available)('status page in Chromium (fake source)', () => {
   it('fits a phone-sized screen without sideways scrolling', async () => {
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
     try {
+      const overflow = () => phone.evaluate('document.documentElement.scrollWidth - window.innerWidth');
       await phone.goto(server.url);
-      const overflow = await phone.evaluate('document.documentElement.scrollWidth - window.innerWidth');
-      expect(overflow).toBeLessThanOrEqual(0);
+      expect(await phone.locator('input[name="token"]').isVisible()).toBe(true);
+      expect(await overflow()).toBeLessThanOrEqual(0);
+      await phone.goto(server.loginAddress(MARIA));
+      expect(await phone.locator('[data-device-id]').count()).toBeGreaterThan(0);
+      expect(await overflow()).toBeLessThanOrEqual(0);
     } finally {
       await phone.close();
     }

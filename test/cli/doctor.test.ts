@@ -342,7 +342,7 @@ describe('doctor', () => {
     try {
       const url = daemon.statusUrl();
       const { path: probing } = config('running-probe', {
-        status: { listen: url.replace(/^http:\/\//, '') },
+        status: { listen: url.replace(/^http:\/\//, ''), staffSocket: daemon.staffSocket },
         journal: { path: journal },
       });
       const { report } = await doctor(probing);

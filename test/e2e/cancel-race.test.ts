@@ -100,7 +100,7 @@ describe('an update on its way when staff cancel (strict document)', () => {
           )
           .join('; ')}`,
       async () => {
-        const status = (await (await fetch(new URL('/status.json', daemon.statusUrl()))).json()) as {
+        const status = (await daemon.staff('/status.json')).json() as {
           outbox?: { pending: number };
         };
         return status.outbox?.pending === 0 && ids.every((id) => state(id) === 'Cancelled');

@@ -84,8 +84,8 @@ describe('fiscal receipts end to end with the Epson driver', () => {
   }
   /** The printer as the daemon's status page shows it. */
   async function printerShown(): Promise<{ connected: boolean; summary: string } | undefined> {
-    const answer = await fetch(`${daemon.statusUrl()}/status.json`);
-    const snapshot = (await answer.json()) as {
+    const answer = await daemon.staff('/status.json');
+    const snapshot = answer.json() as {
       devices: Array<{ id: string; status: { connected: boolean; summary: string } }>;
     };
     return snapshot.devices.find((d) => d.id === RT)?.status;
@@ -181,7 +181,7 @@ describe('fiscal receipts end to end with the Epson driver', () => {
         version: 1,
         platform: { url: sim.url },
         journal: { path: join(daemon.dir, 'cli-journal.db') },
-        status: { listen: host },
+        status: { listen: host, staffSocket: daemon.staffSocket },
         devices: [
           {
             id: RT,
@@ -226,15 +226,23 @@ describe('fiscal receipts end to end with the Epson driver', () => {
     );
   }, 60_000);
 
-  it('voids a receipt from the status page (origin and CSRF token), then refuses to void it twice', async () => {
+  it('voids a receipt from the status page (a staff session, origin and CSRF token), then refuses to void it twice', async () => {
     const id = track(sim.createFiscalData({ deviceId: RT }).id);
     expect(await settle(id)).toBe('Processed');
     const receipt = /Receipt (\d{4}-\d{4})/.exec(notes(id))?.[1] as string;
     const base = daemon.statusUrl();
     const client = createHttpClient();
+    // Logged in as staff are: a one-time address from `frontdesk-agent login`, then the cookie.
+    const cookie = await daemon.loginCookie();
     try {
       const page = (
-        await client.request({ method: 'GET', url: base, timeoutMs: 5000, maxBytes: 4_000_000 })
+        await client.request({
+          method: 'GET',
+          url: base,
+          headers: { cookie },
+          timeoutMs: 5000,
+          maxBytes: 4_000_000,
+        })
       ).body.toString();
       expect(page).toContain('<h2>Device actions</h2>');
       const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] as string;
@@ -245,6 +253,7 @@ describe('fiscal receipts end to end with the Epson driver', () => {
           headers: {
             'content-type': 'application/x-www-form-urlencoded',
             accept: 'application/json',
+            cookie,
             ...headers,
           },
           body: new URLSearchParams({ csrf, receipt, confirm: 'yes' }).toString(),

@@ -1,4 +1,3 @@
-import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IppSimulator, startIppSimulator } from '../../drivers/ipp-printer/simulator/index.js';
 import type { CommandState } from '../../src/connector/wire.js';
@@ -124,13 +123,7 @@ describe.runIf(run)('office printing end to end with the ipp-printer driver', ()
     return id;
   }
   async function deviceStatus(deviceId: string): Promise<{ connected: boolean; warnings: string[] }> {
-    const text = await new Promise<string>((resolve, reject) => {
-      get(`${daemon.statusUrl()}/status.json`, (res) => {
-        let data = '';
-        res.on('data', (c: Buffer) => (data += c.toString()));
-        res.on('end', () => resolve(data));
-      }).on('error', reject);
-    });
+    const { text } = await daemon.staff('/status.json');
     const body = JSON.parse(text) as {
       devices: Array<{ id: string; status: { connected: boolean; warnings: unknown[] } }>;
     };

@@ -219,12 +219,19 @@ describe('the fiscal path against a platform that applies the interface document
   }, 120_000);
 
   it('cuts keys from the status page with a portfolio token: the form sends EnterpriseId', async () => {
-    const page = await (await fetch(daemon.statusUrl())).text();
+    // Logged in as staff are: a one-time address from `frontdesk-agent login`, then the cookie.
+    const cookie = await daemon.loginCookie();
+    const page = await (await fetch(daemon.statusUrl(), { headers: { cookie } })).text();
     const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
     const origin = new URL(daemon.statusUrl()).origin;
     const answer = await fetch(`${origin}/cut-keys`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', origin },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        origin,
+        cookie,
+      },
       body: new URLSearchParams({
         csrf,
         deviceId: KEYS,

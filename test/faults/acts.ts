@@ -31,8 +31,8 @@ const RECEIPT = 'printerFiscalReceipt';
 
 /** A device as the daemon's status page shows it; throws while the daemon is down. */
 async function shown(daemon: DaemonHandle, deviceId: string): Promise<{ connected: boolean } | undefined> {
-  const answer = await fetch(`${daemon.statusUrl()}/status.json`);
-  const snapshot = (await answer.json()) as {
+  const answer = await daemon.staff('/status.json');
+  const snapshot = answer.json() as {
     devices: Array<{ id: string; status: { connected: boolean } }>;
   };
   return snapshot.devices.find((d) => d.id === deviceId)?.status;

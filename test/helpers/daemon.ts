@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { stringify } from 'yaml';
+import { staffRequest } from '../../src/cli/staff-link.js';
 import { EVENTUALLY_TIMEOUT_MS } from './eventually.js';
 import { shebangLaunch } from './node-flags.js';
 
@@ -23,6 +24,14 @@ export interface DaemonHandle {
   /** Calls `listener` with every line as it arrives (for tests that act on a log event); returns the unsubscribe. */
   onLine(listener: (line: string) => void): () => void;
   statusUrl(): string;
+  /** The staff socket (`status.staffSocket`): the test process is its owner, so it is staff. */
+  readonly staffSocket: string;
+  /** One request through the staff socket, as `frontdesk-agent` commands send them. */
+  staff(path: string, request?: { method?: 'GET' | 'POST'; json?: unknown }): Promise<StaffReply>;
+  /** A one-time login address for a browser (`frontdesk-agent login`). */
+  loginUrl(): Promise<string>;
+  /** The page session's cookie (`name=value`), from a one-time login address. */
+  loginCookie(): Promise<string>;
   start(): Promise<void>;
   /** kill -9: no chance to clean up. */
   kill(): Promise<void>;
@@ -33,8 +42,17 @@ export interface DaemonHandle {
   readonly exits: Array<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+export interface StaffReply {
+  status: number;
+  text: string;
+  json<T = unknown>(): T;
+}
+
 export interface DaemonOptions {
-  /** The config document; `journal.path` and `status.listen` are filled in when absent. */
+  /**
+   * The config document; `journal.path`, `status.listen` and `status.staffSocket` are filled in
+   * when absent.
+   */
   config: Record<string, unknown>;
   env?: Record<string, string>;
   /** Test probes loaded into the daemon before the agent (`node --import`), as file paths. */
@@ -57,10 +75,30 @@ export function tempDir(prefix: string): string {
 
 export function createDaemon(options: DaemonOptions): DaemonHandle {
   const dir = tempDir('frontdesk-e2e');
+  const staffSocket = join(dir, 'staff.sock');
   const config = {
     ...options.config,
     journal: (options.config.journal as object | undefined) ?? { path: join(dir, 'journal.db') },
-    status: (options.config.status as object | undefined) ?? { listen: '127.0.0.1:0' },
+    status: {
+      staffSocket,
+      ...((options.config.status as object | undefined) ?? { listen: '127.0.0.1:0' }),
+    },
+  };
+  const staff: DaemonHandle['staff'] = async (path, request = {}) => {
+    const answer = await staffRequest(staffSocket, 'frontdesk-staff', {
+      method: request.method ?? 'GET',
+      path,
+      ...(request.json !== undefined ? { json: request.json } : {}),
+      timeoutMs: 60_000,
+      maxBytes: 16 * 1024 * 1024,
+    });
+    const text = answer.body.toString('utf8');
+    return { status: answer.status, text, json: <T>() => JSON.parse(text) as T };
+  };
+  const loginUrl = async () => {
+    const answer = await staff('/login-links', { method: 'POST' });
+    if (answer.status !== 200) throw new Error(`no login address (${answer.status}): ${answer.text}`);
+    return answer.json<{ url: string }>().url;
   };
   const configPath = join(dir, 'agent.yaml');
   writeFileSync(configPath, stringify(config));
@@ -84,6 +122,14 @@ export function createDaemon(options: DaemonOptions): DaemonHandle {
       return child !== undefined && child.exitCode === null && child.signalCode === null;
     },
     statusUrl: () => url,
+    staffSocket,
+    staff,
+    loginUrl,
+    async loginCookie() {
+      const answer = await fetch(await loginUrl(), { redirect: 'manual' });
+      if (answer.status !== 303) throw new Error(`login refused (${answer.status})`);
+      return String(answer.headers.get('set-cookie')).split(';')[0] as string;
+    },
     async start() {
       url = '';
       const launch = options.bundle ? shebangLaunch(options.bundle) : undefined;

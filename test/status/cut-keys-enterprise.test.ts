@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { enterpriseForWrite } from '../../src/connector/enterprise.js';
 import { silentLogger } from '../../src/log.js';
 import { buildStatusServer } from '../../src/status/server.js';
+import { StaffSessions } from '../../src/status/staff-sessions.js';
 import { ENCODER_ID, FakeSource } from './fake-source.js';
+import { logIn } from './staff-login.js';
 
 /**
  * The Cut keys form sends `EnterpriseId` as the CLI does: `commands/addKeyCutter` requires it with
@@ -23,12 +25,14 @@ const ORIGIN = { origin: 'http://localhost:80', host: 'localhost:80' };
 async function setup(enterpriseIds?: string[]) {
   const source = new FakeSource();
   if (enterpriseIds) source.snap.enterpriseIds = enterpriseIds;
-  const app = buildStatusServer({ source, log: silentLogger });
+  const sessions = new StaffSessions();
+  const app = buildStatusServer({ source, log: silentLogger, sessions });
   apps.push(app);
-  const page = await app.inject({ url: '/' });
+  const staff = await logIn(app, sessions);
+  const page = await staff.inject({ url: '/' });
   const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
   const post = (fields: Record<string, string>) =>
-    app.inject({
+    staff.inject({
       method: 'POST',
       url: '/cut-keys',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...ORIGIN },

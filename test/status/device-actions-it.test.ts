@@ -5,8 +5,10 @@ import { fiscalNotes } from '../../drivers/epson-fpmate/messages.js';
 import { ManualClock } from '../../src/clock.js';
 import { createMemoryLogger } from '../../src/log.js';
 import { buildStatusServer } from '../../src/status/server.js';
+import { StaffSessions } from '../../src/status/staff-sessions.js';
 import { ActionSource } from './action-source.js';
 import { FISCAL_ID, NOW } from './fake-source.js';
+import { logIn } from './staff-login.js';
 
 /**
  * Issue 18.1 for the device actions: with `locale: it` the page names the Epson printer's actions,
@@ -36,25 +38,28 @@ const JSON_HEADERS = {
 
 describe('device actions in Italian', () => {
   it('the page names the actions in Italian, and their answers are Italian', async () => {
+    const sessions = new StaffSessions();
     const app = buildStatusServer({
       source: new ActionSource(actions, 'Stampante fiscale'),
       log: createMemoryLogger(),
       clock: new ManualClock(NOW),
       locale: 'it',
+      sessions,
     });
     apps.push(app);
-    const page = (await app.inject({ url: '/', headers: { host: 'localhost' } })).body;
+    const staff = await logIn(app, sessions);
+    const page = (await staff.inject({ url: '/', headers: { host: 'localhost' } })).body;
     expect(page).toContain('<h2>Operazioni sui dispositivi</h2>');
     expect(page).toContain('<button type="submit">Stampa rapporto Z</button>');
     expect(page).toContain('Chiudere ora la giornata fiscale: la stampante stampa il rapporto Z');
     expect(page).toContain('Numero dello scontrino<input');
     expect(page).not.toContain('Print Z report');
 
-    const listing = (await app.inject({ url: '/actions', headers: { host: 'localhost' } })).json() as {
+    const listing = (await staff.inject({ url: '/actions', headers: { host: 'localhost' } })).json() as {
       csrfToken: string;
     };
     const post = (action: string, payload: object) =>
-      app.inject({
+      staff.inject({
         method: 'POST',
         url: `/actions/${FISCAL_ID}/${action}`,
         headers: { ...JSON_HEADERS, 'x-csrf-token': listing.csrfToken },

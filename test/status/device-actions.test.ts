@@ -3,14 +3,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { createMemoryLogger } from '../../src/log.js';
 import { buildStatusServer } from '../../src/status/server.js';
+import { StaffSessions } from '../../src/status/staff-sessions.js';
 import { ActionSource, calls } from './action-source.js';
 import { FISCAL_ID, NOW } from './fake-source.js';
+import { logIn } from './staff-login.js';
 
 /**
  * The device actions of the status server (src/status/device-actions.ts): the same guard as the
- * page's Cut keys — origin and CSRF token for the page, the access token for scripts, one
- * LocalActions budget, one audit line per attempt — with the actions' own schemas deciding what
- * parameters are valid.
+ * page's Cut keys — a staff session with origin and CSRF token for the page, the access token
+ * for scripts, one LocalActions budget per caller, one audit line per attempt — with the actions'
+ * own schemas deciding what parameters are valid.
  */
 
 const apps: FastifyInstance[] = [];
@@ -21,36 +23,33 @@ afterEach(async () => {
 
 function build(options: { accessToken?: string; perMinute?: number } = {}) {
   const log = createMemoryLogger();
+  const sessions = new StaffSessions();
   const app = buildStatusServer({
     source: new ActionSource(),
     log,
+    sessions,
     clock: new ManualClock(NOW),
     ...(options.accessToken ? { accessToken: options.accessToken } : {}),
     ...(options.perMinute ? { actions: { perMinute: options.perMinute } } : {}),
   });
   apps.push(app);
-  return { app, log };
+  const staff = () => logIn(app, sessions, { headers: { host: 'localhost:80' } });
+  return { app, log, staff };
 }
 
 const PAGE = { host: 'localhost:80', origin: 'http://localhost:80' };
 const JSON_HEADERS = { ...PAGE, 'content-type': 'application/json', accept: 'application/json' };
 
-async function csrfOf(app: FastifyInstance, headers: Record<string, string> = {}): Promise<string> {
-  const listing = await app.inject({ url: '/actions', headers: { host: 'localhost:80', ...headers } });
-  const token = (listing.json() as { csrfToken?: string }).csrfToken;
-  if (!token) throw new Error('no CSRF token');
-  return token;
-}
-
 describe('device actions on the status server', () => {
   it('lists each device’s actions with the CSRF token, and the page renders them as forms', async () => {
-    const { app } = build();
-    const listing = (await app.inject({ url: '/actions', headers: { host: 'localhost' } })).json() as {
+    const { staff } = build();
+    const { inject } = await staff();
+    const listing = (await inject({ url: '/actions', headers: { host: 'localhost' } })).json() as {
       devices: Array<{ id: string; actions: Array<{ name: string; confirm?: string }> }>;
     };
     expect(listing.devices).toHaveLength(1);
     expect(listing.devices[0]?.actions.map((a) => a.name)).toEqual(['x-report', 'void']);
-    const page = await app.inject({ url: '/', headers: { host: 'localhost' } });
+    const page = await inject({ url: '/', headers: { host: 'localhost' } });
     expect(page.body).toContain('<section class="wide" id="device-actions"><h2>Device actions</h2>');
     expect(page.body).toContain(`action="actions/${FISCAL_ID}/void"`);
     expect(page.body).toContain('name="receipt"');
@@ -58,9 +57,9 @@ describe('device actions on the status server', () => {
   });
 
   it('runs an action from the page with origin, CSRF token and confirmation, and audits it', async () => {
-    const { app, log } = build();
-    const csrf = await csrfOf(app);
-    const res = await app.inject({
+    const { log, staff } = build();
+    const { csrf, inject } = await staff();
+    const res = await inject({
       method: 'POST',
       url: `/actions/${FISCAL_ID}/void`,
       headers: { ...JSON_HEADERS, 'x-csrf-token': csrf },
@@ -73,16 +72,16 @@ describe('device actions on the status server', () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatch(
       new RegExp(
-        `info local action device-action audit=device-action who=local from=127\\.0\\.0\\.1 device=${FISCAL_ID} action=void via=page param\\.receipt=0012-0034 result=done receiptNumber=0013-0002 zNumber=13$`,
+        `info local action device-action audit=device-action who=page from=127\\.0\\.0\\.1 uid=1001 user=maria session=[0-9a-f]{12} login=link device=${FISCAL_ID} action=void via=page param\\.receipt=0012-0034 result=done receiptNumber=0013-0002 zNumber=13$`,
       ),
     );
   });
 
   it('refuses without the CSRF token, from another origin, or unconfirmed — and runs nothing', async () => {
-    const { app } = build();
-    const csrf = await csrfOf(app);
+    const { staff } = build();
+    const { csrf, inject } = await staff();
     const post = (headers: Record<string, string>, payload: object) =>
-      app.inject({ method: 'POST', url: `/actions/${FISCAL_ID}/void`, headers, payload });
+      inject({ method: 'POST', url: `/actions/${FISCAL_ID}/void`, headers, payload });
     expect((await post(JSON_HEADERS, { receipt: '0012-0034', confirm: 'yes' })).statusCode).toBe(403);
     const foreign = { ...JSON_HEADERS, origin: 'http://evil.example', 'x-csrf-token': csrf };
     expect((await post(foreign, { receipt: '0012-0034', confirm: 'yes' })).statusCode).toBe(403);
@@ -118,10 +117,10 @@ describe('device actions on the status server', () => {
   });
 
   it('answers 400 for parameters the action refuses, 404 for an unknown action, and the action’s own error', async () => {
-    const { app } = build();
-    const csrf = await csrfOf(app);
+    const { staff } = build();
+    const { csrf, inject } = await staff();
     const post = (url: string, payload: object) =>
-      app.inject({ method: 'POST', url, headers: { ...JSON_HEADERS, 'x-csrf-token': csrf }, payload });
+      inject({ method: 'POST', url, headers: { ...JSON_HEADERS, 'x-csrf-token': csrf }, payload });
     const invalid = await post(`/actions/${FISCAL_ID}/void`, { receipt: 'twelve', confirm: 'yes' });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json()).toMatchObject({ error: { code: 'COMMAND_INVALID' } });
@@ -133,11 +132,11 @@ describe('device actions on the status server', () => {
     expect(refused.json()).toEqual({ error: { code: 'FISCAL_REJECTED', notes: 'The printer says no.' } });
   });
 
-  it('shares the page actions’ rate limit: beyond it 429 with Retry-After, nothing run', async () => {
-    const { app } = build({ perMinute: 2 });
-    const csrf = await csrfOf(app);
+  it('shares the caller’s rate limit with the page’s other actions: beyond it 429 with Retry-After, nothing run', async () => {
+    const { staff } = build({ perMinute: 2 });
+    const { csrf, inject } = await staff();
     const post = () =>
-      app.inject({
+      inject({
         method: 'POST',
         url: `/actions/${FISCAL_ID}/x-report`,
         headers: { ...JSON_HEADERS, 'x-csrf-token': csrf },
@@ -152,9 +151,9 @@ describe('device actions on the status server', () => {
   });
 
   it('a plain form submission is redirected back; the page shows the outcome by id, never text from the address', async () => {
-    const { app } = build();
-    const csrf = await csrfOf(app);
-    const res = await app.inject({
+    const { staff } = build();
+    const { csrf, inject } = await staff();
+    const res = await inject({
       method: 'POST',
       url: `/actions/${FISCAL_ID}/void`,
       headers: { ...PAGE, 'content-type': 'application/x-www-form-urlencoded' },
@@ -164,9 +163,9 @@ describe('device actions on the status server', () => {
     const location = res.headers.location as string;
     expect(location).toMatch(/^\.\.\/\.\.\/\?action=[\w-]+#device-actions$/);
     const id = /action=([\w-]+)/.exec(location)?.[1];
-    const page = await app.inject({ url: `/?action=${id}`, headers: { host: 'localhost' } });
+    const page = await inject({ url: `/?action=${id}`, headers: { host: 'localhost' } });
     expect(page.body).toContain('Void a receipt on Fiscal printer: Void 0013-0002 on RT 99MEX012345');
-    const crafted = await app.inject({ url: '/?action=%3Cscript%3E', headers: { host: 'localhost' } });
+    const crafted = await inject({ url: '/?action=%3Cscript%3E', headers: { host: 'localhost' } });
     expect(crafted.body).not.toContain('id="action-notice"');
   });
 });

@@ -3,6 +3,7 @@ import { silentLogger } from '../../src/log.js';
 import { textMessage } from '../../src/messages/message.js';
 import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
 import { FakeSource, XSS } from './fake-source.js';
+import { loginCookie } from './staff-login.js';
 
 interface SseMessage {
   event: string;
@@ -60,7 +61,9 @@ describe('GET /events', () => {
       listen: '127.0.0.1:0',
       live: { throttleMs: 5 },
     });
-    const res = await fetch(new URL('events', server.url));
+    const res = await fetch(new URL('events', server.url), {
+      headers: { cookie: await loginCookie(server) },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -102,7 +105,10 @@ describe('GET /events', () => {
       listen: '127.0.0.1:0',
       live: { throttleMs: 5 },
     });
-    const sse = sseReader((await fetch(new URL('events', server.url))).body as ReadableStream<Uint8Array>);
+    const sse = sseReader(
+      (await fetch(new URL('events', server.url), { headers: { cookie: await loginCookie(server) } }))
+        .body as ReadableStream<Uint8Array>,
+    );
     await sse.next((m) => m.event === 'render');
     source.snap.recent.unshift({
       ...(source.snap.recent[0] as (typeof source.snap.recent)[number]),
@@ -126,7 +132,9 @@ describe('GET /events', () => {
       live: { throttleMs: 5 },
     });
     expect(source.subscribers).toBe(1); // metrics only
-    const res = await fetch(new URL('events', server.url));
+    const res = await fetch(new URL('events', server.url), {
+      headers: { cookie: await loginCookie(server) },
+    });
     const sse = sseReader(res.body as ReadableStream<Uint8Array>);
     await sse.next((m) => m.event === 'render');
     expect(source.subscribers).toBe(2);
@@ -144,10 +152,14 @@ describe('GET /events', () => {
       listen: '127.0.0.1:0',
       live: { maxClients: 1 },
     });
-    const first = await fetch(new URL('events', server.url));
+    const first = await fetch(new URL('events', server.url), {
+      headers: { cookie: await loginCookie(server) },
+    });
     const sse = sseReader(first.body as ReadableStream<Uint8Array>);
     await sse.next((m) => m.event === 'render');
-    const second = await fetch(new URL('events', server.url));
+    const second = await fetch(new URL('events', server.url), {
+      headers: { cookie: await loginCookie(server) },
+    });
     expect(second.status).toBe(503);
     expect(second.headers.get('retry-after')).toBe('10');
     await sse.cancel();

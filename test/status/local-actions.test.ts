@@ -8,11 +8,13 @@ import { ManualClock } from '../../src/clock.js';
 import { AgentError } from '../../src/errors.js';
 import { createMemoryLogger } from '../../src/log.js';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
-import { actorOf } from '../../src/status/local-actions.js';
+import { tokenActorOf } from '../../src/status/local-actions.js';
 import { buildStatusServer, type StatusServerOptions } from '../../src/status/server.js';
+import { StaffSessions } from '../../src/status/staff-sessions.js';
 import { DEVICES, e2eScenario, TOKEN_ENV, TOKENS } from '../e2e/harness.js';
 import { runCliCaptured } from '../helpers/cli.js';
 import { ENCODER_ID, FakeSource } from './fake-source.js';
+import { logIn, type StaffBrowser } from './staff-login.js';
 
 /**
  * Issue 13.6: any local process could scrape the page's CSRF token and cut unlimited keys (40
@@ -26,32 +28,29 @@ afterEach(async () => {
   await Promise.all(apps.splice(0).map((a) => a.close()));
 });
 
-function page(options: Partial<StatusServerOptions> = {}) {
+const HOST = { origin: 'http://127.0.0.1:8720', host: '127.0.0.1:8720' };
+
+async function page(options: Partial<StatusServerOptions> = {}) {
   const source = new FakeSource();
   const clock = new ManualClock();
   const log = createMemoryLogger();
-  const app = buildStatusServer({ source, log, clock, ...options });
+  const sessions = new StaffSessions({ clock });
+  const app = buildStatusServer({ source, log, clock, sessions, ...options });
   apps.push(app);
-  return { app, source, clock, log };
+  const staff = await logIn(app, sessions, { headers: HOST });
+  return { app, source, clock, log, staff };
 }
 
-const HOST = { origin: 'http://127.0.0.1:8720', host: '127.0.0.1:8720' };
-
-async function csrfOf(app: FastifyInstance, headers: Record<string, string> = {}): Promise<string> {
-  const body = (await app.inject({ url: '/', headers: { ...HOST, ...headers } })).body;
-  const token = /name="csrf" value="([^"]+)"/.exec(body)?.[1];
-  if (!token) throw new Error('no CSRF token in the page');
-  return token;
-}
-
-/** What a scraping script does: read the token, post JSON. */
+/** A staff member's Cut keys from the page (its session's CSRF token), or a script's with `headers`. */
 async function cut(
   app: FastifyInstance,
+  staff: StaffBrowser,
   keyCount: number,
   extra: { headers?: Record<string, string>; remoteAddress?: string; json?: boolean } = {},
 ) {
-  const csrf = await csrfOf(app, extra.headers);
-  return app.inject({
+  const csrf = staff.csrf;
+  const send = extra.headers?.authorization ? app.inject.bind(app) : staff.inject;
+  return send({
     method: 'POST',
     url: '/cut-keys',
     headers: {
@@ -71,15 +70,15 @@ async function cut(
 }
 
 describe('the page’s actions: bounded, rate-limited, audited', () => {
-  it('a loop of 40 × 10 keys reaches the platform only 10 times a minute; the rest get 429 and a sentence', async () => {
-    const { app, source, clock } = page();
+  it('a loop of 40 × 10 keys from one session reaches the platform only 10 times a minute; the rest get 429 and a sentence', async () => {
+    const { app, source, clock, staff } = await page();
     const answers: number[] = [];
-    for (let i = 0; i < 40; i++) answers.push((await cut(app, 10)).statusCode);
+    for (let i = 0; i < 40; i++) answers.push((await cut(app, staff, 10)).statusCode);
     expect(answers.filter((s) => s === 201)).toHaveLength(10);
     expect(answers.slice(10).every((s) => s === 429)).toBe(true);
     expect(source.cutCalls).toHaveLength(10);
 
-    const refused = await cut(app, 1);
+    const refused = await cut(app, staff, 1);
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBe('60');
     expect(refused.json()).toEqual({
@@ -88,37 +87,37 @@ describe('the page’s actions: bounded, rate-limited, audited', () => {
         notes: 'Too many actions from the status page: at most 10 a minute. Try again in 60 s.',
       },
     });
-    const plain = await cut(app, 1, { json: false });
+    const plain = await cut(app, staff, 1, { json: false });
     expect(plain.statusCode).toBe(429);
     expect(plain.headers['content-type']).toContain('text/plain');
     expect(plain.body).toContain('at most 10 a minute');
 
     await clock.advance(60_000);
-    expect((await cut(app, 1)).statusCode).toBe(201);
+    expect((await cut(app, staff, 1)).statusCode).toBe(201);
     expect(source.cutCalls).toHaveLength(11);
   });
 
   it('bounds the count by status.actions.maxKeyCount, in the form and on the server', async () => {
-    const { app, source } = page({ actions: { maxKeyCount: 4, perMinute: 5 } });
-    const html = (await app.inject({ url: '/', headers: HOST })).body;
+    const { app, source, staff } = await page({ actions: { maxKeyCount: 4, perMinute: 5 } });
+    const html = (await staff.inject({ url: '/', headers: HOST })).body;
     expect(html).toContain('name="keyCount" type="number" min="1" max="4"');
-    const tooMany = await cut(app, 5);
+    const tooMany = await cut(app, staff, 5);
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json().error.notes).toBe('Fill in a reservation id and a number of keys between 1 and 4.');
-    expect((await cut(app, 4)).statusCode).toBe(201);
+    expect((await cut(app, staff, 4)).statusCode).toBe(201);
     expect(source.cutCalls).toEqual([{ deviceId: ENCODER_ID, reservationId: 'res-40', keyCount: 4 }]);
   });
 
   it('writes one audit line per attempt: who, what and the result', async () => {
-    const { app, source, log } = page({ actions: { perMinute: 2 } });
-    await cut(app, 3);
+    const { app, source, log, staff } = await page({ actions: { perMinute: 2 } });
+    await cut(app, staff, 3);
     source.cutError = new AgentError('PLATFORM_FORBIDDEN', 'The reservation is checked out');
-    await cut(app, 2);
-    await cut(app, 1);
+    await cut(app, staff, 2);
+    await cut(app, staff, 1);
     const audit = log.lines.filter((l) => l.includes('audit=cut-keys'));
     expect(audit).toHaveLength(3);
     expect(audit[0]).toMatch(
-      /info local action cut-keys audit=cut-keys who=local from=127\.0\.0\.1 device=\S+ reservation=res-40 count=3 result=done commandId=cmd-new-1$/,
+      /info local action cut-keys audit=cut-keys who=page from=127\.0\.0\.1 uid=1001 user=maria session=[0-9a-f]{12} login=link device=\S+ reservation=res-40 count=3 result=done commandId=cmd-new-1$/,
     );
     expect(audit[1]).toMatch(
       /warn local action cut-keys not done .*count=2 result=failed code=PLATFORM_FORBIDDEN$/,
@@ -129,16 +128,16 @@ describe('the page’s actions: bounded, rate-limited, audited', () => {
   });
 
   it('says whether the request came with the page token, and from where', async () => {
-    const { app, log } = page({ accessToken: 'STATUS-TOKEN-123456' });
+    const { app, log, staff } = await page({ accessToken: 'STATUS-TOKEN-123456' });
     const bearer = { authorization: 'Bearer STATUS-TOKEN-123456' };
-    expect((await cut(app, 1, { headers: bearer })).statusCode).toBe(201);
-    expect((await cut(app, 1, { headers: bearer, remoteAddress: '192.0.2.7' })).statusCode).toBe(201);
+    expect((await cut(app, staff, 1, { headers: bearer })).statusCode).toBe(201);
+    expect((await cut(app, staff, 1, { headers: bearer, remoteAddress: '192.0.2.7' })).statusCode).toBe(201);
     const audit = log.lines.filter((l) => l.includes('audit=cut-keys'));
     expect(audit[0]).toContain('who=local-with-token from=127.0.0.1');
     expect(audit[1]).toContain('who=remote-with-token from=192.0.2.7');
     expect(log.lines.join('\n')).not.toContain('STATUS-TOKEN-123456');
-    expect(actorOf('::ffff:127.0.0.1', true).who).toBe('local-with-token');
-    expect(actorOf(undefined, false)).toEqual({ who: 'local', from: 'unknown' });
+    expect(tokenActorOf('::ffff:127.0.0.1').who).toBe('local-with-token');
+    expect(tokenActorOf(undefined)).toEqual({ who: 'remote-with-token', from: 'unknown' });
   });
 });
 

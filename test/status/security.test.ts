@@ -3,24 +3,28 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AgentError } from '../../src/errors.js';
 import { createMemoryLogger, silentLogger } from '../../src/log.js';
 import { buildStatusServer, startStatusServer } from '../../src/status/server.js';
+import { StaffSessions } from '../../src/status/staff-sessions.js';
 import { ENCODER_ID, FakeSource, FISCAL_ID } from './fake-source.js';
+import { logIn, type StaffBrowser } from './staff-login.js';
 
 const apps: FastifyInstance[] = [];
 afterEach(async () => {
   await Promise.all(apps.splice(0).map((a) => a.close()));
 });
 
+const sessionsOf = new WeakMap<FastifyInstance, StaffSessions>();
+
 function build(source = new FakeSource(), accessToken?: string, log = silentLogger) {
-  const app = buildStatusServer({ source, log, ...(accessToken ? { accessToken } : {}) });
+  const sessions = new StaffSessions();
+  const app = buildStatusServer({ source, log, sessions, ...(accessToken ? { accessToken } : {}) });
+  sessionsOf.set(app, sessions);
   apps.push(app);
   return app;
 }
 
-async function csrfOf(app: FastifyInstance, headers: Record<string, string> = {}): Promise<string> {
-  const page = await app.inject({ url: '/', headers });
-  const token = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1];
-  if (!token) throw new Error('no CSRF token in the page');
-  return token;
+/** A staff member logged in to `app`'s page (staff-login.ts). */
+function staff(app: FastifyInstance, headers: Record<string, string> = {}): Promise<StaffBrowser> {
+  return logIn(app, sessionsOf.get(app) as StaffSessions, { headers });
 }
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
@@ -30,7 +34,8 @@ describe('POST /cut-keys', () => {
   it('refuses a request without the CSRF token (403) and does not call cutKeys', async () => {
     const source = new FakeSource();
     const app = build(source);
-    const res = await app.inject({
+    const browser = await staff(app);
+    const res = await browser.inject({
       method: 'POST',
       url: '/cut-keys',
       headers: { 'content-type': FORM, origin: 'http://localhost:80', host: 'localhost:80' },
@@ -43,8 +48,8 @@ describe('POST /cut-keys', () => {
   it('refuses a wrong CSRF token (403)', async () => {
     const source = new FakeSource();
     const app = build(source);
-    await csrfOf(app);
-    const res = await app.inject({
+    const browser = await staff(app);
+    const res = await browser.inject({
       method: 'POST',
       url: '/cut-keys',
       headers: { 'content-type': FORM, origin: 'http://localhost:80', host: 'localhost:80' },
@@ -57,7 +62,7 @@ describe('POST /cut-keys', () => {
   it('refuses a foreign Origin (403) even with the right token, and a request with neither Origin nor Referer', async () => {
     const source = new FakeSource();
     const app = build(source);
-    const csrf = await csrfOf(app);
+    const { csrf, inject } = await staff(app);
     const payload = form({ csrf, deviceId: ENCODER_ID, reservationId: 'res-1', keyCount: '2' });
     for (const headers of [
       { origin: 'http://evil.example', host: 'localhost:80' },
@@ -65,7 +70,7 @@ describe('POST /cut-keys', () => {
       { referer: 'http://localhost.evil.example/', host: 'localhost:80' },
       { host: 'localhost:80' },
     ]) {
-      const res = await app.inject({
+      const res = await inject({
         method: 'POST',
         url: '/cut-keys',
         headers: { 'content-type': FORM, ...headers },
@@ -79,8 +84,8 @@ describe('POST /cut-keys', () => {
   it('calls cutKeys once for a same-origin request with the token, and answers a script with the command id', async () => {
     const source = new FakeSource();
     const app = build(source);
-    const csrf = await csrfOf(app);
-    const res = await app.inject({
+    const { csrf, inject } = await staff(app);
+    const res = await inject({
       method: 'POST',
       url: '/cut-keys',
       headers: {
@@ -99,8 +104,8 @@ describe('POST /cut-keys', () => {
   it('redirects a plain form submission back to the page (Referer suffices when Origin is absent)', async () => {
     const source = new FakeSource();
     const app = build(source);
-    const csrf = await csrfOf(app);
-    const res = await app.inject({
+    const { csrf, inject } = await staff(app);
+    const res = await inject({
       method: 'POST',
       url: '/cut-keys',
       headers: { 'content-type': FORM, referer: 'http://127.0.0.1:8720/', host: '127.0.0.1:8720' },
@@ -113,8 +118,8 @@ describe('POST /cut-keys', () => {
   it('accepts JSON with the token in X-CSRF-Token', async () => {
     const source = new FakeSource();
     const app = build(source);
-    const csrf = await csrfOf(app);
-    const res = await app.inject({
+    const { csrf, inject } = await staff(app);
+    const res = await inject({
       method: 'POST',
       url: '/cut-keys',
       headers: { origin: 'http://localhost:80', host: 'localhost:80', 'x-csrf-token': csrf },
@@ -127,7 +132,7 @@ describe('POST /cut-keys', () => {
   it('validates device (a KeyCutter), reservation and count 1..10 before calling cutKeys', async () => {
     const source = new FakeSource();
     const app = build(source);
-    const csrf = await csrfOf(app);
+    const { csrf, inject } = await staff(app);
     const headers = {
       'content-type': FORM,
       accept: 'application/json',
@@ -143,7 +148,7 @@ describe('POST /cut-keys', () => {
       [{ deviceId: 'nope', reservationId: 'r', keyCount: '1' }, 'DEVICE_UNKNOWN'],
     ];
     for (const [fields, code] of cases) {
-      const res = await app.inject({
+      const res = await inject({
         method: 'POST',
         url: '/cut-keys',
         headers,
@@ -159,8 +164,8 @@ describe('POST /cut-keys', () => {
     const source = new FakeSource();
     source.cutError = new AgentError('PLATFORM_FORBIDDEN', 'Reservation is not checked in.');
     const app = build(source);
-    const csrf = await csrfOf(app);
-    const res = await app.inject({
+    const { csrf, inject } = await staff(app);
+    const res = await inject({
       method: 'POST',
       url: '/cut-keys',
       headers: {
@@ -185,11 +190,16 @@ describe('POST /cut-keys', () => {
 describe('loopback-only mode (no access token)', () => {
   it('refuses requests addressed to a non-loopback host name (DNS rebinding)', async () => {
     const app = build();
+    const { inject } = await staff(app);
     expect(
-      (await app.inject({ url: '/status.json', headers: { host: 'attacker.example:8720' } })).statusCode,
+      (await inject({ url: '/status.json', headers: { host: 'attacker.example:8720' } })).statusCode,
+    ).toBe(403);
+    expect(
+      (await app.inject({ url: '/healthz', headers: { host: 'attacker.example:8720' } })).statusCode,
     ).toBe(403);
     for (const host of ['localhost:8720', '127.0.0.1:8720', '[::1]:8720', '127.0.0.1']) {
-      expect((await app.inject({ url: '/status.json', headers: { host } })).statusCode, host).toBe(200);
+      expect((await inject({ url: '/status.json', headers: { host } })).statusCode, host).toBe(200);
+      expect((await app.inject({ url: '/healthz', headers: { host } })).statusCode, host).toBe(200);
     }
   });
 
@@ -219,13 +229,24 @@ describe('loopback-only mode (no access token)', () => {
 describe('with an access token', () => {
   const TOKEN = 'status-secret-0123456789abcdef';
 
-  it('answers 401 to every request without it, and serves requests with a bearer token', async () => {
+  it('answers 401 to every request from elsewhere without it (the page sends to the login), and serves requests with a bearer token', async () => {
     const app = build(new FakeSource(), TOKEN);
-    for (const url of ['/', '/status.json', '/healthz', '/metrics', '/events']) {
-      const res = await app.inject({ url, headers: { host: 'frontdesk.lan:8720' } });
+    for (const url of ['/status.json', '/healthz', '/metrics', '/events', '/actions']) {
+      const res = await app.inject({
+        url,
+        headers: { host: 'frontdesk.lan:8720' },
+        remoteAddress: '192.0.2.7',
+      });
       expect(res.statusCode, url).toBe(401);
       expect(res.body).not.toContain(TOKEN);
     }
+    const page = await app.inject({
+      url: '/',
+      headers: { host: 'frontdesk.lan:8720' },
+      remoteAddress: '192.0.2.7',
+    });
+    expect(page.statusCode).toBe(303);
+    expect(page.headers.location).toBe('login');
     const wrong = await app.inject({ url: '/status.json', headers: { authorization: 'Bearer nope' } });
     expect(wrong.statusCode).toBe(401);
     const ok = await app.inject({
@@ -235,7 +256,7 @@ describe('with an access token', () => {
     expect(ok.statusCode).toBe(200);
   });
 
-  it('/login sets an HttpOnly cookie and redirects without echoing the token; the cookie then grants access', async () => {
+  it('/login with the token opens a session: an HttpOnly, SameSite=Strict cookie that is not the token; the cookie then grants access', async () => {
     const log = createMemoryLogger();
     const app = build(new FakeSource(), TOKEN, log);
     const bad = await app.inject({ url: '/login?token=wrong' });
@@ -244,7 +265,10 @@ describe('with an access token', () => {
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('./');
     const cookie = String(res.headers['set-cookie']);
-    expect(cookie).toMatch(/^token=[^;]+; Path=\/; HttpOnly; SameSite=Lax/);
+    expect(cookie).toMatch(
+      /^frontdesk_session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/,
+    );
+    expect(cookie).not.toContain(TOKEN);
     expect(res.body).not.toContain(TOKEN);
     const page = await app.inject({
       url: '/',
@@ -255,32 +279,39 @@ describe('with an access token', () => {
     expect(log.lines.join('\n')).not.toContain(TOKEN);
   });
 
-  it('still requires same origin and the CSRF token for cut-keys', async () => {
+  it('a browser logged in with it still needs same origin and the CSRF token for cut-keys; a script with the bearer token needs neither', async () => {
     const source = new FakeSource();
     const app = build(source, TOKEN);
-    const auth = { authorization: `Bearer ${TOKEN}`, host: 'frontdesk.lan:8720' };
-    const csrf = await csrfOf(app, auth);
+    const host = { host: 'frontdesk.lan:8720' };
+    const login = await app.inject({
+      url: `/login?token=${TOKEN}`,
+      headers: host,
+      remoteAddress: '192.0.2.7',
+    });
+    const cookie = String(login.headers['set-cookie']).split(';')[0] as string;
+    const listing = await app.inject({
+      url: '/actions',
+      headers: { ...host, cookie },
+      remoteAddress: '192.0.2.7',
+    });
+    const csrf = (listing.json() as { csrfToken: string }).csrfToken;
     const payload = form({ csrf, deviceId: ENCODER_ID, reservationId: 'r', keyCount: '1' });
-    const foreign = await app.inject({
-      method: 'POST',
-      url: '/cut-keys',
-      headers: { ...auth, 'content-type': FORM, origin: 'http://evil.example' },
-      payload,
-    });
-    expect(foreign.statusCode).toBe(403);
-    const good = await app.inject({
-      method: 'POST',
-      url: '/cut-keys',
-      headers: {
-        ...auth,
-        'content-type': FORM,
-        accept: 'application/json',
-        origin: 'http://frontdesk.lan:8720',
-      },
-      payload,
-    });
-    expect(good.statusCode).toBe(201);
-    expect(source.cutCalls).toHaveLength(1);
+    const post = (headers: Record<string, string>, body = payload) =>
+      app.inject({
+        method: 'POST',
+        url: '/cut-keys',
+        headers: { ...host, 'content-type': FORM, accept: 'application/json', ...headers },
+        payload: body,
+        remoteAddress: '192.0.2.7',
+      });
+    expect((await post({ cookie, origin: 'http://evil.example' })).statusCode).toBe(403);
+    expect((await post({ cookie, origin: 'http://frontdesk.lan:8720' })).statusCode).toBe(201);
+    const script = await post(
+      { authorization: `Bearer ${TOKEN}` },
+      form({ deviceId: ENCODER_ID, reservationId: 'r', keyCount: '1' }),
+    );
+    expect(script.statusCode).toBe(201);
+    expect(source.cutCalls).toHaveLength(2);
   });
 
   it('may bind a non-loopback address', async () => {
@@ -291,12 +322,15 @@ describe('with an access token', () => {
       accessToken: TOKEN,
     });
     try {
-      const res = await fetch(`http://127.0.0.1:${server.port}/healthz`);
-      expect(res.status).toBe(401);
-      const ok = await fetch(`http://127.0.0.1:${server.port}/healthz`, {
-        headers: { authorization: `Bearer ${TOKEN}` },
+      // Monitoring on this PC needs no login; from elsewhere the token is asked for.
+      expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
+      const remote = { url: '/healthz', headers: { host: 'frontdesk.lan:8720' }, remoteAddress: '192.0.2.7' };
+      expect((await server.app.inject(remote)).statusCode).toBe(401);
+      const ok = await server.app.inject({
+        ...remote,
+        headers: { ...remote.headers, authorization: `Bearer ${TOKEN}` },
       });
-      expect(ok.status).toBe(200);
+      expect(ok.statusCode).toBe(200);
     } finally {
       await server.close();
     }

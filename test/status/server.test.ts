@@ -3,14 +3,19 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { textMessage } from '../../src/messages/message.js';
 import { buildStatusServer } from '../../src/status/server.js';
+import { StaffSessions } from '../../src/status/staff-sessions.js';
 import { ENCODER_ID, FakeSource, FISCAL_ID, PRINTER_ID, XSS } from './fake-source.js';
+import { logIn, type StaffBrowser } from './staff-login.js';
 
 let source: FakeSource;
 let app: FastifyInstance;
+let browser: StaffBrowser;
 
-beforeEach(() => {
+beforeEach(async () => {
   source = new FakeSource();
-  app = buildStatusServer({ source, log: silentLogger });
+  const sessions = new StaffSessions();
+  app = buildStatusServer({ source, log: silentLogger, sessions });
+  browser = await logIn(app, sessions);
 });
 
 afterEach(async () => {
@@ -19,7 +24,7 @@ afterEach(async () => {
 
 describe('GET /', () => {
   it('renders devices, queue, facts, recent commands with timeline, notes and receipt numbers', async () => {
-    const res = await app.inject({ url: '/' });
+    const res = await browser.inject({ url: '/' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     const body = res.body;
@@ -63,7 +68,7 @@ describe('GET /', () => {
   });
 
   it('escapes everything that comes from the platform or a device', async () => {
-    const res = await app.inject({ url: '/' });
+    const res = await browser.inject({ url: '/' });
     expect(res.body).not.toContain('<img src=x');
     expect(res.body).not.toContain('<script>window.__xss');
     expect(res.body).toContain('&lt;img src=x onerror=&quot;window.__xss=1&quot;&gt;');
@@ -76,8 +81,8 @@ describe('GET /', () => {
   });
 
   it('sends security headers: a nonce CSP without unsafe-inline, nosniff, referrer policy, no caching', async () => {
-    const a = await app.inject({ url: '/' });
-    const b = await app.inject({ url: '/' });
+    const a = await browser.inject({ url: '/' });
+    const b = await browser.inject({ url: '/' });
     const csp = String(a.headers['content-security-policy']);
     expect(csp).toContain("default-src 'none'");
     expect(csp).toMatch(/script-src 'nonce-[^']+'/);
@@ -91,21 +96,21 @@ describe('GET /', () => {
   });
 
   it('shows the outcome of a script-less form submission from the address', async () => {
-    const ok = await app.inject({ url: '/?cut=cmd-77' });
+    const ok = await browser.inject({ url: '/?cut=cmd-77' });
     expect(ok.body).toContain('data-command-id="cmd-77">Command cmd-77 created');
-    const failed = await app.inject({ url: '/?cutError=NO_CARD' });
+    const failed = await browser.inject({ url: '/?cutError=NO_CARD' });
     expect(failed.body).toContain('No card in the encoder; insert a blank card and try again.');
-    const crafted = await app.inject({
+    const crafted = await browser.inject({
       url: `/?cut=${encodeURIComponent('call 555-0100 to get your keys')}`,
     });
     expect(crafted.body).not.toContain('555-0100');
-    const unknown = await app.inject({ url: `/?cutError=${encodeURIComponent(XSS)}` });
+    const unknown = await browser.inject({ url: `/?cutError=${encodeURIComponent(XSS)}` });
     expect(unknown.body).toContain('<p id="cut-result" aria-live="polite"></p>');
   });
 
   it('says when no key encoder is configured', async () => {
     source.snap.devices = source.snap.devices.filter((d) => d.type !== 'KeyCutter');
-    const res = await app.inject({ url: '/' });
+    const res = await browser.inject({ url: '/' });
     expect(res.body).toContain('No key encoder is configured.');
     expect(res.body).not.toContain('id="cut-form"');
   });
@@ -113,7 +118,7 @@ describe('GET /', () => {
 
 describe('GET /status.json', () => {
   it('returns the snapshot, uncached', async () => {
-    const res = await app.inject({ url: '/status.json' });
+    const res = await browser.inject({ url: '/status.json' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.json()).toEqual(source.snapshot());
@@ -122,7 +127,7 @@ describe('GET /status.json', () => {
 
 describe('GET /healthz', () => {
   it('answers 200 {ok:true} while healthy and 503 with the reasons otherwise', async () => {
-    const healthy = await app.inject({ url: '/healthz' });
+    const healthy = await browser.inject({ url: '/healthz' });
     expect(healthy.statusCode).toBe(200);
     expect(healthy.json()).toEqual({ ok: true });
 
@@ -130,7 +135,7 @@ describe('GET /healthz', () => {
       ok: false,
       reasons: [textMessage('platform refuses the tokens (401)'), textMessage('journal not writable')],
     };
-    const sick = await app.inject({ url: '/healthz' });
+    const sick = await browser.inject({ url: '/healthz' });
     expect(sick.statusCode).toBe(503);
     expect(sick.json()).toEqual({
       ok: false,
@@ -138,12 +143,12 @@ describe('GET /healthz', () => {
     });
 
     source.healthValue = { ok: true, reasons: [] };
-    expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
+    expect((await browser.inject({ url: '/healthz' })).statusCode).toBe(200);
   });
 
   it('puts health reasons at the top of the page', async () => {
     source.healthValue = { ok: false, reasons: [textMessage('journal not writable')] };
-    const res = await app.inject({ url: '/' });
+    const res = await browser.inject({ url: '/' });
     expect(res.body).toContain('data-health="failing"');
     expect(res.body).toMatch(/<li class="error"><strong>journal not writable<\/strong>/);
   });

@@ -157,10 +157,12 @@ function canOpen(node: string, gid: number, groups: number[]): boolean {
 describe('the devices belong to the service', () => {
   const serviceGroup = unitSetting('Group')[0];
 
-  it('the unit joins no supplementary group: the devices’ group is its own', () => {
+  it('the unit joins no desktop group: the devices’ group is its own (the staff group, for its socket, owns no device)', () => {
     expect(serviceGroup).toBe('frontdesk-agent');
     expect(unitSetting('User')).toEqual(['frontdesk-agent']);
-    expect(unitSetting('SupplementaryGroups')).toEqual([]);
+    expect(unitSetting('SupplementaryGroups')).toEqual(['frontdesk-staff']);
+    for (const group of DESKTOP_GROUPS) expect(unitSetting('SupplementaryGroups')).not.toContain(group);
+    expect(rulesText).not.toContain('frontdesk-staff');
   });
 
   it('the rules give every encoder node the service’s group, mode 0660, and name no desktop group', () => {

@@ -103,6 +103,7 @@ describe('install.sh --dry-run', () => {
     expect(status, out).toBe(0);
     const expected = [
       /^would: useradd --system --user-group .*frontdesk-agent$/m,
+      /^would: groupadd --system frontdesk-staff$/m,
       new RegExp(`^would: ${asBuilder}\\S*npm --prefix \\S+/build ci --no-audit --no-fund$`, 'm'),
       new RegExp(`^would: ${asBuilder}\\S*npm --prefix \\S+/build run build$`, 'm'),
       new RegExp(`^would: ${asBuilder}\\S*npm --prefix \\S+/app ci --omit=dev --no-audit --no-fund$`, 'm'),
@@ -142,6 +143,7 @@ describe('install.sh --dry-run', () => {
       /^would: systemctl daemon-reload$/m,
       /^would: systemctl enable frontdesk-agent.service$/m,
       /installed and enabled, not started: the configuration is the example/,
+      /staff log in with: frontdesk-agent login \(their account must be in frontdesk-staff: sudo adduser NAME frontdesk-staff\)/,
     ];
     for (const re of expected) expect(out).toMatch(re);
     // Root never changes modes by following links, and never copies the build's tree itself.

@@ -54,8 +54,11 @@ describe('frontdesk-agent.service', () => {
       'status-token:/etc/frontdesk-agent/status-token',
     ]);
     expect(one('User')).toBe('frontdesk-agent');
-    // No shared desktop group (dialout, plugdev): the devices' group is the service's own.
-    expect(s.has('SupplementaryGroups')).toBe(false);
+    // No shared desktop group (dialout, plugdev): the devices' group is the service's own. The
+    // staff group grants no device; the service joins it to give the staff socket to it.
+    expect(s.get('SupplementaryGroups')).toEqual(['frontdesk-staff']);
+    expect(one('RuntimeDirectory')).toBe('frontdesk-agent');
+    expect(one('RuntimeDirectoryMode')).toBe('0755');
     expect(one('Group')).toBe('frontdesk-agent');
     expect(one('DevicePolicy')).toBe('closed');
     expect(s.get('DeviceAllow')).toEqual(['char-ttyUSB rw', 'char-ttyACM rw', 'char-hidraw rw']);

@@ -1,0 +1,42 @@
+import { loadConfig, localeOf } from '../config.js';
+import { messageRenderer } from '../messages/render.js';
+import { staffMessages } from '../status/messages.js';
+import { type CliIo, line } from './io.js';
+import { cliMessages } from './messages.js';
+import { answerJson, StaffLinkError, staffRequest, staffSocketOf } from './staff-link.js';
+
+/**
+ * `login`: a one-time address that logs this PC's browser in to the status page, for the Unix
+ * user running it. The agent mints it on the staff socket (src/status/login.ts), where the kernel
+ * told it who asks, so only root, the service and the staff group get one, and the page's audit
+ * lines name that user. The address is printed to this terminal only (not handed to a browser
+ * on its command line, where other users could read it in the process list); it works once, for
+ * 5 minutes. Exit 0 with the address on stdout, 1 when the agent does not give one.
+ */
+export async function loginCommand(opts: { config: string }, io: CliIo): Promise<number> {
+  const config = loadConfig(opts.config);
+  const say = messageRenderer(localeOf(config, io.env), config.timezone);
+  try {
+    const answer = await staffRequest(staffSocketOf(config), config.status.staffGroup, {
+      method: 'POST',
+      path: '/login-links',
+      timeoutMs: 10_000,
+      maxBytes: 16 * 1024,
+    });
+    const body = answerJson<{ url: string; expiresInSeconds: number; error: { notes?: string } }>(answer);
+    if (answer.status !== 200 || typeof body.url !== 'string') {
+      line(io.stderr, body.error?.notes ?? say.render(cliMessages.actionRefused({ status: answer.status })));
+      return 1;
+    }
+    const minutes = Math.max(1, Math.round((body.expiresInSeconds ?? 300) / 60));
+    line(io.stderr, say.render(staffMessages.loginAddress({ minutes })));
+    line(io.stdout, body.url);
+    return 0;
+  } catch (error) {
+    if (error instanceof StaffLinkError) {
+      line(io.stderr, say.render(error.notes));
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,206 @@
+import { chmodSync, chownSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { AgentError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { type PeerCredentials, readPeerCredentials } from './peer-credentials.js';
+
+/**
+ * The staff socket: the status server's routes on a Unix socket, for the command line (`report`,
+ * `void`, `login`, `cut-keys --follow`, `doctor`). Whoever connects has proved who they are twice:
+ *
+ * - the file system: the socket is mode 0660, group `status.staffGroup` (frontdesk-staff, made by
+ *   systemd/install.sh), in a directory only root and the service can write
+ *   (`/run/frontdesk-agent`, the unit's RuntimeDirectory=), so a process outside the group cannot
+ *   even connect;
+ * - the kernel: every connection's peer credentials (peer-credentials.ts) must name root, the
+ *   service's own user, or a member of the staff group (primary or supplementary, as the kernel
+ *   saw them at `connect()`); anything else is closed before a byte is answered.
+ *
+ * The peer's uid and user name go into every audit line of what it does. Without the group on
+ * this system (`npm start` on a laptop) the socket is 0600: the user running the agent, and root.
+ */
+
+/** Where the command line looks for the staff socket when the config names none. */
+export const DEFAULT_STAFF_SOCKET = '/run/frontdesk-agent/staff.sock';
+
+/**
+ * Where the agent listens: the configured path, else `$RUNTIME_DIRECTORY/staff.sock` under
+ * systemd (the unit's RuntimeDirectory=frontdesk-agent: /run/frontdesk-agent, root's /run, so no
+ * one else can put a socket there while the agent restarts), else nowhere.
+ */
+export function agentStaffSocket(configured: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  if (configured) return configured;
+  const runtime = env.RUNTIME_DIRECTORY?.split(':')[0];
+  return runtime ? `${runtime}/staff.sock` : undefined;
+}
+
+export interface StaffPolicy {
+  /** The agent's own uid: the service user, or whoever runs `npm start`. */
+  serviceUid: number;
+  /** The staff group's id, when the group exists. */
+  staffGid?: number;
+}
+
+/** Root, the service's own user, or a member of the staff group. */
+export function isStaff(peer: PeerCredentials, policy: StaffPolicy): boolean {
+  if (peer.uid === 0 || peer.uid === policy.serviceUid) return true;
+  const gid = policy.staffGid;
+  return gid !== undefined && (peer.gid === gid || (peer.groups ?? []).includes(gid));
+}
+
+/** A group's id from /etc/group (Node has no getgrnam); undefined when there is no such group. */
+export function groupId(name: string, file = '/etc/group'): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  for (const line of text.split('\n')) {
+    const [group, , gid] = line.split(':');
+    if (group === name && gid !== undefined && /^\d+$/.test(gid)) return Number(gid);
+  }
+  return undefined;
+}
+
+export interface StaffSocketOptions {
+  path: string;
+  /** The staff group's name (`status.staffGroup`). */
+  group: string;
+  /** Serves one request (the status server's `app.routing`). */
+  handler: (request: IncomingMessage, response: ServerResponse) => void;
+  log: Logger;
+  /** For tests: the uid and group file the policy is built from, and the credential probe. */
+  serviceUid?: number;
+  groupFile?: string;
+  readPeer?: (socket: Socket) => Promise<PeerCredentials>;
+}
+
+export interface StaffSocket {
+  readonly path: string;
+  /**
+   * The staff peer of a request's connection, once the kernel said who it is. Undefined (not a
+   * promise) for a connection that did not come through this socket; a promise of undefined for
+   * one whose peer is not staff.
+   */
+  peerOf(socket: Socket): Promise<PeerCredentials | undefined> | undefined;
+  close(): Promise<void>;
+}
+
+/** Most credential probes in flight; a connection beyond it is closed (only staff can connect). */
+const MAX_PENDING = 8;
+
+/** Clears a socket file left by an agent that died; refuses anything else at `path`. */
+async function clearStale(path: string): Promise<void> {
+  let isSocket: boolean;
+  try {
+    isSocket = lstatSync(path).isSocket();
+  } catch {
+    return; // nothing there
+  }
+  if (!isSocket)
+    throw new AgentError('CONFIG_INVALID', `status.staffSocket ${path} exists and is not a socket`);
+  const alive = await new Promise<boolean>((resolve) => {
+    const probe = connect(path);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+  if (alive) throw new AgentError('CONFIG_INVALID', `status.staffSocket ${path} is in use by another agent`);
+  unlinkSync(path);
+}
+
+/** Listens on `options.path` (mode 0660, the staff group) and serves staff only. */
+export async function startStaffSocket(options: StaffSocketOptions): Promise<StaffSocket> {
+  const { path, log } = options;
+  const staffGid = groupId(options.group, options.groupFile);
+  const policy: StaffPolicy = {
+    serviceUid: options.serviceUid ?? process.getuid?.() ?? -1,
+    ...(staffGid !== undefined ? { staffGid } : {}),
+  };
+  const readPeer = options.readPeer ?? ((socket: Socket) => readPeerCredentials(socket));
+  const peers = new WeakMap<Socket, Promise<PeerCredentials | undefined>>();
+  let pending = 0;
+
+  const server: Server = createServer(options.handler);
+  server.on('connection', (socket: Socket) => {
+    if (pending >= MAX_PENDING) {
+      socket.destroy();
+      return;
+    }
+    pending++;
+    const peer = readPeer(socket)
+      .then((credentials) => {
+        if (isStaff(credentials, policy)) return credentials;
+        log.warn('staff socket refused a connection: not root, the service or staff', {
+          uid: credentials.uid,
+          ...(credentials.user ? { user: credentials.user } : {}),
+          group: options.group,
+        });
+        // Its requests are answered 403 (and the connection closed) by the server; this only
+        // bounds a peer that sends none.
+        socket.setTimeout(5000, () => socket.destroy());
+        return undefined;
+      })
+      .catch((error: unknown) => {
+        log.error('staff socket could not read who connected', { error: (error as Error).message });
+        socket.destroy();
+        return undefined;
+      })
+      .finally(() => {
+        pending--;
+      });
+    peers.set(socket, peer);
+  });
+
+  await clearStale(path);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch((error: unknown) => {
+    throw new AgentError(
+      'CONFIG_INVALID',
+      `Cannot listen on status.staffSocket ${path}: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  });
+  let mode = 0o600;
+  if (staffGid !== undefined) {
+    try {
+      chownSync(path, -1, staffGid);
+      mode = 0o660;
+    } catch (error) {
+      log.warn('the staff socket cannot be given to the staff group: only this user and root can use it', {
+        group: options.group,
+        error: (error as Error).message,
+      });
+    }
+  } else {
+    log.info('no staff group on this system: only this user and root can use the staff socket', {
+      group: options.group,
+    });
+  }
+  chmodSync(path, mode);
+  log.info('staff socket listening', { path, mode: mode.toString(8), group: options.group });
+
+  let closing: Promise<void> | undefined;
+  return {
+    path,
+    peerOf: (socket) => peers.get(socket),
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import { request } from 'node:http';
+import { z } from 'zod';
+import { ManualClock } from '../../src/clock.js';
+import { defineAction } from '../../src/drivers-api/actions.js';
+import type { DeviceAction } from '../../src/drivers-api/types.js';
+import { createMemoryLogger } from '../../src/log.js';
+import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
+import { StaffSessions } from '../../src/status/staff-sessions.js';
+import { ActionSource } from '../status/action-source.js';
+import { NOW } from '../status/fake-source.js';
+
+/**
+ * The desk the hostile-local suite attacks: a real status server on 127.0.0.1 whose fiscal
+ * printer can print X and Z reports and void receipts, and whose encoder cuts keys (FakeSource).
+ * `performed` lists what really reached a device; an attack has failed when it stays empty.
+ */
+
+export interface Desk {
+  server: RunningStatusServer;
+  source: ActionSource;
+  sessions: StaffSessions;
+  clock: ManualClock;
+  log: ReturnType<typeof createMemoryLogger>;
+  /** Device actions that ran, in order. */
+  performed: string[];
+  close(): Promise<void>;
+}
+
+function fiscalActions(performed: string[]): () => DeviceAction[] {
+  const report = (name: string, label: string) =>
+    defineAction({
+      name,
+      label,
+      description: label,
+      fields: [],
+      params: z.object({}).loose(),
+      run: async () => {
+        performed.push(name);
+        return { notes: `${label} printed`, details: { report: name } };
+      },
+    });
+  return () => [
+    report('x-report', 'Print X report'),
+    report('z-report', 'Print Z report'),
+    defineAction({
+      name: 'void',
+      label: 'Void a receipt',
+      description: 'Voids a receipt.',
+      fields: [{ name: 'receipt', label: 'Receipt number', required: true }],
+      confirm: 'Void this receipt.',
+      params: z.object({ receipt: z.string().regex(/^\d{4}-\d{4}$/) }).loose(),
+      run: async (params) => {
+        performed.push(`void ${params.receipt}`);
+        return { notes: `Voided ${params.receipt}`, details: { receiptNumber: '0013-0002' } };
+      },
+    }),
+  ];
+}
+
+export async function openDesk(
+  options: { accessToken?: string; perMinute?: number; journal?: boolean } = {},
+): Promise<Desk> {
+  const performed: string[] = [];
+  const source = new ActionSource(fiscalActions(performed));
+  const clock = new ManualClock(NOW);
+  const log = createMemoryLogger(options.journal ? { journal: true } : {});
+  const sessions = new StaffSessions({ clock });
+  const server = await startStatusServer({
+    source,
+    log,
+    clock,
+    sessions,
+    listen: '127.0.0.1:0',
+    ...(options.accessToken ? { accessToken: options.accessToken } : {}),
+    ...(options.perMinute ? { actions: { perMinute: options.perMinute } } : {}),
+  });
+  return { server, source, sessions, clock, log, performed, close: () => server.close() };
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/**
+ * What any local process can send: HTTP with every header of its choosing (Host, Origin,
+ * Cookie, X-CSRF-Token), which a browser would not let a page set.
+ */
+export function raw(
+  base: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawAnswer> {
+  const url = new URL(path, base);
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: options.method ?? 'GET',
+        headers: {
+          ...(options.body !== undefined
+            ? { 'content-length': String(Buffer.byteLength(options.body)) }
+            : {}),
+          ...options.headers,
+        },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, text }),
+        );
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(options.body);
+  });
+}
+
+/** A staff member's session cookie, from a one-time login address (`frontdesk-agent login`). */
+export async function staffCookie(desk: Desk, user = 'maria', uid = 1001): Promise<string> {
+  const address = desk.server.loginAddress({ login: 'link', uid, user });
+  const login = await raw(address, address);
+  if (login.status !== 303) throw new Error(`login refused (${login.status})`);
+  return String(login.headers['set-cookie']).split(';')[0] as string;
+}
+
+/** The CSRF token of a staff session, as its page gets it. */
+export async function csrfOf(desk: Desk, cookie: string): Promise<string> {
+  const listing = await raw(desk.server.url, '/actions', { headers: { cookie } });
+  return (JSON.parse(listing.text) as { csrfToken: string }).csrfToken;
+}
