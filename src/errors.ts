@@ -61,10 +61,7 @@ export function errorCodeNote(code: ErrorCode): Message {
 export interface SerializedError {
   code: ErrorCode;
   message: string;
-  /**
-   * A catalogue message; a plain string in journals written by older builds, and (transitional)
-   * from a driver whose sentences are not in the catalogue yet. Read it with `readMessage`.
-   */
+  /** A catalogue message; a plain string in journals written by older builds: read it with `readMessage`. */
   notes: Message | string;
   retryable: boolean;
   details?: Record<string, unknown>;
@@ -73,11 +70,8 @@ export interface SerializedError {
 export interface AgentErrorOptions {
   /** Overrides the code's default. */
   retryable?: boolean;
-  /**
-   * The receptionist's sentence; defaults to the code's. Transitional: a plain string (a sentence
-   * not in the catalogue yet) is kept as a text message.
-   */
-  notes?: Message | string;
+  /** The receptionist's sentence (a catalogue message); defaults to the code's. */
+  notes?: Message;
   /** Machine-readable context: ids, status codes, counters. Never secrets. */
   details?: Record<string, unknown>;
   cause?: unknown;
@@ -87,8 +81,8 @@ export class AgentError extends Error {
   override readonly name = 'AgentError';
   readonly code: ErrorCode;
   readonly retryable: boolean;
-  /** A catalogue message (transitional: or a sentence not in the catalogue yet, see `DriverText`). */
-  readonly notes: Message | string;
+  /** A catalogue message. */
+  readonly notes: Message;
   readonly details: Record<string, unknown>;
 
   constructor(code: ErrorCode, message: string, options: AgentErrorOptions = {}) {

@@ -1,7 +1,7 @@
 import type { BudgetSnapshot, RequestRecord } from './connector/api.js';
 import type { RateLimitState } from './connector/rate-budget.js';
 import type { CommandState } from './connector/wire.js';
-import type { ActionField, DeviceStatus, DriverText, JobResult } from './drivers-api/types.js';
+import type { ActionField, DeviceStatus, JobResult } from './drivers-api/types.js';
 import type { SerializedError } from './errors.js';
 import type { Message } from './messages/message.js';
 
@@ -51,11 +51,11 @@ export interface DeviceSnapshot {
 /** A device action as the page and the command line show it (without its code). */
 export interface DeviceActionInfo {
   name: string;
-  /** Words as the driver says them: catalogue messages (or plain sentences). */
-  label: DriverText;
-  description: DriverText;
+  /** Words as the driver says them: catalogue messages. */
+  label: Message;
+  description: Message;
   fields: ActionField[];
-  confirm?: DriverText;
+  confirm?: Message;
 }
 
 export interface PlatformSnapshot {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineAction } from '../../src/drivers-api/actions.js';
 import type { DeviceAction, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import { english } from '../../src/messages/render.js';
 import type { ClosureRecord } from './fiscal-state.js';
 import { fiscalNotes, epsonActionWords as w } from './messages.js';
 import type { VoidParams } from './void-receipt.js';
@@ -18,7 +19,7 @@ const RECEIPT = /^\s*\d{1,4}-\d{1,4}\s*$/;
 const DATE = /^\s*(\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/\d{4})\s*$/;
 
 /** The closure's outcome as the action's result: done or skipped resolve, the rest reject. */
-export function closureResult(record: ClosureRecord, serial: string): JobResult {
+export function closureResult(record: ClosureRecord, serial: string | undefined): JobResult {
   const details: Record<string, unknown> = { report: 'z', status: record.status, reason: record.reason };
   if (record.z !== undefined) details.zNumber = record.z;
   if (record.status === 'done') {
@@ -26,12 +27,12 @@ export function closureResult(record: ClosureRecord, serial: string): JobResult 
   }
   if (record.status === 'skipped') return { notes: fiscalNotes.zReportSkipped(), details };
   if (record.status === 'unknown') {
-    throw new AgentError('STATE_UNKNOWN', `Z report: ${record.detail}`, {
+    throw new AgentError('STATE_UNKNOWN', `Z report: ${english(record.detail)}`, {
       notes: fiscalNotes.reportUnknown('Z report'),
       details,
     });
   }
-  throw new AgentError('DEVICE_ERROR', `Z report failed: ${record.detail}`, {
+  throw new AgentError('DEVICE_ERROR', `Z report failed: ${english(record.detail)}`, {
     notes: fiscalNotes.reportFailed('Z report', record.detail),
     details,
   });
@@ -55,7 +56,7 @@ export function epsonActions(host: ActionHost): DeviceAction[] {
       fields: [],
       confirm: w.zConfirm(),
       params: z.object({}).loose(),
-      run: async (_params, signal) => closureResult(await host.zReport(signal), host.serial() ?? 'unknown'),
+      run: async (_params, signal) => closureResult(await host.zReport(signal), host.serial()),
     }),
     defineAction({
       name: 'void',

@@ -1,5 +1,7 @@
 import { AgentError } from '../../src/errors.js';
+import type { Message } from '../../src/messages/message.js';
 import { type EpsonFpmateOptions, FROM_PLATFORM } from './config.js';
+import { epsonRefusals as r } from './messages-refusals.js';
 
 /**
  * Where receipts go. The trust boundary: the printer's address comes from the configuration.
@@ -11,25 +13,25 @@ export function printerAddress(options: EpsonFpmateOptions, apiUrl: string | und
   if (options.url !== FROM_PLATFORM) return options.url;
   if (!apiUrl) {
     throw new AgentError('COMMAND_INVALID', 'No printer address: the command carries no ApiUrl', {
-      notes:
-        'The command does not say where the fiscal printer is, and the agent is set to take that from the platform; nothing was printed. Ask IT to set the printer’s address in the agent’s configuration.',
+      notes: r.noApiUrl(),
     });
   }
   let url: URL;
   try {
     url = new URL(apiUrl);
   } catch {
-    throw refused('an address that is not a URL');
+    throw refused('an address that is not a URL', r.addressNotUrl());
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused('an address that is not http(s)');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw refused('an address that is not http(s)', r.addressNotHttp());
   if (!isAllowed(url, options.allowedHosts ?? []))
-    throw refused(`the host ${url.host}, which is not allowed`);
+    throw refused(`the host ${url.host}, which is not allowed`, r.hostNotAllowed({ host: url.host }));
   return url.origin;
 }
 
-function refused(what: string): AgentError {
+function refused(what: string, words: Message): AgentError {
   return new AgentError('COMMAND_INVALID', `Printer address refused: the command’s ApiUrl names ${what}`, {
-    notes: `The platform named ${what} as the fiscal printer; nothing was sent there and nothing was printed. Ask IT to check the printer’s address on the platform and the agent’s allowedHosts.`,
+    notes: r.addressRefused({ what: words }),
   });
 }
 

@@ -1,9 +1,11 @@
 import type { Clock } from '../../src/clock.js';
 import type { Logger } from '../../src/log.js';
+import { english } from '../../src/messages/render.js';
 import { runPeriodically } from '../../src/periodic.js';
 import { latestOccurrence, nextOccurrence } from './closure-time.js';
 import type { DailyClosureOptions } from './config.js';
 import type { ClosureRecord, FiscalState, ScheduledClosure } from './fiscal-state.js';
+import { epsonClosure as c } from './messages-results.js';
 
 const HOUR = 3_600_000;
 /** The loop never sleeps longer than this, so a changed system clock is noticed within a minute. */
@@ -100,7 +102,7 @@ export class ClosureScheduler {
         date: occurrence.date,
         status: 'not-run',
         attempts: 0,
-        detail: 'the agent was not running',
+        detail: c.agentNotRunning(),
       });
       return next;
     }
@@ -111,7 +113,7 @@ export class ClosureScheduler {
         date: occurrence.date,
         status: ranThen ? 'missed' : 'not-run',
         attempts: mine?.attempts ?? 0,
-        detail: mine?.detail ?? (ranThen ? 'not attempted' : 'the agent was not running'),
+        detail: mine?.detail ?? (ranThen ? c.notAttempted() : c.agentNotRunning()),
         ...(mine?.lastAttemptAt !== undefined ? { lastAttemptAt: mine.lastAttemptAt } : {}),
       });
       return next;
@@ -132,7 +134,11 @@ export class ClosureScheduler {
       lastAttemptAt: clock.now(),
       detail: outcome.detail,
     });
-    this.d.log.info('daily closure attempt ended', { date: occurrence.date, status, detail: outcome.detail });
+    this.d.log.info('daily closure attempt ended', {
+      date: occurrence.date,
+      status,
+      detail: english(outcome.detail),
+    });
     return clock.now();
   }
 }

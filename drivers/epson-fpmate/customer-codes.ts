@@ -1,6 +1,6 @@
 import type { FiscalJobData } from '../../src/connector/model.js';
-import type { DriverText } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import type { Message } from '../../src/messages/message.js';
 import { fiscalNotes } from './messages.js';
 
 /**
@@ -96,7 +96,7 @@ export function isLotteryCode(code: string): boolean {
   return /^[A-Z0-9]{8}$/.test(code);
 }
 
-function invalid(message: string, notes: DriverText): AgentError {
+function invalid(message: string, notes: Message): AgentError {
   return new AgentError('COMMAND_INVALID', message, { notes });
 }
 

@@ -1,37 +1,74 @@
+import type { Message } from '../../src/messages/message.js';
 import { departmentTable, type EpsonFpmateOptions, itemNatureTable } from './config.js';
-import { describeKey } from './natures.js';
-import { DEFAULT_PAYMENT_RULES, describeRule } from './payment-types.js';
+import { epsonDescribe as d } from './messages-describe.js';
+import { NATURE_PATTERN, parentNature } from './natures.js';
+import { DEFAULT_PAYMENT_RULES, isDeduction, type PaymentRule } from './payment-types.js';
 
 /**
  * What an Epson RT configuration means, for `frontdesk-agent check-config`: every department the
  * driver prints in, with the VAT rate or nature it must carry on the printer (IT compares it with
  * the printer's programming), the natures given by item type, the payment types configured over
- * the built-in map, and the daily closure.
+ * the built-in map, and the daily closure — one catalogue message per line.
  */
-export function describeOptions(options: EpsonFpmateOptions): string[] {
-  const out: string[] = [];
-  const byDepartment = new Map<number, string[]>();
+export function describeOptions(options: EpsonFpmateOptions): Message[] {
+  const out: Message[] = [];
+  const byDepartment = new Map<number, Message[]>();
   for (const [key, department] of Object.entries(departmentTable(options))) {
     byDepartment.set(department, [...(byDepartment.get(department) ?? []), describeKey(key)]);
   }
   for (const [department, keys] of [...byDepartment.entries()].sort((a, b) => a[0] - b[0])) {
-    out.push(`department ${department}: ${keys.join(' and ')}`);
+    out.push(d.department({ department, carries: { list: keys } }));
   }
   if (options.defaultDepartment !== undefined)
-    out.push(`department ${options.defaultDepartment}: lines the agent cannot classify`);
-  else out.push('lines the agent cannot classify: refused, nothing printed');
+    out.push(d.defaultDepartment({ department: options.defaultDepartment }));
+  else out.push(d.unclassifiedRefused());
   for (const [type, nature] of Object.entries(itemNatureTable(options)))
-    out.push(`items of type or category ${type}: nature ${nature}`);
+    out.push(d.itemNature({ type, nature }));
   for (const [type, rule] of Object.entries(options.payments))
-    out.push(`payment ${type}: ${describeRule(rule)}`);
+    out.push(d.payment({ type, rule: describeRule(rule) }));
+  const count = Object.keys(DEFAULT_PAYMENT_RULES).length;
   out.push(
-    `payments: ${Object.keys(DEFAULT_PAYMENT_RULES).length} platform payment types built in (README)${options.defaultPayment ? `, any other: ${describeRule(options.defaultPayment)}` : ', any other refused'}`,
+    options.defaultPayment
+      ? d.paymentsBuiltInOther({ count, rule: describeRule(options.defaultPayment) })
+      : d.paymentsBuiltIn({ count }),
   );
   const closure = options.dailyClosure;
   out.push(
     closure.enabled
-      ? `daily closure: ${closure.command} at ${closure.at} local time, retried every ${closure.retryMinutes} min for ${closure.retryForHours} h; day open too long: ${closure.onDayTooLong}`
-      : 'daily closure: off (run the Z report on the printer every day)',
+      ? d.closure({
+          command: closure.command,
+          at: closure.at,
+          retry: closure.retryMinutes,
+          hours: closure.retryForHours,
+          onDayTooLong: closure.onDayTooLong,
+        })
+      : d.closureOff(),
   );
   return out;
+}
+
+const NATURE_WORDS: Record<string, () => Message> = {
+  N1: d.N1,
+  N2: d.N2,
+  N3: d.N3,
+  N4: d.N4,
+  N5: d.N5,
+  N6: d.N6,
+};
+
+/** What a department prints, in words: "VAT 22 %" or "nature N1 (EE, excluded (art. 15))". */
+export function describeKey(key: string): Message {
+  if (NATURE_PATTERN.test(key)) {
+    const words = NATURE_WORDS[parentNature(key)];
+    return words ? d.natureWithWords({ nature: key, words: words() }) : d.nature({ nature: key });
+  }
+  return d.vatRate({ rate: key });
+}
+
+/** A payment rule in words: "paymentType 2, index 1 (PAGAMENTO ELETTRONICO)". */
+export function describeRule(rule: PaymentRule): Message {
+  if (isDeduction(rule)) return rule.deduct === 'deposit' ? d.ruleDeposit() : d.ruleVoucher();
+  return rule.description
+    ? d.rulePaymentNamed({ type: rule.paymentType, index: rule.index, description: rule.description })
+    : d.rulePayment({ type: rule.paymentType, index: rule.index });
 }

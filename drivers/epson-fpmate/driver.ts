@@ -10,6 +10,7 @@ import type {
   Reconciliation,
 } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
+import type { Message } from '../../src/messages/message.js';
 import { Mutex } from '../../src/mutex.js';
 import { runPeriodically } from '../../src/periodic.js';
 import type { HttpClient, HttpTlsOptions } from '../../src/transport/http.js';
@@ -23,6 +24,8 @@ import { fiscalStatus } from './fiscal-status.js';
 import { printPlanned, type WorkDeps } from './fiscal-work.js';
 import { fpmateEndpoint } from './http.js';
 import { PrinterLink } from './link.js';
+import { epsonRefusals } from './messages-refusals.js';
+import { epsonResults } from './messages-results.js';
 import { fiscalData, PrinterMemory, planJob } from './plan.js';
 import { decide, readCheckpoint } from './recovery.js';
 import { closeDay, printXReport, type ReportDeps, settleClosure } from './reports.js';
@@ -125,9 +128,7 @@ export class EpsonFpmateDriver implements Driver {
         throw new AgentError(
           'DEVICE_UNAVAILABLE',
           `Fiscal printer at ${shown(this.address)} does not answer`,
-          {
-            notes: 'The fiscal printer does not answer; check that it is switched on and connected.',
-          },
+          { notes: epsonRefusals.notAnswering() },
         );
       }
       const link = this.currentLink();
@@ -187,31 +188,24 @@ export class EpsonFpmateDriver implements Driver {
     if (read.kind === 'unreadable') {
       // It exists, so something may have been sent; what, this driver cannot read.
       this.ctx.log.warn('unreadable checkpoint: the outcome is unknown', { problem: read.problem });
-      return {
-        outcome: 'unknown',
-        reason:
-          'The agent stopped while a fiscal document was being sent and cannot read what it had recorded about it. Check the printer’s last receipt: if it is there, do nothing; if not, issue it again.',
-      };
+      return { outcome: 'unknown', reason: epsonResults.stoppedUnreadable() };
     }
     const checkpoint = read.checkpoint;
     if (checkpoint.phase === 'done') return { outcome: 'done', result: checkpoint.result };
     const what =
-      checkpoint.label === 'refund'
-        ? 'refund receipt'
-        : checkpoint.label === 'void'
-          ? 'void receipt'
-          : checkpoint.kind === 'receipt'
-            ? 'receipt'
-            : 'document';
-    const staff = (reason: string) =>
-      `The agent stopped while a ${what} was being sent and ${reason}. Check the printer’s last receipt: if it is there, do nothing; if not, issue it again.`;
+      checkpoint.label === 'refund' || checkpoint.label === 'void'
+        ? checkpoint.label
+        : checkpoint.kind === 'receipt'
+          ? 'receipt'
+          : 'document';
+    const staff = (reason: Message) => epsonResults.stopped({ what, reason });
     if (checkpoint.kind !== 'receipt')
-      return { outcome: 'unknown', reason: staff('cannot tell whether the printer did it') };
+      return { outcome: 'unknown', reason: staff(epsonResults.cannotTell()) };
     let link: PrinterLink;
     try {
       link = this.linkFor(printerAddress(this.options, fiscalData(job).apiUrl));
     } catch {
-      return { outcome: 'unknown', reason: staff('does not know the printer’s address') };
+      return { outcome: 'unknown', reason: staff(epsonResults.noAddress()) };
     }
     return this.mutex.run(async () => {
       const read = await link.settleCounters(this.ctx.clock, signal);
@@ -307,8 +301,7 @@ export class EpsonFpmateDriver implements Driver {
   private currentLink(): PrinterLink {
     if (!this.address) {
       throw new AgentError('DEVICE_UNAVAILABLE', 'The printer’s address is not known yet', {
-        notes:
-          'The agent learns this fiscal printer’s address from the first fiscal command; until then it cannot reach it.',
+        notes: epsonRefusals.addressUnknown(),
       });
     }
     return this.linkFor(this.address);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { DeviceStore, DriverText } from '../../src/drivers-api/types.js';
-import { isMessage } from '../../src/messages/message.js';
+import type { DeviceStore } from '../../src/drivers-api/types.js';
+import { isMessage, type Message, readMessage } from '../../src/messages/message.js';
 
 /**
  * What the driver keeps about the fiscal day in its device store (the journal), so that a
@@ -29,6 +29,14 @@ export const ClosureInFlightSchema = z.object({
 });
 export type ClosureInFlight = z.infer<typeof ClosureInFlightSchema>;
 
+/**
+ * Words kept in the store: a catalogue message; a plain sentence an older build stored reads as
+ * that text (in every language).
+ */
+const storedWords = z
+  .custom<Message | string>((v) => typeof v === 'string' || isMessage(v))
+  .transform(readMessage);
+
 /** How a closure ended, for one run (`ClosureRecord`) and for a scheduled day (`ScheduledClosure`) alike. */
 export const ClosureStatusSchema = z.enum(['done', 'skipped', 'failed', 'unknown', 'missed', 'not-run']);
 
@@ -40,7 +48,7 @@ export const ClosureRecordSchema = z.object({
   /** Confirmed by a second read of the printer's state (or recovered from it). */
   verified: z.boolean().optional(),
   recovered: z.boolean().optional(),
-  detail: z.string(),
+  detail: storedWords,
 });
 export type ClosureRecord = z.infer<typeof ClosureRecordSchema>;
 
@@ -49,7 +57,7 @@ export const ScheduledClosureSchema = z.object({
   status: ClosureStatusSchema,
   attempts: z.number().int(),
   lastAttemptAt: z.number().optional(),
-  detail: z.string(),
+  detail: storedWords,
 });
 export type ScheduledClosure = z.infer<typeof ScheduledClosureSchema>;
 
@@ -75,8 +83,7 @@ export const LastActionSchema = z.object({
   action: z.string(),
   at: z.number(),
   ok: z.boolean(),
-  // A catalogue message; a plain sentence when an older build stored it.
-  notes: z.custom<DriverText>((v) => typeof v === 'string' || isMessage(v)),
+  notes: storedWords,
 });
 export type LastAction = z.infer<typeof LastActionSchema>;
 

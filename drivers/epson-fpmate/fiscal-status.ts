@@ -1,9 +1,12 @@
-import type { DeviceStatus, DriverText } from '../../src/drivers-api/types.js';
-import { localStamp, nextOccurrence } from './closure-time.js';
+import { factTime } from '../../src/drivers-api/facts.js';
+import type { Message, MessageArg } from '../../src/messages/message.js';
+import { nextOccurrence } from './closure-time.js';
 import type { DailyClosureOptions } from './config.js';
-import type { FiscalState } from './fiscal-state.js';
+import type { ClosureRecord, FiscalState } from './fiscal-state.js';
 import { fiscalNotes } from './messages.js';
-import type { RtState } from './status.js';
+import { epsonClosure as c } from './messages-results.js';
+import { epsonFactWords as f } from './messages-status.js';
+import type { PrinterFacts, RtState } from './status.js';
 
 /**
  * The fiscal part of the printer's status: the RT state, the fiscal memory, the files waiting
@@ -16,29 +19,56 @@ import type { RtState } from './status.js';
  * "not in service" (fiskaltrust `scu-it` `EpsonRTPrinter/Helpers.cs` `ParseStatus`).
  */
 
-const RT_STEPS: Record<string, string> = {
-  '02': 'certificates missing',
-  '03': 'certificates incomplete',
-  '04': 'certificates incomplete',
-  '05': 'certificates loaded',
-  '06': 'registered (censito)',
-  '07': 'activated',
-  '08': 'pre-service',
+const RT_STEPS: Record<string, () => Message> = {
+  '02': f.rtCertificatesMissing,
+  '03': f.rtCertificatesIncomplete,
+  '04': f.rtCertificatesIncomplete,
+  '05': f.rtCertificatesLoaded,
+  '06': f.rtRegistered,
+  '07': f.rtActivated,
+  '08': f.rtPreService,
 };
 
-export function rtStateWords(main: string | undefined, sub: string | undefined): string | undefined {
+export function rtStateWords(main: string | undefined, sub: string | undefined): Message | undefined {
   if (main === undefined) return undefined;
-  if (main === '02') return 'in service';
-  if (main === '01') return RT_STEPS[sub ?? ''] ?? `not in service (${sub ?? '?'})`;
-  return `unknown state (${main}/${sub ?? '?'})`;
+  if (main === '02') return f.rtInService();
+  if (main === '01') return RT_STEPS[sub ?? '']?.() ?? f.rtNotInService({ sub: sub ?? '?' });
+  return f.rtUnknown({ main, sub: sub ?? '?' });
+}
+
+const CLOSURE_STATUS: Record<ClosureRecord['status'], () => Message> = {
+  done: c.done,
+  skipped: c.skipped,
+  failed: c.failed,
+  unknown: c.unknown,
+  missed: c.missed,
+  'not-run': c.notRun,
+};
+
+const CLOSURE_REASON: Record<ClosureRecord['reason'], () => Message> = {
+  schedule: c.bySchedule,
+  staff: c.byStaff,
+  'day-too-long': c.dayTooLong,
+};
+
+/** How a closure ended, in words: "done", "skipped" … / "eseguita", "non necessaria" … */
+export function closureStatusWords(status: ClosureRecord['status']): Message {
+  return CLOSURE_STATUS[status]();
+}
+
+/** The last closure as the page's fact: "done at 27 Nov, 03:30:00, Z 12 (scheduled: verified)". */
+export function lastClosureWords(last: ClosureRecord): Message {
+  const words = {
+    status: closureStatusWords(last.status),
+    at: { at: last.at },
+    reason: CLOSURE_REASON[last.reason](),
+    detail: last.detail,
+  };
+  return last.z === undefined ? c.last(words) : c.lastZ({ ...words, z: last.z });
 }
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
 
 function hours(ms: number): number {
   return Math.round((ms / HOUR) * 10) / 10;
@@ -53,10 +83,10 @@ export interface FiscalStatusInput {
 }
 
 /** Facts and warnings of the fiscal day, the closure, the RT state and the transmissions. */
-export function fiscalStatus(input: FiscalStatusInput): Pick<DeviceStatus, 'facts' | 'warnings'> {
+export function fiscalStatus(input: FiscalStatusInput): { facts: PrinterFacts; warnings: Message[] } {
   const { rt, state, closure, timeZone, now } = input;
-  const facts: DeviceStatus['facts'] = {};
-  const warnings: DriverText[] = [];
+  const facts: PrinterFacts = {};
+  const warnings: Message[] = [];
 
   const rtWords = rtStateWords(rt.mainStatus, rt.subStatus);
   facts.rtState = rtWords ?? null;
@@ -67,14 +97,14 @@ export function fiscalStatus(input: FiscalStatusInput): Pick<DeviceStatus, 'fact
     rt.fiscalMemory === undefined
       ? null
       : rt.fiscalMemory === '02'
-        ? 'in service'
+        ? f.memoryInService()
         : rt.fiscalMemory === '01'
-          ? 'not in service'
-          : `unknown (${rt.fiscalMemory})`;
+          ? f.memoryNotInService()
+          : f.memoryUnknown({ code: rt.fiscalMemory });
   if (rt.fiscalMemory === '01') warnings.push(fiscalNotes.fiscalMemoryNotInService());
 
   const waitingSince = state.filesWaitingSince();
-  facts.filesToSendSince = waitingSince !== undefined ? iso(waitingSince) : null;
+  facts.filesToSendSince = waitingSince !== undefined ? factTime(waitingSince) : null;
   facts.filesToSendAgeHours = waitingSince !== undefined ? hours(now - waitingSince) : null;
   const waiting = (rt.filesToSend ?? 0) + (rt.oldFilesToSend ?? 0);
   if (waitingSince !== undefined && waiting > 0 && now - waitingSince >= DAY && !rt.oldFilesToSend) {
@@ -85,7 +115,7 @@ export function fiscalStatus(input: FiscalStatusInput): Pick<DeviceStatus, 'fact
 
   const day = state.fiscalDay();
   const open = rt.dailyOpen ?? (day ? true : undefined);
-  facts.fiscalDayOpenSince = open && day ? iso(day.openSince) : null;
+  facts.fiscalDayOpenSince = open && day ? factTime(day.openSince) : null;
   facts.fiscalDayOpenHours = open && day ? hours(now - day.openSince) : null;
   facts.fiscalDayOpenTooLong = open && day ? now - day.openSince >= closure.warnAfterHours * HOUR : false;
   if (open && day && now - day.openSince >= closure.warnAfterHours * HOUR) {
@@ -99,26 +129,32 @@ export function fiscalStatus(input: FiscalStatusInput): Pick<DeviceStatus, 'fact
     warnings.push(fiscalNotes.dayOpenUnknownAge());
   }
 
-  facts.dailyClosureAt = closure.enabled ? `${closure.at} ${timeZone}` : 'off';
-  facts.nextClosure = closure.enabled ? iso(nextOccurrence(now, closure.at, timeZone).at) : null;
+  // The configured wall time and zone as the configuration says them ("03:30 Europe/Rome").
+  facts.dailyClosureAt = closure.enabled ? `${closure.at} ${timeZone}` : f.closureOff();
+  facts.nextClosure = closure.enabled ? factTime(nextOccurrence(now, closure.at, timeZone).at) : null;
   const last = state.lastClosure();
-  facts.lastClosure = last
-    ? `${last.status} at ${localStamp(last.at, timeZone)}${last.z !== undefined ? `, Z ${last.z}` : ''} (${last.reason}: ${last.detail})`
-    : null;
-  facts.lastClosureStatus = last?.status ?? null;
+  facts.lastClosure = last ? lastClosureWords(last) : null;
+  facts.lastClosureStatus = last ? closureStatusWords(last.status) : null;
   facts.lastClosureZ = last?.z ?? null;
-  facts.lastClosureAt = last ? iso(last.at) : null;
+  facts.lastClosureAt = last ? factTime(last.at) : null;
   if (state.closureInFlight() !== undefined) warnings.push(fiscalNotes.closureUnknown());
   const scheduled = state.scheduled();
   if (scheduled && open !== false) {
     if (scheduled.status === 'failed')
-      warnings.push(fiscalNotes.closureFailed(scheduled.date, scheduled.detail));
-    if (scheduled.status === 'missed') warnings.push(fiscalNotes.closureMissed(scheduled.date));
+      warnings.push(fiscalNotes.closureFailed(localDateWords(scheduled.date), scheduled.detail));
+    if (scheduled.status === 'missed')
+      warnings.push(fiscalNotes.closureMissed(localDateWords(scheduled.date)));
   }
   const action = state.lastAction();
   facts.lastAction = action
-    ? fiscalNotes.lastActionFact(action.action, localStamp(action.at, timeZone), action.notes)
+    ? fiscalNotes.lastActionFact(action.action, { at: action.at }, action.notes)
     : null;
   if (action && !action.ok && now - action.at < DAY) warnings.push(action.notes);
   return { facts, warnings };
+}
+
+/** A local calendar date ("2026-11-27") in a sentence: shown as a date in every zone. */
+function localDateWords(date: string): MessageArg {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return { at: Date.UTC(y, m - 1, d, 12), show: 'date' };
 }

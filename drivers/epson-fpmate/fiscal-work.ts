@@ -1,5 +1,6 @@
 import type { ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
+import { english } from '../../src/messages/render.js';
 import type { FiscalState } from './fiscal-state.js';
 import { fiscalNotes } from './messages.js';
 import type { Plan } from './plan.js';
@@ -66,7 +67,7 @@ export async function printPlanned(d: WorkDeps, plan: Plan, ectx: ExecuteContext
     if (closure.status !== 'done') {
       throw new AgentError(
         'DEVICE_ERROR',
-        `Day open too long and the closure ${closure.status}: ${closure.detail}`,
+        `Day open too long and the closure ${closure.status}: ${english(closure.detail)}`,
         {
           notes: fiscalNotes.closureRefusedThenFailed(closure.detail),
           details: { ...error.details, closure: closure.status },

@@ -1,5 +1,8 @@
 import { AgentError } from '../../src/errors.js';
+import type { Message, MessageArg } from '../../src/messages/message.js';
 import { type HttpClient, HttpFailure } from '../../src/transport/http.js';
+import { epsonRefusals } from './messages-refusals.js';
+import { epsonLink as l } from './messages-results.js';
 
 /**
  * HTTP(S) to fpmate.cgi, on the agent's one HTTP stack (`ctx.http`, `src/transport/http.ts`).
@@ -34,6 +37,27 @@ const REASONS: Record<string, string> = {
   HTTP_BAD_URL: 'bad address',
 };
 
+/**
+ * A failure's reason as staff read it (in a summary "unreachable (…)", a Note): the words of the
+ * reasons above and of the printer link's own (`link.ts`); a system error code (`ECONNREFUSED`)
+ * or an HTTP status (`HTTP 500`) is shown as it is.
+ */
+export function reasonWords(reason: string): MessageArg {
+  const words: Record<string, () => Message> = {
+    'answer too large': l.answerTooLarge,
+    timeout: l.timeout,
+    'certificate fingerprint mismatch': l.fingerprintMismatch,
+    'certificate refused': l.certificateRefused,
+    'connection broken': l.connectionBroken,
+    'connection failed': l.connectionFailed,
+    'bad address': l.badAddress,
+    'unreadable answer': l.unreadableAnswer,
+    'no answer': l.noAnswer,
+    aborted: l.aborted,
+  };
+  return words[reason]?.() ?? reason;
+}
+
 /** What a failed exchange means for a document: never sent, or maybe sent. */
 export function failureOf(error: unknown): PostResult {
   if (error instanceof HttpFailure) {
@@ -57,13 +81,12 @@ export function fpmateEndpoint(address: string, devid: string, timeoutMs: number
     url = new URL(address);
   } catch {
     throw new AgentError('COMMAND_INVALID', `Printer address "${address}" is not a URL`, {
-      notes:
-        'The fiscal printer’s address is not valid; nothing was printed. Ask IT to set the printer address.',
+      notes: epsonRefusals.printerAddressInvalid(),
     });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new AgentError('COMMAND_INVALID', `Printer address "${url.origin}" is not http(s)`, {
-      notes: 'The fiscal printer’s address is not an http(s) address; nothing was printed. Ask IT to set it.',
+      notes: epsonRefusals.printerAddressNotHttp(),
     });
   }
   if (!url.pathname.endsWith('fpmate.cgi')) url.pathname = '/cgi-bin/fpmate.cgi';

@@ -1,5 +1,11 @@
 import { defineMessages } from '../../src/messages/catalogue.js';
 import type { Message, MessageArg } from '../../src/messages/message.js';
+import { serialWords } from './messages-results.js';
+// The family's other catalogues load with this one (`drivers/index.ts` imports this file), so a
+// Note or a fact of this driver renders wherever the registry is loaded.
+import './messages-describe.js';
+import './messages-status.js';
+import './messages-refusals.js';
 
 /**
  * What a receptionist reads (the platform's Notes, the status page) about the fiscal work of
@@ -165,7 +171,10 @@ const m = defineMessages('epson', {
     en: '{count, plural, one {# daily file has} other {# daily files have}} been waiting {hours, plural, one {# hour} other {# hours}} to be sent to the tax agency: check the printer’s internet connection.',
     it: '{count, plural, one {# file giornaliero attende} other {# file giornalieri attendono}} da {hours, plural, one {# ora} other {# ore}} l’invio all’Agenzia delle Entrate: controllare la connessione internet della stampante.',
   },
-  lastActionFact: { en: '{action} at {at}: {notes}', it: '{action} alle {at}: {notes}' },
+  lastActionFact: {
+    en: '{action, select, void {void at {at}} other {action at {at}}}: {notes}',
+    it: '{action, select, void {annullo del {at}} other {operazione del {at}}}: {notes}',
+  },
   waitingForClosure: {
     en: 'The printer is waiting for the daily closure (Z report): it refuses receipts until it is done.',
     it: 'La stampante attende la chiusura giornaliera (rapporto Z): rifiuta gli scontrini finché non è eseguita.',
@@ -232,29 +241,32 @@ export const fiscalNotes = {
   /** A receipt's Notes, then that the agent closed the day first. */
   closedThenPrinted: (notes: MessageArg, z: number | undefined) =>
     z === undefined ? m.closedThenPrinted({ notes }) : m.closedThenPrintedZ({ notes, z }),
-  xReportPrinted: (serial: string) => m.xReportPrinted({ serial }),
-  zReportPrinted: (serial: string, z: number | undefined, verified: boolean): Message => {
-    const done = z === undefined ? m.zReportPrinted({ serial }) : m.zReportPrintedNumber({ serial, z });
+  xReportPrinted: (serial: MessageArg) => m.xReportPrinted({ serial }),
+  zReportPrinted: (serial: string | undefined, z: number | undefined, verified: boolean): Message => {
+    const rt = serialWords(serial);
+    const done =
+      z === undefined ? m.zReportPrinted({ serial: rt }) : m.zReportPrintedNumber({ serial: rt, z });
     return verified ? done : m.fromStateAfterLostAnswer({ sentence: done });
   },
   zReportSkipped: () => m.zReportSkipped(),
   reportFailed: (what: 'Z report' | 'X report', why: MessageArg) =>
     what === 'Z report' ? m.zReportFailed({ why }) : m.xReportFailed({ why }),
-  unreachable: (reason: string) => m.unreachable({ reason }),
+  unreachable: (reason: MessageArg) => m.unreachable({ reason }),
   reportUnknown: (what: 'Z report' | 'X report') =>
     what === 'Z report' ? m.zReportUnknown() : m.xReportUnknown(),
   dayOpenLong: (hours: number, at: string | undefined) =>
     at ? m.dayOpenLongAt({ hours, at }) : m.dayOpenLong({ hours }),
   dayOpenUnknownAge: () => m.dayOpenUnknownAge(),
-  closureFailed: (when: string, why: MessageArg) => m.closureFailed({ when, why }),
-  closureMissed: (when: string) => m.closureMissed({ when }),
+  closureFailed: (when: MessageArg, why: MessageArg) => m.closureFailed({ when, why }),
+  closureMissed: (when: MessageArg) => m.closureMissed({ when }),
   closureUnknown: () => m.closureUnknown(),
-  rtNotInService: (state: string) => m.rtNotInService({ state }),
+  rtNotInService: (state: MessageArg) => m.rtNotInService({ state }),
   fiscalMemoryNotInService: () => m.fiscalMemoryNotInService(),
   filesWaiting: (count: number, hours: number) => m.filesWaiting({ count, hours }),
   waitingForClosure: () => m.waitingForClosure(),
   /** The status page's fact: the last device action, when, and its Notes. */
-  lastActionFact: (action: string, at: string, notes: MessageArg) => m.lastActionFact({ action, at, notes }),
+  lastActionFact: (action: string, at: MessageArg, notes: MessageArg) =>
+    m.lastActionFact({ action, at, notes }),
   lastActionUnknown: (what: 'void' | 'report') => (what === 'void' ? m.voidUnknown() : m.reportLastUnknown()),
 };
 
@@ -391,73 +403,4 @@ export const epsonAnswers = defineMessages('epson.answer', {
     en: 'The printer answered “{code}”; {notPrinted}. Check the printer, then try again.',
     it: 'La stampante ha risposto “{code}”; {notPrinted}. Controllare la stampante, poi riprovare.',
   },
-});
-
-/** The fiscal printer's status for the page and `doctor` (`status.ts`): its summary and warnings. */
-export const epsonStatusWords = defineMessages('epson.status', {
-  paperLow: {
-    en: 'Paper is running low: have a new roll ready.',
-    it: 'La carta sta finendo: tenere pronto un rotolo nuovo.',
-  },
-  offLine: {
-    en: 'The printer is off line: close the cover or replace the paper roll.',
-    it: 'La stampante è fuori linea: chiudere il coperchio o sostituire il rotolo di carta.',
-  },
-  journalNearlyFull: {
-    en: 'The electronic journal is nearly full: call the printer’s technician.',
-    it: 'Il giornale elettronico è quasi pieno: chiamare il tecnico della stampante.',
-  },
-  journalFull: {
-    en: 'The electronic journal is full: the printer cannot print receipts.',
-    it: 'Il giornale elettronico è pieno: la stampante non può stampare scontrini.',
-  },
-  filesRejected: {
-    en: '{count, plural, one {# daily file} other {# daily files}} rejected by the tax agency: call the technician.',
-    it: '{count, plural, one {# file giornaliero rifiutato} other {# file giornalieri rifiutati}} dall’Agenzia delle Entrate: chiamare il tecnico.',
-  },
-  oldFilesToSend: {
-    en: '{count, plural, one {# old daily file} other {# old daily files}} not yet sent to the tax agency: check the printer’s network.',
-    it: '{count, plural, one {# vecchio file giornaliero non ancora inviato} other {# vecchi file giornalieri non ancora inviati}} all’Agenzia delle Entrate: controllare la rete della stampante.',
-  },
-  trainingMode: {
-    en: 'The printer is in training mode: its receipts are not fiscal.',
-    it: 'La stampante è in modalità formazione: i suoi scontrini non sono fiscali.',
-  },
-  certificateExpiresDevice: {
-    en: 'The RT device certificate expires on {date}: call the technician.',
-    it: 'Il certificato del dispositivo RT scade il {date}: chiamare il tecnico.',
-  },
-  certificateExpiresTaxAgency: {
-    en: 'The RT tax agency certificate expires on {date}: call the technician.',
-    it: 'Il certificato dell’Agenzia delle Entrate dell’RT scade il {date}: chiamare il tecnico.',
-  },
-  refusesReceipts: {
-    en: 'The printer refuses receipts: the daily closure (Z report) may be overdue.',
-    it: 'La stampante rifiuta gli scontrini: la chiusura giornaliera (rapporto Z) potrebbe essere scaduta.',
-  },
-  lastFailedPaper: {
-    en: 'The last receipt failed: paper out or cover open.',
-    it: 'L’ultimo scontrino non è riuscito: carta finita o coperchio aperto.',
-  },
-  outcomeUnknown: {
-    en: 'A receipt’s outcome is unknown: check the printer’s last receipt.',
-    it: 'L’esito di uno scontrino è sconosciuto: controllare l’ultimo scontrino della stampante.',
-  },
-  noAddressYet: {
-    en: 'waiting for the first command to learn the printer’s address',
-    it: 'in attesa del primo comando per conoscere l’indirizzo della stampante',
-  },
-  notContacted: { en: 'not contacted yet', it: 'non ancora contattata' },
-  unreachable: {
-    en: 'unreachable ({reason}) — check power and network',
-    it: 'non raggiungibile ({reason}): controllare alimentazione e rete',
-  },
-  noAnswer: { en: 'no answer', it: 'nessuna risposta' },
-  offLineSummary: {
-    en: 'off line: cover open or paper out',
-    it: 'fuori linea: coperchio aperto o carta finita',
-  },
-  journalFullSummary: { en: 'electronic journal full', it: 'giornale elettronico pieno' },
-  readyPaperLow: { en: 'ready, paper low', it: 'pronta, carta in esaurimento' },
-  ready: { en: 'ready', it: 'pronta' },
 });

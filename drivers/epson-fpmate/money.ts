@@ -1,4 +1,5 @@
 import { AgentError } from '../../src/errors.js';
+import { type AmountOwner, amountOutOfRange, ownerForLog } from './messages-refusals.js';
 
 /**
  * Money, the driver's one rule set. The platform sends amounts as JSON numbers in euro; each is
@@ -25,9 +26,9 @@ export const UNITS_PER_CENT = 100;
 /** The largest quantity a line may carry (the printer takes up to three decimals). */
 export const MAX_QUANTITY = 99_999;
 
-function outOfRange(what: string, shown: string): AgentError {
-  return new AgentError('FISCAL_REJECTED', `Amount of ${what} out of range (${shown})`, {
-    notes: `The amount of ${what} (${shown}) is not one the fiscal printer can print (at most 9,999,999.99); nothing was printed. Check the bill on the platform.`,
+function outOfRange(owner: AmountOwner, shown: string): AgentError {
+  return new AgentError('FISCAL_REJECTED', `Amount of ${ownerForLog(owner)} out of range (${shown})`, {
+    notes: amountOutOfRange(owner, shown),
   });
 }
 
@@ -35,7 +36,7 @@ function outOfRange(what: string, shown: string): AgentError {
  * A platform amount in euro as integer units (1/10,000 euro). Rejects with FISCAL_REJECTED, naming
  * `what`, an amount that is not a finite number or exceeds ±9,999,999.99.
  */
-export function toUnits(euro: unknown, what: string): number {
+export function toUnits(euro: unknown, what: AmountOwner): number {
   if (typeof euro !== 'number' || !Number.isFinite(euro)) throw outOfRange(what, String(euro));
   const units = Math.round(euro * 10_000);
   if (Math.abs(units) > MAX_CENTS * UNITS_PER_CENT) throw outOfRange(what, String(euro));
@@ -49,7 +50,7 @@ export function unitsToCents(units: number): number {
 }
 
 /** A euro amount straight to cents, range-checked (see `toUnits`). */
-export function toCents(euro: unknown, what = 'an amount'): number {
+export function toCents(euro: unknown, what: AmountOwner = { kind: 'line' }): number {
   return unitsToCents(toUnits(euro, what));
 }
 

@@ -26,15 +26,6 @@ export type Nature = string;
 
 export const NATURE_PATTERN = /^N[1-6](\.[1-6])?$/;
 
-export const NATURE_WORDS: Record<string, string> = {
-  N1: 'EE, excluded (art. 15)',
-  N2: 'NS, not subject to VAT',
-  N3: 'NI, not taxable',
-  N4: 'ES, exempt',
-  N5: 'RM, margin scheme',
-  N6: 'AL, other operations without VAT',
-};
-
 /** Department per VAT rate (percent) or nature, as public drivers expect a printer programmed. */
 export const DEFAULT_DEPARTMENTS: Readonly<Record<string, number>> = Object.freeze({
   '22': 1,
@@ -101,13 +92,4 @@ export function tableRates(departments: Readonly<Record<string, number>>): numbe
 export function rateOfTaxCode(code: string): number | undefined {
   const m = /(\d{1,2}(?:[.,]\d{1,2})?)\s*%$/.exec(code.trim());
   return m ? Number((m[1] as string).replace(',', '.')) : undefined;
-}
-
-/** What a department prints, in words: "VAT 22 %" or "N1 (EE, excluded (art. 15))". */
-export function describeKey(key: string): string {
-  if (NATURE_PATTERN.test(key)) {
-    const words = NATURE_WORDS[parentNature(key)];
-    return `nature ${key}${words ? ` (${words})` : ''}`;
-  }
-  return `VAT ${key} %`;
 }

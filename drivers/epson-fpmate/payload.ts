@@ -1,6 +1,8 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { AgentError } from '../../src/errors.js';
+import type { Message } from '../../src/messages/message.js';
 import { base64Length } from '../../src/transport/base64.js';
+import { epsonRefusals as r } from './messages-refusals.js';
 import { envelope } from './xml-build.js';
 
 /**
@@ -84,9 +86,9 @@ export function elementsOf(nodes: unknown): Array<{ name: string; node: OrderedN
   return out;
 }
 
-function invalid(message: string, what: string): AgentError {
+function invalid(message: string, why: Message): AgentError {
   return new AgentError('COMMAND_INVALID', `Fiscal payload rejected: ${message}`, {
-    notes: `The platform sent a fiscal document the agent does not pass to the printer (${what}); nothing was printed. Ask IT to check how the platform builds fiscal payloads.`,
+    notes: r.payloadRefused({ why }),
   });
 }
 
@@ -134,40 +136,40 @@ export function preparePayload(base64: string): PreparedPayload {
   if (base64.length > MAX_PAYLOAD_BASE64_CHARS) {
     throw invalid(
       `${base64.length} characters of Base64, over the ${MAX_PAYLOAD_BASE64_CHARS} limit`,
-      'it is larger than any receipt',
+      r.payloadTooLarge(),
     );
   }
   const bytes = decodeBase64(base64);
-  if (!bytes) throw invalid('not valid Base64', 'it is not valid Base64');
+  if (!bytes) throw invalid('not valid Base64', r.payloadNotBase64());
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw invalid('not UTF-8 text', 'it is not text');
+    throw invalid('not UTF-8 text', r.payloadNotText());
   }
   const trimmed = text.replace(/^\uFEFF/, '').trim();
   const body = withoutProlog(trimmed);
   if (body === undefined) {
-    throw invalid('a DTD or processing instruction', 'it carries a DTD or a processing instruction');
+    throw invalid('a DTD or processing instruction', r.payloadDtd());
   }
   if (!body.startsWith('<') || XMLValidator.validate(body) !== true) {
-    throw invalid('not well-formed XML', 'it is not XML');
+    throw invalid('not well-formed XML', r.payloadNotXml());
   }
   let top: ReturnType<typeof elementsOf>;
   try {
     top = elementsOf(orderedParser.parse(body));
   } catch {
-    throw invalid('XML nested too deeply', 'it is not a receipt');
+    throw invalid('XML nested too deeply', r.payloadNotReceipt());
   }
   const first = top[0];
-  if (!first || top.length !== 1) throw invalid('no single root element', 'it has no single root element');
+  if (!first || top.length !== 1) throw invalid('no single root element', r.payloadNoRoot());
   let root = first;
   let wrapped = false;
   if (first.name === 'Envelope') {
     const body = elementsOf(first.node.Envelope).find((e) => e.name === 'Body');
     const inner = elementsOf(body?.node.Body);
     if (!body || inner.length !== 1 || !inner[0]) {
-      throw invalid('the SOAP body must hold exactly one element', 'its SOAP body is not one document');
+      throw invalid('the SOAP body must hold exactly one element', r.payloadSoapBody());
     }
     root = inner[0];
     wrapped = true;
@@ -175,20 +177,17 @@ export function preparePayload(base64: string): PreparedPayload {
   if (root.name !== 'printerFiscalReceipt') {
     throw invalid(
       `root <${root.name}>; only printerFiscalReceipt (sale, refund, void) is accepted`,
-      `<${root.name}> is not a sale, refund or void receipt`,
+      r.payloadRoot({ element: root.name }),
     );
   }
   const elements = elementsOf(root.node[root.name]);
   for (const { name, node } of elements) {
     if (!RECEIPT_ELEMENTS.has(name) || elementsOf(node[name]).length > 0) {
-      throw invalid(`<${name}> in a receipt`, `<${name}> does not belong in a receipt`);
+      throw invalid(`<${name}> in a receipt`, r.payloadElement({ element: name }));
     }
     const command = String(((node[':@'] ?? {}) as Record<string, unknown>).command ?? '');
     if (name === 'directIO' && !RECEIPT_DIRECT_IO.has(command)) {
-      throw invalid(
-        `directIO ${command} in a receipt`,
-        `the native command ${command || '(none)'} is not part of a receipt`,
-      );
+      throw invalid(`directIO ${command} in a receipt`, r.payloadCommand({ command: command || '(none)' }));
     }
   }
   return { kind: kindOf(elements), xml: wrapped ? trimmed : envelope(body) };

@@ -100,11 +100,3 @@ export function ruleFor(
 export function isDeduction(rule: PaymentRule): rule is Extract<PaymentRule, { deduct: string }> {
   return 'deduct' in rule;
 }
-
-/** A rule in words, for check-config and the README: "2/1 PAGAMENTO ELETTRONICO". */
-export function describeRule(rule: PaymentRule): string {
-  if (isDeduction(rule)) {
-    return `deducted as ${rule.deduct === 'deposit' ? 'a deposit (acconto, adjustment 10)' : 'a single-use voucher (adjustment 12)'}`;
-  }
-  return `paymentType ${rule.paymentType}, index ${rule.index}${rule.description ? ` (${rule.description})` : ''}`;
-}

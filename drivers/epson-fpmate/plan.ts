@@ -3,6 +3,7 @@ import type { DeviceStore, Job } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { EpsonFpmateOptions } from './config.js';
 import type { LastDocument } from './last-document.js';
+import { epsonRefusals } from './messages-refusals.js';
 import { type PayloadKind, preparePayload } from './payload.js';
 import { buildReceipt, type ReceiptContext } from './receipt.js';
 import { receiptXml } from './receipt-xml.js';
@@ -29,7 +30,7 @@ export interface Plan {
 export function fiscalData(job: Job): FiscalJobData {
   if (job.data.kind !== 'fiscal') {
     throw new AgentError('COMMAND_INVALID', `A ${job.data.kind} command cannot run on a fiscal printer`, {
-      notes: 'This command is not for a fiscal printer; nothing was printed.',
+      notes: epsonRefusals.notFiscalCommand(),
     });
   }
   return job.data.fiscal;

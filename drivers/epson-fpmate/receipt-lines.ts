@@ -1,8 +1,9 @@
 import type { LegacyLine } from '../../src/connector/model.js';
 import type { CurrencyValue, WireOrderItem, WirePayment } from '../../src/connector/wire.js';
-import type { DriverText } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import type { Message } from '../../src/messages/message.js';
 import { fiscalNotes } from './messages.js';
+import type { AmountOwner } from './messages-refusals.js';
 import { toCents, toUnits, unitsToCents } from './money.js';
 import {
   type Nature,
@@ -66,7 +67,7 @@ export interface LineClass {
 
 const PAYMENT_STATES = new Set(['Charged', 'Closed']);
 
-function grossOf(value: CurrencyValue, what: string): number | undefined {
+function grossOf(value: CurrencyValue, what: AmountOwner): number | undefined {
   const v = value.GrossValue ?? value.Value;
   return v === undefined || v === null ? undefined : toUnits(v, what);
 }
@@ -82,7 +83,7 @@ export function fromOrderItem(item: WireOrderItem, names: Record<string, string>
   const named = type ? names[type] : undefined;
   const own = item.Notes?.trim() || item.BillingName?.trim();
   const name = named ?? (own || (type ? humanise(type) : 'Item'));
-  const what = `the item "${name}"`;
+  const what: AmountOwner = { kind: 'item', name };
   const gross = grossOf(item.Amount, what);
   if (gross === undefined) return undefined;
   const line: SourceLine = {
@@ -109,7 +110,7 @@ export function fromOrderItem(item: WireOrderItem, names: Record<string, string>
 /** A line a legacy bill carries itself; cancelled lines give undefined. */
 export function fromLegacyLine(line: LegacyLine): SourceLine | undefined {
   if (line.canceled) return undefined;
-  const what = `the item "${line.name}"`;
+  const what: AmountOwner = { kind: 'item', name: line.name };
   const source: SourceLine = {
     name: line.name,
     quantity: line.unitCount,
@@ -130,7 +131,7 @@ export function fromLegacyLine(line: LegacyLine): SourceLine | undefined {
 /** A payment that counts on the receipt (Charged or Closed); others give undefined. */
 export function fromPayment(payment: WirePayment): SourcePayment | undefined {
   if (!PAYMENT_STATES.has(payment.State)) return undefined;
-  const what = `the payment ${payment.Type}`;
+  const what: AmountOwner = { kind: 'payment', name: payment.Type };
   const units =
     grossOf(payment.Amount, what) ?? (payment.Amount.NetValue ? toUnits(payment.Amount.NetValue, what) : 0);
   return { keys: paymentKeys(payment), units, currency: payment.Amount.Currency };
@@ -139,10 +140,14 @@ export function fromPayment(payment: WirePayment): SourcePayment | undefined {
 export function fromLegacyPayment(line: LegacyLine): SourcePayment | undefined {
   if (line.canceled) return undefined;
   const keys = [...new Set([line.type, line.name].filter((k): k is string => Boolean(k)))];
-  return { keys, units: toUnits(line.gross, `the payment ${keys[0]}`), currency: line.currency };
+  return {
+    keys,
+    units: toUnits(line.gross, { kind: 'payment', name: keys[0] ?? '' }),
+    currency: line.currency,
+  };
 }
 
-function rejected(message: string, notes: DriverText): AgentError {
+function rejected(message: string, notes: Message): AgentError {
   return new AgentError('FISCAL_REJECTED', message, { notes });
 }
 
@@ -204,7 +209,7 @@ function rateOf(line: SourceLine, options: LineOptions): number | undefined {
  */
 export function classifyLine(line: SourceLine, options: LineOptions): LineClass {
   const nature = natureOf(line, options);
-  const fallback = (what: string, message: string, notes: DriverText): LineClass => {
+  const fallback = (what: string, message: string, notes: Message): LineClass => {
     if (options.defaultDepartment !== undefined) return { department: options.defaultDepartment };
     throw rejected(`${message} (line "${line.name}", ${what})`, notes);
   };

@@ -1,10 +1,12 @@
 import type { FiscalJobData } from '../../src/connector/model.js';
-import type { DriverText, PlatformReader } from '../../src/drivers-api/types.js';
+import type { PlatformReader } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import type { Message } from '../../src/messages/message.js';
 import { DEFAULT_ITEM_NAMES, departmentTable, type EpsonFpmateOptions, itemNatureTable } from './config.js';
 import { customerCodes } from './customer-codes.js';
 import { allocateDeductions, type Deduction } from './deductions.js';
 import { fiscalNotes } from './messages.js';
+import { epsonRefusals as r } from './messages-refusals.js';
 import { formatAmount, MAX_CENTS, MAX_QUANTITY, settlePayments, unitsToCents } from './money.js';
 import { DEDUCTION_ADJUSTMENT, isDeduction, ruleFor } from './payment-types.js';
 import {
@@ -33,19 +35,19 @@ export interface ReceiptContext {
   ownSerial?: string | undefined;
 }
 
-function rejected(message: string, notes: DriverText): AgentError {
+function rejected(message: string, notes: Message): AgentError {
   return new AgentError('FISCAL_REJECTED', message, { notes });
 }
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 /** All non-zero values share one sign; returns that sign (1 or -1), 0 when all are zero. */
-function commonSign(values: number[], what: string): number {
+function commonSign(values: number[], what: 'payments' | 'refunded items'): number {
   const signs = new Set(values.filter((v) => v !== 0).map(Math.sign));
   if (signs.size > 1) {
     throw rejected(
       `The ${what} mix charges and refunds`,
-      `The bill’s ${what} mix charges and refunds, which one receipt cannot show; nothing was printed. Ask IT to check the bill.`,
+      r.mixedSigns({ what: what === 'payments' ? 'payments' : 'items' }),
     );
   }
   return [...signs][0] ?? 0;
@@ -55,7 +57,7 @@ function checkCurrency(currency: string, expected: string): void {
   if (currency !== expected) {
     throw rejected(
       `Amount in ${currency}, the printer prints ${expected}`,
-      `The bill has amounts in ${currency}; the fiscal printer only prints ${expected}. Nothing was printed.`,
+      r.otherCurrency({ currency, expected }),
     );
   }
 }
@@ -78,7 +80,7 @@ function toLine(
   if (!Number.isFinite(quantity) || quantity > MAX_QUANTITY) {
     throw rejected(
       `Line "${source.name}" has quantity ${source.quantity}`,
-      `The bill line "${source.name}" has a quantity (${source.quantity}) the fiscal printer cannot print; nothing was printed. Check the bill on the platform.`,
+      r.badQuantity({ item: source.name, quantity: String(source.quantity) }),
     );
   }
   const where = classifyLine(source, lineOptions);
@@ -226,13 +228,13 @@ async function fromBill(
   if (lines.length === 0 || itemsCents <= 0) {
     throw rejected(
       `Bill ${fiscal.bill.id} has nothing to print (total ${formatAmount(itemsCents)})`,
-      'The bill has no items to put on a receipt; nothing was printed. Check the bill on the platform.',
+      r.nothingToPrint(),
     );
   }
   if (itemsCents > MAX_CENTS) {
     throw rejected(
       `Bill ${fiscal.bill.id} totals ${formatAmount(itemsCents)}, over the printer's limit`,
-      `The bill’s total (${formatAmount(itemsCents)} ${options.currency}) is more than the fiscal printer can print on one receipt; nothing was printed. Check the bill on the platform.`,
+      r.totalTooLarge({ total: itemsCents / 100, currency: options.currency }),
     );
   }
   const platformPayments = (await ctx.platform.payments(fiscal.bill.id, ctx.signal))
@@ -254,7 +256,7 @@ async function fromBill(
     if (billPaid !== recorded) {
       throw rejected(
         `Payments ${formatAmount(recorded)} differ from the bill's own payments ${formatAmount(billPaid)}`,
-        `The bill’s payments (${formatAmount(billPaid)} ${options.currency}) and the payments recorded on the platform (${formatAmount(recorded)} ${options.currency}) differ; nothing was printed. Check the bill on the platform.`,
+        r.paymentsDiffer({ billPaid: billPaid / 100, recorded: recorded / 100, currency: options.currency }),
       );
     }
   }
@@ -300,7 +302,7 @@ async function fromBill(
   if (!settled) {
     throw rejected(
       `Items ${formatAmount(totalCents)} and payments ${formatAmount(paid)} differ`,
-      `The bill’s items (${formatAmount(totalCents)} ${options.currency}) and payments (${formatAmount(paid)} ${options.currency}) do not match; nothing was printed. Settle the bill on the platform, then issue the receipt again.`,
+      r.itemsAndPaymentsDiffer({ total: totalCents / 100, paid: paid / 100, currency: options.currency }),
     );
   }
   const payments = counted.map((p, i) => {

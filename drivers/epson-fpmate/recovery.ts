@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import type { DriverText, JobResult } from '../../src/drivers-api/types.js';
-import { isMessage } from '../../src/messages/message.js';
+import type { JobResult } from '../../src/drivers-api/types.js';
+import { isMessage, type Message, readMessage } from '../../src/messages/message.js';
 import { formatIssues } from '../../src/zod-issues.js';
 import type { LastDocument } from './last-document.js';
+import { epsonResults as m } from './messages-results.js';
 import { comparePositions, type DocPosition } from './protocol.js';
 
 /**
@@ -22,33 +23,27 @@ export interface Baseline extends DocPosition {
 export type Decision =
   | { outcome: 'printed'; document: LastDocument }
   | { outcome: 'not-printed'; at: DocPosition }
-  | { outcome: 'unknown'; reason: string };
+  /** `reason` completes "The agent stopped while a receipt was being sent and …". */
+  | { outcome: 'unknown'; reason: Message };
 
 export function decide(
   baseline: Baseline | null | undefined,
   last: LastDocument | undefined,
   expectedCents: number | undefined,
 ): Decision {
-  if (!baseline)
-    return { outcome: 'unknown', reason: 'the printer’s counters were not known before sending' };
-  if (!last) return { outcome: 'unknown', reason: 'the printer’s last document cannot be read' };
-  if (!last.fiscal) {
-    return { outcome: 'unknown', reason: 'the printer’s last document is not a fiscal one' };
-  }
+  if (!baseline) return { outcome: 'unknown', reason: m.countersUnknown() };
+  if (!last) return { outcome: 'unknown', reason: m.lastDocumentUnreadable() };
+  if (!last.fiscal) return { outcome: 'unknown', reason: m.lastDocumentNotFiscal() };
   const order = comparePositions(last, baseline);
   if (order === 0) return { outcome: 'not-printed', at: { z: last.z, doc: last.doc } };
-  if (order < 0)
-    return { outcome: 'unknown', reason: 'the printer’s counters are behind what the agent knew' };
+  if (order < 0) return { outcome: 'unknown', reason: m.countersBehind() };
   if (expectedCents !== undefined && last.totalCents !== expectedCents) {
-    return {
-      outcome: 'unknown',
-      reason: 'the printer’s last document has a different total (another till?)',
-    };
+    return { outcome: 'unknown', reason: m.otherTotal() };
   }
   const next =
     last.z === baseline.z ? last.doc === baseline.doc + 1 : last.z === baseline.z + 1 && last.doc === 1;
   if (!baseline.fresh && !next) {
-    return { outcome: 'unknown', reason: 'other documents were printed since the agent last looked' };
+    return { outcome: 'unknown', reason: m.otherDocuments() };
   }
   return { outcome: 'printed', document: last };
 }
@@ -87,9 +82,9 @@ export type SendingCheckpoint = z.infer<typeof SendingCheckpointSchema>;
 export const DoneCheckpointSchema = z.object({
   v: z.literal(CHECKPOINT_VERSION),
   phase: z.literal('done'),
-  // Notes: a catalogue message, or the sentence an older build stored.
+  // Notes: a catalogue message, or the sentence an older build stored (read as that text).
   result: z.object({
-    notes: z.custom<DriverText>((v) => typeof v === 'string' || isMessage(v)),
+    notes: z.custom<Message | string>((v) => typeof v === 'string' || isMessage(v)).transform(readMessage),
     details: z.record(z.string(), z.unknown()).optional(),
   }),
 });

@@ -1,5 +1,7 @@
 import type { FiscalDocument } from '../../src/connector/model.js';
 import { AgentError } from '../../src/errors.js';
+import type { Message } from '../../src/messages/message.js';
+import { epsonRefusals as r } from './messages-refusals.js';
 import { ddMMyyyy, pad4 } from './protocol.js';
 
 /**
@@ -21,11 +23,11 @@ export interface DocumentReference {
 
 type Rebated = NonNullable<Extract<FiscalDocument, { type: 'data' }>['rebated']>;
 
-function counter(text: string | undefined, what: string): number {
+function counter(text: string | undefined, what: string, notes: Message): number {
   const trimmed = text?.trim() ?? '';
   if (!/^\d{1,4}$/.test(trimmed) || Number(trimmed) === 0) {
     throw new AgentError('COMMAND_INVALID', `Refund reference: ${what} "${text ?? ''}" is not 1–9999`, {
-      notes: `The refund does not carry a valid ${what} of the original receipt; nothing was printed. Check the original receipt on the platform and issue the refund again.`,
+      notes,
     });
   }
   return Number(trimmed);
@@ -56,24 +58,20 @@ export function refundReference(
     zText = combined[1];
     docText = combined[2];
   }
-  const z = counter(zText, 'Z number (RebatedReceiptSequence)');
-  const doc = counter(docText, 'receipt number (RebatedReceiptNumber)');
+  const z = counter(zText, 'Z number (RebatedReceiptSequence)', r.referenceZ());
+  const doc = counter(docText, 'receipt number (RebatedReceiptNumber)', r.referenceNumber());
   const when = rebated?.dateTimeUtc ? new Date(rebated.dateTimeUtc) : undefined;
   if (!when || Number.isNaN(when.getTime())) {
     throw new AgentError(
       'COMMAND_INVALID',
       'Refund reference: RebatedReceiptDateTimeUtc is missing or invalid',
-      {
-        notes:
-          'The refund does not say when the original receipt was printed; nothing was printed. Check the original receipt on the platform and issue the refund again.',
-      },
+      { notes: r.referenceDate() },
     );
   }
   const serial = (printerSerialNumber?.trim() || ownSerial?.trim() || '').toUpperCase();
   if (!/^[0-9A-Z]{1,16}$/.test(serial)) {
     throw new AgentError('COMMAND_INVALID', 'Refund reference: no usable printer serial number', {
-      notes:
-        'The refund does not say which fiscal printer printed the original receipt, and this printer’s serial is not known yet; nothing was printed.',
+      notes: r.referenceSerial(),
     });
   }
   return { kind, z, doc, date: ddMMyyyy(when, timeZone), serial };

@@ -2,12 +2,13 @@ import type { Clock } from '../../src/clock.js';
 import type { JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
-import { english } from '../../src/messages/render.js';
 import { failureMeaning } from './answers.js';
 import type { EpsonFpmateOptions } from './config.js';
 import type { ClosureInFlight, ClosureRecord, FiscalState } from './fiscal-state.js';
+import { reasonWords } from './http.js';
 import type { PrinterLink } from './link.js';
 import { fiscalNotes } from './messages.js';
+import { epsonClosure as c, serialWords } from './messages-results.js';
 import type { PrinterMemory } from './plan.js';
 import { parseRtState, type StatusBoard } from './status.js';
 import { element, envelope } from './xml-build.js';
@@ -49,11 +50,11 @@ export async function printXReport(d: ReportDeps): Promise<JobResult> {
   const response = result.kind === 'answer' ? parseFpmateResponse(result.body) : undefined;
   if (response?.success) {
     d.board.touched();
-    return { notes: fiscalNotes.xReportPrinted(d.memory.serial() ?? 'unknown'), details: { report: 'x' } };
+    return { notes: fiscalNotes.xReportPrinted(serialWords(d.memory.serial())), details: { report: 'x' } };
   }
   if (result.kind === 'not-sent') {
     throw new AgentError('DEVICE_UNAVAILABLE', `X report: printer not reachable (${result.reason})`, {
-      notes: fiscalNotes.reportFailed('X report', fiscalNotes.unreachable(result.reason)),
+      notes: fiscalNotes.reportFailed('X report', fiscalNotes.unreachable(reasonWords(result.reason))),
     });
   }
   if (!response) {
@@ -94,7 +95,7 @@ export async function settleClosure(d: ReportDeps, signal?: AbortSignal): Promis
   const reason = inFlight === 'unreadable' ? 'staff' : inFlight.reason;
   const zBefore = inFlight === 'unreadable' ? undefined : inFlight.zBefore;
   const status = await d.link.queryStatus(signal);
-  if (!status) return record(d, { status: 'unknown', reason, detail: 'the printer does not answer' });
+  if (!status) return record(d, { status: 'unknown', reason, detail: c.printerSilent() });
   d.board.answered(status);
   if (parseRtState(status).dailyOpen === false) {
     d.log.info('a Z report in flight was done, as the printer shows');
@@ -104,13 +105,13 @@ export async function settleClosure(d: ReportDeps, signal?: AbortSignal): Promis
       ...(zBefore ? { z: zBefore } : {}),
       recovered: true,
       verified: true,
-      detail: 'confirmed from the printer’s state',
+      detail: c.confirmedByState(),
     });
   }
   const last = await d.link.readLastDocument(signal);
   if (!last || zBefore === undefined || inFlight === 'unreadable') {
     // The day is open, with nothing to compare against: it may be a new day or the same one.
-    return record(d, { status: 'unknown', reason, detail: 'the printer’s state cannot prove it either way' });
+    return record(d, { status: 'unknown', reason, detail: c.stateUnproven() });
   }
   if (last.z > zBefore) {
     return record(d, {
@@ -119,11 +120,11 @@ export async function settleClosure(d: ReportDeps, signal?: AbortSignal): Promis
       z: zBefore,
       recovered: true,
       verified: true,
-      detail: 'a later closure’s document is on the printer',
+      detail: c.laterClosureSeen(),
     });
   }
   d.log.warn('a Z report in flight was not done, as the printer shows');
-  return record(d, { status: 'failed', reason, detail: 'the printer did not take the Z report' });
+  return record(d, { status: 'failed', reason, detail: c.notTaken() });
 }
 
 /**
@@ -145,11 +146,11 @@ export async function closeDay(
     return record(d, {
       status: 'failed',
       reason,
-      detail: `the printer does not answer (${d.link.lastFailure ?? 'no answer'})`,
+      detail: c.printerSilentBecause({ reason: reasonWords(d.link.lastFailure ?? 'no answer') }),
     });
   d.board.answered(status);
   if (parseRtState(status).dailyOpen === false) {
-    return record(d, { status: 'skipped', reason, detail: 'no document since the last closure' });
+    return record(d, { status: 'skipped', reason, detail: c.nothingToClose() });
   }
   const last = await d.link.readLastDocument(signal);
   const inFlight: ClosureInFlight = { reason, startedAt: d.clock.now() };
@@ -162,7 +163,7 @@ export async function closeDay(
     return record(d, {
       status: 'failed',
       reason,
-      detail: `the printer cannot be reached (${result.reason})`,
+      detail: c.unreachable({ reason: reasonWords(result.reason) }),
     });
   }
   const response =
@@ -178,7 +179,7 @@ export async function closeDay(
       reason,
       ...(number !== undefined ? { z: number } : {}),
       verified,
-      detail: verified ? 'verified' : 'the printer confirmed it',
+      detail: verified ? c.verified() : c.printerConfirmed(),
     });
   }
   if (response && failureMeaning(response, 'Z report').kind === 'failed') {
@@ -187,10 +188,9 @@ export async function closeDay(
     return record(d, {
       status: 'failed',
       reason,
-      // Kept in the driver's state in English (a Note of its own names the closure's outcome).
-      detail: meaning.kind === 'failed' ? english(meaning.error.notes) : response.code,
+      detail: meaning.kind === 'failed' ? meaning.error.notes : c.printerAnswered({ code: response.code }),
     });
   }
   // Lost, unreadable, busy or ambiguous: the printer's state decides.
-  return (await settleClosure(d, signal)) ?? record(d, { status: 'unknown', reason, detail: 'no answer' });
+  return (await settleClosure(d, signal)) ?? record(d, { status: 'unknown', reason, detail: c.noAnswer() });
 }

@@ -1,6 +1,8 @@
 import type { JobResult } from '../../src/drivers-api/types.js';
+import type { Message } from '../../src/messages/message.js';
 import type { LastDocument } from './last-document.js';
-import { formatEuro, parseCommaAmount } from './money.js';
+import { epsonResults as m, oneAfterAnother, serialWords } from './messages-results.js';
+import { parseCommaAmount } from './money.js';
 import { docLabel, receiptDateTime } from './protocol.js';
 import type { DocumentReference } from './reference.js';
 import type { FpmateResponse } from './xml-response.js';
@@ -17,7 +19,8 @@ export interface PrintedReceipt {
   reference?: DocumentReference | undefined;
   /** Confirmed by reading the printer after the answer was lost. */
   recovered: boolean;
-  warnings: string[];
+  /** What the printer's answer said besides "printed" (paper running low …). */
+  warnings: Message[];
 }
 
 /**
@@ -66,36 +69,45 @@ export function printedFromAnswer(
   };
 }
 
+/** The original receipt a refund or void names: "refund of Z 12 no. 34 of 15/01/2026". */
+export function referenceWords(reference: DocumentReference): Message {
+  const { kind, z, doc, date } = reference;
+  return m.reference({ kind, z, doc, date: `${date.slice(0, 2)}/${date.slice(2, 4)}/${date.slice(4)}` });
+}
+
 /**
  * The job result of a printed receipt. Notes keep the form the platform (and its simulator)
- * parses — `Receipt 0012-0034 on RT 99MEY123456, 2026-11-21 14:05, total 123.45 EUR` — with the
+ * parses — `Receipt 0012-0034 on RT 99MEY123456, 2026-11-21 14:05, total 123.45 EUR` /
+ * `Scontrino 0012-0034 su RT 99MEY123456, 2026-11-21 14:05, totale 123,45 EUR` — with the
  * document number first and the serial right after "RT ".
  */
 export function receiptResult(printed: PrintedReceipt, currency: string): JobResult {
   const label = docLabel(printed);
-  const word = { sale: 'Receipt', refund: 'Refund', void: 'Void' }[printed.kind];
-  const parts = [`${word} ${label} on RT ${printed.serial ?? 'unknown'}`];
-  if (printed.dateTime) parts.push(printed.dateTime);
-  if (printed.totalCents !== undefined) parts.push(`total ${formatEuro(printed.totalCents)} ${currency}`);
-  let notes = parts.join(', ');
-  if (printed.reference) {
-    const r = printed.reference;
-    notes += ` (${r.kind === 'VOID' ? 'void' : 'refund'} of Z ${r.z} no. ${r.doc} of ${r.date.slice(0, 2)}/${r.date.slice(2, 4)}/${r.date.slice(4)})`;
-  }
-  if (printed.recovered) notes += '. Confirmed from the printer’s memory after its answer was lost';
-  if (printed.warnings.length > 0) notes += `. Printer: ${printed.warnings.join('; ')}`;
+  let notes = m.receipt({ kind: printed.kind, label, serial: serialWords(printed.serial) });
+  if (printed.dateTime) notes = m.withDate({ notes, dateTime: printed.dateTime });
+  if (printed.totalCents !== undefined)
+    notes = m.withTotal({ notes, total: printed.totalCents / 100, currency });
+  if (printed.reference) notes = m.withReference({ notes, reference: referenceWords(printed.reference) });
+  if (printed.recovered) notes = m.recovered({ notes });
+  const warnings = oneAfterAnother(printed.warnings);
+  if (warnings) notes = m.withPrinterWarnings({ notes, warnings });
   const details: Record<string, unknown> = {
     receiptNumber: label,
     zNumber: printed.z,
     documentNumber: printed.doc,
-    documentType: printed.kind,
+    documentType: m.documentType({ kind: printed.kind }),
     recovered: printed.recovered,
   };
   if (printed.dateTime) details.dateTime = printed.dateTime;
   if (printed.serial) details.printerSerial = printed.serial;
-  if (printed.totalCents !== undefined) details.total = formatEuro(printed.totalCents);
-  if (printed.reference) details.refundOf = { ...printed.reference };
-  if (printed.warnings.length > 0) details.warnings = [...printed.warnings];
+  if (printed.totalCents !== undefined) details.total = { money: printed.totalCents / 100, currency };
+  if (printed.reference) {
+    details.refundOf = m.referenceOnRt({
+      reference: referenceWords(printed.reference),
+      serial: printed.reference.serial,
+    });
+  }
+  if (warnings) details.warnings = warnings;
   return { notes, details };
 }
 
@@ -105,14 +117,9 @@ export function documentResult(
   serial: string | undefined,
   response: FpmateResponse,
 ): JobResult {
-  const what: Record<string, string> = {
-    printerFiscalReport: 'Fiscal report printed',
-    printerNonFiscal: 'Non-fiscal document printed',
-    printerCommand: 'Printer command done',
-    printerFiscalReceipt: 'Fiscal document printed',
-  };
   const z = response.addInfo.zRepNumber;
-  const notes = `${what[root] ?? 'Document sent'} on RT ${serial ?? 'unknown'}${z ? `, Z ${z}` : ''}`;
+  const done = m.document({ root, serial: serialWords(serial) });
+  const notes = z ? m.withZ({ notes: done, z }) : done;
   const details: Record<string, unknown> = { root };
   if (serial) details.printerSerial = serial;
   if (z) details.zNumber = Number(z);

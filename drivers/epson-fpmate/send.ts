@@ -2,13 +2,17 @@ import type { Clock } from '../../src/clock.js';
 import type { ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
+import type { Message } from '../../src/messages/message.js';
+import { english } from '../../src/messages/render.js';
 import { documentWords, type FiscalDocumentName, failureMeaning } from './answers.js';
 import type { EpsonFpmateOptions } from './config.js';
 import type { FiscalState } from './fiscal-state.js';
 import type { PostResult } from './http.js';
+import { reasonWords } from './http.js';
 import type { LastDocument } from './last-document.js';
 import type { PrinterLink } from './link.js';
 import { epsonAnswers } from './messages.js';
+import { epsonResults, serialWords } from './messages-results.js';
 import type { Plan, PrinterMemory } from './plan.js';
 import { decodePrinterStatus, docLabel } from './protocol.js';
 import {
@@ -57,7 +61,7 @@ function interpret(result: PostResult, plan: Plan): Outcome {
       kind: 'not-sent',
       error: new AgentError('DEVICE_UNAVAILABLE', `Printer not reachable (${result.reason})`, {
         notes: epsonAnswers.unreachable({
-          reason: result.reason,
+          reason: reasonWords(result.reason),
           notPrinted: documentWords(what(plan)).notPrinted,
         }),
         // A refused connection carried no bytes: nothing was printed, so the core may retry.
@@ -97,11 +101,11 @@ function interpret(result: PostResult, plan: Plan): Outcome {
   return { kind: 'failed', error: meaning.error };
 }
 
-function warningsOf(response: FpmateResponse): string[] {
+function warningsOf(response: FpmateResponse): Message[] {
   const status = decodePrinterStatus(response.addInfo.printerStatus ?? '');
-  const out: string[] = [];
-  if (status.printer === 'paper-low') out.push('paper running low');
-  if (status.journal === 'near-full') out.push('electronic journal nearly full');
+  const out: Message[] = [];
+  if (status.printer === 'paper-low') out.push(epsonResults.paperRunningLow());
+  if (status.journal === 'near-full') out.push(epsonResults.journalNearlyFull());
   return out;
 }
 
@@ -169,7 +173,8 @@ export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext)
       const printed = fromMemory(d, plan, decision.document);
       return finish(d, plan, ectx, printed, undefined);
     }
-    if (decision.outcome === 'unknown') throw unknownError(plan, `${outcome.reason}; ${decision.reason}`);
+    if (decision.outcome === 'unknown')
+      throw unknownError(plan, `${outcome.reason}; ${english(decision.reason)}`);
     await d.link.reset();
     // A definite complaint (paper low) stands; a silent fiscal unit counts as a lost answer.
     if (outcome.error && outcome.error.code !== 'STATE_UNKNOWN') throw outcome.error;
@@ -277,7 +282,7 @@ function finish(
     result = documentResult(plan.root, d.memory.serial(), response);
   } else {
     result = {
-      notes: `Document printed on RT ${d.memory.serial() ?? 'unknown'}`,
+      notes: epsonResults.documentPrinted({ serial: serialWords(d.memory.serial()) }),
       details: { root: plan.root },
     };
   }

@@ -1,9 +1,23 @@
 import type { Clock } from '../../src/clock.js';
-import type { DeviceStatus, DriverText } from '../../src/drivers-api/types.js';
+import { factDate } from '../../src/drivers-api/facts.js';
+import type { sharedLabels } from '../../src/drivers-api/messages.js';
+import type { DeviceStatus, FactsOf } from '../../src/drivers-api/types.js';
 import type { AgentError } from '../../src/errors.js';
-import type { Message } from '../../src/messages/message.js';
-import { epsonStatusWords as w } from './messages.js';
-import { type DecodedPrinterStatus, decodePrinterStatus } from './protocol.js';
+import type { Message, MessageArg } from '../../src/messages/message.js';
+import { reasonWords } from './http.js';
+import {
+  type epsonFiscalLabels,
+  type epsonPrinterLabels,
+  epsonFactWords as f,
+  epsonStatusWords as w,
+} from './messages-status.js';
+import {
+  type DecodedPrinterStatus,
+  type DocumentState,
+  decodePrinterStatus,
+  type JournalCondition,
+  type PrinterCondition,
+} from './protocol.js';
 import type { FpmateResponse } from './xml-response.js';
 
 /** The RT part of a `queryPrinterStatus statusType="1"` answer. */
@@ -73,12 +87,59 @@ export function parseExpiry(text: string): Date | undefined {
   return new Date(Date.UTC(y, m - 1, d));
 }
 
-const PRINTER_WORDS: Record<DecodedPrinterStatus['printer'], string> = {
-  ok: 'ok',
-  'paper-low': 'paper low',
-  offline: 'off line (cover open or paper out)',
-  unknown: 'unknown',
+/** The printer's facts: its own state here, the fiscal day's from `fiscal-status.ts`. */
+export type PrinterFacts = FactsOf<
+  typeof sharedLabels & typeof epsonPrinterLabels & typeof epsonFiscalLabels
+>;
+
+/**
+ * The facts a receptionist acts on, in the order the page's card shows them; the page folds the
+ * rest (status codes, certificates, counters) under "Technical details".
+ */
+const STAFF_FACTS: ReadonlyArray<keyof PrinterFacts> = [
+  'paper',
+  'cover',
+  'fiscalDayOpen',
+  'fiscalDayOpenSince',
+  'nextClosure',
+  'lastClosure',
+  'lastReceipt',
+  'lastAction',
+];
+
+const PRINTER_WORDS: Record<PrinterCondition, () => Message> = {
+  ok: f.printerOk,
+  'paper-low': f.printerPaperLow,
+  offline: f.printerOffLine,
+  unknown: f.printerUnknown,
 };
+
+const JOURNAL_WORDS: Record<JournalCondition, () => Message> = {
+  ok: f.journalOk,
+  'near-full': f.journalNearFull,
+  'to-format': f.journalToFormat,
+  previous: f.journalPrevious,
+  'other-device': f.journalOtherDevice,
+  full: f.journalFull,
+  unknown: f.journalUnknown,
+};
+
+const DOCUMENT_WORDS: Record<DocumentState, () => Message> = {
+  'fiscal-open': f.documentFiscalOpen,
+  closed: f.documentClosed,
+  'non-fiscal-open': f.documentNonFiscalOpen,
+  'payment-in-progress': f.documentPaymentInProgress,
+  'error-after-escpos': f.documentErrorAfterEscpos,
+  'negative-receipt': f.documentNegativeReceipt,
+  'fiscal-document-open': f.documentFiscalDocumentOpen,
+  other: f.documentOther,
+  unknown: f.documentUnknown,
+};
+
+/** A calendar date in a sentence, shown as a date in every zone (noon UTC of that day). */
+export function dateWords(date: Date): MessageArg {
+  return { at: date.getTime() + 12 * 3600_000, show: 'date' };
+}
 
 /**
  * The printer's picture for the status page, fed by status polls and job outcomes. Reading it
@@ -105,7 +166,7 @@ export class StatusBoard {
     private readonly clock: Clock,
     private readonly address: () => string | undefined,
     /** The fiscal day, closure and transmission facts (fiscal-status.ts), computed per snapshot. */
-    private readonly fiscal?: (rt: RtState) => Pick<DeviceStatus, 'facts' | 'warnings'>,
+    private readonly fiscal?: (rt: RtState) => { facts: PrinterFacts; warnings: Message[] },
   ) {}
 
   /** What the last status answers said of the RT part. */
@@ -171,7 +232,7 @@ export class StatusBoard {
   }
 
   snapshot(): DeviceStatus {
-    const warnings: DriverText[] = [];
+    const warnings: Message[] = [];
     const p = this.printer;
     if (p?.printer === 'paper-low') warnings.push(w.paperLow());
     if (p?.printer === 'offline') warnings.push(w.offLine());
@@ -189,33 +250,33 @@ export class StatusBoard {
       const when = value ? parseExpiry(value) : undefined;
       expiries[key] = when;
       if (when && when.getTime() - this.clock.now() < 30 * DAY_MS) {
-        const date = when.toISOString().slice(0, 10);
+        const date = dateWords(when);
         warnings.push(
           which === 'device' ? w.certificateExpiresDevice({ date }) : w.certificateExpiresTaxAgency({ date }),
         );
       }
     }
-    const day = (d: Date | undefined) => (d ? d.toISOString().slice(0, 10) : null);
+    const day = (d: Date | undefined) => (d ? factDate(d) : null);
     const daysLeft = (d: Date | undefined) =>
       d ? Math.floor((d.getTime() - this.clock.now()) / DAY_MS) : null;
     if (this.jobWarning) warnings.push(this.jobWarning);
-    const facts: DeviceStatus['facts'] = {
+    const facts: PrinterFacts = {
       address: this.address() ?? null,
       reachable: this.connected,
       serial: this.serial ?? null,
       lastReceipt: this.lastReceipt ?? null,
-      printer: p ? PRINTER_WORDS[p.printer] : null,
+      printer: p ? PRINTER_WORDS[p.printer]() : null,
       paper: p
         ? p.printer === 'offline'
-          ? 'out or cover open'
+          ? f.paperOutOrCoverOpen()
           : p.printer === 'paper-low'
-            ? 'low'
-            : 'ok'
+            ? f.paperLow()
+            : f.paperOk()
         : null,
-      cover: p ? (p.printer === 'offline' ? 'open or paper out' : 'closed') : null,
+      cover: p ? (p.printer === 'offline' ? f.coverOpenOrPaperOut() : f.coverClosed()) : null,
       paperOut: this.paperEnd ? true : p?.printer === 'ok' || p?.printer === 'paper-low' ? false : null,
-      electronicJournal: p?.journal ?? null,
-      documentState: p?.document ?? null,
+      electronicJournal: p ? JOURNAL_WORDS[p.journal]() : null,
+      documentState: p ? DOCUMENT_WORDS[p.document]() : null,
       printerStatus: p?.raw ?? null,
       fiscalDayOpen: rt.dailyOpen ?? null,
       filesToSend: rt.filesToSend ?? null,
@@ -234,7 +295,13 @@ export class StatusBoard {
         ...extra.warnings.filter((w) => !warnings.some((k) => JSON.stringify(k) === JSON.stringify(w))),
       );
     }
-    const status: DeviceStatus = { connected: this.connected, summary: this.summary(), warnings, facts };
+    const status: DeviceStatus = {
+      connected: this.connected,
+      summary: this.summary(),
+      warnings,
+      facts,
+      staffFacts: STAFF_FACTS,
+    };
     if (this.lastContact !== undefined) status.lastContact = this.lastContact;
     return status;
   }
@@ -242,7 +309,10 @@ export class StatusBoard {
   private summary(): Message {
     if (!this.address()) return w.noAddressYet();
     if (!this.contacted) return w.notContacted();
-    if (!this.connected) return w.unreachable({ reason: this.unreachableReason ?? w.noAnswer() });
+    if (!this.connected)
+      return w.unreachable({
+        reason: this.unreachableReason === undefined ? w.noAnswer() : reasonWords(this.unreachableReason),
+      });
     if (this.printer?.printer === 'offline') return w.offLineSummary();
     if (this.printer?.journal === 'full') return w.journalFullSummary();
     if (this.printer?.printer === 'paper-low') return w.readyPaperLow();

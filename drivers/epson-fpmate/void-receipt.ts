@@ -1,8 +1,10 @@
-import type { DriverText, ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
+import type { ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import type { Message } from '../../src/messages/message.js';
 import type { FiscalState } from './fiscal-state.js';
 import type { LastDocument } from './last-document.js';
 import { fiscalNotes } from './messages.js';
+import { epsonResults } from './messages-results.js';
 import type { Plan } from './plan.js';
 import { docLabel } from './protocol.js';
 import { receiptXml } from './receipt-xml.js';
@@ -29,7 +31,7 @@ export interface VoidParams {
   date?: string | undefined;
 }
 
-function invalid(message: string, notes: DriverText): AgentError {
+function invalid(message: string, notes: Message): AgentError {
   return new AgentError('COMMAND_INVALID', message, { notes });
 }
 
@@ -139,8 +141,7 @@ export async function settlePendingAction(d: VoidDeps, signal?: AbortSignal): Pr
         action: pending.action,
         at: now,
         ok: false,
-        notes:
-          'The void was not printed (the agent stopped before the printer took it); void the receipt again.',
+        notes: epsonResults.voidNotPrinted(),
       });
     } else {
       d.state.setLastAction({

@@ -4,6 +4,7 @@ import { AgentError } from '../../src/errors.js';
 import { isLoopback } from '../../src/loopback.js';
 import { type FiasLockOptions, FiasLockOptionsSchema, listenAddress } from './config.js';
 import { FiasLockDriver } from './driver.js';
+import { fiasDescribe } from './messages.js';
 
 /** The port the README's examples and `devices` suggest; FIAS itself names none. */
 export const SUGGESTED_PORT = 5010;
@@ -40,9 +41,14 @@ export const fiasLockFactory: DriverFactory<FiasLockOptions> = {
     };
   },
   describe: (o) => [
-    `listens on ${listenAddress(o)} for the lock server ${o.lockServers.join(', ')} (it must connect there)`,
-    `encoder (KC): ${o.encoderId ?? 'the command’s KeyCutterId'}, workstation (WS): ${o.workstation}`,
-    `first key of a command: ${o.firstKey === 'new' ? 'new (KTN, earlier keys stop working)' : 'duplicate (KTD)'}; departure time as ${o.departureTime}`,
+    fiasDescribe.listens({ address: listenAddress(o), lockServers: o.lockServers.join(', ') }),
+    fiasDescribe.encoder({
+      encoder: o.encoderId ?? fiasDescribe.encoderOfCommand(),
+      workstation: o.workstation,
+    }),
+    o.firstKey === 'new'
+      ? fiasDescribe.firstKeyNew({ format: o.departureTime })
+      : fiasDescribe.firstKeyDuplicate({ format: o.departureTime }),
   ],
   discover: async (): Promise<DiscoveryReport> => ({
     devices: lanAddresses().map((address) => ({

@@ -130,6 +130,27 @@ export const fiasMessages = defineMessages('fias', {
   noDetails: { en: 'no details given', it: 'senza dettagli' },
 });
 
+/** What the options mean, as `check-config` prints them (the options' values as configured). */
+export const fiasDescribe = defineMessages('fias.describe', {
+  listens: {
+    en: 'listens on {address} for the lock server {lockServers} (it must connect there)',
+    it: 'in ascolto su {address} per il server delle serrature {lockServers} (deve collegarsi lì)',
+  },
+  encoder: {
+    en: 'encoder (KC): {encoder}, workstation (WS): {workstation}',
+    it: 'encoder (KC): {encoder}, postazione (WS): {workstation}',
+  },
+  encoderOfCommand: { en: 'the command’s KeyCutterId', it: 'il KeyCutterId del comando' },
+  firstKeyNew: {
+    en: 'first key of a command: new (KTN, earlier keys stop working); departure time as {format}',
+    it: 'prima chiave di un comando: nuova (KTN, le chiavi precedenti smettono di funzionare); ora di partenza come {format}',
+  },
+  firstKeyDuplicate: {
+    en: 'first key of a command: duplicate (KTD); departure time as {format}',
+    it: 'prima chiave di un comando: duplicato (KTD); ora di partenza come {format}',
+  },
+});
+
 /** Labels of the driver's facts and details (see `src/drivers-api/messages.ts`). */
 export const fiasLabels = defineMessages('label.fias-lock', {
   link: { en: 'Link', it: 'Collegamento' },

@@ -1,10 +1,11 @@
+import { factTime } from '../../src/drivers-api/facts.js';
 import { keysForRoomsWords } from '../../src/drivers-api/messages.js';
-import type { DeviceStatus, FactValue } from '../../src/drivers-api/types.js';
+import type { DeviceStatus, FactsOf } from '../../src/drivers-api/types.js';
 import type { AgentError } from '../../src/errors.js';
 import { type Message, readMessage } from '../../src/messages/message.js';
 import { type FiasLockOptions, listenAddress } from './config.js';
 import type { EndpointState } from './endpoint.js';
-import { fiasMessages } from './messages.js';
+import { type fiasLabels, fiasMessages } from './messages.js';
 
 /**
  * The device as the status page, `/metrics` and `doctor` see it. `connected` is the FIAS link
@@ -12,6 +13,9 @@ import { fiasMessages } from './messages.js';
  * `lockServerConnected` (1/0), `linkDrops`, `refusedConnections`, `keysCut`, and `lastKeyAt`
  * (Unix seconds); `link` and `lastKey` are words for the page.
  */
+/** What staff read first on the card; the addresses, counters and codes are technical. */
+const STAFF_FACTS: ReadonlyArray<keyof typeof fiasLabels> = ['link', 'keysCut', 'lastKey', 'lastKeyAt'];
+
 /** The last key job that ended Processed. */
 export interface LastKey {
   count: number;
@@ -54,7 +58,7 @@ export function linkStatus(input: StatusInput): DeviceStatus {
       warnings.push(fiasMessages.refused({ from: e.lastRefused, allowed: options.lockServers.join(', ') }));
     }
   }
-  const facts: Record<string, FactValue> = {
+  const facts: FactsOf<typeof fiasLabels> = {
     link,
     linkUp: e?.alive ?? false,
     listen: address,
@@ -65,10 +69,16 @@ export function linkStatus(input: StatusInput): DeviceStatus {
     refusedConnections: e?.refusedConnections ?? 0,
     keysCut: input.keysCut,
     lastKey: input.lastKey ? keysForRoomsWords(input.lastKey.count, input.lastKey.rooms) : null,
-    lastKeyAt: input.lastKey ? new Date(input.lastKey.at).toISOString() : null,
+    lastKeyAt: input.lastKey ? factTime(input.lastKey.at) : null,
     lastError: input.lastProblem?.code ?? null,
   };
-  const status: DeviceStatus = { connected: e?.alive ?? false, summary, warnings, facts };
+  const status: DeviceStatus = {
+    connected: e?.alive ?? false,
+    summary,
+    warnings,
+    facts,
+    staffFacts: STAFF_FACTS,
+  };
   if (e?.lastHeard !== undefined) status.lastContact = e.lastHeard;
   return status;
 }

@@ -1,7 +1,7 @@
 import type { PrintJobData } from '../../src/connector/model.js';
 import type { Job } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
-import { type Message, textMessage } from '../../src/messages/message.js';
+import type { Message } from '../../src/messages/message.js';
 import { english } from '../../src/messages/render.js';
 import { base64Length } from '../../src/transport/base64.js';
 import { ippFormats, ippMessages } from './messages.js';
@@ -75,7 +75,8 @@ export function printData(job: Job): PrintJobData {
 export function formatOf(fileType: string): { mime: string; label: Message } | undefined {
   const key = fileType.trim().toLowerCase().split(';')[0]?.trim().replace(/^\./, '') ?? '';
   return (
-    FORMATS[key] ?? (/^[a-z]+\/[a-z0-9.+-]+$/.test(key) ? { mime: key, label: textMessage(key) } : undefined)
+    FORMATS[key] ??
+    (/^[a-z]+\/[a-z0-9.+-]+$/.test(key) ? { mime: key, label: ippFormats.other({ mime: key }) } : undefined)
   );
 }
 

@@ -4,9 +4,9 @@ import { AgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
 import { type Message, readMessage } from '../../src/messages/message.js';
 import type { IppPrinterOptions } from './config.js';
-import { IppTransportError, isSuccess } from './ipp-client.js';
-import { JOB_STATE_NAMES, JobState, PrinterState, Status } from './ipp-constants.js';
-import { ippMessages } from './messages.js';
+import { IppTransportError, isSuccess, transportWords } from './ipp-client.js';
+import { JobState, PrinterState, Status } from './ipp-constants.js';
+import { ippJobStates, ippMessages } from './messages.js';
 import type { IppOperations, JobInfo, PrinterInfo } from './operations.js';
 import type { PrinterTarget } from './printers.js';
 import { describeReasons, problemReasons, sentenceFor } from './reasons.js';
@@ -79,8 +79,23 @@ function details(f: Followed, job: JobInfo | undefined): Record<string, unknown>
   const pages = pagesOf(job, f.copies);
   if (pages !== undefined) out.pages = pages;
   if (job?.impressionsCompleted !== undefined) out.impressionsCompleted = job.impressionsCompleted;
-  if (job?.state !== undefined) out.jobState = JOB_STATE_NAMES[job.state] ?? job.state;
+  if (job?.state !== undefined) out.jobState = jobStateWords(job.state);
   return out;
+}
+
+const JOB_STATE_WORDS: Record<number, () => Message> = {
+  [JobState.pending]: ippJobStates.pending,
+  [JobState.pendingHeld]: ippJobStates.pendingHeld,
+  [JobState.processing]: ippJobStates.processing,
+  [JobState.processingStopped]: ippJobStates.processingStopped,
+  [JobState.canceled]: ippJobStates.canceled,
+  [JobState.aborted]: ippJobStates.aborted,
+  [JobState.completed]: ippJobStates.completed,
+};
+
+/** A job's `job-state` in words; a value outside RFC 8011's stays its number. */
+function jobStateWords(state: number): Message | number {
+  return JOB_STATE_WORDS[state]?.() ?? state;
 }
 
 /** "; 2 of 6 pages had printed" — what a stopped job left on paper, when the printer says. */
@@ -104,7 +119,7 @@ function jobWords(job: JobInfo | undefined): string {
 type CancelOutcome =
   | { kind: 'completed'; job: JobInfo | undefined }
   | { kind: 'cancelled'; job: JobInfo | undefined }
-  | { kind: 'not-cancelled'; why: Message | string; job: JobInfo | undefined };
+  | { kind: 'not-cancelled'; why: Message; job: JobInfo | undefined };
 
 export class JobFollower {
   constructor(private readonly d: FollowDeps) {}
@@ -121,15 +136,15 @@ export class JobFollower {
         this.d.board.answered(target.label, target.uri, info);
         return info;
       }
-      this.d.board.unreachable(target.label, target.uri, answer.message ?? answer.statusName);
-      return undefined;
-    } catch (e) {
-      if (!(e instanceof IppTransportError)) throw e;
       this.d.board.unreachable(
         target.label,
         target.uri,
-        e.kind === 'timeout' ? ippMessages.noAnswerInTime() : e.message,
+        ippMessages.printerAnswered({ words: answer.message ?? answer.statusName }),
       );
+      return undefined;
+    } catch (e) {
+      if (!(e instanceof IppTransportError)) throw e;
+      this.d.board.unreachable(target.label, target.uri, transportWords(e));
       return undefined;
     }
   }
@@ -325,7 +340,7 @@ export class JobFollower {
           answer.status === Status.notAuthenticated ||
           answer.status === Status.forbidden
             ? ippMessages.cancelNeedsPassword()
-            : (answer.message ?? answer.statusName);
+            : ippMessages.printerAnswered({ words: answer.message ?? answer.statusName });
         return { kind: 'not-cancelled', why, job: last };
       }
     } catch (e) {

@@ -1,4 +1,5 @@
 import { AgentError } from '../../src/errors.js';
+import type { Message } from '../../src/messages/message.js';
 import { type HttpClient, HttpFailure } from '../../src/transport/http.js';
 import {
   decodeMessage,
@@ -10,6 +11,7 @@ import {
   operationGroup,
 } from './ipp-codec.js';
 import { OPERATION_NAMES, Status, statusName } from './ipp-constants.js';
+import { ippMessages } from './messages.js';
 
 /**
  * IPP over the agent's one HTTP stack (`ctx.http` → `src/transport/http.ts`): every operation is
@@ -45,6 +47,24 @@ export class IppTransportError extends Error {
     readonly httpStatus?: number,
   ) {
     super(message);
+  }
+}
+
+/** What staff read of a failed exchange ("unreachable", "no answer in time", "HTTP 401" …). */
+export function transportWords(e: IppTransportError): Message {
+  switch (e.kind) {
+    case 'timeout':
+      return ippMessages.noAnswerInTime();
+    case 'broken':
+      return ippMessages.connectionBroken();
+    case 'http-status':
+      return e.httpStatus
+        ? ippMessages.webServerAnswered({ status: e.httpStatus })
+        : ippMessages.notIppAnswer();
+    case 'garbage':
+      return ippMessages.notIppAnswer();
+    default:
+      return ippMessages.unreachable();
   }
 }
 

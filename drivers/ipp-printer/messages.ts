@@ -248,6 +248,13 @@ export const ippMessages = defineMessages('ipp', {
   noAnswerInTime: { en: 'no answer in time', it: 'nessuna risposta in tempo' },
   unreachable: { en: 'unreachable', it: 'irraggiungibile' },
   noSuchQueue: { en: 'no such queue', it: 'coda inesistente' },
+  connectionBroken: { en: 'connection broken', it: 'connessione interrotta' },
+  webServerAnswered: {
+    en: 'its web server answered HTTP {status}',
+    it: 'il suo server web ha risposto HTTP {status}',
+  },
+  /** The printer's own words (its `status-message`, else the IPP status keyword), as it said them. */
+  printerAnswered: { en: 'the printer answered “{words}”', it: 'la stampante ha risposto “{words}”' },
   stateIdle: { en: 'idle', it: 'inattiva' },
   stateProcessing: { en: 'printing', it: 'in stampa' },
   stateStopped: { en: 'stopped', it: 'ferma' },
@@ -377,6 +384,8 @@ export const ippFormats = defineMessages('ippFormat', {
   pwg: { en: 'PWG raster', it: 'PWG raster' },
   urf: { en: 'Apple raster', it: 'Apple raster' },
   pcl: { en: 'PCL', it: 'PCL' },
+  /** A format the driver has no name for: its MIME type as the platform gave it ("image/tiff"). */
+  other: { en: '{mime}', it: '{mime}' },
 });
 
 /** Labels of the office printer's facts and details (see `src/drivers-api/messages.ts`). */
@@ -390,5 +399,18 @@ export const ippLabels = defineMessages('label.ipp-printer', {
   pages: { en: 'Pages', it: 'Pagine' },
   impressionsCompleted: { en: 'Pages printed', it: 'Pagine stampate' },
   jobState: { en: 'Job state', it: 'Stato del lavoro' },
+  /** One printer's state on the page's card, keyed `printerState:<its name>` (see `labelFor`). */
+  printerState: { en: 'Printer {name}', it: 'Stampante {name}' },
   unconfirmed: { en: 'Unconfirmed', it: 'Non confermato' },
+});
+
+/** An IPP job's `job-state` as the page's result detail says it (RFC 8011 §5.3.7). */
+export const ippJobStates = defineMessages('ipp.jobState', {
+  pending: { en: 'waiting', it: 'in attesa' },
+  pendingHeld: { en: 'held', it: 'trattenuto' },
+  processing: { en: 'printing', it: 'in stampa' },
+  processingStopped: { en: 'stopped', it: 'fermo' },
+  canceled: { en: 'cancelled', it: 'annullato' },
+  aborted: { en: 'aborted by the printer', it: 'interrotto dalla stampante' },
+  completed: { en: 'completed', it: 'completato' },
 });

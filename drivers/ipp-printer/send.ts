@@ -8,7 +8,7 @@ import type { PrintCheckpoint } from './checkpoint.js';
 import type { IppPrinterOptions } from './config.js';
 import type { PrintDocument } from './document.js';
 import type { JobFollower, PrintResult } from './follow.js';
-import { IppTransportError, isSuccess } from './ipp-client.js';
+import { IppTransportError, isSuccess, transportWords } from './ipp-client.js';
 import { PrinterState, Status } from './ipp-constants.js';
 import { ippMessages } from './messages.js';
 import type { IppOperations, JobInfo, PrinterInfo } from './operations.js';
@@ -72,7 +72,7 @@ export class Sender {
         if (signal.aborted) throw stopped();
         if (!(e instanceof IppTransportError)) throw e;
         if (e.kind === 'http-status' || e.kind === 'garbage') {
-          board.unreachable(target.label, target.uri, e.message);
+          board.unreachable(target.label, target.uri, transportWords(e));
           throw nothingSent(
             'DEVICE_ERROR',
             e.message,

@@ -1,8 +1,9 @@
 import type { Clock } from '../../src/clock.js';
-import type { DeviceStatus } from '../../src/drivers-api/types.js';
+import type { sharedLabels } from '../../src/drivers-api/messages.js';
+import type { DeviceStatus, FactsOf, FactValue } from '../../src/drivers-api/types.js';
 import type { Message } from '../../src/messages/message.js';
 import { PrinterState } from './ipp-constants.js';
-import { ippMessages } from './messages.js';
+import { type ippLabels, ippMessages } from './messages.js';
 import type { PrinterInfo } from './operations.js';
 import { describeReasons, type PrinterReason } from './reasons.js';
 
@@ -19,8 +20,16 @@ interface PrinterView {
   lastContact?: number;
   info?: PrinterInfo;
   reasons: PrinterReason[];
-  problem?: Message | string;
+  problem?: Message;
 }
+
+/**
+ * The device's facts: the family's labelled ones, and one `printerState:<name>` per printer (its
+ * label, "Printer {name}", takes the printer's name).
+ */
+type PrinterFacts = FactsOf<typeof sharedLabels & typeof ippLabels> & {
+  [printer: `printerState:${string}`]: FactValue;
+};
 
 export interface LastJob {
   printer: string;
@@ -53,7 +62,7 @@ export class StatusBoard {
   }
 
   /** The printer did not answer, or answered with an IPP error (`why`, in words). */
-  unreachable(label: string, uri: string, why: Message | string): void {
+  unreachable(label: string, uri: string, why: Message): void {
     this.track(label, uri);
     const view = this.printers.get(uri) as PrinterView;
     view.reachable = false;
@@ -81,11 +90,11 @@ export class StatusBoard {
   snapshot(): DeviceStatus {
     const views = [...this.printers.values()];
     const problems: Message[] = [];
-    const facts: DeviceStatus['facts'] = {};
+    const facts: PrinterFacts = {};
     let lastContact: number | undefined;
     for (const p of views) {
       if (p.lastContact !== undefined) lastContact = Math.max(lastContact ?? 0, p.lastContact);
-      facts[`printer ${p.label}`] = this.line(p);
+      facts[`printerState:${p.label}`] = this.line(p);
       if (p.reachable === false) {
         problems.push(
           ippMessages.notAnsweringBecause({ printer: p.label, problem: p.problem ?? ippMessages.noAnswer() }),
@@ -119,7 +128,8 @@ export class StatusBoard {
             (views.length === 1
               ? ippMessages.readyOne({ line: this.line(views[0] as PrinterView) })
               : ippMessages.readyMany({ count: views.length })));
-    const out: DeviceStatus = { connected, summary, warnings, facts };
+    const staffFacts = [...views.map((p) => `printerState:${p.label}`), 'paperOut', 'last job'];
+    const out: DeviceStatus = { connected, summary, warnings, facts, staffFacts };
     if (lastContact !== undefined) out.lastContact = lastContact;
     return out;
   }

@@ -7,6 +7,7 @@ import type {
   Driver,
   DriverContext,
   ExecuteContext,
+  FactsOf,
   Job,
   JobResult,
   Reconciliation,
@@ -18,9 +19,12 @@ import { type CardCommand, cardRequestFields } from './commands.js';
 import type { SaltoEncoderOptions } from './config.js';
 import { EncoderConnection } from './connection.js';
 import { phaseOf } from './link.js';
-import { saltoMessages } from './messages.js';
+import { type saltoLabels, saltoMessages, saltoTransportWords } from './messages.js';
 import { type KeyPlan, planKeyJob } from './plan.js';
 import { type CardReply, parseReply, replyError } from './replies.js';
+
+/** What staff read first on the encoder's card; the link and the last error code are technical. */
+const STAFF_FACTS: ReadonlyArray<keyof typeof saltoLabels> = ['cardsCut'];
 
 function keyData(job: Job): KeyJobData {
   if (job.data.kind !== 'keys') {
@@ -165,11 +169,13 @@ export class SaltoEncoderDriver implements Driver {
             ? [problem.notes]
             : [],
       facts: {
-        transport: c.transport.kind,
+        transport: saltoTransportWords[c.transport.kind](),
+        // The port as the configuration names it ("tcp 192.168.1.20:9100", "serial /dev/ttyUSB0").
         link: c.transport.description,
         cardsCut: this.cardsCut,
         lastError: problem?.code ?? null,
-      },
+      } satisfies FactsOf<typeof saltoLabels>,
+      staffFacts: STAFF_FACTS,
     };
     if (c.lastContact !== undefined) status.lastContact = c.lastContact;
     return status;

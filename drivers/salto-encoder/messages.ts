@@ -147,6 +147,14 @@ export const saltoMessages = defineMessages('salto', {
   noDetails: { en: 'no details given', it: 'senza dettagli' },
 });
 
+/** How the agent reaches the encoder, as the status page's `transport` fact says it. */
+export const saltoTransportWords = defineMessages('salto.transport', {
+  serial: { en: 'serial port', it: 'porta seriale' },
+  tcp: { en: 'network (TCP)', it: 'rete (TCP)' },
+  hid: { en: 'USB (HID bridge)', it: 'USB (ponte HID)' },
+  memory: { en: 'in memory (tests)', it: 'in memoria (prove)' },
+});
+
 /** Labels of the encoder's facts and details (see `src/drivers-api/messages.ts`). */
 export const saltoLabels = defineMessages('label.salto-encoder', {
   transport: { en: 'Connection', it: 'Collegamento' },

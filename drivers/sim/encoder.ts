@@ -2,17 +2,17 @@ import { z } from 'zod';
 import type { KeyJobData } from '../../src/connector/model.js';
 import { deviceMessages, keysForRoomsWords, keysUnreadableWords } from '../../src/drivers-api/messages.js';
 import type {
-  DeviceStatus,
   Driver,
   DriverContext,
   DriverFactory,
   ExecuteContext,
+  FactsOf,
   Job,
   JobResult,
   Reconciliation,
 } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
-import { simMessages } from './messages.js';
+import { type simEncoderLabels, simMessages } from './messages.js';
 import { SimOptionsSchema, scriptFor, simulatedWork } from './script.js';
 import { SimDriver } from './sim-driver.js';
 
@@ -122,7 +122,9 @@ class SimEncoderDriver extends SimDriver implements Driver {
     };
   }
 
-  protected facts(): DeviceStatus['facts'] {
+  protected readonly staffFacts = ['cardsCut'];
+
+  protected facts(): FactsOf<typeof simEncoderLabels> {
     return { cardsCut: this.ledger.count('card') };
   }
 

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { FiscalJobData } from '../../src/connector/model.js';
+import type { sharedLabels } from '../../src/drivers-api/messages.js';
 import type {
-  DeviceStatus,
   Driver,
   DriverContext,
   DriverFactory,
   ExecuteContext,
+  FactsOf,
   Job,
   JobResult,
   Reconciliation,
@@ -13,7 +14,7 @@ import type {
 import { AgentError } from '../../src/errors.js';
 import { base64Length } from '../../src/transport/base64.js';
 import type { LedgerEntry } from './ledger.js';
-import { simMessages } from './messages.js';
+import { type simFiscalLabels, simMessages } from './messages.js';
 import { type SimOptions, SimOptionsSchema, scriptFor, simulatedWork } from './script.js';
 import { SimDriver } from './sim-driver.js';
 
@@ -36,9 +37,6 @@ const CheckpointSchema = z.discriminatedUnion('phase', [
   z.object({ phase: z.literal('printing') }),
   z.object({ phase: z.literal('printed'), receipt: z.string().min(1) }),
 ]);
-
-const UNREADABLE =
-  'The agent stopped while a receipt was being printed and cannot read what it had recorded about it. Check the printer’s last receipt: if it is there, do nothing; if not, issue it again.';
 
 function fiscalData(job: Job): FiscalJobData {
   if (job.data.kind !== 'fiscal') {
@@ -87,18 +85,20 @@ class SimFiscalDriver extends SimDriver implements Driver {
   async reconcile(job: Job): Promise<Reconciliation> {
     // A checkpoint that exists but is not what this driver writes: something may have been sent.
     const checkpoint = job.checkpoint === undefined ? undefined : CheckpointSchema.safeParse(job.checkpoint);
-    if (checkpoint?.success === false) return { outcome: 'unknown', reason: UNREADABLE };
+    if (checkpoint?.success === false) return { outcome: 'unknown', reason: simMessages.receiptUnreadable() };
     const printed = this.ledger.entriesFor(job.commandId).find((e) => e.action === 'receipt');
     if (printed) return { outcome: 'done', result: this.result(printed) };
     if (checkpoint?.data.phase === 'printed') {
       // The note says printed, the printer's memory has no such document: do not guess.
-      return { outcome: 'unknown', reason: UNREADABLE };
+      return { outcome: 'unknown', reason: simMessages.receiptUnreadable() };
     }
     // The simulated printer's memory is exact: no document for this command means none was emitted.
     return { outcome: 'not-done' };
   }
 
-  protected facts(): DeviceStatus['facts'] {
+  protected readonly staffFacts = ['printed'];
+
+  protected facts(): FactsOf<typeof sharedLabels & typeof simFiscalLabels> {
     return { serial: this.serial, printed: this.ledger.count('receipt') };
   }
 

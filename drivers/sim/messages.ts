@@ -22,6 +22,10 @@ export const simMessages = defineMessages('sim', {
     en: 'Receipt {receipt} on RT {serial}, total {total}',
     it: 'Scontrino {receipt} su RT {serial}, totale {total}',
   },
+  receiptUnreadable: {
+    en: 'The agent stopped while a receipt was being printed and cannot read what it had recorded about it. Check the printer’s last receipt: if it is there, do nothing; if not, issue it again.',
+    it: 'L’agente si è fermato mentre stampava uno scontrino e non riesce a leggere cosa aveva registrato al riguardo. Controllare l’ultimo scontrino della stampante: se c’è, non fare nulla; altrimenti emetterlo di nuovo.',
+  },
   receiptPrintedNoTotal: {
     en: 'Receipt {receipt} on RT {serial}',
     it: 'Scontrino {receipt} su RT {serial}',

@@ -39,6 +39,8 @@ export abstract class SimDriver {
       summary: this.opened ? this.words.ready : this.words.notOpened,
       warnings: [],
       facts: { simulated: true, ...this.facts() },
+      // What the device did is for staff; that it is simulated, and its serial, are technical.
+      staffFacts: this.staffFacts,
     };
     if (this.lastContact !== undefined) status.lastContact = this.lastContact;
     return status;
@@ -49,6 +51,9 @@ export abstract class SimDriver {
     this.lastContact = this.ctx.clock.now();
   }
 
-  /** The device's own status facts, beside `simulated: true`. */
+  /** The device's own status facts, beside `simulated: true` (typed by its family's labels). */
   protected abstract facts(): DeviceStatus['facts'];
+
+  /** The keys of `facts()` the page's card leads with. */
+  protected abstract readonly staffFacts: readonly string[];
 }

@@ -87,7 +87,7 @@ export async function runDeviceAction(
   const action = device ? safeActions(device).find((a) => a.name === name) : undefined;
   if (!device || !action) {
     throw new AgentError('COMMAND_INVALID', `Device ${deviceId} has no action ${name}`, {
-      notes: 'This device has no such action.',
+      notes: pageMessages.noSuchAction(),
       details: { unknownAction: true },
     });
   }
@@ -95,11 +95,32 @@ export async function runDeviceAction(
   if (!parsed.success) {
     const issues = formatIssues(parsed.error, { separator: '; ', root: 'form' });
     throw new AgentError('COMMAND_INVALID', `Invalid parameters for ${name}: ${issues}`, {
-      notes: `Check the form: ${issues}.`,
+      notes: checkTheForm(action, parsed.error.issues),
       details: { invalidParams: true },
     });
   }
   return action.run(parsed.data, signal);
+}
+
+/**
+ * What staff read when an action's form does not pass its schema: the fields to correct, by their
+ * labels, with the example each field shows; the schema's own text stays in the log's message.
+ */
+function checkTheForm(
+  action: DeviceAction,
+  issues: ReadonlyArray<{ path: readonly PropertyKey[] }>,
+): Message {
+  const named = new Set(issues.map((issue) => String(issue.path[0] ?? '')));
+  const fields = action.fields
+    .filter((field) => named.has(field.name))
+    .map((field) =>
+      field.placeholder
+        ? pageMessages.fieldWithExample({ label: field.label, example: field.placeholder })
+        : field.label,
+    );
+  return fields.length > 0
+    ? pageMessages.checkFields({ fields: { list: fields } })
+    : pageMessages.checkForm();
 }
 
 function websocketState(socket: CommandSocket | undefined): PlatformSnapshot['websocket'] {

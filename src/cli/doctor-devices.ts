@@ -2,16 +2,10 @@ import { createDevices, startDeviceSimulators } from '../agent/drivers.js';
 import { systemClock } from '../clock.js';
 import { openJournal } from '../commands/index.js';
 import type { Config, DeviceConfig } from '../config.js';
-import type {
-  DeviceStatus,
-  DriverRegistry,
-  DriverText,
-  PlatformReader,
-  SimulatedDevice,
-} from '../drivers-api/types.js';
+import type { DeviceStatus, DriverRegistry, PlatformReader, SimulatedDevice } from '../drivers-api/types.js';
 import { AgentError, toAgentError } from '../errors.js';
 import { createMemoryLogger } from '../log.js';
-import { readMessage } from '../messages/message.js';
+import { type Message, readMessage } from '../messages/message.js';
 import { type MessageRenderer, messageRenderer } from '../messages/render.js';
 import type { AgentSnapshot, Health } from '../status-model.js';
 import { createTransportFactory } from '../transport/factory.js';
@@ -149,7 +143,7 @@ export function judgeDevice(
   source: string,
   say: MessageRenderer = ENGLISH,
 ): Check {
-  const words = (text: DriverText) => say.render(readMessage(text));
+  const words = (text: Message) => say.render(text);
   const base = {
     id: 'device',
     title: deviceTitle(device, say),
@@ -157,7 +151,7 @@ export function judgeDevice(
     ...(status ? { facts: status.facts } : {}),
   };
   const details = [say.render(m.deviceFacts({ type: device.type, driver: device.driver, source }))];
-  const facts = status ? formatFacts(status.facts) : '';
+  const facts = status ? formatFacts(status.facts, device.driver, say, Date.now()) : '';
   if (facts) details.push(facts);
   if (openError || !status?.connected) {
     const summary = openError

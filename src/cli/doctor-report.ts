@@ -1,6 +1,6 @@
 import type { FactValue } from '../drivers-api/types.js';
-import { isMessage } from '../messages/message.js';
-import { english, type MessageRenderer, messageRenderer } from '../messages/render.js';
+import { type MessageRenderer, messageRenderer } from '../messages/render.js';
+import { formatFact, labelFor } from '../status/format.js';
 import { doctorMessages } from './messages.js';
 
 /**
@@ -91,10 +91,19 @@ export function renderText(result: DoctorReport, say: MessageRenderer = messageR
   return `${lines.join('\n')}\n`;
 }
 
-/** `paper: ok, fiscalDayOpen: true, filesToSend: 0` — nulls left out. */
-export function formatFacts(facts: Record<string, FactValue>): string {
+/**
+ * `Paper: ok, Fiscal day open: yes, Daily files to send: 0` — a device's facts as the status page
+ * says them (the driver family's labels, values in the report's language, times in the property's
+ * zone), nulls left out.
+ */
+export function formatFacts(
+  facts: Record<string, FactValue>,
+  driver: string,
+  say: MessageRenderer,
+  now: number,
+): string {
   return Object.entries(facts)
     .filter(([, v]) => v !== null && v !== '')
-    .map(([k, v]) => `${k}: ${isMessage(v) ? english(v) : String(v)}`)
+    .map(([k, v]) => `${labelFor(driver, k, say)}: ${formatFact(v, say, now)}`)
     .join(', ');
 }

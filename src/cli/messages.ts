@@ -22,6 +22,44 @@ export const cliMessages = defineMessages('cli', {
 });
 
 /**
+ * `check-config`'s findings in the configured `locale`. The configuration's own paths, ids and
+ * values, and the validation errors of the file itself (English, as every error), stay as written.
+ */
+export const checkConfigMessages = defineMessages('check-config', {
+  tokensFromSimulator: {
+    en: 'tokens: taken from the embedded platform simulator',
+    it: 'credenziali: prese dal simulatore della piattaforma incorporato',
+  },
+  tokensReadable: { en: 'tokens: readable', it: 'credenziali: leggibili' },
+  tokensAccepted: {
+    en: 'platform: tokens accepted, {count, plural, one {# device} other {# devices}} visible',
+    it: 'piattaforma: credenziali accettate, {count, plural, one {# dispositivo visibile} other {# dispositivi visibili}}',
+  },
+  deviceFound: {
+    en: 'device {id}: {type} "{name}" found on the platform',
+    it: 'dispositivo {id}: {type} "{name}" trovato sulla piattaforma',
+  },
+  deviceFoundAs: {
+    en: 'device {id}: {type} "{name}" found on the platform, driven as a {configured}',
+    it: 'dispositivo {id}: {type} "{name}" trovato sulla piattaforma, gestito come {configured}',
+  },
+  notOnPlatform: {
+    en: 'devices: {id} is not a device of this integration on the platform',
+    it: 'devices: {id} non è un dispositivo di questa integrazione sulla piattaforma',
+  },
+  otherType: {
+    en: 'devices: {id} is a {type} on the platform, configured as {configured}',
+    it: 'devices: {id} sulla piattaforma è un {type}, configurato come {configured}',
+  },
+  problem: { en: 'problem: {problem}', it: 'problema: {problem}' },
+  ok: { en: '{file}: OK', it: '{file}: OK' },
+  problems: {
+    en: '{file}: {count, plural, one {# problem} other {# problems}}',
+    it: '{file}: {count, plural, one {# problema} other {# problemi}}',
+  },
+});
+
+/**
  * `doctor`'s checklist in the configured `locale`: the titles, verdicts and fixes people act on.
  * File paths, unit names, error codes and commands to type stay as they are in every language.
  */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { DeviceAction, DriverText, JobResult } from './types.js';
+import type { Message } from '../messages/message.js';
+import type { DeviceAction, JobResult } from './types.js';
 
 /**
  * Types one device action with its own parameter type and hands it over as the contract's
@@ -8,10 +9,10 @@ import type { DeviceAction, DriverText, JobResult } from './types.js';
  */
 export function defineAction<S extends z.ZodType>(action: {
   name: string;
-  label: DriverText;
-  description: DriverText;
+  label: Message;
+  description: Message;
   fields: DeviceAction['fields'];
-  confirm?: DriverText;
+  confirm?: Message;
   params: S;
   run(params: z.output<S>, signal: AbortSignal): Promise<JobResult>;
 }): DeviceAction {

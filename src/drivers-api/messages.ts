@@ -6,7 +6,9 @@ import type { Message } from '../messages/message.js';
  *
  * Labels: the status page names a device fact (`DeviceStatus.facts`) or a result detail
  * (`JobResult.details`) by the message `label.<driver kind>.<key>` when the family defines one,
- * else `label.<key>` from this list, else the key itself made readable. A detail whose value is a
+ * else `label.<key>` from this list, else the key itself made readable. A family's facts are typed
+ * by its labels (`FactsOf`), so each has one; a fact about one of several things is keyed
+ * `<base>:<name>` and labelled by `label.<driver kind>.<base>` with `{name}` ("Printer {name}"). A detail whose value is a
  * `MessageArg` (a list, an amount of money, a time) is shown as one: `{money: 14.1, currency:
  * 'EUR'}` reads "€14.10" / "14,10 €", `["202", "SPA"]` reads "202 and SPA" / "202 e SPA".
  */

@@ -23,14 +23,26 @@ import type { TransportFactory } from '../transport/types.js';
 export type DeviceType = 'FiscalMachine' | 'KeyCutter' | 'Printer';
 
 /**
- * What a driver says to staff: a message of its family's catalogue. Transitional: a plain string
- * is a sentence not in the catalogue yet, shown as it is in every language (the core reads it with
- * `readMessage`); only the epson-fpmate driver still says some, until its sentences move too.
+ * One device fact, as `/status.json` keeps it and the page shows it (in the page's language):
+ * - a number (shown in the locale's digits) or a flag (yes / no);
+ * - words: a `Message` of the family's catalogue — an enumerated state is best one `select`
+ *   message whose value is the state's code (`{id: 'epson.fact.paper', values: {state: 'low'}}`),
+ *   so the code stays readable in the JSON;
+ * - a string: a value as the device or the configuration states it — a serial number, an address,
+ *   a status code — shown as it is, never words; or a time, as an ISO 8601 timestamp
+ *   (`factTime` in `facts.ts`, `2026-11-27T02:30:00.000Z`: shown in the property's time zone) or calendar date
+ *   (`2030-12-31`: shown as a date). `/metrics` exports numbers, flags and times
+ *   (`src/status/device-facts.ts`);
+ * - null: not known (left out of the page).
  */
-export type DriverText = Message | string;
-
-/** One device fact: a number, a flag, a value as the device says it, or words (a `Message`). */
 export type FactValue = string | number | boolean | null | Message;
+
+/**
+ * A driver family's facts, typed by its catalogue of fact labels (the entries of its namespace
+ * `label.<kind>`): a fact whose key has no label is a type error, so the page never shows a key
+ * for a label.
+ */
+export type FactsOf<Labels> = { [K in keyof Labels & string]?: FactValue };
 
 export interface DriverFactory<C = unknown> {
   /** Stable name used in the config's `driver:` key, e.g. "epson-fpmate". */
@@ -61,9 +73,10 @@ export interface DriverFactory<C = unknown> {
   discover?(ctx: DiscoveryContext): Promise<DiscoveryReport>;
   /**
    * Optional, for `frontdesk-agent check-config`: what these (already validated) options mean, one
-   * line each, in words IT checks against the device ("department 1: VAT 22 %"). Never throws.
+   * message each, in words IT checks against the device ("department 1: VAT 22 %"), printed in the
+   * configured language. Never throws.
    */
-  describe?(config: C): string[];
+  describe?(config: C): Message[];
 }
 
 export interface DiscoveryContext {
@@ -147,7 +160,7 @@ export interface ExecuteContext {
  * platform's Notes and the page, in English for the log. `details` goes into the journal.
  */
 export interface JobResult {
-  notes: DriverText;
+  notes: Message;
   details?: Record<string, unknown>;
 }
 
@@ -165,23 +178,29 @@ export type Reconciliation =
   | { outcome: 'done'; result: JobResult }
   | { outcome: 'not-done' }
   | { outcome: 'failed'; error: AgentError }
-  | { outcome: 'unknown'; reason: DriverText };
+  | { outcome: 'unknown'; reason: Message };
 
 /** A cheap, never-throwing picture of the device for the status page and metrics. */
 export interface DeviceStatus {
   /** The device answered its last contact. */
   connected: boolean;
   /** One line a person understands: "ready", "paper out", "unplugged — waiting for it". */
-  summary: DriverText;
+  summary: Message;
   /** Epoch ms of the last successful contact. */
   lastContact?: number;
   /** Problems staff should act on, in their words. */
-  warnings: DriverText[];
+  warnings: Message[];
   /**
-   * Driver-specific facts (paper, cover, fiscal day, files pending …), flat and JSON-safe. A fact
-   * in words is a `Message` (shown in the page's language, left out of metrics).
+   * Driver-specific facts (paper, cover, fiscal day, files pending …), flat and JSON-safe (see
+   * `FactValue`). Each key is labelled by the family's `label.<kind>.<key>` message (`FactsOf`).
    */
   facts: Record<string, FactValue>;
+  /**
+   * The keys of `facts` staff act on (paper, the fiscal day, the next closure), in the order the
+   * page's device card leads with; the page folds the other facts under "Technical details".
+   * Without it, every fact is shown.
+   */
+  staffFacts?: readonly string[];
 }
 
 export interface Driver {
@@ -251,7 +270,7 @@ export interface ActionField {
   /** The parameter's name: the form field, and `--<name>` on the command line. */
   name: string;
   /** What the page shows beside the field. */
-  label: DriverText;
+  label: Message;
   required: boolean;
   /** A hint shown in the empty field, e.g. "0012-0034". */
   placeholder?: string;
@@ -269,12 +288,12 @@ export interface DeviceAction<P = unknown> {
   /** Stable, kebab-case: the address `/actions/<device>/<name>`. */
   name: string;
   /** The button's text: "Print X report". */
-  label: DriverText;
+  label: Message;
   /** One sentence: what it does and when to use it. */
-  description: DriverText;
+  description: Message;
   fields: readonly ActionField[];
   /** When set, the page asks the person to tick this sentence before it runs. */
-  confirm?: DriverText;
+  confirm?: Message;
   params: z.ZodType<P>;
   run(params: P, signal: AbortSignal): Promise<JobResult>;
 }

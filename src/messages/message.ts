@@ -30,7 +30,14 @@ export interface Message {
 /** The catalogue's one entry for text that comes as it is (an older journal, the platform's words). */
 export const TEXT_MESSAGE_ID = 'core.text';
 
-/** A message that says `text` verbatim, in every language. */
+/**
+ * A message that says `text` verbatim, in every language. Only for words that come as they are
+ * from outside the agent, where no catalogue sentence can say them: the platform's own (a command
+ * state this build does not know, the Notes the platform holds), and sentences an older build
+ * stored in its journal or its `/status.json` (`readMessage`). The agent's own sentences are
+ * catalogue entries; a device's or the platform's words inside one of them go in as a placeholder
+ * of a sentence that says whose words they are ("the printer answered “{words}”").
+ */
 export function textMessage(text: string): Message {
   return { id: TEXT_MESSAGE_ID, values: { text } };
 }

@@ -13,8 +13,7 @@ export interface MessageRenderer {
   readonly locale: Locale;
   /** IANA zone that times are shown in (the property's). */
   readonly timeZone: string;
-  /** Transitional: a plain string is a sentence not in the catalogue yet (`DriverText`). */
-  render(message: Message | string): string;
+  render(message: Message): string;
   /** One placeholder value as words (a list, an amount, a time…). */
   value(arg: MessageArg): string;
 }
@@ -52,7 +51,7 @@ export function messageRenderer(locale: Locale, timeZone = 'UTC'): MessageRender
 }
 
 /** English in UTC: log lines, `/healthz`, and whatever support reads. */
-export function english(message: Message | string): string {
+export function english(message: Message): string {
   return messageRenderer('en').render(message);
 }
 
@@ -124,7 +123,8 @@ function createRenderer(locale: Locale, timeZone: string): MessageRenderer {
       if ('ms' in arg) return duration(arg.ms);
       return '';
     },
-    render(said: Message | string): string {
+    render(said: Message): string {
+      // A journal or an older agent's JSON may still hold a plain sentence: `readMessage` keeps it.
       const message = readMessage(said);
       const values: Record<string, string | number> = {};
       for (const [name, arg] of Object.entries(message.values ?? {})) {

@@ -91,7 +91,7 @@ export function registerCutKeys(app: FastifyInstance, deps: CutKeysDeps): void {
     }
 
     const json = wantsJson(request.headers);
-    const fail = (code: string, notes: Message | string, detail?: string) =>
+    const fail = (code: string, notes: Message, detail?: string) =>
       json
         ? reply
             .code(statusFor(code))

@@ -128,7 +128,7 @@ export function registerDeviceActions(
     }
     const device = source.snapshot().devices.find((d) => d.id === deviceId);
     const info = device?.actions?.find((a) => a.name === action);
-    const label = info?.label ?? action;
+    const label = info?.label ?? pageMessages.unknownAction({ name: action });
     const title = say.render(
       device ? pageMessages.actionOnDevice({ action: label, device: device.name }) : label,
     );

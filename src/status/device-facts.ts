@@ -28,20 +28,35 @@ const DATE = /^(20\d\d)-?(\d\d)-?(\d\d)$/;
 const TIMESTAMP = /^20\d\d-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/;
 
 function dateSeconds(text: string): number | undefined {
+  const time = factTimeOf(text, 'compact too');
+  return time === undefined ? undefined : time.ms / 1000;
+}
+
+/**
+ * The instant a string fact holds, when it holds one: a full ISO 8601 timestamp, or a calendar
+ * date (UTC midnight; `dateOnly`). The page shows them as times and dates; `/metrics` exports
+ * them as Unix seconds. Only the dashed date (`2030-12-31`) counts on the page, where an
+ * eight-digit serial number must stay a number; metrics also read `20301231` (certificate
+ * expiries as printers write them).
+ */
+export function factTimeOf(
+  text: string,
+  dates: 'dashed' | 'compact too' = 'dashed',
+): { ms: number; dateOnly: boolean } | undefined {
   const t = text.trim();
   const date = DATE.exec(t);
-  if (date) {
+  if (date && (dates === 'compact too' || t.length === 10)) {
     const [y, m, d] = [Number(date[1]), Number(date[2]), Number(date[3])];
     const ms = Date.UTC(y, m - 1, d);
     const back = new Date(ms);
     // Rejects 2030-02-31 and month 13: Date.UTC would roll them over into another date.
     if (back.getUTCFullYear() !== y || back.getUTCMonth() !== m - 1 || back.getUTCDate() !== d)
       return undefined;
-    return ms / 1000;
+    return { ms, dateOnly: true };
   }
   if (TIMESTAMP.test(t)) {
     const ms = Date.parse(t);
-    return Number.isNaN(ms) ? undefined : ms / 1000;
+    return Number.isNaN(ms) ? undefined : { ms, dateOnly: false };
   }
   return undefined;
 }

@@ -3,7 +3,8 @@ import '../drivers-api/messages.js';
 import type { FactValue } from '../drivers-api/types.js';
 import { messageSource } from '../messages/catalogue.js';
 import { isMessage, type Message, type MessageArg } from '../messages/message.js';
-import type { MessageRenderer } from '../messages/render.js';
+import { type MessageRenderer, messageRenderer } from '../messages/render.js';
+import { factTimeOf } from './device-facts.js';
 import { pageMessages } from './messages.js';
 
 /**
@@ -55,21 +56,39 @@ export function humanizeKey(key: string): string {
 
 /**
  * The label of a device fact or result detail: the driver family's `label.<kind>.<key>`, else the
- * shared `label.<key>` (`src/drivers-api/messages.ts`), else the key made readable.
+ * shared `label.<key>` (`src/drivers-api/messages.ts`), else the key made readable. A fact about
+ * one of several things is keyed `<base>:<name>` (`printerState:Reception Laser`): its label is
+ * the family's `label.<kind>.<base>` with the name as its `{name}` ("Printer Reception Laser").
  */
 export function labelFor(driverKind: string | undefined, key: string, say: MessageRenderer): string {
   for (const id of [driverKind && `label.${driverKind}.${key}`, `label.${key}`]) {
     if (id && messageSource(id)) return say.render({ id });
   }
+  const colon = key.indexOf(':');
+  if (driverKind && colon > 0) {
+    const id = `label.${driverKind}.${key.slice(0, colon)}`;
+    if (messageSource(id)) return say.render({ id, values: { name: key.slice(colon + 1) } });
+  }
   return humanizeKey(key);
 }
 
-/** A fact value as words: booleans become yes/no, messages are rendered, numbers in the locale. */
-export function formatFact(value: FactValue, say: MessageRenderer): string {
+/**
+ * A fact value as words (see `FactValue`): booleans become yes/no, messages are rendered, numbers
+ * in the locale's digits, a timestamp as a time in the property's zone (`when`: the time of day,
+ * or the date too when it is not today), a calendar date as a date; any other string is a value
+ * the device states (a serial, an address, a code) and is shown as it is.
+ */
+export function formatFact(value: FactValue, say: MessageRenderer, now: number): string {
   if (value === null) return '';
   if (typeof value === 'boolean') return say.render(value ? pageMessages.yes() : pageMessages.no());
   if (typeof value === 'number') return new Intl.NumberFormat(say.locale).format(value);
   if (isMessage(value)) return say.render(value);
+  const time = factTimeOf(value);
+  if (time?.dateOnly) {
+    // A calendar date names a day, not an instant: the same day in every zone.
+    return messageRenderer(say.locale, 'UTC').value({ at: time.ms, show: 'date' });
+  }
+  if (time) return say.value(when(time.ms, now));
   return value;
 }
 

@@ -38,6 +38,7 @@ article.device header{display:flex;justify-content:space-between;gap:.5rem;align
 article.device h3{min-width:0;overflow-wrap:anywhere}
 article.device header .badge{flex-shrink:0}
 p.summary{margin:.3rem 0;font-weight:600}
+details.technical{margin-top:.4rem;font-size:.9rem}details.technical summary{cursor:pointer;color:var(--muted)}
 ul.warnings{margin:.2rem 0;padding-left:1.1rem;color:var(--warn)}
 .scroll{overflow-x:auto}
 table.commands{border-collapse:collapse;width:100%;font-size:.9rem}
@@ -95,11 +96,24 @@ export const PAGE_SCRIPT = `
   var source = new EventSource('events');
   source.addEventListener('open', function () { setLive(true, words.live); });
   source.addEventListener('error', function () { setLive(false, words.reconnecting); });
+  // Folded sections (a device's technical details) stay open across live updates once opened.
+  function openKeys(el) {
+    var keys = {};
+    Array.prototype.forEach.call(el.querySelectorAll('details[data-key]'), function (d) {
+      if (d.open) keys[d.getAttribute('data-key')] = true;
+    });
+    return keys;
+  }
   source.addEventListener('render', function (e) {
     var data = JSON.parse(e.data);
     Object.keys(data.sections).forEach(function (id) {
       var el = byId(id);
-      if (el) el.innerHTML = data.sections[id];
+      if (!el) return;
+      var open = openKeys(el);
+      el.innerHTML = data.sections[id];
+      Array.prototype.forEach.call(el.querySelectorAll('details[data-key]'), function (d) {
+        if (open[d.getAttribute('data-key')]) d.open = true;
+      });
     });
     document.body.setAttribute('data-renders', String(Number(document.body.getAttribute('data-renders') || '0') + 1));
   });
@@ -120,7 +134,7 @@ export const PAGE_SCRIPT = `
       var button = f.querySelector('button');
       var result = f.querySelector('output');
       button.disabled = true;
-      result.textContent = 'Working…';
+      result.textContent = words.sending;
       result.className = 'action-result badge info';
       fetch(f.getAttribute('action'), {
         method: 'POST', credentials: 'same-origin',
@@ -129,12 +143,12 @@ export const PAGE_SCRIPT = `
       }).then(function (res) {
         return res.json().catch(function () { return {}; }).then(function (body) {
           var ok = res.ok && typeof body.notes === 'string';
-          result.textContent = ok ? body.notes : (body.error && body.error.notes) || 'Refused (' + res.status + ')';
+          result.textContent = ok ? body.notes : (body.error && body.error.notes) || say(words.refused, { status: res.status });
           result.className = 'action-result badge ' + (ok ? 'ok' : 'err');
           f.setAttribute('data-outcome', ok ? 'ok' : 'error');
         });
       }).catch(function () {
-        result.textContent = 'The agent could not be reached.';
+        result.textContent = words.unreachable;
         result.className = 'action-result badge err';
       }).then(function () { button.disabled = false; });
     });

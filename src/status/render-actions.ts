@@ -20,7 +20,7 @@ function field(
   const id = `f-${device.id}-${action.name}-${f.name}`;
   return html`<label for="${id}">${say.render(f.label)}<input id="${id}" name="${f.name}" type="${f.kind === 'date' ? 'date' : 'text'}"${
     f.required ? html` required` : ''
-  } maxlength="64" autocomplete="off" spellcheck="false" placeholder="${f.placeholder === undefined ? '' : say.render(f.placeholder)}"></label>`;
+  } maxlength="64" autocomplete="off" spellcheck="false" placeholder="${f.placeholder ?? ''}"></label>`;
 }
 
 function form(

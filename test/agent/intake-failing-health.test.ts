@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { intakeReason } from '../../src/agent/status-source.js';
+import { textMessage } from '../../src/messages/message.js';
 import { english } from '../../src/messages/render.js';
 import { LOCAL_TOKENS, type LocalPlatformAgent, startLocalPlatformAgent } from './local-platform.js';
 
@@ -84,13 +85,13 @@ describe('intakeReason', () => {
     expect(intakeReason(undefined, since + 600_000)).toBeUndefined();
     expect(intakeReason({ ...failing, failures: 1 }, since + 600_000)).toBeUndefined();
     expect(intakeReason(failing, since + 179_999)).toBeUndefined();
-    expect(english(intakeReason(failing, since + 180_000) ?? '')).toBe(
+    expect(english(intakeReason(failing, since + 180_000) ?? textMessage(''))).toBe(
       'new commands are not taken in: every fiscal poll has failed for 3 min (3 times; JOURNAL_ERROR: disk I/O error)',
     );
   });
   it('leaves out a message that may hold a secret', () => {
-    expect(english(intakeReason({ ...failing, message: 'bad token abc' }, since + 180_000) ?? '')).toMatch(
-      /\(3 times; JOURNAL_ERROR\)$/,
-    );
+    expect(
+      english(intakeReason({ ...failing, message: 'bad token abc' }, since + 180_000) ?? textMessage('')),
+    ).toMatch(/\(3 times; JOURNAL_ERROR\)$/);
   });
 });

@@ -31,7 +31,14 @@ describe('check-config --online with a fiscal machine listed as a Printer', () =
     const path = join(mkdtempSync(join(tmpdir(), 'cli-')), 'agent.yaml');
     writeFileSync(
       path,
-      stringify({ version: 1, platform: { url: sim.url }, journal: { path: '/tmp/unused.db' }, devices }),
+      // English: check-config speaks the configured language (else the Rome zone's Italian).
+      stringify({
+        version: 1,
+        locale: 'en',
+        platform: { url: sim.url },
+        journal: { path: '/tmp/unused.db' },
+        devices,
+      }),
     );
     return path;
   };

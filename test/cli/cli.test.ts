@@ -96,7 +96,8 @@ describe('command line', () => {
       env,
     );
     expect(good.code).toBe(0);
-    expect(good.out).toContain('tokens accepted');
+    // In the configured language: without a locale, the property's zone (Europe/Rome) says Italian.
+    expect(good.out).toContain('piattaforma: credenziali accettate');
     const wrongType = await cli(
       [
         'check-config',
@@ -107,7 +108,7 @@ describe('command line', () => {
       env,
     );
     expect(wrongType.code).toBe(1);
-    expect(wrongType.err).toContain('is a KeyCutter on the platform');
+    expect(wrongType.err).toContain('sulla piattaforma è un KeyCutter, configurato come FiscalMachine');
     const badTokens = await cli(['check-config', '--online', '--config', config([])], {
       FRONTDESK_CLIENT_TOKEN: 'WRONG-CLIENT-TOKEN',
       FRONTDESK_ACCESS_TOKEN: 'WRONG-ACCESS-TOKEN',

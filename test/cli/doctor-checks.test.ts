@@ -6,6 +6,7 @@ import { checkSystemd } from '../../src/cli/doctor-host.js';
 import { clockCheck, MAX_SKEW_SECONDS } from '../../src/cli/doctor-platform.js';
 import { exitCodeOf, renderText, report } from '../../src/cli/doctor-report.js';
 import { AgentError } from '../../src/errors.js';
+import { textMessage } from '../../src/messages/message.js';
 import { tempDir } from '../helpers/daemon.js';
 
 /** The parts of doctor that judge what they read, fed directly. */
@@ -42,21 +43,21 @@ describe('device verdicts', () => {
   it('judges only from DeviceStatus: unreachable or any warning fails, with the warnings as the fix', () => {
     const ready = judgeDevice(
       device,
-      { connected: true, summary: 'ready', warnings: [], facts: { a: 1 } },
+      { connected: true, summary: textMessage('ready'), warnings: [], facts: { a: 1 } },
       undefined,
       's',
     );
     expect(ready).toMatchObject({
       status: 'ok',
       summary: 'ready',
-      details: ['FiscalMachine, driver x, s', 'a: 1'],
+      details: ['FiscalMachine, driver x, s', 'A: 1'],
     });
     const warned = judgeDevice(
       device,
       {
         connected: true,
-        summary: 'ready, paper low',
-        warnings: ['Paper is running low: have a new roll ready.'],
+        summary: textMessage('ready, paper low'),
+        warnings: [textMessage('Paper is running low: have a new roll ready.')],
         facts: {},
       },
       undefined,
@@ -65,7 +66,7 @@ describe('device verdicts', () => {
     expect(warned).toMatchObject({ status: 'fail', fix: ['Paper is running low: have a new roll ready.'] });
     const gone = judgeDevice(
       device,
-      { connected: false, summary: 'unplugged', warnings: [], facts: {} },
+      { connected: false, summary: textMessage('unplugged'), warnings: [], facts: {} },
       new AgentError('DEVICE_UNAVAILABLE', 'Encoder on /dev/ttyUSB0 is not there'),
       's',
     );

@@ -167,7 +167,10 @@ describe('doctor', () => {
     expect(check(report, 'platform').summary).toContain('tokens accepted');
     expect(check(report, 'clock').summary).toMatch(/this PC is \d+\.\d s (behind|ahead of) the platform/);
     expect(check(report, 'device', DEVICES.epson)).toMatchObject({ status: 'ok', summary: 'ready' });
-    expect(check(report, 'device', DEVICES.epson).facts).toMatchObject({ paper: 'ok', fiscalDayOpen: false });
+    expect(check(report, 'device', DEVICES.epson).facts).toMatchObject({
+      paper: { id: 'epson.fact.paperOk' },
+      fiscalDayOpen: false,
+    });
     expect(check(report, 'systemd')).toMatchObject({
       status: 'ok',
       summary: 'frontdesk-agent.service: active (running)',
@@ -287,7 +290,7 @@ describe('doctor', () => {
       const epson = check(report, 'device', DEVICES.epson);
       expect(epson.summary).toMatch(/paper out/);
       expect(epson.fix?.join(' ')).toMatch(/replace the paper roll/);
-      expect(epson.facts?.paper).toBe('out or cover open');
+      expect(epson.facts?.paper).toEqual({ id: 'epson.fact.paperOutOrCoverOpen' });
     } finally {
       await printer.setFault('paperOut', false);
     }

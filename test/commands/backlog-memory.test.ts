@@ -6,6 +6,7 @@ import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { openJournal } from '../../src/commands/journal/journal.js';
+import type { JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import { keyCommand, wireKeyCommand } from './helpers/commands.js';
 import { FakePlatform } from './helpers/fake-platform.js';
@@ -70,7 +71,7 @@ describe('engine: a large backlog', () => {
 
     const baseline = heapAfterGc();
     const h = harness({ journalPath: path, platform, clock });
-    h.drivers.keys.next(() => gate<{ notes: string }>().promise);
+    h.drivers.keys.next(() => gate<JobResult>().promise);
     await h.engine.start();
     await h.until(() => h.drivers.keys.executed.length === 1, 'the head of the backlog running', 10_000);
     await h.advance(10_000, 1000);

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { JobResult } from '../../src/drivers-api/types.js';
+import { textMessage } from '../../src/messages/message.js';
 import { wireFiscalCommand, wireKeyCommand } from './helpers/commands.js';
 import { FakePlatform } from './helpers/fake-platform.js';
 import { type Harness, harness } from './helpers/harness.js';
@@ -41,7 +43,7 @@ describe('engine: an update on its way when staff cancel', () => {
       ctx.signal.addEventListener('abort', () => stopped.open());
       await h.clock.sleep(1500, ctx.signal);
       ctx.progress(0.5);
-      return unlessAborted(ctx.signal, gate<{ notes: string }>().promise);
+      return unlessAborted(ctx.signal, gate<JobResult>().promise);
     });
     const wire = await updateOnTheWire(h, 'f1');
     // Staff cancel; the platform announces it; then our progress update arrives.
@@ -70,7 +72,7 @@ describe('engine: an update on its way when staff cancel', () => {
     h.drivers.keys.next(async (_job, ctx) => {
       await h.clock.sleep(1500, ctx.signal);
       ctx.progress(0.5, { milestone: true });
-      return unlessAborted(ctx.signal, gate<{ notes: string }>().promise);
+      return unlessAborted(ctx.signal, gate<JobResult>().promise);
     });
     const wire = await updateOnTheWire(h, 'k1');
     await staffCancel(h, 'k1');
@@ -90,7 +92,7 @@ describe('engine: an update on its way when staff cancel', () => {
     h.drivers.fiscal.next(async (_job, ctx) => {
       await h.clock.sleep(1500, ctx.signal);
       ctx.progress(0.5);
-      return unlessAborted(ctx.signal, gate<{ notes: string }>().promise);
+      return unlessAborted(ctx.signal, gate<JobResult>().promise);
     });
     await h.engine.start();
     h.socket?.connect();
@@ -118,7 +120,7 @@ describe('engine: an update on its way when staff cancel', () => {
     const wire = h.platform.hold('updateCommand');
     h.drivers.fiscal.next(async (_job, ctx) => {
       ctx.progress(0.5, { milestone: true });
-      return unlessAborted(ctx.signal, gate<{ notes: string }>().promise);
+      return unlessAborted(ctx.signal, gate<JobResult>().promise);
     });
     await h.engine.start();
     h.socket?.connect();
@@ -146,7 +148,7 @@ describe('engine: an update on its way when staff cancel', () => {
       first.platform.add({ fiscalWire: wireFiscalCommand({ id: 'f1' }) });
       first.drivers.fiscal.next(async (_job, ctx) => {
         await first.clock.sleep(1500, ctx.signal);
-        return { notes: 'Receipt 0001-0002' };
+        return { notes: textMessage('Receipt 0001-0002') };
       });
       const wire = await updateOnTheWire(first, 'f1');
       await staffCancel(first, 'f1');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { JobResult } from '../../src/drivers-api/types.js';
 import { type Message, textMessage } from '../../src/messages/message.js';
 import { english } from '../../src/messages/render.js';
 import { wireFiscalCommand, wireKeyCommand } from './helpers/commands.js';
@@ -42,7 +43,7 @@ describe('engine: cancellation', () => {
     h.platform.add({ wire: wireKeyCommand({ id: 'first' }) });
     h.platform.add({ wire: wireKeyCommand({ id: 'second', createdUtc: '2026-01-01T00:00:05Z' }) });
     const release = gate();
-    h.drivers.keys.next(() => release.promise.then(() => ({ notes: 'ok' })));
+    h.drivers.keys.next(() => release.promise.then(() => ({ notes: textMessage('ok') })));
     await h.engine.start();
     await h.until(() => h.platform.state('second') === 'Received', 'second received');
     // Cancelled silently (no WebSocket), and the poll that saw it is over a second old: only the
@@ -69,7 +70,7 @@ describe('engine: cancellation', () => {
         abortSeen = true;
       });
       ctx.progress(0.1);
-      return unlessAborted(ctx.signal, gate<{ notes: string }>().promise);
+      return unlessAborted(ctx.signal, gate<JobResult>().promise);
     });
     await h.engine.start();
     h.socket?.connect();
@@ -96,7 +97,7 @@ describe('engine: cancellation', () => {
     h.drivers.fiscal.next(async (_job, ctx) => {
       ctx.checkpoint({ sent: true });
       await printed.promise;
-      return { notes: 'Receipt 0012-0034 printed', details: { z: 12, doc: 34 } };
+      return { notes: textMessage('Receipt 0012-0034 printed'), details: { z: 12, doc: 34 } };
     });
     await h.engine.start();
     await h.until(() => h.platform.state('f1') === 'Processing', 'f1 processing');
@@ -121,7 +122,9 @@ describe('engine: cancellation', () => {
     const h = harness();
     h.platform.add({ fiscalWire: wireFiscalCommand({ id: 'f1' }) });
     const done = gate();
-    h.drivers.fiscal.next(() => done.promise.then(() => ({ notes: 'Receipt 0012-0035 printed' })));
+    h.drivers.fiscal.next(() =>
+      done.promise.then(() => ({ notes: textMessage('Receipt 0012-0035 printed') })),
+    );
     await h.engine.start();
     await h.until(() => h.platform.state('f1') === 'Processing', 'f1 processing');
     h.platform.setState('f1', 'Error');
@@ -147,7 +150,7 @@ describe('engine: cancellation', () => {
     const h = harness();
     h.platform.add({ wire: wireKeyCommand({ id: 'k1' }) });
     const done = gate();
-    h.drivers.keys.next(() => done.promise.then(() => ({ notes: 'Two keys written' })));
+    h.drivers.keys.next(() => done.promise.then(() => ({ notes: textMessage('Two keys written') })));
     await h.engine.start();
     await h.until(() => h.platform.state('k1') === 'Processing', 'k1 processing');
     h.platform.setState('k1', 'Cancelled');

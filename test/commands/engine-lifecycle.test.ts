@@ -89,7 +89,7 @@ describe('engine: a command’s life', () => {
         // The encoder ejects the card (a milestone still unsent when the result is ready is dropped).
         await h.clock.sleep(100, ctx.signal);
       }
-      return { notes: 'Three keys written' };
+      return { notes: textMessage('Three keys written') };
     });
     await h.engine.start();
     await h.until(() => h.platform.state('k1') === 'Processed', 'k1 processed', 60_000, 50);
@@ -112,7 +112,7 @@ describe('engine: a command’s life', () => {
     h.drivers.keys.next(
       failsWith('DEVICE_BUSY'),
       failsWith('DEVICE_UNAVAILABLE'),
-      async () => ({ notes: 'written on the third try' }),
+      async () => ({ notes: textMessage('written on the third try') }),
       async (_job, ctx) => {
         ctx.checkpoint({ sending: true });
         throw new AgentError('DEVICE_UNAVAILABLE', 'USB unplugged mid-card');
@@ -145,7 +145,7 @@ describe('engine: a command’s life', () => {
         ctx.checkpoint({ sending: true });
         throw new AgentError('DEVICE_UNAVAILABLE', 'connection refused', { details: { nothingSent: true } });
       },
-      async () => ({ notes: 'written on the second try' }),
+      async () => ({ notes: textMessage('written on the second try') }),
     );
     await h.engine.start();
     await h.until(() => h.platform.state('k3') === 'Processed', 'k3 done');

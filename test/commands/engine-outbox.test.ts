@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AgentError } from '../../src/errors.js';
+import { textMessage } from '../../src/messages/message.js';
 import { wireFiscalCommand, wireKeyCommand, wirePrinterCommand } from './helpers/commands.js';
 import { harness } from './helpers/harness.js';
 import { takes } from './helpers/scripted-driver.js';
@@ -19,7 +20,7 @@ describe('engine: delivering updates through outages', () => {
         await h.clock.sleep(1000, ctx.signal);
         ctx.progress(i / 5);
       }
-      return { notes: 'keys' };
+      return { notes: textMessage('keys') };
     });
     await h.engine.start();
     await h.until(
@@ -57,7 +58,7 @@ describe('engine: delivering updates through outages', () => {
     }
     h.drivers.keys.next(async () => {
       down = true;
-      return { notes: 'written during the outage' };
+      return { notes: textMessage('written during the outage') };
     });
     await h.engine.start();
     await h.until(() => h.journal.get('k1')?.phase === 'finished', 'k1 finished');

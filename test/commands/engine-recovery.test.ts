@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import type { Reconciliation } from '../../src/drivers-api/types.js';
+import type { JobResult, Reconciliation } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import { textMessage } from '../../src/messages/message.js';
 import { wireKeyCommand, wirePrinterCommand } from './helpers/commands.js';
 import { FakePlatform } from './helpers/fake-platform.js';
 import { harness, T0 } from './helpers/harness.js';
@@ -34,7 +35,7 @@ async function crashMidJob() {
   first.drivers.keys.next(async (_job, ctx) => {
     ctx.checkpoint({ cardsWritten: 1, serials: ['A1'] });
     ctx.progress(0.5, { milestone: true });
-    return gate<{ notes: string }>().promise;
+    return gate<JobResult>().promise;
   });
   await first.engine.start();
   // Mid-job, and every update the platform took is recorded as taken (a crash between an answer
@@ -52,7 +53,7 @@ async function crashMidJob() {
 const outcomes: Array<[string, Reconciliation, string[], RegExp]> = [
   [
     'done',
-    { outcome: 'done', result: { notes: 'Two keys written (found after restart)' } },
+    { outcome: 'done', result: { notes: textMessage('Two keys written (found after restart)') } },
     [],
     /found after restart/,
   ],
@@ -65,7 +66,7 @@ const outcomes: Array<[string, Reconciliation, string[], RegExp]> = [
   ],
   [
     'unknown',
-    { outcome: 'unknown', reason: 'encoder does not answer' },
+    { outcome: 'unknown', reason: textMessage('encoder does not answer') },
     [],
     /check the device before trying again.*encoder does not answer/,
   ],
@@ -140,7 +141,7 @@ describe('engine: crash recovery', () => {
     h.drivers.keys.failNextOpens(away(), away());
     h.drivers.keys.nextReconcile({
       outcome: 'done',
-      result: { notes: 'Two keys written (from the checkpoint)' },
+      result: { notes: textMessage('Two keys written (from the checkpoint)') },
     });
     await h.engine.start();
     await h.until(
@@ -169,7 +170,7 @@ describe('engine: crash recovery', () => {
       return new AgentError('PLATFORM_UNREACHABLE', 'offline');
     };
     const first = harness({ journalPath: path, platform, clock });
-    first.drivers.printer.next(async () => ({ notes: 'Printed 1 copy' }));
+    first.drivers.printer.next(async () => ({ notes: textMessage('Printed 1 copy') }));
     await first.engine.start();
     await first.until(() => first.journal.get('p1')?.phase === 'finished', 'p1 finished');
     // The first agent's outbox has met the outage and pauses on a clock that never moves again:
@@ -208,7 +209,7 @@ describe('engine: crash recovery', () => {
     const { path, platform, clock } = await crashMidJob();
     storeCheckpoint(path, 'k1', JSON.stringify({ cardsWritten: 1, serials: ['A1'] }));
     const h = harness({ journalPath: path, platform, clock });
-    h.drivers.keys.nextReconcile({ outcome: 'done', result: { notes: 'Two keys written' } });
+    h.drivers.keys.nextReconcile({ outcome: 'done', result: { notes: textMessage('Two keys written') } });
     await h.engine.start();
     await h.until(() => h.journal.get('k1')?.phase === 'closed', 'k1 closed');
     expect(h.drivers.keys.reconciled.map((j) => j.checkpoint)).toEqual([

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openJournal } from '../../src/commands/journal/journal.js';
+import type { JobResult } from '../../src/drivers-api/types.js';
 import { wireKeyCommand, wirePrinterCommand } from './helpers/commands.js';
 import { harness } from './helpers/harness.js';
 import { gate, takes } from './helpers/scripted-driver.js';
@@ -71,7 +72,7 @@ describe('engine: shutdown', () => {
     const h = harness({ journalPath: path });
     h.platform.add({ wire: wirePrinterCommand({ id: 'p1' }) });
     // A driver that ignores its signal (a stuck device).
-    h.drivers.printer.next(() => gate<{ notes: string }>().promise);
+    h.drivers.printer.next(() => gate<JobResult>().promise);
     await h.engine.start();
     await h.until(() => h.platform.state('p1') === 'Processing', 'p1 running');
     let done = false;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { textMessage } from '../../src/messages/message.js';
 import { wireKeyCommand } from './helpers/commands.js';
 import { harness } from './helpers/harness.js';
 
@@ -53,7 +54,7 @@ describe('engine: throughput', () => {
     block.next(
       () =>
         new Promise((resolve) => {
-          finish = () => resolve({ notes: 'cut' });
+          finish = () => resolve({ notes: textMessage('cut') });
         }),
     );
     for (const id of keys(3)) h.platform.add({ wire: wireKeyCommand({ id }) });

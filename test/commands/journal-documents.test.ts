@@ -13,6 +13,7 @@ import {
   normalizeFiscalMachineCommand,
   type PlatformCommand,
 } from '../../src/connector/model.js';
+import type { JobResult } from '../../src/drivers-api/types.js';
 import { textMessage } from '../../src/messages/message.js';
 import { command, wireFiscalCommand, wireKeyCommand, wirePrinterCommand } from './helpers/commands.js';
 import { FakePlatform } from './helpers/fake-platform.js';
@@ -317,7 +318,7 @@ describe('engine: a print job’s document through a crash', () => {
     first.drivers.printer.next(async (job, ctx) => {
       expect(job.data).toMatchObject({ kind: 'print', print: { fileData: PDF } });
       ctx.checkpoint({ sent: true });
-      return gate<{ notes: string }>().promise;
+      return gate<JobResult>().promise;
     });
     await first.engine.start();
     await first.until(() => first.journal.get('p1')?.phase === 'running', 'p1 running');

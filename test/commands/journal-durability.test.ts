@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { type DataSync, JournalDurability } from '../../src/commands/journal/durability.js';
 import type { CommandPatch } from '../../src/commands/rules/records.js';
+import { textMessage } from '../../src/messages/message.js';
 import { letPendingWorkRun } from '../helpers/pending-work.js';
 import { rejection } from '../helpers/rejection.js';
 import { wirePrinterCommand } from './helpers/commands.js';
@@ -148,7 +149,7 @@ describe('engine: what is flushed before whom', () => {
       log.push('device acts');
       await ctx.checkpoint({ sending: 2 });
       log.push('device acts again');
-      return { notes: 'Printed 1 copy' };
+      return { notes: textMessage('Printed 1 copy') };
     });
     await h.engine.start();
     await h.until(() => journal.get('p1')?.phase === 'closed', 'p1 closed');

@@ -13,7 +13,7 @@ import { SCHEMA_VERSION } from '../../src/commands/journal/schema.js';
 import type { MachineState } from '../../src/commands/rules/machine.js';
 import { engineMessages } from '../../src/commands/rules/messages.js';
 import { AgentError } from '../../src/errors.js';
-import { textMessage } from '../../src/messages/message.js';
+import { readMessage, textMessage } from '../../src/messages/message.js';
 import { english, messageRenderer } from '../../src/messages/render.js';
 import { keyCommand } from './helpers/commands.js';
 
@@ -317,7 +317,7 @@ describe('journal', () => {
     );
     const old = again.get('old');
     expect(english(old?.notes ?? textMessage(''))).toBe('Printer out of paper.');
-    expect(english(old?.error?.notes ?? textMessage(''))).toBe('Replace the roll.');
+    expect(english(readMessage(old?.error?.notes))).toBe('Replace the roll.');
     expect(english(old?.result?.notes ?? textMessage(''))).toBe('Receipt 0001-0002 on RT 99X');
     expect(again.stats.recent(2).find((c) => c.id === 'old')?.notes).toEqual(
       textMessage('Printer out of paper.'),

@@ -179,6 +179,8 @@ describe('fiscal receipts end to end with the Epson driver', () => {
       path,
       stringify({
         version: 1,
+        // The command line speaks the configured language (else the Rome zone's Italian).
+        locale: 'en',
         platform: { url: sim.url },
         journal: { path: join(daemon.dir, 'cli-journal.db') },
         status: { listen: host, staffSocket: daemon.staffSocket },

@@ -105,11 +105,14 @@ export function e2eScenario(): ScenarioInput {
  * The e2e agent's configuration. `locale` defaults to English, since these tests read the Notes:
  * without it the default rule (the property's zone, Europe/Rome) would say them in Italian.
  */
-export function agentConfig(
-  sim: PlatformSimulator,
-  dir: string,
-  options: { websocket?: boolean; locale?: 'en' | 'it' } = {},
-) {
+export interface AgentOptions {
+  websocket?: boolean;
+  locale?: 'en' | 'it';
+  /** Devices besides the simulated ones (a real driver against its device simulator). */
+  extraDevices?: ReadonlyArray<Record<string, unknown>>;
+}
+
+export function agentConfig(sim: PlatformSimulator, dir: string, options: AgentOptions = {}) {
   const sim5 = (name: string) => ({
     durationMs: 5,
     jitterMs: 5,
@@ -156,15 +159,12 @@ export function agentConfig(
         driver: 'sim-encoder',
         options: sim5('keys-nocard'),
       },
+      ...(options.extraDevices ?? []),
     ],
   };
 }
 
-export function startAgent(
-  sim: PlatformSimulator,
-  dir: string,
-  options: { websocket?: boolean; locale?: 'en' | 'it' } = {},
-): DaemonHandle {
+export function startAgent(sim: PlatformSimulator, dir: string, options: AgentOptions = {}): DaemonHandle {
   return createDaemon({
     config: { ...agentConfig(sim, dir, options), journal: { path: join(dir, 'journal.db') } },
     env: TOKEN_ENV,

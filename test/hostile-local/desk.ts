@@ -4,6 +4,7 @@ import { ManualClock } from '../../src/clock.js';
 import { defineAction } from '../../src/drivers-api/actions.js';
 import type { DeviceAction } from '../../src/drivers-api/types.js';
 import { createMemoryLogger } from '../../src/log.js';
+import { textMessage } from '../../src/messages/message.js';
 import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
 import { StaffSessions } from '../../src/status/staff-sessions.js';
 import { ActionSource } from '../status/action-source.js';
@@ -30,13 +31,13 @@ function fiscalActions(performed: string[]): () => DeviceAction[] {
   const report = (name: string, label: string) =>
     defineAction({
       name,
-      label,
-      description: label,
+      label: textMessage(label),
+      description: textMessage(label),
       fields: [],
       params: z.object({}).loose(),
       run: async () => {
         performed.push(name);
-        return { notes: `${label} printed`, details: { report: name } };
+        return { notes: textMessage(`${label} printed`), details: { report: name } };
       },
     });
   return () => [
@@ -44,14 +45,14 @@ function fiscalActions(performed: string[]): () => DeviceAction[] {
     report('z-report', 'Print Z report'),
     defineAction({
       name: 'void',
-      label: 'Void a receipt',
-      description: 'Voids a receipt.',
-      fields: [{ name: 'receipt', label: 'Receipt number', required: true }],
-      confirm: 'Void this receipt.',
+      label: textMessage('Void a receipt'),
+      description: textMessage('Voids a receipt.'),
+      fields: [{ name: 'receipt', label: textMessage('Receipt number'), required: true }],
+      confirm: textMessage('Void this receipt.'),
       params: z.object({ receipt: z.string().regex(/^\d{4}-\d{4}$/) }).loose(),
       run: async (params) => {
         performed.push(`void ${params.receipt}`);
-        return { notes: `Voided ${params.receipt}`, details: { receiptNumber: '0013-0002' } };
+        return { notes: textMessage(`Voided ${params.receipt}`), details: { receiptNumber: '0013-0002' } };
       },
     }),
   ];

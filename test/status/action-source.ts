@@ -4,6 +4,7 @@ import type { EngineDevice } from '../../src/commands/index.js';
 import { defineAction } from '../../src/drivers-api/actions.js';
 import type { DeviceAction, Driver, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import { textMessage } from '../../src/messages/message.js';
 import { FakeSource, FISCAL_ID } from './fake-source.js';
 
 /** The status server's device-action tests: a fake agent with a fiscal printer and its actions. */
@@ -15,28 +16,30 @@ function actions(): DeviceAction[] {
   return [
     defineAction({
       name: 'x-report',
-      label: 'Print X report',
-      description: 'The day’s financial report.',
+      label: textMessage('Print X report'),
+      description: textMessage('The day’s financial report.'),
       fields: [],
       params: z.object({}).loose(),
       run: async (params) => {
         calls.push({ action: 'x-report', params });
-        return { notes: 'X report printed on RT 99MEX012345', details: { report: 'x' } };
+        return { notes: textMessage('X report printed on RT 99MEX012345'), details: { report: 'x' } };
       },
     }),
     defineAction({
       name: 'void',
-      label: 'Void a receipt',
-      description: 'Voids a receipt.',
-      fields: [{ name: 'receipt', label: 'Receipt number', required: true, placeholder: '0012-0034' }],
-      confirm: 'Void this receipt.',
+      label: textMessage('Void a receipt'),
+      description: textMessage('Voids a receipt.'),
+      fields: [
+        { name: 'receipt', label: textMessage('Receipt number'), required: true, placeholder: '0012-0034' },
+      ],
+      confirm: textMessage('Void this receipt.'),
       params: z.object({ receipt: z.string().regex(/^\d{4}-\d{4}$/, 'a receipt number like 0012-0034') }),
       run: async (params): Promise<JobResult> => {
         calls.push({ action: 'void', params });
         if (params.receipt === '0000-0009')
-          throw new AgentError('FISCAL_REJECTED', 'refused', { notes: 'The printer says no.' });
+          throw new AgentError('FISCAL_REJECTED', 'refused', { notes: textMessage('The printer says no.') });
         return {
-          notes: `Void 0013-0002 on RT 99MEX012345 (void of ${params.receipt})`,
+          notes: textMessage(`Void 0013-0002 on RT 99MEX012345 (void of ${params.receipt})`),
           details: {
             receiptNumber: '0013-0002',
             zNumber: 13,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { epsonActions } from '../../drivers/epson-fpmate/actions.js';
 import { fiscalNotes } from '../../drivers/epson-fpmate/messages.js';
+import { epsonClosure } from '../../drivers/epson-fpmate/messages-results.js';
 import { ManualClock } from '../../src/clock.js';
 import { createMemoryLogger } from '../../src/log.js';
 import { buildStatusServer } from '../../src/status/server.js';
@@ -20,7 +21,12 @@ const actions = () =>
   epsonActions({
     serial: () => '99MEX012345',
     xReport: async () => ({ notes: fiscalNotes.xReportPrinted('99MEX012345'), details: { report: 'x' } }),
-    zReport: async () => ({ status: 'skipped', reason: 'staff', detail: 'no document', at: NOW }),
+    zReport: async () => ({
+      status: 'skipped',
+      reason: 'staff',
+      detail: epsonClosure.nothingToClose(),
+      at: NOW,
+    }),
     voidReceipt: async () => ({ notes: fiscalNotes.voidSerialUnknown(), details: {} }),
   });
 

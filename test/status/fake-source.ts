@@ -26,7 +26,7 @@ function device(
   return {
     driver: 'sim',
     queued: 0,
-    status: { connected: true, summary: 'ready', warnings: [], facts: {} },
+    status: { connected: true, summary: textMessage('ready'), warnings: [], facts: {} },
     ...partial,
   };
 }
@@ -68,9 +68,9 @@ export function sampleSnapshot(now = NOW): AgentSnapshot {
         running: { commandId: 'cmd-running', progress: 0.4, startedAt: now - 3000 },
         status: {
           connected: true,
-          summary: 'ready',
+          summary: textMessage('ready'),
           lastContact: now - 1000,
-          warnings: ['Paper low: replace the roll soon'],
+          warnings: [textMessage('Paper low: replace the roll soon')],
           facts: { serial: '99MEX012345', rtFileToSend: 3, paper: 'low', rtDailyOpen: true, cover: 'closed' },
         },
       }),
@@ -79,13 +79,19 @@ export function sampleSnapshot(now = NOW): AgentSnapshot {
         name: 'Key encoder',
         type: 'KeyCutter',
         driver: 'salto-encoder',
-        status: { connected: true, summary: 'ready', lastContact: now - 4000, warnings: [], facts: {} },
+        status: {
+          connected: true,
+          summary: textMessage('ready'),
+          lastContact: now - 4000,
+          warnings: [],
+          facts: {},
+        },
       }),
       device({
         id: PRINTER_ID,
         name: `Back office ${XSS}`,
         type: 'Printer',
-        status: { connected: false, summary: `unplugged ${XSS}`, warnings: [], facts: {} },
+        status: { connected: false, summary: textMessage(`unplugged ${XSS}`), warnings: [], facts: {} },
       }),
     ],
     outbox: { pending: 1, oldestAt: now - 5000 },

@@ -45,7 +45,7 @@ describe('GET /', () => {
     const positions = order.map((label) => facts.indexOf(label));
     expect(positions.every((p) => p > 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
-    expect(body).toContain('<dd>yes</dd>');
+    expect(body).toContain('<dd data-fact="rtDailyOpen">yes</dd>');
     // Commands: state, timeline, notes, result, error with what to do.
     expect(body).toContain('data-command-id="cmd-receipt" data-state="Processed"');
     expect(body).toContain('Receipt number: 0012-0034');

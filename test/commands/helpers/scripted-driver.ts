@@ -8,6 +8,7 @@ import type {
   Reconciliation,
 } from '../../../src/drivers-api/types.js';
 import { AgentError } from '../../../src/errors.js';
+import { textMessage } from '../../../src/messages/message.js';
 
 /**
  * A driver whose behaviour each test scripts: every `execute` takes the next script from a queue
@@ -28,7 +29,9 @@ export class ScriptedDriver implements Driver {
   private readonly reconciliations: Array<Reconciliation | (() => Promise<Reconciliation>)> = [];
 
   constructor(
-    private readonly fallback: ExecuteScript = async (job) => ({ notes: `done ${job.commandId}` }),
+    private readonly fallback: ExecuteScript = async (job) => ({
+      notes: textMessage(`done ${job.commandId}`),
+    }),
   ) {}
 
   /** Queues the scripts of the next executions. */
@@ -74,7 +77,7 @@ export class ScriptedDriver implements Driver {
   }
 
   status(): DeviceStatus {
-    return { connected: true, summary: 'ready', warnings: [], facts: {} };
+    return { connected: true, summary: textMessage('ready'), warnings: [], facts: {} };
   }
 
   async close(): Promise<void> {}
@@ -105,7 +108,7 @@ export function takes(clock: Clock, ms: number, notes = 'done'): ExecuteScript {
     await clock.sleep(ms, ctx.signal).catch(() => {
       throw new AgentError('ABORTED', 'stopped at a safe point');
     });
-    return { notes };
+    return { notes: textMessage(notes) };
   };
 }
 

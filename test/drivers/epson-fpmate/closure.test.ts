@@ -3,7 +3,7 @@ import type { Driver } from '../../../src/drivers-api/types.js';
 import { english } from '../../../src/messages/render.js';
 import { recordingExecuteContext } from '../../helpers/driver-context.js';
 import { rejection } from '../../helpers/rejection.js';
-import { orderItem, payment, printedOf, type Rig, rig, saleJob } from './helpers.js';
+import { inWords, orderItem, payment, printedOf, type Rig, rig, saleJob } from './helpers.js';
 
 /**
  * The daily closure on demand and after a refusal: verified by the printer's state before and
@@ -42,10 +42,10 @@ describe('the Z report on demand', () => {
       'printerCommand',
     ]);
     expect(printedOf(r.sim, 'z-report')).toHaveLength(1);
-    const facts = r.driver.status().facts;
+    const facts = inWords(r.driver.status()).facts;
     expect(facts).toMatchObject({ lastClosureStatus: 'done', lastClosureZ: 1, fiscalDayOpen: false });
-    expect(String(facts.lastClosure)).toMatch(
-      /^done at \d{4}-\d{2}-\d{2} \d{2}:\d{2}, Z 1 \(staff: verified\)$/,
+    expect(facts.lastClosure).toMatch(
+      /^done at \d{1,2} \w{3}, \d{2}:\d{2}:\d{2}, Z 1 \(by staff: verified\)$/,
     );
     expect(r.store.get('closureInFlight')).toBeNull();
   });
@@ -70,7 +70,7 @@ describe('the Z report on demand', () => {
     const result = await action(r.driver, 'z-report')();
     expect(english(result.notes)).toContain('No daily closure needed');
     expect(printedOf(r.sim, 'z-report')).toEqual([]);
-    expect(r.driver.status().facts.lastClosureStatus).toBe('skipped');
+    expect(inWords(r.driver.status()).facts.lastClosureStatus).toBe('skipped');
   });
 
   it('a Z report whose answer is lost is settled from the printer’s state, never sent again', async () => {
@@ -98,7 +98,7 @@ describe('the Z report on demand', () => {
     expect(english(error.notes)).toContain(
       'The Z report was not printed: the printer did not take the Z report',
     );
-    expect(r.driver.status().facts.lastClosureStatus).toBe('failed');
+    expect(inWords(r.driver.status()).facts.lastClosureStatus).toBe('failed');
     await r.sim.setFault('dropBeforePrint', false);
     expect(english((await action(r.driver, 'z-report')()).notes)).toBe(
       'Daily closure (Z report 1) done on RT 99MEY123456',
@@ -142,7 +142,9 @@ describe('a receipt refused because the fiscal day is open too long (status 17)'
     );
     expect(result.details).toMatchObject({ receiptNumber: '0002-0001', closedDayFirst: 1 });
     expect(r.sim.printed.map((d) => d.kind)).toEqual(['z-report', 'sale']);
-    expect(r.driver.status().facts.lastClosure).toMatch(/^done at .*\(day-too-long: verified\)$/);
+    expect(inWords(r.driver.status()).facts.lastClosure).toMatch(
+      /^done at .*\(fiscal day open too long: verified\)$/,
+    );
   });
 
   it('when the closure fails too, nothing is printed and the Notes tell staff to run it', async () => {

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { epsonResults } from '../../../drivers/epson-fpmate/messages-results.js';
 import type { Job } from '../../../src/drivers-api/types.js';
 import { isAgentError } from '../../../src/errors.js';
+import { textMessage } from '../../../src/messages/message.js';
+import { english, messageRenderer } from '../../../src/messages/render.js';
 import { recordingExecuteContext } from '../../helpers/driver-context.js';
 import { afterReceipt, orderItem, payment, printedOf, type Rig, rig, saleJob } from './helpers.js';
 
@@ -41,7 +44,7 @@ describe('epson-fpmate reconcile(): the fate of a receipt whose answer was lost'
       result: { details: { receiptNumber: '0001-0001', recovered: true } },
     });
     if (outcome.outcome !== 'done') throw new Error('expected done');
-    expect(outcome.result.notes).toMatch(
+    expect(english(outcome.result.notes)).toMatch(
       /^Receipt 0001-0001 on RT 99MEY123456, \d{4}-\d\d-\d\d \d\d:\d\d, total 91\.00 EUR\. /,
     );
     expect(printedOf(r.sim, 'sale')).toHaveLength(1);
@@ -91,11 +94,13 @@ describe('epson-fpmate reconcile(): the fate of a receipt whose answer was lost'
     const sending = ectx.checkpoints[0];
     await r.sim.setFault('lastDocUnreadable', true);
     const outcome = await r.restart().reconcile(withCheckpoint(saleJob(), sending), never);
-    expect(outcome).toEqual({
-      outcome: 'unknown',
-      reason:
-        'The agent stopped while a receipt was being sent and the printer’s last document cannot be read. Check the printer’s last receipt: if it is there, do nothing; if not, issue it again.',
-    });
+    if (outcome.outcome !== 'unknown') throw new Error(`expected unknown, got ${outcome.outcome}`);
+    expect(english(outcome.reason)).toBe(
+      'The agent stopped while a receipt was being sent and the printer’s last document cannot be read. Check the printer’s last receipt: if it is there, do nothing; if not, issue it again.',
+    );
+    expect(messageRenderer('it').render(outcome.reason)).toBe(
+      'L’agente si è fermato mentre inviava uno scontrino e l’ultimo documento della stampante non si può leggere. Controllare l’ultimo scontrino della stampante: se c’è, non fare nulla; altrimenti emetterlo di nuovo.',
+    );
     expect(receiptsSent(r)).toBe(1);
     expect(printedOf(r.sim, 'sale')).toHaveLength(1);
   });
@@ -138,12 +143,20 @@ describe('epson-fpmate reconcile(): the fate of a receipt whose answer was lost'
     r = await rig({ items, payments });
     await r.sim.setFault('refused', true);
     const result = {
-      notes: 'Receipt 0001-0007 on RT 99MEY123456, 2026-11-21 14:05, total 91.00 EUR',
+      notes: epsonResults.receipt({ kind: 'sale', label: '0001-0007', serial: '99MEY123456' }),
       details: { receiptNumber: '0001-0007' },
     };
     expect(
       await r.driver.reconcile(withCheckpoint(saleJob(), { v: 1, phase: 'done', result }), never),
     ).toEqual({ outcome: 'done', result });
+    // An older build stored the Notes as a sentence: they come back as that text.
+    const older = {
+      ...result,
+      notes: 'Receipt 0001-0007 on RT 99MEY123456, 2026-11-21 14:05, total 91.00 EUR',
+    };
+    expect(
+      await r.driver.reconcile(withCheckpoint(saleJob(), { v: 1, phase: 'done', result: older }), never),
+    ).toEqual({ outcome: 'done', result: { ...older, notes: textMessage(older.notes) } });
     expect(await r.driver.reconcile(saleJob(), never)).toEqual({ outcome: 'not-done' });
     await r.sim.setFault('refused', false);
   });
@@ -161,11 +174,10 @@ describe('epson-fpmate reconcile(): the fate of a receipt whose answer was lost'
     async (_name, checkpoint) => {
       r = await rig({ items, payments });
       const outcome = await r.driver.reconcile(withCheckpoint(saleJob(), checkpoint), never);
-      expect(outcome).toEqual({
-        outcome: 'unknown',
-        reason:
-          'The agent stopped while a fiscal document was being sent and cannot read what it had recorded about it. Check the printer’s last receipt: if it is there, do nothing; if not, issue it again.',
-      });
+      if (outcome.outcome !== 'unknown') throw new Error(`expected unknown, got ${outcome.outcome}`);
+      expect(english(outcome.reason)).toBe(
+        'The agent stopped while a fiscal document was being sent and cannot read what it had recorded about it. Check the printer’s last receipt: if it is there, do nothing; if not, issue it again.',
+      );
       expect(r.sim.requests).toEqual([]);
     },
   );

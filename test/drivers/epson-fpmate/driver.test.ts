@@ -72,7 +72,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
       zNumber: 1,
       documentNumber: 1,
       printerSerial: '99MEY123456',
-      total: '123.45',
+      total: { money: 123.45, currency: 'EUR' },
     });
     const [doc] = printedOf(r.sim, 'sale');
     expect(doc?.lines).toEqual([
@@ -119,7 +119,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
       '99MEY123456',
     );
     const result = await r.driver.execute(refund, recordingExecuteContext());
-    expect(result.notes).toMatch(
+    expect(english(result.notes)).toMatch(
       /^Refund 0001-0003 on RT 99MEY123456, .*total 123\.45 EUR \(refund of Z 1 no\. 1 of \d\d\/\d\d\/\d{4}\)$/,
     );
     const [doc] = printedOf(r.sim, 'refund');
@@ -143,7 +143,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
     );
     const before = r.sim.directIo.length;
     const result = await fresh.execute(refund, recordingExecuteContext());
-    expect(result.notes).toMatch(/^Refund 0001-0002 on RT 99MEY123456, /);
+    expect(english(result.notes)).toMatch(/^Refund 0001-0002 on RT 99MEY123456, /);
     // The serial, then the reference check before printing (directIO 9205, reference-check.ts).
     expect(r.sim.directIo.slice(before)).toEqual(['3217', '9205']);
     expect(printedOf(r.sim, 'refund')[0]?.reference).toMatchObject({ serial: '99MEY123456' });
@@ -158,7 +158,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
       ),
       recordingExecuteContext(),
     );
-    expect(receipt.notes).toMatch(/^Receipt 0001-0001 on RT 99MEY123456, .*total 4\.50 EUR$/);
+    expect(english(receipt.notes)).toMatch(/^Receipt 0001-0001 on RT 99MEY123456, .*total 4\.50 EUR$/);
     const requests = r.sim.requests.length;
     for (const xml of [
       '<printerFiscalReport><printZReport operator="1"/></printerFiscalReport>',
@@ -167,7 +167,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
     ]) {
       const error = await expectRejection(r.driver.execute(payloadJob(xml), recordingExecuteContext()));
       expect(error.code).toBe('COMMAND_INVALID');
-      expect(error.notes).toContain('is not a sale, refund or void receipt');
+      expect(english(error.notes)).toContain('is not a sale, refund or void receipt');
     }
     expect(r.sim.requests.length).toBe(requests);
     expect(r.sim.printed.map((d) => d.kind)).toEqual(['sale']);
@@ -193,7 +193,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
     if (job.data.kind === 'fiscal') job.data.fiscal.document = { type: 'payload', base64 };
     const error = await expectRejection(r.driver.execute(job, recordingExecuteContext()));
     expect(error.code).toBe('COMMAND_INVALID');
-    expect(error.notes).toContain('<fvp_doc> is not a sale, refund or void receipt');
+    expect(english(error.notes)).toContain('<fvp_doc> is not a sale, refund or void receipt');
     expect(r.sim.requests).toEqual([]);
   });
 
@@ -201,7 +201,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
     r = await rig({ items, payments: [payment('p1', 'CreditCardPayment', 100)] });
     const error = await expectRejection(r.driver.execute(saleJob(), recordingExecuteContext()));
     expect(error.code).toBe('FISCAL_REJECTED');
-    expect(error.notes).toBe(
+    expect(english(error.notes)).toBe(
       'The bill’s items (123.45 EUR) and payments (100.00 EUR) do not match; nothing was printed. Settle the bill on the platform, then issue the receipt again.',
     );
     expect(r.sim.requests).toEqual([]);
@@ -220,7 +220,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
       saleJob('cmd', { apiUrl: 'http://203.0.113.9:8080' }),
       recordingExecuteContext(),
     );
-    expect(result.notes).toMatch(/^Receipt 0001-0001 /);
+    expect(english(result.notes)).toMatch(/^Receipt 0001-0001 /);
     expect(inWords(r.driver.status()).facts.address).toBe(r.sim.url);
   });
 
@@ -234,7 +234,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
       saleJob('cmd', { apiUrl: `${r.sim.url}/api` }),
       recordingExecuteContext(),
     );
-    expect(result.notes).toMatch(/^Receipt 0001-0001 /);
+    expect(english(result.notes)).toMatch(/^Receipt 0001-0001 /);
     expect(inWords(r.driver.status()).facts).toMatchObject({ address: r.sim.url, lastReceipt: '0001-0001' });
     const elsewhere = await expectRejection(
       r.driver.execute(
@@ -243,7 +243,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
       ),
     );
     expect(elsewhere.code).toBe('COMMAND_INVALID');
-    expect(elsewhere.notes).toBe(
+    expect(english(elsewhere.notes)).toBe(
       'The platform named the host attacker.example:8080, which is not allowed as the fiscal printer; nothing was sent there and nothing was printed. Ask IT to check the printer’s address on the platform and the agent’s allowedHosts.',
     );
     const none = await expectRejection(r.driver.execute(saleJob('cmd3'), recordingExecuteContext()));
@@ -309,7 +309,7 @@ describe('interoperability with the platform simulator’s payloads', () => {
         envelope,
       );
       const result = await r.driver.execute(payloadJob(xml), recordingExecuteContext());
-      expect(result.notes).toMatch(/^Receipt 0001-0001 on RT 99MEY123456, .*total 197\.00 EUR$/);
+      expect(english(result.notes)).toMatch(/^Receipt 0001-0001 on RT 99MEY123456, .*total 197\.00 EUR$/);
       expect(printedOf(r.sim, 'sale')[0]?.header).toEqual(['HOTEL BELLAVISTA']);
     },
   );

@@ -23,7 +23,8 @@ import {
   checkPartitaIva,
 } from '../../../drivers/epson-fpmate/simulator/codes.js';
 import { PaymentSchema } from '../../../src/connector/wire.js';
-import { english } from '../../../src/messages/render.js';
+import type { Message } from '../../../src/messages/message.js';
+import { english, messageRenderer } from '../../../src/messages/render.js';
 import { thrownBy } from '../../helpers/rejection.js';
 
 const options = (extra: Record<string, unknown> = {}) =>
@@ -64,7 +65,7 @@ describe('departments by VAT rate and nature', () => {
       N5: 14,
       N6: 15,
     });
-    expect(describeOptions(options()).slice(0, 10)).toEqual([
+    expect(describeOptions(options()).slice(0, 10).map(english)).toEqual([
       'department 1: VAT 22 %',
       'department 2: VAT 10 %',
       'department 3: VAT 4 %',
@@ -75,6 +76,14 @@ describe('departments by VAT rate and nature', () => {
       'department 13: nature N4 (ES, exempt)',
       'department 14: nature N5 (RM, margin scheme)',
       'department 15: nature N6 (AL, other operations without VAT)',
+    ]);
+    // check-config says it in the configured language.
+    expect(messageRenderer('it').render(describeOptions(options())[0] as Message)).toBe(
+      'reparto 1: IVA 22 %',
+    );
+    expect(describeOptions(options()).slice(-2).map(messageRenderer('it').render)).toEqual([
+      `pagamenti: ${Object.keys(DEFAULT_PAYMENT_RULES).length} tipi di pagamento della piattaforma già previsti (README), qualsiasi altro rifiutato`,
+      'chiusura giornaliera: printXZReport alle 03:30 ora locale, ritentata ogni 15 min per 6 h; giornata aperta da troppo tempo: close-and-print',
     ]);
   });
 

@@ -145,7 +145,7 @@ describe('fuzzing amounts', () => {
     fc.assert(
       fc.property(fc.oneof(fc.double(), fc.integer(), fc.jsonValue()), (value) => {
         try {
-          const units = toUnits(value, 'x');
+          const units = toUnits(value, { kind: 'line' });
           return Number.isSafeInteger(units) && Math.abs(units) <= 999_999_999 * 100;
         } catch (e) {
           return e instanceof AgentError && e.code === 'FISCAL_REJECTED';
@@ -153,6 +153,6 @@ describe('fuzzing amounts', () => {
       }),
       { seed: SEED, numRuns: RUNS },
     );
-    expect(toUnits(0.125, 'x')).toBe(1250);
+    expect(toUnits(0.125, { kind: 'line' })).toBe(1250);
   });
 });

@@ -18,10 +18,9 @@ import type {
   DeviceStore,
   Driver,
   DriverContext,
-  DriverText,
   Job,
 } from '../../../src/drivers-api/types.js';
-import { readMessage } from '../../../src/messages/message.js';
+import { isMessage, type Message } from '../../../src/messages/message.js';
 import { english } from '../../../src/messages/render.js';
 import { createHttpClient } from '../../../src/transport/http.js';
 import { jobFor, memoryStore, testDriverContext } from '../../helpers/driver-context.js';
@@ -213,11 +212,18 @@ export function requestsPerReceipt(sim: FpmateSimulator): number {
   return sim.requests.length / printedOf(sim, 'sale').length;
 }
 
-/** A device status with its summary and warnings as the English words a test compares. */
-export function inWords(status: DeviceStatus): Omit<DeviceStatus, 'summary' | 'warnings'> & {
+/**
+ * A device status with its summary, its warnings and its facts in words as the English a test
+ * compares (numbers, flags, codes and times stay as the driver gives them).
+ */
+export function inWords(status: DeviceStatus): Omit<DeviceStatus, 'summary' | 'warnings' | 'facts'> & {
   summary: string;
   warnings: string[];
+  facts: Record<string, string | number | boolean | null>;
 } {
-  const words = (text: DriverText) => english(readMessage(text));
-  return { ...status, summary: words(status.summary), warnings: status.warnings.map(words) };
+  const words = (text: Message) => english(text);
+  const facts = Object.fromEntries(
+    Object.entries(status.facts).map(([key, value]) => [key, isMessage(value) ? english(value) : value]),
+  );
+  return { ...status, summary: words(status.summary), warnings: status.warnings.map(words), facts };
 }

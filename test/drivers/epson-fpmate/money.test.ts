@@ -10,6 +10,7 @@ import {
   unitsToCents,
 } from '../../../drivers/epson-fpmate/money.js';
 import { AgentError } from '../../../src/errors.js';
+import { english, messageRenderer } from '../../../src/messages/render.js';
 import { thrownBy } from '../../helpers/rejection.js';
 
 describe('amounts: dot in the XML, comma in answers, integer cents inside', () => {
@@ -20,7 +21,7 @@ describe('amounts: dot in the XML, comma in answers, integer cents inside', () =
   });
 
   it('keeps half and quarter cents exactly until a line is rounded, half away from zero', () => {
-    expect([0.005, 0.0025, -0.005, 12.345, 1e-5].map((e) => toUnits(e, 'x'))).toEqual([
+    expect([0.005, 0.0025, -0.005, 12.345, 1e-5].map((e) => toUnits(e, { kind: 'line' }))).toEqual([
       50, 25, -50, 123450, 0,
     ]);
     expect([50, 49, -50, -49, 150].map(unitsToCents)).toEqual([1, 0, -1, 0, 2]);
@@ -54,10 +55,11 @@ describe('amounts are range-checked (issue 13: 1e21 printed unitPrice="999999999
   it.each([1e21, -1e21, 10_000_000, Number.NaN, Number.POSITIVE_INFINITY, '12' as unknown as number])(
     'refuses %s with FISCAL_REJECTED naming what it was',
     (amount) => {
-      const error = thrownBy(() => toUnits(amount, 'the item "Suite"'));
+      const error = thrownBy(() => toUnits(amount, { kind: 'item', name: 'Suite' }));
       expect(error.code).toBe('FISCAL_REJECTED');
-      expect(error.notes).toContain('The amount of the item "Suite"');
-      expect(error.notes).toContain('nothing was printed');
+      expect(english(error.notes)).toContain('The amount of the item "Suite"');
+      expect(english(error.notes)).toContain('nothing was printed');
+      expect(messageRenderer('it').render(error.notes)).toContain('L’importo dell’articolo "Suite"');
     },
   );
 

@@ -5,6 +5,7 @@ import {
   preparePayload,
 } from '../../../drivers/epson-fpmate/payload.js';
 import { envelope } from '../../../drivers/epson-fpmate/xml-build.js';
+import { english } from '../../../src/messages/render.js';
 import { thrownBy } from '../../helpers/rejection.js';
 
 /**
@@ -118,7 +119,7 @@ describe('platform payloads: what is refused with COMMAND_INVALID before anythin
   ])('refuses %s', (_name, base64, reason) => {
     const error = thrownBy(() => preparePayload(base64));
     expect(error.code).toBe('COMMAND_INVALID');
-    expect(error.notes).toContain(`(${reason}); nothing was printed`);
+    expect(english(error.notes)).toContain(`(${reason}); nothing was printed`);
   });
 
   it('refuses a payload over the size limit first, without decoding it', () => {
@@ -126,7 +127,7 @@ describe('platform payloads: what is refused with COMMAND_INVALID before anythin
     const error = thrownBy(() => preparePayload(huge));
     expect(error.code).toBe('COMMAND_INVALID');
     expect(error.message).toContain(`over the ${MAX_PAYLOAD_BASE64_CHARS} limit`);
-    expect(error.notes).toContain('it is larger than any receipt');
+    expect(english(error.notes)).toContain('it is larger than any receipt');
   });
 
   it('checks 50 MB of Base64 without overflowing the stack (issue 13: it used to throw RangeError)', () => {

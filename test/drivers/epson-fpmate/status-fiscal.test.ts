@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DailyClosureSchema } from '../../../drivers/epson-fpmate/config.js';
 import { FiscalState } from '../../../drivers/epson-fpmate/fiscal-state.js';
 import { fiscalStatus } from '../../../drivers/epson-fpmate/fiscal-status.js';
+import { epsonClosure } from '../../../drivers/epson-fpmate/messages-results.js';
 import { ManualClock } from '../../../src/clock.js';
+import { isMessage, textMessage } from '../../../src/messages/message.js';
 import { english } from '../../../src/messages/render.js';
 import { createMetrics } from '../../../src/status/metrics.js';
 import { memoryStore, recordingExecuteContext } from '../../helpers/driver-context.js';
@@ -26,7 +28,12 @@ function status(
 ) {
   const state = new FiscalState(memoryStore());
   prepare(state);
-  return fiscalStatus({ rt, state, closure, timeZone: 'Europe/Rome', now: NOW });
+  const s = fiscalStatus({ rt, state, closure, timeZone: 'Europe/Rome', now: NOW });
+  // Facts in words compared as their English.
+  const facts = Object.fromEntries(
+    Object.entries(s.facts).map(([key, value]) => [key, isMessage(value) ? english(value) : value]),
+  );
+  return { ...s, facts };
 }
 
 describe('fiscal facts and warnings', () => {
@@ -98,21 +105,26 @@ describe('fiscal facts and warnings', () => {
         date: '2026-11-21',
         status: 'failed',
         attempts: 2,
-        detail: 'the printer does not answer',
+        detail: epsonClosure.printerSilent(),
       });
       state.setLastAction({
         action: 'void',
         at: NOW - HOUR,
         ok: false,
-        notes: 'The void’s outcome is unknown.',
+        notes: textMessage('The void’s outcome is unknown.'),
       });
     });
     expect(failed.warnings.map(english)).toEqual([
-      'The daily closure (Z report) of 2026-11-21 failed: the printer does not answer. The agent tries again; if it keeps failing, run the Z report on the printer.',
+      'The daily closure (Z report) of 21 Nov 2026 failed: the printer does not answer. The agent tries again; if it keeps failing, run the Z report on the printer.',
       'The void’s outcome is unknown.',
     ]);
     const missed = status({ dailyOpen: false }, (state) =>
-      state.setScheduled({ date: '2026-11-21', status: 'missed', attempts: 0, detail: 'x' }),
+      state.setScheduled({
+        date: '2026-11-21',
+        status: 'missed',
+        attempts: 0,
+        detail: epsonClosure.notAttempted(),
+      }),
     );
     expect(missed.warnings.map(english)).toEqual([]);
   });

@@ -51,7 +51,7 @@ describe('the status board', () => {
       lastReceipt: '0003-0012',
       paper: 'low',
       cover: 'closed',
-      electronicJournal: 'near-full',
+      electronicJournal: 'nearly full',
       fiscalDayOpen: true,
       filesToSend: 2,
       oldFilesToSend: 1,
@@ -67,7 +67,7 @@ describe('the status board', () => {
       '3 daily files rejected by the tax agency: call the technician.',
       '1 old daily file not yet sent to the tax agency: check the printer’s network.',
       'The printer is in training mode: its receipts are not fiscal.',
-      'The RT device certificate expires on 2026-12-01: call the technician.',
+      'The RT device certificate expires on 1 Dec 2026: call the technician.',
     ]);
   });
 

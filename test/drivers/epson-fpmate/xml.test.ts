@@ -12,6 +12,7 @@ import {
   printerText,
 } from '../../../drivers/epson-fpmate/xml-build.js';
 import { parseFpmateResponse } from '../../../drivers/epson-fpmate/xml-response.js';
+import { english } from '../../../src/messages/render.js';
 import { thrownBy } from '../../helpers/rejection.js';
 
 describe('building fpmate XML', () => {
@@ -135,6 +136,6 @@ describe('refund references (the one mapping from platform fields)', () => {
   ])('refuses an incomplete reference with COMMAND_INVALID', (rebated, serial, hint) => {
     const error = thrownBy(() => refundReference(rebated, serial, undefined, 'Europe/Rome'));
     expect(error.code).toBe('COMMAND_INVALID');
-    expect(error.notes).toContain(hint);
+    expect(english(error.notes)).toContain(hint);
   });
 });

@@ -10,6 +10,7 @@ import { parseConfig } from '../../../src/config.js';
 import type { DriverFactory, DriverRegistry } from '../../../src/drivers-api/types.js';
 import { isAgentError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log.js';
+import { english } from '../../../src/messages/render.js';
 import { tempDir } from '../../helpers/daemon.js';
 import { testDriverContext } from '../../helpers/driver-context.js';
 import { freePort, keyJob, live, run } from './rig.js';
@@ -91,7 +92,7 @@ describe('fias-lock in the agent’s tools', () => {
     sim.start();
     const linked = await devicesDirectly(config(port), registry, 5000, []);
     expect(linked[0]).toMatchObject({ status: 'ok', summary: 'ready (lock server linked)' });
-    expect(linked[0]?.details?.join('\n')).toMatch(/link: alive/);
+    expect(linked[0]?.details?.join('\n')).toMatch(/Link: alive/);
   });
 
   it('check-config: what the options mean, one line each', () => {
@@ -100,7 +101,7 @@ describe('fias-lock in the agent’s tools', () => {
       port: 5010,
       lockServer: '192.0.2.20',
     });
-    expect(fiasLockFactory.describe?.(options)).toEqual([
+    expect(fiasLockFactory.describe?.(options).map(english)).toEqual([
       'listens on 192.0.2.5:5010 for the lock server 192.0.2.20 (it must connect there)',
       'encoder (KC): the command’s KeyCutterId, workstation (WS): FRONTDESK',
       'first key of a command: new (KTN, earlier keys stop working); departure time as HH:MM',

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IppPrinterOptions } from '../../../drivers/ipp-printer/config.js';
 import { discoverIppPrinters } from '../../../drivers/ipp-printer/discovery.js';
 import type { IppPrinterDriver } from '../../../drivers/ipp-printer/driver.js';
-import type { DriverText } from '../../../src/drivers-api/types.js';
 import { silentLogger } from '../../../src/log.js';
-import { readMessage } from '../../../src/messages/message.js';
+import type { Message } from '../../../src/messages/message.js';
 import { english } from '../../../src/messages/render.js';
 import { createHttpClient } from '../../../src/transport/http.js';
 import { recordingExecuteContext } from '../../helpers/driver-context.js';
@@ -14,7 +13,7 @@ import { CUPSD, type Cupsd, LPADMIN, startCupsd } from './cupsd.js';
 import { printJob, realPrinterDriver, rejection } from './helpers.js';
 import { DBUS_DAEMON, IPPEVEPRINTER, type Ippeve, startIppeveprinter } from './ippeveprinter.js';
 
-const words = (text: DriverText) => english(readMessage(text));
+const words = (text: Message) => english(text);
 
 /**
  * The CUPS path end to end: a real cupsd (foreground, its own configuration, 127.0.0.1 on a free

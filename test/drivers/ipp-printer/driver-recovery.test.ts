@@ -2,14 +2,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { IppPrinterDriver } from '../../../drivers/ipp-printer/driver.js';
 import { type IppSimulator, startIppSimulator } from '../../../drivers/ipp-printer/simulator/index.js';
 import { ManualClock } from '../../../src/clock.js';
-import type { DriverText, ExecuteContext } from '../../../src/drivers-api/types.js';
-import { readMessage } from '../../../src/messages/message.js';
+import type { ExecuteContext } from '../../../src/drivers-api/types.js';
+import type { Message } from '../../../src/messages/message.js';
 import { english } from '../../../src/messages/render.js';
 import { memoryStore, recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
 import { eventually } from '../../helpers/eventually.js';
 import { options, PRINTER, printJob, type Rig, rejection, rig } from './helpers.js';
 
-const words = (text: DriverText) => english(readMessage(text));
+const words = (text: Message) => english(text);
 
 let r: Rig | undefined;
 afterEach(async () => {

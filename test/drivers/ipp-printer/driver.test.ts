@@ -1,13 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ippMessages } from '../../../drivers/ipp-printer/messages.js';
-import type { DriverText } from '../../../src/drivers-api/types.js';
-import { type Message, readMessage } from '../../../src/messages/message.js';
+import type { Message } from '../../../src/messages/message.js';
 import { english } from '../../../src/messages/render.js';
 import { recordingExecuteContext } from '../../helpers/driver-context.js';
 import { eventually } from '../../helpers/eventually.js';
 import { PRINTER, pdfBase64, printJob, type Rig, rejection, rig } from './helpers.js';
 
-const words = (text: DriverText) => english(readMessage(text));
+const words = (text: Message) => english(text);
 
 let r: Rig | undefined;
 afterEach(async () => {
@@ -24,7 +23,7 @@ describe('ipp-printer driver against the IPP printer simulator', () => {
     const status = r.driver.status();
     expect(status.connected).toBe(true);
     expect(words(status.summary)).toBe('ready (idle, 0 jobs queued)');
-    expect(words(status.facts[`printer ${PRINTER}`] as Message)).toBe('idle, 0 jobs queued');
+    expect(words(status.facts[`printerState:${PRINTER}`] as Message)).toBe('idle, 0 jobs queued');
     expect(status.warnings.map(words)).toEqual([]);
   });
 

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IppPrinterOptions } from '../../../drivers/ipp-printer/config.js';
 import type { IppPrinterDriver } from '../../../drivers/ipp-printer/driver.js';
-import type { DriverText } from '../../../src/drivers-api/types.js';
-import { readMessage } from '../../../src/messages/message.js';
+import type { Message } from '../../../src/messages/message.js';
 import { english } from '../../../src/messages/render.js';
 import { recordingExecuteContext } from '../../helpers/driver-context.js';
 import { eventually } from '../../helpers/eventually.js';
@@ -11,7 +10,7 @@ import { PRINTER, pdfBase64, printJob, realPrinterDriver, rejection } from './he
 import { DBUS_DAEMON, IPPEVEPRINTER, type Ippeve, startIppeveprinter } from './ippeveprinter.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
-const words = (text: DriverText) => english(readMessage(text));
+const words = (text: Message) => english(text);
 
 /**
  * The driver against a real IPP implementation: CUPS's ippeveprinter, with its spool directory

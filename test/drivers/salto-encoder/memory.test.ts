@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { saltoEncoderFactory } from '../../../drivers/salto-encoder/index.js';
-import { saltoMessages } from '../../../drivers/salto-encoder/messages.js';
+import { saltoMessages, saltoTransportWords } from '../../../drivers/salto-encoder/messages.js';
 import { EncoderSimulator } from '../../../drivers/salto-encoder/simulator/index.js';
 import { keysForRoomsWords } from '../../../src/drivers-api/messages.js';
-import type { DriverText } from '../../../src/drivers-api/types.js';
 import { AgentError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log.js';
-import { readMessage } from '../../../src/messages/message.js';
+import type { Message } from '../../../src/messages/message.js';
 import { english, messageRenderer } from '../../../src/messages/render.js';
 import { createTransportFactory } from '../../../src/transport/factory.js';
 import { MemoryHub } from '../../../src/transport/testing/memory.js';
@@ -15,7 +14,7 @@ import { eventually } from '../../helpers/eventually.js';
 import { encoderContract } from './contract.js';
 import { keyJob, makeDriver, type Rig, run } from './rig.js';
 
-const words = (text: DriverText) => english(readMessage(text));
+const words = (text: Message) => english(text);
 
 function memoryRig(
   simOptions: ConstructorParameters<typeof EncoderSimulator>[0] = {},
@@ -44,7 +43,7 @@ describe('salto-encoder over memory: link life', () => {
     expect(driver.status()).toMatchObject({
       connected: true,
       summary: saltoMessages.ready(),
-      facts: { transport: 'memory' },
+      facts: { transport: saltoTransportWords.memory() },
     });
     await driver.close();
     await driver.close();

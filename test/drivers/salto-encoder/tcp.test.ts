@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { saltoMessages } from '../../../drivers/salto-encoder/messages.js';
+import { saltoMessages, saltoTransportWords } from '../../../drivers/salto-encoder/messages.js';
 import {
   EncoderSimulator,
   type EncoderTcpServer,
@@ -46,7 +46,7 @@ describe('salto-encoder over TCP: connections', () => {
     expect(driver.status()).toMatchObject({
       connected: true,
       summary: saltoMessages.ready(),
-      facts: { transport: 'tcp' },
+      facts: { transport: saltoTransportWords.tcp() },
     });
     await driver.close();
     await rig.dispose();
