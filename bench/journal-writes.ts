@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Journal, openJournal } from '../src/commands/journal.js';
-import type { MachineState } from '../src/commands/phases.js';
+import { type Journal, openJournal } from '../src/commands/journal/index.js';
+import type { MachineState } from '../src/commands/rules/index.js';
 import { normalizeFiscalMachineCommand } from '../src/connector/model.js';
 import { textMessage } from '../src/messages/message.js';
 
