@@ -161,6 +161,8 @@ export class StatusBoard {
    * may as well be the cover, so it does not count.
    */
   private paperEnd = false;
+  /** A document sent to a printer that went away, waiting for its counters (settle.ts). */
+  private settleWarning: Message | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -214,10 +216,28 @@ export class StatusBoard {
     this.rt = { ...this.rt, dailyOpen: true };
   }
 
+  /** A document waits for the printer to come back and settle it (`undefined`: no longer). */
+  awaiting(warning: Message | undefined): void {
+    this.settleWarning = warning;
+  }
+
+  /** Whether a document waits for the printer to come back (staff actions wait for it too). */
+  isSettling(): boolean {
+    return this.settleWarning !== undefined;
+  }
+
+  /** The roll ran out after a receipt was recorded (EPTR_REC_EMPTY, counters past it). */
+  paperRanOut(): void {
+    this.paperEnd = true;
+    this.jobWarning = w.paperRanOut();
+  }
+
   /** Keeps what a failed job teaches about the printer (a closure overdue, paper out …). */
   noteJobError(error: AgentError): void {
-    if (error.details.printerStatusCode === '17') {
+    if (error.details.closureDue === true) {
       this.jobWarning = w.refusesReceipts();
+    } else if (error.details.printerStatusCode === '17') {
+      this.jobWarning = w.notPossibleNow();
     } else if (error.code === 'PAPER_OUT' || error.code === 'COVER_OPEN') {
       this.jobWarning = w.lastFailedPaper();
       // EPTR_REC_EMPTY is the printer's own "receipt paper end"; status 3 alone may be the cover.
@@ -232,7 +252,7 @@ export class StatusBoard {
   }
 
   snapshot(): DeviceStatus {
-    const warnings: Message[] = [];
+    const warnings: Message[] = this.settleWarning ? [this.settleWarning] : [];
     const p = this.printer;
     if (p?.printer === 'paper-low') warnings.push(w.paperLow());
     if (p?.printer === 'offline') warnings.push(w.offLine());
