@@ -10,7 +10,6 @@ import type {
   Reconciliation,
 } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
-import type { Message } from '../../src/messages/message.js';
 import { Mutex } from '../../src/mutex.js';
 import { runPeriodically } from '../../src/periodic.js';
 import type { HttpClient, HttpTlsOptions } from '../../src/transport/http.js';
@@ -24,12 +23,11 @@ import { fiscalStatus } from './fiscal-status.js';
 import { printPlanned, type WorkDeps } from './fiscal-work.js';
 import { fpmateEndpoint } from './http.js';
 import { PrinterLink } from './link.js';
+import { epsonPrinterWords } from './messages-printer.js';
 import { epsonRefusals } from './messages-refusals.js';
-import { epsonResults } from './messages-results.js';
 import { fiscalData, PrinterMemory, planJob } from './plan.js';
-import { decide, readCheckpoint } from './recovery.js';
+import { reconcileJob } from './reconcile.js';
 import { closeDay, printXReport, type ReportDeps, settleClosure } from './reports.js';
-import { recoveredResult } from './results.js';
 import { parseRtState, StatusBoard } from './status.js';
 import { settlePendingAction, type VoidDeps, voidReceipt } from './void-receipt.js';
 
@@ -182,61 +180,26 @@ export class EpsonFpmateDriver implements Driver {
     });
   }
 
-  async reconcile(job: Job, signal: AbortSignal): Promise<Reconciliation> {
-    const read = readCheckpoint(job.checkpoint);
-    if (read.kind === 'absent') return { outcome: 'not-done' };
-    if (read.kind === 'unreadable') {
-      // It exists, so something may have been sent; what, this driver cannot read.
-      this.ctx.log.warn('unreadable checkpoint: the outcome is unknown', { problem: read.problem });
-      return { outcome: 'unknown', reason: epsonResults.stoppedUnreadable() };
-    }
-    const checkpoint = read.checkpoint;
-    if (checkpoint.phase === 'done') return { outcome: 'done', result: checkpoint.result };
-    const what =
-      checkpoint.label === 'refund' || checkpoint.label === 'void'
-        ? checkpoint.label
-        : checkpoint.kind === 'receipt'
-          ? 'receipt'
-          : 'document';
-    const staff = (reason: Message) => epsonResults.stopped({ what, reason });
-    if (checkpoint.kind !== 'receipt')
-      return { outcome: 'unknown', reason: staff(epsonResults.cannotTell()) };
-    let link: PrinterLink;
-    try {
-      link = this.linkFor(printerAddress(this.options, fiscalData(job).apiUrl));
-    } catch {
-      return { outcome: 'unknown', reason: staff(epsonResults.noAddress()) };
-    }
-    return this.mutex.run(async () => {
-      const read = await link.settleCounters(this.ctx.clock, signal);
-      if (read.kind === 'unreachable') {
-        // Away is not "cannot tell": the engine asks again later, and only gives up after its retries.
-        this.board.unreachable(read.reason);
-        throw new AgentError('DEVICE_UNAVAILABLE', `Printer not reachable (${read.reason})`, {
-          retryable: true,
-        });
-      }
-      const last = read.kind === 'read' ? read.document : undefined;
-      this.memory.observe(last);
-      if (last) {
-        this.board.noteSerial(last.serial);
-        this.board.touched();
-      }
-      const decision = decide(checkpoint.baseline, last, checkpoint.expectedCents);
-      if (decision.outcome === 'unknown') return { outcome: 'unknown', reason: staff(decision.reason) };
-      if (decision.outcome === 'not-printed') {
-        await link.reset();
-        return { outcome: 'not-done' };
-      }
-      const kind = checkpoint.label === 'refund' ? 'refund' : checkpoint.label === 'void' ? 'void' : 'sale';
-      const result = recoveredResult(
-        decision.document,
-        { kind, reference: checkpoint.reference },
-        this.memory.serial(),
-        this.options.currency,
-      );
-      return { outcome: 'done', result };
-    });
+  reconcile(job: Job, signal: AbortSignal): Promise<Reconciliation> {
+    return reconcileJob(
+      {
+        options: this.options,
+        memory: this.memory,
+        board: this.board,
+        clock: this.ctx.clock,
+        log: this.ctx.log,
+        link: (j) => {
+          try {
+            return this.linkFor(printerAddress(this.options, fiscalData(j).apiUrl));
+          } catch {
+            return undefined;
+          }
+        },
+        exclusive: (work) => this.mutex.run(work),
+      },
+      job,
+      signal,
+    );
   }
 
   status(): DeviceStatus {
@@ -308,8 +271,16 @@ export class EpsonFpmateDriver implements Driver {
   }
 
   private actionHost(): ActionHost {
-    const guarded = <T>(work: (link: PrinterLink) => Promise<T>) =>
-      this.mutex.run(async () => {
+    const guarded = <T>(work: (link: PrinterLink) => Promise<T>) => {
+      // A document waits for the printer to come back (settle.ts): say so now, not in 15 minutes.
+      if (this.board.isSettling()) {
+        return Promise.reject(
+          new AgentError('DEVICE_BUSY', 'A document waits for the printer to answer', {
+            notes: epsonPrinterWords.busySettling(),
+          }),
+        );
+      }
+      return this.mutex.run(async () => {
         const link = this.currentLink();
         try {
           return await work(link);
@@ -319,6 +290,7 @@ export class EpsonFpmateDriver implements Driver {
           throw error;
         }
       });
+    };
     return {
       serial: () => this.memory.serial(),
       xReport: () => guarded((link) => printXReport(this.reportDeps(link))),

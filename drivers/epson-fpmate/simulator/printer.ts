@@ -274,7 +274,8 @@ export class SimPrinter {
     if (command === SERIAL_COMMAND.command) return ok(formatSerialAnswer(this.o.serial, data.slice(0, 2)));
     if (command === '9205' && !this.faults.noReferenceCheck) return ok(this.referenceCheck(data));
     if (command !== '1387') throw new SimRefusal('PRINTER ERROR', '16');
-    if (this.faults.lastDocUnreadable) throw new SimRefusal('FP_NO_ANSWER');
+    // A record in a layout the driver does not know (another firmware's): answered, not readable.
+    if (this.faults.lastDocUnreadable) return ok(`${data.slice(0, 2)}????`);
     return ok(
       this.reports.lastDocumentRecord(
         this.lastEmitted,
