@@ -17,7 +17,7 @@ import { httpTlsOptions } from '../../src/transport/tls-config.js';
 import { type ActionHost, epsonActions } from './actions.js';
 import { printerAddress } from './address.js';
 import { ClosureScheduler } from './closure-scheduler.js';
-import { type EpsonFpmateOptions, FROM_PLATFORM } from './config.js';
+import { departmentTable, type EpsonFpmateOptions, FROM_PLATFORM } from './config.js';
 import { FiscalState } from './fiscal-state.js';
 import { fiscalStatus } from './fiscal-status.js';
 import { printPlanned, type WorkDeps } from './fiscal-work.js';
@@ -26,6 +26,7 @@ import { PrinterLink } from './link.js';
 import { epsonPrinterWords } from './messages-printer.js';
 import { epsonRefusals } from './messages-refusals.js';
 import { fiscalData, PrinterMemory, planJob } from './plan.js';
+import { compareProgramming, mismatchWarning, type Programming, readProgramming } from './programming.js';
 import { reconcileJob } from './reconcile.js';
 import { closeDay, printXReport, type ReportDeps, settleClosure } from './reports.js';
 import { parseRtState, StatusBoard } from './status.js';
@@ -67,6 +68,8 @@ export class EpsonFpmateDriver implements Driver {
   /** The background work (status polls, the closure schedule); started by the first open(). */
   private background: AbortController | undefined;
   private opened = false;
+  /** The printer's department programming, read at the first answer (programming.ts). */
+  private programming: Programming | undefined;
 
   constructor(
     private readonly options: EpsonFpmateOptions,
@@ -231,7 +234,7 @@ export class EpsonFpmateDriver implements Driver {
   /** The fiscal work needs everything the reports need, and the reports themselves. */
   private workDeps(link: PrinterLink): WorkDeps {
     const reports = this.reportDeps(link);
-    return { ...reports, reports };
+    return { ...reports, reports, programming: this.programming };
   }
 
   private reportDeps(link: PrinterLink): ReportDeps {
@@ -355,7 +358,27 @@ export class EpsonFpmateDriver implements Driver {
       this.state.filesWaiting((rt.filesToSend ?? 0) + (rt.oldFilesToSend ?? 0), now);
     }
     if (!this.memory.serial()) await this.learnSerial(link, response.addInfo.rtType, signal);
+    if (this.programming === undefined || this.programming.kind === 'unreachable') {
+      await this.readProgramming(link, signal);
+    }
     return true;
+  }
+
+  /** Reads the printer's department programming and puts what differs on the page (programming.ts). */
+  private async readProgramming(link: PrinterLink, signal?: AbortSignal): Promise<void> {
+    const table = departmentTable(this.options);
+    const departments = Object.entries(table)
+      .filter(([key]) => key !== '0')
+      .map(([, department]) => department);
+    this.programming = await readProgramming(link, departments, signal);
+    const mismatches =
+      this.programming.kind === 'read' ? compareProgramming(table, this.programming.departments) : [];
+    if (mismatches.length > 0) {
+      this.ctx.log.warn('the printer’s department programming differs from the driver’s departments', {
+        departments: mismatches.map((m) => m.department),
+      });
+    }
+    this.board.programmingRead(this.programming, mismatches.map(mismatchWarning));
   }
 
   private scheduleRefresh(): void {

@@ -5,6 +5,7 @@ import { documentWords } from './answers.js';
 import type { FiscalState } from './fiscal-state.js';
 import { epsonAnswers, fiscalNotes } from './messages.js';
 import type { Plan } from './plan.js';
+import { checkLines, type Programming } from './programming.js';
 import { docLabel } from './protocol.js';
 import { isNoReference } from './reference.js';
 import { checkReference } from './reference-check.js';
@@ -17,6 +18,8 @@ const HOUR = 3_600_000;
 export interface WorkDeps extends SendDeps {
   state: FiscalState;
   reports: ReportDeps;
+  /** The printer's department programming as last read (programming.ts), if it was. */
+  programming?: Programming | undefined;
 }
 
 /** Why a refusal with status 17 is the daily closure due: the printer says so, or the hours. */
@@ -73,6 +76,8 @@ function closureDueError(error: AgentError, due: ClosureDue, plan: Plan): AgentE
  * 17 is reported as what it is ("not possible now").
  */
 export async function printPlanned(d: WorkDeps, plan: Plan, ectx: ExecuteContext): Promise<JobResult> {
+  // A line at a rate the printer's department does not carry ends here, before anything prints.
+  if (plan.lines) checkLines(plan.lines, d.programming);
   const ref = plan.reference;
   if (ref && d.options.checkReferences && !isNoReference(ref) && ref.serial === d.memory.serial()) {
     if ((await checkReference(d.link, ref, ectx.signal)) === 'refused') {

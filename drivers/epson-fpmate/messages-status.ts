@@ -115,6 +115,7 @@ export const epsonPrinterLabels = defineMessages('label.epson-fpmate', {
     it: 'Giorni alla scadenza del certificato dell’Agenzia delle Entrate',
   },
   trainingMode: { en: 'Training mode', it: 'Modalità formazione' },
+  departmentProgramming: { en: 'Department programming', it: 'Programmazione dei reparti' },
 });
 
 /** Labels of the fiscal day, the closure and the RT state (`fiscal-status.ts`). */

@@ -5,12 +5,14 @@ import type { DeviceStatus, FactsOf } from '../../src/drivers-api/types.js';
 import type { AgentError } from '../../src/errors.js';
 import type { Message, MessageArg } from '../../src/messages/message.js';
 import { reasonWords } from './http.js';
+import { epsonPrinterWords as pw } from './messages-printer.js';
 import {
   type epsonFiscalLabels,
   type epsonPrinterLabels,
   epsonFactWords as f,
   epsonStatusWords as w,
 } from './messages-status.js';
+import type { Programming } from './programming.js';
 import {
   type DecodedPrinterStatus,
   type DocumentState,
@@ -163,6 +165,8 @@ export class StatusBoard {
   private paperEnd = false;
   /** A document sent to a printer that went away, waiting for its counters (settle.ts). */
   private settleWarning: Message | undefined;
+  /** The department programming as read (programming.ts): the fact, and a warning per mismatch. */
+  private programming: { fact: Message; warnings: Message[] } | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -219,6 +223,18 @@ export class StatusBoard {
   /** A document waits for the printer to come back and settle it (`undefined`: no longer). */
   awaiting(warning: Message | undefined): void {
     this.settleWarning = warning;
+  }
+
+  /** What the read of the printer's department programming found (`warnings`: its mismatches). */
+  programmingRead(read: Programming, warnings: Message[]): void {
+    if (read.kind === 'unreachable') return;
+    const fact =
+      read.kind === 'unreadable'
+        ? pw.programmingUnreadable()
+        : warnings.length > 0
+          ? pw.programmingDiffers({ count: warnings.length })
+          : pw.programmingMatches({ count: read.departments.size });
+    this.programming = { fact, warnings };
   }
 
   /** Whether a document waits for the printer to come back (staff actions wait for it too). */
@@ -280,6 +296,7 @@ export class StatusBoard {
     const daysLeft = (d: Date | undefined) =>
       d ? Math.floor((d.getTime() - this.clock.now()) / DAY_MS) : null;
     if (this.jobWarning) warnings.push(this.jobWarning);
+    if (this.programming) warnings.push(...this.programming.warnings);
     const facts: PrinterFacts = {
       address: this.address() ?? null,
       reachable: this.connected,
@@ -307,6 +324,7 @@ export class StatusBoard {
       certificateExpiryDeviceDays: daysLeft(expiries.Device),
       certificateExpiryTaxAgencyDays: daysLeft(expiries.TaxAgency),
       trainingMode: rt.trainingMode ?? null,
+      departmentProgramming: this.programming?.fact ?? null,
     };
     if (this.fiscal) {
       const extra = this.fiscal(rt);

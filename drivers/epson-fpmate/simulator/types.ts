@@ -26,6 +26,8 @@ export interface PrintedDocument {
   lottery?: string;
   /** X and Z reports: the day's totals they show. */
   totals?: DayTotals;
+  /** A copy printed from the journal (`directIO 3098`): the receipt it copies. */
+  copyOf?: { z: number; doc: number };
 }
 
 /** The switches of the simulated printer (see `setFault`). */
@@ -56,6 +58,8 @@ export interface Faults {
   rtNotInService?: { subStatus: string };
   /** An older firmware: directIO 9205 (the reference check) is unknown, PRINTER ERROR 16. */
   noReferenceCheck?: boolean;
+  /** An older firmware: directIO 4202/4205 (the programming reads) are unknown, PRINTER ERROR 16. */
+  noProgrammingRead?: boolean;
   /** Fiscal documents are refused with PRINTER ERROR `status` (e.g. a 17 for another reason). */
   refuseDocuments?: { status: string };
 }
