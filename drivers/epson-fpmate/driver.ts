@@ -29,6 +29,7 @@ import { fiscalData, PrinterMemory, planJob } from './plan.js';
 import { compareProgramming, mismatchWarning, type Programming, readProgramming } from './programming.js';
 import { reconcileJob } from './reconcile.js';
 import { closeDay, printXReport, type ReportDeps, settleClosure } from './reports.js';
+import { reprintReceipt } from './reprint.js';
 import { parseRtState, StatusBoard } from './status.js';
 import { settlePendingAction, type VoidDeps, voidReceipt } from './void-receipt.js';
 
@@ -296,6 +297,14 @@ export class EpsonFpmateDriver implements Driver {
     };
     return {
       serial: () => this.memory.serial(),
+      reprint: (params, signal) =>
+        guarded((link) =>
+          reprintReceipt(
+            { link, state: this.state, operator: this.options.operator, serial: () => this.memory.serial() },
+            params,
+            signal,
+          ),
+        ),
       xReport: () => guarded((link) => printXReport(this.reportDeps(link))),
       zReport: (signal) => guarded((link) => closeDay(this.reportDeps(link), 'staff', signal)),
       voidReceipt: async (params, signal) => {

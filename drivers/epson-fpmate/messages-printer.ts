@@ -89,8 +89,4 @@ export const epsonPrinterWords = defineMessages('epson.printer', {
     en: 'The printer did not confirm the copy: look at the printer; if no copy came out, try again (a copy is not a fiscal document).',
     it: 'La stampante non ha confermato la copia: guardare la stampante; se non è uscita alcuna copia, riprovare (una copia non è un documento fiscale).',
   },
-  reprintLoginRefused: {
-    en: 'The printer refused the journal password (directIO 4038); nothing was printed. Ask IT to check the driver’s journalPassword.',
-    it: 'La stampante ha rifiutato la password del giornale (directIO 4038); non è stato stampato nulla. Chiedere all’assistenza informatica di verificare il journalPassword del driver.',
-  },
 });
