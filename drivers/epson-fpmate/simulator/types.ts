@@ -38,6 +38,12 @@ export interface Faults {
   busy?: boolean;
   /** Documents are printed, then answered LAN_TIME_OUT (fpmate lost the fiscal unit mid-document). */
   timeOutAfterPrint?: boolean;
+  /**
+   * Documents are recorded, then answered EPTR_REC_EMPTY: the roll ended after the fiscal commit
+   * (fiskaltrust `Models/ErrorInfoFactory.cs` L19 names the code; ErpNet.FP #126 shows a fiscal
+   * printer registering a receipt yet answering an error).
+   */
+  paperEndsAfterPrint?: boolean;
   slow?: { ms: number };
   /** Every answer is `bytes` of junk, streamed (documents are printed first). */
   oversizedAnswer?: { bytes: number };
