@@ -150,6 +150,14 @@ export const EpsonFpmateOptionsSchema = z
     /** After a lost answer, resend once when the printer proves it did not print. */
     resendWhenNotPrinted: z.boolean().default(true),
     /**
+     * A document sent to a printer that then went away (no answer, counters unreadable): how long
+     * the driver waits for it to answer again and settle the document from its counters before
+     * the outcome is unknown. 15 minutes covers a printer switched off and on, a power cut or a
+     * switch restarting (a few minutes) with room to spare, and no longer keeps the desk without
+     * an answer while nothing else can print on this printer anyway. 0: no wait.
+     */
+    settleUnansweredForMinutes: z.number().min(0).max(240).default(15),
+    /**
      * While the printer answers LAN_TIME_OUT: how many times its counters are read again (after
      * `busyRetryDelayMs`) to learn what became of a document, and how many times a document they
      * prove unprinted is sent again.

@@ -126,7 +126,6 @@ export const epsonClosure = defineMessages('epson.closure', {
   nothingToClose: { en: 'no document since the last closure', it: 'nessun documento dall’ultima chiusura' },
   verified: { en: 'verified', it: 'verificata' },
   printerConfirmed: { en: 'the printer confirmed it', it: 'confermata dalla stampante' },
-  printerAnswered: { en: 'the printer answered {code}', it: 'la stampante ha risposto {code}' },
   noAnswer: { en: 'no answer', it: 'nessuna risposta' },
   agentNotRunning: { en: 'the agent was not running', it: 'l’agente non era in funzione' },
   notAttempted: { en: 'not attempted', it: 'non tentata' },

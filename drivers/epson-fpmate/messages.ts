@@ -6,6 +6,7 @@ import { serialWords } from './messages-results.js';
 import './messages-describe.js';
 import './messages-status.js';
 import './messages-refusals.js';
+import './messages-printer.js';
 
 /**
  * What a receptionist reads (the platform's Notes, the status page) about the fiscal work of
@@ -352,8 +353,20 @@ export const epsonAnswers = defineMessages('epson.answer', {
     it: 'La stampante ha rifiutato un valore del documento; {notPrinted}. Segnalarlo all’assistenza informatica.',
   },
   cannotPrintNow: {
-    en: 'The printer cannot print receipts right now — if the fiscal day has been open for more than 24 hours, run the daily closure (Z report) first; {notPrinted}.',
-    it: 'La stampante ora non può stampare scontrini: se la giornata fiscale è aperta da più di 24 ore, eseguire prima la chiusura giornaliera (rapporto Z); {notPrinted}.',
+    en: 'The printer says the operation is not possible now (status 17); {notPrinted}. Look at the printer’s display (a document or report may be in progress, or another till may be using it), then try again.',
+    it: 'La stampante dice che l’operazione ora non è possibile (stato 17); {notPrinted}. Guardare il display della stampante (potrebbe essere in corso un documento o un rapporto, o un’altra cassa potrebbe usarla), poi riprovare.',
+  },
+  closureDue: {
+    en: 'The printer refuses receipts until the daily closure (Z report) is run: {why}; {notPrinted}. Run the Z report (Print Z report, or on the printer), then issue the receipt again.',
+    it: 'La stampante rifiuta gli scontrini finché non si esegue la chiusura giornaliera (rapporto Z): {why}; {notPrinted}. Eseguire il rapporto Z (Stampa rapporto Z, o sulla stampante), poi emettere di nuovo lo scontrino.',
+  },
+  closureDueWaiting: {
+    en: 'it says it is waiting for the closure',
+    it: 'dice di essere in attesa della chiusura',
+  },
+  closureDueHours: {
+    en: 'the fiscal day has been open for {hours, plural, one {# hour} other {# hours}}',
+    it: 'la giornata fiscale è aperta da {hours, plural, one {# ora} other {# ore}}',
   },
   amountTooHigh: {
     en: 'An amount is above the printer’s limit; {notPrinted}. Check the bill.',
@@ -375,13 +388,13 @@ export const epsonAnswers = defineMessages('epson.answer', {
     en: 'The original receipt has already been refunded; {notPrinted}.',
     it: 'Lo scontrino originale è già stato reso; {notPrinted}.',
   },
-  noSaleToVoid: {
-    en: 'The printer does not find a sale receipt with that number, Z number, date and serial to void; {notPrinted}. Check the original receipt.',
-    it: 'La stampante non trova uno scontrino di vendita con quel numero, numero di Z, data e matricola da annullare; {notPrinted}. Controllare lo scontrino originale.',
+  referenceIsVoid: {
+    en: 'The receipt it names is a void document, not a sale: only a sale receipt can be voided or refunded; {notPrinted}. Check the number of the original sale receipt.',
+    it: 'Lo scontrino indicato è un documento di annullo, non una vendita: si può annullare o rendere solo uno scontrino di vendita; {notPrinted}. Controllare il numero dello scontrino di vendita originale.',
   },
-  noSaleToRefund: {
-    en: 'The printer does not find a sale receipt with that number, Z number, date and serial to refund; {notPrinted}. Check the original receipt.',
-    it: 'La stampante non trova uno scontrino di vendita con quel numero, numero di Z, data e matricola da rendere; {notPrinted}. Controllare lo scontrino originale.',
+  referenceIsRefund: {
+    en: 'The receipt it names is a refund receipt, not a sale: only a sale receipt can be voided or refunded; {notPrinted}. Check the number of the original sale receipt.',
+    it: 'Lo scontrino indicato è uno scontrino di reso, non una vendita: si può annullare o rendere solo uno scontrino di vendita; {notPrinted}. Controllare il numero dello scontrino di vendita originale.',
   },
   unitSilent: {
     en: 'The printer’s fiscal unit stopped answering while taking the {document}; it may or may not have been printed. Check the printer’s last receipt before trying again.',

@@ -5,6 +5,7 @@ import type { EpsonFpmateOptions } from './config.js';
 import type { LastDocument } from './last-document.js';
 import { epsonRefusals } from './messages-refusals.js';
 import { type PayloadKind, preparePayload } from './payload.js';
+import type { PlannedLine } from './programming.js';
 import { buildReceipt, type ReceiptContext } from './receipt.js';
 import { receiptXml } from './receipt-xml.js';
 import type { Baseline } from './recovery.js';
@@ -25,6 +26,8 @@ export interface Plan {
   /** The receipt's total when the driver built it (payloads are sent as they are). */
   expectedCents?: number;
   reference?: DocumentReference;
+  /** The lines the driver built, for the check against the printer's programming (programming.ts). */
+  lines?: PlannedLine[];
 }
 
 export function fiscalData(job: Job): FiscalJobData {
@@ -60,6 +63,12 @@ export async function planJob(
   // A void prints the original's total, which the bill of the cancellation need not repeat.
   if (model.kind !== 'void') plan.expectedCents = model.totalCents;
   if (model.reference) plan.reference = model.reference;
+  plan.lines = model.lines.map((l) => ({
+    description: l.description,
+    department: l.department,
+    rate: l.rate,
+    nature: l.nature,
+  }));
   return plan;
 }
 

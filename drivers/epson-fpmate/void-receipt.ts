@@ -36,7 +36,7 @@ function invalid(message: string, notes: Message): AgentError {
 }
 
 /** "2026-11-21" or "21/11/2026" → "21112026"; undefined when it is neither. */
-function ddMMyyyyOf(text: string): string | undefined {
+export function ddMMyyyyOf(text: string): string | undefined {
   const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
   if (iso) return `${iso[3]}${iso[2]}${iso[1]}`;
   const it = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text.trim());
@@ -45,7 +45,7 @@ function ddMMyyyyOf(text: string): string | undefined {
 }
 
 /** "yyyy-MM-dd HH:mm" → "ddMMyyyy". */
-function fromStamp(stamp: string): string {
+export function fromStamp(stamp: string): string {
   return `${stamp.slice(8, 10)}${stamp.slice(5, 7)}${stamp.slice(0, 4)}`;
 }
 

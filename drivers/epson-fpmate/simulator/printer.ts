@@ -2,6 +2,7 @@ import type { Clock } from '../../../src/clock.js';
 import { formatSerialAnswer, rtTypeOf, SERIAL_COMMAND } from '../last-document.js';
 import { localDateTime } from '../protocol.js';
 import type { DocumentReference } from '../reference.js';
+import { copyRequest, departmentRecord, documentsToCopy, vatRecord } from './native-reads.js';
 import { add, classKey, type DayTotals, type DepartmentClass, total } from './programming.js';
 import { type CheckedReceipt, checkReceipt, type SimElement, SimRefusal } from './receipt.js';
 import { SimReports } from './reports.js';
@@ -273,8 +274,19 @@ export class SimPrinter {
       ]);
     if (command === SERIAL_COMMAND.command) return ok(formatSerialAnswer(this.o.serial, data.slice(0, 2)));
     if (command === '9205' && !this.faults.noReferenceCheck) return ok(this.referenceCheck(data));
+    if ((command === '4202' || command === '4205') && !this.faults.noProgrammingRead) {
+      const index = Number(data.slice(0, 2));
+      if (!/^\d\d$/.test(data.slice(0, 2))) throw new SimRefusal('PRINTER ERROR', '13');
+      return ok(
+        command === '4202'
+          ? departmentRecord(this.o.departments, index)
+          : vatRecord(this.o.departments, index),
+      );
+    }
+    if (command === '3098') return this.journalCopy(data, ok);
     if (command !== '1387') throw new SimRefusal('PRINTER ERROR', '16');
-    if (this.faults.lastDocUnreadable) throw new SimRefusal('FP_NO_ANSWER');
+    // A record in a layout the driver does not know (another firmware's): answered, not readable.
+    if (this.faults.lastDocUnreadable) return ok(`${data.slice(0, 2)}????`);
     return ok(
       this.reports.lastDocumentRecord(
         this.lastEmitted,
@@ -284,6 +296,27 @@ export class SimPrinter {
         this.now().local,
       ),
     );
+  }
+
+  /** `directIO 3098`: a non-fiscal copy of receipts from the journal (native-reads.ts). */
+  private journalCopy(data: string, ok: (responseData: string) => string): string {
+    this.canPrint(false);
+    const copies = documentsToCopy(this.printed, copyRequest(data));
+    const { at, local } = this.now();
+    for (const original of copies) {
+      this.printed.push({
+        ...original,
+        kind: 'non-fiscal',
+        at,
+        dateTime: `${local.year}-${two(local.month)}-${two(local.day)} ${two(local.hour)}:${two(local.minute)}`,
+        text: [
+          'COPIA DA GIORNALE ELETTRONICO',
+          `DOC. ${String(original.z).padStart(4, '0')}-${String(original.doc).padStart(4, '0')}`,
+        ],
+        copyOf: { z: original.z, doc: original.doc },
+      });
+    }
+    return ok('');
   }
 
   /**
