@@ -25,7 +25,7 @@ import { printPlanned, type WorkDeps } from './fiscal-work.js';
 import { fpmateEndpoint } from './http.js';
 import { PrinterLink } from './link.js';
 import { epsonRefusals } from './messages-refusals.js';
-import { epsonResults } from './messages-results.js';
+import { epsonResults, oneAfterAnother } from './messages-results.js';
 import { fiscalData, PrinterMemory, planJob } from './plan.js';
 import { decide, readCheckpoint } from './recovery.js';
 import { closeDay, printXReport, type ReportDeps, settleClosure } from './reports.js';
@@ -48,6 +48,12 @@ function shown(address: string): string {
   } catch {
     return 'invalid address';
   }
+}
+
+/** A printed receipt's result with the fiscal core's sentences after its own Notes. */
+function withFiscalNotes(result: JobResult, notes: readonly Message[] | undefined): JobResult {
+  const more = oneAfterAnother(notes ?? []);
+  return more ? { ...result, notes: epsonResults.withFiscalNotes({ notes: result.notes, more }) } : result;
 }
 
 /**
@@ -169,8 +175,9 @@ export class EpsonFpmateDriver implements Driver {
           now: this.ctx.clock.now(),
           ownSerial: this.memory.serial(),
         });
+        for (const line of plan.log ?? []) this.ctx.log.info(line, { commandId: job.commandId });
         ectx.progress(0.2);
-        return await printPlanned(this.workDeps(link), plan, ectx);
+        return withFiscalNotes(await printPlanned(this.workDeps(link), plan, ectx), plan.notes);
       } catch (e) {
         const error = toAgentError(e);
         this.board.noteJobError(error);

@@ -1,14 +1,16 @@
 import type { FiscalJobData } from '../../src/connector/model.js';
 import type { DeviceStore, Job } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
-import type { EpsonFpmateOptions } from './config.js';
+import type { Message } from '../../src/messages/message.js';
+import { type BuildContext, buildFiscalDocument } from '../fiscal-it/build.js';
+import { type DepartmentUse, departmentUses } from '../fiscal-it/model.js';
+import type { DocumentReference } from '../fiscal-it/reference.js';
+import { type EpsonFpmateOptions, paymentsOf, rulesOf } from './config.js';
 import type { LastDocument } from './last-document.js';
 import { epsonRefusals } from './messages-refusals.js';
 import { type PayloadKind, preparePayload } from './payload.js';
-import { buildReceipt, type ReceiptContext } from './receipt.js';
 import { receiptXml } from './receipt-xml.js';
 import type { Baseline } from './recovery.js';
-import type { DocumentReference } from './reference.js';
 import { envelope } from './xml-build.js';
 
 /**
@@ -25,6 +27,19 @@ export interface Plan {
   /** The receipt's total when the driver built it (payloads are sent as they are). */
   expectedCents?: number;
   reference?: DocumentReference;
+  /** Sentences the fiscal core adds to the printed receipt's Notes (a customer code left off …). */
+  notes?: Message[];
+  /** English lines for the log (a lottery code left off, and why). */
+  log?: string[];
+}
+
+export interface PlanContext extends BuildContext {
+  /**
+   * Checks, before anything is rendered or sent, every department the document prints in with
+   * the VAT rate or nature the fiscal core decided for it (`departmentUses`): throws to refuse
+   * the command (the printer's own programming disagrees). Absent: not checked.
+   */
+  checkDepartments?: ((uses: DepartmentUse[]) => void) | undefined;
 }
 
 export function fiscalData(job: Job): FiscalJobData {
@@ -37,29 +52,35 @@ export function fiscalData(job: Job): FiscalJobData {
 }
 
 /**
- * Turns a fiscal command into the document to send. Everything that can be refused is refused
+ * Turns a fiscal command into the document to send: a payload as the platform sent it, or the
+ * fiscal core's document of the bill (`drivers/fiscal-it/build.ts`), its departments checked
+ * (`ctx.checkDepartments`), rendered as fpmate XML. Everything that can be refused is refused
  * here, before any contact with the printer (COMMAND_INVALID, FISCAL_REJECTED).
  */
 export async function planJob(
   fiscal: FiscalJobData,
   options: EpsonFpmateOptions,
-  ctx: ReceiptContext,
+  ctx: PlanContext,
 ): Promise<Plan> {
   const doc = fiscal.document;
   if (doc.type === 'payload') {
     const payload = preparePayload(doc.base64);
     return { kind: 'receipt', label: payload.kind, root: 'printerFiscalReceipt', xml: payload.xml };
   }
-  const model = await buildReceipt(fiscal, options, ctx);
-  const plan: Plan = {
-    kind: 'receipt',
-    label: model.kind,
-    root: 'printerFiscalReceipt',
-    xml: envelope(receiptXml(model, options.operator)),
-  };
+  const model = await buildFiscalDocument(fiscal, rulesOf(options), ctx);
+  ctx.checkDepartments?.(departmentUses(model));
+  const xml = receiptXml(model, {
+    operator: options.operator,
+    header: options.headerLines,
+    lineLength: options.lineLength,
+    codes: paymentsOf(options).codes,
+  });
+  const plan: Plan = { kind: 'receipt', label: model.kind, root: 'printerFiscalReceipt', xml: envelope(xml) };
   // A void prints the original's total, which the bill of the cancellation need not repeat.
   if (model.kind !== 'void') plan.expectedCents = model.totalCents;
   if (model.reference) plan.reference = model.reference;
+  if (model.notes.length > 0) plan.notes = model.notes;
+  if (model.log.length > 0) plan.log = model.log;
   return plan;
 }
 

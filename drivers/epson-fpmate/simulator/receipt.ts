@@ -1,7 +1,6 @@
-import { MAX_CENTS } from '../money.js';
 import { DEFAULT_LINE_LENGTH } from '../protocol.js';
-import { type DocumentReference, parseReferenceMessage } from '../reference.js';
 import { checkCodiceFiscale, checkLotteryCode, checkPartitaIva } from './codes.js';
+import { readReference, SIM_MAX_CENTS, type SimReference } from './reference.js';
 
 /**
  * The simulator's check of a `printerFiscalReceipt`, in the order a real RT enforces: optional
@@ -59,7 +58,7 @@ export interface PrintedPayment {
 
 export interface CheckedReceipt {
   kind: 'sale' | 'refund' | 'void';
-  reference?: DocumentReference;
+  reference?: SimReference;
   header: string[];
   lines: PrintedLine[];
   payments: PrintedPayment[];
@@ -86,7 +85,7 @@ function money(text: string | undefined): number {
   const m = /^(\d{1,9})(?:[.,](\d{1,2}))?$/.exec(text ?? '');
   if (!m) throw wrongValue();
   const cents = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
-  if (cents > MAX_CENTS) throw new SimRefusal('PRINTER ERROR', '20');
+  if (cents > SIM_MAX_CENTS) throw new SimRefusal('PRINTER ERROR', '20');
   return cents;
 }
 
@@ -133,7 +132,7 @@ function customerCode(el: SimElement, out: CheckedReceipt): void {
 }
 
 function reference(el: SimElement, position: number, out: CheckedReceipt): void {
-  const ref = parseReferenceMessage(el.attrs.message ?? '');
+  const ref = readReference(el.attrs.message ?? '');
   if (position !== 0) throw wrongSequence();
   if (!ref || !/^\d{2}(0[1-9]|1[0-2])\d{4}$/.test(ref.date)) throw wrongValue();
   const unreferenced = ref.serial === 'ND';
@@ -244,7 +243,7 @@ export function checkReceipt(elements: SimElement[]): CheckedReceipt {
   }
   if (phase !== 'end') throw new SimRefusal('INCOMPLETE FILE');
   out.totalCents = out.lines.reduce((sum, l) => sum + l.amountCents, 0);
-  if (out.totalCents > MAX_CENTS) throw new SimRefusal('PRINTER ERROR', '20');
+  if (out.totalCents > SIM_MAX_CENTS) throw new SimRefusal('PRINTER ERROR', '20');
   const deducted = out.lines.some((l) => l.adjustmentType !== undefined && DEDUCTIONS.has(l.adjustmentType));
   if (out.lines.length === 0 || out.totalCents < 0 || (out.totalCents === 0 && !deducted))
     throw wrongSequence();
