@@ -5,9 +5,10 @@ import { readReference, SIM_MAX_CENTS, type SimReference } from './reference.js'
 /**
  * The simulator's check of a `printerFiscalReceipt`, in the order a real RT enforces: optional
  * reference (type 4, first element only) and header lines (type 1), `beginFiscalReceipt`, lines,
- * payments, `endFiscalReceipt`. Amounts take a decimal point or a decimal comma, as printers do
- * (fiskaltrust `scu-it` writes commas: `Utilities/EpsonFormatters.cs`; OCA and our driver write
- * dots), with at most two decimals and nine digits of cents; quantities at most three decimals.
+ * payments, `endFiscalReceipt`. Amounts take a decimal comma, as Epson's own input samples write
+ * them (EpsonFpSuite 2.2.0 `Italy/TxtExamples/ScoDocCommPayCash.txt`) and fiskaltrust `scu-it`
+ * sends them (`Utilities/EpsonFormatters.cs`), or a decimal point, as OCA `fiscal_epos_print`
+ * sends them, with at most two decimals and nine digits of cents; quantities at most three decimals.
  * A line is `quantity × unitPrice` rounded half up to the cent. Anything else is a wrong value
  * (status 13).
  *
