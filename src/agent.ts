@@ -4,8 +4,8 @@ import { dirname, resolve } from 'node:path';
 import { createDevices, startDeviceSimulators } from './agent/drivers.js';
 import { platformReader } from './agent/platform-reader.js';
 import { assertKeyCutter, createStatusSource, type EventBus } from './agent/status-source.js';
-import type { StatusSource } from './agent-api.js';
 import { type Clock, systemClock } from './clock.js';
+import type { Journal } from './commands/index.js';
 import {
   createEngine,
   type Engine,
@@ -13,7 +13,6 @@ import {
   type EngineTuning,
   openJournal,
 } from './commands/index.js';
-import type { Journal } from './commands/journal.js';
 import { type Config, localeOf, type Secrets } from './config.js';
 import { type ConnectorClient, createConnectorClient } from './connector/client.js';
 import { enterpriseForWrite } from './connector/enterprise.js';
@@ -24,9 +23,10 @@ import { Listeners } from './listeners.js';
 import { errorFields, type Logger } from './log.js';
 import { messageRenderer } from './messages/render.js';
 import type { PlatformSimulator } from './simulator/index.js';
-import { EscapedFaults, type EscapeOrigin } from './status/escaped-faults.js';
-import { createMetrics, loopLag, type RunningStatusServer, startStatusServer } from './status/index.js';
+import { createMetrics, type RunningStatusServer, startStatusServer } from './status/index.js';
 import { staffMessages } from './status/messages.js';
+import type { StatusSource } from './status-model.js';
+import { EscapedFaults, type EscapeOrigin, loopLag } from './supervision/index.js';
 import { createTransportFactory } from './transport/factory.js';
 import { agentVersion, clientName } from './version.js';
 
@@ -72,7 +72,7 @@ export interface Agent {
   /**
    * An error escaped every handler (the process-level guard in `src/main.ts`): logged as one
    * line, the component it came from restarted when its stack tells, `/healthz` 503 for a while;
-   * when it keeps happening `alive()` turns false (see `src/status/escaped-faults.ts`).
+   * when it keeps happening `alive()` turns false (see `src/supervision/escaped-faults.ts`).
    */
   reportEscaped(error: unknown, origin: EscapeOrigin): void;
 }

@@ -3,7 +3,7 @@ import { driverRegistry } from '../drivers/index.js';
 import type { CutKeysOptions } from './cli/cut-keys.js';
 import type { CliIo } from './cli/io.js';
 import { AgentError, isAgentError } from './errors.js';
-import './messages/core-catalogues.js';
+import './catalogues.js';
 import { agentVersion } from './version.js';
 
 export type { CliIo } from './cli/io.js';

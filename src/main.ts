@@ -25,7 +25,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 }
 
 // The process-level guard: no error that escapes every handler ends the daemon. `run` turns each
-// into a logged fault and a health reason (src/status/escaped-faults.ts); without a listener it
+// into a logged fault and a health reason (src/supervision/escaped-faults.ts); without a listener it
 // is one line on stderr, and an exception still ends a one-shot command (exit 1).
 type EscapeOrigin = 'uncaughtException' | 'unhandledRejection';
 // A throwing handler is ignored: the guard must not become the next escaped error.

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
  * in the hundred thousands. `sourceMappedStack` rewrites each frame `…/file.js:line:column` whose
  * file has a source map beside it (`file.js.map`) to the original file, line and column
  * (`/opt/frontdesk-agent/src/connector/websocket.ts:214:31`), so a logged stack and the process
- * guard's "whose code was it" (src/status/escaped-faults.ts) read as they do under tsx.
+ * guard's "whose code was it" (src/supervision/escaped-faults.ts) read as they do under tsx.
  *
  * Node's `--enable-source-maps` would do this too, but it keeps every map it loaded resident for
  * the process's life; here a map is read only when an unexpected error is reported, and dropped a

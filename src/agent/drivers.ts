@@ -1,6 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { EngineDevice } from '../commands/index.js';
-import type { Journal } from '../commands/journal.js';
+import type { EngineDevice, Journal } from '../commands/index.js';
 import type { Config, DeviceConfig } from '../config.js';
 import type { DriverRegistry, PlatformReader, SimulatedDevice } from '../drivers-api/types.js';
 import { AgentError } from '../errors.js';

@@ -1,14 +1,6 @@
-import type {
-  AgentEvent,
-  AgentSnapshot,
-  DeviceActionInfo,
-  Health,
-  PlatformSnapshot,
-  StatusSource,
-} from '../agent-api.js';
 import type { Clock } from '../clock.js';
 import type { Engine, EngineDevice } from '../commands/index.js';
-import { safeReason } from '../commands/notes.js';
+import { safeReason } from '../commands/index.js';
 import type { ConnectorClient } from '../connector/client.js';
 import type { CommandSocket } from '../connector/socket-api.js';
 import { statusOrUnavailable } from '../drivers-api/status.js';
@@ -18,6 +10,14 @@ import type { Listeners } from '../listeners.js';
 import type { Message } from '../messages/message.js';
 import { pageMessages } from '../status/messages.js';
 import { describeRateLimit } from '../status/render-overview.js';
+import type {
+  AgentEvent,
+  AgentSnapshot,
+  DeviceActionInfo,
+  Health,
+  PlatformSnapshot,
+  StatusSource,
+} from '../status-model.js';
 import { formatIssues } from '../zod-issues.js';
 
 /**
@@ -37,11 +37,11 @@ export interface StatusSourceParts {
   socket: CommandSocket | undefined;
   devices: readonly EngineDevice[];
   bus: EventBus;
-  /** Current event-loop delay in ms (`src/status/loop-lag.ts`). */
+  /** Current event-loop delay in ms (`src/supervision/loop-lag.ts`). */
   loopLagMs: () => number;
   /** Epoch ms of the last successful journal write probe, and its error if the last one failed. */
   journalHealth: () => { ok: boolean; error?: string };
-  /** Errors that escaped every handler recently (`src/status/escaped-faults.ts`). */
+  /** Errors that escaped every handler recently (`src/supervision/escaped-faults.ts`). */
   faultReasons: () => Message[];
   /** The platform counts as "answering" if it answered within this window. */
   platformSilenceMs: number;

@@ -1,5 +1,4 @@
-import type { CommandSummary } from '../agent-api.js';
-import { stateWord } from '../commands/messages.js';
+import { stateWord } from '../commands/index.js';
 import { type Config, loadConfig, localeOf, resolveSecrets } from '../config.js';
 import { enterpriseForWrite } from '../connector/enterprise.js';
 import { ConnectorSocket } from '../connector/websocket.js';
@@ -8,6 +7,7 @@ import { createLogger } from '../log.js';
 import { readMessage } from '../messages/message.js';
 import { type MessageRenderer, messageRenderer } from '../messages/render.js';
 import { auditLine } from '../status/local-actions.js';
+import type { CommandSummary } from '../status-model.js';
 import { type CliIo, firstSignal, line } from './io.js';
 import { cliMessages } from './messages.js';
 import { oneShotClient } from './platform.js';

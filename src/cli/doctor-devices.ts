@@ -1,13 +1,13 @@
 import { createDevices, startDeviceSimulators } from '../agent/drivers.js';
-import type { AgentSnapshot, Health } from '../agent-api.js';
 import { systemClock } from '../clock.js';
-import { openJournal } from '../commands/journal.js';
+import { openJournal } from '../commands/index.js';
 import type { Config, DeviceConfig } from '../config.js';
 import type { DeviceStatus, DriverRegistry, PlatformReader, SimulatedDevice } from '../drivers-api/types.js';
 import { AgentError, toAgentError } from '../errors.js';
 import { createMemoryLogger } from '../log.js';
 import { type Message, readMessage } from '../messages/message.js';
 import { type MessageRenderer, messageRenderer } from '../messages/render.js';
+import type { AgentSnapshot, Health } from '../status-model.js';
 import { createTransportFactory } from '../transport/factory.js';
 import { type Check, formatFacts } from './doctor-report.js';
 import { doctorMessages as m } from './messages.js';

@@ -3,8 +3,8 @@ import { loadConfig, readTokenFile, resolveSecrets } from '../config.js';
 import type { DriverRegistry } from '../drivers-api/types.js';
 import { toAgentError } from '../errors.js';
 import { createLogger } from '../log.js';
-import { createNotifier, startWatchdog, watchdogInterval } from '../status/index.js';
 import { agentStaffSocket } from '../status/staff-socket.js';
+import { createNotifier, startWatchdog, watchdogInterval } from '../supervision/index.js';
 import { type CliIo, firstSignal, line } from './io.js';
 
 /**

@@ -1,27 +1,26 @@
-import type { AgentEvent, AgentSnapshot, CommandSummary } from '../agent-api.js';
 import { AgentError } from '../errors.js';
 import { errorFields } from '../log.js';
 import { messageRenderer } from '../messages/render.js';
 import { drainMicrotasks } from '../microtasks.js';
 import { runPeriodically } from '../periodic.js';
-import { EffectExecutor } from './executor.js';
-import { Intake } from './intake.js';
-import { Lifecycle } from './lifecycle.js';
-import { OutboxDelivery } from './outbox-delivery.js';
-import { OutboxQueue } from './outbox-queue.js';
-import { restoreIfOvertaken } from './outbox-restore.js';
-import { Ownership } from './ownership.js';
-import { judgeRefusedUpdate } from './refused-update.js';
-import type { RereadDeps } from './reread.js';
-import { confirmRestore } from './restore-confirm.js';
+import type { AgentEvent, AgentSnapshot, CommandSummary } from '../status-model.js';
+import { Intake } from './intake/index.js';
 import {
+  DeliveredUpdates,
+  OutboxDelivery,
+  OutboxQueue,
+  RefusedUpdates,
+  RestoreConfirmation,
+} from './outbox/index.js';
+import { EffectExecutor, Lifecycle, Ownership, type RereadDeps } from './run/index.js';
+import {
+  commandRetryPolicyOf,
   DEFAULT_TUNING,
   type DeviceQueueState,
   type Engine,
   type EngineOptions,
   type EngineTuning,
   type PlatformActivity,
-  retryPolicyOf,
 } from './types.js';
 
 const DAY = 86_400_000;
@@ -30,7 +29,9 @@ const DAY = 86_400_000;
  * Builds the command engine over a journal, the Connector API, an optional WebSocket and the
  * configured devices. The engine starts and stops the socket; it calls each driver's `open()`
  * (idempotent) before every execute/reconcile and never closes drivers: their owner does.
- * How one command flows through the parts: `src/commands/README.md`.
+ * How one command flows through the stages (`intake/`, `rules/`, `journal/`, `run/`, `outbox/`):
+ * `src/commands/README.md`. The engine composes them through their front files and their named
+ * ports; it holds no logic of theirs.
  */
 export function createEngine(options: EngineOptions): Engine {
   return new CommandEngine(options);
@@ -78,7 +79,7 @@ class CommandEngine implements Engine {
       outbox: this.outbox,
       clock,
       log,
-      policy: retryPolicyOf(tuning),
+      policy: commandRetryPolicyOf(tuning),
       notesIn,
     });
     const executor = new EffectExecutor({
@@ -104,19 +105,10 @@ class CommandEngine implements Engine {
       clock,
       log: log.child({ component: 'outbox' }),
       tuning: tuning.outbox,
-      onDelivered: (items, remove) =>
-        executor.applyMany(() => {
-          for (const item of items) {
-            remove(item);
-            executor.apply(item.commandId, { type: 'delivered', state: item.state });
-            restoreIfOvertaken({ journal, notesIn, outbox: this.outbox }, item, clock.now());
-          }
-        }),
-      confirmRestore: (item, signal) => confirmRestore(reread, item, signal),
-      verify: (item, error, signal) => judgeRefusedUpdate({ journal, reread, executor }, item, error, signal),
+      events: new DeliveredUpdates({ executor, restore: { journal, notesIn, outbox: this.outbox }, clock }),
+      restores: new RestoreConfirmation(reread),
+      judge: new RefusedUpdates({ journal, reread, executor }),
     });
-    const delivery = this.delivery;
-    const ownership = this.ownership;
     this.intake = new Intake({
       connector,
       ...(options.socket ? { socket: options.socket } : {}),
@@ -128,15 +120,8 @@ class CommandEngine implements Engine {
       otherDeviceIds: options.devices.filter((d) => d.type !== 'FiscalMachine').map((d) => d.id),
       debounceMs: tuning.debounceMs,
       authPauseMs: tuning.authPauseMs,
-      sink: {
-        ingest: (items, via) => ownership.ingest(items, via),
-        platformSays: (id, state) => ownership.platformSays(id, state),
-        platformMoved: (id) => startCheck.forget(id),
-        listedActive: (source, present, since) => startCheck.absent(source, present, since),
-        isKnown: (id) => journal.has(id),
-      },
-      onPlatformAnswered: () => delivery.platformAnswered(),
-      onPlatformFailed: () => delivery.platformFailed(),
+      sink: this.ownership,
+      observer: this.delivery,
     });
   }
 
@@ -204,7 +189,7 @@ class CommandEngine implements Engine {
   }
 
   platformActivity(): PlatformActivity {
-    const activity = this.intake.activity;
+    const activity: PlatformActivity = this.intake.activity;
     const outboxError = this.delivery.lastError;
     if (outboxError && (!activity.lastError || outboxError.at >= activity.lastError.at)) {
       activity.lastError = outboxError;

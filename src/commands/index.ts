@@ -1,17 +1,35 @@
 /**
- * The command engine's public surface, for the composition root (`src/agent.ts`) and tests. How
- * one command flows through the files: `README.md` here.
+ * The command engine's public surface, for the composition root (`src/agent.ts`), the rest of
+ * `src/` and tests: the rest of `src/` imports the engine only from here. How one command flows
+ * through the stages: `README.md` here.
  */
 export { createEngine } from './engine.js';
-export { Journal, openJournal } from './journal.js';
-export type { OutboxItem } from './journal-outbox.js';
-export type { CommandPatch, CommandRecord, NewCommand, Outcome } from './journal-records.js';
-export { SCHEMA_VERSION } from './journal-schema.js';
-export type { Effect, EventType, MachineEvent, RetryPolicy, Transition } from './machine.js';
-export { DEFAULT_RETRY_POLICY, transition } from './machine.js';
-export { errorNotes } from './notes.js';
-export type { MachineState, Phase } from './phases.js';
-export { INITIAL_STATE, PHASES } from './phases.js';
+export {
+  Journal,
+  type OutboxItem,
+  openJournal,
+  SCHEMA_VERSION,
+} from './journal/index.js';
+export {
+  type CommandPatch,
+  type CommandRecord,
+  type CommandRetryPolicy,
+  DEFAULT_COMMAND_RETRY_POLICY,
+  type Effect,
+  type EventType,
+  errorNotes,
+  INITIAL_STATE,
+  type MachineEvent,
+  type MachineState,
+  type NewCommand,
+  type Outcome,
+  PHASES,
+  type Phase,
+  safeReason,
+  stateWord,
+  type Transition,
+  transition,
+} from './rules/index.js';
 export type {
   DeviceQueueState,
   Engine,

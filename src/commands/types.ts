@@ -1,57 +1,35 @@
-import type { AgentEvent, AgentSnapshot, CommandSummary, DeviceSnapshot } from '../agent-api.js';
 import type { Clock } from '../clock.js';
 import type { ConnectorApi } from '../connector/api.js';
 import type { CommandSocket } from '../connector/socket-api.js';
-import type { DeviceType, Driver } from '../drivers-api/types.js';
 import type { Logger } from '../log.js';
 import type { MessageRenderer } from '../messages/render.js';
-import type { Journal } from './journal.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './machine.js';
-import type { OutboxTuning } from './outbox-delivery.js';
+import type { AgentEvent, AgentSnapshot, CommandSummary } from '../status-model.js';
+import type { DiscoveryActivity, PollOptions } from './intake/index.js';
+import type { Journal } from './journal/index.js';
+import type { OutboxTuning } from './outbox/index.js';
+import { type CommandRetryPolicy, DEFAULT_COMMAND_RETRY_POLICY } from './rules/index.js';
+import type { DeviceQueueState, EngineDevice, RunTuning } from './run/index.js';
 
-/** A configured device with its driver, as the engine drives it. */
-export interface EngineDevice {
-  /** The platform's Device id. */
-  id: string;
-  name: string;
-  type: DeviceType;
-  driverKind: string;
-  /** The driver's `checkpointVersion` (its factory's); 1 when absent. */
-  checkpointVersion?: number;
-  driver: Driver;
-}
+/**
+ * The engine's own types: its options, its tuning and its public interface. The stages' types it
+ * shows (a device, a device's queue, the poll's options) are theirs and re-exported here.
+ */
 
-export interface PollOptions {
-  /** Fiscal poll period; also the catch-up period while the WebSocket is down or absent. */
-  intervalMs: number;
-  /** Catch-up period (`commands/getAllActive`) while the WebSocket is up. */
-  safetyNetMs: number;
-  /** How far back `fiscalMachineCommands/getAll` looks (capped below the 3-month limit). */
-  fiscalLookbackHours: number;
-  /** Period of the deep fiscal catch-up over the whole 3-month window (default 6). */
-  deepCatchUpHours?: number;
-}
+export type { PollOptions } from './intake/index.js';
+export type { DeviceQueueState, EngineDevice } from './run/index.js';
 
 /** Knobs with sensible defaults; tests shorten them. */
-export interface EngineTuning {
+export interface EngineTuning extends RunTuning {
   /**
    * A fixed wait before fetching WebSocket-announced ids (0: none; ids arriving while a fetch is
    * under way are fetched together after it anyway).
    */
   debounceMs: number;
-  /** Minimum gap between two non-milestone progress updates of one command. */
-  progressIntervalMs: number;
   /** Retries of DEVICE_BUSY / DEVICE_UNAVAILABLE while nothing reached the device. */
   maxDeviceRetries: number;
   deviceRetryBaseMs: number;
   /** Backoff of the re-read before start while the platform cannot be reached. */
   rereadRetryBaseMs: number;
-  rereadRetryMaxMs: number;
-  /**
-   * What discovery or a read saw of a command answers the check before it starts for this long
-   * (and, while the WebSocket stays open, for `poll.safetyNetMs`): see `StartCheck`.
-   */
-  startCheckFreshMs: number;
   /** Pause of discovery (polls) after PLATFORM_AUTH. */
   authPauseMs: number;
   /** Terminal commands older than this are pruned from the journal. */
@@ -67,12 +45,12 @@ export interface EngineTuning {
 export const DEFAULT_TUNING: EngineTuning = {
   debounceMs: 0,
   progressIntervalMs: 1000,
-  maxDeviceRetries: DEFAULT_RETRY_POLICY.device.maxRetries,
-  deviceRetryBaseMs: DEFAULT_RETRY_POLICY.device.delay.minMs,
-  rereadRetryBaseMs: DEFAULT_RETRY_POLICY.reread.delay.minMs,
-  rereadRetryMaxMs: DEFAULT_RETRY_POLICY.reread.delay.maxMs,
+  maxDeviceRetries: DEFAULT_COMMAND_RETRY_POLICY.device.maxRetries,
+  deviceRetryBaseMs: DEFAULT_COMMAND_RETRY_POLICY.device.delay.minMs,
+  rereadRetryBaseMs: DEFAULT_COMMAND_RETRY_POLICY.reread.delay.minMs,
+  rereadRetryMaxMs: DEFAULT_COMMAND_RETRY_POLICY.reread.delay.maxMs,
   startCheckFreshMs: 1000,
-  authPauseMs: DEFAULT_RETRY_POLICY.reread.authPauseMs,
+  authPauseMs: DEFAULT_COMMAND_RETRY_POLICY.reread.authPauseMs,
   retentionDays: 30,
   pruneEveryMs: 3_600_000,
   abortGraceMs: 2000,
@@ -81,11 +59,11 @@ export const DEFAULT_TUNING: EngineTuning = {
 };
 
 /** The machine's retry decisions, as the tuning sets them. */
-export function retryPolicyOf(tuning: EngineTuning): RetryPolicy {
+export function commandRetryPolicyOf(tuning: EngineTuning): CommandRetryPolicy {
   return {
     device: {
       maxRetries: tuning.maxDeviceRetries,
-      delay: { minMs: tuning.deviceRetryBaseMs, maxMs: DEFAULT_RETRY_POLICY.device.delay.maxMs },
+      delay: { minMs: tuning.deviceRetryBaseMs, maxMs: DEFAULT_COMMAND_RETRY_POLICY.device.delay.maxMs },
     },
     reread: {
       delay: { minMs: tuning.rereadRetryBaseMs, maxMs: tuning.rereadRetryMaxMs },
@@ -111,25 +89,10 @@ export interface EngineOptions {
   notesIn?: MessageRenderer;
 }
 
-export interface DeviceQueueState {
-  /** Jobs waiting, excluding the running one. */
-  queued: number;
-  running?: NonNullable<DeviceSnapshot['running']>;
-}
-
 /** What discovery and delivery know about the platform, for the page and health. */
-export interface PlatformActivity {
-  lastSuccessAt?: number;
-  lastError?: { code: string; message: string; at: number };
-  /** True while the last platform answer was a PLATFORM_AUTH refusal. */
-  authRejected: boolean;
+export interface PlatformActivity extends DiscoveryActivity {
   /** Epoch ms until which the outbox waits after a failure. */
   outboxPausedUntil?: number;
-  /**
-   * The intake round (`catch-up`, `fiscal poll`) that has failed every time since `since` (the
-   * oldest such), with how often and its last error: new commands of its devices are not taken in.
-   */
-  intakeFailing?: { round: string; since: number; failures: number; code: string; message: string };
 }
 
 /**

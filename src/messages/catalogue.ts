@@ -8,10 +8,12 @@ import type { Message, MessageArg } from './message.js';
  *
  * Each part of the agent keeps its entries in a `messages.ts` beside its code (`src/errors.ts`'s
  * sentences per error code in `src/messages/error-codes.ts`, the engine's in
- * `src/commands/messages.ts`, a driver family's in `drivers/<family>/messages.ts`…). Defining is
- * registering: the module that says a sentence imports its entries, so a message can never be
- * built without being in the registry; `drivers/index.ts` imports every family's entries, so a
- * Note in the journal renders even when its driver is not loaded. One test
+ * `src/commands/rules/messages.ts`, a driver family's in `drivers/<family>/messages.ts`…).
+ * Defining is registering: the module that says a sentence imports its entries, so a message can
+ * never be built without being in the registry. The composition root loads the lists of every part's
+ * entries — `src/catalogues.ts` the core's, `drivers/index.ts` every family's — so a Note in the
+ * journal renders even when the part that said it is not loaded; this module, on the ground
+ * floor, imports none of them. One test
  * (`test/messages/catalogue.test.ts`) checks every entry: both languages, the same placeholders,
  * valid ICU.
  *

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { StatusSource } from '../agent-api.js';
 import { errorCodeNote, isAgentError, isErrorCode } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Message } from '../messages/message.js';
 import type { MessageRenderer } from '../messages/render.js';
+import type { StatusSource } from '../status-model.js';
 import { formRefusal, wantsJson } from './access.js';
 import { actorOf, type Caller } from './callers.js';
 import { ActionLimited, type LocalActions, replyLimited } from './local-actions.js';

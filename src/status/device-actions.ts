@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { StatusSource } from '../agent-api.js';
 import type { ActionField, JobResult } from '../drivers-api/types.js';
 import { errorCodeNote, isAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { MessageRenderer } from '../messages/render.js';
+import type { StatusSource } from '../status-model.js';
 import { formRefusal, wantsJson } from './access.js';
 import { actorOf, type Caller } from './callers.js';
 import { ActionLimited, type AuditFacts, type LocalActions, replyLimited } from './local-actions.js';

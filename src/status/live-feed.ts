@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { AgentEvent, StatusSource } from '../agent-api.js';
 import { errorFields, type Logger } from '../log.js';
 import type { Locale } from '../messages/catalogue.js';
+import type { AgentEvent, StatusSource } from '../status-model.js';
 import { renderSections } from './page.js';
 
 /**

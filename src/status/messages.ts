@@ -261,10 +261,6 @@ export const pageMessages = defineMessages('page', {
     en: 'the event loop is stalled ({ms} ms behind)',
     it: 'il ciclo degli eventi è bloccato ({ms} ms di ritardo)',
   },
-  healthEscaped: {
-    en: 'an unexpected error escaped {ago} ago ({fault}); {count} in the last {window}',
-    it: 'un errore imprevisto è sfuggito {ago} fa ({fault}); {count} negli ultimi {window}',
-  },
 });
 
 /** What staff read about logging in to the page and using the staff socket. */

@@ -1,8 +1,8 @@
-import type { AgentSnapshot, Health } from '../agent-api.js';
-import { stateWord } from '../commands/messages.js';
+import { stateWord } from '../commands/index.js';
 import { COMMAND_STATES } from '../connector/wire.js';
 import type { Locale } from '../messages/catalogue.js';
 import { type MessageRenderer, messageRenderer } from '../messages/render.js';
+import type { AgentSnapshot, Health } from '../status-model.js';
 import type { ActionNotice } from './device-actions.js';
 import { html, type SafeHtml, trusted } from './html.js';
 import { DEFAULT_LOCAL_ACTION_LIMITS } from './local-actions.js';

@@ -1,5 +1,5 @@
-import type { AgentSnapshot, DeviceActionInfo, DeviceSnapshot } from '../agent-api.js';
 import type { MessageRenderer } from '../messages/render.js';
+import type { AgentSnapshot, DeviceActionInfo, DeviceSnapshot } from '../status-model.js';
 import type { ActionNotice } from './device-actions.js';
 import { html, join, type SafeHtml } from './html.js';
 

@@ -1,5 +1,5 @@
-import type { AgentSnapshot } from '../agent-api.js';
 import type { MessageRenderer } from '../messages/render.js';
+import type { AgentSnapshot } from '../status-model.js';
 import { latencyWords, minuteToMs } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { pageMessages } from './messages.js';

@@ -1,8 +1,8 @@
-import type { CommandSummary } from '../agent-api.js';
-import { stateWord } from '../commands/messages.js';
+import { stateWord } from '../commands/index.js';
 import type { CommandState } from '../connector/wire.js';
 import { isMessage, type Message, type MessageArg, readMessage } from '../messages/message.js';
 import type { MessageRenderer } from '../messages/render.js';
+import type { CommandSummary } from '../status-model.js';
 import { labelFor, latencyWords, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { pageMessages } from './messages.js';

@@ -1,6 +1,6 @@
-import type { DeviceSnapshot } from '../agent-api.js';
 import type { FactValue } from '../drivers-api/types.js';
 import type { MessageRenderer } from '../messages/render.js';
+import type { DeviceSnapshot } from '../status-model.js';
 import { agoWords, formatFact, labelFor, when } from './format.js';
 import { html, join, type SafeHtml } from './html.js';
 import { pageMessages } from './messages.js';

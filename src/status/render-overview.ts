@@ -1,8 +1,8 @@
-import type { AgentSnapshot, Health } from '../agent-api.js';
 import type { RateLimitState } from '../connector/rate-budget.js';
 import { errorCodeNote, isErrorCode } from '../errors.js';
 import { type Message, readMessage } from '../messages/message.js';
 import type { MessageRenderer } from '../messages/render.js';
+import type { AgentSnapshot, Health } from '../status-model.js';
 import { agoWords, when } from './format.js';
 import { html, join, type SafeHtml } from './html.js';
 import { pageMessages } from './messages.js';

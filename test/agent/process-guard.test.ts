@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
 import { eventually } from '../helpers/eventually.js';
-import { type FakeNotifySocket, fakeNotifySocket } from '../status/notify-socket.js';
+import { type FakeNotifySocket, fakeNotifySocket } from '../supervision/notify-socket.js';
 
 /**
  * Issue 13.2, the process-level guard, on the real daemon (`node --import tsx src/main.ts run`

@@ -1,36 +1,14 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importsOf, ROOT as root, tsFiles } from './source-graph.js';
 
 /**
  * No import cycles in `src/` and `drivers/`, type-only imports included: a cycle means two
  * modules cannot be read, tested or loaded one without the other. Imports are found by the
- * TypeScript compiler's own scanner (`ts.preProcessFile`), static and dynamic; only relative ones
+ * TypeScript compiler's own scanner (`source-graph.ts`), static and dynamic; only relative ones
  * matter (packages cannot import us back).
  */
-
-const root = join(import.meta.dirname, '..', '..');
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return tsFiles(path);
-    return path.endsWith('.ts') && !path.endsWith('.d.ts') ? [path] : [];
-  });
-}
-
-/** The files `file` imports, resolved the way Node resolves our `.js` specifiers to `.ts` sources. */
-function importsOf(file: string, text: string): string[] {
-  return ts
-    .preProcessFile(text, true, true)
-    .importedFiles.map((f) => f.fileName)
-    .filter((spec) => spec.startsWith('.'))
-    .map((spec) => {
-      const target = resolve(dirname(file), spec).replace(/\.js$/, '.ts');
-      return existsSync(target) ? target : join(target.replace(/\.ts$/, ''), 'index.ts');
-    });
-}
 
 type Graph = ReadonlyMap<string, readonly string[]>;
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type FpmateSimulator, startFpmateSimulator } from '../../drivers/epson-fpmate/simulator/index.js';
 import type { Check, DoctorReport } from '../../src/cli/doctor-report.js';
-import { openJournal } from '../../src/commands/journal.js';
+import { openJournal } from '../../src/commands/journal/journal.js';
 import {
   type PlatformSimulator,
   type ScenarioInput,

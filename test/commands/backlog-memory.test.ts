@@ -5,7 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { openJournal } from '../../src/commands/journal.js';
+import { openJournal } from '../../src/commands/journal/journal.js';
 import type { JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import { keyCommand, wireKeyCommand } from './helpers/commands.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openCheckpoint, sealCheckpoint } from '../../src/commands/checkpoint.js';
+import { openCheckpoint, sealCheckpoint } from '../../src/commands/rules/checkpoint.js';
 import { english } from '../../src/messages/render.js';
 
 const salto = { driverKind: 'salto-encoder' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Coalesced } from '../../src/commands/coalesced.js';
+import { Coalesced } from '../../src/commands/intake/coalesced.js';
 import { letPendingWorkRun } from '../helpers/pending-work.js';
 
 describe('a coalesced task', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openJournal } from '../../src/commands/journal.js';
+import { openJournal } from '../../src/commands/journal/journal.js';
 import type { JobResult } from '../../src/drivers-api/types.js';
 import { wireKeyCommand, wirePrinterCommand } from './helpers/commands.js';
 import { harness } from './helpers/harness.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JOURNAL_CACHE_SIZE, openDatabase } from '../../src/commands/journal-schema.js';
+import { JOURNAL_CACHE_SIZE, openDatabase } from '../../src/commands/journal/schema.js';
 
 let dir: string;
 beforeEach(() => {

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { keptAfterClose } from '../../src/commands/command-data.js';
-import { type Journal, type NewCommand, openJournal } from '../../src/commands/journal.js';
-import { MIGRATIONS } from '../../src/commands/journal-schema.js';
-import type { MachineState } from '../../src/commands/phases.js';
+import { keptAfterClose } from '../../src/commands/journal/command-data.js';
+import { type Journal, type NewCommand, openJournal } from '../../src/commands/journal/journal.js';
+import { MIGRATIONS } from '../../src/commands/journal/schema.js';
+import type { MachineState } from '../../src/commands/rules/phases.js';
 import {
   normalizeCommand,
   normalizeFiscalMachineCommand,

@@ -3,10 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CommandPatch, type Journal, type NewCommand, openJournal } from '../../src/commands/journal.js';
-import { SCHEMA_VERSION } from '../../src/commands/journal-schema.js';
-import type { MachineState } from '../../src/commands/machine.js';
-import { engineMessages } from '../../src/commands/messages.js';
+import {
+  type CommandPatch,
+  type Journal,
+  type NewCommand,
+  openJournal,
+} from '../../src/commands/journal/journal.js';
+import { SCHEMA_VERSION } from '../../src/commands/journal/schema.js';
+import type { MachineState } from '../../src/commands/rules/machine.js';
+import { engineMessages } from '../../src/commands/rules/messages.js';
 import { AgentError } from '../../src/errors.js';
 import { readMessage, textMessage } from '../../src/messages/message.js';
 import { english, messageRenderer } from '../../src/messages/render.js';

@@ -7,7 +7,7 @@ import {
   PHASES,
   type Phase,
   transition,
-} from '../../src/commands/machine.js';
+} from '../../src/commands/rules/machine.js';
 import type { SerializedError } from '../../src/errors.js';
 import { textMessage } from '../../src/messages/message.js';
 import { english } from '../../src/messages/render.js';

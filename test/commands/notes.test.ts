@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorNotes, safeReason } from '../../src/commands/notes.js';
+import { errorNotes, safeReason } from '../../src/commands/rules/notes.js';
 import { AgentError } from '../../src/errors.js';
 import { english, messageRenderer } from '../../src/messages/render.js';
 

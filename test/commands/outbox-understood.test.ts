@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { platformReader } from '../../src/agent/platform-reader.js';
 import { ManualClock } from '../../src/clock.js';
-import { type Journal, openJournal } from '../../src/commands/journal.js';
-import type { OutboxItem } from '../../src/commands/journal-outbox.js';
-import { OutboxDelivery } from '../../src/commands/outbox-delivery.js';
-import { OutboxQueue } from '../../src/commands/outbox-queue.js';
+import { type Journal, openJournal } from '../../src/commands/journal/journal.js';
+import type { OutboxItem } from '../../src/commands/journal/outbox-table.js';
+import { OutboxDelivery } from '../../src/commands/outbox/delivery.js';
+import { OutboxQueue } from '../../src/commands/outbox/queue.js';
 import { createConnectorClient } from '../../src/connector/client.js';
 import { createMemoryLogger } from '../../src/log.js';
 import { messageRenderer } from '../../src/messages/render.js';
@@ -54,13 +54,15 @@ function outboxRig(baseUrl: string, tokens = TOKENS): Rig {
     clock,
     log,
     tuning: { backoffBaseMs: 1000, backoffMaxMs: 8000 },
-    onDelivered: (items, remove) => {
-      for (const item of items) {
-        remove(item);
-        delivered.push(item);
-      }
+    events: {
+      delivered: (items, remove) => {
+        for (const item of items) {
+          remove(item);
+          delivered.push(item);
+        }
+      },
     },
-    verify: async () => 'ours',
+    judge: { judge: async () => 'ours' },
   });
   return { clock, journal, queue, outbox, delivered, lines: () => log.lines };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DeviceQueues } from '../../src/commands/queue.js';
+import { DeviceQueues } from '../../src/commands/run/device-queues.js';
 import { createMemoryLogger } from '../../src/log.js';
 import { letPendingWorkRun } from '../helpers/pending-work.js';
 import { gate } from './helpers/scripted-driver.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { type Journal, openJournal } from '../../src/commands/journal.js';
-import { StartCheck } from '../../src/commands/start-check.js';
+import { type Journal, openJournal } from '../../src/commands/journal/journal.js';
+import { StartCheck } from '../../src/commands/run/start-check.js';
 import { normalizeCommand } from '../../src/connector/model.js';
 import { AgentError } from '../../src/errors.js';
 import { letPendingWorkRun } from '../helpers/pending-work.js';

@@ -15,7 +15,7 @@ import { isTerminal, stateRank } from '../helpers/command-states.js';
  *
  * One move out of a terminal state is the race the document's rule makes unavoidable: an update
  * already on its way when staff ended the command lands after that end. It is excused only when
- * the agent's very next move puts the staff's terminal state back (`src/commands/outbox-restore.ts`);
+ * the agent's very next move puts the staff's terminal state back (`src/commands/outbox/restore.ts`);
  * left standing, it is a problem like any other. A restore sent when the late update had not
  * landed after all (a read cannot always tell: `commands/getAllByIds` returns neither Processing
  * nor terminal commands) is Cancelled over the staff's Cancelled: it changes no state and is not

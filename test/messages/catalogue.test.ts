@@ -11,7 +11,7 @@ import {
   type MessageSource,
   placeholderScan,
 } from '../../src/messages/catalogue.js';
-import '../../src/messages/core-catalogues.js';
+import '../../src/catalogues.js';
 import { messageRenderer } from '../../src/messages/render.js';
 import { REPO_ROOT, tsFiles } from '../helpers/source-files.js';
 
@@ -53,7 +53,7 @@ function parse(text: string, locale: Locale): Map<string, string> {
 const entries = [...catalogueEntries()] as Array<[string, MessageSource]>;
 
 describe('the message catalogue', () => {
-  it('holds every catalogue of the tree, loaded from src/messages/core-catalogues.ts and drivers/index.ts', async () => {
+  it('holds every catalogue of the tree, loaded from src/catalogues.ts and drivers/index.ts', async () => {
     const before = catalogueEntries().size;
     const defining = [...tsFiles(join(root, 'src')), ...tsFiles(join(root, 'drivers'))].filter(
       (file) =>

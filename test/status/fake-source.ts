@@ -1,3 +1,6 @@
+import type { AgentError } from '../../src/errors.js';
+import { errorCodeNote } from '../../src/errors.js';
+import { textMessage } from '../../src/messages/message.js';
 import type {
   AgentEvent,
   AgentSnapshot,
@@ -6,10 +9,7 @@ import type {
   DeviceSnapshot,
   Health,
   StatusSource,
-} from '../../src/agent-api.js';
-import type { AgentError } from '../../src/errors.js';
-import { errorCodeNote } from '../../src/errors.js';
-import { textMessage } from '../../src/messages/message.js';
+} from '../../src/status-model.js';
 
 /** Markup that must never reach a page unescaped. */
 export const XSS = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';

@@ -5,12 +5,12 @@ import { FiscalState } from '../../drivers/epson-fpmate/fiscal-state.js';
 import { fiscalStatus } from '../../drivers/epson-fpmate/fiscal-status.js';
 import { StatusBoard } from '../../drivers/epson-fpmate/status.js';
 import { ippMessages } from '../../drivers/ipp-printer/messages.js';
-import type { DeviceSnapshot } from '../../src/agent-api.js';
 import { ManualClock } from '../../src/clock.js';
 import { messageSource } from '../../src/messages/catalogue.js';
 import { messageRenderer } from '../../src/messages/render.js';
 import { formatFact } from '../../src/status/format.js';
 import { renderDevices, splitFacts } from '../../src/status/render-devices.js';
+import type { DeviceSnapshot } from '../../src/status-model.js';
 import { memoryStore } from '../helpers/driver-context.js';
 
 /**

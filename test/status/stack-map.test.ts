@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { createMemoryLogger, errorFields } from '../../src/log.js';
 import { sourceMappedStack } from '../../src/stack-map.js';
-import { EscapedFaults, stackFiles } from '../../src/status/escaped-faults.js';
+import { EscapedFaults, stackFiles } from '../../src/supervision/escaped-faults.js';
 import { tempDir } from '../helpers/daemon.js';
 import { letPendingWorkRun } from '../helpers/pending-work.js';
 

@@ -1,9 +1,9 @@
-import type { AgentEvent } from '../../../src/agent-api.js';
 import { ManualClock } from '../../../src/clock.js';
 import { createEngine } from '../../../src/commands/engine.js';
-import { type Journal, openJournal } from '../../../src/commands/journal.js';
+import { type Journal, openJournal } from '../../../src/commands/journal/journal.js';
 import type { Engine, EngineDevice, EngineTuning } from '../../../src/commands/types.js';
 import { createMemoryLogger } from '../../../src/log.js';
+import type { AgentEvent } from '../../../src/status-model.js';
 import { letPendingWorkRun } from '../../helpers/pending-work.js';
 import { FISCAL_DEVICE, KEY_DEVICE, PRINTER_DEVICE } from './commands.js';
 import { FakePlatform } from './fake-platform.js';

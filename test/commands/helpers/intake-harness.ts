@@ -1,5 +1,5 @@
 import { ManualClock } from '../../../src/clock.js';
-import { Intake, type IntakeOptions } from '../../../src/commands/intake.js';
+import { Intake, type IntakeOptions } from '../../../src/commands/intake/intake.js';
 import type { NormalizedItem } from '../../../src/connector/model.js';
 import { silentLogger } from '../../../src/log.js';
 import { letPendingWorkRun } from '../../helpers/pending-work.js';

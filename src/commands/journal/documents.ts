@@ -1,0 +1,112 @@
+import type Database from 'better-sqlite3';
+import type { PlatformCommand } from '../../connector/model.js';
+import { keptAfterClose, splitDocument } from './command-data.js';
+
+/**
+ * The journal's `command_documents` table: each open command's document (see `command-data.ts`),
+ * written once when the command is journaled, read only for a driver call, deleted when the
+ * command gets its outcome. Crash safety is the journal's: the document is on disk with the
+ * command, so after a restart an accepted command still runs and a started one still reconciles.
+ */
+
+type Db = Database.Database;
+type Guard = <T>(what: string, fn: () => T) => T;
+
+export const DOCUMENTS_TABLE = `
+  CREATE TABLE command_documents (
+    command_id TEXT NOT NULL,
+    field TEXT NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (command_id, field)
+  );`;
+
+export class JournalDocuments {
+  constructor(
+    private readonly db: Db,
+    private readonly guard: Guard,
+  ) {}
+
+  /**
+   * The command's JSON as the journal stores it; its document goes to the table (the first copy
+   * is kept: a re-read brings the same document again).
+   */
+  store(commandId: string, command: PlatformCommand): string {
+    const { stored, document } = splitDocument(command);
+    if (document) {
+      this.guard('document', () => {
+        // Asked first: binding a large document only to have it ignored would copy it for nothing.
+        const kept = this.db
+          .prepare('SELECT 1 FROM command_documents WHERE command_id = ? AND field = ?')
+          .get(commandId, document.field);
+        if (kept) return;
+        this.db
+          .prepare('INSERT INTO command_documents (command_id, field, text) VALUES (?, ?, ?)')
+          .run(commandId, document.field, document.text);
+      });
+    }
+    return JSON.stringify(stored);
+  }
+
+  /** The command's documents by field (empty once it closed, or when it had none). */
+  read(commandId: string): Map<string, string> {
+    return this.guard('document', () => {
+      const rows = this.db
+        .prepare('SELECT field, text FROM command_documents WHERE command_id = ?')
+        .all(commandId) as Array<{ field: string; text: string }>;
+      return new Map(rows.map((row) => [row.field, row.text]));
+    });
+  }
+
+  /** The command closed: its document goes, and its JSON keeps only `keptAfterClose`. */
+  close(commandId: string): void {
+    this.guard('close', () => closeRow(this.db, commandId));
+  }
+}
+
+function closeRow(db: Db, commandId: string): void {
+  db.prepare('DELETE FROM command_documents WHERE command_id = ?').run(commandId);
+  const row = db.prepare('SELECT command_json FROM commands WHERE id = ?').get(commandId) as
+    | { command_json: string | null }
+    | undefined;
+  if (!row?.command_json) return;
+  let kept: string | null;
+  try {
+    kept = JSON.stringify(keptAfterClose(JSON.parse(row.command_json) as PlatformCommand));
+  } catch {
+    // Unreadable: nothing of it is needed any more, and nothing of it may stay.
+    kept = null;
+  }
+  db.prepare('UPDATE commands SET command_json = ? WHERE id = ?').run(kept, commandId);
+}
+
+/**
+ * Schema step for journals written before documents were kept apart: documents of open commands
+ * move to their table, and commands that have their outcome keep only `keptAfterClose`, as if
+ * they had closed under this version.
+ */
+export function separateDocuments(db: Db): void {
+  db.exec(DOCUMENTS_TABLE);
+  const rows = db
+    .prepare('SELECT id, outcome, command_json FROM commands WHERE command_json IS NOT NULL')
+    .all() as Array<{ id: string; outcome: string | null; command_json: string }>;
+  const insert = db.prepare(
+    'INSERT OR IGNORE INTO command_documents (command_id, field, text) VALUES (?, ?, ?)',
+  );
+  const write = db.prepare('UPDATE commands SET command_json = ? WHERE id = ?');
+  for (const row of rows) {
+    if (row.outcome !== null) {
+      closeRow(db, row.id);
+      continue;
+    }
+    let command: PlatformCommand;
+    try {
+      command = JSON.parse(row.command_json) as PlatformCommand;
+    } catch {
+      continue; // left as it was: reading it fails as it did before
+    }
+    const { stored, document } = splitDocument(command);
+    if (!document) continue;
+    insert.run(row.id, document.field, document.text);
+    write.run(JSON.stringify(stored), row.id);
+  }
+}

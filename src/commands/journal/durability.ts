@@ -1,0 +1,114 @@
+import { closeSync, fdatasync, fsyncSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { AgentError } from '../../errors.js';
+
+/**
+ * Group commit for the journal's SQLite file.
+ *
+ * The connection runs WAL with `synchronous = NORMAL`: a commit is atomic and ordered, and once it
+ * returns it is in the WAL file (the kernel's page cache), so a killed or crashed process loses
+ * nothing. A power cut or a kernel crash can lose the newest commits, never reorder or tear them:
+ * SQLite's recovery keeps a prefix of the commits. `flush()` closes that gap: it makes every commit
+ * made before the call survive a power cut, with one `fdatasync` of the WAL file run in libuv's
+ * thread pool, so the event loop (every device lane, the status page) goes on meanwhile, and every
+ * caller waiting when a sync starts shares it. A commit made while a sync runs waits for the next.
+ *
+ * Why an fdatasync of the WAL is enough: in WAL mode a commit is frames appended to `<path>-wal`;
+ * syncing that file's data is what SQLite's FULL mode does after each commit. SQLite syncs the WAL
+ * itself before it copies frames into the database (a checkpoint) and syncs the database after,
+ * and it only rewinds the WAL (the same file) once a checkpoint has copied every frame, so what a
+ * flush covered stays on disk in one file or the other. The directory entry of the WAL file is
+ * synced when the journal opens.
+ *
+ * Who flushes (the durability argument of `src/commands/README.md`): the engine before a driver
+ * runs a job (the start is on disk before the device can act), a driver's checkpoint and device
+ * store before the side effect they protect, and the outbox delivery before the platform hears of
+ * a state. Commits no one has flushed yet (a delivery's bookkeeping, a result not yet reported)
+ * are what a power cut can lose; recovery then works from the last flushed state: the
+ * checkpoint written before the side effect decides the outcome, and an update is sent again.
+ */
+/** `fs.fdatasync`'s shape; tests pass one that counts or fails. */
+export type DataSync = (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => void;
+
+export class JournalDurability {
+  /** Changes (SQLite `total_changes()`) known to be on disk. */
+  private synced = 0;
+  private inFlight: Promise<void> | undefined;
+  private failure: AgentError | undefined;
+  private fd: number | undefined;
+  private closed = false;
+
+  /**
+   * @param path the database file; `:memory:` has nothing to sync.
+   * @param changes SQLite's `total_changes()` of the journal's one connection.
+   * @param inTransaction whether a transaction is open on it (a flush there is a bug: what it
+   *   would count is not committed yet).
+   * @param sync the data sync of the WAL file (`fs.fdatasync`).
+   */
+  constructor(
+    private readonly path: string,
+    private readonly changes: () => number,
+    private readonly inTransaction: () => boolean,
+    private readonly sync: DataSync = fdatasync,
+  ) {
+    if (path === ':memory:') return;
+    this.fd = openSync(`${path}-wal`, 'r');
+    const dir = openSync(dirname(path), 'r');
+    try {
+      fsyncSync(dir);
+    } finally {
+      closeSync(dir);
+    }
+    this.synced = changes();
+  }
+
+  /**
+   * Resolves when every commit made before the call is on disk. Rejects with JOURNAL_ERROR when
+   * the journal is closed or the disk refused a sync (after which no flush succeeds: data the
+   * kernel could not write may be lost, so nothing may be promised on top of it).
+   */
+  flush(): Promise<void> {
+    if (this.closed) return Promise.reject(this.error('is closed (flush)'));
+    if (this.inTransaction()) {
+      return Promise.reject(new AgentError('INTERNAL', 'Journal flush inside a transaction'));
+    }
+    return this.flushUpTo(this.changes());
+  }
+
+  /** Closes the WAL handle once no sync uses it. The database's own close syncs the rest. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const fd = this.fd;
+    this.fd = undefined;
+    if (fd === undefined) return;
+    if (this.inFlight) void this.inFlight.catch(() => undefined).finally(() => closeSync(fd));
+    else closeSync(fd);
+  }
+
+  private flushUpTo(target: number): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (target <= this.synced || this.fd === undefined) return Promise.resolve();
+    if (this.inFlight) return this.inFlight.then(() => this.flushUpTo(target));
+    const covered = this.changes();
+    const fd = this.fd;
+    const sync = new Promise<void>((resolve, reject) => {
+      this.sync(fd, (e) => {
+        this.inFlight = undefined;
+        if (e) {
+          this.failure = this.error('could not be synced to disk', e);
+          reject(this.failure);
+          return;
+        }
+        this.synced = Math.max(this.synced, covered);
+        resolve();
+      });
+    });
+    this.inFlight = sync;
+    return sync;
+  }
+
+  private error(what: string, cause?: unknown): AgentError {
+    return new AgentError('JOURNAL_ERROR', `Journal ${this.path} ${what}`, cause ? { cause } : {});
+  }
+}

@@ -1,0 +1,318 @@
+import type { PlatformCommand } from '../../connector/model.js';
+import type { CommandState } from '../../connector/wire.js';
+import type { DeviceStore } from '../../drivers-api/types.js';
+import { AgentError } from '../../errors.js';
+import type { CommandHead, CommandPatch, CommandRecord, NewCommand } from '../rules/index.js';
+import { INITIAL_STATE, type MachineState, type Phase, UNFINISHED_PHASES } from '../rules/index.js';
+import { withDocument } from './command-data.js';
+import { createDeviceStore } from './device-store.js';
+import { JournalDocuments } from './documents.js';
+import { JournalDurability } from './durability.js';
+import { JournalOutbox } from './outbox-table.js';
+import { type CommandRow, rowToRecord } from './rows.js';
+import { type Db, openDatabase, sqlList, wrapJournalError } from './schema.js';
+import { JournalStats } from './stats.js';
+
+export type { CommandHead, CommandPatch, CommandRecord, NewCommand, Outcome } from '../rules/index.js';
+
+/**
+ * The crash-safe journal: the single source of truth about every command of ours, its outbox of
+ * platform updates, the drivers' per-device key-value store and the page's statistics. One
+ * SQLite file (WAL, `synchronous=NORMAL`): when a write method returns, the data is committed and
+ * survives a killed process; `flush()` resolves when it would survive a power cut too (group
+ * commit, off the event loop: `durability.ts`, which also says who flushes and why).
+ * Every multi-row change is one transaction. Every method rejects with JOURNAL_ERROR when SQLite
+ * fails or the file holds data it cannot read.
+ */
+
+export interface JournalOptions {
+  /** Epoch ms for bookkeeping stamps (device store); the engine passes its clock. */
+  now?: () => number;
+}
+
+const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
+const UNFINISHED = sqlList(UNFINISHED_PHASES);
+
+export class Journal {
+  readonly path: string;
+  readonly outbox: JournalOutbox;
+  readonly stats: JournalStats;
+  private readonly documents: JournalDocuments;
+  private readonly durability: JournalDurability;
+  private readonly db: Db;
+  private readonly now: () => number;
+  private isClosed = false;
+
+  constructor(path: string, options: JournalOptions = {}) {
+    this.path = path;
+    this.now = options.now ?? Date.now;
+    this.db = openDatabase(path);
+    try {
+      const changes = this.db.prepare('SELECT total_changes()').pluck();
+      this.durability = new JournalDurability(
+        path,
+        () => Number(changes.get()),
+        () => this.db.inTransaction,
+      );
+    } catch (e) {
+      this.db.close();
+      throw wrapJournalError(path, 'unusable', e);
+    }
+    const guard = <T>(what: string, fn: () => T) => this.guard(what, fn);
+    this.outbox = new JournalOutbox(this.db, guard);
+    this.documents = new JournalDocuments(this.db, guard);
+    this.stats = new JournalStats(this.db, guard, (row) => rowToRecord(row as CommandRow, this.parseJson));
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /**
+   * Resolves when every write made before the call is on disk (it survives a power cut, not only
+   * a killed process). One sync serves every caller waiting at that moment and runs off the event
+   * loop. Await it before a side effect that depends on what was written. Rejects with
+   * JOURNAL_ERROR when the journal is closed or the disk refused to sync.
+   */
+  flush(): Promise<void> {
+    return this.durability.flush();
+  }
+
+  /** Runs `fn` in one transaction (a savepoint when nested). */
+  transaction<T>(fn: () => T): T {
+    return this.guard('transaction', () => this.db.transaction(fn)());
+  }
+
+  has(id: string): boolean {
+    return this.guard(
+      'read',
+      () => this.db.prepare('SELECT 1 FROM commands WHERE id = ?').get(id) !== undefined,
+    );
+  }
+
+  get(id: string): CommandRecord | undefined {
+    return this.guard('read', () => {
+      const row = this.db.prepare('SELECT * FROM commands WHERE id = ?').get(id) as CommandRow | undefined;
+      return row ? rowToRecord(row, this.parseJson) : undefined;
+    });
+  }
+
+  machineState(id: string): MachineState | undefined {
+    const head = this.head(id);
+    return head ? { phase: head.phase, attempt: head.attempt, state: head.state } : undefined;
+  }
+
+  /** The machine state and identity of a command, without parsing any stored JSON. */
+  head(id: string): CommandHead | undefined {
+    return this.guard('read', () => {
+      const row = this.db
+        .prepare(
+          `SELECT phase, attempt, state, device_id AS deviceId, device_type AS deviceType, kind,
+             created_utc AS createdUtc, source FROM commands WHERE id = ?`,
+        )
+        .get(id) as
+        | (Omit<CommandHead, 'createdUtc' | 'source'> & {
+            createdUtc: string | null;
+            source: CommandHead['source'] | null;
+          })
+        | undefined;
+      if (!row) return undefined;
+      const { createdUtc, source, ...rest } = row;
+      const head: CommandHead = createdUtc === null ? rest : { ...rest, createdUtc };
+      if (source !== null) head.source = source;
+      return head;
+    });
+  }
+
+  /** Journals a new command in its first state. Rejects with JOURNAL_ERROR on a duplicate id. */
+  insert(command: NewCommand, patch: CommandPatch): void {
+    this.guard('insert', () => {
+      this.db
+        .prepare(
+          `INSERT INTO commands (id, device_id, device_name, device_type, kind, source, command_json, phase,
+             state, attempt, created_utc, seen_at, updated_at, timeline_json)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          command.id,
+          command.deviceId,
+          command.deviceName,
+          command.deviceType,
+          command.kind,
+          command.source ?? null,
+          command.command ? this.documents.store(command.id, command.command) : null,
+          INITIAL_STATE.phase,
+          INITIAL_STATE.state,
+          INITIAL_STATE.attempt,
+          command.createdUtc ?? null,
+          command.seenAt,
+          command.seenAt,
+          JSON.stringify(initialTimeline(command)),
+        );
+      this.update(command.id, patch);
+    });
+  }
+
+  /**
+   * Writes a transition. The timeline gets every state in `patch.reported`, and the new state
+   * when it differs from the stored one.
+   */
+  update(id: string, patch: CommandPatch): void {
+    this.guard('update', () => {
+      const row = this.db.prepare('SELECT state, timeline_json FROM commands WHERE id = ?').get(id) as
+        | { state: CommandState; timeline_json: string }
+        | undefined;
+      if (!row) throw new AgentError('JOURNAL_ERROR', `Journal ${this.path}: no command ${id} to update`);
+      const steps = [...(patch.reported ?? [])];
+      if (row.state !== patch.machine.state && steps.at(-1) !== patch.machine.state) {
+        steps.push(patch.machine.state);
+      }
+      let timeline = row.timeline_json;
+      if (steps.length > 0) {
+        const list = this.parseJson(timeline, 'timeline') as CommandRecord['timeline'];
+        for (const state of steps) list.push({ state, at: patch.at });
+        timeline = JSON.stringify(list);
+      }
+      this.db
+        .prepare(
+          `UPDATE commands SET phase = ?, state = ?, attempt = ?, updated_at = ?, timeline_json = ?,
+             command_json = COALESCE(?, command_json), started_at = COALESCE(?, started_at),
+             finished_at = COALESCE(?, finished_at), outcome = COALESCE(?, outcome),
+             pickup_ms = COALESCE(?, pickup_ms), progress = COALESCE(?, progress),
+             result_json = COALESCE(?, result_json), error_json = COALESCE(?, error_json),
+             notes = COALESCE(?, notes)
+           WHERE id = ?`,
+        )
+        .run(
+          patch.machine.phase,
+          patch.machine.state,
+          patch.machine.attempt,
+          patch.at,
+          timeline,
+          patch.command ? this.documents.store(id, patch.command) : null,
+          patch.startedAt ?? null,
+          patch.finishedAt ?? null,
+          patch.outcome ?? null,
+          patch.pickupMs ?? null,
+          patch.progress ?? null,
+          json(patch.result),
+          json(patch.error),
+          json(patch.notes),
+          id,
+        );
+      if (patch.outcome) {
+        this.stats.count(patch.outcome);
+        this.documents.close(id);
+      }
+    });
+  }
+
+  /**
+   * The command as its driver needs it: the journaled command with its document put back (the
+   * document is kept apart and read only here; see `command-data.ts`). Undefined when the command
+   * or its data is not journaled.
+   */
+  commandForDriver(record: CommandRecord): PlatformCommand | undefined {
+    if (!record.command) return undefined;
+    return withDocument(record.command, this.documents.read(record.id));
+  }
+
+  /** Stores a driver checkpoint, as JSON (committed when this returns; `flush()` puts it on disk). */
+  setCheckpoint(id: string, value: unknown): void {
+    this.guard('checkpoint', () => {
+      const text = JSON.stringify(value ?? null);
+      const info = this.db.prepare('UPDATE commands SET checkpoint_json = ? WHERE id = ?').run(text, id);
+      if (info.changes !== 1) throw new AgentError('JOURNAL_ERROR', `Journal ${this.path}: no command ${id}`);
+    });
+  }
+
+  /** Last progress fraction, kept for the page; not a transition. */
+  setProgress(id: string, fraction: number): void {
+    this.guard('progress', () =>
+      this.db.prepare('UPDATE commands SET progress = ? WHERE id = ?').run(fraction, id),
+    );
+  }
+
+  /** Commands that still need work after a restart, oldest first: ids and phases only. */
+  unfinished(): Array<{ id: string; deviceId: string; phase: Phase }> {
+    return this.guard('read', () =>
+      this.db
+        .prepare(
+          `SELECT id, device_id AS deviceId, phase FROM commands
+           WHERE phase IN (${UNFINISHED})
+           ORDER BY seen_at, rowid`,
+        )
+        .all(),
+    ) as Array<{ id: string; deviceId: string; phase: Phase }>;
+  }
+
+  /** The drivers' durable key-value store for one device. Values are JSON. */
+  deviceStore(deviceId: string): DeviceStore {
+    return createDeviceStore(
+      this.db,
+      (what, fn) => this.guard(what, fn),
+      deviceId,
+      this.now,
+      () => this.flush(),
+    );
+  }
+
+  /** The file's settings as SQLite reports them (diagnostics, tests). */
+  settings(): {
+    journalMode: string;
+    synchronous: 'off' | 'normal' | 'full' | 'extra';
+    schemaVersion: number;
+  } {
+    return this.guard('settings', () => {
+      const levels = ['off', 'normal', 'full', 'extra'] as const;
+      return {
+        journalMode: String(this.db.pragma('journal_mode', { simple: true })),
+        synchronous: levels[Number(this.db.pragma('synchronous', { simple: true }))] ?? 'off',
+        schemaVersion: Number(this.db.pragma('user_version', { simple: true })),
+      };
+    });
+  }
+
+  /** Closes the file (checkpointing the WAL). Idempotent. */
+  close(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.durability.close();
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      this.db.close();
+    }
+  }
+
+  private guard<T>(what: string, fn: () => T): T {
+    if (this.isClosed) throw new AgentError('JOURNAL_ERROR', `Journal ${this.path} is closed (${what})`);
+    try {
+      return fn();
+    } catch (e) {
+      throw wrapJournalError(this.path, what, e);
+    }
+  }
+
+  private readonly parseJson = (text: string, what: string): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      throw new AgentError('JOURNAL_ERROR', `Journal ${this.path}: unreadable ${what}`, { cause: e });
+    }
+  };
+}
+
+function initialTimeline(command: NewCommand): CommandRecord['timeline'] {
+  const created = command.createdUtc ? Date.parse(command.createdUtc) : Number.NaN;
+  return Number.isFinite(created) ? [{ state: 'Pending', at: created }] : [];
+}
+
+/**
+ * Opens (creating when missing) the journal at `path`, or a private in-memory one for
+ * `':memory:'`. Rejects with JOURNAL_ERROR when the file is corrupt, not a database, from a newer
+ * agent, or cannot be created.
+ */
+export function openJournal(path: string, options: JournalOptions = {}): Journal {
+  return new Journal(path, options);
+}
