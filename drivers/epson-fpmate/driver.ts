@@ -10,14 +10,16 @@ import type {
   Reconciliation,
 } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
+import type { Message } from '../../src/messages/message.js';
 import { Mutex } from '../../src/mutex.js';
 import { runPeriodically } from '../../src/periodic.js';
 import type { HttpClient, HttpTlsOptions } from '../../src/transport/http.js';
 import { httpTlsOptions } from '../../src/transport/tls-config.js';
+import { departmentTable } from '../fiscal-it/rules.js';
 import { type ActionHost, epsonActions } from './actions.js';
 import { printerAddress } from './address.js';
 import { ClosureScheduler } from './closure-scheduler.js';
-import { departmentTable, type EpsonFpmateOptions, FROM_PLATFORM } from './config.js';
+import { type EpsonFpmateOptions, FROM_PLATFORM } from './config.js';
 import { FiscalState } from './fiscal-state.js';
 import { fiscalStatus } from './fiscal-status.js';
 import { printPlanned, type WorkDeps } from './fiscal-work.js';
@@ -25,6 +27,7 @@ import { fpmateEndpoint } from './http.js';
 import { PrinterLink } from './link.js';
 import { epsonPrinterWords } from './messages-printer.js';
 import { epsonRefusals } from './messages-refusals.js';
+import { epsonResults, oneAfterAnother } from './messages-results.js';
 import { fiscalData, PrinterMemory, planJob } from './plan.js';
 import { compareProgramming, mismatchWarning, type Programming, readProgramming } from './programming.js';
 import { reconcileJob } from './reconcile.js';
@@ -48,6 +51,12 @@ function shown(address: string): string {
   } catch {
     return 'invalid address';
   }
+}
+
+/** A printed receipt's result with the fiscal core's sentences after its own Notes. */
+function withFiscalNotes(result: JobResult, notes: readonly Message[] | undefined): JobResult {
+  const more = oneAfterAnother(notes ?? []);
+  return more ? { ...result, notes: epsonResults.withFiscalNotes({ notes: result.notes, more }) } : result;
 }
 
 /**
@@ -171,8 +180,9 @@ export class EpsonFpmateDriver implements Driver {
           now: this.ctx.clock.now(),
           ownSerial: this.memory.serial(),
         });
+        for (const line of plan.log ?? []) this.ctx.log.info(line, { commandId: job.commandId });
         ectx.progress(0.2);
-        return await printPlanned(this.workDeps(link), plan, ectx);
+        return withFiscalNotes(await printPlanned(this.workDeps(link), plan, ectx), plan.notes);
       } catch (e) {
         const error = toAgentError(e);
         this.board.noteJobError(error);

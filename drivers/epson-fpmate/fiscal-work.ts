@@ -1,13 +1,13 @@
 import type { ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
 import { english } from '../../src/messages/render.js';
+import { isNoReference } from '../fiscal-it/reference.js';
 import { documentWords } from './answers.js';
 import type { FiscalState } from './fiscal-state.js';
 import { epsonAnswers, fiscalNotes } from './messages.js';
 import type { Plan } from './plan.js';
 import { checkLines, type Programming } from './programming.js';
 import { docLabel } from './protocol.js';
-import { isNoReference } from './reference.js';
 import { checkReference } from './reference-check.js';
 import { closeDay, type ReportDeps } from './reports.js';
 import { documentOf, type SendDeps, sendPlanned } from './send.js';

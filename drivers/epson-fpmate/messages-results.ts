@@ -33,6 +33,8 @@ export const epsonResults = defineMessages('epson.result', {
     it: '{notes}. Confermato dalla memoria della stampante dopo che la sua risposta è andata persa',
   },
   withPrinterWarnings: { en: '{notes}. Printer: {warnings}', it: '{notes}. Stampante: {warnings}' },
+  /** A printed receipt's Notes, then what the fiscal core says of it (a customer code left off …). */
+  withFiscalNotes: { en: '{notes}. {more}', it: '{notes}. {more}' },
   /** Two things said one after the other: "paper running low; electronic journal nearly full". */
   oneThenOther: { en: '{first}; {then}', it: '{first}; {then}' },
   paperRunningLow: { en: 'paper running low', it: 'carta in esaurimento' },

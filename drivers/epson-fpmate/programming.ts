@@ -1,8 +1,8 @@
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
+import { NATURE_PATTERN } from '../fiscal-it/natures.js';
 import type { PrinterLink } from './link.js';
 import { epsonPrinterWords as w } from './messages-printer.js';
-import { NATURE_PATTERN } from './natures.js';
 import { directIoXml } from './xml-build.js';
 
 /**

@@ -1,11 +1,11 @@
 import type { JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import { parseReceiptLabel } from '../fiscal-it/reference.js';
 import type { FiscalState } from './fiscal-state.js';
 import type { PrinterLink } from './link.js';
 import { fiscalNotes } from './messages.js';
 import { epsonPrinterWords as w } from './messages-printer.js';
 import { docLabel, pad4 } from './protocol.js';
-import { parseReceiptLabel } from './reference.js';
 import { ddMMyyyyOf, fromStamp } from './void-receipt.js';
 import { directIoXml } from './xml-build.js';
 

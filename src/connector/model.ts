@@ -56,6 +56,13 @@ export interface FiscalBill {
   legacyItems?: LegacyLine[];
   /** Payments a legacy bill still carries. */
   legacyPayments?: LegacyLine[];
+  /**
+   * Whom the bill was closed for, as far as Italian fiscal law asks: a consumer (`customer`) or a
+   * business (`company`) — the bill's `AccountType`, else its owner's discriminator — and the
+   * consumer's lottery code (`LegalIdentifiers.ItLotteryCode` of the owner's customer data). Only
+   * this is kept of the owner; it is dropped with the rest when the command closes.
+   */
+  buyer?: { kind: 'customer' | 'company'; lotteryCode?: string };
 }
 
 export interface LegacyLine {
@@ -261,6 +268,21 @@ function legacyLines(items: WireBill['Revenue']): LegacyLine[] | undefined {
   );
 }
 
+/** The buyer of a bill: consumer or business, and a consumer's lottery code (see `FiscalBill`). */
+function buyerOf(bill: WireBill): FiscalBill['buyer'] {
+  const owner = bill.Owner ?? bill.OwnerData;
+  const company =
+    bill.AccountType === 'Company' ||
+    owner?.Discriminator === 'BillCompanyData' ||
+    (owner?.BillCompanyData !== undefined && owner.BillCustomerData === undefined);
+  const customer = bill.AccountType === 'Customer' || owner?.Discriminator === 'BillCustomerData';
+  if (!company && !customer) return undefined;
+  if (company) return { kind: 'company' };
+  const data = owner?.BillCustomerData ?? owner?.Value;
+  const code = data?.LegalIdentifiers?.ItLotteryCode ?? undefined;
+  return code ? { kind: 'customer', lotteryCode: code } : { kind: 'customer' };
+}
+
 function toBill(bill: WireBill): FiscalBill {
   return compact({
     id: bill.Id,
@@ -271,6 +293,7 @@ function toBill(bill: WireBill): FiscalBill {
     correctionType: bill.CorrectionType,
     legacyItems: legacyLines(bill.Revenue),
     legacyPayments: legacyLines(bill.Payments),
+    buyer: buyerOf(bill),
   });
 }
 

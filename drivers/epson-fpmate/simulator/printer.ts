@@ -1,10 +1,10 @@
 import type { Clock } from '../../../src/clock.js';
 import { formatSerialAnswer, rtTypeOf, SERIAL_COMMAND } from '../last-document.js';
 import { localDateTime } from '../protocol.js';
-import type { DocumentReference } from '../reference.js';
 import { copyRequest, departmentRecord, documentsToCopy, vatRecord } from './native-reads.js';
 import { add, classKey, type DayTotals, type DepartmentClass, total } from './programming.js';
 import { type CheckedReceipt, checkReceipt, type SimElement, SimRefusal } from './receipt.js';
+import type { SimReference } from './reference.js';
 import { SimReports } from './reports.js';
 import type { Faults, PrintedDocument } from './types.js';
 import { type AddInfo, commaAmount, failureXml, responseXml } from './xml.js';
@@ -160,7 +160,7 @@ export class SimPrinter {
 
   /** Checks a refund/void reference like an RT: statuses 39–42. Foreign and ND references are not checked. */
   private referenced(checked: CheckedReceipt): PrintedDocument | undefined {
-    const ref = checked.reference as DocumentReference;
+    const ref = checked.reference as SimReference;
     if (ref.serial !== this.o.serial) return undefined;
     const verdict = this.verdict(ref, ref.kind === 'REFUND' ? checked.totalCents : 0);
     if (verdict.refusal) throw new SimRefusal('PRINTER ERROR', verdict.refusal);
@@ -168,10 +168,7 @@ export class SimPrinter {
   }
 
   /** What the printer says of a reference: its target, or the status it refuses with. */
-  private verdict(
-    ref: DocumentReference,
-    refundCents: number,
-  ): { target?: PrintedDocument; refusal?: string } {
+  private verdict(ref: SimReference, refundCents: number): { target?: PrintedDocument; refusal?: string } {
     const notCommercial = ref.kind === 'VOID' ? '41' : '42';
     const target = this.printed.find(
       (d) =>
@@ -328,7 +325,7 @@ export class SimPrinter {
   private referenceCheck(data: string): string {
     const m = /^([12])(.{11})(\d{8})(\d{4})(\d{4})$/.exec(data);
     if (!m) throw new SimRefusal('PRINTER ERROR', '13');
-    const ref: DocumentReference = {
+    const ref: SimReference = {
       kind: m[1] === '2' ? 'VOID' : 'REFUND',
       serial: (m[2] as string).trim(),
       date: m[3] as string,

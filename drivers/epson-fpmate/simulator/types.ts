@@ -1,6 +1,6 @@
-import type { DocumentReference } from '../reference.js';
 import type { DayTotals } from './programming.js';
 import type { PrintedLine, PrintedPayment } from './receipt.js';
+import type { SimReference } from './reference.js';
 
 /** One document the simulated printer emitted. */
 export interface PrintedDocument {
@@ -17,7 +17,7 @@ export interface PrintedDocument {
   header: string[];
   lines: PrintedLine[];
   payments: PrintedPayment[];
-  reference?: DocumentReference;
+  reference?: SimReference;
   /** Non-fiscal text lines. */
   text?: string[];
   refundedCents: number;
