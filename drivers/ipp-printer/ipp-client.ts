@@ -95,11 +95,20 @@ export function shownUri(printerUri: string): string {
   }
 }
 
+/**
+ * Document bytes after the attributes (Print-Job): written into the request's buffer (`write`),
+ * or sent after it as they are, part by part (`parts`: a document decoded as it arrived is never
+ * joined into one more buffer).
+ */
+export type IppDocument =
+  | { length: number; write: (target: Buffer, offset: number) => void }
+  | { parts: readonly Uint8Array[] };
+
 export interface IppCallOptions {
   timeoutMs: number;
   signal?: AbortSignal | undefined;
   /** Document bytes to append after the attributes (Print-Job). */
-  document?: { length: number; write: (target: Buffer, offset: number) => void };
+  document?: IppDocument;
 }
 
 export class IppClient {
@@ -134,9 +143,11 @@ export class IppClient {
           ...extraGroups,
         ],
       },
-      options.document?.length ?? 0,
+      options.document && 'write' in options.document ? options.document.length : 0,
     );
-    options.document?.write(buffer, dataOffset);
+    if (options.document && 'write' in options.document) options.document.write(buffer, dataOffset);
+    const body =
+      options.document && 'parts' in options.document ? [buffer, ...options.document.parts] : buffer;
     let url: URL;
     try {
       url = httpUrlOf(printerUri);
@@ -153,7 +164,7 @@ export class IppClient {
         method: 'POST',
         url,
         headers: { 'Content-Type': 'application/ipp', Accept: 'application/ipp' },
-        body: buffer,
+        body,
         timeoutMs: options.timeoutMs,
         maxBytes: this.maxAnswerBytes,
         signal: options.signal,

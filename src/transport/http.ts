@@ -45,7 +45,14 @@ export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
   url: string | URL;
   headers?: Record<string, string>;
-  body?: string | Uint8Array;
+  /** The request body; in parts, it is written part by part (a document is never joined). */
+  body?: string | Uint8Array | readonly Uint8Array[];
+  /**
+   * Sees every decoded piece of the answer as it arrives and returns what is kept of it (the
+   * connector takes documents out of the answer this way: `document-spool.ts`). `maxBytes`
+   * still counts the answer as it arrived.
+   */
+  answerFilter?: (chunk: Buffer) => Buffer;
   signal?: AbortSignal | undefined;
   /** The whole exchange, connect to last byte. */
   timeoutMs: number;
@@ -211,17 +218,20 @@ function send(request: HttpRequest, httpAgent: http.Agent, httpsAgent: https.Age
       reject(new HttpFailure('HTTP_BAD_URL', `unsupported protocol ${target.protocol}`, false));
       return;
     }
-    const body =
+    const parts: readonly Uint8Array[] =
       request.body === undefined
-        ? undefined
+        ? []
         : typeof request.body === 'string'
-          ? Buffer.from(request.body, 'utf8')
-          : request.body;
+          ? [Buffer.from(request.body, 'utf8')]
+          : request.body instanceof Uint8Array
+            ? [request.body]
+            : request.body;
+    const bodyLength = request.body === undefined ? undefined : parts.reduce((n, p) => n + p.length, 0);
     /** Whether the request can have left: a socket was connected (and verified) for it. */
     let connected = false;
     let finished = false;
     const headers: Record<string, string> = { 'Accept-Encoding': 'gzip, deflate, br', ...request.headers };
-    if (body) headers['Content-Length'] = String(body.length);
+    if (bodyLength !== undefined) headers['Content-Length'] = String(bodyLength);
     const req = (secure ? https : http).request(target, {
       method: request.method,
       agent: secure ? httpsAgent : httpAgent,
@@ -293,6 +303,8 @@ function send(request: HttpRequest, httpAgent: http.Agent, httpsAgent: https.Age
       const stream = decoded(response);
       const chunks: Buffer[] = [];
       let size = 0;
+      let kept = 0;
+      const { answerFilter } = request;
       stream.on('data', (chunk: Buffer) => {
         if (finished) return;
         size += chunk.length;
@@ -300,7 +312,17 @@ function send(request: HttpRequest, httpAgent: http.Agent, httpsAgent: https.Age
           finish(tooLarge(request.maxBytes));
           return;
         }
-        chunks.push(chunk);
+        let piece = chunk;
+        if (answerFilter) {
+          try {
+            piece = answerFilter(chunk);
+          } catch (error) {
+            finish(new HttpFailure('HTTP_BROKEN', 'the answer could not be read', true, error));
+            return;
+          }
+        }
+        kept += piece.length;
+        chunks.push(piece);
       });
       stream.on('error', (error: Error) =>
         finish(new HttpFailure('HTTP_BROKEN', `the answer could not be read: ${error.message}`, true, error)),
@@ -316,7 +338,7 @@ function send(request: HttpRequest, httpAgent: http.Agent, httpsAgent: https.Age
         // would see it): it is a broken answer like any other.
         let body: Buffer;
         try {
-          body = Buffer.concat(chunks, size);
+          body = Buffer.concat(chunks, kept);
         } catch (error) {
           finish(new HttpFailure('HTTP_BROKEN', 'the answer could not be kept', true, error));
           return;
@@ -330,7 +352,9 @@ function send(request: HttpRequest, httpAgent: http.Agent, httpsAgent: https.Age
         });
       });
     });
-    req.end(body);
+    // Written part by part: a document's parts go to the socket as they are, never joined.
+    for (const part of parts.slice(0, -1)) req.write(part);
+    req.end(parts.at(-1));
   });
 }
 

@@ -1,12 +1,19 @@
 import type Database from 'better-sqlite3';
 import type { PlatformCommand } from '../../connector/model.js';
-import { keptAfterClose, splitDocument } from './command-data.js';
+import type { DecodedBytes } from '../../transport/base64-stream.js';
+import { keptAfterClose, type StoredDocument, splitDocument } from './command-data.js';
 
 /**
  * The journal's `command_documents` table: each open command's document (see `command-data.ts`),
  * written once when the command is journaled, read only for a driver call, deleted when the
  * command gets its outcome. Crash safety is the journal's: the document is on disk with the
  * command, so after a restart an accepted command still runs and a started one still reconciles.
+ *
+ * Base64 text is one row (`field` = `fileData` or `payload`). A document the connector decoded as
+ * it arrived (`PrintJobData.document`) is kept as its parts, never joined: a row `fileData#` with
+ * the number of parts (or `invalid`: the text was not Base64), then one BLOB row per part,
+ * `fileData#0`, `fileData#1` … (SQLite keeps a BLOB as a BLOB in any column). Each part is bound
+ * on its own, so storing a 20 MB PDF copies at most a part at a time.
  */
 
 type Db = Database.Database;
@@ -36,24 +43,55 @@ export class JournalDocuments {
       this.guard('document', () => {
         // Asked first: binding a large document only to have it ignored would copy it for nothing.
         const kept = this.db
-          .prepare('SELECT 1 FROM command_documents WHERE command_id = ? AND field = ?')
-          .get(commandId, document.field);
+          .prepare('SELECT 1 FROM command_documents WHERE command_id = ? AND (field = ? OR field = ?)')
+          .get(commandId, document.field, `${document.field}#`);
         if (kept) return;
-        this.db
-          .prepare('INSERT INTO command_documents (command_id, field, text) VALUES (?, ?, ?)')
-          .run(commandId, document.field, document.text);
+        const insert = this.db.prepare(
+          'INSERT INTO command_documents (command_id, field, text) VALUES (?, ?, ?)',
+        );
+        if (typeof document.text === 'string') {
+          insert.run(commandId, document.field, document.text);
+          return;
+        }
+        const { parts, valid } = document.text;
+        insert.run(commandId, `${document.field}#`, valid ? String(parts.length) : 'invalid');
+        if (valid) parts.forEach((part, i) => insert.run(commandId, `${document.field}#${i}`, part));
       });
     }
     return JSON.stringify(stored);
   }
 
   /** The command's documents by field (empty once it closed, or when it had none). */
-  read(commandId: string): Map<string, string> {
+  read(commandId: string): Map<string, StoredDocument> {
     return this.guard('document', () => {
       const rows = this.db
         .prepare('SELECT field, text FROM command_documents WHERE command_id = ?')
-        .all(commandId) as Array<{ field: string; text: string }>;
-      return new Map(rows.map((row) => [row.field, row.text]));
+        .all(commandId) as Array<{ field: string; text: string | Buffer }>;
+      const out = new Map<string, StoredDocument>();
+      const parts = new Map<string, Buffer[]>();
+      for (const row of rows) {
+        const hash = row.field.indexOf('#');
+        if (hash < 0) {
+          out.set(row.field, String(row.text));
+          continue;
+        }
+        const field = row.field.slice(0, hash);
+        const index = row.field.slice(hash + 1);
+        if (index === '') {
+          out.set(field, { parts: [], bytes: 0, valid: String(row.text) !== 'invalid' });
+        } else if (Buffer.isBuffer(row.text)) {
+          const list = parts.get(field) ?? [];
+          list[Number(index)] = row.text;
+          parts.set(field, list);
+        }
+      }
+      for (const [field, list] of parts) {
+        const decoded = out.get(field) as DecodedBytes | undefined;
+        if (!decoded || typeof decoded === 'string' || !decoded.valid) continue;
+        decoded.parts = list.filter((part) => part !== undefined);
+        decoded.bytes = decoded.parts.reduce((n, part) => n + part.length, 0);
+      }
+      return out;
     });
   }
 
@@ -105,7 +143,7 @@ export function separateDocuments(db: Db): void {
       continue; // left as it was: reading it fails as it did before
     }
     const { stored, document } = splitDocument(command);
-    if (!document) continue;
+    if (!document || typeof document.text !== 'string') continue;
     insert.run(row.id, document.field, document.text);
     write.run(JSON.stringify(stored), row.id);
   }
