@@ -154,7 +154,7 @@ function decodedDocument(
   if (document.bytes > limits.maxFileBytes) throw tooLarge(document.bytes, limits.maxFileBytes);
   const magic = MAGIC[format.mime];
   if (magic) {
-    const head = Buffer.concat(document.parts.slice(0, 8).map((part) => part.subarray(0, 8)));
+    const head = firstBytes(document.parts, magic.bytes.length);
     if (!magic.bytes.every((b, i) => head[i] === b)) {
       throw invalid(
         `FileData is not ${english(format.label)} (does not start with ${magic.name})`,
@@ -167,8 +167,20 @@ function decodedDocument(
     formatLabel: format.label,
     copies,
     printerName,
-    body: { parts: document.parts },
+    body: { parts: document.parts, length: document.bytes },
   };
+}
+
+/** The first `count` bytes of the parts (reading only as many parts as that takes). */
+function firstBytes(parts: Iterable<Buffer>, count: number): Buffer {
+  const head: Buffer[] = [];
+  let have = 0;
+  for (const part of parts) {
+    if (have >= count) break;
+    head.push(part.subarray(0, count - have));
+    have += head.at(-1)?.length ?? 0;
+  }
+  return Buffer.concat(head);
 }
 
 function tooLarge(bytes: number, max: number): AgentError {

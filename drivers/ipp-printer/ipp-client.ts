@@ -102,7 +102,7 @@ export function shownUri(printerUri: string): string {
  */
 export type IppDocument =
   | { length: number; write: (target: Buffer, offset: number) => void }
-  | { parts: readonly Uint8Array[] };
+  | { parts: Iterable<Uint8Array>; length: number };
 
 export interface IppCallOptions {
   timeoutMs: number;
@@ -146,8 +146,10 @@ export class IppClient {
       options.document && 'write' in options.document ? options.document.length : 0,
     );
     if (options.document && 'write' in options.document) options.document.write(buffer, dataOffset);
-    const body =
-      options.document && 'parts' in options.document ? [buffer, ...options.document.parts] : buffer;
+    const document = options.document && 'parts' in options.document ? options.document : undefined;
+    const body = document
+      ? { parts: withHead(buffer, document.parts), length: buffer.length + document.length }
+      : buffer;
     let url: URL;
     try {
       url = httpUrlOf(printerUri);
@@ -199,6 +201,12 @@ export class IppClient {
     if (typeof message === 'string') out.message = message;
     return out;
   }
+}
+
+/** The request's attributes, then the document's parts as they come. */
+function* withHead(head: Buffer, parts: Iterable<Uint8Array>): Generator<Uint8Array> {
+  yield head;
+  yield* parts;
 }
 
 export function isSuccess(status: number): boolean {

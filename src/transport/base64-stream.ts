@@ -15,8 +15,11 @@ const LF = 0x0a;
 const PAD = 0x3d;
 
 export interface DecodedBytes {
-  /** The decoded bytes, in order; each part is full but the last. Empty when not valid. */
-  parts: Buffer[];
+  /**
+   * The decoded bytes, in order, each part read when it is iterated (the journal's copy reads
+   * one part at a time from disk). Empty when not valid.
+   */
+  parts: Iterable<Buffer>;
   /** Their total length. */
   bytes: number;
   /** False when the text was not Base64 (nothing is kept then). */

@@ -45,8 +45,11 @@ export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
   url: string | URL;
   headers?: Record<string, string>;
-  /** The request body; in parts, it is written part by part (a document is never joined). */
-  body?: string | Uint8Array | readonly Uint8Array[];
+  /**
+   * The request body. In parts (`length` their total), it is written part by part as the socket
+   * takes them, each part fetched only then: a document is never joined, nor read ahead.
+   */
+  body?: string | Uint8Array | { parts: Iterable<Uint8Array>; length: number };
   /**
    * Sees every decoded piece of the answer as it arrives and returns what is kept of it (the
    * connector takes documents out of the answer this way: `document-spool.ts`). `maxBytes`
@@ -218,15 +221,15 @@ function send(request: HttpRequest, httpAgent: http.Agent, httpsAgent: https.Age
       reject(new HttpFailure('HTTP_BAD_URL', `unsupported protocol ${target.protocol}`, false));
       return;
     }
-    const parts: readonly Uint8Array[] =
-      request.body === undefined
-        ? []
-        : typeof request.body === 'string'
-          ? [Buffer.from(request.body, 'utf8')]
-          : request.body instanceof Uint8Array
-            ? [request.body]
-            : request.body;
-    const bodyLength = request.body === undefined ? undefined : parts.reduce((n, p) => n + p.length, 0);
+    const whole =
+      typeof request.body === 'string'
+        ? Buffer.from(request.body, 'utf8')
+        : request.body instanceof Uint8Array
+          ? request.body
+          : undefined;
+    const streamed =
+      typeof request.body === 'object' && !(request.body instanceof Uint8Array) ? request.body : undefined;
+    const bodyLength = whole !== undefined ? whole.length : streamed?.length;
     /** Whether the request can have left: a socket was connected (and verified) for it. */
     let connected = false;
     let finished = false;
@@ -352,10 +355,42 @@ function send(request: HttpRequest, httpAgent: http.Agent, httpsAgent: https.Age
         });
       });
     });
-    // Written part by part: a document's parts go to the socket as they are, never joined.
-    for (const part of parts.slice(0, -1)) req.write(part);
-    req.end(parts.at(-1));
+    if (streamed) writeParts(req, streamed.parts, () => finished, finish);
+    else req.end(whole);
   });
+}
+
+/**
+ * Writes the parts as the socket takes them (waiting for `drain`), fetching each only then, and
+ * ends the request. A part that cannot be fetched breaks the exchange (the request may have
+ * left in part: `sent`).
+ */
+function writeParts(
+  req: http.ClientRequest,
+  parts: Iterable<Uint8Array>,
+  finished: () => boolean,
+  finish: (error: unknown) => void,
+): void {
+  const iterator = parts[Symbol.iterator]();
+  const next = () => {
+    try {
+      for (;;) {
+        if (finished()) return;
+        const step = iterator.next();
+        if (step.done) {
+          req.end();
+          return;
+        }
+        if (!req.write(step.value)) {
+          req.once('drain', next);
+          return;
+        }
+      }
+    } catch (error) {
+      finish(new HttpFailure('HTTP_BROKEN', 'the request body could not be read', true, error));
+    }
+  };
+  next();
 }
 
 function tooLarge(maxBytes: number): HttpFailure {

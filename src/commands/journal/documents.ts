@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
 import type { PlatformCommand } from '../../connector/model.js';
-import type { DecodedBytes } from '../../transport/base64-stream.js';
 import { keptAfterClose, type StoredDocument, splitDocument } from './command-data.js';
 
 /**
@@ -53,46 +52,57 @@ export class JournalDocuments {
           insert.run(commandId, document.field, document.text);
           return;
         }
-        const { parts, valid } = document.text;
-        insert.run(commandId, `${document.field}#`, valid ? String(parts.length) : 'invalid');
-        if (valid) parts.forEach((part, i) => insert.run(commandId, `${document.field}#${i}`, part));
+        const { parts, bytes, valid } = document.text;
+        let count = 0;
+        if (valid) for (const part of parts) insert.run(commandId, `${document.field}#${count++}`, part);
+        insert.run(commandId, `${document.field}#`, valid ? `${count}:${bytes}` : 'invalid');
       });
     }
     return JSON.stringify(stored);
   }
 
-  /** The command's documents by field (empty once it closed, or when it had none). */
+  /**
+   * The command's documents by field (empty once it closed, or when it had none). A decoded
+   * document's parts are read from the journal one at a time as they are iterated (the IPP
+   * request takes them as its socket drains), so the driver never holds the whole document.
+   */
   read(commandId: string): Map<string, StoredDocument> {
     return this.guard('document', () => {
       const rows = this.db
-        .prepare('SELECT field, text FROM command_documents WHERE command_id = ?')
-        .all(commandId) as Array<{ field: string; text: string | Buffer }>;
+        .prepare("SELECT field, text FROM command_documents WHERE command_id = ? AND field NOT GLOB '*#?*'")
+        .all(commandId) as Array<{ field: string; text: string }>;
       const out = new Map<string, StoredDocument>();
-      const parts = new Map<string, Buffer[]>();
       for (const row of rows) {
-        const hash = row.field.indexOf('#');
-        if (hash < 0) {
-          out.set(row.field, String(row.text));
+        if (!row.field.endsWith('#')) {
+          out.set(row.field, row.text);
           continue;
         }
-        const field = row.field.slice(0, hash);
-        const index = row.field.slice(hash + 1);
-        if (index === '') {
-          out.set(field, { parts: [], bytes: 0, valid: String(row.text) !== 'invalid' });
-        } else if (Buffer.isBuffer(row.text)) {
-          const list = parts.get(field) ?? [];
-          list[Number(index)] = row.text;
-          parts.set(field, list);
+        const field = row.field.slice(0, -1);
+        const [count, bytes] = String(row.text).split(':').map(Number);
+        if (row.text === 'invalid' || count === undefined || bytes === undefined) {
+          out.set(field, { parts: [], bytes: 0, valid: false });
+          continue;
         }
-      }
-      for (const [field, list] of parts) {
-        const decoded = out.get(field) as DecodedBytes | undefined;
-        if (!decoded || typeof decoded === 'string' || !decoded.valid) continue;
-        decoded.parts = list.filter((part) => part !== undefined);
-        decoded.bytes = decoded.parts.reduce((n, part) => n + part.length, 0);
+        out.set(field, { parts: this.lazyParts(commandId, field, count), bytes, valid: true });
       }
       return out;
     });
+  }
+
+  private lazyParts(commandId: string, field: string, count: number): Iterable<Buffer> {
+    const read = (i: number) =>
+      this.guard('document', () => {
+        const row = this.db
+          .prepare('SELECT text FROM command_documents WHERE command_id = ? AND field = ?')
+          .get(commandId, `${field}#${i}`) as { text: Buffer } | undefined;
+        if (!row || !Buffer.isBuffer(row.text)) throw new Error(`part ${i} of the document is missing`);
+        return row.text;
+      });
+    return {
+      *[Symbol.iterator]() {
+        for (let i = 0; i < count; i++) yield read(i);
+      },
+    };
   }
 
   /** The command closed: its document goes, and its JSON keeps only `keptAfterClose`. */
