@@ -33,8 +33,8 @@ type Mode = 'json' | 'string' | 'string-escape' | 'document' | 'document-escape'
 export class DocumentSpool {
   private documents: DecodedBytes[] = [];
   private mode: Mode = 'json';
-  /** The first bytes of the string being read (a possible key), or undefined past 16. */
-  private key: number[] | undefined = [];
+  /** How much of `FileData` the string being read has spelled so far; -1 once it differs. */
+  private keyMatched = 0;
   /** A string just ended that spelled `FileData`; a `:` after it arms the next value. */
   private keyJustEnded = false;
   private armed = false;
@@ -45,7 +45,7 @@ export class DocumentSpool {
   reset(): void {
     this.documents = [];
     this.mode = 'json';
-    this.key = [];
+    this.keyMatched = 0;
     this.keyJustEnded = false;
     this.armed = false;
     this.decoder = undefined;
@@ -56,6 +56,8 @@ export class DocumentSpool {
   readonly filter = (chunk: Buffer): Buffer => {
     const out: Buffer[] = [];
     let copyFrom = 0;
+    /** The next backslash at or after the scan (-1: none left; below `i`: look again). */
+    let slash = -2;
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk[i] as number;
       switch (this.mode) {
@@ -73,7 +75,7 @@ export class DocumentSpool {
               this.armed = false;
             } else {
               this.mode = 'string';
-              this.key = [];
+              this.keyMatched = 0;
             }
             this.keyJustEnded = false;
           } else if (c === COLON) {
@@ -84,18 +86,28 @@ export class DocumentSpool {
             this.armed = false;
           }
           break;
-        case 'string':
-          if (c === QUOTE) {
+        case 'string': {
+          // Most of an answer is string content: jump to its end (or an escape) natively.
+          if (slash !== -1 && slash < i) slash = chunk.indexOf(BACKSLASH, i);
+          const quote = chunk.indexOf(QUOTE, i);
+          const stop = quote < 0 ? slash : slash < 0 ? quote : Math.min(quote, slash);
+          const end = stop < 0 ? chunk.length : stop;
+          for (let k = i; k < end && this.keyMatched >= 0; k++)
+            this.keyMatched = chunk[k] === KEY[this.keyMatched] ? this.keyMatched + 1 : -1;
+          if (stop < 0) {
+            i = chunk.length;
+            break;
+          }
+          i = stop;
+          if (stop === quote) {
             this.mode = 'json';
-            this.keyJustEnded = this.key !== undefined && KEY.equals(Buffer.from(this.key));
-          } else if (c === BACKSLASH) {
+            this.keyJustEnded = this.keyMatched === KEY.length;
+          } else {
             this.mode = 'string-escape';
-            this.key = undefined;
-          } else if (this.key) {
-            if (this.key.length < 16) this.key.push(c);
-            else this.key = undefined;
+            this.keyMatched = -1;
           }
           break;
+        }
         case 'string-escape':
           this.mode = 'string';
           break;
