@@ -15,7 +15,7 @@ export function renderWaiting(snapshot: AgentSnapshot, say: MessageRenderer): Sa
     return html`<p class="ok-line" data-waiting="0">${say.render(queueMessages.nothingWaits())}</p>`;
   return html`<ul class="waiting">${lines.map(
     (line) =>
-      html`<li data-waiting="${line.subject}"${line.deviceId ? html` data-device-id="${line.deviceId}"` : ''} data-count="${line.count}"${
+      html`<li data-waiting="${line.subject}"${line.deviceId ? html` data-queue-device="${line.deviceId}"` : ''} data-count="${line.count}"${
         line.why ? html` class="warn"` : ''
       }>${say.render(line.why ? queueMessages.line({ what: line.what, why: line.why }) : line.what)}</li>`,
   )}</ul>`;

@@ -66,7 +66,7 @@ describe.skipIf(!available)('the queue on the status page, in Chromium', () => {
     expect(await outbox.textContent()).toBe(
       '3 results and updates not yet delivered to the platform — platform unreachable since 13:42:00 (PLATFORM_UNREACHABLE); next try at 14:02:00',
     );
-    expect(await page.locator(`#waiting li[data-device-id="${PRINTER_ID}"]`).textContent()).toContain(
+    expect(await page.locator(`#waiting li[data-queue-device="${PRINTER_ID}"]`).textContent()).toContain(
       '4 commands queued — Reception Laser is out of paper',
     );
     await eventually('the page to say Live', async () => {
