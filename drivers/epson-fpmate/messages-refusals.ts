@@ -61,6 +61,14 @@ export const epsonRefusals = defineMessages('epson.refusal', {
     en: 'its SOAP body is not one document',
     it: 'il suo corpo SOAP non è un solo documento',
   },
+  payloadEnvelope: {
+    en: 'its SOAP envelope holds something besides its one body',
+    it: 'la sua busta SOAP contiene altro oltre a un solo corpo',
+  },
+  payloadText: {
+    en: 'it carries text outside the receipt’s elements',
+    it: 'contiene testo fuori dagli elementi dello scontrino',
+  },
   payloadRoot: {
     en: '<{element}> is not a sale, refund or void receipt',
     it: '<{element}> non è uno scontrino di vendita, di reso o di annullo',

@@ -1,3 +1,4 @@
+import { deviceText } from '../../src/drivers-api/device-text.js';
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import { type HttpClient, HttpFailure } from '../../src/transport/http.js';
@@ -198,7 +199,7 @@ export class IppClient {
     const status = response.code;
     const out: IppAnswer = { status, statusName: statusName(status), response };
     const message = response.groups[0]?.attributes.get('status-message')?.values[0];
-    if (typeof message === 'string') out.message = message;
+    if (typeof message === 'string') out.message = deviceText(message);
     return out;
   }
 }
