@@ -1,5 +1,5 @@
 import { deviceText } from '../../src/drivers-api/device-text.js';
-import { type IppAnswer, type IppClient, isSuccess } from './ipp-client.js';
+import { type IppAnswer, type IppClient, type IppDocument, isSuccess } from './ipp-client.js';
 import {
   attr,
   bool,
@@ -167,7 +167,7 @@ export class IppOperations {
   async print(
     uri: string,
     job: { name: string; format: string; copies: number | undefined },
-    document: { length: number; write: (target: Buffer, offset: number) => void },
+    document: IppDocument,
     o: OpOptions,
   ): Promise<{ answer: IppAnswer; job?: JobInfo; ignored: string[] }> {
     const jobGroup =

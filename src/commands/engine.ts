@@ -169,7 +169,17 @@ class CommandEngine implements Engine {
   }
 
   outboxState(): AgentSnapshot['outbox'] {
-    return this.read(() => this.options.journal.outbox.state(), { pending: 0 });
+    const state: AgentSnapshot['outbox'] = this.read(() => this.options.journal.outbox.state(), {
+      pending: 0,
+    });
+    const trouble = state.pending > 0 ? this.delivery.trouble : undefined;
+    if (trouble) state.trouble = trouble;
+    return state;
+  }
+
+  deliverNow(): { pending: number; lifted: boolean } {
+    const pending = this.outboxState().pending;
+    return { pending, lifted: this.delivery.deliverNow() };
   }
 
   recent(limit: number): CommandSummary[] {

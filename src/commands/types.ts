@@ -129,6 +129,12 @@ export interface Engine {
   acceptCreated(commandId: string): Promise<void>;
   deviceState(deviceId: string): DeviceQueueState;
   outboxState(): AgentSnapshot['outbox'];
+  /**
+   * Staff's "try delivery now": a pause of the outbox after failures ends and the waiting updates
+   * go at once (through the rate budget, which still honours a `Retry-After`). `lifted` says
+   * whether a pause was ended; `pending` counts the updates waiting when asked.
+   */
+  deliverNow(): { pending: number; lifted: boolean };
   recent(limit: number): CommandSummary[];
   totals(): AgentSnapshot['totals'];
   perMinute(): AgentSnapshot['perMinute'];

@@ -10,6 +10,7 @@ import {
   type RequestOptions,
   type RequestRecord,
 } from './api.js';
+import { DocumentSpool } from './document-spool.js';
 import { type ExchangeContext, exchange } from './exchange.js';
 import { createHttpFetch, type FetchLike } from './http-transport.js';
 import { type NormalizedItem, normalizeCommand, normalizeFiscalMachineCommand } from './model.js';
@@ -143,6 +144,7 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
     requestOptions: RequestOptions,
     shrink?: () => boolean,
     continuation = false,
+    spool?: DocumentSpool,
   ): Promise<z.output<S>> {
     const { signal } = requestOptions;
     return withRetries(
@@ -161,6 +163,7 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
           priority: requestOptions.priority ?? 'normal',
           continuation,
           ...(signal ? { signal } : {}),
+          ...(spool ? { spool } : {}),
         }),
     );
   }
@@ -254,8 +257,18 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
     },
 
     async activeCommands(requestOptions = {}) {
-      const r = await call(OPERATIONS.activeCommands, () => ({}), CommandListResponseSchema, requestOptions);
-      return r.Commands.map(normalizeCommand);
+      // A listing may carry print documents: they are decoded as the answer arrives.
+      const spool = new DocumentSpool();
+      const r = await call(
+        OPERATIONS.activeCommands,
+        () => ({}),
+        CommandListResponseSchema,
+        requestOptions,
+        undefined,
+        false,
+        spool,
+      );
+      return spool.attach(r.Commands.map(normalizeCommand));
     },
 
     async commandsByIds(ids, requestOptions = {}) {
@@ -268,6 +281,7 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
       const out: NormalizedItem[] = [];
       for (let batch = pending.shift(); batch; batch = pending.shift()) {
         let current = batch;
+        const spool = new DocumentSpool();
         const r = await call(
           op,
           () => validateRequest(CommandsByIdsRequestSchema, { CommandIds: current }, op.path),
@@ -281,8 +295,10 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
             current = current.slice(0, half);
             return true;
           },
+          false,
+          spool,
         );
-        out.push(...r.Commands.map(normalizeCommand));
+        out.push(...spool.attach(r.Commands.map(normalizeCommand)));
       }
       return out;
     },

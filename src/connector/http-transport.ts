@@ -7,6 +7,11 @@ export interface HttpInit {
   headers: Record<string, string>;
   body: string;
   signal?: AbortSignal;
+  /**
+   * Sees the answer's bytes as they arrive and returns what is kept (`document-spool.ts`); a
+   * transport that cannot (a test double) ignores it and the documents stay text.
+   */
+  answerFilter?: (chunk: Buffer) => Buffer;
 }
 
 /** What the client reads of an answer: a structural subset of fetch's `Response`. */
@@ -71,6 +76,7 @@ export function createHttpFetch(options: { maxBytes?: number } = {}): FetchLike 
         headers: init.headers,
         body: init.body,
         signal: init.signal,
+        ...(init.answerFilter ? { answerFilter: init.answerFilter } : {}),
         timeoutMs: 24 * 3600 * 1000,
         maxBytes,
       });

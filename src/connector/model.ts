@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { AgentError } from '../errors.js';
 import type { Message } from '../messages/message.js';
+import type { DecodedBytes } from '../transport/base64-stream.js';
 import { formatIssues, ONE_LINE } from '../zod-issues.js';
 import { boundedId, COMMAND_LIMITS, commandBoundsViolation, embeddedDepthViolation } from './bounds.js';
 import { connectorMessages } from './messages.js';
@@ -122,7 +123,17 @@ export interface KeyJobData {
 export interface PrintJobData {
   copyCount: number;
   fileType: string;
+  /**
+   * The document in Base64, as the platform sends it; empty when it arrived decoded already
+   * (`document`).
+   */
   fileData: string;
+  /**
+   * The document decoded as the answer arrived (`document-spool.ts`): the agent's own HTTP stack
+   * reads `FileData` this way, so a large document never becomes text. Absent when `fileData`
+   * holds it (test doubles, the simulators' in-process paths).
+   */
+  document?: DecodedBytes;
   printerName: string;
   printerDriverName?: string;
   printerPortName?: string;
