@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { AgentError } from '../../errors.js';
 import { separateDocuments } from './documents.js';
+import { addRateBudgetTables } from './rate-budget-table.js';
 
 /**
  * The journal's SQLite file: opening, pragmas, integrity check and schema migrations. The schema
@@ -73,6 +74,8 @@ export const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
   separateDocuments,
   // Nothing to change in the schema: an older file is rewritten by `scrubOnce` before this commits.
   () => undefined,
+  // The rate budget's window and its block after a 429, across restarts (`rate-budget-table.ts`).
+  addRateBudgetTables,
 ];
 
 /** The first version whose file never held freed data: older files are vacuumed once to reach it. */
