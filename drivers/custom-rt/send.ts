@@ -155,13 +155,11 @@ function finish(
   const result = printedResult(printed);
   d.board.touched();
   // Printed whatever the journal says: the core stores the result; the checkpoint is not awaited.
-  ectx
-    .checkpoint(doneCheckpoint(result))
-    .catch((e: unknown) =>
-      d.log.error('could not checkpoint a printed document', {
-        error: e instanceof Error ? e.message : String(e),
-      }),
-    );
+  ectx.checkpoint(doneCheckpoint(result)).catch((e: unknown) =>
+    d.log.error('could not checkpoint a printed document', {
+      error: e instanceof Error ? e.message : String(e),
+    }),
+  );
   ectx.progress(1);
   return result;
 }
