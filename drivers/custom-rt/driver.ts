@@ -92,6 +92,7 @@ export class CustomRtDriver implements Driver {
     this.startBackground();
     if (this.address) {
       const reachable = await this.mutex.run(() => this.refresh(signal));
+      if (signal.aborted) throw new AgentError('ABORTED', 'Opening the printer was stopped');
       if (!reachable) {
         throw new AgentError(
           'DEVICE_UNAVAILABLE',
@@ -119,6 +120,7 @@ export class CustomRtDriver implements Driver {
     const link = this.linkFor(printerAddress(this.options, fiscalData(job).apiUrl, customRefusals));
     return this.mutex.run(async () => {
       try {
+        if (ectx.signal.aborted) throw new AgentError('ABORTED', 'Stopped before anything was sent');
         if (!this.serial()) await this.learnSerial(link, ectx.signal);
         const plan = await planJob(
           job,

@@ -43,6 +43,7 @@ function unreachable(reason: string): AgentError {
 /** The baseline read just before sending; a printer that cannot be read at all is refused first. */
 async function baselineFor(d: SendDeps, signal: AbortSignal): Promise<Baseline | null> {
   const read = await d.link.settleCounters(d.clock, signal);
+  if (signal.aborted) throw new AgentError('ABORTED', 'Stopped before sending the document');
   if (read.kind === 'unreachable') throw unreachable(read.reason);
   if (read.kind === 'busy') throw refusal(read.status).error;
   if (read.kind === 'unreadable') {
