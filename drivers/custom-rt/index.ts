@@ -2,13 +2,41 @@ import { createHash } from 'node:crypto';
 import type { DriverFactory } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import { isLoopback } from '../../src/loopback.js';
-import { type CustomRtOptions, CustomRtOptionsSchema, FROM_PLATFORM } from './config.js';
+import { departmentTable } from '../fiscal-it/rules.js';
+import { type CustomRtOptions, CustomRtOptionsSchema, FROM_PLATFORM, vatSlotTable } from './config.js';
 import { describeOptions } from './describe.js';
 import { CustomRtDriver } from './driver.js';
 import { CHECKPOINT_VERSION } from './recovery.js';
 
 export type { CustomRtOptions } from './config.js';
 export { CustomRtOptionsSchema } from './config.js';
+
+/**
+ * The simulated printer programmed as the configuration expects a real one to be (README,
+ * _Setting up_): its VAT slots at the configured rates, every department on the slot of its rate,
+ * and the nature departments on slots of their own at 0 % (a real printer carries the nature as
+ * the slot's exemption code, DIO 7112 p.253).
+ */
+function programming(options: CustomRtOptions) {
+  const slots = vatSlotTable(options);
+  const vatRates: Record<number, number> = {};
+  for (const [rate, slot] of Object.entries(slots)) vatRates[slot] = Math.round(Number(rate) * 100);
+  let free = Math.max(0, ...Object.values(slots)) + 1;
+  const natureSlots = new Map<string, number>();
+  const departments: Record<number, { description: string; idVat: number }> = {};
+  for (const [key, department] of Object.entries(departmentTable(options))) {
+    let idVat = slots[key];
+    if (idVat === undefined && /^N/.test(key)) {
+      idVat = natureSlots.get(key) ?? (free <= 11 ? free++ : undefined);
+      if (idVat !== undefined) {
+        natureSlots.set(key, idVat);
+        vatRates[idVat] = 0;
+      }
+    }
+    if (idVat !== undefined) departments[department] = { description: `REPARTO ${department}`, idVat };
+  }
+  return { vatRates, departments };
+}
 
 /** Custom RT printers (KUBEX, Q3X, K3, BIG PLUS, VKP80III, P3, FUSION, EDGE) over the XML protocol. */
 export const customRtFactory: DriverFactory<CustomRtOptions> = {
