@@ -17,7 +17,7 @@ export { CustomRtOptionsSchema } from './config.js';
  * and the nature departments on slots of their own at 0 % (a real printer carries the nature as
  * the slot's exemption code, DIO 7112 p.253).
  */
-function programming(options: CustomRtOptions) {
+export function simulatedProgramming(options: CustomRtOptions) {
   const slots = vatSlotTable(options);
   const vatRates: Record<number, number> = {};
   for (const [rate, slot] of Object.entries(slots)) vatRates[slot] = Math.round(Number(rate) * 100);
