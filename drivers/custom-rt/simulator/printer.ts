@@ -123,6 +123,7 @@ export class CustomSimPrinter {
     try {
       const busy = this.faults.busy;
       if (busy && PRINTING_ROOTS.has(root)) throw new CustomRefusal(busy === true ? 213 : busy.status);
+      if (!PRINTING_ROOTS.has(root) && root !== 'printerCommand') throw new CustomRefusal(ST.invalid);
       if ((root === 'printerFiscalReport' || root === 'printerCommand') && nodes.length !== 1) {
         // "Only one tag sub-element can be used for each request" (XML pp.18, 20).
         throw new CustomRefusal(ST.invalid);
@@ -162,7 +163,6 @@ export class CustomSimPrinter {
     if (QUIET.has(name) || (name === 'dematerializedOn' && root !== 'printerFiscalReport')) return;
     if (name === 'directIO') return void directIo(this, ex, attrs);
     if (root === 'printerCommand') return void commandNode(this, ex, name, attrs);
-    if (!PRINTING_ROOTS.has(root)) throw new CustomRefusal(ST.invalid);
     this.canPrint();
     if (root === 'printerFiscalReport') return void reportNode(this, ex, name, attrs);
     if (root === 'printerNotFiscal') return void notFiscalNode(this, ex, name, attrs);
@@ -177,6 +177,7 @@ export class CustomSimPrinter {
   private opening(): void {
     if (this.open || this.notFiscal) throw new CustomRefusal(ST.notPossible);
     if (this.dayExpired()) throw new CustomRefusal(ST.dayExpired);
+    if (this.faults.refuseDocuments) throw new CustomRefusal(this.faults.refuseDocuments.status);
   }
 
   private receiptNode(ex: Exchange, name: string, a: Record<string, string>): 'stop' | undefined {
