@@ -2,10 +2,11 @@ import type { Clock } from '../../../src/clock.js';
 import { localDateTime } from '../../../src/time-zone.js';
 import { answerXml } from './answer.js';
 import { idCmdOf } from './attrs.js';
+import { closeReceipt } from './close.js';
 import { commandNode } from './commands.js';
 import { directIo } from './direct-io.js';
 import { duplicate, notFiscalNode, reportNode } from './documents.js';
-import { applyBodyNode, checkSaleEnd, grossByVat, totalOf } from './receipt.js';
+import { applyBodyNode } from './receipt.js';
 import {
   checkReference,
   checkRefundLines,
@@ -163,7 +164,8 @@ export class CustomSimPrinter {
     if (QUIET.has(name) || (name === 'dematerializedOn' && root !== 'printerFiscalReport')) return;
     if (name === 'directIO') return void directIo(this, ex, attrs);
     if (root === 'printerCommand') return void commandNode(this, ex, name, attrs);
-    this.canPrint();
+    // A refund/void check prints nothing, so it needs no paper (our reading).
+    if (attrs.checkOnly !== '1') this.canPrint();
     if (root === 'printerFiscalReport') return void reportNode(this, ex, name, attrs);
     if (root === 'printerNotFiscal') return void notFiscalNode(this, ex, name, attrs);
     return this.receiptNode(ex, name, attrs);
@@ -199,6 +201,7 @@ export class CustomSimPrinter {
         ex.responseBuf = String(check.result);
         if (kind === 'refund') ex.after.push(['ejDocVat', this.ejDocVat(check)]);
         if (a.checkOnly === '1') {
+          // Only a check: nothing is opened, nothing printed.
           this.lastCheck = check;
           return 'stop';
         }
@@ -221,7 +224,7 @@ export class CustomSimPrinter {
       }
       case 'endFiscalReceipt':
       case 'endFiscalReceiptCut':
-        this.close(ex, a.IdCmd);
+        closeReceipt(this, ex, a.IdCmd);
         return;
       case 'printDuplicateReceipt':
         duplicate(this, ex);
@@ -252,46 +255,6 @@ export class CustomSimPrinter {
     const vat = check.target?.vat ?? {};
     const blocks = [...this.o.vatRates].map(([slot, rate]) => vatBlock(slot, rate, vat[slot] ?? 0, 'digits'));
     return `<ejDocVat>${blocks.join('')}</ejDocVat>`;
-  }
-
-  /** The end node (XML pp.49–50): closes the receipt, refund, void or cancelled receipt. */
-  private close(ex: Exchange, idCmd: string | undefined): void {
-    const r = this.open;
-    // fiskaltrust ends every sale with both end nodes (`Models/Requests/PrinterFiscalReceipt.cs`),
-    // a body its field tests print with: a second end right after a close does nothing.
-    if (!r && ex.closed) return;
-    if (!r) throw new CustomRefusal(ST.notPossible);
-    let kind: CustomPrintedDocument['kind'] = r.kind;
-    let vat = grossByVat(r.lines);
-    let total = totalOf(r);
-    if (r.cancelled) kind = 'cancelled';
-    else if (r.kind === 'sale') checkSaleEnd(r);
-    else if (r.kind === 'refund' && !r.lines.some((l) => l.type === 'item'))
-      throw new CustomRefusal(ST.notPossible);
-    else if (r.kind === 'void' && r.target) {
-      // A void takes back the whole original, whatever lines repeat it.
-      vat = { ...r.target.vat };
-      total = r.target.totalCents;
-    }
-    const doc = this.emit(ex, {
-      kind,
-      totalCents: total,
-      vat,
-      lines: r.lines,
-      payments: r.payments,
-      text: r.text,
-      ...(r.reference ? { reference: r.reference } : {}),
-      ...(r.customerId ? { customerId: r.customerId } : {}),
-      ...(r.lottery ? { lottery: r.lottery } : {}),
-      ...(idCmd ? { idCmd } : {}),
-    });
-    if (kind === 'void' && r.target) r.target.voided = true;
-    if (kind === 'refund' && r.target) {
-      for (const [slot, g] of Object.entries(vat))
-        r.target.refunded[Number(slot)] = (r.target.refunded[Number(slot)] ?? 0) + g;
-    }
-    this.open = undefined;
-    ex.closed = doc;
   }
 
   /** Books a fiscal document under the next number; the first one opens the day. */

@@ -56,6 +56,15 @@ describe('Custom RT simulator: status and faults (XML pp.26, 57, 69, 107–109; 
     },
   );
 
+  it('still answers a refund check with the paper out: a check prints nothing (XML p.38)', async () => {
+    await post(sim, sale(100));
+    await sim.setFault('paperOut', true);
+    const check = `<beginRtDocRefund docRefZ="0143" docRefNumber="0001" docDate="130326" checkOnly="1"/>`;
+    expect((await post(sim, `<printerFiscalReceipt>${check}</printerFiscalReceipt>`)).info.responseBuf).toBe(
+      '1',
+    );
+  });
+
   it('paperLow is a warning only: S3 set, the document prints', async () => {
     await sim.setFault('paperLow', true);
     const a = await post(sim, sale(100));
