@@ -29,8 +29,11 @@
  * - directIO 1001, 1017 (with the manual's 4-byte echo, or without by fault), 1104, 1106, 1107,
  *   1514, 1530 (`direct-io.ts`); queryPrinterStatus, getInfo, getBusyStatus, getDateTime,
  *   getVatRate, resetPrinter (`commands.ts`);
- * - faults (`types.ts` `CustomFaults`): paper out (16), cover open (64), busy (213 or another busy
- *   status), a lost answer after the work is done, a slow answer, connection refused, an HTML page.
+ * - faults (`types.ts` `CustomFaults`): paper out (16), cover open (64), paper low (a flag only),
+ *   busy (213 or another busy status; queries still answer), fiscal documents refused with a
+ *   given status (54, 61, 84…), a lost answer after a printing request is carried out, a slow
+ *   answer on the simulator's clock, connection refused, an HTML page, 1017 without its echo,
+ *   `lastIdCmd` moving only on success, closures waiting for transmission.
  *
  * What it does not model: fiscal invoices and credit notes (`printerFiscalDocument`),
  * dematerialised receipts (PDF; `dematerializedOn` is accepted and ignored), the adjustment voids,

@@ -2,10 +2,11 @@ import type { Clock } from '../../../src/clock.js';
 import { localDateTime } from '../../../src/time-zone.js';
 import { answerXml } from './answer.js';
 import { idCmdOf } from './attrs.js';
+import { closeReceipt } from './close.js';
 import { commandNode } from './commands.js';
 import { directIo } from './direct-io.js';
 import { duplicate, notFiscalNode, reportNode } from './documents.js';
-import { applyBodyNode, checkSaleEnd, grossByVat, totalOf } from './receipt.js';
+import { applyBodyNode } from './receipt.js';
 import {
   checkReference,
   checkRefundLines,
@@ -123,6 +124,7 @@ export class CustomSimPrinter {
     try {
       const busy = this.faults.busy;
       if (busy && PRINTING_ROOTS.has(root)) throw new CustomRefusal(busy === true ? 213 : busy.status);
+      if (!PRINTING_ROOTS.has(root) && root !== 'printerCommand') throw new CustomRefusal(ST.invalid);
       if ((root === 'printerFiscalReport' || root === 'printerCommand') && nodes.length !== 1) {
         // "Only one tag sub-element can be used for each request" (XML pp.18, 20).
         throw new CustomRefusal(ST.invalid);
@@ -162,8 +164,8 @@ export class CustomSimPrinter {
     if (QUIET.has(name) || (name === 'dematerializedOn' && root !== 'printerFiscalReport')) return;
     if (name === 'directIO') return void directIo(this, ex, attrs);
     if (root === 'printerCommand') return void commandNode(this, ex, name, attrs);
-    if (!PRINTING_ROOTS.has(root)) throw new CustomRefusal(ST.invalid);
-    this.canPrint();
+    // A refund/void check prints nothing, so it needs no paper (our reading).
+    if (attrs.checkOnly !== '1') this.canPrint();
     if (root === 'printerFiscalReport') return void reportNode(this, ex, name, attrs);
     if (root === 'printerNotFiscal') return void notFiscalNode(this, ex, name, attrs);
     return this.receiptNode(ex, name, attrs);
@@ -177,6 +179,7 @@ export class CustomSimPrinter {
   private opening(): void {
     if (this.open || this.notFiscal) throw new CustomRefusal(ST.notPossible);
     if (this.dayExpired()) throw new CustomRefusal(ST.dayExpired);
+    if (this.faults.refuseDocuments) throw new CustomRefusal(this.faults.refuseDocuments.status);
   }
 
   private receiptNode(ex: Exchange, name: string, a: Record<string, string>): 'stop' | undefined {
@@ -198,6 +201,7 @@ export class CustomSimPrinter {
         ex.responseBuf = String(check.result);
         if (kind === 'refund') ex.after.push(['ejDocVat', this.ejDocVat(check)]);
         if (a.checkOnly === '1') {
+          // Only a check: nothing is opened, nothing printed.
           this.lastCheck = check;
           return 'stop';
         }
@@ -220,7 +224,7 @@ export class CustomSimPrinter {
       }
       case 'endFiscalReceipt':
       case 'endFiscalReceiptCut':
-        this.close(ex, a.IdCmd);
+        closeReceipt(this, ex, a.IdCmd);
         return;
       case 'printDuplicateReceipt':
         duplicate(this, ex);
@@ -251,43 +255,6 @@ export class CustomSimPrinter {
     const vat = check.target?.vat ?? {};
     const blocks = [...this.o.vatRates].map(([slot, rate]) => vatBlock(slot, rate, vat[slot] ?? 0, 'digits'));
     return `<ejDocVat>${blocks.join('')}</ejDocVat>`;
-  }
-
-  /** The end node (XML pp.49–50): closes the receipt, refund, void or cancelled receipt. */
-  private close(ex: Exchange, idCmd: string | undefined): void {
-    const r = this.open;
-    if (!r) throw new CustomRefusal(ST.notPossible);
-    let kind: CustomPrintedDocument['kind'] = r.kind;
-    let vat = grossByVat(r.lines);
-    let total = totalOf(r);
-    if (r.cancelled) kind = 'cancelled';
-    else if (r.kind === 'sale') checkSaleEnd(r);
-    else if (r.kind === 'refund' && !r.lines.some((l) => l.type === 'item'))
-      throw new CustomRefusal(ST.notPossible);
-    else if (r.kind === 'void' && r.target) {
-      // A void takes back the whole original, whatever lines repeat it.
-      vat = { ...r.target.vat };
-      total = r.target.totalCents;
-    }
-    const doc = this.emit(ex, {
-      kind,
-      totalCents: total,
-      vat,
-      lines: r.lines,
-      payments: r.payments,
-      text: r.text,
-      ...(r.reference ? { reference: r.reference } : {}),
-      ...(r.customerId ? { customerId: r.customerId } : {}),
-      ...(r.lottery ? { lottery: r.lottery } : {}),
-      ...(idCmd ? { idCmd } : {}),
-    });
-    if (kind === 'void' && r.target) r.target.voided = true;
-    if (kind === 'refund' && r.target) {
-      for (const [slot, g] of Object.entries(vat))
-        r.target.refunded[Number(slot)] = (r.target.refunded[Number(slot)] ?? 0) + g;
-    }
-    this.open = undefined;
-    ex.closed = doc;
   }
 
   /** Books a fiscal document under the next number; the first one opens the day. */

@@ -16,7 +16,9 @@ import {
  * one-byte `responseBuf`: 0 document not found, 1 found, 2 operation not allowed; a refund also
  * answers `ejDocVat` with the original's VAT (p.38: rate with 2 implied decimals, 9-digit cents).
  * `checkOnly="1"` only checks (p.72 shows it alone in its request, followed by
- * `getVatTotalsOnDemand vatgroup="2"` for what can still be refunded).
+ * `getVatTotalsOnDemand vatgroup="2"` for what can still be refunded): it opens nothing, and any
+ * node after it in the same request is ignored (lyancoder's check request has none, FT sends no
+ * check). Without it, a result other than 1 refuses the document with 5 and that `responseBuf`.
  *
  * "Not allowed" is our reading of when an RT refuses (the manual lists no cases): a void of a
  * document already voided or partly refunded, a refund of a voided document or of one with

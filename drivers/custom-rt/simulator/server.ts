@@ -72,7 +72,7 @@ export interface CustomRtSimulator {
   onHandled(listener: (request: CustomHandledRequest) => void): () => void;
   /**
    * Turns a fault on or off: `true`/`false` for switches, an object for faults with parameters
-   * (`slow: {ms}`, `busy: {status}`, `filesToSend: {count}`). `refused` stops listening until off.
+   * (`slow: {ms}`, `busy: {status}`, `refuseDocuments: {status}`, `filesToSend: {count}`). `refused` stops listening until off.
    */
   setFault<N extends CustomFaultName>(
     name: N,
@@ -170,7 +170,7 @@ export async function startCustomRtSimulator(
     // Read before the listeners run: they may switch the faults off for the next exchange.
     const f = { ...faults };
     listeners.emit({ root, printed: result.printed });
-    if (f.loseAnswer) return void req.socket.destroy();
+    if (f.loseAnswer && PRINTING_ROOTS.has(root)) return void req.socket.destroy();
     if (f.slow && PRINTING_ROOTS.has(root)) await clock.sleep(f.slow.ms);
     send(result.xml);
   };

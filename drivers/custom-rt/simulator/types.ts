@@ -86,8 +86,16 @@ export interface CustomFaults {
   coverOpen?: boolean;
   /** Printing requests refused with a busy status (213 by default); queries still answer. */
   busy?: boolean | { status: BusyStatus };
-  /** The request is carried out, then the connection drops without an answer. */
+  /**
+   * A printing request (receipt, non-fiscal, report) is carried out, then the connection drops
+   * without an answer; queries still answer, so the client can find out what happened.
+   */
   loseAnswer?: boolean;
+  /**
+   * Fiscal documents are refused at their begin node with this status: 54 closure necessary,
+   * 61 24 hours since the last Z, 84 certificate expired, 214 inactivity… (XML-SG PDF pp.133–147).
+   */
+  refuseDocuments?: { status: number };
   /** Answers to printing requests (documents, reports) wait this long on the simulator's clock. */
   slow?: { ms: number };
   /** The printer stops listening (connection refused) until turned off. */
