@@ -31,7 +31,7 @@ export interface DeviceRecords {
 }
 
 /**
- * A payload is one family's ready-made document (the platform simulator writes Epson's): on the
+ * A (well-formed) payload is one family's ready-made document (the platform simulator writes Epson's): on the
  * Custom RT it must end Error, before anything is sent, with Notes asking for the bill data
  * (issue 25.5). That nothing was printed is `rtProblems`' part: an unclaimed document fails it.
  */
@@ -58,7 +58,7 @@ export function deviceProblems(r: DeviceRecords): string[] {
     ...rtProblems(on(FAULT_DEVICES.epson), r.printed, r.histories),
     ...rtProblems(on(FAULT_DEVICES.custom), r.customPrinted, r.histories, 'the Custom RT'),
     ...foreignPayloadProblems(
-      on(FAULT_DEVICES.custom).filter((c) => c.kind === 'fiscal-payload'),
+      on(FAULT_DEVICES.custom).filter((c) => c.kind === 'fiscal-payload' && !c.malformed),
       r.histories,
     ),
     ...keyProblems(
