@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DeviceTlsSchema } from '../../src/transport/tls-config.js';
-import { allowedHost, FROM_PLATFORM, httpUrl } from '../fiscal-it/rt/address.js';
+import { addressIssues, allowedHost, FROM_PLATFORM, httpUrl } from '../fiscal-it/rt/address.js';
 import { DailyClosureSchema } from '../fiscal-it/rt/daily-closure.js';
 import { type FiscalRules, fiscalRuleFields, fiscalRules, PaymentRuleSchema } from '../fiscal-it/rules.js';
 import { type CustomPayments, customPayments } from './payment-codes.js';
@@ -87,14 +87,7 @@ export const CustomRtOptionsSchema = z
     statusRetryMs: z.number().int().min(100).default(10_000),
   })
   .strict()
-  .refine((o) => o.url !== FROM_PLATFORM || o.allowedHosts !== undefined, {
-    path: ['allowedHosts'],
-    message: `url: ${FROM_PLATFORM} needs allowedHosts, the printers the platform may name`,
-  })
-  .refine((o) => o.url === FROM_PLATFORM || o.allowedHosts === undefined, {
-    path: ['allowedHosts'],
-    message: `allowedHosts applies only with url: ${FROM_PLATFORM}`,
-  });
+  .superRefine(addressIssues);
 
 export type CustomRtOptions = z.infer<typeof CustomRtOptionsSchema>;
 

@@ -19,6 +19,7 @@ import { ClosureScheduler } from '../fiscal-it/rt/closure-scheduler.js';
 import { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
 import { customActions } from './actions.js';
 import { type CustomRtOptions, FROM_PLATFORM } from './config.js';
+import { readFilesWaiting } from './files.js';
 import { basicAuth, customEndpoint } from './http.js';
 import { CustomLink } from './link.js';
 import { customRefusals, customResults } from './messages.js';
@@ -269,6 +270,11 @@ export class CustomRtDriver implements Driver {
       return false;
     }
     this.board.noteStatus(response);
+    const files = await readFilesWaiting(link, signal);
+    if (files) {
+      this.board.noteFilesWaiting(files.waiting);
+      this.state.filesWaiting(files.waiting, this.ctx.clock.now());
+    }
     return true;
   }
 

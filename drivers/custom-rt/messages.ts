@@ -23,6 +23,10 @@ export const customRefusals = defineMessages('custom.refusal', {
     en: 'The line “{description}” is taxed at {rate} %, and no VAT slot of the printer is configured for that rate (vatSlots). Nothing was printed.',
     it: 'La riga «{description}» ha IVA al {rate} % e nessuna aliquota della stampante è configurata per quel valore (vatSlots). Non è stato stampato nulla.',
   },
+  adjustmentTooLarge: {
+    en: '“{description}” is larger than the lines of its department: the printer takes a discount only on the items before it. Nothing was printed.',
+    it: '«{description}» supera le righe del suo reparto: la stampante applica uno sconto solo agli articoli che lo precedono. Non è stato stampato nulla.',
+  },
   paymentUnmapped: {
     en: 'The payment {key} ({kind}) has no Custom payment number: set payments.{key}.paymentType to the number the printer is programmed with. Nothing was printed.',
     it: 'Il pagamento {key} ({kind}) non ha un numero di pagamento Custom: impostare payments.{key}.paymentType al numero programmato sulla stampante. Non è stato stampato nulla.',

@@ -16,7 +16,8 @@ import { element, printerText, request } from './xml.js';
  * A sale: `beginFiscalReceipt` (p.34), `setLotteryCode` (p.115), one `printRecItem` per line with
  * its department and `idVat` (mandatory with a quantity, p.89), the discounts as
  * `printRecItemAdjustment adjustmentType="3"` on their department (p.90), the deductions
- * (deposit, single-use voucher) as `printRecAdvancePayments` (p.87), `printRecSubtotal` (p.96),
+ * (deposit, single-use voucher) the same way on the department of their own rate (below),
+ * `printRecSubtotal` (p.96),
  * the customer's codice fiscale / partita IVA as `fixedLines pitch="B"` before the payments
  * (p.55; directIO manual 3010 p.124), one `printRecTotal` per payment (p.99), and one
  * `endFiscalReceipt` (p.49). A refund opens with `beginRtDocRefund` (p.38) and lists the refunded
@@ -99,6 +100,28 @@ export function receiptXml(model: FiscalDocumentModel, rendering: CustomRenderin
   const parts: string[] = [beginNode(model, rendering, ids)];
   if (model.kind !== 'void') {
     if (model.lottery) parts.push(element('setLotteryCode', { code: model.lottery }));
+    // An item adjustment applies to the item sold just before it and cannot exceed it (p.90;
+    // status 121 beyond 100 %). So each department's discounts, then its deductions (a deposit or
+    // single-use voucher comes off the rate it was receipted at: XML's acconto element
+    // `printRecAdvancePayments`, p.87, names no VAT and is spread pro rata), follow the items of
+    // that department, each taking what the item before it can bear.
+    const pending = new Map<
+      number,
+      Array<{ description: string; left: number; idVat: number | undefined }>
+    >();
+    const adjustments = [
+      ...model.discounts.map((d) => ({ ...d, fallback: 'SCONTO' })),
+      ...model.deductions.map((d) => ({ ...d, fallback: 'ACCONTO' })),
+    ];
+    for (const adj of adjustments) {
+      const queue = pending.get(adj.department) ?? [];
+      queue.push({
+        description: text(adj.description, adj.fallback),
+        left: adj.cents,
+        idVat: slotOf(rendering, adj),
+      });
+      pending.set(adj.department, queue);
+    }
     for (const line of model.lines) {
       const idVat = slotOf(rendering, line);
       // Without a slot (a nature the printer's VAT table does not list) the department's class
@@ -113,20 +136,36 @@ export function receiptXml(model: FiscalDocumentModel, rendering: CustomRenderin
           quantity: counted ? Math.round(line.quantity * 1000) : undefined,
         }),
       );
+      let room = line.totalCents;
+      const queue = pending.get(line.department) ?? [];
+      while (queue.length > 0 && room > 0) {
+        const adj = queue[0] as (typeof queue)[number];
+        const take = Math.min(adj.left, room);
+        parts.push(
+          element('printRecItemAdjustment', {
+            adjustmentType: DISCOUNT,
+            description: adj.description,
+            amount: take,
+            department: line.department,
+            idVat: adj.idVat,
+          }),
+        );
+        adj.left -= take;
+        room -= take;
+        if (adj.left === 0) queue.shift();
+      }
     }
-    for (const discount of model.discounts) {
-      parts.push(
-        element('printRecItemAdjustment', {
-          adjustmentType: DISCOUNT,
-          description: text(discount.description, 'SCONTO'),
-          amount: discount.cents,
-          department: discount.department,
-          idVat: slotOf(rendering, discount),
-        }),
+    const unplaced = [...pending.values()].flat().find((adj) => adj.left > 0);
+    if (unplaced) {
+      throw new AgentError(
+        'FISCAL_REJECTED',
+        `"${unplaced.description}" exceeds the lines of its department`,
+        {
+          notes: r.adjustmentTooLarge({ description: unplaced.description }),
+          retryable: false,
+        },
       );
     }
-    for (const deduction of model.deductions)
-      parts.push(element('printRecAdvancePayments', { amount: deduction.cents }));
     if (model.kind === 'sale') {
       parts.push(element('printRecSubtotal'));
       if (model.customer) parts.push(element('fixedLines', { description: model.customer.id, pitch: 'B' }));

@@ -87,6 +87,11 @@ export class StatusBoard {
     if (response.addInfo.cpuRel) this.printer.firmware = response.addInfo.cpuRel;
   }
 
+  /** Closures waiting to be sent to the tax agency (directIO 1514, files.ts). */
+  noteFilesWaiting(count: number): void {
+    this.info.filesToSend = count;
+  }
+
   /** A `getInfo` answer. */
   noteInfo(response: CustomResponse): void {
     const serial = response.addInfo.serialNumber?.trim();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DeviceTlsSchema } from '../../src/transport/tls-config.js';
-import { allowedHost, FROM_PLATFORM, httpUrl } from '../fiscal-it/rt/address.js';
+import { addressIssues, allowedHost, FROM_PLATFORM, httpUrl } from '../fiscal-it/rt/address.js';
 import { DailyClosureSchema } from '../fiscal-it/rt/daily-closure.js';
 import { type FiscalRules, fiscalRuleFields, fiscalRules, PaymentRuleSchema } from '../fiscal-it/rules.js';
 import { type EpsonPayments, epsonPayments } from './payment-codes.js';
@@ -103,14 +103,7 @@ export const EpsonFpmateOptionsSchema = z
     path: ['clientTimeoutMs'],
     message: 'clientTimeoutMs must be longer than printerTimeoutMs',
   })
-  .refine((o) => o.url !== FROM_PLATFORM || o.allowedHosts !== undefined, {
-    path: ['allowedHosts'],
-    message: `url: ${FROM_PLATFORM} needs allowedHosts, the printers the platform may name`,
-  })
-  .refine((o) => o.url === FROM_PLATFORM || o.allowedHosts === undefined, {
-    path: ['allowedHosts'],
-    message: `allowedHosts applies only with url: ${FROM_PLATFORM}`,
-  });
+  .superRefine(addressIssues);
 
 export type EpsonFpmateOptions = z.infer<typeof EpsonFpmateOptionsSchema>;
 

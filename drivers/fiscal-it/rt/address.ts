@@ -36,6 +36,27 @@ export interface AddressOptions {
   allowedHosts?: string[] | undefined;
 }
 
+/**
+ * The rule between `url` and `allowedHosts` for a family's options schema (`.superRefine`):
+ * `fromPlatform` needs the list, a fixed address takes none.
+ */
+export function addressIssues(o: AddressOptions, ctx: z.RefinementCtx): void {
+  if (o.url === FROM_PLATFORM && o.allowedHosts === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['allowedHosts'],
+      message: `url: ${FROM_PLATFORM} needs allowedHosts, the printers the platform may name`,
+    });
+  }
+  if (o.url !== FROM_PLATFORM && o.allowedHosts !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['allowedHosts'],
+      message: `allowedHosts applies only with url: ${FROM_PLATFORM}`,
+    });
+  }
+}
+
 /** A family's sentences for a refused address (each family keeps its own catalogue keys). */
 export interface AddressWords {
   noApiUrl(): Message;

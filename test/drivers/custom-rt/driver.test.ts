@@ -156,4 +156,17 @@ describe('custom-rt driver', () => {
     expect(error.code).toBe('PAPER_OUT');
     expect(fiscalOf(r.sim, 'sale')).toHaveLength(0);
   });
+
+  it('shows paper, cover and the daily files waiting under the Epson family’s fact names', async () => {
+    r = await customRig({ items, payments });
+    await r.sim.setFault('filesToSend', { count: 2 });
+    await r.sim.setFault('paperLow', true);
+    await r.driver.open(new AbortController().signal);
+    const status = r.driver.status();
+    expect(status.connected).toBe(true);
+    expect(status.facts).toMatchObject({ filesToSend: 2, printerStatus: '00100' });
+    expect(english(status.facts.paper as never)).toBe('low');
+    expect(english(status.facts.cover as never)).toBe('closed');
+    expect(status.warnings.map((w) => english(w))).toContain('Paper is running low: have a new roll ready.');
+  });
 });
