@@ -63,6 +63,7 @@ export const customRtFactory: DriverFactory<CustomRtOptions> = {
       host: address.hostname,
       port: Number(address.port),
       serial,
+      ...simulatedProgramming(options),
       ...(options.credentials ? { credentials: options.credentials } : {}),
     });
     return {
