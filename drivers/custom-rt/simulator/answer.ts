@@ -1,4 +1,4 @@
-import type { CustomSimPrinter, Exchange } from './printer.js';
+import type { Exchange, PrinterState } from './state.js';
 import { type AnswerNode, four, responseXml, textNode } from './xml.js';
 
 /**
@@ -10,7 +10,7 @@ import { type AnswerNode, four, responseXml, textNode } from './xml.js';
  * closed by this request (4 digits, the `zzzz-nnnn` of the printed number) or `nClose` for a Z,
  * and `notFiscalDoc` for a non-fiscal one.
  */
-export function answerXml(p: CustomSimPrinter, ex: Exchange, success: boolean, status: number): string {
+export function answerXml(p: PrinterState, ex: Exchange, success: boolean, status: number): string {
   const nodes: AnswerNode[] = [...ex.before, ...lastIdCmdNode(p)];
   if (ex.responseBuf !== undefined) nodes.push(textNode('responseBuf', ex.responseBuf));
   nodes.push(...ex.after, textNode('lastCommand', p.lastCommand));
@@ -28,7 +28,7 @@ export function answerXml(p: CustomSimPrinter, ex: Exchange, success: boolean, s
   return responseXml(success, status, nodes);
 }
 
-export function lastIdCmdNode(p: CustomSimPrinter): AnswerNode[] {
+export function lastIdCmdNode(p: PrinterState): AnswerNode[] {
   if (!p.lastIdCmd) return [];
   const { id, tag } = p.lastIdCmd;
   return [['lastIdCmd', `<lastIdCmd IdCmd="${id}">${tag}</lastIdCmd>`]];

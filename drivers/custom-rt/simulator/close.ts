@@ -1,5 +1,5 @@
-import type { CustomSimPrinter, Exchange } from './printer.js';
 import { checkSaleEnd, grossByVat, totalOf } from './receipt.js';
+import type { Exchange, PrinterState } from './state.js';
 import { type CustomPrintedDocument, CustomRefusal, ST } from './types.js';
 
 /**
@@ -9,7 +9,7 @@ import { type CustomPrintedDocument, CustomRefusal, ST } from './types.js';
  * original whatever lines repeat it; after `printRecVoid` (p.100) the receipt closes cancelled.
  * A refused end leaves the document open (p.31).
  */
-export function closeReceipt(p: CustomSimPrinter, ex: Exchange, idCmd: string | undefined): void {
+export function closeReceipt(p: PrinterState, ex: Exchange, idCmd: string | undefined): void {
   const r = p.open;
   // fiskaltrust ends every sale with both end nodes (`Models/Requests/PrinterFiscalReceipt.cs`),
   // a body its field tests print with: a second end right after a close does nothing.

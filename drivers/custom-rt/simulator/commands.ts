@@ -1,9 +1,9 @@
 import { lastIdCmdNode } from './answer.js';
 import { digits } from './attrs.js';
-import type { CustomSimPrinter, Exchange } from './printer.js';
 import { grossByVat } from './receipt.js';
 import { refundable } from './reference.js';
 import { dailyTotalsXml } from './reports.js';
+import type { Exchange, PrinterState } from './state.js';
 import { CustomRefusal, ST, type VatGross } from './types.js';
 import { decimal, infoXml, responseXml, textNode, vatBlock } from './xml.js';
 
@@ -14,12 +14,7 @@ import { decimal, infoXml, responseXml, textNode, vatBlock } from './xml.js';
  * `getVatRate` (p.71), `getVatTotalsOnDemand` (pp.72–74), `resetPrinter` (p.111), `directIO`.
  * Any other node is refused with 3.
  */
-export function commandNode(
-  p: CustomSimPrinter,
-  ex: Exchange,
-  name: string,
-  a: Record<string, string>,
-): void {
+export function commandNode(p: PrinterState, ex: Exchange, name: string, a: Record<string, string>): void {
   switch (name) {
     case 'queryPrinterStatus':
       ex.answer = queryPrinterStatus(p);
@@ -58,7 +53,7 @@ export function commandNode(
 }
 
 /** p.107: the exceptional answer. `lastIdCmd` is added too: p.25 says every later answer has it. */
-function queryPrinterStatus(p: CustomSimPrinter): string {
+function queryPrinterStatus(p: PrinterState): string {
   return responseXml(true, 0, [
     ...lastIdCmdNode(p),
     textNode('lastCommand', 'queryPrinterStatus'),
@@ -71,7 +66,7 @@ function queryPrinterStatus(p: CustomSimPrinter): string {
   ]);
 }
 
-function info(p: CustomSimPrinter): string {
+function info(p: PrinterState): string {
   return infoXml([
     ['serialNumber', p.o.serial],
     ['fiscalized', 'SI'],
@@ -93,7 +88,7 @@ function info(p: CustomSimPrinter): string {
 
 /** The 16 busy flags (p.57): 1 XML export (217), 2 lottery export (218), 3 lottery search (221),
  * 4 refund/void update (75), 5 PDF (76); a telematic operation (213) has no flag here. */
-function busyFlags(p: CustomSimPrinter): string {
+function busyFlags(p: PrinterState): string {
   const flags = Array.from({ length: 16 }, () => '0');
   const busy = p.faults.busy;
   const status = busy === true ? 213 : busy ? busy.status : 0;
@@ -108,7 +103,7 @@ function busyFlags(p: CustomSimPrinter): string {
  * sales, 1 invoices (none here), 2 refunds, 3 voids. Amounts are decimal strings, as p.73 shows;
  * `lastDocument` is the last fiscal document with seconds and `flagDocCanc`.
  */
-function vatTotalsOnDemand(p: CustomSimPrinter, a: Record<string, string>): string {
+function vatTotalsOnDemand(p: PrinterState, a: Record<string, string>): string {
   const group = digits(a.vatgroup, 0, 3);
   const type = digits(a.doctype, 0, 3);
   let vat: VatGross = {};
@@ -138,7 +133,7 @@ function vatTotalsOnDemand(p: CustomSimPrinter, a: Record<string, string>): stri
  * number (1017 STATUS 1, DIO p.40; `canceledReceips` in getDailyTotals, XML p.60) — our reading
  * of what a cancelled receipt costs; a refund or void in progress, or an empty sale, is dropped.
  */
-function reset(p: CustomSimPrinter, ex: Exchange): void {
+function reset(p: PrinterState, ex: Exchange): void {
   const r = p.open;
   if (r && r.kind === 'sale' && r.lines.length > 0) {
     p.emit(ex, {

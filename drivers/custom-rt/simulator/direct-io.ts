@@ -1,5 +1,5 @@
 import { digits } from './attrs.js';
-import type { CustomSimPrinter, Exchange } from './printer.js';
+import type { Exchange, PrinterState } from './state.js';
 import { CustomRefusal, ST } from './types.js';
 import { cents9, four } from './xml.js';
 
@@ -22,7 +22,7 @@ import { cents9, four } from './xml.js';
  *
  * Any other command is refused with 3.
  */
-export function directIo(p: CustomSimPrinter, ex: Exchange, a: Record<string, string>): void {
+export function directIo(p: PrinterState, ex: Exchange, a: Record<string, string>): void {
   const command = a.command ?? '';
   ex.rawCommand = command;
   const data = a.data ?? '';

@@ -1,6 +1,6 @@
 import { description } from './attrs.js';
-import type { CustomSimPrinter, Exchange } from './printer.js';
 import { copyTotals, documentsIn, emptyTotals } from './reports.js';
+import type { Exchange, PrinterState } from './state.js';
 import { type CustomPrintedDocument, CustomRefusal, ST } from './types.js';
 
 /**
@@ -16,7 +16,7 @@ import { type CustomPrintedDocument, CustomRefusal, ST } from './types.js';
 type Extra = Partial<CustomPrintedDocument>;
 
 function printReport(
-  p: CustomSimPrinter,
+  p: PrinterState,
   ex: Exchange,
   d: Pick<CustomPrintedDocument, 'kind' | 'z' | 'doc'> & Extra,
 ) {
@@ -38,11 +38,11 @@ function printReport(
   ex.printed = true;
 }
 
-function xReport(p: CustomSimPrinter, ex: Exchange): void {
+function xReport(p: PrinterState, ex: Exchange): void {
   printReport(p, ex, { kind: 'x-report', z: p.counters.z, doc: 0 });
 }
 
-function zReport(p: CustomSimPrinter, ex: Exchange, text: string): void {
+function zReport(p: PrinterState, ex: Exchange, text: string): void {
   if (documentsIn(p.day) === 0) throw new CustomRefusal(ST.secondZ);
   const z = p.counters.z;
   printReport(p, ex, { kind: 'z-report', z, doc: 0, text: text ? [text] : [] });
@@ -54,7 +54,7 @@ function zReport(p: CustomSimPrinter, ex: Exchange, text: string): void {
   p.lastZAt = p.o.clock.now();
 }
 
-export function reportNode(p: CustomSimPrinter, ex: Exchange, name: string, a: Record<string, string>): void {
+export function reportNode(p: PrinterState, ex: Exchange, name: string, a: Record<string, string>): void {
   if (p.open || p.notFiscal) throw new CustomRefusal(ST.notPossible);
   switch (name) {
     case 'printXReport':
@@ -72,12 +72,7 @@ export function reportNode(p: CustomSimPrinter, ex: Exchange, name: string, a: R
   }
 }
 
-export function notFiscalNode(
-  p: CustomSimPrinter,
-  ex: Exchange,
-  name: string,
-  a: Record<string, string>,
-): void {
+export function notFiscalNode(p: PrinterState, ex: Exchange, name: string, a: Record<string, string>): void {
   switch (name) {
     case 'beginNotFiscal':
       if (p.open || p.notFiscal) throw new CustomRefusal(ST.notPossible);
@@ -121,7 +116,7 @@ export function notFiscalNode(
 }
 
 /** A non-fiscal copy of the last fiscal receipt (XML p.83); none yet, or one open: 5. */
-export function duplicate(p: CustomSimPrinter, ex: Exchange): void {
+export function duplicate(p: PrinterState, ex: Exchange): void {
   const last = p.lastDocument(true);
   if (!last || p.open || p.notFiscal) throw new CustomRefusal(ST.notPossible);
   const at = p.o.clock.now();

@@ -1,4 +1,3 @@
-import type { Clock } from '../../../src/clock.js';
 import { localDateTime } from '../../../src/time-zone.js';
 import { answerXml } from './answer.js';
 import { idCmdOf } from './attrs.js';
@@ -14,40 +13,12 @@ import {
   type ReferenceCheck,
   specialReference,
 } from './reference.js';
-import { book, type DayTotals, emptyTotals } from './reports.js';
-import { type CustomFaults, type CustomPrintedDocument, CustomRefusal, ST } from './types.js';
-import { type AnswerNode, type RequestNode, vatBlock } from './xml.js';
+import { book, emptyTotals } from './reports.js';
+import type { CustomSimPrinterOptions, Exchange, PrinterState } from './state.js';
+import { type CustomFaults, type CustomPrintedDocument, CustomRefusal, type DayTotals, ST } from './types.js';
+import { type RequestNode, vatBlock } from './xml.js';
 
-export interface CustomDepartment {
-  description: string;
-  /** The VAT slot a line of this department takes when it names none. */
-  idVat: number;
-}
-
-export interface CustomSimPrinterOptions {
-  serial: string;
-  clock: Clock;
-  timeZone: string;
-  /** VAT slot → rate in basis points (2200 = 22%). */
-  vatRates: ReadonlyMap<number, number>;
-  departments: Readonly<Record<number, CustomDepartment>>;
-  /** The number of the last Z closed before the simulator started. */
-  lastZ: number;
-}
-
-/** What one request's answer carries besides the default nodes. */
-export interface Exchange {
-  before: AnswerNode[];
-  responseBuf?: string;
-  after: AnswerNode[];
-  rawCommand?: string;
-  closed?: CustomPrintedDocument;
-  nClose?: number;
-  notFiscalDoc?: number;
-  /** A whole answer of its own (getInfo, queryPrinterStatus). */
-  answer?: string;
-  printed: boolean;
-}
+export type { CustomDepartment, CustomSimPrinterOptions, Exchange } from './state.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const two = (n: number) => String(n).padStart(2, '0');
@@ -56,7 +27,7 @@ const QUIET = new Set(['displayText', 'clearText', 'feed', 'openDrawer', 'partia
 const PRINTING_ROOTS = new Set(['printerFiscalReceipt', 'printerNotFiscal', 'printerFiscalReport']);
 
 /** The fiscal memory and rules of the simulated Custom RT printer (no I/O). */
-export class CustomSimPrinter {
+export class CustomSimPrinter implements PrinterState {
   readonly printed: CustomPrintedDocument[] = [];
   readonly counters: { z: number; doc: number };
   day: DayTotals = emptyTotals();

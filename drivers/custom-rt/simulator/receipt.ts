@@ -63,6 +63,7 @@ function itemLine(host: ReceiptHost, a: Record<string, string>, maxDept: number)
 function spread(r: OpenReceipt, type: CustomPrintedLine['type'], text: string, amount: number): void {
   const gross = Object.entries(grossByVat(r.lines)).filter(([, g]) => g > 0);
   const base = gross.reduce((s, [, g]) => s + g, 0);
+  if (base === 0) throw new CustomRefusal(ST.notPossible);
   let left = amount;
   gross.forEach(([slot, g], i) => {
     const part = i === gross.length - 1 ? left : Math.round((amount * g) / base);
@@ -104,7 +105,11 @@ export function applyBodyNode(
       const open = beforePayments(r);
       const line = itemLine(host, a, 999);
       const voided = open.lines.filter(
-        (l) => l.type === 'item-void' && l.description === line.description && l.idVat === line.idVat,
+        (l) =>
+          l.type === 'item-void' &&
+          l.description === line.description &&
+          l.unitPriceCents === line.unitPriceCents &&
+          l.idVat === line.idVat,
       ).length;
       const matching = open.lines.filter(
         (l) =>

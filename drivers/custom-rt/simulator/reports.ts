@@ -1,5 +1,7 @@
-import type { CustomPrintedDocument, VatGross } from './types.js';
+import type { Counter, CustomPrintedDocument, DayTotals, VatGross } from './types.js';
 import { cents9, four, vatBlock } from './xml.js';
+
+export type { Counter, DayTotals } from './types.js';
 
 /**
  * The day's counters and VAT totalizers as `getDailyTotals` shows them (XML pp.60–61): receipts,
@@ -8,21 +10,6 @@ import { cents9, four, vatBlock } from './xml.js';
  * (p.103); the Z report prints and closes them (p.105). The simulator also keeps the same totals
  * since it started, its "period" (`getVatTotalsOnDemand vatgroup="1"`, p.72).
  */
-
-export interface Counter {
-  num: number;
-  tot: number;
-}
-
-export interface DayTotals {
-  receipts: Counter;
-  cancelled: Counter;
-  voids: Counter;
-  refunds: Counter;
-  vatSales: VatGross;
-  vatRefunds: VatGross;
-  vatVoids: VatGross;
-}
 
 export function emptyTotals(): DayTotals {
   const c = () => ({ num: 0, tot: 0 });

@@ -1,5 +1,3 @@
-import type { DayTotals } from './reports.js';
-
 /**
  * The shapes the simulated Custom RT printer keeps and shows: the documents it "printed", the
  * fault switches a test flips, and the refusal it answers with. Status numbers are the manual's
@@ -39,6 +37,22 @@ export interface CustomDocReference {
 
 /** Gross per VAT slot, in cents. */
 export type VatGross = Record<number, number>;
+
+/** The day's counters and VAT totalizers (reports.ts; getDailyTotals, XML pp.60–61). */
+export interface Counter {
+  num: number;
+  tot: number;
+}
+
+export interface DayTotals {
+  receipts: Counter;
+  cancelled: Counter;
+  voids: Counter;
+  refunds: Counter;
+  vatSales: VatGross;
+  vatRefunds: VatGross;
+  vatVoids: VatGross;
+}
 
 /** One document the simulated printer emitted (closed), oldest first in `printed`. */
 export interface CustomPrintedDocument {
