@@ -1,6 +1,9 @@
 import type { DriverFactory, DriverRegistry } from '../src/drivers-api/types.js';
 // Every family's sentences, loaded with the registry (they are small and load nothing else), so
 // that a Note in the journal renders in either language even when its driver is not loaded.
+import './custom-rt/messages.js';
+import './custom-rt/messages-describe.js';
+import './custom-rt/messages-printer.js';
 import './epson-fpmate/messages.js';
 import './fias-lock/messages.js';
 import './fiscal-it/messages.js';
@@ -20,6 +23,7 @@ const entries: Array<[string, () => Promise<DriverFactory<unknown>>]> = [
     'epson-fpmate',
     async () => (await import('./epson-fpmate/index.js')).epsonFpmateFactory as DriverFactory<unknown>,
   ],
+  ['custom-rt', async () => (await import('./custom-rt/index.js')).customRtFactory as DriverFactory<unknown>],
   [
     'ipp-printer',
     async () => (await import('./ipp-printer/index.js')).ippPrinterFactory as DriverFactory<unknown>,

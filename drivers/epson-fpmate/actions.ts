@@ -3,7 +3,7 @@ import { defineAction } from '../../src/drivers-api/actions.js';
 import type { DeviceAction, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import { english } from '../../src/messages/render.js';
-import type { ClosureRecord } from './fiscal-state.js';
+import type { ClosureRecord } from '../fiscal-it/rt/fiscal-state.js';
 import { fiscalNotes, epsonActionWords as w } from './messages.js';
 import { epsonPrinterWords as pw } from './messages-printer.js';
 import type { ReprintParams } from './reprint.js';

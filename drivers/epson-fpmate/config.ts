@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DeviceTlsSchema } from '../../src/transport/tls-config.js';
+import { addressIssues, allowedHost, FROM_PLATFORM, httpUrl } from '../fiscal-it/rt/address.js';
+import { DailyClosureSchema } from '../fiscal-it/rt/daily-closure.js';
 import { type FiscalRules, fiscalRuleFields, fiscalRules, PaymentRuleSchema } from '../fiscal-it/rules.js';
 import { type EpsonPayments, epsonPayments } from './payment-codes.js';
 import { DEFAULT_LINE_LENGTH } from './protocol.js';
@@ -10,25 +12,7 @@ import { DEFAULT_LINE_LENGTH } from './protocol.js';
  * refused (a misspelt `departments` or `fingerprint` must not pass silently).
  */
 
-const httpUrl = z
-  .url()
-  .refine((u) => /^https?:\/\//i.test(u), 'expected an http:// or https:// address of the printer');
-
-/** `url: fromPlatform`: the printer address comes from each command's ApiUrl, within `allowedHosts`. */
-export const FROM_PLATFORM = 'fromPlatform';
-
-/** A host the platform's ApiUrl may name: `192.168.1.50`, `printer.lan`, `[fd00::5]`, with `:port` or not. */
-const allowedHost = z
-  .string()
-  .min(1)
-  .refine((h) => {
-    try {
-      const u = new URL(`http://${h}`);
-      return u.host === h.toLowerCase() || u.hostname === h.toLowerCase();
-    } catch {
-      return false;
-    }
-  }, 'expected a host name or IP address, optionally with :port (no scheme, no path)');
+export { FROM_PLATFORM } from '../fiscal-it/rt/address.js';
 
 const description = z.string().min(1).max(DEFAULT_LINE_LENGTH).optional();
 
@@ -49,35 +33,7 @@ export const PaymentMappingSchema = z.union([
     .strict(),
 ]);
 
-export const DailyClosureSchema = z
-  .object({
-    /** Run the Z report every day at `at` (local time of the property). */
-    enabled: z.boolean().default(true),
-    /** Local time, 24 h "HH:MM"; a time the DST change skips runs when the clock jumps past it. */
-    at: z
-      .string()
-      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a local time "HH:MM", e.g. "03:30"')
-      .default('03:30'),
-    /**
-     * The closing command: `printXZReport` (financial report and closure; OCA l10n-italy warns that
-     * Epson forbids `printZReport` by default) or `printZReport` (fiskaltrust sends it).
-     */
-    command: z.enum(['printXZReport', 'printZReport']).default('printXZReport'),
-    /** After a failed attempt, try again this many minutes later … */
-    retryMinutes: z.number().int().min(1).max(240).default(15),
-    /** … for at most this many hours after the scheduled time. */
-    retryForHours: z.number().min(0.25).max(20).default(6),
-    /** Warn on the page and in /metrics once the fiscal day has been open this long. */
-    warnAfterHours: z.number().min(1).max(24).default(20),
-    /**
-     * When the printer refuses a receipt because the fiscal day is open too long (status 17):
-     * `close-and-print` runs the Z report and prints the receipt (it was not printed);
-     * `refuse` reports the error.
-     */
-    onDayTooLong: z.enum(['close-and-print', 'refuse']).default('close-and-print'),
-  })
-  .strict();
-export type DailyClosureOptions = z.infer<typeof DailyClosureSchema>;
+export { type DailyClosureOptions, DailyClosureSchema } from '../fiscal-it/rt/daily-closure.js';
 
 export const EpsonFpmateOptionsSchema = z
   .object({
@@ -147,14 +103,7 @@ export const EpsonFpmateOptionsSchema = z
     path: ['clientTimeoutMs'],
     message: 'clientTimeoutMs must be longer than printerTimeoutMs',
   })
-  .refine((o) => o.url !== FROM_PLATFORM || o.allowedHosts !== undefined, {
-    path: ['allowedHosts'],
-    message: `url: ${FROM_PLATFORM} needs allowedHosts, the printers the platform may name`,
-  })
-  .refine((o) => o.url === FROM_PLATFORM || o.allowedHosts === undefined, {
-    path: ['allowedHosts'],
-    message: `allowedHosts applies only with url: ${FROM_PLATFORM}`,
-  });
+  .superRefine(addressIssues);
 
 export type EpsonFpmateOptions = z.infer<typeof EpsonFpmateOptionsSchema>;
 

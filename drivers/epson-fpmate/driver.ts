@@ -15,19 +15,19 @@ import { Mutex } from '../../src/mutex.js';
 import { runPeriodically } from '../../src/periodic.js';
 import type { HttpClient, HttpTlsOptions } from '../../src/transport/http.js';
 import { httpTlsOptions } from '../../src/transport/tls-config.js';
+import { ClosureScheduler } from '../fiscal-it/rt/closure-scheduler.js';
+import { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
 import { departmentTable } from '../fiscal-it/rules.js';
 import { type ActionHost, epsonActions } from './actions.js';
 import { printerAddress } from './address.js';
-import { ClosureScheduler } from './closure-scheduler.js';
 import { type EpsonFpmateOptions, FROM_PLATFORM } from './config.js';
-import { FiscalState } from './fiscal-state.js';
 import { fiscalStatus } from './fiscal-status.js';
 import { printPlanned, type WorkDeps } from './fiscal-work.js';
 import { fpmateEndpoint } from './http.js';
 import { PrinterLink } from './link.js';
 import { epsonPrinterWords } from './messages-printer.js';
 import { epsonRefusals } from './messages-refusals.js';
-import { epsonResults, oneAfterAnother } from './messages-results.js';
+import { epsonClosure, epsonResults, oneAfterAnother } from './messages-results.js';
 import { fiscalData, PrinterMemory, planJob } from './plan.js';
 import { compareProgramming, mismatchWarning, type Programming, readProgramming } from './programming.js';
 import { reconcileJob } from './reconcile.js';
@@ -118,6 +118,7 @@ export class EpsonFpmateDriver implements Driver {
             this.mutex.run(() => closeDay(this.reportDeps(this.currentLink()), 'schedule', signal, date)),
           settle: (signal) =>
             this.mutex.run(() => settleClosure(this.reportDeps(this.currentLink()), signal)),
+          words: epsonClosure,
         })
       : undefined;
     this.actionList = epsonActions(this.actionHost());

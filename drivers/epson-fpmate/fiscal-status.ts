@@ -1,8 +1,8 @@
 import { factTime } from '../../src/drivers-api/facts.js';
 import type { Message, MessageArg } from '../../src/messages/message.js';
-import { nextOccurrence } from './closure-time.js';
+import { nextOccurrence } from '../fiscal-it/rt/closure-time.js';
+import type { ClosureRecord, FiscalState } from '../fiscal-it/rt/fiscal-state.js';
 import type { DailyClosureOptions } from './config.js';
-import type { ClosureRecord, FiscalState } from './fiscal-state.js';
 import { fiscalNotes } from './messages.js';
 import { epsonClosure as c } from './messages-results.js';
 import { epsonFactWords as f } from './messages-status.js';

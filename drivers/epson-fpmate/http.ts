@@ -1,41 +1,11 @@
 import { AgentError } from '../../src/errors.js';
 import type { Message, MessageArg } from '../../src/messages/message.js';
-import { type HttpClient, HttpFailure } from '../../src/transport/http.js';
+import type { HttpClient } from '../../src/transport/http.js';
+import { type PostOptions, type PostResult, postBody } from '../fiscal-it/rt/http.js';
 import { epsonRefusals } from './messages-refusals.js';
 import { epsonLink as l } from './messages-results.js';
 
-/**
- * HTTP(S) to fpmate.cgi, on the agent's one HTTP stack (`ctx.http`, `src/transport/http.ts`).
- * One POST per document; what can be known about a failed POST is kept apart carefully, since it
- * decides whether a receipt may be sent again:
- * - `answer`: the printer's web service answered (any HTTP status);
- * - `not-sent`: the request certainly never reached the printer (`HttpFailure.sent` false:
- *   refused, no route, DNS, certificate refused) — nothing can have been printed;
- * - `lost`: the request may have arrived (timeout, connection dropped mid-way, an answer too
- *   large or broken at its end).
- */
-export type PostResult =
-  | { kind: 'answer'; httpStatus: number; body: string }
-  | { kind: 'not-sent'; reason: string }
-  | { kind: 'lost'; reason: string };
-
-/**
- * The cap on a printer's answer, raw and decoded. A real answer is a few kilobytes (a status
- * answer with every RT field is under 2 KB); anything at the printer's address answering more —
- * 300 MB of it, say — is cut off here and counts as no answer.
- */
-export const MAX_ANSWER_BYTES = 256 * 1024;
-
-/** Human words for the stack's failure codes (the system error code wins when there is one). */
-const REASONS: Record<string, string> = {
-  HTTP_TOO_LARGE: 'answer too large',
-  HTTP_TIMEOUT: 'timeout',
-  HTTP_FINGERPRINT: 'certificate fingerprint mismatch',
-  HTTP_TLS: 'certificate refused',
-  HTTP_BROKEN: 'connection broken',
-  HTTP_CONNECT: 'connection failed',
-  HTTP_BAD_URL: 'bad address',
-};
+export { failureOf, MAX_ANSWER_BYTES, type PostOptions, type PostResult } from '../fiscal-it/rt/http.js';
 
 /**
  * A failure's reason as staff read it (in a summary "unreachable (…)", a Note): the words of the
@@ -56,18 +26,6 @@ export function reasonWords(reason: string): MessageArg {
     aborted: l.aborted,
   };
   return words[reason]?.() ?? reason;
-}
-
-/** What a failed exchange means for a document: never sent, or maybe sent. */
-export function failureOf(error: unknown): PostResult {
-  if (error instanceof HttpFailure) {
-    const reason =
-      error.code === 'HTTP_TOO_LARGE' || error.code === 'HTTP_TIMEOUT'
-        ? (REASONS[error.code] as string)
-        : (error.systemCode ?? REASONS[error.code] ?? error.code);
-    return error.sent ? { kind: 'lost', reason } : { kind: 'not-sent', reason };
-  }
-  return { kind: 'lost', reason: error instanceof Error ? error.name : 'error' };
 }
 
 /**
@@ -99,32 +57,12 @@ export function fpmateEndpoint(address: string, devid: string, timeoutMs: number
   return url;
 }
 
-export interface PostOptions {
-  timeoutMs: number;
-  signal?: AbortSignal | undefined;
-}
-
 /** POSTs one SOAP document; never throws. An abort of `signal` counts as a lost answer. */
-export async function postXml(
+export function postXml(
   client: HttpClient,
   url: URL,
   xml: string,
   options: PostOptions,
 ): Promise<PostResult> {
-  try {
-    const response = await client.request({
-      method: 'POST',
-      url,
-      headers: { 'Content-Type': 'text/xml; charset=utf-8' },
-      body: xml,
-      timeoutMs: options.timeoutMs,
-      maxBytes: MAX_ANSWER_BYTES,
-      signal: options.signal,
-    });
-    return { kind: 'answer', httpStatus: response.status, body: response.body.toString('utf8') };
-  } catch (error) {
-    if (options.signal?.aborted && !(error instanceof HttpFailure))
-      return { kind: 'lost', reason: 'aborted' };
-    return failureOf(error);
-  }
+  return postBody(client, url, xml, { ...options, contentType: 'text/xml; charset=utf-8' });
 }

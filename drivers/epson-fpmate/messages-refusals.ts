@@ -46,6 +46,10 @@ export const epsonRefusals = defineMessages('epson.refusal', {
     en: 'The platform sent a fiscal document the agent does not pass to the printer ({why}); nothing was printed. Ask IT to check how the platform builds fiscal payloads.',
     it: 'La piattaforma ha inviato un documento fiscale che l’agente non passa alla stampante ({why}); non è stato stampato nulla. Chiedere all’assistenza informatica di verificare come la piattaforma compone i documenti fiscali.',
   },
+  payloadOtherFamily: {
+    en: 'The platform sent a ready-made document for {family} printers; this is an Epson printer and needs the bill data (order items and payments) instead. Nothing was printed.',
+    it: 'La piattaforma ha inviato un documento già pronto per stampanti {family}; questa è una stampante Epson e richiede invece i dati del conto (voci e pagamenti). Non è stato stampato nulla.',
+  },
   payloadTooLarge: { en: 'it is larger than any receipt', it: 'è più grande di qualsiasi scontrino' },
   payloadNotBase64: { en: 'it is not valid Base64', it: 'non è Base64 valido' },
   payloadNotText: { en: 'it is not text', it: 'non è testo' },

@@ -64,6 +64,24 @@ const RECEIPT_ELEMENTS = new Set([
 const RECEIPT_DIRECT_IO = new Set(['1060', '1061', '1135']);
 
 /**
+ * What only a Custom RT document carries (Custom XML protocol manual rev 2.00: the RT refund and
+ * void nodes pp.36–39, `fixedLines` p.55, `setLotteryCode` p.115, `printRecAdvancePayments` p.87,
+ * `endFiscalReceiptCut` p.50, and the `IdCmd`/`idVat` attributes pp.25, 89). A payload showing one
+ * is another family's document: refused as such, with Notes asking for the bill data.
+ */
+const CUSTOM_ELEMENTS = new Set([
+  'beginRtDocRefund',
+  'beginRtDocAnnulment',
+  'beginRtDocRefundSpecial',
+  'beginRtDocAnnulmentSpecial',
+  'fixedLines',
+  'setLotteryCode',
+  'printRecAdvancePayments',
+  'endFiscalReceiptCut',
+]);
+const CUSTOM_ATTRIBUTES = ['IdCmd', 'idVat'];
+
+/**
  * How FPMate documents are read wherever their order matters (the payload check here, the
  * simulated printer): elements in document order, attributes as plain strings, namespaces dropped.
  */
@@ -171,6 +189,12 @@ export function preparePayload(base64: string): PreparedPayload {
   const root = theReceipt(top);
   const elements = elementsOf(root.node[root.name]);
   for (const { name, node } of elements) {
+    const attributes = (node[':@'] ?? {}) as Record<string, unknown>;
+    if (CUSTOM_ELEMENTS.has(name) || CUSTOM_ATTRIBUTES.some((a) => a in attributes)) {
+      throw new AgentError('COMMAND_INVALID', `Fiscal payload rejected: a Custom document (<${name}>)`, {
+        notes: r.payloadOtherFamily({ family: 'Custom' }),
+      });
+    }
     if (!RECEIPT_ELEMENTS.has(name) || elementsOf(node[name]).length > 0) {
       throw invalid(`<${name}> in a receipt`, r.payloadElement({ element: name }));
     }

@@ -1,7 +1,7 @@
 import type { JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import { parseReceiptLabel } from '../fiscal-it/reference.js';
-import type { FiscalState } from './fiscal-state.js';
+import type { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
 import type { PrinterLink } from './link.js';
 import { fiscalNotes } from './messages.js';
 import { epsonPrinterWords as w } from './messages-printer.js';

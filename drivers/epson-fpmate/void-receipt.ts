@@ -3,7 +3,7 @@ import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import { voidDocument } from '../fiscal-it/build.js';
 import { type DocumentReference, parseReceiptLabel } from '../fiscal-it/reference.js';
-import type { FiscalState } from './fiscal-state.js';
+import type { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
 import type { LastDocument } from './last-document.js';
 import { fiscalNotes } from './messages.js';
 import { epsonResults } from './messages-results.js';

@@ -62,9 +62,13 @@ export interface FactoryDeps {
 export class CommandFactory {
   constructor(private readonly deps: FactoryDeps) {}
 
+  /** The devices a command of `kind` may be generated for (a payload only where it can print it). */
   devicesFor(kind: CommandKind, allowed?: readonly string[]): SimDevice[] {
     return this.deps.world.devices.filter(
-      (d) => d.type === DEVICE_TYPE_OF[kind] && (!allowed || allowed.includes(d.id)),
+      (d) =>
+        d.type === DEVICE_TYPE_OF[kind] &&
+        (kind !== 'fiscal-payload' || (d.type === 'FiscalMachine' && d.payloads)) &&
+        (!allowed || allowed.includes(d.id)),
     );
   }
 

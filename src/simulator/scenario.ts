@@ -44,6 +44,13 @@ export const ScenarioDeviceSchema = z.discriminatedUnion('type', [
       serialNumber: z.string().regex(/^[A-Za-z0-9]+$/),
       /** `FiscalMachineData`, serialised as a JSON string. */
       settings: settings.default({}),
+      /**
+       * Whether generated commands may bring this printer a ready-made document (the simulator
+       * writes fpmate XML, an Epson document). False for a printer of another family, such as a
+       * Custom RT, which prints from the bill data and refuses a foreign document. A command
+       * created for this device by id is made as asked.
+       */
+      payloads: z.boolean().default(true),
     })
     .strict(),
   z

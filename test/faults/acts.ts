@@ -46,9 +46,20 @@ async function settling(daemon: DaemonHandle, deviceId: string): Promise<boolean
   return JSON.stringify(status ?? {}).includes('waitingToSettle');
 }
 
-export function faultActs({ rig, traffic, daemon }: ActContext): Act[] {
-  const { platform, printer, mangler, salto, fias } = rig;
+/** What the acts count for the campaign's own proof that they did what they claim. */
+export interface FaultTally {
+  /** Custom RT documents printed whose answer the printer never sent. */
+  customAnswersLost: number;
+}
+
+export function faultActs({ rig, traffic, daemon }: ActContext, tally: FaultTally): Act[] {
+  const { platform, printer, mangler, salto, fias, custom } = rig;
   const epson = FAULT_DEVICES.epson;
+  const customRt = FAULT_DEVICES.custom;
+  /** Fiscal documents the Custom RT printed since its `from`-th. */
+  const customPrintedSince = (from: number) =>
+    custom.printed.slice(from).filter((d) => d.kind === 'sale' || d.kind === 'refund' || d.kind === 'void')
+      .length;
   const faults = (): SimCounters['faults'] => platform.counters().faults;
   /** Receipts that reached the printer since exchange number `from`. */
   const receiptsSince = (from: number) =>
@@ -228,6 +239,22 @@ export function faultActs({ rig, traffic, daemon }: ActContext): Act[] {
         );
       },
     },
+    {
+      // Issue 25: the answer to a printed document never comes (the connection drops after the
+      // print); the driver must find it in the printer (lastIdCmd, 1017, counters), never resend.
+      what: 'Custom RT loses its answer after printing, for the next 2 documents',
+      async run() {
+        await custom.setFault('loseAnswer', true);
+        const from = custom.printed.length;
+        await traffic.until(
+          '2 Custom documents printed without an answer',
+          () => customPrintedSince(from) >= 2,
+          customRt,
+        );
+        tally.customAnswersLost += customPrintedSince(from);
+        await custom.setFault('loseAnswer', false);
+      },
+    },
     spoil('garbage-after', 'with garbage after printing'),
     spoil('truncated-after', 'cut in half after printing'),
     {
@@ -282,6 +309,31 @@ export function faultActs({ rig, traffic, daemon }: ActContext): Act[] {
           () => fias.sim.requests.length >= from + 4,
           FAULT_DEVICES.fias,
         );
+      },
+    },
+    {
+      what: 'Custom RT out of paper until 2 receipts reached it',
+      async run() {
+        await custom.setFault('paperOut', true);
+        const from = custom.requests.length;
+        await traffic.until(
+          '2 receipts to reach the Custom RT while out of paper',
+          () => custom.requests.slice(from).filter((root) => root === RECEIPT).length >= 2,
+          customRt,
+        );
+        await custom.setFault('paperOut', false);
+      },
+    },
+    {
+      what: 'Custom RT refuses connections until the daemon shows it unreachable',
+      async run() {
+        await custom.setFault('refused', true);
+        await traffic.until(
+          'the daemon to show the Custom RT unreachable',
+          async () => (await shown(daemon, customRt))?.connected === false,
+          customRt,
+        );
+        await custom.setFault('refused', false);
       },
     },
     storm(4, 3),

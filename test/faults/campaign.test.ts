@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../../src/simulator/index.js';
 import { createRng } from '../../src/simulator/rng.js';
 import { eventually } from '../helpers/eventually.js';
-import { faultActs, playActs } from './acts.js';
+import { type FaultTally, faultActs, playActs } from './acts.js';
 import { ChaosLog, killLoop, killPlan, QuietLock } from './chaos.js';
 import { deviceProblems } from './device-invariants.js';
 import type { LedgerLine } from './invariants-devices.js';
@@ -16,7 +16,7 @@ import {
   tokenProblems,
 } from './invariants-platform.js';
 import { compose } from './plan.js';
-import { FAULT_TOKENS, LEDGERS, type Rig, startRig } from './rig.js';
+import { FAULT_DEVICES, FAULT_TOKENS, LEDGERS, type Rig, startRig } from './rig.js';
 import { Traffic } from './traffic.js';
 
 /**
@@ -69,7 +69,7 @@ describe('fault campaign against the real daemon', () => {
   it('keeps every invariant through kills, outages, 429 storms, flapping, device faults and garbage', async () => {
     const rng = createRng(SEED);
     rig = await startRig(SEED, 200);
-    const { platform, daemon, printer, salto, fias, mangler, dir } = rig;
+    const { platform, daemon, printer, salto, fias, mangler, custom, dir } = rig;
     const reservations = platform.world.reservations.map((r) => ({ id: r.id, number: r.number }));
     const specs = compose(rng, COMPOSITION);
     const log = new ChaosLog(Date.now());
@@ -77,6 +77,7 @@ describe('fault campaign against the real daemon', () => {
     const lock = new QuietLock();
 
     const context = { rig, traffic, daemon };
+    const tally: FaultTally = { customAnswersLost: 0 };
     let failed = false;
     const [killedAt] = await Promise.all([
       killLoop(
@@ -86,7 +87,7 @@ describe('fault campaign against the real daemon', () => {
         log,
       ),
       traffic.feed(specs, WINDOW, log),
-      playActs(faultActs(context), { ...context, lock, log, gap: GAP }),
+      playActs(faultActs(context, tally), { ...context, lock, log, gap: GAP }),
     ]).catch((error: unknown) => {
       // Say what happened so far, and keep the daemon's log: an act that never saw its proof is
       // either a wedged agent or a plan that asks for the impossible.
@@ -124,7 +125,7 @@ describe('fault campaign against the real daemon', () => {
     }
     console.info(
       `fault campaign, seed ${SEED}: ${planned.length} commands (${planned.filter((c) => c.malformed).length} malformed), ` +
-        `${killedAt.length} kills, final states ${JSON.stringify(finals)}, Epson documents ${printer.printed.length}, ` +
+        `${killedAt.length} kills, final states ${JSON.stringify(finals)}, Epson documents ${printer.printed.length}, Custom documents ${custom.printed.length}, ` +
         `Salto cards ${salto.sim.cards.length}, FIAS keys ${fias.sim.cards.length} (${fias.sim.connections} links), 429 answers ${platform.counters().rateLimited}, ` +
         `${((Date.now() - log.t0) / 1000).toFixed(0)} s`,
     );
@@ -136,6 +137,7 @@ describe('fault campaign against the real daemon', () => {
         histories,
         ledger,
         printed: printer.printed,
+        customPrinted: custom.printed,
         saltoWritten: salto.sim.cards,
         fiasWritten: fias.sim.cards,
       }),
@@ -163,6 +165,11 @@ describe('fault campaign against the real daemon', () => {
       websocketDrops: faults['websocket-drop'] >= 7,
       epsonPrinted: printedDocs > 0,
       epsonAnswersMangled: mangler.mangled >= 8,
+      customPrinted: custom.printed.some((d) => d.kind === 'sale'),
+      customAnswersLost: tally.customAnswersLost >= 2,
+      customPayloadRefused: planned.some(
+        (c) => c.deviceId === FAULT_DEVICES.custom && c.kind === 'fiscal-payload',
+      ),
       saltoCardsCut: salto.sim.cards.length > 0,
       saltoGarbage: salto.sim.requests.some((r) => r.behaviour === 'garbage'),
       fiasKeysCut: fias.sim.cards.length > 0,
@@ -178,6 +185,9 @@ describe('fault campaign against the real daemon', () => {
       websocketDrops: true,
       epsonPrinted: true,
       epsonAnswersMangled: true,
+      customPrinted: true,
+      customAnswersLost: true,
+      customPayloadRefused: true,
       saltoCardsCut: true,
       saltoGarbage: true,
       fiasKeysCut: true,

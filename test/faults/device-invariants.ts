@@ -1,11 +1,11 @@
 import type { EncodedKey } from '../../drivers/fias-lock/simulator/index.js';
 import {
-  epsonProblems,
   fiasCards,
   keyProblems,
   type LedgerLine,
   ledgerCards,
   type PrintedDoc,
+  rtProblems,
   saltoCards,
   simFiscalProblems,
   type WrittenCard,
@@ -20,12 +20,27 @@ export interface DeviceRecords {
   histories: Histories;
   /** The ledger a simulated device wrote (fiscal A and B, the simulated encoder). */
   ledger: (device: keyof typeof LEDGERS) => LedgerLine[];
-  /** What the RT printer simulator printed. */
+  /** What the Epson RT printer simulator printed. */
   printed: readonly PrintedDoc[];
+  /** What the Custom RT printer simulator printed. */
+  customPrinted: readonly PrintedDoc[];
   /** The cards the Salto encoder simulator wrote. */
   saltoWritten: readonly WrittenCard[];
   /** The keys the FIAS lock-server simulator wrote. */
   fiasWritten: readonly EncodedKey[];
+}
+
+/**
+ * A (well-formed) payload is one family's ready-made document (the platform simulator writes Epson's): on the
+ * Custom RT it must end Error, before anything is sent, with Notes asking for the bill data
+ * (issue 25.5). That nothing was printed is `rtProblems`' part: an unclaimed document fails it.
+ */
+function foreignPayloadProblems(planned: readonly PlannedCommand[], histories: Histories): string[] {
+  return planned.flatMap((c) => {
+    const last = histories.get(c.id)?.at(-1);
+    if (last?.state === 'Error' && /bill data|dati del conto/i.test(last.notes ?? '')) return [];
+    return [`[a foreign payload is refused] ${c.label} ended ${last?.state}: ${last?.notes}`];
+  });
 }
 
 /**
@@ -40,7 +55,12 @@ export function deviceProblems(r: DeviceRecords): string[] {
       [...r.ledger(FAULT_DEVICES.simFiscalA), ...r.ledger(FAULT_DEVICES.simFiscalB)],
       r.histories,
     ),
-    ...epsonProblems(on(FAULT_DEVICES.epson), r.printed, r.histories),
+    ...rtProblems(on(FAULT_DEVICES.epson), r.printed, r.histories),
+    ...rtProblems(on(FAULT_DEVICES.custom), r.customPrinted, r.histories, 'the Custom RT'),
+    ...foreignPayloadProblems(
+      on(FAULT_DEVICES.custom).filter((c) => c.kind === 'fiscal-payload' && !c.malformed),
+      r.histories,
+    ),
     ...keyProblems(
       on(FAULT_DEVICES.simKeys),
       ledgerCards(r.ledger(FAULT_DEVICES.simKeys)),

@@ -25,6 +25,7 @@ import {
   FAULT_TOKENS,
   faultScenario,
   LEDGERS,
+  startCustomPrinter,
   startFiasSite,
   startSaltoSite,
 } from './rig.js';
@@ -96,10 +97,12 @@ describe('hostile-input campaign against the real daemon', () => {
     closers.push(() => salto.close());
     const fias = await startFiasSite();
     closers.push(() => fias.close());
+    const custom = await startCustomPrinter();
+    closers.push(() => custom.close());
     // The RT printer is reached directly here: the campaign's proxy reads a whole answer before it
     // forwards it, and would hold every 300 MB answer in this process.
     const direct = { url: printer.url } as ReplyMangler;
-    const config = agentConfig({ dir, platform, printer, mangler: direct, salto, fias });
+    const config = agentConfig({ dir, platform, printer, mangler: direct, salto, fias, custom });
     config.platform = {
       ...config.platform,
       rateLimit: { ...config.platform.rateLimit, maxRetryAfterSeconds: RETRY_AFTER_CAP_S },
@@ -233,6 +236,7 @@ describe('hostile-input campaign against the real daemon', () => {
         histories,
         ledger,
         printed: printer.printed,
+        customPrinted: custom.printed,
         saltoWritten: salto.sim.cards,
         fiasWritten: fias.sim.cards,
       }),

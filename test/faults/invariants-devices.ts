@@ -82,16 +82,18 @@ export function simFiscalProblems(
 const CLAIM = /\b(?:Receipt|Refund) (\d{4})-(\d{4})\b/;
 
 /**
- * The Epson RT (the fpmate simulator's printed list vs the Notes the agent wrote): every Processed
+ * An RT printer (its simulator's printed list vs the Notes the agent wrote; the Epson and the
+ * Custom drivers both name a document `Receipt zzzz-nnnn`): every Processed
  * command names the document it printed; no document is named twice; every named document was
  * printed; documents nobody names are at most as many as commands reported with an unknown
  * outcome (staff were told to check) — more means something printed without being reported,
  * i.e. printed twice.
  */
-export function epsonProblems(
+export function rtProblems(
   planned: readonly PlannedCommand[],
   printed: readonly PrintedDoc[],
   histories: Histories,
+  printerName = 'the Epson RT',
 ): string[] {
   const problems: string[] = [];
   const docs = printed.filter((d) => FISCAL_DOCS.has(d.kind));
@@ -145,7 +147,7 @@ export function epsonProblems(
       )
       .join('; ');
     problems.push(
-      `[fiscal at most once] the Epson RT printed ${unclaimed.length} documents no command reports, but only ${unknown} ` +
+      `[fiscal at most once] ${printerName} printed ${unclaimed.length} documents no command reports, but only ${unknown} ` +
         `commands were reported with an unknown outcome (${unknownCommands.map((c) => c.id).join(', ') || 'none'}): ${list}`,
     );
   }

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../../src/simulator/index.js';
 import type { TraceLine } from './http-trace.js';
 import {
-  epsonProblems,
   errorCode,
   keyProblems,
   ledgerCards,
   type PrintedDoc,
+  rtProblems,
   saltoCards,
   simFiscalProblems,
 } from './invariants-devices.js';
@@ -202,7 +202,7 @@ describe('device invariants', () => {
       ['d', failed('Out of paper (PAPER_OUT)')],
     ]);
     const printed = [doc(1, 1, 500), doc(1, 2, 600), { ...doc(1, 3, 0), kind: 'non-fiscal' }];
-    const problems = epsonProblems(planned, printed, histories);
+    const problems = rtProblems(planned, printed, histories);
     expect(problems[0]).toBe(
       '[fiscal at most once] fiscal-payload on RT b and fiscal-payload on RT a both claim receipt 0001-0001',
     );
@@ -213,7 +213,7 @@ describe('device invariants', () => {
       /^\[fiscal at most once\] the Epson RT printed 1 documents no command reports, but only 0 commands were reported with an unknown outcome \(none\): 0001-0002 \(12\.50 EUR; commands on the printer then: .*d \(Error\)/,
     );
     const resolved = new Map([...histories, ['d', failed('Check the printer (STATE_UNKNOWN: lost answer)')]]);
-    expect(epsonProblems([cmd('a'), cmd('d')], [doc(1, 1, 500), doc(1, 2, 600)], resolved)).toEqual([]);
+    expect(rtProblems([cmd('a'), cmd('d')], [doc(1, 1, 500), doc(1, 2, 600)], resolved)).toEqual([]);
   });
 
   it('keys: exact cards when Processed, cut cards reported otherwise, never more than asked in silence', () => {

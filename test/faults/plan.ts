@@ -37,10 +37,16 @@ const DEVICE_NAMES: Record<string, string> = {
   [FAULT_DEVICES.epson]: 'RT Epson',
   [FAULT_DEVICES.salto]: 'Encoder Salto',
   [FAULT_DEVICES.fias]: 'Encoder FIAS',
+  [FAULT_DEVICES.custom]: 'RT Custom',
   [FAULT_DEVICES.printer]: 'Laser (not ours)',
 };
 
-const FISCAL = [FAULT_DEVICES.simFiscalA, FAULT_DEVICES.simFiscalB, FAULT_DEVICES.epson];
+const FISCAL = [
+  FAULT_DEVICES.simFiscalA,
+  FAULT_DEVICES.simFiscalB,
+  FAULT_DEVICES.epson,
+  FAULT_DEVICES.custom,
+];
 const KEYS = [FAULT_DEVICES.simKeys, FAULT_DEVICES.salto, FAULT_DEVICES.fias];
 /** Key encoders whose cards name their command's reservation. */
 const BY_RESERVATION: readonly string[] = [FAULT_DEVICES.salto, FAULT_DEVICES.fias];
@@ -70,6 +76,9 @@ export function compose(rng: Rng, c: Composition): Spec[] {
     () => ({ kind: 'fiscal-data', deviceId: rng.pick([FAULT_DEVICES.simFiscalA, FAULT_DEVICES.simFiscalB]) }),
     () => ({ kind: 'fiscal-payload', deviceId: FAULT_DEVICES.epson }),
     () => ({ kind: 'fiscal-data', deviceId: FAULT_DEVICES.epson }),
+    // A Custom printer prints the bill data; now and then it meets an Epson document as payload,
+    // which it must refuse before sending anything (issue 25.5).
+    () => ({ kind: rng.chance(0.15) ? 'fiscal-payload' : 'fiscal-data', deviceId: FAULT_DEVICES.custom }),
     () => ({ kind: 'keys', deviceId: FAULT_DEVICES.simKeys }),
     () => ({ kind: 'keys', deviceId: FAULT_DEVICES.salto }),
     () => ({ kind: 'keys', deviceId: FAULT_DEVICES.fias }),

@@ -1,5 +1,7 @@
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { CustomRtOptionsSchema, simulatedProgramming } from '../../drivers/custom-rt/index.js';
+import { type CustomRtSimulator, startCustomRtSimulator } from '../../drivers/custom-rt/simulator/index.js';
 import { type FpmateSimulator, startFpmateSimulator } from '../../drivers/epson-fpmate/simulator/index.js';
 import { FiasLockServerSimulator } from '../../drivers/fias-lock/simulator/index.js';
 import {
@@ -22,7 +24,8 @@ import { type ReplyMangler, startReplyMangler } from './reply-mangler.js';
  * (behind a proxy that can mangle its answers), a Salto encoder driven by the salto-encoder
  * driver over TCP against the encoder simulator, which can be unplugged and plugged back, and a
  * FIAS encoder driven by the fias-lock driver, whose simulated lock server connects to the
- * daemon's port (and again after every kill) and can drop the link mid-request.
+ * daemon's port (and again after every kill) and can drop the link mid-request, and a Custom RT
+ * driven by the custom-rt driver against the Custom printer simulator (which can lose its answers).
  */
 
 export const FAULT_DEVICES = {
@@ -33,6 +36,7 @@ export const FAULT_DEVICES = {
   salto: 'fa000000-0000-4000-8000-000000000005',
   printer: 'fa000000-0000-4000-8000-000000000006',
   fias: 'fa000000-0000-4000-8000-000000000007',
+  custom: 'fa000000-0000-4000-8000-000000000008',
 } as const;
 
 export const FAULT_TOKENS = {
@@ -48,6 +52,29 @@ export const LEDGERS = {
 } as const;
 
 export const EPSON_SERIAL = '99MEYFAULT1';
+/** A Custom serial (two letters of the approval, two of the maker, a letter, six digits). */
+export const CUSTOM_SERIAL = 'STMTE900008';
+
+/** The Custom RT's options, short timeouts so that faults resolve quickly. */
+function customOptions(url: string) {
+  return {
+    url,
+    serialNumber: CUSTOM_SERIAL,
+    documentTimeoutMs: 2000,
+    reportTimeoutMs: 2000,
+    readTimeoutMs: 1000,
+    busyRetries: 1,
+    busyRetryDelayMs: 200,
+    statusIntervalMs: 0,
+    statusRetryMs: 500,
+  };
+}
+
+/** The Custom printer simulator, programmed as the driver's defaults expect (VAT slots, departments). */
+export function startCustomPrinter(): Promise<CustomRtSimulator> {
+  const programming = simulatedProgramming(CustomRtOptionsSchema.parse(customOptions('http://127.0.0.1:1')));
+  return startCustomRtSimulator({ serial: CUSTOM_SERIAL, ...programming });
+}
 
 export function faultScenario(seed: number, reservations: number): ScenarioInput {
   return {
@@ -100,6 +127,14 @@ export function faultScenario(seed: number, reservations: number): ScenarioInput
         name: 'Encoder FIAS',
         keyCutterId: '3',
         settings: { Type: 'Fias' },
+      },
+      {
+        id: FAULT_DEVICES.custom,
+        type: 'FiscalMachine',
+        name: 'RT Custom',
+        apiUrl: 'http://127.0.0.1:1',
+        serialNumber: CUSTOM_SERIAL,
+        settings: { model: 'Q3X RT' },
       },
       { id: FAULT_DEVICES.printer, type: 'Printer', name: 'Laser (not ours)' },
     ],
@@ -172,6 +207,7 @@ export interface Rig {
   platform: PlatformSimulator;
   printer: FpmateSimulator;
   mangler: ReplyMangler;
+  custom: CustomRtSimulator;
   salto: SaltoSite;
   fias: FiasSite;
   daemon: DaemonHandle;
@@ -273,6 +309,13 @@ export function agentConfig(rig: Omit<Rig, 'daemon' | 'close' | 'tracePath'>) {
           rebindMaxMs: 1000,
         },
       },
+      {
+        id: FAULT_DEVICES.custom,
+        name: 'RT Custom',
+        type: 'FiscalMachine',
+        driver: 'custom-rt',
+        options: customOptions(rig.custom.url),
+      },
     ],
   };
 }
@@ -285,7 +328,8 @@ export async function startRig(seed: number, reservations: number): Promise<Rig>
   const mangler = await startReplyMangler(printer.url);
   const salto = await startSaltoSite();
   const fias = await startFiasSite();
-  const parts = { dir, platform, printer, mangler, salto, fias };
+  const custom = await startCustomPrinter();
+  const parts = { dir, platform, printer, mangler, salto, fias, custom };
   const tracePath = join(dir, 'http-trace.jsonl');
   const daemon = createDaemon({
     config: agentConfig(parts),
@@ -308,6 +352,7 @@ export async function startRig(seed: number, reservations: number): Promise<Rig>
         mangler.close(),
         salto.close(),
         fias.close(),
+        custom.close(),
       ]);
     },
   };

@@ -178,4 +178,20 @@ describe('command generator', () => {
     expect(sim.counters().faults.malformed).toBe(10);
     expect(sim.createKeys().malformed).toBeUndefined();
   });
+
+  it('generates payloads only for printers that take them, and makes one by id where asked', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 4, 4, 8));
+    const [epson, custom] = devices.filter((d) => d.type === 'FiscalMachine');
+    const scenario = {
+      devices: [epson, { ...custom, payloads: false }] as ScenarioInput['devices'],
+      generator: { rate: 2, mix: { fiscalData: 1, fiscalPayload: 3 } },
+    };
+    const sim = await startSim({ clock, seed: 7, scenario });
+    for (let t = 0; t < 10_000; t += 500) await clock.advance(500);
+    const payloads = sim.commands().filter((c) => c.kind === 'fiscal-payload');
+    expect(payloads.length).toBeGreaterThan(5);
+    expect(new Set(payloads.map((c) => c.deviceId))).toEqual(new Set(['fm-1']));
+    expect(sim.commands().some((c) => c.kind === 'fiscal-data' && c.deviceId === 'fm-2')).toBe(true);
+    expect(sim.createFiscalPayload({ deviceId: 'fm-2' }).deviceId).toBe('fm-2');
+  });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import '../../drivers/index.js';
 import { DailyClosureSchema } from '../../drivers/epson-fpmate/config.js';
-import { FiscalState } from '../../drivers/epson-fpmate/fiscal-state.js';
 import { fiscalStatus } from '../../drivers/epson-fpmate/fiscal-status.js';
 import { StatusBoard } from '../../drivers/epson-fpmate/status.js';
+import { FiscalState } from '../../drivers/fiscal-it/rt/fiscal-state.js';
 import { ippMessages } from '../../drivers/ipp-printer/messages.js';
 import { ManualClock } from '../../src/clock.js';
 import { messageSource } from '../../src/messages/catalogue.js';

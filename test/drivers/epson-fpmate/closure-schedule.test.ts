@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { epsonFpmateFactory } from '../../../drivers/epson-fpmate/index.js';
+import { type FpmateSimulator, startFpmateSimulator } from '../../../drivers/epson-fpmate/simulator/index.js';
 import {
   latestOccurrence,
   nextOccurrence,
   scheduledInstant,
-} from '../../../drivers/epson-fpmate/closure-time.js';
-import { epsonFpmateFactory } from '../../../drivers/epson-fpmate/index.js';
-import { type FpmateSimulator, startFpmateSimulator } from '../../../drivers/epson-fpmate/simulator/index.js';
+} from '../../../drivers/fiscal-it/rt/closure-time.js';
 import { ManualClock } from '../../../src/clock.js';
 import type { Driver, DriverContext } from '../../../src/drivers-api/types.js';
 import { createHttpClient, type HttpClient } from '../../../src/transport/http.js';

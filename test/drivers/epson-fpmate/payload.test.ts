@@ -185,3 +185,20 @@ describe('platform payloads: what is refused with COMMAND_INVALID before anythin
     expect(thrownBy(() => preparePayload(b64(deep))).code).toBe('COMMAND_INVALID');
   });
 });
+
+describe('platform payloads: another family’s document', () => {
+  it.each([
+    [
+      'a Custom refund',
+      '<printerFiscalReceipt><beginRtDocRefund docRefZ="0001" docRefNumber="0001" docDate="211126"></beginRtDocRefund><printRecItem description="X" unitPrice="100"></printRecItem><endFiscalReceipt></endFiscalReceipt></printerFiscalReceipt>',
+    ],
+    [
+      'a Custom sale (IdCmd, idVat)',
+      '<printerFiscalReceipt><beginFiscalReceipt IdCmd="A1"></beginFiscalReceipt><printRecItem description="X" unitPrice="100" idVat="1" quantity="1000"></printRecItem><endFiscalReceipt></endFiscalReceipt></printerFiscalReceipt>',
+    ],
+  ])('refuses %s before anything is sent, saying the printer needs the bill data', (_what, xml) => {
+    const error = thrownBy(() => preparePayload(b64(xml)));
+    expect(error).toMatchObject({ code: 'COMMAND_INVALID' });
+    expect(english(error.notes)).toContain('needs the bill data');
+  });
+});

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DailyClosureSchema } from '../../../drivers/epson-fpmate/config.js';
-import { FiscalState } from '../../../drivers/epson-fpmate/fiscal-state.js';
 import { fiscalStatus } from '../../../drivers/epson-fpmate/fiscal-status.js';
 import { epsonClosure } from '../../../drivers/epson-fpmate/messages-results.js';
+import { FiscalState } from '../../../drivers/fiscal-it/rt/fiscal-state.js';
 import { ManualClock } from '../../../src/clock.js';
 import { isMessage, textMessage } from '../../../src/messages/message.js';
 import { english } from '../../../src/messages/render.js';

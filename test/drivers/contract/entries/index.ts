@@ -1,4 +1,5 @@
 import type { ContractEntry } from '../entry.js';
+import { customEntry } from './custom.js';
 import { epsonEntry } from './epson.js';
 import { fiasEntry } from './fias.js';
 import { ippEntries } from './ipp.js';
@@ -9,6 +10,7 @@ import { simEntries } from './sim.js';
 export const contractEntries: ContractEntry[] = [
   ...simEntries,
   epsonEntry,
+  customEntry,
   ...saltoEntries,
   fiasEntry,
   ...ippEntries,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { DeviceStore } from '../../src/drivers-api/types.js';
-import { isMessage, type Message, readMessage } from '../../src/messages/message.js';
+import type { DeviceStore } from '../../../src/drivers-api/types.js';
+import { isMessage, type Message, readMessage } from '../../../src/messages/message.js';
 
 /**
  * What the driver keeps about the fiscal day in its device store (the journal), so that a

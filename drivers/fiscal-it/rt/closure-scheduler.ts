@@ -1,11 +1,11 @@
-import type { Clock } from '../../src/clock.js';
-import type { Logger } from '../../src/log.js';
-import { english } from '../../src/messages/render.js';
-import { runPeriodically } from '../../src/periodic.js';
+import type { Clock } from '../../../src/clock.js';
+import type { Logger } from '../../../src/log.js';
+import type { Message } from '../../../src/messages/message.js';
+import { english } from '../../../src/messages/render.js';
+import { runPeriodically } from '../../../src/periodic.js';
 import { latestOccurrence, nextOccurrence } from './closure-time.js';
-import type { DailyClosureOptions } from './config.js';
+import type { DailyClosureOptions } from './daily-closure.js';
 import type { ClosureRecord, FiscalState, ScheduledClosure } from './fiscal-state.js';
-import { epsonClosure as c } from './messages-results.js';
 
 const HOUR = 3_600_000;
 /** The loop never sleeps longer than this, so a changed system clock is noticed within a minute. */
@@ -23,6 +23,11 @@ export interface SchedulerDeps {
   settle(signal: AbortSignal): Promise<ClosureRecord | undefined>;
   /** False while the printer's address is not known yet (`url: fromPlatform` before a command). */
   ready(): boolean;
+  /**
+   * The family's words for a date the schedule did not try: each family keeps its catalogue
+   * keys, which the journal stores (a renamed key would no longer render).
+   */
+  words: { agentNotRunning(): Message; notAttempted(): Message };
 }
 
 const FINAL = new Set<ScheduledClosure['status']>(['done', 'skipped', 'missed', 'not-run']);
@@ -102,7 +107,7 @@ export class ClosureScheduler {
         date: occurrence.date,
         status: 'not-run',
         attempts: 0,
-        detail: c.agentNotRunning(),
+        detail: this.d.words.agentNotRunning(),
       });
       return next;
     }
@@ -113,7 +118,7 @@ export class ClosureScheduler {
         date: occurrence.date,
         status: ranThen ? 'missed' : 'not-run',
         attempts: mine?.attempts ?? 0,
-        detail: mine?.detail ?? (ranThen ? c.notAttempted() : c.agentNotRunning()),
+        detail: mine?.detail ?? (ranThen ? this.d.words.notAttempted() : this.d.words.agentNotRunning()),
         ...(mine?.lastAttemptAt !== undefined ? { lastAttemptAt: mine.lastAttemptAt } : {}),
       });
       return next;

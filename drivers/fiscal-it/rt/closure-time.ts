@@ -1,4 +1,4 @@
-import { wallClock } from '../../src/time-zone.js';
+import { wallClock } from '../../../src/time-zone.js';
 
 /**
  * When the daily closure runs: a wall-clock time ("03:30") in the property's time zone, every

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { DeviceTlsSchema } from '../../src/transport/tls-config.js';
+import { addressIssues, allowedHost, FROM_PLATFORM, httpUrl } from '../fiscal-it/rt/address.js';
+import { DailyClosureSchema } from '../fiscal-it/rt/daily-closure.js';
+import { type FiscalRules, fiscalRuleFields, fiscalRules, PaymentRuleSchema } from '../fiscal-it/rules.js';
+import { type CustomPayments, customPayments } from './payment-codes.js';
+
+export { FROM_PLATFORM } from '../fiscal-it/rt/address.js';
+
+/**
+ * The Custom driver's `options:` block; README.md documents every key. Unknown keys are refused.
+ * The fiscal rules (departments … currency) are the Italian fiscal core's, shared with Epson.
+ */
+
+/**
+ * A platform payment as the printer records it: the core's rule (`{kind}`, `{deduct}`) or a
+ * Custom payment number as it is: `printRecTotal paymentType` 1–30, "based on the database
+ * programming" of the printer (XML protocol manual rev 2.00 p.99).
+ */
+export const CustomPaymentMappingSchema = z.union([
+  PaymentRuleSchema,
+  z
+    .object({
+      paymentType: z.number().int().min(1).max(30),
+      description: z.string().min(1).max(22).optional(),
+    })
+    .strict(),
+]);
+
+/** The printer's Basic-auth account; by default its serial as user and password (README, _Setting up_). */
+const CredentialsSchema = z
+  .object({ user: z.string().min(1).max(64), password: z.string().min(1).max(128) })
+  .strict();
+
+/** A VAT rate in percent → the printer's VAT table slot (`idVat`, 1–11: DIO 7112 p.253). */
+const vatSlots = z.record(
+  z.string().regex(/^\d{1,2}(\.\d{1,2})?$/, 'a VAT rate in percent'),
+  z.number().int().min(1).max(11),
+);
+
+/**
+ * The VAT slots public drivers assume (fiskaltrust `scu-it` `CustomRTPrinter` `GetIdVat`: 22 → 1,
+ * 10 → 2, 4 → 3, 5 → 4). Slot 0 would mean "no VAT"; a line with a nature carries its
+ * department's own class, so `idVat` is sent only for rated lines.
+ */
+export const DEFAULT_VAT_SLOTS: Readonly<Record<string, number>> = Object.freeze({
+  '22': 1,
+  '10': 2,
+  '4': 3,
+  '5': 4,
+});
+
+export const CustomRtOptionsSchema = z
+  .object({
+    /** `http(s)://printer` — or `fromPlatform`, then only a host in `allowedHosts`. */
+    url: z.union([z.literal(FROM_PLATFORM), httpUrl], {
+      error: `expected the printer's http(s):// address, or ${FROM_PLATFORM} with allowedHosts`,
+    }),
+    allowedHosts: z.array(allowedHost).min(1).optional(),
+    /** Basic auth; absent: the serial (`serialNumber`, else read with `getInfo`) for both. */
+    credentials: CredentialsSchema.optional(),
+    /** The printer's serial (matricola, e.g. STMTE501091): refund references and the default account. */
+    serialNumber: z
+      .string()
+      .regex(/^[0-9A-Za-z]{8,16}$/)
+      .optional(),
+    tls: DeviceTlsSchema.optional(),
+    /** HTTP timeout of a receipt: the answer comes after the end node is processed (XML p.16). */
+    documentTimeoutMs: z.number().int().min(500).default(30_000),
+    /** HTTP timeout of a report (one element, answered at once: XML p.18, but printing takes time). */
+    reportTimeoutMs: z.number().int().min(500).default(60_000),
+    /** HTTP timeout of status and counter reads (`printerCommand`: answered at once, XML p.20). */
+    readTimeoutMs: z.number().int().min(100).default(5_000),
+    ...fiscalRuleFields(999),
+    vatSlots: vatSlots.default({}),
+    payments: z.record(z.string().min(1), CustomPaymentMappingSchema).default({}),
+    defaultPayment: CustomPaymentMappingSchema.optional(),
+    /** Ask the printer (`checkOnly="1"`, XML pp.36, 38) before printing a refund or void. */
+    checkReferences: z.boolean().default(true),
+    dailyClosure: DailyClosureSchema.default(DailyClosureSchema.parse({})),
+    /** A document sent to a printer that went away: how long to wait for its counters (minutes). */
+    settleUnansweredForMinutes: z.number().min(0).max(240).default(15),
+    /** While the printer answers busy (75, 76, 213 …): extra counter reads after `busyRetryDelayMs`. */
+    busyRetries: z.number().int().min(0).max(5).default(2),
+    busyRetryDelayMs: z.number().int().min(0).default(2_000),
+    statusIntervalMs: z.number().int().min(0).default(60_000),
+    statusRetryMs: z.number().int().min(100).default(10_000),
+  })
+  .strict()
+  .superRefine(addressIssues);
+
+export type CustomRtOptions = z.infer<typeof CustomRtOptionsSchema>;
+
+export function paymentsOf(options: CustomRtOptions): CustomPayments {
+  return customPayments(options.payments, options.defaultPayment);
+}
+
+export function rulesOf(options: CustomRtOptions): FiscalRules {
+  const payments = paymentsOf(options);
+  return fiscalRules(options, { rules: payments.rules, fallback: payments.fallback });
+}
+
+/** The VAT slots in force: the configured ones over the defaults. */
+export function vatSlotTable(options: Pick<CustomRtOptions, 'vatSlots'>): Record<string, number> {
+  return { ...DEFAULT_VAT_SLOTS, ...options.vatSlots };
+}

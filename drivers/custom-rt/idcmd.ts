@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The `IdCmd` a document's nodes carry. Any node may carry one, alphanumeric and at most 36
+ * bytes, and once given every later answer echoes the last one as `lastIdCmd` (XML protocol
+ * manual rev 2.00 p.25): the printer itself says which command it took last.
+ *
+ * `kind` (C sale, R refund, V void, X/Z report) + `base` (the command id when it is 1–30
+ * letters and digits, else the first 30 hex digits of its SHA-256) + the attempt (one digit, so
+ * that a resend proven necessary is told from the first send) + the phase: `B` on the begin node,
+ * `E` on the end node. 33 characters at most, only [A-Za-z0-9] (the manual says alphanumeric, so
+ * a UUID's hyphens stay out).
+ */
+export type DocumentKind = 'C' | 'R' | 'V' | 'X' | 'Z';
+
+export interface IdPair {
+  begin: string;
+  end: string;
+}
+
+export function idCmdBase(commandId: string): string {
+  if (/^[A-Za-z0-9]{1,30}$/.test(commandId)) return commandId;
+  return createHash('sha256').update(commandId).digest('hex').slice(0, 30);
+}
+
+export function idCmds(kind: DocumentKind, commandId: string, attempt: number): IdPair {
+  const stem = `${kind}${idCmdBase(commandId)}${Math.abs(Math.trunc(attempt)) % 10}`;
+  return { begin: `${stem}B`, end: `${stem}E` };
+}
+
+/**
+ * What the printer's `lastIdCmd` says of a document sent with `ids`: its end node was the last
+ * command taken (`ended`: the document closed), its begin node was (`begun`: opened, not closed),
+ * or another command came last (`other`: the printer never took this one, or took more since).
+ * `absent`: the answer carried none (a printer that forgot it, or never had one).
+ */
+export type IdEvidence = 'ended' | 'begun' | 'other' | 'absent';
+
+export function idEvidence(lastIdCmd: string | undefined, ids: IdPair): IdEvidence {
+  if (!lastIdCmd) return 'absent';
+  if (lastIdCmd === ids.end) return 'ended';
+  if (lastIdCmd === ids.begin) return 'begun';
+  return 'other';
+}

@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import type { DriverFactory } from '../../src/drivers-api/types.js';
+import { AgentError } from '../../src/errors.js';
+import { isLoopback } from '../../src/loopback.js';
+import { departmentTable } from '../fiscal-it/rules.js';
+import { type CustomRtOptions, CustomRtOptionsSchema, FROM_PLATFORM, vatSlotTable } from './config.js';
+import { describeOptions } from './describe.js';
+import { CustomRtDriver } from './driver.js';
+import { CHECKPOINT_VERSION } from './recovery.js';
+
+export type { CustomRtOptions } from './config.js';
+export { CustomRtOptionsSchema } from './config.js';
+
+/**
+ * The simulated printer programmed as the configuration expects a real one to be (README,
+ * _Setting up_): its VAT slots at the configured rates, every department on the slot of its rate,
+ * and the nature departments on slots of their own at 0 % (a real printer carries the nature as
+ * the slot's exemption code, DIO 7112 p.253).
+ */
+export function simulatedProgramming(options: CustomRtOptions) {
+  const slots = vatSlotTable(options);
+  const vatRates: Record<number, number> = {};
+  for (const [rate, slot] of Object.entries(slots)) vatRates[slot] = Math.round(Number(rate) * 100);
+  let free = Math.max(0, ...Object.values(slots)) + 1;
+  const natureSlots = new Map<string, number>();
+  const departments: Record<number, { description: string; idVat: number }> = {};
+  for (const [key, department] of Object.entries(departmentTable(options))) {
+    let idVat = slots[key];
+    if (idVat === undefined && /^N/.test(key)) {
+      idVat = natureSlots.get(key) ?? (free <= 11 ? free++ : undefined);
+      if (idVat !== undefined) {
+        natureSlots.set(key, idVat);
+        vatRates[idVat] = 0;
+      }
+    }
+    if (idVat !== undefined) departments[department] = { description: `REPARTO ${department}`, idVat };
+  }
+  return { vatRates, departments };
+}
+
+/** Custom RT printers (KUBEX, Q3X, K3, BIG PLUS, VKP80III, P3, FUSION, EDGE) over the XML protocol. */
+export const customRtFactory: DriverFactory<CustomRtOptions> = {
+  kind: 'custom-rt',
+  deviceType: 'FiscalMachine',
+  configSchema: CustomRtOptionsSchema,
+  checkpointVersion: CHECKPOINT_VERSION,
+  create: (options, ctx) => new CustomRtDriver(options, ctx),
+  describe: describeOptions,
+  simulate: async (options, device) => {
+    const address = options.url === FROM_PLATFORM ? undefined : new URL(options.url);
+    if (address?.protocol !== 'http:' || !isLoopback(address.hostname) || !address.port) {
+      throw new AgentError(
+        'CONFIG_INVALID',
+        `${device.name}: a simulated printer needs options.url like http://127.0.0.1:8092`,
+      );
+    }
+    const { startCustomRtSimulator } = await import('./simulator/index.js');
+    // A Custom serial: two letters of the approval, two of the maker, a letter and six digits (STMTE501091).
+    const digits =
+      BigInt(`0x${createHash('sha256').update(device.id).digest('hex').slice(0, 12)}`) % 1_000_000n;
+    const serial = options.serialNumber ?? `STMTE${String(digits).padStart(6, '0')}`;
+    const printer = await startCustomRtSimulator({
+      host: address.hostname,
+      port: Number(address.port),
+      serial,
+      ...simulatedProgramming(options),
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+    });
+    return {
+      description: `simulated Custom RT printer ${serial} at ${printer.url}`,
+      close: () => printer.close(),
+    };
+  },
+};

@@ -1,0 +1,69 @@
+import type { FiscalJobData } from '../../src/connector/model.js';
+import type { Job } from '../../src/drivers-api/types.js';
+import { AgentError } from '../../src/errors.js';
+import type { Message } from '../../src/messages/message.js';
+import { type BuildContext, buildFiscalDocument } from '../fiscal-it/build.js';
+import { type DepartmentUse, departmentUses } from '../fiscal-it/model.js';
+import type { DocumentReference } from '../fiscal-it/reference.js';
+import { type CustomRtOptions, paymentsOf, rulesOf, vatSlotTable } from './config.js';
+import { type DocumentKind, type IdPair, idCmds } from './idcmd.js';
+import { customRefusals } from './messages.js';
+import { prepareCustomPayload } from './payload.js';
+import { receiptXml } from './receipt.js';
+
+/** A document ready to send, with what the driver needs to confirm it afterwards. */
+export interface CustomPlan {
+  label: 'sale' | 'refund' | 'void';
+  xml: string;
+  ids: IdPair;
+  /** The total when the driver built the document (a payload's is not known). */
+  expectedCents?: number;
+  reference?: DocumentReference;
+  lines?: DepartmentUse[];
+  notes?: Message[];
+  log?: string[];
+}
+
+export function fiscalData(job: Job): FiscalJobData {
+  if (job.data.kind !== 'fiscal') {
+    throw new AgentError('COMMAND_INVALID', `A ${job.data.kind} command cannot run on a fiscal printer`, {
+      notes: customRefusals.notFiscalCommand(),
+    });
+  }
+  return job.data.fiscal;
+}
+
+const KIND: Record<CustomPlan['label'], DocumentKind> = { sale: 'C', refund: 'R', void: 'V' };
+
+/**
+ * A fiscal command as the Custom document to send: the fiscal core's document of the bill
+ * (`drivers/fiscal-it/build.ts`) rendered by receipt.ts, or a checked Custom payload. Every
+ * refusal happens here, before any contact with the printer.
+ */
+export async function planJob(
+  job: Job,
+  options: CustomRtOptions,
+  ctx: BuildContext,
+  serial: string | undefined,
+): Promise<CustomPlan> {
+  const fiscal = fiscalData(job);
+  const doc = fiscal.document;
+  if (doc.type === 'payload') {
+    const payload = prepareCustomPayload(doc.base64);
+    const ids = idCmds(KIND[payload.kind], job.commandId, job.attempt);
+    return { label: payload.kind, xml: payload.xml(ids), ids };
+  }
+  const model = await buildFiscalDocument(fiscal, rulesOf(options), ctx);
+  const ids = idCmds(KIND[model.kind], job.commandId, job.attempt);
+  const xml = receiptXml(
+    model,
+    { vatSlots: vatSlotTable(options), codes: paymentsOf(options).codes, serial },
+    ids,
+  );
+  const plan: CustomPlan = { label: model.kind, xml, ids, lines: departmentUses(model) };
+  if (model.kind !== 'void') plan.expectedCents = model.totalCents;
+  if (model.reference) plan.reference = model.reference;
+  if (model.notes.length > 0) plan.notes = model.notes;
+  if (model.log.length > 0) plan.log = model.log;
+  return plan;
+}

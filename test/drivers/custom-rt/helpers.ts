@@ -1,0 +1,109 @@
+import { type CustomRtOptions, customRtFactory } from '../../../drivers/custom-rt/index.js';
+import {
+  type CustomRtSimulator,
+  type CustomRtSimulatorOptions,
+  startCustomRtSimulator,
+} from '../../../drivers/custom-rt/simulator/index.js';
+import type { Clock } from '../../../src/clock.js';
+import type { WireOrderItem, WirePayment } from '../../../src/connector/wire.js';
+import type { DeviceStore, Driver, ExecuteContext } from '../../../src/drivers-api/types.js';
+import { memoryStore, testDriverContext } from '../../helpers/driver-context.js';
+
+export { orderItem, payloadJob, payment, refundJob, saleJob } from '../epson-fpmate/helpers.js';
+
+export const SERIAL = 'STMTE501091';
+
+export interface CustomRig {
+  sim: CustomRtSimulator;
+  store: DeviceStore;
+  options: CustomRtOptions;
+  driver: Driver;
+  restart(): Driver;
+  close(): Promise<void>;
+}
+
+/** A simulated Custom printer and a Custom driver on it: short timeouts, no background polls. */
+export async function customRig(
+  o: {
+    items?: WireOrderItem[];
+    payments?: WirePayment[];
+    driver?: Record<string, unknown>;
+    sim?: Partial<CustomRtSimulatorOptions>;
+    clock?: Clock;
+  } = {},
+): Promise<CustomRig> {
+  const sim = await startCustomRtSimulator({ host: '127.0.0.1', port: 0, serial: SERIAL, ...o.sim });
+  const store = memoryStore();
+  const options = customRtFactory.configSchema.parse({
+    url: sim.url,
+    serialNumber: SERIAL,
+    statusIntervalMs: 0,
+    documentTimeoutMs: 2_000,
+    reportTimeoutMs: 2_000,
+    readTimeoutMs: 1_000,
+    busyRetryDelayMs: 5,
+    settleUnansweredForMinutes: 0,
+    dailyClosure: { enabled: false },
+    ...o.driver,
+  });
+  const drivers: Driver[] = [];
+  const make = () => {
+    const ctx = testDriverContext({
+      store,
+      orderItems: o.items ?? [],
+      payments: o.payments ?? [],
+      ...(o.clock ? { clock: o.clock } : {}),
+    });
+    const driver = customRtFactory.create(options, ctx);
+    drivers.push(driver);
+    return driver;
+  };
+  const driver = make();
+  return {
+    sim,
+    store,
+    options,
+    driver,
+    restart: make,
+    async close() {
+      for (const d of drivers) await d.close();
+      await sim.close();
+    },
+  };
+}
+
+/** An execute context that keeps the checkpoints, as the core's journal would. */
+export function recordingContext(): ExecuteContext & { checkpoints: unknown[] } {
+  const checkpoints: unknown[] = [];
+  return {
+    signal: new AbortController().signal,
+    progress: () => undefined,
+    checkpoint: async (value) => {
+      checkpoints.push(value);
+    },
+    checkpoints,
+  };
+}
+
+export const fiscalOf = (
+  sim: CustomRtSimulator,
+  kind: 'sale' | 'refund' | 'void' | 'z-report' | 'x-report',
+) => sim.printed.filter((d) => d.kind === kind);
+
+/**
+ * Loses the answer to the next fiscal document only: armed once the driver's last read before it
+ * (directIO 1017) is handled, disarmed once the document is (the simulator reads its faults
+ * before its listeners run, so each switch takes the next exchange).
+ */
+export function loseNextDocumentAnswer(sim: CustomRtSimulator): void {
+  let armed = false;
+  const off = sim.onHandled((request) => {
+    if (!armed && request.root === 'printerCommand' && sim.directIo.at(-1) === '1017') {
+      armed = true;
+      void sim.setFault('loseAnswer', true);
+    } else if (armed && request.root === 'printerFiscalReceipt') {
+      off();
+      void sim.setFault('loseAnswer', false);
+    }
+  });
+}
