@@ -161,6 +161,7 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       clock,
       log: log.child({ component: 'connector' }),
       rateLimit: { requests, windowSeconds, reserveShare, maxRetryAfterSeconds },
+      budgetStore: journal.rateBudget,
       requestTimeoutMs: config.platform.requestTimeoutMs,
       enterpriseIds: config.platform.enterpriseIds,
       onRequest: (record) => {

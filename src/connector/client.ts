@@ -10,6 +10,7 @@ import {
   type RequestOptions,
   type RequestRecord,
 } from './api.js';
+import type { RateBudgetStore } from './budget-store.js';
 import { type ExchangeContext, exchange } from './exchange.js';
 import { createHttpFetch, type FetchLike } from './http-transport.js';
 import { type NormalizedItem, normalizeCommand, normalizeFiscalMachineCommand } from './model.js';
@@ -63,6 +64,8 @@ export interface ConnectorClientOptions {
   /** A budget shared with other clients of the same access token; built from `rateLimit` otherwise. */
   budget?: RateBudget;
   rateLimit?: Partial<RateLimitOptions>;
+  /** Keeps the budget built from `rateLimit` across restarts (the journal's `rateBudget`). */
+  budgetStore?: RateBudgetStore;
   /** Per HTTP exchange (default 15000). */
   requestTimeoutMs?: number;
   /** Retries of a retryable failure (default 4). */
@@ -115,7 +118,13 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
   if (!options.client) throw new AgentError('CONFIG_INVALID', 'The Client name must not be empty');
   const clock = options.clock ?? systemClock;
   const log = (options.log ?? silentLogger).child({ component: 'connector' });
-  const budget = options.budget ?? new RateBudget({ ...options.rateLimit, clock });
+  const budget =
+    options.budget ??
+    new RateBudget({
+      ...options.rateLimit,
+      clock,
+      ...(options.budgetStore ? { store: options.budgetStore } : {}),
+    });
   const ctx: ExchangeContext = {
     baseUrl: base.href.replace(/\/+$/, ''),
     tokens: { ClientToken: options.clientToken, AccessToken: options.accessToken, Client: options.client },

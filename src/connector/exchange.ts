@@ -79,6 +79,7 @@ export async function exchange<S extends z.ZodType>(
   };
 
   let status = 0;
+  let retryAfterMs: number | undefined;
   let requestId: string | undefined;
   let date: string | undefined;
   const finish = (error?: AgentError) => {
@@ -104,6 +105,13 @@ export async function exchange<S extends z.ZodType>(
       signal: combined,
     });
     status = response.status;
+    // A 429 blocks the budget the moment its status line is here, not once its body is read:
+    // no request leaves after it (those already on the wire could not be held).
+    if (status === 429) {
+      retryAfterMs = ctx.budget.noteRateLimited(
+        parseRetryAfter(response.headers.get('Retry-After'), ctx.clock.now()),
+      );
+    }
     requestId = response.headers.get('Request-Id') ?? undefined;
     date = response.headers.get('Date') ?? undefined;
     text = await response.text();
@@ -129,10 +137,7 @@ export async function exchange<S extends z.ZodType>(
       ...(requestId ? { requestId } : {}),
     });
     if (status === 429) {
-      const blockMs = ctx.budget.noteRateLimited(
-        parseRetryAfter(response.headers.get('Retry-After'), ctx.clock.now()),
-      );
-      failure.details.retryAfterMs = blockMs;
+      failure.details.retryAfterMs = retryAfterMs;
     } else {
       ctx.budget.noteAccepted();
     }

@@ -5,6 +5,7 @@
 
 export * from '../backoff.js';
 export * from './api.js';
+export type { RateBudgetStore, SavedRateBlock, SavedRateBudget } from './budget-store.js';
 export * from './client.js';
 export { codeForStatus, parseRetryAfter } from './http-errors.js';
 export type { FetchLike, HttpAnswer, HttpInit } from './http-transport.js';

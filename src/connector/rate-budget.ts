@@ -2,6 +2,7 @@ import { type BackoffRange, equalJitterDelay, type RandomSource } from '../backo
 import { type Clock, systemClock } from '../clock.js';
 import { AgentError } from '../errors.js';
 import type { BudgetSnapshot, RequestPriority } from './api.js';
+import type { RateBudgetStore, RateLimitReason, SavedRateBlock } from './budget-store.js';
 
 /** The platform's limit as configured (`platform.rateLimit` in the agent config). */
 export interface RateLimitOptions {
@@ -25,8 +26,7 @@ export const DEFAULT_RATE_LIMIT: Readonly<RateLimitOptions> = Object.freeze({
   maxRetryAfterSeconds: 300,
 });
 
-/** Why the budget holds every request after a 429. */
-export type RateLimitReason = 'retry-after' | 'retry-after-capped' | 'backoff';
+export type { RateLimitReason } from './budget-store.js';
 
 /** The platform's rate limiting as the budget lives it, for the status page, metrics and health. */
 export interface RateLimitState {
@@ -53,6 +53,11 @@ export interface RateBudgetOptions extends Partial<RateLimitOptions> {
   random?: RandomSource;
   /** Backoff after a 429 without `Retry-After` (default 1 s doubling to 60 s, with jitter). */
   penalty?: BackoffRange;
+  /**
+   * Keeps the window's slots and a running block across restarts (the journal): the budget
+   * starts from what the last process left (see `RateBudgetStore`).
+   */
+  store?: RateBudgetStore;
 }
 
 const RANK: Record<RequestPriority, number> = { result: 0, normal: 1, discovery: 2 };
@@ -61,6 +66,8 @@ const RANK: Record<RequestPriority, number> = { result: 0, normal: 1, discovery:
 interface Slot {
   at: number;
   probe?: boolean;
+  /** Its key in the store, when there is one. */
+  key?: number;
 }
 
 interface Waiter {
@@ -111,6 +118,14 @@ export interface AcquireOptions {
  *   caller reports the answer (`noteAccepted` / `noteRateLimited`) right after settling the slot,
  *   in the same synchronous step, as `exchange.ts` does.
  *
+ * - **It survives a restart** (issue 26.1). With a `store` (the journal), every granted slot is
+ *   committed before its request may leave, and its answer's time when it comes; a 429's block
+ *   too. A new process starts from them (`RateBudgetStore.load`): the slots still in the window
+ *   count (one the old process never saw answered counts from the start), a running
+ *   `Retry-After` still blocks, a capped wait still ends with one probe. So a crash loop of any
+ *   speed never sends more than the window allows, and nothing inside a `Retry-After`; the new
+ *   process's catch-ups wait their turn in that window like any discovery.
+ *
  * Time comes only from the injected Clock, so the budget runs on a ManualClock in tests.
  */
 export class RateBudget {
@@ -131,6 +146,7 @@ export class RateBudget {
   private seq = 0;
   private timer: { at: number; cancel: AbortController } | undefined;
   private readonly demands = new Set<() => number>();
+  private readonly store: RateBudgetStore | undefined;
 
   constructor(options: RateBudgetOptions = {}) {
     const requests = options.requests ?? DEFAULT_RATE_LIMIT.requests;
@@ -165,6 +181,49 @@ export class RateBudget {
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.penalty = options.penalty ?? { minMs: 1000, maxMs: 60_000 };
+    this.store = options.store;
+    this.restore();
+  }
+
+  /** Starts from what the last process left in the store (see `RateBudgetStore.load`). */
+  private restore(): void {
+    const saved = this.persist(() => this.store?.load(this.clock.now(), this.windowMs));
+    if (!saved) return;
+    this.stamps = saved.slots.map((at) => ({ at }));
+    const block = saved.block;
+    // A wait that ended while no process ran is over, unless its probe is still to go.
+    if (!block || (block.until <= this.clock.now() && !block.probe)) return;
+    this.blockedUntil = block.until;
+    this.consecutiveLimited = block.count;
+    this.probe = block.probe ? 'due' : 'off';
+    this.limited = {
+      since: block.since,
+      lastAt: block.lastAt,
+      count: block.count,
+      ...(block.askedMs !== undefined ? { askedMs: block.askedMs } : {}),
+      waitMs: block.waitMs,
+      reason: block.reason,
+    };
+  }
+
+  /** A store call: its failure leaves the budget working in memory. */
+  private persist<T>(fn: () => T): T | undefined {
+    if (!this.store) return undefined;
+    try {
+      return fn();
+    } catch {
+      // The journal reports its own failures (the page's journal health); the budget goes on.
+      return undefined;
+    }
+  }
+
+  /** Saves the current block (after a 429) or its end. */
+  private saveBlock(): void {
+    const limited = this.limited;
+    const block: SavedRateBlock | undefined = limited
+      ? { ...limited, until: this.blockedUntil, probe: this.probe !== 'off' }
+      : undefined;
+    this.persist(() => this.store?.blocked(block));
   }
 
   /**
@@ -255,7 +314,10 @@ export class RateBudget {
       reason: asked === undefined ? 'backoff' : asked > ms ? 'retry-after-capped' : 'retry-after',
     };
     this.probe = ms < wanted ? 'due' : 'off';
-    this.blockFor(ms);
+    const until = now + ms;
+    if (until > this.blockedUntil) this.blockedUntil = until;
+    this.saveBlock();
+    this.pump();
     return ms;
   }
 
@@ -265,7 +327,10 @@ export class RateBudget {
    */
   noteAccepted(): void {
     this.consecutiveLimited = 0;
-    this.limited = undefined;
+    if (this.limited) {
+      this.limited = undefined;
+      this.saveBlock();
+    }
     if (this.probe !== 'off') {
       this.probe = 'off';
       this.pump();
@@ -307,6 +372,8 @@ export class RateBudget {
     this.stamps.splice(index, 1);
     slot.at = Math.max(slot.at, this.clock.now());
     this.stamps.push(slot);
+    const { key } = slot;
+    if (key !== undefined) this.persist(() => this.store?.settled(key, slot.at));
   }
 
   private prune(now: number): void {
@@ -343,6 +410,9 @@ export class RateBudget {
       const [waiter] = this.waiters.splice(index, 1) as [Waiter];
       waiter.detach();
       const slot: Slot = { at: now };
+      // Committed before the request may leave: a process killed right after still counts it.
+      const key = this.persist(() => this.store?.granted(now, this.windowMs));
+      if (key !== undefined) slot.key = key;
       if (this.probe === 'due') {
         this.probe = 'out';
         slot.probe = true;

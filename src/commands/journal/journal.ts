@@ -9,6 +9,7 @@ import { createDeviceStore } from './device-store.js';
 import { JournalDocuments } from './documents.js';
 import { JournalDurability } from './durability.js';
 import { JournalOutbox } from './outbox-table.js';
+import { JournalRateBudget } from './rate-budget-table.js';
 import { type CommandRow, rowToRecord } from './rows.js';
 import { type Db, openDatabase, sqlList, wrapJournalError } from './schema.js';
 import { JournalStats } from './stats.js';
@@ -37,6 +38,8 @@ export class Journal {
   readonly path: string;
   readonly outbox: JournalOutbox;
   readonly stats: JournalStats;
+  /** The rate budget's window and block across restarts (`RateBudgetStore`). */
+  readonly rateBudget: JournalRateBudget;
   private readonly documents: JournalDocuments;
   private readonly durability: JournalDurability;
   private readonly db: Db;
@@ -61,6 +64,7 @@ export class Journal {
     const guard = <T>(what: string, fn: () => T) => this.guard(what, fn);
     this.outbox = new JournalOutbox(this.db, guard);
     this.documents = new JournalDocuments(this.db, guard);
+    this.rateBudget = new JournalRateBudget(this.db, guard);
     this.stats = new JournalStats(this.db, guard, (row) => rowToRecord(row as CommandRow, this.parseJson));
   }
 

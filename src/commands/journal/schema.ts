@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { AgentError } from '../../errors.js';
 import { separateDocuments } from './documents.js';
+import { addRateBudgetTables } from './rate-budget-table.js';
 
 /**
  * The journal's SQLite file: opening, pragmas, integrity check and schema migrations. The schema
@@ -65,6 +66,8 @@ export const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
   },
   // Documents apart, and closed commands without personal data (`documents.ts`).
   separateDocuments,
+  // The rate budget's window and its block after a 429, across restarts (`rate-budget-table.ts`).
+  addRateBudgetTables,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
