@@ -7,16 +7,44 @@ import {
   type DiscoveryRequests,
   enterpriseFilter,
   type IntakeOptions,
-  idsOf,
 } from './discovery-requests.js';
 
 /**
- * The fiscal poll: `fiscalMachineCommands/getAll` by DeviceIds (groups of ≤100), States Pending and
- * Received, UpdatedUtc from `fiscalLookbackHours` ago to now + 1 min, every page — at start, after
- * every (re)connect, every `intervalMs` while the socket is down or absent and every `safetyNetMs`
- * while it is up, unless such a slow poll finds a fiscal command that was created while the socket
- * was open and never announced: then the socket does not cover fiscal commands here, and they are
- * polled every `intervalMs` from then on (logged once).
+ * The fiscal poll: `fiscalMachineCommands/getAll` by DeviceIds (groups of ≤100), every page — at
+ * start, after every (re)connect, every `intervalMs` while the socket is down or absent and every
+ * `safetyNetMs` while it is up, unless such a slow poll finds a fiscal command that was created
+ * while the socket was open and never announced: then the socket does not cover fiscal commands
+ * here, and they are polled every `intervalMs` from then on (logged once).
+ *
+ * **A backlog is read once** (issue 26.2). Every poll used to list every Pending and Received
+ * command of the lookback, so a backlog of 300 receipts was read, bounds-checked and normalised
+ * about nine times while it drained. Now a poll asks only for what it does not know:
+ *
+ * - **The full poll** (the first of a process, then every `FULL_POLL_EVERY_MS`): States Pending
+ *   and Received, `UpdatedUtc` over the whole lookback (`fiscalLookbackHours`, up to the window
+ *   the platform allows). It finds what an earlier process left (Received by us, journal or not)
+ *   and is a complete listing of the active commands (`listedActive`).
+ * - **The window poll** (every other one): `UpdatedUtc` from the start of the last complete poll,
+ *   less `WINDOW_OVERLAP_MS`, to now + 1 min; States Pending and Cancelled. `UpdatedUtc` moves
+ *   with every state change (platform-interfaces.md, Part B › fiscalMachineCommands/getAll
+ *   parameter sets: a filter on the command's update time), so a command created or cancelled
+ *   since the last complete poll is in the window; a Received command is ours in the journal
+ *   already (we reported Received after journaling it) and is not asked for again; our own
+ *   updates (Received, Processing, Processed, Error) are not asked for either. A complete window
+ *   poll that does not list a known command vouches that nobody changed it since the window
+ *   began: what the start check saw of it still holds (`unchangedSince`). Only staff cancel a
+ *   command of ours on the platform (Part A › States and transitions: Cancelled); anything
+ *   stranger is found by the next full poll.
+ * - **The deep catch-up** (`deep-catch-up.ts`) for Pending commands older than the lookback.
+ *
+ * The overlap: the platform stamps `UpdatedUtc` with its clock, the window is computed with ours.
+ * `WINDOW_OVERLAP_MS` covers our clock running ahead of the platform's by that much (NTP keeps
+ * both within milliseconds) and a change committed while the last poll was being answered. A
+ * clock further ahead delays a new command to the next full poll at worst, never loses it.
+ *
+ * Commands already known at an active state (`Id` and `State`, looked up before any parsing:
+ * `FiscalPagedOptions.known`) are not normalised again; paging still follows the cursor to its
+ * end (the platform may cap a page).
  */
 
 export type FiscalPollOptions = Pick<
@@ -25,6 +53,12 @@ export type FiscalPollOptions = Pick<
 > & { requests: DiscoveryRequests; signal: AbortSignal };
 
 const HOUR = 3_600_000;
+/** How far the window reaches before the start of the last complete poll (see above). */
+export const WINDOW_OVERLAP_MS = 5_000;
+/** A full poll (Pending and Received over the whole lookback) at least this often. */
+export const FULL_POLL_EVERY_MS = 10 * 60_000;
+/** What the window poll asks for: new commands, and cancellations of ours. */
+const WINDOW_STATES = ['Pending', 'Cancelled'] as const;
 /**
  * A fiscal command found by a slow poll counts as missed by the socket only when it was created
  * this long after the socket opened and this long before the poll (platform and local clocks may
@@ -38,6 +72,10 @@ export class FiscalPoll {
     () => this.options.signal.aborted,
   );
   private lastPollAt = Number.NEGATIVE_INFINITY;
+  /** Start of the last poll that read every page of every group: the next window begins there. */
+  private lastCompleteAt: number | undefined;
+  /** Start of the last complete full poll. */
+  private lastFullAt = Number.NEGATIVE_INFINITY;
   /** Wall time of the current connection's open; undefined while the socket is not open. */
   private socketOpenedAt: number | undefined;
   /** Whether the socket is believed to announce fiscal commands (until a slow poll disproves it). */
@@ -69,28 +107,52 @@ export class FiscalPoll {
     return this.passes.run();
   }
 
-  /** One poll over every fiscal device. */
+  /** One poll over every fiscal device: a full one or a window one (see above). */
   async poll(): Promise<void> {
     const { clock, poll, enterpriseIds, fiscalDeviceIds, connector, sink, requests, signal } = this.options;
     const pollAt = clock.now();
     const slow = this.slow();
     this.lastPollAt = pollAt;
-    const end = clock.now() + 60_000;
-    const start = end - Math.min(poll.fiscalLookbackHours * HOUR + 60_000, MAX_WINDOW_MS);
+    const end = pollAt + 60_000;
+    const lookbackStart = end - Math.min(poll.fiscalLookbackHours * HOUR + 60_000, MAX_WINDOW_MS);
+    const full = this.lastCompleteAt === undefined || pollAt - this.lastFullAt >= FULL_POLL_EVERY_MS;
+    const start = full
+      ? lookbackStart
+      : Math.max(lookbackStart, (this.lastCompleteAt as number) - WINDOW_OVERLAP_MS);
     const window = { StartUtc: new Date(start).toISOString(), EndUtc: new Date(end).toISOString() };
+    const States = full ? [...ACTIVE_STATES] : [...WINDOW_STATES];
     const enterprise = enterpriseFilter(enterpriseIds);
+    /** Every id listed in an active state (the full poll's complete listing). */
     const present = new Set<string>();
+    /** Ids listed in another state (cancelled): not vouched for as unchanged. */
+    const changed = new Set<string>();
+    let stillActive: string[] = [];
+    const known = (id: string, state: string): boolean => {
+      if (!isActive(state) || !sink.isKnown(id)) return false;
+      present.add(id);
+      stillActive.push(id);
+      return true;
+    };
     let complete = true;
     for (const group of chunks(fiscalDeviceIds, 100)) {
       try {
         await requests.request(async () => {
           const pages = connector.fiscalCommands(
-            { DeviceIds: group, States: [...ACTIVE_STATES], UpdatedUtc: window, ...enterprise },
-            { priority: 'discovery', signal },
+            { DeviceIds: group, States, UpdatedUtc: window, ...enterprise },
+            { priority: 'discovery', signal, known },
           );
           for await (const page of pages) {
+            if (stillActive.length > 0) {
+              sink.stillActive?.(stillActive, pollAt);
+              stillActive = [];
+            }
             const accepted = sink.ingest(oldestFirst(page), 'fiscal-poll');
-            for (const id of idsOf(page)) present.add(id);
+            for (const item of page) {
+              const id = item.ok ? item.command.id : item.id;
+              if (id === undefined) continue;
+              if (isActive(item.ok ? item.command.state : item.state)) present.add(id);
+              else changed.add(id);
+            }
             if (slow) this.noticeMissed(page, accepted, pollAt);
           }
         });
@@ -101,7 +163,10 @@ export class FiscalPoll {
     }
     if (!complete) return;
     try {
-      sink.listedActive?.('fiscalMachineCommands', present, pollAt);
+      if (full) sink.listedActive?.('fiscalMachineCommands', present, pollAt);
+      else sink.unchangedSince?.('fiscalMachineCommands', start, pollAt, changed);
+      this.lastCompleteAt = pollAt;
+      if (full) this.lastFullAt = pollAt;
       requests.roundDone('fiscal poll');
     } catch (e) {
       requests.failed('fiscal poll', e);
@@ -149,3 +214,6 @@ export function oldestFirst(items: readonly NormalizedItem[]): NormalizedItem[] 
     return x === y ? 0 : x < y ? -1 : 1;
   });
 }
+
+const isActive = (state: string | undefined): boolean =>
+  state !== undefined && (ACTIVE_STATES as readonly string[]).includes(state);

@@ -94,6 +94,30 @@ export class StartCheck {
     }
   }
 
+  /**
+   * Discovery listed these commands still active, recognised from `Id` and `State` before any
+   * parsing (the fiscal poll, issue 26.2): what was seen of them still holds as of `at`.
+   */
+  stillActive(ids: Iterable<string>, at: number): void {
+    for (const id of ids) {
+      const sighting = this.sightings.get(id);
+      if (sighting && sighting.at < at) sighting.at = at;
+    }
+  }
+
+  /**
+   * A complete poll of `source` taken at `at` listed every change of its commands since `since`
+   * (the fiscal poll's `UpdatedUtc` window) and none of those outside `changed`: what was seen of
+   * them since `since` still holds as of `at` (an older sighting was not vouched for by the poll
+   * before, and stays as it is).
+   */
+  unchangedSince(source: CommandSource, since: number, at: number, changed: ReadonlySet<string>): void {
+    for (const [id, sighting] of this.sightings) {
+      if (sighting.at < since || sighting.at >= at || changed.has(id)) continue;
+      if ((this.sourceOf(id) ?? 'commands') === source) sighting.at = at;
+    }
+  }
+
   /** Something changed on the platform that an event did not spell out: read before start. */
   forget(commandId: string): void {
     this.sightings.delete(commandId);

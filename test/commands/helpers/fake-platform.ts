@@ -1,6 +1,6 @@
 import type {
   ConnectorApi,
-  PagedOptions,
+  FiscalPagedOptions,
   RequestOptions,
   RequestPriority,
 } from '../../../src/connector/api.js';
@@ -68,6 +68,8 @@ export class FakePlatform implements ConnectorApi {
   /** Every update the platform accepted, in order. */
   readonly updates: UpdateRecord[] = [];
   readonly requests: RequestRecord[] = [];
+  /** Fiscal command items the fake platform has sent (known ones included). */
+  fiscalItemsSent = 0;
   /** Return an error to make the operation fail this time. */
   fault: Partial<
     Record<Operation, (request: RequestRecord & { update?: CommandUpdateRequest }) => AgentError | undefined>
@@ -187,7 +189,7 @@ export class FakePlatform implements ConnectorApi {
 
   async *fiscalCommands(
     filter: Parameters<ConnectorApi['fiscalCommands']>[0],
-    options: PagedOptions = {},
+    options: FiscalPagedOptions = {},
   ): AsyncIterable<NormalizedItem[]> {
     const ids = 'CommandIds' in filter ? filter.CommandIds : undefined;
     this.record(
@@ -211,6 +213,9 @@ export class FakePlatform implements ConnectorApi {
         const end = Date.parse(filter.UpdatedUtc.EndUtc);
         if (stored.updatedAt < start || stored.updatedAt >= end) continue;
       }
+      // The platform sends it; the client recognises a known one before parsing (as client.ts does).
+      this.fiscalItemsSent++;
+      if (options.known?.(id, stored.state)) continue;
       const item = this.view(stored, 'fiscalWire');
       if (item) items.push(item);
     }
