@@ -142,8 +142,9 @@ export class FiscalPoll {
             { priority: 'discovery', signal, known },
           );
           for await (const page of pages) {
+            // As of this page's answer, as a parsed item's sighting is (`StartCheck.saw`).
             if (stillActive.length > 0) {
-              sink.stillActive?.(stillActive, pollAt);
+              sink.stillActive?.(stillActive, clock.now());
               stillActive = [];
             }
             const accepted = sink.ingest(oldestFirst(page), 'fiscal-poll');
@@ -164,7 +165,9 @@ export class FiscalPoll {
     if (!complete) return;
     try {
       if (full) sink.listedActive?.('fiscalMachineCommands', present, pollAt);
-      else sink.unchangedSince?.('fiscalMachineCommands', start, pollAt, changed);
+      // As of the last page's answer, as a parsed item's sighting is; the next window still
+      // begins before this poll's start.
+      else sink.unchangedSince?.('fiscalMachineCommands', start, clock.now(), changed);
       this.lastCompleteAt = pollAt;
       if (full) this.lastFullAt = pollAt;
       requests.roundDone('fiscal poll');
