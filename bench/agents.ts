@@ -23,6 +23,8 @@ export interface Contestant {
   start(): Promise<void>;
   /** SIGTERM and wait; resolves to the exit code. */
   stop(): Promise<number | null>;
+  /** SIGKILL (a crash) and wait for the exit; `start()` again starts it on the same journal. */
+  kill?(): Promise<void>;
 }
 
 export interface AgentSetup {
@@ -212,6 +214,10 @@ function childContestant(
     async stop() {
       child?.kill('SIGTERM');
       return exited;
+    },
+    async kill() {
+      child?.kill('SIGKILL');
+      await exited;
     },
   };
 }
