@@ -178,7 +178,17 @@ describe.skipIf(!available)('status page of the running agent in Italian, in Chr
       return now > renders && sim.command(more.id)?.state === 'Processed';
     });
     expect(await technical.getAttribute('open')).not.toBeNull();
-    await card.screenshot({ path: screenshotPath('agent-status-page-it-epson.png') });
+    // The page re-renders the card on every live update; a render in the middle of the screenshot
+    // detaches the element, so the picture is taken again between two renders.
+    await eventually('a screenshot of the card between two renders', async () => {
+      try {
+        await card.screenshot({ path: screenshotPath('agent-status-page-it-epson.png') });
+        return true;
+      } catch (error) {
+        if (/not attached to the DOM/.test(String(error))) return false;
+        throw error;
+      }
+    });
     expect(pageErrors).toEqual([]);
   }, 90_000);
 });
