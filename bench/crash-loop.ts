@@ -27,6 +27,8 @@ export interface CrashLoopResult {
   onWire: number;
   /** Most requests in any 30 s window, as the platform counted them. */
   maxInWindow: number;
+  /** Each request inside a Retry-After: ms after its 429, and whether a start came in between. */
+  inside: Array<{ afterMs: number; newProcess: boolean }>;
 }
 
 const WINDOW_MS = 30_000;
@@ -55,7 +57,9 @@ export async function measureCrashLoop(
     for (let i = 0; i < options.commands; i++) createBenchCommand(sim, i);
     const t0 = Date.now();
     let kills = 0;
+    const starts: number[] = [];
     while (kills < 5) {
+      starts.push(Date.now());
       await agent.start();
       if (kills === 1) sim.setFaults({ rateLimitBurst: { next: 1, retryAfterSeconds: 5 } });
       await sleep(kills === 1 ? 600 : 300);
@@ -63,6 +67,7 @@ export async function measureCrashLoop(
       kills++;
     }
     const spanMs = Date.now() - t0;
+    starts.push(Date.now());
     await agent.start();
     await sleep(WINDOW_MS + 5000);
     await agent.stop();
@@ -79,10 +84,13 @@ export async function measureCrashLoop(
       waits.push({ from: entry.at, until: entry.at + (entry.retryAfterSeconds ?? 0) * 1000 });
     }
     const onWireMs = 50;
+    const inside: CrashLoopResult['inside'] = [];
     for (const entry of log) {
       const wait = waits.find((w) => entry.at > w.from && entry.at < w.until);
       if (!wait) continue;
-      if (entry.at - wait.from <= onWireMs) onWire++;
+      const newProcess = starts.some((s) => s > wait.from && s < entry.at);
+      inside.push({ afterMs: entry.at - wait.from, newProcess });
+      if (entry.at - wait.from <= onWireMs && !newProcess) onWire++;
       else insideRetryAfter++;
     }
     const times = log.filter((r) => r.status !== 429).map((r) => r.at);
@@ -100,6 +108,7 @@ export async function measureCrashLoop(
       insideRetryAfter,
       onWire,
       maxInWindow,
+      inside,
     };
   } finally {
     await sim.close();
