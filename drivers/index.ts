@@ -3,6 +3,7 @@ import type { DriverFactory, DriverRegistry } from '../src/drivers-api/types.js'
 // that a Note in the journal renders in either language even when its driver is not loaded.
 import './epson-fpmate/messages.js';
 import './fias-lock/messages.js';
+import './fiscal-it/messages.js';
 import './ipp-printer/messages.js';
 import './salto-encoder/messages.js';
 import './sim/messages.js';

@@ -16,5 +16,6 @@ import './drivers-api/messages.js';
 import './messages/core.js';
 import './messages/error-codes.js';
 import './status/messages.js';
+import './status/messages-queue.js';
 import './supervision/messages.js';
 import './transport/messages.js';

@@ -203,6 +203,29 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     );
 
   program
+    .command('reprint')
+    .description(
+      'print a copy of a receipt from a fiscal printer’s electronic journal (not a fiscal document), through the running agent',
+    )
+    .requiredOption('-c, --config <file>', 'configuration file (YAML)')
+    .requiredOption('-d, --device <id>', 'the fiscal device (id or name)')
+    .requiredOption('-r, --receipt <number>', 'the receipt number, ZZZZ-NNNN (e.g. 0012-0034)')
+    .option('--date <date>', 'the day it was printed, YYYY-MM-DD (default: the agent’s record of it)')
+    .action(async (opts: { config: string; device: string; receipt: string; date?: string }) =>
+      setExit(
+        await (await import('./cli/device-action.js')).deviceActionCommand(
+          {
+            config: opts.config,
+            device: opts.device,
+            action: 'reprint',
+            params: { receipt: opts.receipt, ...(opts.date ? { date: opts.date } : {}) },
+          },
+          io,
+        ),
+      ),
+    );
+
+  program
     .command('login')
     .description(
       'print a one-time address that logs this PC’s browser in to the status page (staff, through the running agent)',

@@ -81,7 +81,7 @@ export interface AgentSnapshot {
   timezone: string;
   platform: PlatformSnapshot;
   devices: DeviceSnapshot[];
-  outbox: { pending: number; oldestAt?: number };
+  outbox: OutboxSnapshot;
   /** Newest first, bounded (about 100). */
   recent: CommandSummary[];
   /** One bucket a minute, oldest first, the last 60 minutes. */
@@ -92,6 +92,30 @@ export interface AgentSnapshot {
    * `EnterpriseId` (required with portfolio tokens), offering a choice when there are several.
    */
   enterpriseIds?: string[];
+}
+
+/** Results and updates not yet delivered to the platform, and why they wait. */
+export interface OutboxSnapshot {
+  pending: number;
+  /** Epoch ms the oldest waiting update was written. */
+  oldestAt?: number;
+  /**
+   * Present while deliveries fail: since the first failure after the platform last took an
+   * update, the last failure's code, whether the platform refuses the agent (`refused`: tokens
+   * or address) or cannot be reached (`outage`), and the next try while delivery is paused.
+   * A rate limit is not here: it is the platform's (`PlatformSnapshot.rateLimited`).
+   */
+  trouble?: { since: number; code: string; reason: 'outage' | 'refused'; until?: number };
+}
+
+/** What staff's "try delivery now" did (`StatusSource.deliverNow`). */
+export interface DeliverNowResult {
+  /** Updates waiting when it was asked. */
+  pending: number;
+  /** Whether a pause after failures was ended. */
+  lifted: boolean;
+  /** Epoch ms until which the platform's rate limit still holds the requests, if it does. */
+  rateLimitedUntil?: number;
 }
 
 /** Everything that happens, for live updates (SSE) and metrics. */
@@ -136,6 +160,11 @@ export interface StatusSource {
    * device or action that does not exist, `details.invalidParams` for parameters the schema
    * refuses), or with the action's own error. Absent on sources without devices.
    */
+  /**
+   * Staff's "try delivery now": ends the outbox's pause after failures so the waiting updates go
+   * at once (the platform's rate limit still holds). Absent on sources without an outbox.
+   */
+  deliverNow?(): DeliverNowResult;
   runDeviceAction?(
     deviceId: string,
     action: string,

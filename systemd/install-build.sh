@@ -106,11 +106,16 @@ build_env() {
 }
 
 # builder CMD…: runs CMD as the build user; without root, as the caller, in the caller's own
-# environment (its ~/.npmrc included): no one else's rights are at stake then.
+# environment (its ~/.npmrc included): no one else's rights are at stake then. The build user
+# starts in /, since root's working directory (an admin's 0700 home, a private checkout) may be
+# closed to it, and find or npm fail when they cannot return to where they started.
 builder() {
   if [ "$DROP" = 1 ]; then
-    run setpriv --reuid="$BUILD_UID" --regid="$BUILD_GID" --clear-groups --no-new-privs -- \
-      env -i "${BUILD_ENV[@]}" "$@"
+    (
+      cd /
+      run setpriv --reuid="$BUILD_UID" --regid="$BUILD_GID" --clear-groups --no-new-privs -- \
+        env -i "${BUILD_ENV[@]}" "$@"
+    )
   else
     run "$@"
   fi

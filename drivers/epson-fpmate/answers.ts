@@ -10,7 +10,8 @@ import type { FpmateResponse } from './xml-response.js';
  *   document's lines (fiskaltrust `scu-it` `Models/ErrorInfoFactory.cs`): the outcome is unknown
  *   and the counters decide, as for a lost answer — never a blind resend;
  * - `ambiguous`: the answer does not prove that nothing was printed (FP_NO_ANSWER, the paper-low
- *   warning 2 raised at payment/closure): the counters decide;
+ *   warning 2 raised at payment/closure, EPTR_REC_EMPTY): the counters decide, and `error` is what
+ *   staff read when they prove it was not printed;
  * - `failed`: the printer refused; nothing was printed; `error` is what staff read.
  */
 export type FailureMeaning =
@@ -36,11 +37,17 @@ const DOCUMENT_KEY: Record<FiscalDocumentName, string> = {
   'Z report': 'z',
 };
 
+/**
+ * `EPTR_REC_EMPTY` ("cover open, printer offline or no paper roll loaded": fiskaltrust `scu-it`
+ * `Models/ErrorInfoFactory.cs` L19). The printer says paper-low at the payment or closure step
+ * (status 2, the same file L27), so a roll can run out *after* the amounts were committed to the
+ * fiscal memory: the answer proves nothing about the document (ErpNet.FP #126 and #98 show fiscal
+ * printers registering a receipt yet answering an error). The counters decide, as for
+ * FP_NO_ANSWER; when they prove nothing was printed, this is what staff read.
+ */
+const PAPER_END: Rule = { code: 'PAPER_OUT', notes: a.paperOutOrCover };
+
 const CODE_RULES: Record<string, Rule> = {
-  EPTR_REC_EMPTY: {
-    code: 'PAPER_OUT',
-    notes: a.paperOutOrCover,
-  },
   LAN_ERROR: {
     code: 'DEVICE_UNAVAILABLE',
     notes: a.lanError,
@@ -96,6 +103,8 @@ const STATUS_RULES: Record<string, Rule> = {
     code: 'FISCAL_REJECTED',
     notes: a.badValue,
   },
+  // "IMPOSSIBILE ORA": not possible at this time, for any reason (fiskaltrust
+  // `Models/ErrorInfoFactory.cs` L43) — a closure due is one of them (fiscal-work.ts tells).
   '17': {
     code: 'DEVICE_ERROR',
     notes: a.cannotPrintNow,
@@ -114,14 +123,10 @@ const STATUS_RULES: Record<string, Rule> = {
   },
   '39': { code: 'FISCAL_REJECTED', notes: a.alreadyVoided },
   '40': { code: 'FISCAL_REJECTED', notes: a.alreadyRefunded },
-  '41': {
-    code: 'FISCAL_REJECTED',
-    notes: a.noSaleToVoid,
-  },
-  '42': {
-    code: 'FISCAL_REJECTED',
-    notes: a.noSaleToRefund,
-  },
+  // "TIPO NON VALIDO (DOC di ANNULLO / DOC di RESO)" (fiskaltrust `Models/ErrorInfoFactory.cs`
+  // L64-65): the receipt named is itself a void or a refund, not a sale — not "no such receipt".
+  '41': { code: 'FISCAL_REJECTED', notes: a.referenceIsVoid },
+  '42': { code: 'FISCAL_REJECTED', notes: a.referenceIsRefund },
 };
 
 function build(rule: Rule, response: FpmateResponse, what: FiscalDocumentName): AgentError {
@@ -139,7 +144,6 @@ function build(rule: Rule, response: FpmateResponse, what: FiscalDocumentName): 
   );
 }
 
-/** Interprets a `success="false"` answer to a document; `what` names it ("receipt"). */
 /** The document's name, and the sentence that it was not printed, in the staff's words. */
 export function documentWords(what: FiscalDocumentName): { document: Message; notPrinted: Message } {
   return {
@@ -148,6 +152,7 @@ export function documentWords(what: FiscalDocumentName): { document: Message; no
   };
 }
 
+/** Interprets a `success="false"` answer to a document; `what` names it ("receipt"). */
 export function failureMeaning(response: FpmateResponse, what: FiscalDocumentName): FailureMeaning {
   const code = response.code;
   if (code === 'LAN_TIME_OUT') return { kind: 'busy' };
@@ -158,6 +163,7 @@ export function failureMeaning(response: FpmateResponse, what: FiscalDocumentNam
     });
     return { kind: 'ambiguous', error };
   }
+  if (code === 'EPTR_REC_EMPTY') return { kind: 'ambiguous', error: build(PAPER_END, response, what) };
   if (code === 'PRINTER ERROR' || code === '') {
     if (response.status === '2') {
       const paper = build(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DeviceTlsSchema } from '../../src/transport/tls-config.js';
-import { DEFAULT_DEPARTMENTS, DEFAULT_ITEM_NATURES, NATURE_PATTERN } from './natures.js';
+import { type FiscalRules, fiscalRuleFields, fiscalRules, PaymentRuleSchema } from '../fiscal-it/rules.js';
+import { type EpsonPayments, epsonPayments } from './payment-codes.js';
 import { DEFAULT_LINE_LENGTH } from './protocol.js';
 
 /**
@@ -32,12 +33,13 @@ const allowedHost = z
 const description = z.string().min(1).max(DEFAULT_LINE_LENGTH).optional();
 
 /**
- * A platform payment type as the printer records it: a `printRecTotal` (Epson `paymentType`: 0
- * cash, 1 cheque, 2 electronic, 3 ticket, 4 tickets by number, 5 not collected, 6 discount to
- * pay; `index` the variant), or a deduction from the total (`deposit`: an acconto already
- * receipted; `single-use-voucher`: a buono monouso). See payment-types.ts.
+ * A platform payment as the printer records it: the fiscal core's rule — a payment kind (`{kind:
+ * electronic}`) or a deduction (`{deduct: deposit}`) — or an Epson code (`paymentType`: 0 cash, 1
+ * cheque, 2 electronic, 3 ticket, 4 tickets by number, 5 not collected, 6 discount to pay; `index`
+ * the variant), printed as it is. See payment-codes.ts and `drivers/fiscal-it/payments.ts`.
  */
 export const PaymentMappingSchema = z.union([
+  PaymentRuleSchema,
   z
     .object({
       paymentType: z.number().int().min(0).max(6),
@@ -45,17 +47,7 @@ export const PaymentMappingSchema = z.union([
       description,
     })
     .strict(),
-  z.object({ deduct: z.enum(['deposit', 'single-use-voucher']), description }).strict(),
 ]);
-
-/** A department key: a VAT rate in percent ("22", "5.5") or a nature ("N1", "N2.2"). */
-const departmentKey = z
-  .string()
-  .regex(
-    /^(\d{1,2}(\.\d{1,2})?|N[1-6](\.[1-6])?)$/,
-    'a VAT rate in percent ("22", "5.5") or a nature ("N1" … "N6", "N2.2")',
-  );
-const natureValue = z.string().regex(NATURE_PATTERN, 'a nature: "N1" … "N6", optionally "N2.2"');
 
 export const DailyClosureSchema = z
   .object({
@@ -116,39 +108,28 @@ export const EpsonFpmateOptionsSchema = z
       .string()
       .regex(/^[0-9A-Za-z]{1,16}$/)
       .optional(),
-    /** VAT rate (percent) or nature → printer department; merged over DEFAULT_DEPARTMENTS. */
-    departments: z.record(departmentKey, z.number().int().min(1).max(99)).default({}),
-    /** Platform tax code → VAT rate (percent); wins over the code's own "NN%" and the amounts. */
-    taxCodeRates: z.record(z.string().min(1), z.number().min(0).max(100)).default({}),
-    /** Platform tax code → nature, for codes the platform uses on lines without VAT. */
-    taxCodeNatures: z.record(z.string().min(1), natureValue).default({}),
-    /** Order-item type or accounting category id → nature; merged over DEFAULT_ITEM_NATURES. */
-    itemNatures: z.record(z.string().min(1), natureValue).default({}),
-    /** Department for lines the agent cannot classify; absent = refuse such bills. */
-    defaultDepartment: z.number().int().min(1).max(99).optional(),
-    /** Platform payment type → printer payment or deduction; merged over DEFAULT_PAYMENT_RULES. */
+    /** The Italian fiscal rules (`drivers/fiscal-it/rules.ts`); Epson departments run 1–99. */
+    ...fiscalRuleFields(99),
+    /** Platform payment → payment kind, deduction or Epson code; over the core's built-in map. */
     payments: z.record(z.string().min(1), PaymentMappingSchema).default({}),
     /** For payment types no rule covers; absent = refuse such bills (nothing printed). */
     defaultPayment: PaymentMappingSchema.optional(),
-    /** Print the command's TaxIdentifier: codice fiscale (directIO 1061) or partita IVA (1060). */
-    customerTaxId: z.boolean().default(true),
-    /** Print a lottery code (printRecLotteryID) when the command carries one. */
-    lottery: z.boolean().default(true),
-    /** A refund that names no original receipt prints as `REFUND 0000 0000 ddMMyyyy ND`. */
-    unreferencedRefunds: z.boolean().default(true),
-    /** A refund of a cancellation bill (CorrectionType Cancellation) voids the original receipt. */
-    voidCancellations: z.boolean().default(true),
     /** Ask the printer (directIO 9205) whether a refund or void reference is valid before printing. */
     checkReferences: z.boolean().default(true),
     dailyClosure: DailyClosureSchema.default(DailyClosureSchema.parse({})),
-    /** Platform order-item type → receipt description; merged over DEFAULT_ITEM_NAMES. */
-    itemNames: z.record(z.string().min(1), z.string().min(1)).default({}),
-    currency: z.string().length(3).default('EUR'),
     lineLength: z.number().int().min(10).max(64).default(DEFAULT_LINE_LENGTH),
     /** Extra header lines printed above each receipt (printRecMessage type 1). */
     headerLines: z.array(z.string().min(1)).max(4).default([]),
     /** After a lost answer, resend once when the printer proves it did not print. */
     resendWhenNotPrinted: z.boolean().default(true),
+    /**
+     * A document sent to a printer that then went away (no answer, counters unreadable): how long
+     * the driver waits for it to answer again and settle the document from its counters before
+     * the outcome is unknown. 15 minutes covers a printer switched off and on, a power cut or a
+     * switch restarting (a few minutes) with room to spare, and no longer keeps the desk without
+     * an answer while nothing else can print on this printer anyway. 0: no wait.
+     */
+    settleUnansweredForMinutes: z.number().min(0).max(240).default(15),
     /**
      * While the printer answers LAN_TIME_OUT: how many times its counters are read again (after
      * `busyRetryDelayMs`) to learn what became of a document, and how many times a document they
@@ -177,23 +158,18 @@ export const EpsonFpmateOptionsSchema = z
 
 export type EpsonFpmateOptions = z.infer<typeof EpsonFpmateOptionsSchema>;
 
-/** Descriptions for order-item types that carry no name of their own. */
-export const DEFAULT_ITEM_NAMES: Record<string, string> = {
-  SpaceOrder: 'ALLOGGIO',
-  CityTax: 'TASSA DI SOGGIORNO',
-};
-
 /** The client timeout actually used for documents. */
 export function documentTimeoutMs(options: EpsonFpmateOptions): number {
   return options.clientTimeoutMs ?? options.printerTimeoutMs + 5_000;
 }
 
-/** The department table in force: the configured entries over the common programming. */
-export function departmentTable(options: EpsonFpmateOptions): Record<string, number> {
-  return { ...DEFAULT_DEPARTMENTS, ...options.departments };
+/** The configured payments in the core's terms, with the Epson codes configured as such. */
+export function paymentsOf(options: EpsonFpmateOptions): EpsonPayments {
+  return epsonPayments(options.payments, options.defaultPayment);
 }
 
-/** Natures by order-item type or accounting category: the configured ones over the defaults. */
-export function itemNatureTable(options: EpsonFpmateOptions): Record<string, string> {
-  return { ...DEFAULT_ITEM_NATURES, ...options.itemNatures };
+/** The fiscal core's rules of this printer's options. */
+export function rulesOf(options: EpsonFpmateOptions): FiscalRules {
+  const payments = paymentsOf(options);
+  return fiscalRules(options, { rules: payments.rules, fallback: payments.fallback });
 }

@@ -1,8 +1,10 @@
 import type { Message } from '../../src/messages/message.js';
-import { departmentTable, type EpsonFpmateOptions, itemNatureTable } from './config.js';
+import { NATURE_PATTERN, parentNature } from '../fiscal-it/natures.js';
+import { DEFAULT_PAYMENT_RULES } from '../fiscal-it/payments.js';
+import { departmentTable, itemNatureTable } from '../fiscal-it/rules.js';
+import type { EpsonFpmateOptions } from './config.js';
 import { epsonDescribe as d } from './messages-describe.js';
-import { NATURE_PATTERN, parentNature } from './natures.js';
-import { DEFAULT_PAYMENT_RULES, isDeduction, type PaymentRule } from './payment-types.js';
+import { EPSON_PAYMENT_CODES, type EpsonPaymentMapping } from './payment-codes.js';
 
 /**
  * What an Epson RT configuration means, for `frontdesk-agent check-config`: every department the
@@ -65,10 +67,15 @@ export function describeKey(key: string): Message {
   return d.vatRate({ rate: key });
 }
 
-/** A payment rule in words: "paymentType 2, index 1 (PAGAMENTO ELETTRONICO)". */
-export function describeRule(rule: PaymentRule): Message {
-  if (isDeduction(rule)) return rule.deduct === 'deposit' ? d.ruleDeposit() : d.ruleVoucher();
-  return rule.description
-    ? d.rulePaymentNamed({ type: rule.paymentType, index: rule.index, description: rule.description })
-    : d.rulePayment({ type: rule.paymentType, index: rule.index });
+/**
+ * A payment rule in words: "kind electronic: paymentType 2, index 1 (PAGAMENTO ELETTRONICO)",
+ * an Epson code as configured, or a deduction.
+ */
+export function describeRule(rule: EpsonPaymentMapping): Message {
+  if ('deduct' in rule) return rule.deduct === 'deposit' ? d.ruleDeposit() : d.ruleVoucher();
+  const code = 'kind' in rule ? EPSON_PAYMENT_CODES[rule.kind] : rule;
+  const printed = rule.description
+    ? d.rulePaymentNamed({ type: code.paymentType, index: code.index, description: rule.description })
+    : d.rulePayment({ type: code.paymentType, index: code.index });
+  return 'kind' in rule ? d.ruleKind({ kind: rule.kind, printed }) : printed;
 }

@@ -15,6 +15,7 @@ import { Mutex } from '../../src/mutex.js';
 import { runPeriodically } from '../../src/periodic.js';
 import type { HttpClient, HttpTlsOptions } from '../../src/transport/http.js';
 import { httpTlsOptions } from '../../src/transport/tls-config.js';
+import { departmentTable } from '../fiscal-it/rules.js';
 import { type ActionHost, epsonActions } from './actions.js';
 import { printerAddress } from './address.js';
 import { ClosureScheduler } from './closure-scheduler.js';
@@ -24,12 +25,14 @@ import { fiscalStatus } from './fiscal-status.js';
 import { printPlanned, type WorkDeps } from './fiscal-work.js';
 import { fpmateEndpoint } from './http.js';
 import { PrinterLink } from './link.js';
+import { epsonPrinterWords } from './messages-printer.js';
 import { epsonRefusals } from './messages-refusals.js';
-import { epsonResults } from './messages-results.js';
+import { epsonResults, oneAfterAnother } from './messages-results.js';
 import { fiscalData, PrinterMemory, planJob } from './plan.js';
-import { decide, readCheckpoint } from './recovery.js';
+import { compareProgramming, mismatchWarning, type Programming, readProgramming } from './programming.js';
+import { reconcileJob } from './reconcile.js';
 import { closeDay, printXReport, type ReportDeps, settleClosure } from './reports.js';
-import { recoveredResult } from './results.js';
+import { reprintReceipt } from './reprint.js';
 import { parseRtState, StatusBoard } from './status.js';
 import { settlePendingAction, type VoidDeps, voidReceipt } from './void-receipt.js';
 
@@ -48,6 +51,12 @@ function shown(address: string): string {
   } catch {
     return 'invalid address';
   }
+}
+
+/** A printed receipt's result with the fiscal core's sentences after its own Notes. */
+function withFiscalNotes(result: JobResult, notes: readonly Message[] | undefined): JobResult {
+  const more = oneAfterAnother(notes ?? []);
+  return more ? { ...result, notes: epsonResults.withFiscalNotes({ notes: result.notes, more }) } : result;
 }
 
 /**
@@ -69,6 +78,8 @@ export class EpsonFpmateDriver implements Driver {
   /** The background work (status polls, the closure schedule); started by the first open(). */
   private background: AbortController | undefined;
   private opened = false;
+  /** The printer's department programming, read at the first answer (programming.ts). */
+  private programming: Programming | undefined;
 
   constructor(
     private readonly options: EpsonFpmateOptions,
@@ -169,8 +180,9 @@ export class EpsonFpmateDriver implements Driver {
           now: this.ctx.clock.now(),
           ownSerial: this.memory.serial(),
         });
+        for (const line of plan.log ?? []) this.ctx.log.info(line, { commandId: job.commandId });
         ectx.progress(0.2);
-        return await printPlanned(this.workDeps(link), plan, ectx);
+        return withFiscalNotes(await printPlanned(this.workDeps(link), plan, ectx), plan.notes);
       } catch (e) {
         const error = toAgentError(e);
         this.board.noteJobError(error);
@@ -182,61 +194,26 @@ export class EpsonFpmateDriver implements Driver {
     });
   }
 
-  async reconcile(job: Job, signal: AbortSignal): Promise<Reconciliation> {
-    const read = readCheckpoint(job.checkpoint);
-    if (read.kind === 'absent') return { outcome: 'not-done' };
-    if (read.kind === 'unreadable') {
-      // It exists, so something may have been sent; what, this driver cannot read.
-      this.ctx.log.warn('unreadable checkpoint: the outcome is unknown', { problem: read.problem });
-      return { outcome: 'unknown', reason: epsonResults.stoppedUnreadable() };
-    }
-    const checkpoint = read.checkpoint;
-    if (checkpoint.phase === 'done') return { outcome: 'done', result: checkpoint.result };
-    const what =
-      checkpoint.label === 'refund' || checkpoint.label === 'void'
-        ? checkpoint.label
-        : checkpoint.kind === 'receipt'
-          ? 'receipt'
-          : 'document';
-    const staff = (reason: Message) => epsonResults.stopped({ what, reason });
-    if (checkpoint.kind !== 'receipt')
-      return { outcome: 'unknown', reason: staff(epsonResults.cannotTell()) };
-    let link: PrinterLink;
-    try {
-      link = this.linkFor(printerAddress(this.options, fiscalData(job).apiUrl));
-    } catch {
-      return { outcome: 'unknown', reason: staff(epsonResults.noAddress()) };
-    }
-    return this.mutex.run(async () => {
-      const read = await link.settleCounters(this.ctx.clock, signal);
-      if (read.kind === 'unreachable') {
-        // Away is not "cannot tell": the engine asks again later, and only gives up after its retries.
-        this.board.unreachable(read.reason);
-        throw new AgentError('DEVICE_UNAVAILABLE', `Printer not reachable (${read.reason})`, {
-          retryable: true,
-        });
-      }
-      const last = read.kind === 'read' ? read.document : undefined;
-      this.memory.observe(last);
-      if (last) {
-        this.board.noteSerial(last.serial);
-        this.board.touched();
-      }
-      const decision = decide(checkpoint.baseline, last, checkpoint.expectedCents);
-      if (decision.outcome === 'unknown') return { outcome: 'unknown', reason: staff(decision.reason) };
-      if (decision.outcome === 'not-printed') {
-        await link.reset();
-        return { outcome: 'not-done' };
-      }
-      const kind = checkpoint.label === 'refund' ? 'refund' : checkpoint.label === 'void' ? 'void' : 'sale';
-      const result = recoveredResult(
-        decision.document,
-        { kind, reference: checkpoint.reference },
-        this.memory.serial(),
-        this.options.currency,
-      );
-      return { outcome: 'done', result };
-    });
+  reconcile(job: Job, signal: AbortSignal): Promise<Reconciliation> {
+    return reconcileJob(
+      {
+        options: this.options,
+        memory: this.memory,
+        board: this.board,
+        clock: this.ctx.clock,
+        log: this.ctx.log,
+        link: (j) => {
+          try {
+            return this.linkFor(printerAddress(this.options, fiscalData(j).apiUrl));
+          } catch {
+            return undefined;
+          }
+        },
+        exclusive: (work) => this.mutex.run(work),
+      },
+      job,
+      signal,
+    );
   }
 
   status(): DeviceStatus {
@@ -268,7 +245,7 @@ export class EpsonFpmateDriver implements Driver {
   /** The fiscal work needs everything the reports need, and the reports themselves. */
   private workDeps(link: PrinterLink): WorkDeps {
     const reports = this.reportDeps(link);
-    return { ...reports, reports };
+    return { ...reports, reports, programming: this.programming };
   }
 
   private reportDeps(link: PrinterLink): ReportDeps {
@@ -308,8 +285,16 @@ export class EpsonFpmateDriver implements Driver {
   }
 
   private actionHost(): ActionHost {
-    const guarded = <T>(work: (link: PrinterLink) => Promise<T>) =>
-      this.mutex.run(async () => {
+    const guarded = <T>(work: (link: PrinterLink) => Promise<T>) => {
+      // A document waits for the printer to come back (settle.ts): say so now, not in 15 minutes.
+      if (this.board.isSettling()) {
+        return Promise.reject(
+          new AgentError('DEVICE_BUSY', 'A document waits for the printer to answer', {
+            notes: epsonPrinterWords.busySettling(),
+          }),
+        );
+      }
+      return this.mutex.run(async () => {
         const link = this.currentLink();
         try {
           return await work(link);
@@ -319,8 +304,17 @@ export class EpsonFpmateDriver implements Driver {
           throw error;
         }
       });
+    };
     return {
       serial: () => this.memory.serial(),
+      reprint: (params, signal) =>
+        guarded((link) =>
+          reprintReceipt(
+            { link, state: this.state, operator: this.options.operator, serial: () => this.memory.serial() },
+            params,
+            signal,
+          ),
+        ),
       xReport: () => guarded((link) => printXReport(this.reportDeps(link))),
       zReport: (signal) => guarded((link) => closeDay(this.reportDeps(link), 'staff', signal)),
       voidReceipt: async (params, signal) => {
@@ -383,7 +377,27 @@ export class EpsonFpmateDriver implements Driver {
       this.state.filesWaiting((rt.filesToSend ?? 0) + (rt.oldFilesToSend ?? 0), now);
     }
     if (!this.memory.serial()) await this.learnSerial(link, response.addInfo.rtType, signal);
+    if (this.programming === undefined || this.programming.kind === 'unreachable') {
+      await this.readProgramming(link, signal);
+    }
     return true;
+  }
+
+  /** Reads the printer's department programming and puts what differs on the page (programming.ts). */
+  private async readProgramming(link: PrinterLink, signal?: AbortSignal): Promise<void> {
+    const table = departmentTable(this.options);
+    const departments = Object.entries(table)
+      .filter(([key]) => key !== '0')
+      .map(([, department]) => department);
+    this.programming = await readProgramming(link, departments, signal);
+    const mismatches =
+      this.programming.kind === 'read' ? compareProgramming(table, this.programming.departments) : [];
+    if (mismatches.length > 0) {
+      this.ctx.log.warn('the printer’s department programming differs from the driver’s departments', {
+        departments: mismatches.map((m) => m.department),
+      });
+    }
+    this.board.programmingRead(this.programming, mismatches.map(mismatchWarning));
   }
 
   private scheduleRefresh(): void {

@@ -17,10 +17,26 @@ import { type FpmateResponse, parseFpmateResponse } from './xml-response.js';
 export type CountersRead =
   | { kind: 'read'; document: LastDocument }
   | { kind: 'busy' }
+  /**
+   * fpmate answered that the fiscal unit behind it does not answer (`FP_NO_ANSWER`, `LAN_ERROR`,
+   * `TM_NO_ANSWER/OFF_LINE` …: fiskaltrust `Models/ErrorInfoFactory.cs` L9-22): the printer's
+   * web service is there, its fiscal part is away (switched off, restarting).
+   */
+  | { kind: 'silent'; code: string }
   /** The printer answered, but not with a last document this driver can read. */
   | { kind: 'unreadable' }
   /** Nothing answered (refused, timed out, an HTTP error): the printer may be fine but away. */
   | { kind: 'unreachable'; reason: string };
+
+/** fpmate's codes for "the fiscal unit did not answer" (fiskaltrust `Models/ErrorInfoFactory.cs`). */
+const SILENT_UNIT = new Set([
+  'FP_NO_ANSWER',
+  'FP_NO_ANSWER_NETWORK',
+  'LAN_ERROR',
+  'TM_NO_ANSWER/OFF_LINE',
+  'TM_NO_ANSWER',
+  'OFF_LINE',
+]);
 
 /** The exchanges with one printer address. Never throws: failures come back as values. */
 export class PrinterLink {
@@ -99,6 +115,8 @@ export class PrinterLink {
     if (!answer.answered) return { kind: 'unreachable', reason: answer.reason };
     const response = answer.response;
     if (response?.code === 'LAN_TIME_OUT') return { kind: 'busy' };
+    if (response && !response.success && SILENT_UNIT.has(response.code))
+      return { kind: 'silent', code: response.code };
     const document = response?.success ? parseLastDocument(response.addInfo.responseData) : undefined;
     return document ? { kind: 'read', document } : { kind: 'unreadable' };
   }

@@ -38,6 +38,7 @@ export const epsonDescribe = defineMessages('epson.describe', {
     en: 'deducted as a single-use voucher (adjustment 12)',
     it: 'detratto come buono monouso (rettifica 12)',
   },
+  ruleKind: { en: 'kind {kind}: {printed}', it: 'tipo {kind}: {printed}' },
   rulePayment: { en: 'paymentType {type}, index {index}', it: 'paymentType {type}, indice {index}' },
   rulePaymentNamed: {
     en: 'paymentType {type}, index {index} ({description})',

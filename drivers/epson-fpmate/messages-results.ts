@@ -33,6 +33,8 @@ export const epsonResults = defineMessages('epson.result', {
     it: '{notes}. Confermato dalla memoria della stampante dopo che la sua risposta è andata persa',
   },
   withPrinterWarnings: { en: '{notes}. Printer: {warnings}', it: '{notes}. Stampante: {warnings}' },
+  /** A printed receipt's Notes, then what the fiscal core says of it (a customer code left off …). */
+  withFiscalNotes: { en: '{notes}. {more}', it: '{notes}. {more}' },
   /** Two things said one after the other: "paper running low; electronic journal nearly full". */
   oneThenOther: { en: '{first}; {then}', it: '{first}; {then}' },
   paperRunningLow: { en: 'paper running low', it: 'carta in esaurimento' },
@@ -126,7 +128,6 @@ export const epsonClosure = defineMessages('epson.closure', {
   nothingToClose: { en: 'no document since the last closure', it: 'nessun documento dall’ultima chiusura' },
   verified: { en: 'verified', it: 'verificata' },
   printerConfirmed: { en: 'the printer confirmed it', it: 'confermata dalla stampante' },
-  printerAnswered: { en: 'the printer answered {code}', it: 'la stampante ha risposto {code}' },
   noAnswer: { en: 'no answer', it: 'nessuna risposta' },
   agentNotRunning: { en: 'the agent was not running', it: 'l’agente non era in funzione' },
   notAttempted: { en: 'not attempted', it: 'non tentata' },

@@ -39,12 +39,20 @@ export const epsonStatusWords = defineMessages('epson.status', {
     it: 'Il certificato dell’Agenzia delle Entrate dell’RT scade il {date}: chiamare il tecnico.',
   },
   refusesReceipts: {
-    en: 'The printer refuses receipts: the daily closure (Z report) may be overdue.',
-    it: 'La stampante rifiuta gli scontrini: la chiusura giornaliera (rapporto Z) potrebbe essere scaduta.',
+    en: 'The printer refuses receipts until the daily closure (Z report) is run: use Print Z report, or run it on the printer.',
+    it: 'La stampante rifiuta gli scontrini finché non si esegue la chiusura giornaliera (rapporto Z): usare Stampa rapporto Z, o eseguirla sulla stampante.',
+  },
+  notPossibleNow: {
+    en: 'The printer refused the last receipt as not possible now (status 17): look at its display.',
+    it: 'La stampante ha rifiutato l’ultimo scontrino perché ora non è possibile (stato 17): guardarne il display.',
   },
   lastFailedPaper: {
     en: 'The last receipt failed: paper out or cover open.',
     it: 'L’ultimo scontrino non è riuscito: carta finita o coperchio aperto.',
+  },
+  paperRanOut: {
+    en: 'Paper ran out as the last receipt was printed (it was recorded): replace the roll.',
+    it: 'La carta è finita mentre si stampava l’ultimo scontrino (che è stato registrato): sostituire il rotolo.',
   },
   outcomeUnknown: {
     en: 'A receipt’s outcome is unknown: check the printer’s last receipt.',
@@ -107,6 +115,7 @@ export const epsonPrinterLabels = defineMessages('label.epson-fpmate', {
     it: 'Giorni alla scadenza del certificato dell’Agenzia delle Entrate',
   },
   trainingMode: { en: 'Training mode', it: 'Modalità formazione' },
+  departmentProgramming: { en: 'Department programming', it: 'Programmazione dei reparti' },
 });
 
 /** Labels of the fiscal day, the closure and the RT state (`fiscal-status.ts`). */

@@ -6,63 +6,17 @@ import { serialWords } from './messages-results.js';
 import './messages-describe.js';
 import './messages-status.js';
 import './messages-refusals.js';
+import './messages-printer.js';
 
 /**
- * What a receptionist reads (the platform's Notes, the status page) about the fiscal work of
- * issue 14 — VAT natures, payments, deductions, customer codes, voids, unreferenced refunds,
- * reference checks, the daily closure and the printer's RT state — as catalogue entries in
+ * What a receptionist reads (the platform's Notes, the status page) about the Epson printer's
+ * fiscal work — voids, reference checks, the daily closure and the printer's RT state — as
+ * catalogue entries (what Italian fiscal law decides of a bill is the fiscal core's:
+ * `drivers/fiscal-it/messages.ts`) in
  * English and Italian. Each sentence says what happened, whether anything was printed, and what
  * to do. Ids and numbers only: never a guest's data, never a token.
  */
 const m = defineMessages('epson', {
-  unclassifiable: {
-    en: 'The bill line "{item}" has no VAT rate and no VAT nature (exempt, not subject, city tax …) the agent can tell; nothing was printed. Ask IT to set its tax code or exemption on the platform, or map it in the driver’s itemNatures.',
-    it: 'La riga del conto "{item}" non ha un’aliquota IVA né una natura IVA (esente, non soggetta, imposta di soggiorno …) che l’agente riconosca; non è stato stampato nulla. Chiedere all’assistenza informatica di impostarne il codice IVA o l’esenzione sulla piattaforma, o di mapparla negli itemNatures del driver.',
-  },
-  natureWithVat: {
-    en: 'The bill line "{item}" is marked {nature} (no VAT) but carries VAT; nothing was printed. Check the item’s tax on the platform.',
-    it: 'La riga del conto "{item}" è indicata come {nature} (senza IVA) ma ha l’IVA; non è stato stampato nulla. Controllare l’imposta dell’articolo sulla piattaforma.',
-  },
-  noDepartmentNature: {
-    en: 'The fiscal printer has no department for VAT nature {nature} (bill line "{item}"); nothing was printed. Ask IT to add it to the driver’s departments.',
-    it: 'La stampante fiscale non ha un reparto per la natura IVA {nature} (riga del conto "{item}"); non è stato stampato nulla. Chiedere all’assistenza informatica di aggiungerlo ai reparti del driver.',
-  },
-  noDepartmentRate: {
-    en: 'The fiscal printer has no department for VAT {rate} % (bill line "{item}"); nothing was printed. Ask IT to add it to the driver’s departments.',
-    it: 'La stampante fiscale non ha un reparto per l’IVA al {rate} % (riga del conto "{item}"); non è stato stampato nulla. Chiedere all’assistenza informatica di aggiungerlo ai reparti del driver.',
-  },
-  mixedRates: {
-    en: 'The bill line "{item}" mixes VAT rates, which one receipt line cannot show; nothing was printed. Split the item on the platform, then issue the receipt again.',
-    it: 'La riga del conto "{item}" mescola aliquote IVA diverse, che una riga di scontrino non può mostrare; non è stato stampato nulla. Dividere l’articolo sulla piattaforma, poi emettere di nuovo lo scontrino.',
-  },
-  unknownPayment: {
-    en: 'The bill has a payment of type {type}, which the agent does not know how to record on the fiscal printer; nothing was printed. Ask IT to map it in the driver’s payments.',
-    it: 'Il conto ha un pagamento di tipo {type}, che l’agente non sa registrare sulla stampante fiscale; non è stato stampato nulla. Chiedere all’assistenza informatica di mapparlo nei payments del driver.',
-  },
-  depositTooLarge: {
-    en: 'The bill’s deposit is larger than what it is deducted from; nothing was printed. Check the bill on the platform.',
-    it: 'L’acconto del conto supera l’importo da cui è detratto; non è stato stampato nulla. Controllare il conto sulla piattaforma.',
-  },
-  voucherTooLarge: {
-    en: 'The bill’s voucher is larger than what it is deducted from; nothing was printed. Check the bill on the platform.',
-    it: 'Il buono del conto supera l’importo da cui è detratto; non è stato stampato nulla. Controllare il conto sulla piattaforma.',
-  },
-  deductionOnRefund: {
-    en: 'A refund cannot deduct a deposit or a voucher; nothing was printed. Refund the amounts paid on the platform instead.',
-    it: 'Un reso non può detrarre un acconto o un buono; non è stato stampato nulla. Rimborsare invece sulla piattaforma gli importi pagati.',
-  },
-  badTaxIdentifier: {
-    en: 'The customer’s tax code is neither a valid codice fiscale nor a valid partita IVA (its check digit does not match); nothing was printed. Correct it on the platform, or remove it, then issue the receipt again.',
-    it: 'Il codice del cliente non è né un codice fiscale né una partita IVA validi (il carattere di controllo non corrisponde); non è stato stampato nulla. Correggerlo sulla piattaforma, o toglierlo, poi emettere di nuovo lo scontrino.',
-  },
-  badLotteryCode: {
-    en: 'The customer’s lottery code is not valid (8 letters and digits); nothing was printed. Correct it, or remove it, then issue the receipt again.',
-    it: 'Il codice lotteria del cliente non è valido (8 lettere e cifre); non è stato stampato nulla. Correggerlo, o toglierlo, poi emettere di nuovo lo scontrino.',
-  },
-  noUnreferencedRefunds: {
-    en: 'The refund does not name the original receipt and the agent is set not to print refunds without one; nothing was printed. Add the original receipt’s number on the platform.',
-    it: 'Il reso non indica lo scontrino originale e l’agente è impostato per non stampare resi senza; non è stato stampato nulla. Aggiungere sulla piattaforma il numero dello scontrino originale.',
-  },
   voidRefused: {
     en: 'The fiscal printer says receipt {label} of {date} cannot be voided (not found, already voided or already refunded); nothing was printed. Check the receipt’s number and date.',
     it: 'La stampante fiscale dice che lo scontrino {label} del {date} non si può annullare (non trovato, già annullato o già reso); non è stato stampato nulla. Controllare numero e data dello scontrino.',
@@ -220,18 +174,6 @@ export const epsonActionWords = defineMessages('epson.action', {
 
 /** The sentences above, with the arguments each call site has. */
 export const fiscalNotes = {
-  unclassifiable: (item: string) => m.unclassifiable({ item }),
-  natureWithVat: (item: string, nature: string) => m.natureWithVat({ item, nature }),
-  noDepartmentNature: (item: string, nature: string) => m.noDepartmentNature({ item, nature }),
-  noDepartmentRate: (item: string, rate: number) => m.noDepartmentRate({ item, rate }),
-  mixedRates: (item: string) => m.mixedRates({ item }),
-  unknownPayment: (type: string) => m.unknownPayment({ type }),
-  deductionTooLarge: (what: 'deposit' | 'voucher') =>
-    what === 'deposit' ? m.depositTooLarge() : m.voucherTooLarge(),
-  deductionOnRefund: () => m.deductionOnRefund(),
-  badTaxIdentifier: () => m.badTaxIdentifier(),
-  badLotteryCode: () => m.badLotteryCode(),
-  noUnreferencedRefunds: () => m.noUnreferencedRefunds(),
   referenceRefused: (kind: 'refund' | 'void', label: string, date: string) =>
     kind === 'void' ? m.voidRefused({ label, date }) : m.refundRefused({ label, date }),
   voidReceiptMissing: () => m.voidReceiptMissing(),
@@ -352,8 +294,20 @@ export const epsonAnswers = defineMessages('epson.answer', {
     it: 'La stampante ha rifiutato un valore del documento; {notPrinted}. Segnalarlo all’assistenza informatica.',
   },
   cannotPrintNow: {
-    en: 'The printer cannot print receipts right now — if the fiscal day has been open for more than 24 hours, run the daily closure (Z report) first; {notPrinted}.',
-    it: 'La stampante ora non può stampare scontrini: se la giornata fiscale è aperta da più di 24 ore, eseguire prima la chiusura giornaliera (rapporto Z); {notPrinted}.',
+    en: 'The printer says the operation is not possible now (status 17); {notPrinted}. Look at the printer’s display (a document or report may be in progress, or another till may be using it), then try again.',
+    it: 'La stampante dice che l’operazione ora non è possibile (stato 17); {notPrinted}. Guardare il display della stampante (potrebbe essere in corso un documento o un rapporto, o un’altra cassa potrebbe usarla), poi riprovare.',
+  },
+  closureDue: {
+    en: 'The printer refuses receipts until the daily closure (Z report) is run: {why}; {notPrinted}. Run the Z report (Print Z report, or on the printer), then issue the receipt again.',
+    it: 'La stampante rifiuta gli scontrini finché non si esegue la chiusura giornaliera (rapporto Z): {why}; {notPrinted}. Eseguire il rapporto Z (Stampa rapporto Z, o sulla stampante), poi emettere di nuovo lo scontrino.',
+  },
+  closureDueWaiting: {
+    en: 'it says it is waiting for the closure',
+    it: 'dice di essere in attesa della chiusura',
+  },
+  closureDueHours: {
+    en: 'the fiscal day has been open for {hours, plural, one {# hour} other {# hours}}',
+    it: 'la giornata fiscale è aperta da {hours, plural, one {# ora} other {# ore}}',
   },
   amountTooHigh: {
     en: 'An amount is above the printer’s limit; {notPrinted}. Check the bill.',
@@ -375,13 +329,13 @@ export const epsonAnswers = defineMessages('epson.answer', {
     en: 'The original receipt has already been refunded; {notPrinted}.',
     it: 'Lo scontrino originale è già stato reso; {notPrinted}.',
   },
-  noSaleToVoid: {
-    en: 'The printer does not find a sale receipt with that number, Z number, date and serial to void; {notPrinted}. Check the original receipt.',
-    it: 'La stampante non trova uno scontrino di vendita con quel numero, numero di Z, data e matricola da annullare; {notPrinted}. Controllare lo scontrino originale.',
+  referenceIsVoid: {
+    en: 'The receipt it names is a void document, not a sale: only a sale receipt can be voided or refunded; {notPrinted}. Check the number of the original sale receipt.',
+    it: 'Lo scontrino indicato è un documento di annullo, non una vendita: si può annullare o rendere solo uno scontrino di vendita; {notPrinted}. Controllare il numero dello scontrino di vendita originale.',
   },
-  noSaleToRefund: {
-    en: 'The printer does not find a sale receipt with that number, Z number, date and serial to refund; {notPrinted}. Check the original receipt.',
-    it: 'La stampante non trova uno scontrino di vendita con quel numero, numero di Z, data e matricola da rendere; {notPrinted}. Controllare lo scontrino originale.',
+  referenceIsRefund: {
+    en: 'The receipt it names is a refund receipt, not a sale: only a sale receipt can be voided or refunded; {notPrinted}. Check the number of the original sale receipt.',
+    it: 'Lo scontrino indicato è uno scontrino di reso, non una vendita: si può annullare o rendere solo uno scontrino di vendita; {notPrinted}. Controllare il numero dello scontrino di vendita originale.',
   },
   unitSilent: {
     en: 'The printer’s fiscal unit stopped answering while taking the {document}; it may or may not have been printed. Check the printer’s last receipt before trying again.',

@@ -3,13 +3,20 @@ import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import { base64Length } from '../../src/transport/base64.js';
 import { epsonRefusals as r } from './messages-refusals.js';
-import { envelope } from './xml-build.js';
+import { envelope, escapeXml } from './xml-build.js';
 
 /**
  * The platform's ready-made fpmate documents (`ItalianFiscalMachinePayload`): Base64 of a SOAP
  * envelope or of a bare root. The platform is trusted with the content of a receipt, not with the
  * printer: only sale, refund and void documents pass, with nothing a printer could be told
  * besides printing them.
+ *
+ * A payload is exactly one fiscal document (issue 27): one envelope holding one `Body` and nothing
+ * else (no `Header`, no second `Body`, no sibling element, no text), or the bare root; that root a
+ * `printerFiscalReceipt` of receipt elements only. What goes to the printer is never the text the
+ * platform sent: it is the element that was checked, written out again from what was parsed
+ * (names, attributes, nothing else) in an envelope the agent builds, so whatever the check did
+ * not look at cannot reach the printer.
  */
 
 /** What a payload document is, from its reference line (`printRecMessage messageType="4"`). */
@@ -18,7 +25,7 @@ export type PayloadKind = 'sale' | 'refund' | 'void';
 /** A platform payload, checked and ready to send. */
 export interface PreparedPayload {
   kind: PayloadKind;
-  /** The full SOAP document to POST. */
+  /** The full SOAP document to POST: the checked receipt, written anew in the agent's envelope. */
   xml: string;
 }
 
@@ -155,24 +162,60 @@ export function preparePayload(base64: string): PreparedPayload {
   if (!body.startsWith('<') || XMLValidator.validate(body) !== true) {
     throw invalid('not well-formed XML', r.payloadNotXml());
   }
-  let top: ReturnType<typeof elementsOf>;
+  let top: unknown;
   try {
-    top = elementsOf(orderedParser.parse(body));
+    top = orderedParser.parse(body);
   } catch {
     throw invalid('XML nested too deeply', r.payloadNotReceipt());
   }
+  const root = theReceipt(top);
+  const elements = elementsOf(root.node[root.name]);
+  for (const { name, node } of elements) {
+    if (!RECEIPT_ELEMENTS.has(name) || elementsOf(node[name]).length > 0) {
+      throw invalid(`<${name}> in a receipt`, r.payloadElement({ element: name }));
+    }
+    if (hasText(node[name])) throw invalid(`text inside <${name}>`, r.payloadText());
+    const command = String(((node[':@'] ?? {}) as Record<string, unknown>).command ?? '');
+    if (name === 'directIO' && !RECEIPT_DIRECT_IO.has(command)) {
+      throw invalid(`directIO ${command} in a receipt`, r.payloadCommand({ command: command || '(none)' }));
+    }
+  }
+  return { kind: kindOf(elements), xml: envelope(written(root)) };
+}
+
+/** Whether a node list holds text (CDATA included) besides whitespace. */
+function hasText(nodes: unknown): boolean {
+  if (!Array.isArray(nodes)) return false;
+  return (nodes as OrderedNode[]).some((node) => '#text' in node && String(node['#text']).trim() !== '');
+}
+
+/**
+ * The one `printerFiscalReceipt` of a parsed payload: the bare root, or the only element of the
+ * only child of the envelope, its `Body`. Anything beside them — a `Header`, a second `Body`, a
+ * sibling element, text — is refused: the printer's own SOAP reader would act on more than the
+ * element checked here.
+ */
+function theReceipt(parsed: unknown): { name: string; node: OrderedNode } {
+  const top = elementsOf(parsed);
   const first = top[0];
-  if (!first || top.length !== 1) throw invalid('no single root element', r.payloadNoRoot());
+  if (!first || top.length !== 1 || hasText(parsed))
+    throw invalid('no single root element', r.payloadNoRoot());
   let root = first;
-  let wrapped = false;
   if (first.name === 'Envelope') {
-    const body = elementsOf(first.node.Envelope).find((e) => e.name === 'Body');
-    const inner = elementsOf(body?.node.Body);
-    if (!body || inner.length !== 1 || !inner[0]) {
+    const parts = elementsOf(first.node.Envelope);
+    const body = parts[0];
+    if (parts.length !== 1 || body?.name !== 'Body' || hasText(first.node.Envelope)) {
+      const names = parts.map((p) => `<${p.name}>`).join(', ') || 'nothing';
+      throw invalid(
+        `the SOAP envelope must hold one Body and nothing else, not ${names}`,
+        r.payloadEnvelope(),
+      );
+    }
+    const inner = elementsOf(body.node.Body);
+    if (inner.length !== 1 || !inner[0] || hasText(body.node.Body)) {
       throw invalid('the SOAP body must hold exactly one element', r.payloadSoapBody());
     }
     root = inner[0];
-    wrapped = true;
   }
   if (root.name !== 'printerFiscalReceipt') {
     throw invalid(
@@ -180,15 +223,51 @@ export function preparePayload(base64: string): PreparedPayload {
       r.payloadRoot({ element: root.name }),
     );
   }
-  const elements = elementsOf(root.node[root.name]);
-  for (const { name, node } of elements) {
-    if (!RECEIPT_ELEMENTS.has(name) || elementsOf(node[name]).length > 0) {
-      throw invalid(`<${name}> in a receipt`, r.payloadElement({ element: name }));
-    }
-    const command = String(((node[':@'] ?? {}) as Record<string, unknown>).command ?? '');
-    if (name === 'directIO' && !RECEIPT_DIRECT_IO.has(command)) {
-      throw invalid(`directIO ${command} in a receipt`, r.payloadCommand({ command: command || '(none)' }));
-    }
+  if (hasText(root.node[root.name])) throw invalid('text inside the receipt', r.payloadText());
+  return root;
+}
+
+/**
+ * An element as parsed, written out again: its name, its attributes (namespace declarations
+ * left out: the agent's envelope declares its own) and its child elements; comments and
+ * whitespace go. Attribute values are read as XML reads them (line breaks are spaces, the five
+ * entities and character references decoded) and escaped again, so the printer reads the same
+ * values the check read.
+ */
+function written({ name, node }: { name: string; node: OrderedNode }): string {
+  const attributes = Object.entries((node[':@'] ?? {}) as Record<string, unknown>)
+    .filter(([key]) => key !== 'xmlns' && !key.startsWith('xmlns:'))
+    .map(([key, value]) => ` ${key}="${attributeText(String(value))}"`)
+    .join('');
+  const children = elementsOf(node[name]).map(written).join('');
+  return children === '' ? `<${name}${attributes} />` : `<${name}${attributes}>${children}</${name}>`;
+}
+
+const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+const REFERENCE = /&(?:(lt|gt|amp|quot|apos)|#([0-9]{1,7})|#x([0-9a-fA-F]{1,6}));/g;
+
+/** A character XML 1.0 allows (its `Char` production). */
+function xmlChar(code: number): boolean {
+  return (
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
+  );
+}
+
+/** A raw attribute value (entities as written) → its escaped text for the agent's document. */
+function attributeText(raw: string): string {
+  if (raw.replace(REFERENCE, '').includes('&')) {
+    throw invalid('an entity XML does not define', r.payloadNotXml());
   }
-  return { kind: kindOf(elements), xml: wrapped ? trimmed : envelope(body) };
+  const value = raw.replace(/[\t\n\r]/g, ' ').replace(REFERENCE, (_, named, dec, hex) => {
+    if (named) return ENTITIES[named] as string;
+    const code = dec ? Number(dec) : Number.parseInt(hex, 16);
+    if (!xmlChar(code)) throw invalid('a character reference XML does not allow', r.payloadNotXml());
+    return String.fromCodePoint(code);
+  });
+  return escapeXml(value).replace(/[\t\n\r]/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -1,14 +1,17 @@
 import type { FiscalJobData } from '../../src/connector/model.js';
 import type { DeviceStore, Job } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
-import type { EpsonFpmateOptions } from './config.js';
+import type { Message } from '../../src/messages/message.js';
+import { type BuildContext, buildFiscalDocument } from '../fiscal-it/build.js';
+import { departmentUses } from '../fiscal-it/model.js';
+import type { DocumentReference } from '../fiscal-it/reference.js';
+import { type EpsonFpmateOptions, paymentsOf, rulesOf } from './config.js';
 import type { LastDocument } from './last-document.js';
 import { epsonRefusals } from './messages-refusals.js';
 import { type PayloadKind, preparePayload } from './payload.js';
-import { buildReceipt, type ReceiptContext } from './receipt.js';
+import type { PlannedLine } from './programming.js';
 import { receiptXml } from './receipt-xml.js';
 import type { Baseline } from './recovery.js';
-import type { DocumentReference } from './reference.js';
 import { envelope } from './xml-build.js';
 
 /**
@@ -25,6 +28,16 @@ export interface Plan {
   /** The receipt's total when the driver built it (payloads are sent as they are). */
   expectedCents?: number;
   reference?: DocumentReference;
+  /**
+   * Every department the document prints in (lines, discounts, deductions) with the VAT rate or
+   * nature the fiscal core decided for it, for the check against the printer's own programming
+   * just before sending (`checkLines` in programming.ts).
+   */
+  lines?: PlannedLine[];
+  /** Sentences the fiscal core adds to the printed receipt's Notes (a customer code left off …). */
+  notes?: Message[];
+  /** English lines for the log (a lottery code left off, and why). */
+  log?: string[];
 }
 
 export function fiscalData(job: Job): FiscalJobData {
@@ -37,29 +50,35 @@ export function fiscalData(job: Job): FiscalJobData {
 }
 
 /**
- * Turns a fiscal command into the document to send. Everything that can be refused is refused
+ * Turns a fiscal command into the document to send: a payload as the platform sent it, or the
+ * fiscal core's document of the bill (`drivers/fiscal-it/build.ts`), rendered as fpmate XML, with
+ * the departments it uses for the programming check made just before sending. Everything that can be refused is refused
  * here, before any contact with the printer (COMMAND_INVALID, FISCAL_REJECTED).
  */
 export async function planJob(
   fiscal: FiscalJobData,
   options: EpsonFpmateOptions,
-  ctx: ReceiptContext,
+  ctx: BuildContext,
 ): Promise<Plan> {
   const doc = fiscal.document;
   if (doc.type === 'payload') {
     const payload = preparePayload(doc.base64);
     return { kind: 'receipt', label: payload.kind, root: 'printerFiscalReceipt', xml: payload.xml };
   }
-  const model = await buildReceipt(fiscal, options, ctx);
-  const plan: Plan = {
-    kind: 'receipt',
-    label: model.kind,
-    root: 'printerFiscalReceipt',
-    xml: envelope(receiptXml(model, options.operator)),
-  };
+  const model = await buildFiscalDocument(fiscal, rulesOf(options), ctx);
+  const xml = receiptXml(model, {
+    operator: options.operator,
+    header: options.headerLines,
+    lineLength: options.lineLength,
+    codes: paymentsOf(options).codes,
+  });
+  const plan: Plan = { kind: 'receipt', label: model.kind, root: 'printerFiscalReceipt', xml: envelope(xml) };
   // A void prints the original's total, which the bill of the cancellation need not repeat.
   if (model.kind !== 'void') plan.expectedCents = model.totalCents;
   if (model.reference) plan.reference = model.reference;
+  plan.lines = departmentUses(model);
+  if (model.notes.length > 0) plan.notes = model.notes;
+  if (model.log.length > 0) plan.log = model.log;
   return plan;
 }
 

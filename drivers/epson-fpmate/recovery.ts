@@ -76,6 +76,11 @@ export const SendingCheckpointSchema = z.object({
   expectedCents: z.number().int().optional(),
   reference: ReferenceSchema.optional(),
   resent: z.boolean(),
+  /**
+   * When the document left (epoch ms). Optional: a checkpoint written before it existed reads the
+   * same; the wait for a printer that went away counts from it (settle.ts).
+   */
+  sentAt: z.number().optional(),
 });
 export type SendingCheckpoint = z.infer<typeof SendingCheckpointSchema>;
 

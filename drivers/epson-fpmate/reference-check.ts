@@ -1,6 +1,6 @@
+import type { DocumentReference } from '../fiscal-it/reference.js';
 import type { PrinterLink } from './link.js';
 import { pad4 } from './protocol.js';
-import type { DocumentReference } from './reference.js';
 import { directIoXml } from './xml-build.js';
 
 /**

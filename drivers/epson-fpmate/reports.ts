@@ -2,6 +2,7 @@ import type { Clock } from '../../src/clock.js';
 import type { JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
+import type { Message } from '../../src/messages/message.js';
 import { failureMeaning } from './answers.js';
 import type { EpsonFpmateOptions } from './config.js';
 import type { ClosureInFlight, ClosureRecord, FiscalState } from './fiscal-state.js';
@@ -87,9 +88,14 @@ function record(d: ReportDeps, value: Omit<ClosureRecord, 'at'>): ClosureRecord 
  * closed now, or when its last document belongs to a later Z; not done when the day is still
  * open with the same Z (the record is cleared: it may be sent again); unknown when the printer
  * cannot be read (the record stays: nothing is sent until it is settled). Resolves to undefined
- * when nothing was in flight.
+ * when nothing was in flight. `notTaken` is the detail staff read when it was not done (the
+ * printer's own complaint, say paper out, rather than "not taken").
  */
-export async function settleClosure(d: ReportDeps, signal?: AbortSignal): Promise<ClosureRecord | undefined> {
+export async function settleClosure(
+  d: ReportDeps,
+  signal?: AbortSignal,
+  notTaken: Message = c.notTaken(),
+): Promise<ClosureRecord | undefined> {
   const inFlight = d.state.closureInFlight();
   if (inFlight === undefined) return undefined;
   const reason = inFlight === 'unreadable' ? 'staff' : inFlight.reason;
@@ -124,7 +130,7 @@ export async function settleClosure(d: ReportDeps, signal?: AbortSignal): Promis
     });
   }
   d.log.warn('a Z report in flight was not done, as the printer shows');
-  return record(d, { status: 'failed', reason, detail: c.notTaken() });
+  return record(d, { status: 'failed', reason, detail: notTaken });
 }
 
 /**
@@ -182,15 +188,16 @@ export async function closeDay(
       detail: verified ? c.verified() : c.printerConfirmed(),
     });
   }
-  if (response && failureMeaning(response, 'Z report').kind === 'failed') {
-    const meaning = failureMeaning(response, 'Z report');
+  const meaning = response ? failureMeaning(response, 'Z report') : undefined;
+  if (meaning?.kind === 'failed') {
     await d.link.reset();
-    return record(d, {
-      status: 'failed',
-      reason,
-      detail: meaning.kind === 'failed' ? meaning.error.notes : c.printerAnswered({ code: response.code }),
-    });
+    return record(d, { status: 'failed', reason, detail: meaning.error.notes });
   }
-  // Lost, unreadable, busy or ambiguous: the printer's state decides.
-  return (await settleClosure(d, signal)) ?? record(d, { status: 'unknown', reason, detail: c.noAnswer() });
+  // Lost, unreadable, busy or ambiguous (paper ran out, perhaps after the closure was recorded):
+  // the printer's state decides; when it was not done, the printer's complaint is what staff read.
+  const notTaken = meaning?.kind === 'ambiguous' ? meaning.error.notes : undefined;
+  return (
+    (await settleClosure(d, signal, notTaken)) ??
+    record(d, { status: 'unknown', reason, detail: c.noAnswer() })
+  );
 }

@@ -1,10 +1,10 @@
 import type { JobResult } from '../../src/drivers-api/types.js';
 import type { Message } from '../../src/messages/message.js';
+import type { DocumentReference } from '../fiscal-it/reference.js';
 import type { LastDocument } from './last-document.js';
 import { epsonResults as m, oneAfterAnother, serialWords } from './messages-results.js';
 import { parseCommaAmount } from './money.js';
 import { docLabel, receiptDateTime } from './protocol.js';
-import type { DocumentReference } from './reference.js';
 import type { FpmateResponse } from './xml-response.js';
 
 /** What is known of a printed fiscal document, from the answer or from the printer's memory. */

@@ -10,8 +10,9 @@ import type { FiscalState } from './fiscal-state.js';
 import type { PostResult } from './http.js';
 import { reasonWords } from './http.js';
 import type { LastDocument } from './last-document.js';
-import type { PrinterLink } from './link.js';
+import type { CountersRead, PrinterLink } from './link.js';
 import { epsonAnswers } from './messages.js';
+import { epsonPrinterWords } from './messages-printer.js';
 import { epsonResults, serialWords } from './messages-results.js';
 import type { Plan, PrinterMemory } from './plan.js';
 import { decodePrinterStatus, docLabel } from './protocol.js';
@@ -24,6 +25,7 @@ import {
   type SendingCheckpoint,
 } from './recovery.js';
 import { documentResult, type PrintedReceipt, printedFromAnswer, receiptResult } from './results.js';
+import { awaitCounters, isAway } from './settle.js';
 import type { StatusBoard } from './status.js';
 import { type FpmateResponse, parseFpmateResponse } from './xml-response.js';
 
@@ -38,6 +40,8 @@ export interface SendDeps {
   log: Logger;
 }
 
+const MINUTE = 60_000;
+
 /**
  * What one POST of a document amounted to. `uncertain` covers every answer that does not prove
  * the document's fate: a lost or unreadable answer, FP_NO_ANSWER, the paper-low warning, and
@@ -51,7 +55,8 @@ type Outcome =
   | { kind: 'not-sent'; error: AgentError }
   | { kind: 'uncertain'; reason: string; busy: boolean; error?: AgentError };
 
-function what(plan: Plan): FiscalDocumentName {
+/** The document a plan prints, as the answers' sentences name it. */
+export function documentOf(plan: Plan): FiscalDocumentName {
   return plan.label === 'refund' ? 'refund receipt' : plan.label === 'void' ? 'void receipt' : 'receipt';
 }
 
@@ -62,7 +67,7 @@ function interpret(result: PostResult, plan: Plan): Outcome {
       error: new AgentError('DEVICE_UNAVAILABLE', `Printer not reachable (${result.reason})`, {
         notes: epsonAnswers.unreachable({
           reason: reasonWords(result.reason),
-          notPrinted: documentWords(what(plan)).notPrinted,
+          notPrinted: documentWords(documentOf(plan)).notPrinted,
         }),
         // A refused connection carried no bytes: nothing was printed, so the core may retry.
         details: { reason: result.reason, nothingSent: true },
@@ -77,7 +82,7 @@ function interpret(result: PostResult, plan: Plan): Outcome {
       error: new AgentError('DEVICE_ERROR', `fpmate.cgi answered HTTP ${result.httpStatus}`, {
         notes: epsonAnswers.httpRefused({
           status: result.httpStatus,
-          notPrinted: documentWords(what(plan)).notPrinted,
+          notPrinted: documentWords(documentOf(plan)).notPrinted,
         }),
         retryable: false,
       }),
@@ -88,7 +93,7 @@ function interpret(result: PostResult, plan: Plan): Outcome {
     return { kind: 'uncertain', reason: `unreadable answer (HTTP ${result.httpStatus})`, busy: false };
   }
   if (response.success) return { kind: 'success', response };
-  const meaning = failureMeaning(response, what(plan));
+  const meaning = failureMeaning(response, documentOf(plan));
   if (meaning.kind === 'busy')
     return { kind: 'uncertain', reason: 'printer answered LAN_TIME_OUT', busy: true };
   if (meaning.kind === 'ambiguous')
@@ -148,6 +153,7 @@ export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext)
       label: plan.label,
       baseline,
       resent,
+      sentAt: d.clock.now(),
     };
     if (plan.expectedCents !== undefined) checkpoint.expectedCents = plan.expectedCents;
     if (plan.reference) checkpoint.reference = plan.reference;
@@ -162,7 +168,10 @@ export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext)
       throw outcome.error;
     }
     // The answer does not prove the outcome: the printer's counters decide, never a blind resend.
-    const last = await d.link.readCountersPatiently(d.clock);
+    // A printer that went away gets `settleUnansweredForMinutes` to come back (settle.ts).
+    const read = await countersAfter(d, plan, baseline, checkpoint.sentAt ?? d.clock.now(), ectx.signal);
+    const last = read.kind === 'read' ? read.document : undefined;
+    if (last) d.board.touched();
     d.memory.observe(last);
     const decision: Decision = decide(baseline, last, plan.expectedCents);
     d.log.info('unproven answer checked against the printer', {
@@ -170,18 +179,28 @@ export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext)
       outcome: decision.outcome,
     });
     if (decision.outcome === 'printed') {
-      const printed = fromMemory(d, plan, decision.document);
+      const paperEnd = outcome.error?.details.printerCode === 'EPTR_REC_EMPTY';
+      if (paperEnd) d.board.paperRanOut();
+      const printed = fromMemory(
+        d,
+        plan,
+        decision.document,
+        paperEnd ? [epsonPrinterWords.paperRanOut()] : [],
+      );
       return finish(d, plan, ectx, printed, undefined);
     }
-    if (decision.outcome === 'unknown')
-      throw unknownError(plan, `${outcome.reason}; ${english(decision.reason)}`);
+    if (decision.outcome === 'unknown') {
+      const reason = `${outcome.reason}; ${english(decision.reason)}`;
+      if (isAway(read)) throw awayError(d, plan, reason, ectx.signal.aborted);
+      throw unknownError(plan, reason);
+    }
     await d.link.reset();
     // A definite complaint (paper low) stands; a silent fiscal unit counts as a lost answer.
     if (outcome.error && outcome.error.code !== 'STATE_UNKNOWN') throw outcome.error;
     if (outcome.busy) {
       if (busyResends >= d.options.busyRetries) {
         throw new AgentError('DEVICE_BUSY', 'Printer busy (LAN_TIME_OUT); not printed', {
-          notes: epsonAnswers.busyNotPrinted({ document: documentWords(what(plan)).document }),
+          notes: epsonAnswers.busyNotPrinted({ document: documentWords(documentOf(plan)).document }),
           details: { nothingSent: true },
         });
       }
@@ -193,7 +212,7 @@ export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext)
           'DEVICE_UNAVAILABLE',
           `Printer did not answer; not printed (${outcome.reason})`,
           {
-            notes: epsonAnswers.silentNotPrinted({ document: documentWords(what(plan)).document }),
+            notes: epsonAnswers.silentNotPrinted({ document: documentWords(documentOf(plan)).document }),
           },
         );
       }
@@ -208,15 +227,55 @@ export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext)
   }
 }
 
+/**
+ * The printer's counters after an unproven answer. With a baseline to compare them to, a printer
+ * that went away is waited for (settle.ts) until `settleUnansweredForMinutes` after the document
+ * left; without one the counters cannot prove anything, so they are read once.
+ */
+async function countersAfter(
+  d: SendDeps,
+  plan: Plan,
+  baseline: Baseline | null,
+  sentAt: number,
+  signal: AbortSignal,
+): Promise<CountersRead> {
+  const windowMs = d.options.settleUnansweredForMinutes * MINUTE;
+  if (!baseline || windowMs === 0) return d.link.settleCounters(d.clock);
+  const until = sentAt + windowMs;
+  const warning = epsonPrinterWords.waitingToSettle({
+    document: documentWords(documentOf(plan)).document,
+    at: { at: sentAt, show: 'time' },
+    until: { at: until, show: 'time' },
+  });
+  return awaitCounters(d, { until, warning, signal });
+}
+
+/** The printer went away and never came back in time (or the agent stopped waiting). */
+function awayError(d: SendDeps, plan: Plan, reason: string, aborted: boolean): AgentError {
+  const document = documentWords(documentOf(plan)).document;
+  const notes = aborted
+    ? epsonPrinterWords.stoppedWaiting({ document })
+    : epsonPrinterWords.gaveUp({ document, minutes: d.options.settleUnansweredForMinutes });
+  return new AgentError('STATE_UNKNOWN', `Outcome of the ${documentOf(plan)} unknown: ${reason}`, {
+    notes,
+    details: { reason, printerAway: true },
+  });
+}
+
 function unknownError(plan: Plan, reason: string): AgentError {
-  return new AgentError('STATE_UNKNOWN', `Outcome of the ${what(plan)} unknown: ${reason}`, {
-    notes: epsonAnswers.unconfirmed({ document: documentWords(what(plan)).document }),
+  return new AgentError('STATE_UNKNOWN', `Outcome of the ${documentOf(plan)} unknown: ${reason}`, {
+    notes: epsonAnswers.unconfirmed({ document: documentWords(documentOf(plan)).document }),
     details: { reason },
   });
 }
 
 /** A receipt as the printer's memory shows it (its last emitted document). */
-function fromMemory(d: SendDeps, plan: Plan, document: LastDocument): PrintedReceipt {
+function fromMemory(
+  d: SendDeps,
+  plan: Plan,
+  document: LastDocument,
+  warnings: Message[] = [],
+): PrintedReceipt {
   return {
     z: document.z,
     doc: document.doc,
@@ -226,7 +285,7 @@ function fromMemory(d: SendDeps, plan: Plan, document: LastDocument): PrintedRec
     kind: plan.label,
     reference: plan.reference,
     recovered: true,
-    warnings: [],
+    warnings,
   };
 }
 

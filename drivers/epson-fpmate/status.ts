@@ -5,12 +5,14 @@ import type { DeviceStatus, FactsOf } from '../../src/drivers-api/types.js';
 import type { AgentError } from '../../src/errors.js';
 import type { Message, MessageArg } from '../../src/messages/message.js';
 import { reasonWords } from './http.js';
+import { epsonPrinterWords as pw } from './messages-printer.js';
 import {
   type epsonFiscalLabels,
   type epsonPrinterLabels,
   epsonFactWords as f,
   epsonStatusWords as w,
 } from './messages-status.js';
+import type { Programming } from './programming.js';
 import {
   type DecodedPrinterStatus,
   type DocumentState,
@@ -161,6 +163,10 @@ export class StatusBoard {
    * may as well be the cover, so it does not count.
    */
   private paperEnd = false;
+  /** A document sent to a printer that went away, waiting for its counters (settle.ts). */
+  private settleWarning: Message | undefined;
+  /** The department programming as read (programming.ts): the fact, and a warning per mismatch. */
+  private programming: { fact: Message; warnings: Message[] } | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -214,10 +220,40 @@ export class StatusBoard {
     this.rt = { ...this.rt, dailyOpen: true };
   }
 
+  /** A document waits for the printer to come back and settle it (`undefined`: no longer). */
+  awaiting(warning: Message | undefined): void {
+    this.settleWarning = warning;
+  }
+
+  /** What the read of the printer's department programming found (`warnings`: its mismatches). */
+  programmingRead(read: Programming, warnings: Message[]): void {
+    if (read.kind === 'unreachable') return;
+    const fact =
+      read.kind === 'unreadable'
+        ? pw.programmingUnreadable()
+        : warnings.length > 0
+          ? pw.programmingDiffers({ count: warnings.length })
+          : pw.programmingMatches({ count: read.departments.size });
+    this.programming = { fact, warnings };
+  }
+
+  /** Whether a document waits for the printer to come back (staff actions wait for it too). */
+  isSettling(): boolean {
+    return this.settleWarning !== undefined;
+  }
+
+  /** The roll ran out after a receipt was recorded (EPTR_REC_EMPTY, counters past it). */
+  paperRanOut(): void {
+    this.paperEnd = true;
+    this.jobWarning = w.paperRanOut();
+  }
+
   /** Keeps what a failed job teaches about the printer (a closure overdue, paper out …). */
   noteJobError(error: AgentError): void {
-    if (error.details.printerStatusCode === '17') {
+    if (error.details.closureDue === true) {
       this.jobWarning = w.refusesReceipts();
+    } else if (error.details.printerStatusCode === '17') {
+      this.jobWarning = w.notPossibleNow();
     } else if (error.code === 'PAPER_OUT' || error.code === 'COVER_OPEN') {
       this.jobWarning = w.lastFailedPaper();
       // EPTR_REC_EMPTY is the printer's own "receipt paper end"; status 3 alone may be the cover.
@@ -232,7 +268,7 @@ export class StatusBoard {
   }
 
   snapshot(): DeviceStatus {
-    const warnings: Message[] = [];
+    const warnings: Message[] = this.settleWarning ? [this.settleWarning] : [];
     const p = this.printer;
     if (p?.printer === 'paper-low') warnings.push(w.paperLow());
     if (p?.printer === 'offline') warnings.push(w.offLine());
@@ -260,6 +296,7 @@ export class StatusBoard {
     const daysLeft = (d: Date | undefined) =>
       d ? Math.floor((d.getTime() - this.clock.now()) / DAY_MS) : null;
     if (this.jobWarning) warnings.push(this.jobWarning);
+    if (this.programming) warnings.push(...this.programming.warnings);
     const facts: PrinterFacts = {
       address: this.address() ?? null,
       reachable: this.connected,
@@ -287,6 +324,7 @@ export class StatusBoard {
       certificateExpiryDeviceDays: daysLeft(expiries.Device),
       certificateExpiryTaxAgencyDays: daysLeft(expiries.TaxAgency),
       trainingMode: rt.trainingMode ?? null,
+      departmentProgramming: this.programming?.fact ?? null,
     };
     if (this.fiscal) {
       const extra = this.fiscal(rt);

@@ -1,6 +1,8 @@
 import type { ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
+import { voidDocument } from '../fiscal-it/build.js';
+import { type DocumentReference, parseReceiptLabel } from '../fiscal-it/reference.js';
 import type { FiscalState } from './fiscal-state.js';
 import type { LastDocument } from './last-document.js';
 import { fiscalNotes } from './messages.js';
@@ -9,7 +11,7 @@ import type { Plan } from './plan.js';
 import { docLabel } from './protocol.js';
 import { receiptXml } from './receipt-xml.js';
 import { decide, readCheckpoint } from './recovery.js';
-import { type DocumentReference, parseReceiptLabel } from './reference.js';
+
 import { checkReference } from './reference-check.js';
 import { recoveredResult } from './results.js';
 import { type SendDeps, sendPlanned } from './send.js';
@@ -36,7 +38,7 @@ function invalid(message: string, notes: Message): AgentError {
 }
 
 /** "2026-11-21" or "21/11/2026" → "21112026"; undefined when it is neither. */
-function ddMMyyyyOf(text: string): string | undefined {
+export function ddMMyyyyOf(text: string): string | undefined {
   const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
   if (iso) return `${iso[3]}${iso[2]}${iso[1]}`;
   const it = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text.trim());
@@ -45,7 +47,7 @@ function ddMMyyyyOf(text: string): string | undefined {
 }
 
 /** "yyyy-MM-dd HH:mm" → "ddMMyyyy". */
-function fromStamp(stamp: string): string {
+export function fromStamp(stamp: string): string {
   return `${stamp.slice(8, 10)}${stamp.slice(5, 7)}${stamp.slice(0, 4)}`;
 }
 
@@ -79,20 +81,19 @@ export async function voidReceipt(d: VoidDeps, params: VoidParams, signal: Abort
       notes: fiscalNotes.referenceRefused('void', label, shown),
     });
   }
-  const model = {
-    kind: 'void' as const,
-    reference,
-    header: [],
-    lines: [],
-    payments: [],
-    totalCents: 0,
-    currency: d.options.currency,
-  };
+  const model = voidDocument(reference, d.options.currency);
   const plan: Plan = {
     kind: 'receipt',
     label: 'void',
     root: 'printerFiscalReceipt',
-    xml: envelope(receiptXml(model, d.options.operator)),
+    xml: envelope(
+      receiptXml(model, {
+        operator: d.options.operator,
+        header: [],
+        lineLength: d.options.lineLength,
+        codes: {},
+      }),
+    ),
     reference,
   };
   if (known?.totalCents !== undefined && known.kind === 'sale') plan.expectedCents = known.totalCents;

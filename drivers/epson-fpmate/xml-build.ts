@@ -1,6 +1,6 @@
 import { DEFAULT_LINE_LENGTH } from './protocol.js';
 
-/** Pure builders for the fpmate XML the driver sends. Amounts are already strings with a dot. */
+/** Pure builders for the fpmate XML the driver sends. Amounts are already strings (money.ts). */
 
 export const SOAP_ENV_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 
@@ -75,9 +75,12 @@ export function printerText(text: string, max = DEFAULT_LINE_LENGTH): string {
   return [...out].slice(0, max).join('').trimEnd();
 }
 
-/** A quantity: integers as is, fractions with at most three decimals ("1", "2.5", "0.333"). */
+/**
+ * A quantity: integers as is, fractions with a decimal comma and at most three decimals ("1",
+ * "2,5", "0,333"), as Epson's samples and fiskaltrust's `QuantityFormatter` write them (money.ts).
+ */
 export function formatQuantity(quantity: number): string {
-  return String(Math.round(quantity * 1000) / 1000);
+  return String(Math.round(quantity * 1000) / 1000).replace('.', ',');
 }
 
 /** `queryPrinterStatus`: statusType 1 also reports the RT state (files, certificates, day open). */

@@ -4,7 +4,7 @@ import { Listeners } from '../../src/listeners.js';
 import type { Logger } from '../../src/log.js';
 import { runPeriodically } from '../../src/periodic.js';
 import type { Transport } from '../../src/transport/types.js';
-import { encodeRecord, type FiasRecord, fieldOf, RecordDecoder, record, showRecord } from './records.js';
+import { encodeRecord, type FiasRecord, fieldOf, RecordDecoder, record, recordSummary } from './records.js';
 import { stamp } from './time.js';
 
 /**
@@ -265,7 +265,7 @@ export class FiasLink {
         continue;
       }
       this.heardAt = this.options.clock.now();
-      this.options.log.debug('FIAS →', { record: showRecord(event.record) });
+      this.options.log.debug('FIAS →', { record: recordSummary(event.record) });
       this.handle(event.record);
     }
   }
@@ -381,7 +381,7 @@ export class FiasLink {
     if (!match) {
       this.options.log.warn('FIAS: a key answer no request waits for is ignored (late, or for another PMS)', {
         peer: this.peer,
-        answer: showRecord(ka),
+        answer: recordSummary(ka),
         waiting: this.waiters.size,
       });
       return;
@@ -402,7 +402,7 @@ export class FiasLink {
   }
 
   private async write(r: FiasRecord): Promise<void> {
-    this.options.log.debug('FIAS ←', { record: showRecord(r) });
+    this.options.log.debug('FIAS ←', { record: recordSummary(r) });
     await this.transport.write(encodeRecord(r));
   }
 

@@ -157,11 +157,12 @@ export class RecordDecoder {
   }
 }
 
-/** A record's text for the log: the framing bytes shown, nothing else changed. */
-export function showRecord(r: FiasRecord): string {
-  try {
-    return recordText(r);
-  } catch {
-    return `${r.type}|…`;
-  }
+/**
+ * What a log line may say about a record: its type and length, never its fields (a `KR` carries
+ * the guest's name, the rooms and the dates; issue 27, finding 9). E.g. `KR record, 74 bytes`.
+ */
+export function recordSummary(r: FiasRecord): string {
+  // STX, the two-character type, `|`, each field with its `|`, ETX: as encodeRecord writes it.
+  const length = 5 + r.fields.reduce((sum, [id, value]) => sum + id.length + value.length + 1, 0);
+  return `${/^[A-Z0-9]{2}$/.test(r.type) ? r.type : '?'} record, ${length} bytes`;
 }

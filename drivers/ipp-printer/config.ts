@@ -45,11 +45,14 @@ export const IppPrinterOptionsSchema = z
     /** The `printers` name used when a command's `PrinterName` is empty. */
     defaultPrinter: z.string().min(1).optional(),
     /**
-     * A name not in `printers` prints on the CUPS queue of the same name (characters CUPS does
-     * not allow in queue names — space, tab, / and # — become `_`) on `cupsUrl`. Off: such a name
-     * ends in Error naming the printers the agent knows.
+     * On: a name not in `printers` prints on the CUPS queue of the same name (characters CUPS
+     * does not allow in queue names — space, tab, / and # — become `_`) on `cupsUrl`. Off (the
+     * default): such a name ends in Error naming the printers the agent knows. Off because a
+     * platform name then reaches *any* queue of that name, including the ones cups-browsed
+     * creates from announcements on the LAN: a device there could receive guests' documents
+     * (issue 27, finding 7). Documents go only where the config says.
      */
-    cupsQueues: z.boolean().default(true),
+    cupsQueues: z.boolean().default(false),
     /** The local CUPS server, for same-name queues and `frontdesk-agent devices`. */
     cupsUrl: ippUri.default('ipp://localhost:631'),
     /** `requesting-user-name` of every job: the owner CUPS and printers show, and Get-Jobs filters on. */

@@ -2,6 +2,12 @@ import type { DiscoveredDevice, DiscoveryContext, DiscoveryReport } from '../../
 import { MAX_ANSWER_BYTES } from './config.js';
 import { IppClient, IppTransportError } from './ipp-client.js';
 import { PRINTER_STATE_NAMES } from './ipp-constants.js';
+import {
+  type CertificateProbe,
+  mergeAnnouncements,
+  suggestedHost,
+  tlsCertificateProbe,
+} from './lan-printers.js';
 import { IppOperations } from './operations.js';
 
 /**
@@ -35,6 +41,8 @@ export interface LanPrinter {
   makeAndModel?: string;
   formats?: string[];
   uuid?: string;
+  /** Other announcements of this UUID that disagree on host or addresses (lan-printers.ts). */
+  conflictsWith?: string[];
 }
 
 export const IPP_SERVICES = ['_ipp._tcp.local', '_ipps._tcp.local'] as const;
@@ -87,20 +95,18 @@ export function printersFromMdns(records: readonly MdnsRecord[]): LanPrinter[] {
       out.set(full.toLowerCase(), printer);
     }
   }
-  // One printer announced as both ipp and ipps: keep the secure one.
-  const byUuid = new Map<string, LanPrinter>();
-  for (const p of out.values()) {
-    const key = p.uuid ?? `${p.host}:${p.instance}`;
-    const seen = byUuid.get(key);
-    if (!seen || (p.secure && !seen.secure)) byUuid.set(key, p);
-  }
-  return [...byUuid.values()].sort((a, b) => a.instance.localeCompare(b.instance));
+  // One printer announced as both ipp and ipps is one entry (the secure one) only when both name
+  // the same host and addresses; a device copying another's UUID stays visible and flagged.
+  return mergeAnnouncements([...out.values()]).sort((a, b) => a.instance.localeCompare(b.instance));
 }
 
-export function lanPrinterUri(p: LanPrinter): string {
-  const host = p.host.endsWith('.local') || p.addresses.length === 0 ? p.host : (p.addresses[0] as string);
+/**
+ * The printer's address as the options should name it: its IP address (a `.local` name would be
+ * resolved by unauthenticated mDNS at every print), `ipps://` when `secure`.
+ */
+export function lanPrinterUri(p: LanPrinter, secure = p.secure): string {
   const port = p.port === 631 ? '' : `:${p.port}`;
-  return `${p.secure ? 'ipps' : 'ipp'}://${host}${port}/${p.resourcePath}`;
+  return `${secure ? 'ipps' : 'ipp'}://${suggestedHost(p)}${port}/${p.resourcePath}`;
 }
 
 /** The default browse: one multicast-dns socket, a PTR query, a second query for missing records. */
@@ -141,6 +147,8 @@ export const multicastBrowse: MdnsBrowse = async (services, ms, signal) => {
 export interface DiscoverOptions {
   cupsUrl?: string;
   browse?: MdnsBrowse;
+  /** Reads a LAN printer's certificate fingerprint; default: a TLS handshake (lan-printers.ts). */
+  certificateOf?: CertificateProbe;
 }
 
 export async function discoverIppPrinters(
@@ -190,26 +198,43 @@ export async function discoverIppPrinters(
   if (ctx.browseMs <= 0) return { devices, problems };
   try {
     const records = await (options.browse ?? multicastBrowse)(IPP_SERVICES, ctx.browseMs, ctx.signal);
-    for (const p of printersFromMdns(records)) {
-      const address = lanPrinterUri(p);
-      const note = [
-        p.makeAndModel,
-        p.addresses.length > 0 ? `at ${p.addresses.join(', ')}` : undefined,
-        p.secure ? 'IPPS: pin its certificate with tls.fingerprint or give tls.caFile' : undefined,
-      ]
-        .filter(Boolean)
-        .join(', ');
-      devices.push({
-        source: 'IPP printer on the LAN (mDNS)',
-        name: p.instance,
-        address,
-        note,
-        suggestedOptions: { printers: { [p.instance]: address } },
-      });
-    }
+    const probe = options.certificateOf ?? tlsCertificateProbe;
+    for (const p of printersFromMdns(records)) devices.push(await lanDevice(p, probe, ctx.signal));
   } catch (e) {
     if (ctx.signal.aborted) throw e;
     problems.push(`The LAN could not be browsed for printers (mDNS: ${(e as Error).message})`);
   }
   return { devices, problems };
+}
+
+/**
+ * One LAN printer as `devices` shows it. The certificate is read at the printer's address and
+ * announced port (an `_ipps` port speaks TLS; IPP Everywhere printers and CUPS commonly accept
+ * TLS on the plain IPP port too): with one, the suggestion is `ipps://` plus `tls.fingerprint`;
+ * without, `ipp://` and a note that documents would cross the LAN unencrypted.
+ */
+async function lanDevice(
+  p: LanPrinter,
+  probe: CertificateProbe,
+  signal: AbortSignal,
+): Promise<DiscoveredDevice> {
+  const fingerprint = p.addresses.length > 0 ? await probe(suggestedHost(p), p.port, signal) : undefined;
+  const address = lanPrinterUri(p, fingerprint !== undefined);
+  const note = [
+    p.makeAndModel,
+    p.addresses.length > 0 ? `at ${p.addresses.join(', ')}` : 'no address announced: not suggested by name',
+    fingerprint
+      ? `certificate SHA-256 ${fingerprint}: check it on the printer's own network page`
+      : p.addresses.length > 0
+        ? 'no TLS certificate: documents would cross the LAN unencrypted'
+        : undefined,
+    p.conflictsWith
+      ? `WARNING: the same UUID is announced by ${p.conflictsWith.join(', ')}; one of them may be impersonating the other, compare the fingerprint with the printer's own page`
+      : undefined,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const suggestedOptions: Record<string, unknown> = { printers: { [p.instance]: address } };
+  if (fingerprint) suggestedOptions.tls = { fingerprint };
+  return { source: 'IPP printer on the LAN (mDNS)', name: p.instance, address, note, suggestedOptions };
 }

@@ -4,12 +4,15 @@ import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import { english } from '../../src/messages/render.js';
 import { base64Length } from '../../src/transport/base64.js';
+import type { DecodedBytes } from '../../src/transport/base64-stream.js';
+import type { IppDocument } from './ipp-client.js';
 import { ippFormats, ippMessages } from './messages.js';
 
 /**
  * A print command's data, checked before anything is sent: the file type named and recognised,
  * the Base64 size within the limit (measured on the text, before a byte is decoded), the copy
- * count sane. Decoding happens later, once, straight into the Print-Job request (`writeTo`).
+ * count sane. Base64 text is decoded later, once, straight into the Print-Job request; a document
+ * the connector decoded as it arrived (`PrintJobData.document`) goes out in its parts as they are.
  */
 
 export interface PrintDocument {
@@ -19,10 +22,8 @@ export interface PrintDocument {
   formatLabel: Message;
   copies: number;
   printerName: string;
-  /** Upper bound of the decoded size (exact unless the Base64 has line breaks). */
-  maxLength: number;
-  /** Decodes the document into `target` at `offset`; returns the bytes written. */
-  writeTo(target: Buffer, offset: number): number;
+  /** What the Print-Job carries after its attributes. */
+  body: IppDocument;
 }
 
 /** The formats the agent names, each with the `FileType` spellings (besides its MIME type) that mean it. */
@@ -106,6 +107,7 @@ export function prepareDocument(data: PrintJobData, limits: DocumentLimits): Pri
       { copies, maxCopies: limits.maxCopies },
     );
   }
+  if (data.document) return decodedDocument(data.document, format, copies, data.printerName, limits);
   const text = data.fileData;
   const maxBase64 = 4 * Math.ceil(limits.maxFileBytes / 3);
   // Line breaks (MIME-style Base64) are allowed: count them generously before refusing.
@@ -135,9 +137,50 @@ export function prepareDocument(data: PrintJobData, limits: DocumentLimits): Pri
     formatLabel: format.label,
     copies,
     printerName: data.printerName,
-    maxLength,
-    writeTo: (target, offset) => target.write(text, offset, 'base64'),
+    body: { length: maxLength, write: (target, offset) => void target.write(text, offset, 'base64') },
   };
+}
+
+/** The same checks on a document decoded as it arrived: validity, size, first bytes. */
+function decodedDocument(
+  document: DecodedBytes,
+  format: { mime: string; label: Message },
+  copies: number,
+  printerName: string,
+  limits: DocumentLimits,
+): PrintDocument {
+  if (!document.valid) throw invalid('FileData is not Base64', ippMessages.notBase64());
+  if (document.bytes === 0) throw invalid('Empty document', ippMessages.emptyDocument());
+  if (document.bytes > limits.maxFileBytes) throw tooLarge(document.bytes, limits.maxFileBytes);
+  const magic = MAGIC[format.mime];
+  if (magic) {
+    const head = firstBytes(document.parts, magic.bytes.length);
+    if (!magic.bytes.every((b, i) => head[i] === b)) {
+      throw invalid(
+        `FileData is not ${english(format.label)} (does not start with ${magic.name})`,
+        ippMessages.mislabelled({ format: format.label }),
+      );
+    }
+  }
+  return {
+    format: format.mime,
+    formatLabel: format.label,
+    copies,
+    printerName,
+    body: { parts: document.parts, length: document.bytes },
+  };
+}
+
+/** The first `count` bytes of the parts (reading only as many parts as that takes). */
+function firstBytes(parts: Iterable<Buffer>, count: number): Buffer {
+  const head: Buffer[] = [];
+  let have = 0;
+  for (const part of parts) {
+    if (have >= count) break;
+    head.push(part.subarray(0, count - have));
+    have += head.at(-1)?.length ?? 0;
+  }
+  return Buffer.concat(head);
 }
 
 function tooLarge(bytes: number, max: number): AgentError {

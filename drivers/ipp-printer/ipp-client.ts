@@ -1,3 +1,4 @@
+import { deviceText } from '../../src/drivers-api/device-text.js';
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import { type HttpClient, HttpFailure } from '../../src/transport/http.js';
@@ -95,11 +96,20 @@ export function shownUri(printerUri: string): string {
   }
 }
 
+/**
+ * Document bytes after the attributes (Print-Job): written into the request's buffer (`write`),
+ * or sent after it as they are, part by part (`parts`: a document decoded as it arrived is never
+ * joined into one more buffer).
+ */
+export type IppDocument =
+  | { length: number; write: (target: Buffer, offset: number) => void }
+  | { parts: Iterable<Uint8Array>; length: number };
+
 export interface IppCallOptions {
   timeoutMs: number;
   signal?: AbortSignal | undefined;
   /** Document bytes to append after the attributes (Print-Job). */
-  document?: { length: number; write: (target: Buffer, offset: number) => void };
+  document?: IppDocument;
 }
 
 export class IppClient {
@@ -134,9 +144,13 @@ export class IppClient {
           ...extraGroups,
         ],
       },
-      options.document?.length ?? 0,
+      options.document && 'write' in options.document ? options.document.length : 0,
     );
-    options.document?.write(buffer, dataOffset);
+    if (options.document && 'write' in options.document) options.document.write(buffer, dataOffset);
+    const document = options.document && 'parts' in options.document ? options.document : undefined;
+    const body = document
+      ? { parts: withHead(buffer, document.parts), length: buffer.length + document.length }
+      : buffer;
     let url: URL;
     try {
       url = httpUrlOf(printerUri);
@@ -153,7 +167,7 @@ export class IppClient {
         method: 'POST',
         url,
         headers: { 'Content-Type': 'application/ipp', Accept: 'application/ipp' },
-        body: buffer,
+        body,
         timeoutMs: options.timeoutMs,
         maxBytes: this.maxAnswerBytes,
         signal: options.signal,
@@ -185,9 +199,15 @@ export class IppClient {
     const status = response.code;
     const out: IppAnswer = { status, statusName: statusName(status), response };
     const message = response.groups[0]?.attributes.get('status-message')?.values[0];
-    if (typeof message === 'string') out.message = message;
+    if (typeof message === 'string') out.message = deviceText(message);
     return out;
   }
+}
+
+/** The request's attributes, then the document's parts as they come. */
+function* withHead(head: Buffer, parts: Iterable<Uint8Array>): Generator<Uint8Array> {
+  yield head;
+  yield* parts;
 }
 
 export function isSuccess(status: number): boolean {

@@ -7,8 +7,11 @@ import { GroupTag, ValueTag } from './ipp-constants.js';
  * (requests in, responses out).
  *
  * Decoding is defensive: every length is checked against the buffer, collections nest at most
- * `MAX_DEPTH` deep and a message holds at most `MAX_VALUES` values, so a garbage or hostile answer
- * ends in `IppDecodeError`, never in a crash, a hang or unbounded memory.
+ * `MAX_DEPTH` deep and a message holds at most `MAX_VALUES` items — values, collection member
+ * names and attribute groups alike, since each becomes an object (a member name without a value
+ * is a Map entry too: issue 27, a 4 MiB answer of them was 471k entries and 73 MB of heap) — so
+ * a garbage or hostile answer ends in `IppDecodeError`, never in a crash, a hang or unbounded
+ * memory.
  */
 
 export interface IppRange {
@@ -275,6 +278,11 @@ class Reader {
   values = 0;
   constructor(readonly buf: Buffer) {}
 
+  /** One more decoded item (a value, a member name, a group): refused past `MAX_VALUES`. */
+  count(): void {
+    if (++this.values > MAX_VALUES) throw new IppDecodeError(`more than ${MAX_VALUES} IPP values`);
+  }
+
   need(n: number): void {
     if (this.offset + n > this.buf.length) {
       throw new IppDecodeError(`truncated IPP message at byte ${this.offset} (needs ${n} more)`);
@@ -366,6 +374,7 @@ function decodeCollection(r: Reader, depth: number): IppCollection {
       return members;
     }
     if (tag === ValueTag.memberAttrName) {
+      r.count();
       const name = r.field().toString('utf8');
       current = { name, tag: 0, values: [] };
       members.set(name, current);
@@ -377,7 +386,7 @@ function decodeCollection(r: Reader, depth: number): IppCollection {
 }
 
 function pushValue(r: Reader, attribute: IppAttribute, tag: number, depth: number): void {
-  if (++r.values > MAX_VALUES) throw new IppDecodeError(`more than ${MAX_VALUES} IPP values`);
+  r.count();
   const raw = r.field();
   const value = tag === ValueTag.begCollection ? decodeCollection(r, depth + 1) : decodeValue(tag, raw);
   if (attribute.values.length === 0) attribute.tag = tag;
@@ -397,6 +406,7 @@ export function decodeMessage(buf: Buffer): IppMessage {
     const tag = r.u8();
     if (tag === GroupTag.end) break;
     if (tag <= 0x0f) {
+      r.count();
       group = { tag, attributes: new Map() };
       groups.push(group);
       current = undefined;

@@ -1,4 +1,5 @@
-import { type IppAnswer, type IppClient, isSuccess } from './ipp-client.js';
+import { deviceText } from '../../src/drivers-api/device-text.js';
+import { type IppAnswer, type IppClient, type IppDocument, isSuccess } from './ipp-client.js';
 import {
   attr,
   bool,
@@ -74,6 +75,24 @@ function keywords(...names: string[]) {
   return names.map((n) => v.keyword(n));
 }
 
+/**
+ * A printer's words (names, messages, reasons) as one line of at most 160 characters: they reach
+ * Notes, the page and the journal, and a printer may send 64 KiB with line breaks (issue 27).
+ */
+function text(attrs: Map<string, IppAttribute>, name: string): string | undefined {
+  const value = str(attrs, name);
+  return value === undefined ? undefined : deviceText(value);
+}
+
+/** The most state reasons kept from one answer: RFC 8011 defines about 60, a printer shows a few. */
+const MAX_REASONS = 32;
+
+function reasonsOf(attrs: Map<string, IppAttribute>, name: string): string[] {
+  return strs(attrs, name)
+    .slice(0, MAX_REASONS)
+    .map((r) => deviceText(r));
+}
+
 type Reader<T> = (attrs: Map<string, IppAttribute>, name: string) => T | undefined;
 /** Which attribute each optional field is read from, and how. */
 type Fields<T> = { [K in keyof T]?: readonly [attribute: string, read: Reader<T[K]>] };
@@ -93,24 +112,24 @@ const PRINTER_FIELDS: Fields<PrinterInfo> = {
   copies: ['copies-supported', range],
   upTime: ['printer-up-time', num],
   queued: ['queued-job-count', num],
-  name: ['printer-name', str],
-  makeAndModel: ['printer-make-and-model', str],
-  message: ['printer-state-message', str],
+  name: ['printer-name', text],
+  makeAndModel: ['printer-make-and-model', text],
+  message: ['printer-state-message', text],
 };
 
 const JOB_FIELDS: Fields<JobInfo> = {
   state: ['job-state', num],
-  name: ['job-name', str],
-  user: ['job-originating-user-name', str],
+  name: ['job-name', text],
+  user: ['job-originating-user-name', text],
   impressions: ['job-impressions', num],
   impressionsCompleted: ['job-impressions-completed', num],
-  message: ['job-state-message', str],
+  message: ['job-state-message', text],
   createdAt: ['time-at-creation', num],
 };
 
 export function printerInfo(attrs: Map<string, IppAttribute>): PrinterInfo {
   const info: PrinterInfo = {
-    reasons: strs(attrs, 'printer-state-reasons'),
+    reasons: reasonsOf(attrs, 'printer-state-reasons'),
     formats: strs(attrs, 'document-format-supported').map((f) => f.toLowerCase()),
   };
   return readFields(info, attrs, PRINTER_FIELDS);
@@ -119,7 +138,7 @@ export function printerInfo(attrs: Map<string, IppAttribute>): PrinterInfo {
 export function jobInfo(attrs: Map<string, IppAttribute>): JobInfo | undefined {
   const id = num(attrs, 'job-id');
   if (id === undefined) return undefined;
-  return readFields<JobInfo>({ id, reasons: strs(attrs, 'job-state-reasons') }, attrs, JOB_FIELDS);
+  return readFields<JobInfo>({ id, reasons: reasonsOf(attrs, 'job-state-reasons') }, attrs, JOB_FIELDS);
 }
 
 export interface OpOptions {
@@ -148,7 +167,7 @@ export class IppOperations {
   async print(
     uri: string,
     job: { name: string; format: string; copies: number | undefined },
-    document: { length: number; write: (target: Buffer, offset: number) => void },
+    document: IppDocument,
     o: OpOptions,
   ): Promise<{ answer: IppAnswer; job?: JobInfo; ignored: string[] }> {
     const jobGroup =

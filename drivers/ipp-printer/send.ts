@@ -244,7 +244,7 @@ export class Sender {
           format: doc.format,
           copies: info.copies || doc.copies > 1 ? doc.copies : undefined,
         },
-        { length: doc.maxLength, write: (t, off) => void doc.writeTo(t, off) },
+        doc.body,
         { timeoutMs: options.sendTimeoutMs, user: options.user },
       );
     } catch (e) {

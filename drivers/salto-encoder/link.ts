@@ -3,7 +3,7 @@ import { AgentError, isAgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
 import type { Transport } from '../../src/transport/types.js';
 import { saltoMessages } from './messages.js';
-import { ACK, ENQ, encodeFrame, FrameDecoder, NAK, showBytes, type WireEvent } from './protocol.js';
+import { ACK, ENQ, encodeFrame, FrameDecoder, frameSummary, NAK, type WireEvent } from './protocol.js';
 
 /**
  * One request/reply exchange at a time over a byte transport:
@@ -187,7 +187,7 @@ export class EncoderLink {
         await this.send(Buffer.of(ACK)).catch(() => undefined);
         return event.fields;
       }
-      this.options.log.debug('reply with a bad LRC; asking for it again', { raw: showBytes(event.raw) });
+      this.options.log.debug('reply with a bad LRC; asking for it again', { frame: frameSummary(event.raw) });
       await this.send(Buffer.of(NAK));
     }
     throw new AgentError('STATE_UNKNOWN', 'the reply stayed garbled (bad LRC) after every retry', {
@@ -196,12 +196,12 @@ export class EncoderLink {
   }
 
   private async send(bytes: Buffer): Promise<void> {
-    this.options.log.debug('encoder ←', { bytes: showBytes(bytes) });
+    this.options.log.debug('encoder ←', { frame: frameSummary(bytes) });
     await this.transport.write(bytes);
   }
 
   private receive(chunk: Buffer): void {
-    this.options.log.debug('encoder →', { bytes: showBytes(chunk) });
+    this.options.log.debug('encoder →', { frame: frameSummary(chunk) });
     for (const event of this.decoder.push(chunk)) {
       if (event.type === 'garbage') {
         this.options.log.debug('ignoring bytes outside a frame', { bytes: event.bytes.length });

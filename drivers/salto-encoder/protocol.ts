@@ -181,11 +181,37 @@ export class FrameDecoder {
   }
 }
 
+/**
+ * What a log line may say about bytes on the encoder's wire: a control byte by name, a frame by
+ * its command and length — never its fields, which carry the guest's name, the rooms and the
+ * dates (issue 27, finding 9: debug-level encoder frames put guest names in the journal of the
+ * system and in support bundles). E.g. `frame CN1, 58 bytes`, `ACK`, `3 bytes`.
+ */
+export function frameSummary(bytes: Uint8Array): string {
+  const names: Record<number, string> = { [ENQ]: 'ENQ', [ACK]: 'ACK', [NAK]: 'NAK' };
+  if (bytes.length === 1 && names[bytes[0] as number]) return names[bytes[0] as number] as string;
+  const stx = bytes.indexOf(STX);
+  if (stx >= 0) {
+    // The command is the first field: STX, SEP, command, SEP (Salto's industry-standard frames).
+    let from = stx + 1;
+    if (bytes[from] === SEP) from++;
+    let command = '';
+    for (let i = from; i < bytes.length && i < from + 4; i++) {
+      const b = bytes[i] as number;
+      if (b < 0x30 || b > 0x5a) break;
+      command += String.fromCharCode(b);
+    }
+    return `frame ${command || '?'}, ${bytes.length} bytes`;
+  }
+  return `${bytes.length} bytes`;
+}
+
 /** How many bytes `showBytes` shows; the rest is counted. */
 const SHOWN_BYTES = 512;
 
 /**
- * Shows a frame for debug logs: control bytes by name, SEP as `|`; at most `SHOWN_BYTES` bytes,
+ * Shows a frame's bytes (tests and the simulator's own diagnostics; never a log line of the
+ * driver, which uses `frameSummary`): control bytes by name, SEP as `|`; at most `SHOWN_BYTES` bytes,
  * then how many more there were (a peer sending garbage forever makes bounded log lines).
  */
 export function showBytes(bytes: Uint8Array): string {

@@ -13,6 +13,7 @@ import { describeRateLimit } from '../status/render-overview.js';
 import type {
   AgentEvent,
   AgentSnapshot,
+  DeliverNowResult,
   DeviceActionInfo,
   Health,
   PlatformSnapshot,
@@ -247,6 +248,12 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
       return { ok: reasons.length === 0, reasons };
     },
     cutKeys: (request) => parts.cutKeys(request),
+    deliverNow: () => {
+      const done: DeliverNowResult = parts.engine.deliverNow();
+      const blocked = parts.client.budget.snapshot().blockedUntil;
+      if (blocked !== undefined && blocked > parts.clock.now()) done.rateLimitedUntil = blocked;
+      return done;
+    },
     runDeviceAction: (deviceId, action, params, signal) =>
       runDeviceAction(parts.devices, deviceId, action, params, signal),
   };

@@ -1,3 +1,4 @@
+import { deviceTextDeep } from '../drivers-api/device-text.js';
 import type { DeviceType, DiscoveredDevice, DriverRegistry } from '../drivers-api/types.js';
 import { silentLogger } from '../log.js';
 import { type CandidateDevice, type DiscoveryResult, listCandidateDevices } from '../transport/discovery.js';
@@ -60,17 +61,21 @@ export async function devicesCommand(
       problems.push(`${kind}: could not look for devices (${(e as Error).message})`);
     }
   }
+  // Everything below was written by a device, a USB descriptor or an mDNS announcement from
+  // anyone on the LAN: no control character reaches the terminal (an ESC would drive it; JSON
+  // leaves C1 controls and bidi overrides raw). Issue 27, finding 7.
+  const shown = deviceTextDeep({ devices: result.devices, found, problems });
   if (opts.json) {
-    line(io.stdout, JSON.stringify({ devices: result.devices, found, problems }, null, 2));
+    line(io.stdout, JSON.stringify(shown, null, 2));
     return 0;
   }
-  for (const problem of problems) line(io.stderr, `note: ${problem}`);
-  if (result.devices.length === 0 && found.length === 0) {
+  for (const problem of shown.problems) line(io.stderr, `note: ${problem}`);
+  if (shown.devices.length === 0 && shown.found.length === 0) {
     line(io.stdout, 'No serial ports, HID devices or printers found.');
     return 0;
   }
-  for (const device of result.devices) line(io.stdout, formatDevice(device));
-  for (const device of found) line(io.stdout, formatFound(device));
+  for (const device of shown.devices) line(io.stdout, formatDevice(device));
+  for (const device of shown.found) line(io.stdout, formatFound(device));
   return 0;
 }
 

@@ -7,6 +7,8 @@ import { AgentError, toAgentError } from '../errors.js';
 import { createMemoryLogger } from '../log.js';
 import { type Message, readMessage } from '../messages/message.js';
 import { type MessageRenderer, messageRenderer } from '../messages/render.js';
+import { queueMessages } from '../status/messages-queue.js';
+import { waitingLines } from '../status/queue-words.js';
 import type { AgentSnapshot, Health } from '../status-model.js';
 import { createTransportFactory } from '../transport/factory.js';
 import { type Check, formatFacts } from './doctor-report.js';
@@ -111,6 +113,10 @@ export async function probeAgent(
                 seconds: Math.round((snapshot.now - snapshot.platform.lastSuccessAt) / 1000),
                 pending: snapshot.outbox.pending,
               }),
+        ),
+        // What waits and why, in the page's words (its Waiting section): the same counts.
+        ...waitingLines(snapshot).map((line) =>
+          say.render(line.why ? queueMessages.line({ what: line.what, why: line.why }) : line.what),
         ),
         ...(health?.reasons ?? []).map((r) => say.render(m.unhealthyReason({ reason: say.render(r) }))),
       ],

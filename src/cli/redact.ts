@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
  * phone number or e-mail address. Three layers: the secrets the CLI knows (tokens), the personal
  * data the journal holds (harvested from the stored commands: guests' and creators' names,
  * phones, e-mails, bill names), and patterns for what was never in the journal (any e-mail
- * address, any international phone number).
+ * address, international and Italian phone number, codice fiscale, secret in a URL).
  */
 
 /** Keys of a stored command whose string values are personal data. */
@@ -69,6 +69,25 @@ function wordPattern(text: string, flags: string): RegExp {
 const EMAIL = /[\p{L}\p{N}._%+'-]+@[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)+/gu;
 /** International numbers (+39 347 555 0192, +44 (20) 7946-0958): the plus makes them unambiguous. */
 const PHONE = /\+\d[\d \t().-]{6,}\d/g;
+/**
+ * Italian numbers written without the country code (issue 27, finding 9): mobiles are 9 or 10
+ * digits starting with 3 (347 555 0192), landlines 9 to 11 digits starting with 0 (06 6988 1234,
+ * 0331 123456), as the Italian national numbering plan lays them out. Fewer digits are left
+ * alone, so a receipt number such as 0012-0034 (8 digits) stays readable for support.
+ */
+const NATIONAL_PHONE =
+  /(?<![\p{L}\p{N}.:+-])(?:3\d{2}(?:[ ./-]?\d){6,7}|0\d(?:[ ./-]?\d){7,9})(?![\p{L}\p{N}])/gu;
+/**
+ * A codice fiscale (the layout the Agenzia delle Entrate publishes): six letters, two
+ * digits, the month's letter, two digits, a letter, three digits, the check letter — digits may
+ * be replaced by L–V when two people would share a code (omocodia).
+ */
+const CODICE_FISCALE =
+  /(?<![\p{L}\p{N}])[A-Z]{6}[\dLMNP-V]{2}[ABCDEHLMPRST][\dLMNP-V]{2}[A-Z][\dLMNP-V]{3}[A-Z](?![\p{L}\p{N}])/giu;
+/** Secrets in URLs: query parameters named for them (`?access_token=…`) and user:password@. */
+const URL_SECRET_PARAM =
+  /([?&;](?:access_?token|id_?token|refresh_?token|client_?token|token|api_?key|apikey|key|secret|client_?secret|password|passwd|pwd|sig|signature|auth|code)=)[^&\s#"'<>]+/gi;
+const URL_USERINFO = /(\b[a-z][\w+.-]*:\/\/)[^\s/@]+@/gi;
 
 export class Redactor {
   private readonly patterns: Array<[RegExp, string]> = [];
@@ -96,11 +115,12 @@ export class Redactor {
       }
     }
     // Addresses and numbers before names: a name inside an address would break its pattern.
-    this.patterns.push([EMAIL, '[email]']);
+    this.patterns.push([URL_SECRET_PARAM, '$1[redacted]'], [URL_USERINFO, '$1[redacted]@']);
+    this.patterns.push([EMAIL, '[email]'], [CODICE_FISCALE, '[codice fiscale]']);
     // A phone number however it is spaced: the same digits with any separators between.
     for (const digits of [...phones].sort((a, b) => b.length - a.length))
       this.patterns.push([new RegExp(`\\+?${digits.split('').join('[ \\t().-]*')}`, 'g'), '[phone]']);
-    this.patterns.push([PHONE, '[phone]']);
+    this.patterns.push([PHONE, '[phone]'], [NATIONAL_PHONE, '[phone]']);
     // Longest first, so "Maria Grazia" goes before "Maria".
     const byLength = (a: string, b: string) => b.length - a.length;
     for (const text of [...whole].sort(byLength)) this.patterns.push([wordPattern(text, 'giu'), '[guest]']);

@@ -27,8 +27,8 @@ export interface SupportBundleOptions {
  * `support-bundle`: one .tar.gz to send to support, holding the configuration (secrets taken
  * out), the last hours of log, the journal's figures (counts and times only, no content), each
  * device's status and doctor's checklist. Every file passes the same redaction (tokens, the
- * guests' names, phones and e-mails the journal holds, any e-mail address or international phone
- * number) before it is written. The archive is readable by its owner only.
+ * guests' names, phones and e-mails the journal holds, any e-mail address, international or
+ * Italian phone number, codice fiscale or secret in a URL) before it is written. The archive is readable by its owner only.
  */
 export async function supportBundleCommand(
   opts: SupportBundleOptions,
@@ -70,7 +70,12 @@ export async function supportBundleCommand(
       redaction: {
         tokens: doctor.secrets.length > 0,
         personalStringsFromJournal: personal.size,
-        patterns: ['e-mail addresses', 'international phone numbers'],
+        patterns: [
+          'e-mail addresses',
+          'international and Italian phone numbers',
+          'codici fiscali',
+          'secrets in URLs',
+        ],
       },
     }),
     'config.yaml': configText(opts.config, doctor.config),
@@ -153,8 +158,9 @@ devices.json    each device's status and facts
 doctor.txt      frontdesk-agent doctor's checklist (doctor.json: the same for tools)
 system.json     host name, OS, Node.js version
 
-Every file was redacted before it was written: tokens, the names, phones and e-mail addresses of
-guests found in the journal, and any e-mail address or international phone number are replaced
-by [redacted], [guest], [phone] and [email].
+Every file was redacted before it was written: tokens and secrets in URLs, the names, phones and
+e-mail addresses of guests found in the journal, and any e-mail address, international or Italian
+phone number and codice fiscale are replaced by [redacted], [guest], [phone], [email] and
+[codice fiscale].
 `;
 }

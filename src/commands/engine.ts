@@ -145,6 +145,7 @@ class CommandEngine implements Engine {
     socket?.start();
     this.intake.start();
     void this.pruneLoop();
+    void this.walLoop();
   }
 
   stop(deadlineMs: number): Promise<void> {
@@ -168,7 +169,17 @@ class CommandEngine implements Engine {
   }
 
   outboxState(): AgentSnapshot['outbox'] {
-    return this.read(() => this.options.journal.outbox.state(), { pending: 0 });
+    const state: AgentSnapshot['outbox'] = this.read(() => this.options.journal.outbox.state(), {
+      pending: 0,
+    });
+    const trouble = state.pending > 0 ? this.delivery.trouble : undefined;
+    if (trouble) state.trouble = trouble;
+    return state;
+  }
+
+  deliverNow(): { pending: number; lifted: boolean } {
+    const pending = this.outboxState().pending;
+    return { pending, lifted: this.delivery.deliverNow() };
   }
 
   recent(limit: number): CommandSummary[] {
@@ -238,6 +249,18 @@ class CommandEngine implements Engine {
         onError: (e) => log.warn('journal prune failed', errorFields(e)),
       },
     );
+  }
+
+  /** Empties the WAL now and then, so what closing a command deleted leaves the disk (issue 27). */
+  private walLoop(): Promise<void> {
+    const { clock, journal, log } = this.options;
+    return runPeriodically(() => this.read(() => journal.truncateWal(), false), {
+      clock,
+      signal: this.background.signal,
+      intervalMs: this.tuning.walTruncateEveryMs,
+      firstRun: 'after-interval',
+      onError: (e) => log.warn('journal checkpoint failed', errorFields(e)),
+    });
   }
 
   /** Resolves true when `work` settled first, false when `ms` passed or a hard stop came. */

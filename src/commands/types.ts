@@ -35,6 +35,11 @@ export interface EngineTuning extends RunTuning {
   /** Terminal commands older than this are pruned from the journal. */
   retentionDays: number;
   pruneEveryMs: number;
+  /**
+   * How often the WAL is emptied when anything was written (`Journal.truncateWal`): the longest a
+   * closed command's guest data stays in the WAL file after it closed, plus one checkpoint.
+   */
+  walTruncateEveryMs: number;
   /** After aborting jobs at the shutdown deadline, how long to wait for drivers to stop. */
   abortGraceMs: number;
   /** At shutdown, how long the outbox may keep delivering. */
@@ -53,6 +58,7 @@ export const DEFAULT_TUNING: EngineTuning = {
   authPauseMs: DEFAULT_COMMAND_RETRY_POLICY.reread.authPauseMs,
   retentionDays: 30,
   pruneEveryMs: 3_600_000,
+  walTruncateEveryMs: 60_000,
   abortGraceMs: 2000,
   shutdownFlushMs: 3000,
   outbox: {},
@@ -123,6 +129,12 @@ export interface Engine {
   acceptCreated(commandId: string): Promise<void>;
   deviceState(deviceId: string): DeviceQueueState;
   outboxState(): AgentSnapshot['outbox'];
+  /**
+   * Staff's "try delivery now": a pause of the outbox after failures ends and the waiting updates
+   * go at once (through the rate budget, which still honours a `Retry-After`). `lifted` says
+   * whether a pause was ended; `pending` counts the updates waiting when asked.
+   */
+  deliverNow(): { pending: number; lifted: boolean };
   recent(limit: number): CommandSummary[];
   totals(): AgentSnapshot['totals'];
   perMinute(): AgentSnapshot['perMinute'];

@@ -11,6 +11,7 @@ import {
   type RequestRecord,
 } from './api.js';
 import type { RateBudgetStore } from './budget-store.js';
+import { DocumentSpool } from './document-spool.js';
 import { type ExchangeContext, exchange } from './exchange.js';
 import { createHttpFetch, type FetchLike } from './http-transport.js';
 import { type NormalizedItem, normalizeCommand, normalizeFiscalMachineCommand } from './model.js';
@@ -152,6 +153,7 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
     requestOptions: RequestOptions,
     shrink?: () => boolean,
     continuation = false,
+    spool?: DocumentSpool,
   ): Promise<z.output<S>> {
     const { signal } = requestOptions;
     return withRetries(
@@ -170,6 +172,7 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
           priority: requestOptions.priority ?? 'normal',
           continuation,
           ...(signal ? { signal } : {}),
+          ...(spool ? { spool } : {}),
         }),
     );
   }
@@ -263,8 +266,18 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
     },
 
     async activeCommands(requestOptions = {}) {
-      const r = await call(OPERATIONS.activeCommands, () => ({}), CommandListResponseSchema, requestOptions);
-      return r.Commands.map(normalizeCommand);
+      // A listing may carry print documents: they are decoded as the answer arrives.
+      const spool = new DocumentSpool();
+      const r = await call(
+        OPERATIONS.activeCommands,
+        () => ({}),
+        CommandListResponseSchema,
+        requestOptions,
+        undefined,
+        false,
+        spool,
+      );
+      return spool.attach(r.Commands.map(normalizeCommand));
     },
 
     async commandsByIds(ids, requestOptions = {}) {
@@ -277,6 +290,7 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
       const out: NormalizedItem[] = [];
       for (let batch = pending.shift(); batch; batch = pending.shift()) {
         let current = batch;
+        const spool = new DocumentSpool();
         const r = await call(
           op,
           () => validateRequest(CommandsByIdsRequestSchema, { CommandIds: current }, op.path),
@@ -290,8 +304,10 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
             current = current.slice(0, half);
             return true;
           },
+          false,
+          spool,
         );
-        out.push(...r.Commands.map(normalizeCommand));
+        out.push(...spool.attach(r.Commands.map(normalizeCommand)));
       }
       return out;
     },

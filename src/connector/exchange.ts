@@ -5,6 +5,7 @@ import type { Logger } from '../log.js';
 import { linkSignals } from '../signals.js';
 import { formatIssues, ONE_LINE } from '../zod-issues.js';
 import type { RequestPriority, RequestRecord } from './api.js';
+import type { DocumentSpool } from './document-spool.js';
 import { parseRetryAfter, platformError, transportError } from './http-errors.js';
 import type { FetchLike, HttpAnswer } from './http-transport.js';
 import type { RateBudget } from './rate-budget.js';
@@ -36,6 +37,8 @@ export interface ExchangeRequest<S extends z.ZodType> {
   /** A further page of a listing already begun (see `RateBudget.acquire`). */
   continuation?: boolean;
   signal?: AbortSignal;
+  /** Takes print documents out of the answer as it arrives (`document-spool.ts`); reset per attempt. */
+  spool?: DocumentSpool;
 }
 
 /**
@@ -97,12 +100,14 @@ export async function exchange<S extends z.ZodType>(
 
   let text: string;
   let response: HttpAnswer;
+  request.spool?.reset();
   try {
     response = await ctx.fetch(`${ctx.baseUrl}/api/connector/v1/${operation}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
       body: JSON.stringify({ ...ctx.tokens, ...request.body }),
       signal: combined,
+      ...(request.spool ? { answerFilter: request.spool.filter } : {}),
     });
     status = response.status;
     // A 429 blocks the budget the moment its status line is here, not once its body is read:

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { AgentError } from '../errors.js';
 import type { Message } from '../messages/message.js';
+import type { DecodedBytes } from '../transport/base64-stream.js';
 import { formatIssues, ONE_LINE } from '../zod-issues.js';
 import { boundedId, COMMAND_LIMITS, commandBoundsViolation, embeddedDepthViolation } from './bounds.js';
 import { connectorMessages } from './messages.js';
@@ -56,6 +57,13 @@ export interface FiscalBill {
   legacyItems?: LegacyLine[];
   /** Payments a legacy bill still carries. */
   legacyPayments?: LegacyLine[];
+  /**
+   * Whom the bill was closed for, as far as Italian fiscal law asks: a consumer (`customer`) or a
+   * business (`company`) — the bill's `AccountType`, else its owner's discriminator — and the
+   * consumer's lottery code (`LegalIdentifiers.ItLotteryCode` of the owner's customer data). Only
+   * this is kept of the owner; it is dropped with the rest when the command closes.
+   */
+  buyer?: { kind: 'customer' | 'company'; lotteryCode?: string };
 }
 
 export interface LegacyLine {
@@ -115,7 +123,17 @@ export interface KeyJobData {
 export interface PrintJobData {
   copyCount: number;
   fileType: string;
+  /**
+   * The document in Base64, as the platform sends it; empty when it arrived decoded already
+   * (`document`).
+   */
   fileData: string;
+  /**
+   * The document decoded as the answer arrived (`document-spool.ts`): the agent's own HTTP stack
+   * reads `FileData` this way, so a large document never becomes text. Absent when `fileData`
+   * holds it (test doubles, the simulators' in-process paths).
+   */
+  document?: DecodedBytes;
   printerName: string;
   printerDriverName?: string;
   printerPortName?: string;
@@ -261,6 +279,21 @@ function legacyLines(items: WireBill['Revenue']): LegacyLine[] | undefined {
   );
 }
 
+/** The buyer of a bill: consumer or business, and a consumer's lottery code (see `FiscalBill`). */
+function buyerOf(bill: WireBill): FiscalBill['buyer'] {
+  const owner = bill.Owner ?? bill.OwnerData;
+  const company =
+    bill.AccountType === 'Company' ||
+    owner?.Discriminator === 'BillCompanyData' ||
+    (owner?.BillCompanyData !== undefined && owner.BillCustomerData === undefined);
+  const customer = bill.AccountType === 'Customer' || owner?.Discriminator === 'BillCustomerData';
+  if (!company && !customer) return undefined;
+  if (company) return { kind: 'company' };
+  const data = owner?.BillCustomerData ?? owner?.Value;
+  const code = data?.LegalIdentifiers?.ItLotteryCode ?? undefined;
+  return code ? { kind: 'customer', lotteryCode: code } : { kind: 'customer' };
+}
+
 function toBill(bill: WireBill): FiscalBill {
   return compact({
     id: bill.Id,
@@ -271,6 +304,7 @@ function toBill(bill: WireBill): FiscalBill {
     correctionType: bill.CorrectionType,
     legacyItems: legacyLines(bill.Revenue),
     legacyPayments: legacyLines(bill.Payments),
+    buyer: buyerOf(bill),
   });
 }
 

@@ -210,6 +210,17 @@ export const CurrencyValueSchema = z.object({
   GrossValue: nullish(z.number()),
   Value: nullish(z.number()),
   TaxValues: nullish(z.array(z.object({ Code: nullish(z.string()), Value: z.number() }))),
+  /**
+   * The tax per rate (open-api-docs `_objects.md`, Amount › Tax breakdown): on a deposit payment,
+   * the VAT it was receipted at, which the fiscal core deducts it at.
+   */
+  Breakdown: nullish(
+    z.object({
+      Items: z.array(
+        z.object({ TaxRateCode: nullish(z.string()), NetValue: z.number(), TaxValue: z.number() }),
+      ),
+    }),
+  ),
 });
 export type CurrencyValue = z.infer<typeof CurrencyValueSchema>;
 
@@ -224,6 +235,27 @@ export const LegacyBillItemSchema = z.object({
   Amount: CurrencyValueSchema,
   CanceledUtc: nullish(z.string()),
 });
+
+/**
+ * Associated account bill data (open-api-docs `connector-api/operations/bills.md`): the customer
+ * or company a bill was closed for, persisted when the bill was closed. The fiscal core reads the
+ * customer's Italian lottery code from its `LegalIdentifiers` (`ItLotteryCode`, `accounts.md`
+ * "Customer legal identifiers"; the older `ItalianLotteryCode` of bill customer data is
+ * "retrievable in LegalIdentifiers", `deprecations/README.md`). Older bills wrap the data in
+ * `Value` (bill owner data). A shape it cannot read counts as absent, never as a malformed command.
+ */
+const BillPartySchema = z.object({
+  LegalIdentifiers: nullish(z.record(z.string(), z.string().nullable())),
+  TaxIdentifier: nullish(z.string()),
+});
+export const BillAccountDataSchema = z.object({
+  Discriminator: nullish(z.string()),
+  BillCustomerData: nullish(BillPartySchema),
+  BillCompanyData: nullish(BillPartySchema),
+  Value: nullish(BillPartySchema),
+});
+export type WireBillAccountData = z.infer<typeof BillAccountDataSchema>;
+const lenientAccountData = nullish(BillAccountDataSchema).catch(undefined);
 
 export const BillSchema = z.object({
   Id: z.string().min(1),
@@ -240,6 +272,11 @@ export const BillSchema = z.object({
   /** For a corrective bill: `Cancellation`, `Edit`, `CreditNote` … */
   CorrectionType: nullish(z.string()),
   CorrectedBillId: nullish(z.string()),
+  /** `Customer` or `Company`: whom the bill is issued to. */
+  AccountType: nullish(z.string()),
+  /** The bill's owner (bill version 2025-06-23: `Owner`; older bills: `OwnerData`). */
+  Owner: lenientAccountData,
+  OwnerData: lenientAccountData,
   /** Legacy bills may still carry their items. */
   Revenue: nullish(z.array(LegacyBillItemSchema)),
   Payments: nullish(z.array(LegacyBillItemSchema)),

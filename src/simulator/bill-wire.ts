@@ -178,7 +178,9 @@ export function wireOrderItem(item: SimOrderItem, ledger: Ledger): Json {
 }
 
 export function wirePayment(p: SimPayment): Json {
-  const amount = wireAmount(splitGross(p.grossCents, 0), null);
+  const amount = p.receipted
+    ? wireAmount(splitGross(p.grossCents, p.receipted.rate), p.receipted.taxCode)
+    : wireAmount(splitGross(p.grossCents, 0), null);
   const at = utc(p.createdAt);
   return {
     ...wireEntry(p),

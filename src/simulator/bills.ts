@@ -47,6 +47,11 @@ export interface SimPayment extends SimBillEntry {
   externalType?: string;
   /** `Data.Invoice.Type` of an invoice payment (an amount not collected yet): `Receivable`. */
   invoiceType?: string;
+  /**
+   * A deposit's VAT as its own receipt carried it (an acconto is taxed when it is paid): the
+   * payment's `Amount` then breaks down at that rate, which the fiscal core deducts it at.
+   */
+  receipted?: { rate: VatRate; taxCode: string };
 }
 
 export interface SimBill {
@@ -153,7 +158,7 @@ export class Ledger {
     bill: SimBill,
     rng: Rng,
     cents: number,
-    kind: Pick<SimPayment, 'type' | 'externalType' | 'invoiceType'>,
+    kind: Pick<SimPayment, 'type' | 'externalType' | 'invoiceType' | 'receipted'>,
   ): SimPayment {
     const payment: SimPayment = { ...this.entryOf(rng, bill), grossCents: cents, ...kind };
     bill.payments.push(payment);
@@ -201,9 +206,20 @@ export class Ledger {
     let covered = 0;
     const part = (share: number) => Math.max(100, Math.round((owed * share) / 100) * 100);
     if (bill.reservationId && rng.chance(0.35) && owed >= 5000) {
-      const cents = Math.min(part(0.3), owed - covered);
-      this.pay(bill, rng, -cents, { type: 'ExternalPayment', externalType: 'DepositWireTransfer' });
-      covered += cents;
+      // A deposit prepays the stay: it was receipted at the room's 10 %, and deducts no more
+      // than the bill carries at that rate.
+      const atTen = bill.items
+        .filter((i) => i.rate === 10 && !i.exemption)
+        .reduce((s, i) => s + i.unitGrossCents * i.unitCount, 0);
+      const cents = Math.min(part(0.3), owed - covered, Math.floor(atTen / 100) * 100);
+      if (cents > 0) {
+        this.pay(bill, rng, -cents, {
+          type: 'ExternalPayment',
+          externalType: 'DepositWireTransfer',
+          receipted: { rate: 10, taxCode: this.taxCode(10) },
+        });
+        covered += cents;
+      }
     }
     if (rng.chance(0.2) && owed - covered >= 2000) {
       const cents = Math.min(rng.pick([1000, 2000, 5000]), owed - covered - 100);

@@ -99,6 +99,10 @@ const SNAPSHOT_GAUGES: Readonly<Record<string, readonly [string, string, (readon
     'frontdesk_outbox_oldest_age_seconds',
     'Age of the oldest undelivered result; 0 when the outbox is empty.',
   ],
+  outboxFailing: [
+    'frontdesk_outbox_failing_seconds',
+    'How long every delivery to the platform has failed (the page says since when and why); 0 while deliveries succeed.',
+  ],
   inFlight: ['frontdesk_commands_in_flight', 'Commands accepted and not finished.'],
   websocketUp: [
     'frontdesk_platform_websocket_up',
@@ -263,6 +267,8 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
         snap('outboxAge').set(
           snapshot.outbox.oldestAt === undefined ? 0 : seconds(snapshot.now - snapshot.outbox.oldestAt),
         );
+        const trouble = snapshot.outbox.trouble;
+        snap('outboxFailing').set(trouble ? seconds(snapshot.now - trouble.since) : 0);
         snap('inFlight').set(snapshot.totals.inFlight);
         snap('websocketUp').set(snapshot.platform.websocket === 'open' ? 1 : 0);
         snap('authRejected').set(snapshot.platform.authRejected ? 1 : 0);

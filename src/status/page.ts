@@ -7,15 +7,25 @@ import type { ActionNotice } from './device-actions.js';
 import { html, type SafeHtml, trusted } from './html.js';
 import { DEFAULT_LOCAL_ACTION_LIMITS } from './local-actions.js';
 import { pageMessages, staffMessages } from './messages.js';
+import { queueMessages } from './messages-queue.js';
 import { PAGE_CSS, PAGE_SCRIPT } from './page-assets.js';
 import { renderDeviceActions } from './render-actions.js';
 import { renderChart } from './render-chart.js';
 import { renderCommands } from './render-commands.js';
 import { renderDevices } from './render-devices.js';
 import { renderAttention, renderPlatform, renderSummary } from './render-overview.js';
+import { renderDeliverNow, renderWaiting } from './render-queue.js';
 
 /** The parts of the page that live updates replace, by element id. */
-export const SECTION_IDS = ['summary', 'attention', 'platform', 'devices', 'chart', 'commands'] as const;
+export const SECTION_IDS = [
+  'summary',
+  'attention',
+  'platform',
+  'waiting',
+  'devices',
+  'chart',
+  'commands',
+] as const;
 export type SectionId = (typeof SECTION_IDS)[number];
 
 /** The page's words in `locale`, with times in the property's zone (the snapshot's). */
@@ -38,6 +48,7 @@ export function renderSections(
     summary: renderSummary(snapshot, health, say),
     attention: renderAttention(snapshot, health, say),
     platform: renderPlatform(snapshot, say),
+    waiting: renderWaiting(snapshot, say),
     devices: renderDevices(snapshot.devices, snapshot.now, say),
     chart: renderChart(snapshot.perMinute, say),
     commands: renderCommands(snapshot.recent, snapshot.now, drivers, say),
@@ -57,6 +68,8 @@ export interface PageOptions {
   maxKeyCount?: number;
   /** What the previous device action did, when it was a plain (script-less) form submission. */
   actionNotice?: ActionNotice;
+  /** What the previous "Try delivery now" did, when it was a plain form submission. */
+  queueNotice?: ActionNotice;
   /** The page's language (the config's `locale`); English by default. */
   locale?: Locale;
 }
@@ -151,6 +164,9 @@ export function renderPage(options: PageOptions): string {
 <main>
 <section class="wide"><h2>${say.render(pageMessages.headingAttention())}</h2><div id="attention">${s.attention}</div></section>
 <section><h2>${say.render(pageMessages.headingPlatform())}</h2><div id="platform">${s.platform}</div></section>
+<section id="queue"><h2>${say.render(queueMessages.heading())}</h2><div id="waiting">${s.waiting}</div>${
+    csrfToken && renderDeliverNow(csrfToken, say)
+  }${options.queueNotice ? html`<p id="queue-notice" class="badge ${options.queueNotice.ok ? 'ok' : 'err'}" aria-live="polite">${options.queueNotice.title}: ${options.queueNotice.notes}</p>` : ''}</section>
 <section><h2>${say.render(pageMessages.headingCutKeys())}</h2>${renderCutKeys(
     snapshot,
     csrfToken,

@@ -13,6 +13,7 @@ import type { StatusSource } from '../status-model.js';
 import { isLoopbackHostHeader, parseListen } from './access.js';
 import { accessOf, type Caller, type CallerDeps, identify, type Verdict, verdict } from './callers.js';
 import { cutErrorText, registerCutKeys } from './cut-keys.js';
+import { registerDeliverNow } from './deliver-now.js';
 import { noticeFor, registerDeviceActions } from './device-actions.js';
 import { createLiveFeed } from './live-feed.js';
 import { type LocalActionLimits, LocalActions } from './local-actions.js';
@@ -226,6 +227,7 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
       if (text) notice = { error: text };
     }
     const actionNotice = noticeFor(actionNotices, query.action);
+    const queueNotice = noticeFor(queueNotices, query.queue);
     const body = renderPage({
       snapshot: source.snapshot(),
       health: source.health(),
@@ -234,6 +236,7 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
       notice,
       maxKeyCount,
       ...(actionNotice ? { actionNotice } : {}),
+      ...(queueNotice ? { queueNotice } : {}),
       locale,
     });
     return reply
@@ -275,6 +278,15 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
     callerOf,
     signal: stopping.signal,
     say,
+  });
+
+  const queueNotices = registerDeliverNow(app, {
+    source,
+    log,
+    actions,
+    callerOf,
+    say,
+    locale,
   });
 
   app.addHook('preClose', async () => {

@@ -45,7 +45,17 @@ export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
   url: string | URL;
   headers?: Record<string, string>;
-  body?: string | Uint8Array;
+  /**
+   * The request body. In parts (`length` their total), it is written part by part as the socket
+   * takes them, each part fetched only then: a document is never joined, nor read ahead.
+   */
+  body?: string | Uint8Array | { parts: Iterable<Uint8Array>; length: number };
+  /**
+   * Sees every decoded piece of the answer as it arrives and returns what is kept of it (the
+   * connector takes documents out of the answer this way: `document-spool.ts`). `maxBytes`
+   * still counts the answer as it arrived.
+   */
+  answerFilter?: (chunk: Buffer) => Buffer;
   signal?: AbortSignal | undefined;
   /** The whole exchange, connect to last byte. */
   timeoutMs: number;
@@ -211,17 +221,20 @@ function send(request: HttpRequest, httpAgent: http.Agent, httpsAgent: https.Age
       reject(new HttpFailure('HTTP_BAD_URL', `unsupported protocol ${target.protocol}`, false));
       return;
     }
-    const body =
-      request.body === undefined
-        ? undefined
-        : typeof request.body === 'string'
-          ? Buffer.from(request.body, 'utf8')
-          : request.body;
+    const whole =
+      typeof request.body === 'string'
+        ? Buffer.from(request.body, 'utf8')
+        : request.body instanceof Uint8Array
+          ? request.body
+          : undefined;
+    const streamed =
+      typeof request.body === 'object' && !(request.body instanceof Uint8Array) ? request.body : undefined;
+    const bodyLength = whole !== undefined ? whole.length : streamed?.length;
     /** Whether the request can have left: a socket was connected (and verified) for it. */
     let connected = false;
     let finished = false;
     const headers: Record<string, string> = { 'Accept-Encoding': 'gzip, deflate, br', ...request.headers };
-    if (body) headers['Content-Length'] = String(body.length);
+    if (bodyLength !== undefined) headers['Content-Length'] = String(bodyLength);
     const req = (secure ? https : http).request(target, {
       method: request.method,
       agent: secure ? httpsAgent : httpAgent,
@@ -293,6 +306,8 @@ function send(request: HttpRequest, httpAgent: http.Agent, httpsAgent: https.Age
       const stream = decoded(response);
       const chunks: Buffer[] = [];
       let size = 0;
+      let kept = 0;
+      const { answerFilter } = request;
       stream.on('data', (chunk: Buffer) => {
         if (finished) return;
         size += chunk.length;
@@ -300,7 +315,17 @@ function send(request: HttpRequest, httpAgent: http.Agent, httpsAgent: https.Age
           finish(tooLarge(request.maxBytes));
           return;
         }
-        chunks.push(chunk);
+        let piece = chunk;
+        if (answerFilter) {
+          try {
+            piece = answerFilter(chunk);
+          } catch (error) {
+            finish(new HttpFailure('HTTP_BROKEN', 'the answer could not be read', true, error));
+            return;
+          }
+        }
+        kept += piece.length;
+        chunks.push(piece);
       });
       stream.on('error', (error: Error) =>
         finish(new HttpFailure('HTTP_BROKEN', `the answer could not be read: ${error.message}`, true, error)),
@@ -316,7 +341,7 @@ function send(request: HttpRequest, httpAgent: http.Agent, httpsAgent: https.Age
         // would see it): it is a broken answer like any other.
         let body: Buffer;
         try {
-          body = Buffer.concat(chunks, size);
+          body = Buffer.concat(chunks, kept);
         } catch (error) {
           finish(new HttpFailure('HTTP_BROKEN', 'the answer could not be kept', true, error));
           return;
@@ -330,8 +355,42 @@ function send(request: HttpRequest, httpAgent: http.Agent, httpsAgent: https.Age
         });
       });
     });
-    req.end(body);
+    if (streamed) writeParts(req, streamed.parts, () => finished, finish);
+    else req.end(whole);
   });
+}
+
+/**
+ * Writes the parts as the socket takes them (waiting for `drain`), fetching each only then, and
+ * ends the request. A part that cannot be fetched breaks the exchange (the request may have
+ * left in part: `sent`).
+ */
+function writeParts(
+  req: http.ClientRequest,
+  parts: Iterable<Uint8Array>,
+  finished: () => boolean,
+  finish: (error: unknown) => void,
+): void {
+  const iterator = parts[Symbol.iterator]();
+  const next = () => {
+    try {
+      for (;;) {
+        if (finished()) return;
+        const step = iterator.next();
+        if (step.done) {
+          req.end();
+          return;
+        }
+        if (!req.write(step.value)) {
+          req.once('drain', next);
+          return;
+        }
+      }
+    } catch (error) {
+      finish(new HttpFailure('HTTP_BROKEN', 'the request body could not be read', true, error));
+    }
+  };
+  next();
 }
 
 function tooLarge(maxBytes: number): HttpFailure {

@@ -22,6 +22,9 @@ import { type Edge, productionEdges, productionFiles } from './source-graph.js';
  * 5. The driver contract (`drivers-api/`: it speaks the connector's command model and hands
  *    drivers the transports) and the platform simulator (`simulator/`: the connector's wire
  *    schemas and the configuration).
+ * 5½. The Italian fiscal core (`drivers/fiscal-it/`): the law every RT family shares, bill →
+ *    document model; it reads the platform through the driver contract and is no driver, so it
+ *    stands below the families that render its model (issue 24: the law in one place).
  * 6. The driver families (each a room: one never imports another) and the status page's view
  *    model (`status-model.ts`: the engine speaks it, the page shows it).
  * 7. The command engine (`commands/`; its stages have their own order: `command-stages.test.ts`).
@@ -70,6 +73,8 @@ const FLOORS: readonly Floor[] = [
   },
   { floor: 'platform client', rooms: ['src/connector/'] },
   { floor: 'driver contract, platform simulator', rooms: ['src/drivers-api/', 'src/simulator/'] },
+  // Listed before the families so that drivers/fiscal-it/ is placed here, not taken for a family.
+  { floor: 'fiscal law', rooms: ['drivers/fiscal-it/'] },
   { floor: 'driver families, view model', rooms: ['drivers/*/', 'src/status-model.ts'] },
   { floor: 'command engine', rooms: ['src/commands/'] },
   { floor: 'status page', rooms: ['src/status/'] },

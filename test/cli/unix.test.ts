@@ -19,7 +19,7 @@ const SUBCOMMANDS = buildProgram(captureCli().io, () => undefined).commands.map(
 
 describe('usage mistakes', () => {
   it('an unknown command says so and exits 2, even with --help after it', async () => {
-    for (const argv of [['reprint', '--help'], ['reprint'], ['docter', '-h']]) {
+    for (const argv of [['reissue', '--help'], ['reissue'], ['docter', '-h']]) {
       const c = captureCli();
       const code = await runCli(argv, c.io);
       expect(code, argv.join(' ')).toBe(2);

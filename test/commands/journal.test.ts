@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -249,6 +249,32 @@ describe('journal', () => {
       ['old-done', 'old-undelivered', 'old-but-waiting', 'recent-done'].map((id) => journal.has(id)),
     ).toEqual([false, true, true, true]);
     expect(journal.stats.totals().processed).toBe(3);
+    journal.close();
+  });
+
+  it('empties the WAL when something was written, and never waits for a reader’s snapshot', () => {
+    const path = join(dir, 'wal.db');
+    const journal = openJournal(path);
+    const walBytes = () => statSync(`${path}-wal`).size;
+    expect(journal.truncateWal()).toBe(false);
+    accept(journal, 'k1');
+    expect(walBytes()).toBeGreaterThan(0);
+    expect(journal.truncateWal()).toBe(true);
+    expect(walBytes()).toBe(0);
+    expect(journal.truncateWal()).toBe(false);
+
+    // A reader in the middle of a read (doctor, a support bundle) keeps the WAL: no wait, try later.
+    journal.update('k1', { machine: m('received', 'Received'), at: T + 1 });
+    const reader = new Database(path, { readonly: true });
+    reader.exec('BEGIN');
+    reader.prepare('SELECT COUNT(*) FROM commands').get();
+    expect(journal.truncateWal()).toBe(false);
+    expect(walBytes()).toBeGreaterThan(0);
+    reader.exec('COMMIT');
+    reader.close();
+    expect(journal.truncateWal()).toBe(true);
+    expect(walBytes()).toBe(0);
+    expect(journal.get('k1')?.phase).toBe('received');
     journal.close();
   });
 

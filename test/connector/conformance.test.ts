@@ -382,7 +382,12 @@ describe('Part B › Resources › Fiscal machine command data: what the client 
       UpdatedUtc: '2025-01-15T10:00:00Z',
       CorrectionState: 'Bill',
     };
-    expect(fiscalOf(normalizeFiscalMachineCommand(item)).bill).toEqual({ id: 'b', enterpriseId: 'e' });
+    // AccountType is kept as the buyer's kind: the fiscal core gives a lottery code to consumers only.
+    expect(fiscalOf(normalizeFiscalMachineCommand(item)).bill).toEqual({
+      id: 'b',
+      enterpriseId: 'e',
+      buyer: { kind: 'company' },
+    });
   });
 });
 

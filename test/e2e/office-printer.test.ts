@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IppSimulator, startIppSimulator } from '../../drivers/ipp-printer/simulator/index.js';
 import type { CommandState } from '../../src/connector/wire.js';
@@ -228,9 +231,44 @@ describe.runIf(run)('office printing end to end with the ipp-printer driver', ()
     expect(spooled(id)).toBe(1);
   }, 90_000);
 
+  it('a 6 MB PDF arrives at the printer byte for byte, decoded as the answer came, while another printer prints', async () => {
+    // MIME-style Base64 (line breaks every 76 characters): the agent decodes it as the platform's
+    // answer arrives and sends it in parts (src/connector/document-spool.ts), never as text.
+    const pdf = largePdf(6 * 1024 * 1024);
+    const fileData = pdf.toString('base64').replace(/(.{76})/g, '$1\r\n');
+    proxy.holdPrintJobAnswers(true);
+    const id = print(RECEPTION, { fileData });
+    // The whole request reached the printer; its answer waits. Meanwhile another lane moves.
+    await proxy.answerHeld();
+    const other = print(BACK_OFFICE);
+    expect(await settle(other)).toBe('Processed');
+    expect(state(id)).toBe('Processing');
+    proxy.dropHeld();
+    proxy.holdPrintJobAnswers(false);
+    expect(await settle(id)).toBe('Processed');
+    const received = eve.documents().filter((d) => d.jobName === id);
+    expect(received).toHaveLength(1);
+    expect(readFileSync(join(eve.spoolDir, (received[0] as { file: string }).file)).equals(pdf)).toBe(true);
+  }, 120_000);
+
   it('the spool holds every document once, and every history is in order', () => {
     const names = eve.documents().map((d) => d.jobName);
     expect(new Set(names).size).toBe(names.length);
     for (const id of created) expect(historyProblems(sim.history(id), true)).toEqual([]);
   });
 });
+
+/** A valid one-page PDF of about `bytes` bytes: an incompressible stream makes up the size. */
+function largePdf(bytes: number): Buffer {
+  const objects = [
+    '1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n',
+    '2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n',
+    '3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>\nendobj\n',
+  ].join('');
+  const filler = randomBytes(bytes);
+  return Buffer.concat([
+    Buffer.from(`%PDF-1.4\n${objects}4 0 obj\n<< /Length ${filler.length} >>\nstream\n`),
+    filler,
+    Buffer.from('\nendstream\nendobj\ntrailer\n<< /Size 5 /Root 1 0 R >>\n%%EOF\n'),
+  ]);
+}

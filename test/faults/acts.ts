@@ -38,6 +38,14 @@ async function shown(daemon: DaemonHandle, deviceId: string): Promise<{ connecte
   return snapshot.devices.find((d) => d.id === deviceId)?.status;
 }
 
+/** Whether the daemon's page shows a document waiting for the printer to come back (settle.ts). */
+async function settling(daemon: DaemonHandle, deviceId: string): Promise<boolean> {
+  const answer = await daemon.staff('/status.json');
+  const snapshot = answer.json() as { devices: Array<{ id: string; status: unknown }> };
+  const status = snapshot.devices.find((d) => d.id === deviceId)?.status;
+  return JSON.stringify(status ?? {}).includes('waitingToSettle');
+}
+
 export function faultActs({ rig, traffic, daemon }: ActContext): Act[] {
   const { platform, printer, mangler, salto, fias } = rig;
   const epson = FAULT_DEVICES.epson;
@@ -196,6 +204,27 @@ export function faultActs({ rig, traffic, daemon }: ActContext): Act[] {
           'the FIAS link to drop twice after a written card, and the lock server to be linked again',
           () => drops() >= 2 && fias.sim.alive,
           FAULT_DEVICES.fias,
+        );
+      },
+    },
+    {
+      // Issue 26 item 5: the receipt waits (Processing, a warning on the page) and is settled from
+      // the printer's counters once it answers again — printed once, never Error, never resent.
+      what: 'printer vanishes right after printing a receipt, until the daemon shows the receipt waiting for it',
+      // No kill inside: a restart would meet an unreachable printer before its reconcile could wait.
+      quiet: true,
+      async run() {
+        mangler.spoil('vanished-after', 1);
+        await traffic.until(
+          'the printer to vanish after a receipt and the daemon to show the receipt waiting for it',
+          async () => mangler.pending === 0 && (await settling(daemon, epson)),
+          epson,
+        );
+        await mangler.setRefused(false);
+        await traffic.until(
+          'the receipt to be settled from the counters (the warning gone)',
+          async () => !(await settling(daemon, epson)),
+          epson,
         );
       },
     },

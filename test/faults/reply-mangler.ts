@@ -10,11 +10,19 @@ import type { AddressInfo, Socket } from 'node:net';
  *   that are not XML — the answer is lost although the printer printed;
  * - `truncated-after`: forwards, then answers only the first half of the printer's XML;
  * - `dropped-after`: forwards, then drops the connection without an answer;
- * - `garbage-instead`: answers garbage without forwarding (nothing reached the printer).
+ * - `garbage-instead`: answers garbage without forwarding (nothing reached the printer);
+ * - `vanished-after`: forwards, then the printer goes away — the connection drops and the proxy
+ *   stops listening (connection refused) until `setRefused(false)`: a printer switched off right
+ *   after it printed (issue 26 item 5).
  * `exchanges` records every request with its fpmate root and what was done, so a test can wait
  * for "the printer refused two receipts" instead of for some seconds.
  */
-export type SpoilMode = 'garbage-after' | 'truncated-after' | 'dropped-after' | 'garbage-instead';
+export type SpoilMode =
+  | 'garbage-after'
+  | 'truncated-after'
+  | 'dropped-after'
+  | 'garbage-instead'
+  | 'vanished-after';
 
 export interface Exchange {
   /** The fpmate root (`printerFiscalReceipt`, `printerCommand` …) or `(unknown)`. */
@@ -112,6 +120,8 @@ export async function startReplyMangler(targetUrl: string): Promise<ReplyMangler
         .end(answer.body.subarray(0, answer.body.length >> 1));
     } else if (mode === 'dropped-after') {
       req.socket.destroy();
+    } else if (mode === 'vanished-after') {
+      void stop();
     } else {
       res.writeHead(answer.status, { 'Content-Type': 'text/xml; charset=utf-8' }).end(answer.body);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isValidCodiceFiscale, isValidPartitaIva } from '../../drivers/epson-fpmate/customer-codes.js';
+import { isValidCodiceFiscale, isValidPartitaIva } from '../../drivers/fiscal-it/customer-codes.js';
 import { createRng } from '../../src/simulator/rng.js';
 import {
   customerTaxIdentifier,

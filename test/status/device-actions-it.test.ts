@@ -28,6 +28,7 @@ const actions = () =>
       at: NOW,
     }),
     voidReceipt: async () => ({ notes: fiscalNotes.voidSerialUnknown(), details: {} }),
+    reprint: async () => ({ notes: fiscalNotes.voidSerialUnknown(), details: {} }),
   });
 
 const apps: FastifyInstance[] = [];

@@ -6,6 +6,7 @@ import type {
   AgentSnapshot,
   CommandSummary,
   CutKeysRequest,
+  DeliverNowResult,
   DeviceSnapshot,
   Health,
   StatusSource,
@@ -169,6 +170,26 @@ export class FakeSource implements StatusSource {
 
   emit(event: AgentEvent): void {
     for (const listener of this.listeners) listener(event);
+  }
+
+  /** How often staff asked to try delivery now. */
+  deliverNowCalls = 0;
+
+  /**
+   * As the engine does: a pause after failures (`outbox.trouble.until`) ends; the platform's rate
+   * limit still holds (its `blockedUntil` is reported).
+   */
+  deliverNow(): DeliverNowResult {
+    this.deliverNowCalls++;
+    const { outbox, now, platform } = this.snap;
+    const lifted = outbox.pending > 0 && outbox.trouble?.until !== undefined && outbox.trouble.until > now;
+    if (lifted && outbox.trouble) delete outbox.trouble.until;
+    const blocked = platform.budget.blockedUntil;
+    return {
+      pending: outbox.pending,
+      lifted,
+      ...(blocked !== undefined && blocked > now ? { rateLimitedUntil: blocked } : {}),
+    };
   }
 
   async cutKeys(request: CutKeysRequest): Promise<string> {

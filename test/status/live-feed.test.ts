@@ -78,6 +78,7 @@ describe('GET /events', () => {
       'devices',
       'platform',
       'summary',
+      'waiting',
     ]);
     expect(sections.devices).toContain('Fiscal printer');
     expect(sections.devices).not.toContain('<img src=x');

@@ -1,9 +1,10 @@
 import type { Clock } from '../../../src/clock.js';
 import { formatSerialAnswer, rtTypeOf, SERIAL_COMMAND } from '../last-document.js';
 import { localDateTime } from '../protocol.js';
-import type { DocumentReference } from '../reference.js';
+import { copyRequest, departmentRecord, documentsToCopy, vatRecord } from './native-reads.js';
 import { add, classKey, type DayTotals, type DepartmentClass, total } from './programming.js';
 import { type CheckedReceipt, checkReceipt, type SimElement, SimRefusal } from './receipt.js';
+import type { SimReference } from './reference.js';
 import { SimReports } from './reports.js';
 import type { Faults, PrintedDocument } from './types.js';
 import { type AddInfo, commaAmount, failureXml, responseXml } from './xml.js';
@@ -159,7 +160,7 @@ export class SimPrinter {
 
   /** Checks a refund/void reference like an RT: statuses 39–42. Foreign and ND references are not checked. */
   private referenced(checked: CheckedReceipt): PrintedDocument | undefined {
-    const ref = checked.reference as DocumentReference;
+    const ref = checked.reference as SimReference;
     if (ref.serial !== this.o.serial) return undefined;
     const verdict = this.verdict(ref, ref.kind === 'REFUND' ? checked.totalCents : 0);
     if (verdict.refusal) throw new SimRefusal('PRINTER ERROR', verdict.refusal);
@@ -167,10 +168,7 @@ export class SimPrinter {
   }
 
   /** What the printer says of a reference: its target, or the status it refuses with. */
-  private verdict(
-    ref: DocumentReference,
-    refundCents: number,
-  ): { target?: PrintedDocument; refusal?: string } {
+  private verdict(ref: SimReference, refundCents: number): { target?: PrintedDocument; refusal?: string } {
     const notCommercial = ref.kind === 'VOID' ? '41' : '42';
     const target = this.printed.find(
       (d) =>
@@ -273,8 +271,19 @@ export class SimPrinter {
       ]);
     if (command === SERIAL_COMMAND.command) return ok(formatSerialAnswer(this.o.serial, data.slice(0, 2)));
     if (command === '9205' && !this.faults.noReferenceCheck) return ok(this.referenceCheck(data));
+    if ((command === '4202' || command === '4205') && !this.faults.noProgrammingRead) {
+      const index = Number(data.slice(0, 2));
+      if (!/^\d\d$/.test(data.slice(0, 2))) throw new SimRefusal('PRINTER ERROR', '13');
+      return ok(
+        command === '4202'
+          ? departmentRecord(this.o.departments, index)
+          : vatRecord(this.o.departments, index),
+      );
+    }
+    if (command === '3098') return this.journalCopy(data, ok);
     if (command !== '1387') throw new SimRefusal('PRINTER ERROR', '16');
-    if (this.faults.lastDocUnreadable) throw new SimRefusal('FP_NO_ANSWER');
+    // A record in a layout the driver does not know (another firmware's): answered, not readable.
+    if (this.faults.lastDocUnreadable) return ok(`${data.slice(0, 2)}????`);
     return ok(
       this.reports.lastDocumentRecord(
         this.lastEmitted,
@@ -286,6 +295,27 @@ export class SimPrinter {
     );
   }
 
+  /** `directIO 3098`: a non-fiscal copy of receipts from the journal (native-reads.ts). */
+  private journalCopy(data: string, ok: (responseData: string) => string): string {
+    this.canPrint(false);
+    const copies = documentsToCopy(this.printed, copyRequest(data));
+    const { at, local } = this.now();
+    for (const original of copies) {
+      this.printed.push({
+        ...original,
+        kind: 'non-fiscal',
+        at,
+        dateTime: `${local.year}-${two(local.month)}-${two(local.day)} ${two(local.hour)}:${two(local.minute)}`,
+        text: [
+          'COPIA DA GIORNALE ELETTRONICO',
+          `DOC. ${String(original.z).padStart(4, '0')}-${String(original.doc).padStart(4, '0')}`,
+        ],
+        copyOf: { z: original.z, doc: original.doc },
+      });
+    }
+    return ok('');
+  }
+
   /**
    * `directIO 9205`: `data` = 1 (refund) or 2 (void), serial (11), DDMMYYYY, document (4), Z (4),
    * as procassa and the gutenberg JPOS driver build it; the answer's first character is 0 (the
@@ -295,7 +325,7 @@ export class SimPrinter {
   private referenceCheck(data: string): string {
     const m = /^([12])(.{11})(\d{8})(\d{4})(\d{4})$/.exec(data);
     if (!m) throw new SimRefusal('PRINTER ERROR', '13');
-    const ref: DocumentReference = {
+    const ref: SimReference = {
       kind: m[1] === '2' ? 'VOID' : 'REFUND',
       serial: (m[2] as string).trim(),
       date: m[3] as string,

@@ -1,14 +1,14 @@
-import { MAX_CENTS } from '../money.js';
 import { DEFAULT_LINE_LENGTH } from '../protocol.js';
-import { type DocumentReference, parseReferenceMessage } from '../reference.js';
 import { checkCodiceFiscale, checkLotteryCode, checkPartitaIva } from './codes.js';
+import { readReference, SIM_MAX_CENTS, type SimReference } from './reference.js';
 
 /**
  * The simulator's check of a `printerFiscalReceipt`, in the order a real RT enforces: optional
  * reference (type 4, first element only) and header lines (type 1), `beginFiscalReceipt`, lines,
- * payments, `endFiscalReceipt`. Amounts take a decimal point or a decimal comma, as printers do
- * (fiskaltrust `scu-it` writes commas: `Utilities/EpsonFormatters.cs`; OCA and our driver write
- * dots), with at most two decimals and nine digits of cents; quantities at most three decimals.
+ * payments, `endFiscalReceipt`. Amounts take a decimal comma, as Epson's own input samples write
+ * them (EpsonFpSuite 2.2.0 `Italy/TxtExamples/ScoDocCommPayCash.txt`) and fiskaltrust `scu-it`
+ * sends them (`Utilities/EpsonFormatters.cs`), or a decimal point, as OCA `fiscal_epos_print`
+ * sends them, with at most two decimals and nine digits of cents; quantities at most three decimals.
  * A line is `quantity × unitPrice` rounded half up to the cent. Anything else is a wrong value
  * (status 13).
  *
@@ -59,7 +59,7 @@ export interface PrintedPayment {
 
 export interface CheckedReceipt {
   kind: 'sale' | 'refund' | 'void';
-  reference?: DocumentReference;
+  reference?: SimReference;
   header: string[];
   lines: PrintedLine[];
   payments: PrintedPayment[];
@@ -86,7 +86,7 @@ function money(text: string | undefined): number {
   const m = /^(\d{1,9})(?:[.,](\d{1,2}))?$/.exec(text ?? '');
   if (!m) throw wrongValue();
   const cents = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
-  if (cents > MAX_CENTS) throw new SimRefusal('PRINTER ERROR', '20');
+  if (cents > SIM_MAX_CENTS) throw new SimRefusal('PRINTER ERROR', '20');
   return cents;
 }
 
@@ -133,7 +133,7 @@ function customerCode(el: SimElement, out: CheckedReceipt): void {
 }
 
 function reference(el: SimElement, position: number, out: CheckedReceipt): void {
-  const ref = parseReferenceMessage(el.attrs.message ?? '');
+  const ref = readReference(el.attrs.message ?? '');
   if (position !== 0) throw wrongSequence();
   if (!ref || !/^\d{2}(0[1-9]|1[0-2])\d{4}$/.test(ref.date)) throw wrongValue();
   const unreferenced = ref.serial === 'ND';
@@ -244,7 +244,7 @@ export function checkReceipt(elements: SimElement[]): CheckedReceipt {
   }
   if (phase !== 'end') throw new SimRefusal('INCOMPLETE FILE');
   out.totalCents = out.lines.reduce((sum, l) => sum + l.amountCents, 0);
-  if (out.totalCents > MAX_CENTS) throw new SimRefusal('PRINTER ERROR', '20');
+  if (out.totalCents > SIM_MAX_CENTS) throw new SimRefusal('PRINTER ERROR', '20');
   const deducted = out.lines.some((l) => l.adjustmentType !== undefined && DEDUCTIONS.has(l.adjustmentType));
   if (out.lines.length === 0 || out.totalCents < 0 || (out.totalCents === 0 && !deducted))
     throw wrongSequence();

@@ -182,6 +182,9 @@ export async function startFpmateSimulator(options: FpmateSimulatorOptions = {})
     if (printing && result.printed && f.timeOutAfterPrint) {
       return send(failureXml('LAN_TIME_OUT', '0', printer.printerStatus()));
     }
+    if (printing && result.printed && f.paperEndsAfterPrint) {
+      return send(failureXml('EPTR_REC_EMPTY', '0', printer.printerStatus()));
+    }
     send(result.xml);
   };
 

@@ -1,6 +1,6 @@
-import type { DocumentReference } from '../reference.js';
 import type { DayTotals } from './programming.js';
 import type { PrintedLine, PrintedPayment } from './receipt.js';
+import type { SimReference } from './reference.js';
 
 /** One document the simulated printer emitted. */
 export interface PrintedDocument {
@@ -17,7 +17,7 @@ export interface PrintedDocument {
   header: string[];
   lines: PrintedLine[];
   payments: PrintedPayment[];
-  reference?: DocumentReference;
+  reference?: SimReference;
   /** Non-fiscal text lines. */
   text?: string[];
   refundedCents: number;
@@ -26,6 +26,8 @@ export interface PrintedDocument {
   lottery?: string;
   /** X and Z reports: the day's totals they show. */
   totals?: DayTotals;
+  /** A copy printed from the journal (`directIO 3098`): the receipt it copies. */
+  copyOf?: { z: number; doc: number };
 }
 
 /** The switches of the simulated printer (see `setFault`). */
@@ -36,6 +38,12 @@ export interface Faults {
   busy?: boolean;
   /** Documents are printed, then answered LAN_TIME_OUT (fpmate lost the fiscal unit mid-document). */
   timeOutAfterPrint?: boolean;
+  /**
+   * Documents are recorded, then answered EPTR_REC_EMPTY: the roll ended after the fiscal commit
+   * (fiskaltrust `Models/ErrorInfoFactory.cs` L19 names the code; ErpNet.FP #126 shows a fiscal
+   * printer registering a receipt yet answering an error).
+   */
+  paperEndsAfterPrint?: boolean;
   slow?: { ms: number };
   /** Every answer is `bytes` of junk, streamed (documents are printed first). */
   oversizedAnswer?: { bytes: number };
@@ -56,6 +64,8 @@ export interface Faults {
   rtNotInService?: { subStatus: string };
   /** An older firmware: directIO 9205 (the reference check) is unknown, PRINTER ERROR 16. */
   noReferenceCheck?: boolean;
+  /** An older firmware: directIO 4202/4205 (the programming reads) are unknown, PRINTER ERROR 16. */
+  noProgrammingRead?: boolean;
   /** Fiscal documents are refused with PRINTER ERROR `status` (e.g. a 17 for another reason). */
   refuseDocuments?: { status: string };
 }

@@ -1,4 +1,5 @@
 import type { CommandData, PlatformCommand } from '../../connector/model.js';
+import type { DecodedBytes } from '../../transport/base64-stream.js';
 
 /**
  * What the journal keeps of a command's data, and when. Pure functions; the journal calls them.
@@ -19,16 +20,23 @@ import type { CommandData, PlatformCommand } from '../../connector/model.js';
 /** Where a command's document sits in its data. */
 export type DocumentField = 'fileData' | 'payload';
 
+/**
+ * A command's document: Base64 text, or the bytes the connector decoded as the answer arrived
+ * (`PrintJobData.document`).
+ */
+export type StoredDocument = string | DecodedBytes;
+
 /** `command` with its document taken out (left empty), and the document. */
 export function splitDocument(command: PlatformCommand): {
   stored: PlatformCommand;
-  document?: { field: DocumentField; text: string };
+  document?: { field: DocumentField; text: StoredDocument };
 } {
   const data = command.data;
-  if (data.kind === 'print' && data.print.fileData !== '') {
+  if (data.kind === 'print' && (data.print.fileData !== '' || data.print.document)) {
+    const { document, ...print } = data.print;
     return {
-      stored: { ...command, data: { kind: 'print', print: { ...data.print, fileData: '' } } },
-      document: { field: 'fileData', text: data.print.fileData },
+      stored: { ...command, data: { kind: 'print', print: { ...print, fileData: '' } } },
+      document: { field: 'fileData', text: document ?? data.print.fileData },
     };
   }
   if (
@@ -48,15 +56,19 @@ export function splitDocument(command: PlatformCommand): {
 /** `command` (as stored) with its document put back, for the driver. */
 export function withDocument(
   command: PlatformCommand,
-  documents: ReadonlyMap<string, string>,
+  documents: ReadonlyMap<string, StoredDocument>,
 ): PlatformCommand {
   const data = command.data;
   const fileData = documents.get('fileData');
   if (data.kind === 'print' && fileData !== undefined) {
-    return { ...command, data: { kind: 'print', print: { ...data.print, fileData } } };
+    const print =
+      typeof fileData === 'string'
+        ? { ...data.print, fileData }
+        : { ...data.print, fileData: '', document: fileData };
+    return { ...command, data: { kind: 'print', print } };
   }
   const payload = documents.get('payload');
-  if (data.kind === 'fiscal' && data.fiscal.document.type === 'payload' && payload !== undefined) {
+  if (data.kind === 'fiscal' && data.fiscal.document.type === 'payload' && typeof payload === 'string') {
     const document = { type: 'payload' as const, base64: payload };
     return { ...command, data: { kind: 'fiscal', fiscal: { ...data.fiscal, document } } };
   }

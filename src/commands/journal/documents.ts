@@ -1,12 +1,18 @@
 import type Database from 'better-sqlite3';
 import type { PlatformCommand } from '../../connector/model.js';
-import { keptAfterClose, splitDocument } from './command-data.js';
+import { keptAfterClose, type StoredDocument, splitDocument } from './command-data.js';
 
 /**
  * The journal's `command_documents` table: each open command's document (see `command-data.ts`),
  * written once when the command is journaled, read only for a driver call, deleted when the
  * command gets its outcome. Crash safety is the journal's: the document is on disk with the
  * command, so after a restart an accepted command still runs and a started one still reconciles.
+ *
+ * Base64 text is one row (`field` = `fileData` or `payload`). A document the connector decoded as
+ * it arrived (`PrintJobData.document`) is kept as its parts, never joined: a row `fileData#` with
+ * the number of parts (or `invalid`: the text was not Base64), then one BLOB row per part,
+ * `fileData#0`, `fileData#1` … (SQLite keeps a BLOB as a BLOB in any column). Each part is bound
+ * on its own, so storing a 20 MB PDF copies at most a part at a time.
  */
 
 type Db = Database.Database;
@@ -36,25 +42,67 @@ export class JournalDocuments {
       this.guard('document', () => {
         // Asked first: binding a large document only to have it ignored would copy it for nothing.
         const kept = this.db
-          .prepare('SELECT 1 FROM command_documents WHERE command_id = ? AND field = ?')
-          .get(commandId, document.field);
+          .prepare('SELECT 1 FROM command_documents WHERE command_id = ? AND (field = ? OR field = ?)')
+          .get(commandId, document.field, `${document.field}#`);
         if (kept) return;
-        this.db
-          .prepare('INSERT INTO command_documents (command_id, field, text) VALUES (?, ?, ?)')
-          .run(commandId, document.field, document.text);
+        const insert = this.db.prepare(
+          'INSERT INTO command_documents (command_id, field, text) VALUES (?, ?, ?)',
+        );
+        if (typeof document.text === 'string') {
+          insert.run(commandId, document.field, document.text);
+          return;
+        }
+        const { parts, bytes, valid } = document.text;
+        let count = 0;
+        if (valid) for (const part of parts) insert.run(commandId, `${document.field}#${count++}`, part);
+        insert.run(commandId, `${document.field}#`, valid ? `${count}:${bytes}` : 'invalid');
       });
     }
     return JSON.stringify(stored);
   }
 
-  /** The command's documents by field (empty once it closed, or when it had none). */
-  read(commandId: string): Map<string, string> {
+  /**
+   * The command's documents by field (empty once it closed, or when it had none). A decoded
+   * document's parts are read from the journal one at a time as they are iterated (the IPP
+   * request takes them as its socket drains), so the driver never holds the whole document.
+   */
+  read(commandId: string): Map<string, StoredDocument> {
     return this.guard('document', () => {
       const rows = this.db
-        .prepare('SELECT field, text FROM command_documents WHERE command_id = ?')
+        .prepare("SELECT field, text FROM command_documents WHERE command_id = ? AND field NOT GLOB '*#?*'")
         .all(commandId) as Array<{ field: string; text: string }>;
-      return new Map(rows.map((row) => [row.field, row.text]));
+      const out = new Map<string, StoredDocument>();
+      for (const row of rows) {
+        if (!row.field.endsWith('#')) {
+          out.set(row.field, row.text);
+          continue;
+        }
+        const field = row.field.slice(0, -1);
+        const [count, bytes] = String(row.text).split(':').map(Number);
+        if (row.text === 'invalid' || count === undefined || bytes === undefined) {
+          out.set(field, { parts: [], bytes: 0, valid: false });
+          continue;
+        }
+        out.set(field, { parts: this.lazyParts(commandId, field, count), bytes, valid: true });
+      }
+      return out;
     });
+  }
+
+  private lazyParts(commandId: string, field: string, count: number): Iterable<Buffer> {
+    const read = (i: number) =>
+      this.guard('document', () => {
+        const row = this.db
+          .prepare('SELECT text FROM command_documents WHERE command_id = ? AND field = ?')
+          .get(commandId, `${field}#${i}`) as { text: Buffer } | undefined;
+        if (!row || !Buffer.isBuffer(row.text)) throw new Error(`part ${i} of the document is missing`);
+        return row.text;
+      });
+    return {
+      *[Symbol.iterator]() {
+        for (let i = 0; i < count; i++) yield read(i);
+      },
+    };
   }
 
   /** The command closed: its document goes, and its JSON keeps only `keptAfterClose`. */
@@ -105,7 +153,7 @@ export function separateDocuments(db: Db): void {
       continue; // left as it was: reading it fails as it did before
     }
     const { stored, document } = splitDocument(command);
-    if (!document) continue;
+    if (!document || typeof document.text !== 'string') continue;
     insert.run(row.id, document.field, document.text);
     write.run(JSON.stringify(stored), row.id);
   }

@@ -17,8 +17,11 @@ import { AgentError } from '../../errors.js';
  * syncing that file's data is what SQLite's FULL mode does after each commit. SQLite syncs the WAL
  * itself before it copies frames into the database (a checkpoint) and syncs the database after,
  * and it only rewinds the WAL (the same file) once a checkpoint has copied every frame, so what a
- * flush covered stays on disk in one file or the other. The directory entry of the WAL file is
- * synced when the journal opens.
+ * flush covered stays on disk in one file or the other. The same holds for the truncating
+ * checkpoints that empty the WAL (`Journal.truncateWal`, every minute, so deleted guest data
+ * leaves the disk) and for `journal_size_limit`: the file is cut only after its frames are in the
+ * synced database, and it is cut, not replaced, so the handle synced here stays the WAL's. The
+ * directory entry of the WAL file is synced when the journal opens.
  *
  * Who flushes (the durability argument of `src/commands/README.md`): the engine before a driver
  * runs a job (the start is on disk before the device can act), a driver's checkpoint and device

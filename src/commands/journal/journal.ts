@@ -11,7 +11,7 @@ import { JournalDurability } from './durability.js';
 import { JournalOutbox } from './outbox-table.js';
 import { JournalRateBudget } from './rate-budget-table.js';
 import { type CommandRow, rowToRecord } from './rows.js';
-import { type Db, openDatabase, sqlList, wrapJournalError } from './schema.js';
+import { type Db, JOURNAL_BUSY_TIMEOUT_MS, openDatabase, sqlList, wrapJournalError } from './schema.js';
 import { JournalStats } from './stats.js';
 
 export type { CommandHead, CommandPatch, CommandRecord, NewCommand, Outcome } from '../rules/index.js';
@@ -44,19 +44,19 @@ export class Journal {
   private readonly durability: JournalDurability;
   private readonly db: Db;
   private readonly now: () => number;
+  private readonly totalChanges: () => number;
+  /** `total_changes()` when the WAL was last emptied. */
+  private truncatedAt = 0;
   private isClosed = false;
 
   constructor(path: string, options: JournalOptions = {}) {
     this.path = path;
     this.now = options.now ?? Date.now;
     this.db = openDatabase(path);
+    const changes = this.db.prepare('SELECT total_changes()').pluck();
+    this.totalChanges = () => Number(changes.get());
     try {
-      const changes = this.db.prepare('SELECT total_changes()').pluck();
-      this.durability = new JournalDurability(
-        path,
-        () => Number(changes.get()),
-        () => this.db.inTransaction,
-      );
+      this.durability = new JournalDurability(path, this.totalChanges, () => this.db.inTransaction);
     } catch (e) {
       this.db.close();
       throw wrapJournalError(path, 'unusable', e);
@@ -274,6 +274,35 @@ export class Journal {
         synchronous: levels[Number(this.db.pragma('synchronous', { simple: true }))] ?? 'off',
         schemaVersion: Number(this.db.pragma('user_version', { simple: true })),
       };
+    });
+  }
+
+  /**
+   * Empties the WAL when anything was committed since the last time: every frame is copied into
+   * the database file (where `secure_delete` has overwritten what was deleted) and the WAL file is
+   * cut to zero bytes, so the older versions of closed commands' rows — guests' names, documents —
+   * are no longer on disk. A reader elsewhere (doctor, a support bundle) keeps its snapshot: then
+   * nothing waits (no busy timeout on the event loop) and it returns false, to be tried again.
+   *
+   * Durability (`journal-durability.ts`) is kept: SQLite syncs the WAL before copying and the
+   * database file after, and cuts the WAL only once every frame is in the synced database, so a
+   * commit a pending flush covers is on disk in one file or the other. The WAL's handle stays
+   * valid: the file is cut, not replaced. Costs one sync of the database file on the event loop,
+   * as SQLite's own checkpoints do.
+   */
+  truncateWal(): boolean {
+    return this.guard('checkpoint', () => {
+      const changes = this.totalChanges();
+      if (changes === this.truncatedAt) return false;
+      this.db.pragma('busy_timeout = 0');
+      try {
+        const [row] = this.db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+        if (row?.busy !== 0) return false;
+      } finally {
+        this.db.pragma(`busy_timeout = ${JOURNAL_BUSY_TIMEOUT_MS}`);
+      }
+      this.truncatedAt = changes;
+      return true;
     });
   }
 

@@ -7,7 +7,7 @@ type Guard = <T>(what: string, fn: () => T) => T;
 
 /**
  * The rate budget's memory across restarts (`RateBudgetStore`, issue 26.1), in two small tables
- * of the journal (migration 3 in `schema.ts`): `rate_slots`, one row per request inside the
+ * of the journal (migration 4 in `schema.ts`): `rate_slots`, one row per request inside the
  * platform's sliding window (the time it counts from, and whether its answer came back), and
  * `rate_block`, the one running block after a 429. A grant is one INSERT and an answer one UPDATE,
  * each committed before the budget goes on (WAL, `synchronous = NORMAL`: no fsync on the event

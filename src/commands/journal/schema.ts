@@ -7,6 +7,12 @@ import { addRateBudgetTables } from './rate-budget-table.js';
  * The journal's SQLite file: opening, pragmas, integrity check and schema migrations. The schema
  * version lives in `PRAGMA user_version`; `MIGRATIONS[n]` moves a file from version n to n+1 inside
  * one transaction, so a crash mid-migration leaves the old version intact.
+ *
+ * Deleted means gone (issue 27): `secure_delete` is on before any migration runs, so a deleted
+ * row, a row's old version and a freed page are overwritten with zeros, not left in free space;
+ * temporary data stays in memory (`temp_store`), never in a temporary file; a file from before
+ * this (schema version 1 or 2) is rewritten once by `VACUUM` (`scrubOnce`). What the WAL still
+ * holds of a deleted row goes at the next truncating checkpoint (`Journal.truncateWal`).
  */
 
 export type Db = Database.Database;
@@ -66,9 +72,14 @@ export const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
   },
   // Documents apart, and closed commands without personal data (`documents.ts`).
   separateDocuments,
+  // Nothing to change in the schema: an older file is rewritten by `scrubOnce` before this commits.
+  () => undefined,
   // The rate budget's window and its block after a 429, across restarts (`rate-budget-table.ts`).
   addRateBudgetTables,
 ];
+
+/** The first version whose file never held freed data: older files are vacuumed once to reach it. */
+const SCRUBBED_VERSION = 3;
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
@@ -109,6 +120,17 @@ export function wrapJournalError(path: string, what: string, cause: unknown): Ag
  */
 export const JOURNAL_CACHE_SIZE = -2000;
 
+/** How long a statement waits for another connection's lock (doctor reads beside the agent). */
+export const JOURNAL_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * The most the WAL file keeps after a checkpoint rewinds it (`PRAGMA journal_size_limit`): 4 MiB,
+ * the size at which SQLite checkpoints by itself (1,000 pages of 4 KiB). The steady state does not
+ * change; a burst that grew the WAL beyond it (a backlog, a large print document) does not leave
+ * its frames, guests' names among them, at the end of the file.
+ */
+export const JOURNAL_WAL_LIMIT_BYTES = 4 * 1024 * 1024;
+
 /**
  * Opens (creating when missing) and migrates a journal file. `':memory:'` gives a private
  * in-memory journal. Rejects with JOURNAL_ERROR when the file is not a database, is corrupt, was
@@ -127,8 +149,12 @@ export function openDatabase(path: string): Db {
     if (path !== ':memory:' && mode !== 'wal') throw new Error(`journal_mode is ${mode}, expected wal`);
     // Migrations commit with SQLite's own sync; from then on `durability.ts` syncs.
     db.pragma('synchronous = FULL');
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${JOURNAL_BUSY_TIMEOUT_MS}`);
     db.pragma(`cache_size = ${JOURNAL_CACHE_SIZE}`);
+    // Before the migrations: what they delete is overwritten too.
+    db.pragma('secure_delete = ON');
+    db.pragma('temp_store = MEMORY');
+    db.pragma(`journal_size_limit = ${JOURNAL_WAL_LIMIT_BYTES}`);
     const check = db.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new Error(`integrity check failed: ${String(check)}`);
     migrate(db);
@@ -166,9 +192,23 @@ function migrate(db: Db): void {
   for (let v = version; v < SCHEMA_VERSION; v++) {
     const step = MIGRATIONS[v];
     if (!step) break;
+    // A new file (version 0) never held anything; an older one is cleaned before it is marked so.
+    if (v + 1 === SCRUBBED_VERSION && version > 0) scrubOnce(db);
     db.transaction(() => {
       step(db);
       db.pragma(`user_version = ${v + 1}`);
     })();
   }
+}
+
+/**
+ * Rewrites a journal written before `secure_delete` was on: `VACUUM` builds the file anew (in
+ * memory: `temp_store`) without its free pages and the free space inside pages, where deleted
+ * guests' names and documents stayed, and the truncating checkpoint writes it over the old file
+ * and empties the WAL. A crash meanwhile leaves the version below `SCRUBBED_VERSION`, so the next
+ * start does it again. Once per file: it costs a rewrite of the whole journal.
+ */
+function scrubOnce(db: Db): void {
+  db.exec('VACUUM');
+  db.pragma('wal_checkpoint(TRUNCATE)');
 }

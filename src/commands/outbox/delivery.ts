@@ -67,6 +67,18 @@ export interface OutboxDeliveryOptions {
   judge: RefusedUpdateJudge;
 }
 
+/** Why the outbox waits: see `OutboxDelivery.trouble`. */
+export interface OutboxTrouble {
+  /** Epoch ms of the first failed delivery since the platform last took one. */
+  since: number;
+  /** The last failure's error code (`PLATFORM_UNREACHABLE`, `PLATFORM_AUTH` …). */
+  code: string;
+  /** `refused`: the platform refuses the agent's tokens or address; `outage` otherwise. */
+  reason: 'outage' | 'refused';
+  /** Epoch ms of the next try, while delivery is paused. */
+  until?: number;
+}
+
 export class OutboxDelivery implements PlatformObserver {
   private readonly busyCommands = new Set<string>();
   /** Deliveries in flight (their requests, and the handling of a failure). */
@@ -88,6 +100,8 @@ export class OutboxDelivery implements PlatformObserver {
   private loopDone: Promise<void> | undefined;
   private lastErrorValue: { code: string; message: string; at: number } | undefined;
   private lastSuccessValue: number | undefined;
+  /** Epoch ms of the first failed delivery since the last one the platform took. */
+  private troubleSince: number | undefined;
 
   constructor(private readonly options: OutboxDeliveryOptions) {
     this.tuning = { ...DEFAULT_OUTBOX_TUNING, ...options.tuning };
@@ -106,6 +120,39 @@ export class OutboxDelivery implements PlatformObserver {
 
   get lastError(): { code: string; message: string; at: number } | undefined {
     return this.lastErrorValue;
+  }
+
+  /**
+   * Why delivery waits, for the page and `doctor`: every delivery has failed since `since` (the
+   * last error's code), and the next try is at `until` (absent while one is on its way).
+   * Undefined while updates are taken.
+   */
+  get trouble(): OutboxTrouble | undefined {
+    if (this.troubleSince === undefined || !this.lastErrorValue) return undefined;
+    const trouble: OutboxTrouble = {
+      since: this.troubleSince,
+      code: this.lastErrorValue.code,
+      reason: this.pauseReason ?? 'outage',
+    };
+    const until = this.pausedUntilMs;
+    if (until !== undefined) trouble.until = until;
+    return trouble;
+  }
+
+  /**
+   * Staff asked to try delivery now: a pause after failures (an outage's backoff, the long pause
+   * after a refused token) ends at once and the waiting updates go. The rate budget still
+   * decides when each request leaves: a running `Retry-After` is never cut short. The backoff
+   * keeps its level, so another failure pauses as long as the last one did. Resolves to whether
+   * a pause was lifted.
+   */
+  deliverNow(): boolean {
+    if (this.stopped) return false;
+    const lifted = this.pausedUntil > this.options.clock.now();
+    this.pausedUntil = 0;
+    this.pauseTimer?.abort();
+    this.options.queue.wake();
+    return lifted;
   }
 
   /** Epoch ms of the last update the platform took. */
@@ -222,6 +269,7 @@ export class OutboxDelivery implements PlatformObserver {
       }
       this.backoff.reset();
       this.pauseReason = undefined;
+      this.troubleSince = undefined;
       this.otherFailuresSeen = this.otherFailures;
       this.lastSuccessValue = this.options.clock.now();
       taken = true;
@@ -307,6 +355,7 @@ export class OutboxDelivery implements PlatformObserver {
   private async handleFailure(item: OutboxItem, error: AgentError): Promise<void> {
     const { journal, log, clock } = this.options;
     this.lastErrorValue = { code: error.code, message: error.message, at: clock.now() };
+    this.troubleSince ??= this.lastErrorValue.at;
     const fields = { commandId: item.commandId, state: item.state, ...errorFields(error) };
     switch (error.code) {
       case 'PLATFORM_REJECTED':

@@ -12,6 +12,7 @@ export {
   DEFAULT_OUTBOX_TUNING,
   OutboxDelivery,
   type OutboxDeliveryOptions,
+  type OutboxTrouble,
   type OutboxTuning,
 } from './delivery.js';
 export type { OutboxDeliveryEvents, RefusedUpdateJudge, RestoreConfirmer, TakenUpdate } from './ports.js';

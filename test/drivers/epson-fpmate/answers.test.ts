@@ -15,7 +15,6 @@ const failure = (code: string, status = '0', printerStatus = '00110'): FpmateRes
 
 describe('printer refusals → AgentError codes and receptionist Notes', () => {
   it.each([
-    ['EPTR_REC_EMPTY', '0', 'PAPER_OUT', 'Printer out of paper or its cover is open'],
     ['LAN_ERROR', '0', 'DEVICE_UNAVAILABLE', 'could not talk to its fiscal unit'],
     ['TM_NO_ANSWER/OFF_LINE', '0', 'DEVICE_UNAVAILABLE', 'The printer is off line'],
     ['PARSER_ERROR', '0', 'FISCAL_REJECTED', 'malformed XML'],
@@ -25,14 +24,16 @@ describe('printer refusals → AgentError codes and receptionist Notes', () => {
     ['PRINTER ERROR', '9', 'DEVICE_ERROR', 'earlier than its last daily closure'],
     ['PRINTER ERROR', '11', 'FISCAL_REJECTED', 'wrong sequence'],
     ['PRINTER ERROR', '13', 'FISCAL_REJECTED', 'refused a value'],
-    ['PRINTER ERROR', '17', 'DEVICE_ERROR', 'run the daily closure (Z report) first'],
+    // fiskaltrust scu-it Models/ErrorInfoFactory.cs L43: 17 is "IMPOSSIBILE ORA", for any reason.
+    ['PRINTER ERROR', '17', 'DEVICE_ERROR', 'the operation is not possible now (status 17)'],
     ['PRINTER ERROR', '20', 'FISCAL_REJECTED', 'above the printer’s limit'],
     ['PRINTER ERROR', '21', 'FISCAL_REJECTED', 'outside the printer’s limits'],
     ['PRINTER ERROR', '30', 'FISCAL_REJECTED', 'lottery code is invalid'],
     ['PRINTER ERROR', '39', 'FISCAL_REJECTED', 'already been voided'],
     ['PRINTER ERROR', '40', 'FISCAL_REJECTED', 'already been refunded'],
-    ['PRINTER ERROR', '41', 'FISCAL_REJECTED', 'to void'],
-    ['PRINTER ERROR', '42', 'FISCAL_REJECTED', 'to refund'],
+    // fiskaltrust scu-it Models/ErrorInfoFactory.cs L64-65: "TIPO NON VALIDO (DOC di ANNULLO / DOC di RESO)".
+    ['PRINTER ERROR', '41', 'FISCAL_REJECTED', 'The receipt it names is a void document, not a sale'],
+    ['PRINTER ERROR', '42', 'FISCAL_REJECTED', 'The receipt it names is a refund receipt, not a sale'],
     ['PRINTER ERROR', '99', 'DEVICE_ERROR', 'reported error 99'],
     ['SOMETHING_NEW', '0', 'DEVICE_ERROR', 'answered “SOMETHING_NEW”'],
   ])('%s status %s → %s', (code, status, expected, hint) => {
@@ -65,6 +66,17 @@ describe('printer refusals → AgentError codes and receptionist Notes', () => {
     expect(low.kind).toBe('ambiguous');
     expect(low.kind !== 'busy' && english(low.error.notes)).toContain('the refund receipt was not printed');
   });
+
+  // EPTR_REC_EMPTY: "cover open, offline or no paper roll" (fiskaltrust scu-it Models/ErrorInfoFactory.cs
+  // L19); paper can end after the fiscal commit (ErpNet.FP #126), so the counters decide.
+  it('EPTR_REC_EMPTY is ambiguous: the counters decide, and it reads as paper out when nothing printed', () => {
+    const meaning = failureMeaning(failure('EPTR_REC_EMPTY'), 'receipt');
+    if (meaning.kind !== 'ambiguous') throw new Error(`expected ambiguous, got ${meaning.kind}`);
+    expect(meaning.error.code).toBe('PAPER_OUT');
+    expect(english(meaning.error.notes)).toContain('Printer out of paper or its cover is open');
+    expect(english(meaning.error.notes)).toContain('the receipt was not printed');
+    expect(meaning.error.details).toMatchObject({ printerCode: 'EPTR_REC_EMPTY' });
+  });
 });
 
 describe('printer refusals in Italian', () => {
@@ -89,7 +101,7 @@ describe('printer refusals in Italian', () => {
 
   it('says which document was not printed with its own article', () => {
     expect(notes(failure('PRINTER ERROR', '17'), 'receipt')).toBe(
-      'La stampante ora non può stampare scontrini: se la giornata fiscale è aperta da più di 24 ore, eseguire prima la chiusura giornaliera (rapporto Z); lo scontrino non è stato stampato.',
+      'La stampante dice che l’operazione ora non è possibile (stato 17); lo scontrino non è stato stampato. Guardare il display della stampante (potrebbe essere in corso un documento o un rapporto, o un’altra cassa potrebbe usarla), poi riprovare.',
     );
     expect(notes(failure('EPTR_REC_EMPTY'), 'Z report')).toContain('il rapporto Z non è stato stampato');
     expect(notes(failure('SOMETHING_NEW'), 'void receipt')).toBe(

@@ -230,9 +230,12 @@ describe('epson-fpmate driver: every printer fault ends in one clear outcome, ne
     await clock.advance(25 * 3600 * 1000);
     const error = await failure(t, 'b');
     expect(error.code).toBe('DEVICE_ERROR');
-    expect(english(error.notes)).toContain('run the daily closure (Z report) first');
+    expect(english(error.notes)).toBe(
+      'The printer refuses receipts until the daily closure (Z report) is run: it says it is waiting for the closure; the receipt was not printed. Run the Z report (Print Z report, or on the printer), then issue the receipt again.',
+    );
+    expect(error.details).toMatchObject({ printerStatusCode: '17', closureDue: true });
     expect(inWords(t.driver.status()).warnings).toContain(
-      'The printer refuses receipts: the daily closure (Z report) may be overdue.',
+      'The printer refuses receipts until the daily closure (Z report) is run: use Print Z report, or run it on the printer.',
     );
     await pressZKey(t.sim);
     const after = await t.driver.execute(saleJob('c'), recordingExecuteContext());

@@ -51,8 +51,8 @@ describe('epson-fpmate reconcile(): the fate of a receipt whose answer was lost'
     expect(receiptsSent(r)).toBe(1);
   });
 
-  it('printer gone right after printing: execute says STATE_UNKNOWN; after restart reconcile says done', async () => {
-    r = await rig({ items, payments });
+  it('printer gone right after printing, no wait configured: execute says STATE_UNKNOWN; after restart reconcile says done', async () => {
+    r = await rig({ items, payments, driver: { settleUnansweredForMinutes: 0 } });
     const sim = r.sim;
     afterReceipt(sim, 1, () => sim.setFault('refused', true));
     await r.sim.setFault('dropAfterPrint', true);
@@ -66,8 +66,8 @@ describe('epson-fpmate reconcile(): the fate of a receipt whose answer was lost'
     expect(printedOf(r.sim, 'sale')).toHaveLength(1);
   });
 
-  it('printer unreachable during reconcile: DEVICE_UNAVAILABLE (asked again later), then done once it answers', async () => {
-    r = await rig({ items, payments });
+  it('printer unreachable during reconcile, no wait configured: DEVICE_UNAVAILABLE (asked again later), then done once it answers', async () => {
+    r = await rig({ items, payments, driver: { settleUnansweredForMinutes: 0 } });
     await r.sim.setFault('dropAfterPrint', true);
     const ectx = recordingExecuteContext();
     await r.driver.execute(saleJob(), ectx);

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseLastDocument, parseSerialAnswer } from '../../../drivers/epson-fpmate/last-document.js';
-import { toUnits } from '../../../drivers/epson-fpmate/money.js';
 import { preparePayload } from '../../../drivers/epson-fpmate/payload.js';
 import { envelope } from '../../../drivers/epson-fpmate/xml-build.js';
 import { parseFpmateResponse } from '../../../drivers/epson-fpmate/xml-response.js';
+import { toUnits } from '../../../drivers/fiscal-it/money.js';
 import { AgentError } from '../../../src/errors.js';
 
 /**

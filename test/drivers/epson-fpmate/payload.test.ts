@@ -19,17 +19,30 @@ const SALE =
 const reference = (kind: string) =>
   `<printRecMessage operator="1" messageType="4" message="${kind} 0001 0002 21112026 99MEY123456"/>`;
 
+/** SALE as the agent writes it out again: the same elements and attributes, its own spacing. */
+const SALE_WRITTEN = SALE.replaceAll('"/>', '" />');
+
 describe('platform payloads: what passes', () => {
-  it('wraps a bare sale in an envelope, dropping its XML declaration', () => {
+  it('writes a bare sale anew in the agent’s envelope, dropping its XML declaration', () => {
     expect(preparePayload(b64(`<?xml version="1.0" encoding="utf-8"?>\n${SALE}`))).toEqual({
       kind: 'sale',
-      xml: envelope(SALE),
+      xml: envelope(SALE_WRITTEN),
     });
   });
 
-  it('sends a full envelope as it came', () => {
+  it('takes the receipt out of a full envelope and writes it anew in the agent’s own (issue 27)', () => {
     const xml = `<?xml version="1.0"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>${SALE}</s:Body></s:Envelope>`;
-    expect(preparePayload(b64(xml))).toEqual({ kind: 'sale', xml });
+    expect(preparePayload(b64(xml))).toEqual({ kind: 'sale', xml: envelope(SALE_WRITTEN) });
+    const prefixed = `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/">\n  <soapenv:Body>\n    ${SALE}\n  </soapenv:Body>\n</soapenv:Envelope>`;
+    expect(preparePayload(b64(prefixed)).xml).toBe(envelope(SALE_WRITTEN));
+  });
+
+  it('keeps attribute values as the printer would read them: entities, references and quotes', () => {
+    const item = `<printRecItem operator="1" description="B&amp;B &lt;Suite&gt; &#233;t&#xE9; l&apos;ora" quantity="1" unitPrice="4.50" department="1"/>`;
+    const doc = SALE.replace(/<printRecItem[^>]*\/>/, item);
+    const written = preparePayload(b64(doc)).xml;
+    expect(written).toContain('description="B&amp;B &lt;Suite&gt; été l&apos;ora"');
+    expect(written).not.toContain('&#233;');
   });
 
   it('tells refunds and voids by their reference line', () => {
@@ -110,6 +123,36 @@ describe('platform payloads: what is refused with COMMAND_INVALID before anythin
       'a Z report inside a receipt',
       b64(SALE.replace('<endFiscalReceipt', '<printZReport operator="1"/><endFiscalReceipt')),
       '<printZReport> does not belong in a receipt',
+    ],
+    [
+      'a SOAP Header',
+      b64(`<s:Envelope xmlns:s="x"><s:Header><a/></s:Header><s:Body>${SALE}</s:Body></s:Envelope>`),
+      'its SOAP envelope holds something besides its one body',
+    ],
+    [
+      'a second Body',
+      b64(`<s:Envelope xmlns:s="x"><s:Body>${SALE}</s:Body><s:Body>${SALE}</s:Body></s:Envelope>`),
+      'its SOAP envelope holds something besides its one body',
+    ],
+    [
+      'text inside a receipt element',
+      b64(
+        SALE.replace(
+          '<endFiscalReceipt operator="1"/>',
+          '<endFiscalReceipt operator="1">x</endFiscalReceipt>',
+        ),
+      ),
+      'it carries text outside the receipt’s elements',
+    ],
+    [
+      'an entity XML does not define',
+      b64(SALE.replace('description="Minibar"', 'description="&nbsp;"')),
+      'it is not XML',
+    ],
+    [
+      'a character reference XML does not allow',
+      b64(SALE.replace('description="Minibar"', 'description="&#1114112;&#0;"')),
+      'it is not XML',
     ],
     [
       'two roots in the body',

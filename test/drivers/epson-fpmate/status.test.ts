@@ -77,7 +77,13 @@ describe('the status board', () => {
     expect(inWords(board.snapshot()).summary).toBe('off line: cover open or paper out');
     board.noteJobError(new AgentError('DEVICE_ERROR', 'x', { details: { printerStatusCode: '17' } }));
     expect(inWords(board.snapshot()).warnings).toContain(
-      'The printer refuses receipts: the daily closure (Z report) may be overdue.',
+      'The printer refused the last receipt as not possible now (status 17): look at its display.',
+    );
+    board.noteJobError(
+      new AgentError('DEVICE_ERROR', 'x', { details: { printerStatusCode: '17', closureDue: true } }),
+    );
+    expect(inWords(board.snapshot()).warnings).toContain(
+      'The printer refuses receipts until the daily closure (Z report) is run: use Print Z report, or run it on the printer.',
     );
     board.answered(answer({ printerStatus: '00110', rtDailyOpen: '0' }));
     expect(inWords(board.snapshot()).warnings).toEqual([]);

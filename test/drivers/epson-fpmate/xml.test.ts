@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  parseReferenceMessage,
-  referenceMessage,
-  refundReference,
-} from '../../../drivers/epson-fpmate/reference.js';
+import { referenceMessage } from '../../../drivers/epson-fpmate/receipt-xml.js';
+import { readReference } from '../../../drivers/epson-fpmate/simulator/reference.js';
 import {
   element,
   envelope,
@@ -12,6 +9,7 @@ import {
   printerText,
 } from '../../../drivers/epson-fpmate/xml-build.js';
 import { parseFpmateResponse } from '../../../drivers/epson-fpmate/xml-response.js';
+import { refundReference } from '../../../drivers/fiscal-it/reference.js';
 import { english } from '../../../src/messages/render.js';
 import { thrownBy } from '../../helpers/rejection.js';
 
@@ -40,8 +38,10 @@ describe('building fpmate XML', () => {
     expect(printerText('x'.repeat(50), 10)).toBe('xxxxxxxxxx');
   });
 
-  it('writes quantities with at most three decimals', () => {
-    expect([1, 2.5, 1 / 3, 10].map(formatQuantity)).toEqual(['1', '2.5', '0.333', '10']);
+  // A decimal comma as in Epson's own samples (EpsonFpSuite 2.2.0 Italy/TxtExamples/
+  // ScoDocCommPayCash.txt: quantity 1,234) and fiskaltrust scu-it Utilities/EpsonFormatters.cs.
+  it('writes quantities with a decimal comma and at most three decimals', () => {
+    expect([1, 2.5, 1 / 3, 10].map(formatQuantity)).toEqual(['1', '2,5', '0,333', '10']);
   });
 });
 
@@ -100,7 +100,8 @@ describe('refund references (the one mapping from platform fields)', () => {
     );
     expect(ref).toEqual({ kind: 'REFUND', z: 12, doc: 34, date: '21112026', serial: '99MEY123456' });
     expect(referenceMessage(ref)).toBe('REFUND 0012 0034 21112026 99MEY123456');
-    expect(parseReferenceMessage('REFUND 0012 0034 21112026 99MEY123456')).toEqual(ref);
+    // The simulated RT reads the line back as it was meant (its own reader, simulator/reference.ts).
+    expect(readReference('REFUND 0012 0034 21112026 99MEY123456')).toEqual(ref);
   });
 
   it('uses the summer offset and this printer’s serial when the platform gives none', () => {

@@ -66,6 +66,10 @@ const RECORDS: MdnsRecord[] = [
   { name: '_ipp._tcp.local', type: 'PTR', data: 'Ghost._ipp._tcp.local' },
 ];
 
+const HP_FINGERPRINT = Array.from({ length: 32 }, (_, i) =>
+  (i * 7).toString(16).padStart(2, '0').toUpperCase(),
+).join(':');
+
 /** Captured CLI streams, usable where the commands take a `CliIo`. */
 function captureIo(): CliIo & { out: () => string; err: () => string } {
   const { io, out, err } = captureCli();
@@ -76,8 +80,8 @@ describe('printers found on the LAN by mDNS', () => {
   it('turns PTR, SRV, TXT and A records into printers, preferring IPPS for one printer', () => {
     const printers = printersFromMdns(RECORDS);
     expect(printers.map((p) => [p.instance, lanPrinterUri(p), p.makeAndModel])).toEqual([
-      ['Back Office Inkjet', 'ipp://inkjet.local/ipp/print', 'EPSON ET-2850'],
-      ['Reception HP M404', 'ipps://hp-m404.local:443/ipp/print', 'HP LaserJet Pro M404'],
+      ['Back Office Inkjet', 'ipp://192.168.1.61/ipp/print', 'EPSON ET-2850'],
+      ['Reception HP M404', 'ipps://192.168.1.60:443/ipp/print', 'HP LaserJet Pro M404'],
     ]);
     expect(printers[0]?.addresses).toEqual(['192.168.1.61']);
     expect(printers[0]?.formats).toEqual(['application/pdf', 'image/urf']);
@@ -106,7 +110,14 @@ describe('devices and test-page on the command line', () => {
     const cupsUrl = `ipp://127.0.0.1:${sim.port}`;
     const factory: DriverFactory<unknown> = {
       ...(ippPrinterFactory as DriverFactory<unknown>),
-      discover: (ctx) => discoverIppPrinters(ctx, { cupsUrl, browse: async () => RECORDS }),
+      discover: (ctx) =>
+        discoverIppPrinters(ctx, {
+          cupsUrl,
+          browse: async () => RECORDS,
+          // The HP presents a certificate on its IPPS port; the inkjet has none.
+          certificateOf: async (host, port) =>
+            host === '192.168.1.60' && port === 443 ? HP_FINGERPRINT : undefined,
+        }),
     };
     const registry: DriverRegistry = new Map([['ipp-printer', async () => factory]]);
     const io = captureIo();
@@ -120,7 +131,13 @@ describe('devices and test-page on the command line', () => {
       `driver: ipp-printer  options: {"printers":{"Front_Desk":"${cupsUrl}/printers/Front_Desk"}}`,
     );
     expect(io.out()).toContain(
-      'IPP printer on the LAN (mDNS): HP LaserJet Pro M404, at 192.168.1.60, IPPS: pin its certificate',
+      `IPP printer on the LAN (mDNS): HP LaserJet Pro M404, at 192.168.1.60, certificate SHA-256 ${HP_FINGERPRINT}`,
+    );
+    expect(io.out()).toContain(
+      `options: {"printers":{"Reception HP M404":"ipps://192.168.1.60:443/ipp/print"},"tls":{"fingerprint":"${HP_FINGERPRINT}"}}`,
+    );
+    expect(io.out()).toContain(
+      'EPSON ET-2850, at 192.168.1.61, no TLS certificate: documents would cross the LAN unencrypted',
     );
     const json = captureIo();
     await devicesCommand({ json: true, lan: true }, json, {

@@ -1,27 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import {
-  departmentTable,
-  EpsonFpmateOptionsSchema,
-  itemNatureTable,
-} from '../../../drivers/epson-fpmate/config.js';
-import {
-  customerCodes,
-  isValidCodiceFiscale,
-  isValidPartitaIva,
-} from '../../../drivers/epson-fpmate/customer-codes.js';
+import { EpsonFpmateOptionsSchema, paymentsOf, rulesOf } from '../../../drivers/epson-fpmate/config.js';
 import { describeOptions } from '../../../drivers/epson-fpmate/describe.js';
-import { natureOfExemption, rateOfTaxCode } from '../../../drivers/epson-fpmate/natures.js';
-import { DEFAULT_PAYMENT_RULES, paymentKeys, ruleFor } from '../../../drivers/epson-fpmate/payment-types.js';
-import {
-  classifyLine,
-  type LineOptions,
-  type SourceLine,
-} from '../../../drivers/epson-fpmate/receipt-lines.js';
+import { EPSON_PAYMENT_CODES, epsonCodeOf } from '../../../drivers/epson-fpmate/payment-codes.js';
 import {
   checkCodiceFiscale,
   checkLotteryCode,
   checkPartitaIva,
 } from '../../../drivers/epson-fpmate/simulator/codes.js';
+import {
+  customerCode,
+  isValidCodiceFiscale,
+  isValidPartitaIva,
+} from '../../../drivers/fiscal-it/customer-codes.js';
+import { classifyLine, type LineRules, type SourceLine } from '../../../drivers/fiscal-it/lines.js';
+import { natureOfExemption, rateOfTaxCode } from '../../../drivers/fiscal-it/natures.js';
+import { DEFAULT_PAYMENT_RULES, paymentKeys, ruleFor } from '../../../drivers/fiscal-it/payments.js';
+import { departmentTable } from '../../../drivers/fiscal-it/rules.js';
 import { PaymentSchema } from '../../../src/connector/wire.js';
 import type { Message } from '../../../src/messages/message.js';
 import { english, messageRenderer } from '../../../src/messages/render.js';
@@ -30,16 +24,8 @@ import { thrownBy } from '../../helpers/rejection.js';
 const options = (extra: Record<string, unknown> = {}) =>
   EpsonFpmateOptionsSchema.parse({ url: 'http://192.0.2.10', ...extra });
 
-function lineOptions(extra: Record<string, unknown> = {}): LineOptions {
-  const o = options(extra);
-  return {
-    departments: departmentTable(o),
-    taxCodeRates: o.taxCodeRates,
-    taxCodeNatures: o.taxCodeNatures,
-    itemNatures: itemNatureTable(o),
-    defaultDepartment: o.defaultDepartment,
-    itemNames: {},
-  };
+function lineOptions(extra: Record<string, unknown> = {}): LineRules {
+  return rulesOf(options(extra));
 }
 
 const line = (extra: Partial<SourceLine>): SourceLine => ({
@@ -137,7 +123,7 @@ describe('departments by VAT rate and nature', () => {
     const zero = line({ name: 'Servizio navetta', netCents: 1000, taxCents: 0 });
     const error = thrownBy(() => classifyLine(zero, lineOptions()));
     expect(english(error.notes)).toBe(
-      'The bill line "Servizio navetta" has no VAT rate and no VAT nature (exempt, not subject, city tax …) the agent can tell; nothing was printed. Ask IT to set its tax code or exemption on the platform, or map it in the driver’s itemNatures.',
+      'The bill line "Servizio navetta" has no VAT rate and no VAT nature (exempt, not subject, city tax …) the agent can tell; nothing was printed. Ask IT to set its tax code or exemption on the platform, or map it in the fiscal printer’s itemNatures.',
     );
     expect(classifyLine(zero, lineOptions({ defaultDepartment: 9 }))).toEqual({ department: 9 });
     // An older configuration's "0" department keeps working for such lines.
@@ -179,31 +165,88 @@ describe('payments', () => {
     ).toEqual(['InvoicePayment:Receivable', 'InvoicePayment']);
   });
 
-  it('map by default every kind the issue names, each to its RT payment type and index', () => {
-    const rule = (key: string) => ruleFor([key, key.split(':')[0] as string], {}, undefined);
-    expect(rule('CashPayment')).toMatchObject({ paymentType: 0, index: 0 });
-    expect(rule('ExternalPayment:Cheque')).toMatchObject({ paymentType: 1, index: 0 });
-    expect(rule('CreditCardPayment')).toMatchObject({ paymentType: 2, index: 1 });
-    expect(rule('AlternativePayment:ApplePay')).toMatchObject({ paymentType: 2, index: 1 });
-    expect(rule('ExternalPayment:Voucher')).toMatchObject({ paymentType: 6, index: 1 });
+  // The table and its sources: drivers/fiscal-it/README.md, "Payments".
+  it('map by default every kind the issue names, each to its payment kind and Epson code', () => {
+    const codes = paymentsOf(options()).codes;
+    const rule = (key: string) => {
+      const found = ruleFor([key, key.split(':')[0] as string], {}, undefined);
+      if (!found || 'deduct' in found.rule) return found?.rule;
+      return { kind: found.rule.kind, ...epsonCodeOf({ kind: found.rule.kind, key: found.key }, codes) };
+    };
+    expect(rule('CashPayment')).toMatchObject({ kind: 'cash', paymentType: 0, index: 0 });
+    expect(rule('ExternalPayment:Cheque')).toMatchObject({ kind: 'cheque', paymentType: 1, index: 0 });
+    expect(rule('CreditCardPayment')).toMatchObject({ kind: 'credit-card', paymentType: 2, index: 1 });
+    expect(rule('AlternativePayment:ApplePay')).toMatchObject({
+      kind: 'electronic',
+      paymentType: 2,
+      index: 1,
+    });
+    expect(rule('ExternalPayment:Voucher')).toMatchObject({
+      kind: 'multi-use-voucher',
+      paymentType: 6,
+      index: 1,
+    });
     expect(rule('ExternalPayment:GiftCard')).toMatchObject({ paymentType: 6, index: 1 });
-    expect(rule('ExternalPayment:ChequeVacances')).toMatchObject({ paymentType: 3, index: 1 });
-    expect(rule('ExternalPayment:Prepayment')).toMatchObject({ paymentType: 5, index: 2 });
-    expect(rule('InvoicePayment:Receivable')).toMatchObject({ paymentType: 5, index: 3 });
+    expect(rule('ExternalPayment:ChequeVacances')).toMatchObject({
+      kind: 'ticket',
+      paymentType: 3,
+      index: 1,
+    });
+    // Issue 24: an OTA's prepayment is money collected (Booking.com partner help: the host issues
+    // the document for the full amount), never "non riscosso servizi" 5/2.
+    expect(rule('ExternalPayment:Prepayment')).toMatchObject({
+      kind: 'prepaid-online',
+      paymentType: 2,
+      index: 1,
+    });
+    // Issue 24: loyalty points are a discount (sconto a pagare 6/0: Microsoft EpsonFP90IIISample
+    // maps its loyalty card to 6/00), never "not collected" 5/0.
+    expect(rule('ExternalPayment:LoyaltyPoints')).toMatchObject({
+      kind: 'payment-discount',
+      paymentType: 6,
+      index: 0,
+    });
+    expect(rule('InvoicePayment:Receivable')).toMatchObject({
+      kind: 'not-collected-invoice',
+      paymentType: 5,
+      index: 3,
+    });
     expect(rule('ExternalPayment:DepositCash')).toEqual({ deduct: 'deposit', description: 'ACCONTO' });
     expect(rule('GhostPayment')).toBeUndefined();
     expect(Object.keys(DEFAULT_PAYMENT_RULES).length).toBeGreaterThan(30);
+    // No money anyone collected is "not collected" by default.
+    const notCollected = Object.entries(DEFAULT_PAYMENT_RULES).filter(
+      ([, r]) => 'kind' in r && r.kind.startsWith('not-collected'),
+    );
+    expect(notCollected.map(([key]) => key).sort()).toEqual(['ExternalPayment:Invoice', 'InvoicePayment']);
   });
 
-  it('take the configured rule over the built-in one, and a single-use voucher as a deduction', () => {
-    const configured = options({
-      payments: { 'ExternalPayment:Voucher': { deduct: 'single-use-voucher', description: 'BUONO MONOUSO' } },
-    }).payments;
-    expect(ruleFor(['ExternalPayment:Voucher', 'ExternalPayment'], configured, undefined)).toEqual({
-      deduct: 'single-use-voucher',
-      description: 'BUONO MONOUSO',
+  it('take the configured rule over the built-in one: a kind, a deduction, or an Epson code as it is', () => {
+    const configured = paymentsOf(
+      options({
+        payments: {
+          'ExternalPayment:Voucher': { deduct: 'single-use-voucher', description: 'BUONO MONOUSO' },
+          'ExternalPayment:Prepayment': { kind: 'not-collected-services' },
+          'ExternalPayment:Twint': { paymentType: 2, index: 4, description: 'TWINT' },
+        },
+      }),
+    );
+    expect(ruleFor(['ExternalPayment:Voucher', 'ExternalPayment'], configured.rules, undefined)).toEqual({
+      rule: { deduct: 'single-use-voucher', description: 'BUONO MONOUSO' },
+      key: 'ExternalPayment:Voucher',
     });
+    expect(ruleFor(['ExternalPayment:Prepayment'], configured.rules, undefined)?.rule).toEqual({
+      kind: 'not-collected-services',
+    });
+    const twint = ruleFor(['ExternalPayment:Twint'], configured.rules, undefined);
+    expect(twint?.rule).toEqual({ kind: 'electronic', description: 'TWINT' });
+    expect(epsonCodeOf({ kind: 'electronic', key: 'ExternalPayment:Twint' }, configured.codes)).toEqual({
+      paymentType: 2,
+      index: 4,
+    });
+    expect(EPSON_PAYMENT_CODES['not-collected-services']).toEqual({ paymentType: 5, index: 2 });
     expect(() => options({ payments: { X: { paymentType: 9 } } })).toThrow();
+    expect(() => options({ payments: { X: { kind: 'barter' } } })).toThrow();
   });
 });
 
@@ -228,24 +271,36 @@ describe('customer codes', () => {
     expect(checkCodiceFiscale(cf)).toBe(ok);
   });
 
-  it('tells the three apart by form and refuses anything else before printing', () => {
-    const codes = (taxIdentifier: string, settings: Record<string, unknown> = {}) =>
-      customerCodes(
-        { taxIdentifier, machineSettings: { value: settings } },
-        { customerTaxId: true, lottery: true },
-      );
-    expect(codes(' it01606720215 ')).toEqual({ customer: { command: '1060', id: '01606720215' } });
-    expect(codes('rssmra80a01h501u')).toEqual({ customer: { command: '1061', id: 'RSSMRA80A01H501U' } });
-    expect(codes('AB12CD34')).toEqual({ lottery: 'AB12CD34' });
-    expect(checkLotteryCode('AB12CD34')).toBe(true);
-    expect(codes('', { LotteryCode: 'zz99zz99' })).toEqual({ lottery: 'ZZ99ZZ99' });
-    for (const bad of ['DE123456789', '12345', 'RSSMRA80A01H501V']) {
-      const error = thrownBy(() => codes(bad));
-      expect(error.code).toBe('COMMAND_INVALID');
-      expect(english(error.notes)).toContain('neither a valid codice fiscale nor a valid partita IVA');
+  // Issue 24, customer codes: an Italian-shaped code with a wrong check character is refused
+  // (the printer would answer status 30 CHECKSUM ERRATO, fiskaltrust scu-it
+  // Models/ErrorInfoFactory.cs) unless invalidTaxId is print-without; anything else — a foreign
+  // VAT number — prints without the code and Notes say so. Never a lottery code.
+  it('tells the codes apart by form, refuses an Italian-shaped code failing its check, leaves anything else off', () => {
+    const rules = (invalidTaxId: 'refuse' | 'print-without' = 'refuse') => ({
+      customerTaxId: true,
+      invalidTaxId,
+    });
+    expect(customerCode(' it01606720215 ', rules())).toEqual({
+      customer: { kind: 'partita-iva', id: '01606720215' },
+    });
+    expect(customerCode('rssmra80a01h501u', rules())).toEqual({
+      customer: { kind: 'codice-fiscale', id: 'RSSMRA80A01H501U' },
+    });
+    expect(customerCode('', rules())).toEqual({});
+    expect(customerCode('RSSMRA80A01H501U', { customerTaxId: false, invalidTaxId: 'refuse' })).toEqual({});
+    for (const foreign of ['DE123456789', 'ESB12345678', 'AB12CD34', '12345']) {
+      const decision = customerCode(foreign, rules());
+      expect(decision.customer, foreign).toBeUndefined();
+      expect(english(decision.notes as Message)).toContain('not an Italian codice fiscale or partita IVA');
     }
-    expect(english(thrownBy(() => codes('', { LotteryCode: 'short' })).notes)).toContain(
-      'lottery code is not valid',
-    );
+    expect(checkLotteryCode('AB12CD34')).toBe(true);
+    for (const bad of ['01606720216', 'IT01606720216', 'RSSMRA80A01H501V']) {
+      const error = thrownBy(() => customerCode(bad, rules()));
+      expect(error.code).toBe('COMMAND_INVALID');
+      expect(english(error.notes)).toContain('its check character does not match');
+      const without = customerCode(bad, rules('print-without'));
+      expect(without.customer).toBeUndefined();
+      expect(english(without.notes as Message)).toContain('the receipt was printed without it');
+    }
   });
 });

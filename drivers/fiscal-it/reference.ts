@@ -1,16 +1,18 @@
 import type { FiscalDocument } from '../../src/connector/model.js';
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
-import { epsonRefusals as r } from './messages-refusals.js';
-import { ddMMyyyy, pad4 } from './protocol.js';
+import { localDateTime } from '../../src/time-zone.js';
+import { fiscalRefusals as r } from './messages.js';
 
 /**
- * The reference a refund (reso) or void (annullo) carries in its first line:
- * `REFUND zzzz nnnn ddMMyyyy SERIAL` — Z number and document number of the original, zero-padded
- * to four digits, the original's date in Italian local time, and the serial of the printer that
- * emitted it. A refund of goods or services whose receipt is not known (no reference at all)
- * reads `REFUND 0000 0000 ddMMyyyy ND`, dated the day of the refund (fiskaltrust `scu-it`
- * `EpsonRTPrinterSCU.cs` `ProcessRefundReceipt`: "default values for unreferenced refunds").
+ * The original a refund (reso) or void (annullo) refers to: its Z (daily closure) number, its
+ * document number within that Z, its date in Italian local time and the serial of the RT that
+ * emitted it — what AdE's rules ask of a refund (principio di diritto 21/2019: the data of the
+ * original certifying document) and what every RT protocol carries (Epson `REFUND zzzz nnnn
+ * ddmmyyyy serial`; Custom `docRefZ`, `docRefNumber`, `docDate`, `fiscalSerial`). A refund whose
+ * original cannot be known is "ND" (not documented: fiskaltrust `scu-it` `REFUND 0000 0000
+ * <today> ND`; Custom `beginRtDocRefundSpecial service="ND"`), printed only when the
+ * configuration allows it (`unreferencedRefunds`, off by default).
  */
 export interface DocumentReference {
   kind: 'REFUND' | 'VOID';
@@ -23,6 +25,14 @@ export interface DocumentReference {
 
 type Rebated = NonNullable<Extract<FiscalDocument, { type: 'data' }>['rebated']>;
 
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** `instant` as ddMMyyyy in `timeZone`. */
+export function ddMMyyyy(instant: number, timeZone: string): string {
+  const t = localDateTime(instant, timeZone);
+  return `${two(t.day)}${two(t.month)}${t.year}`;
+}
+
 function counter(text: string | undefined, what: string, notes: Message): number {
   const trimmed = text?.trim() ?? '';
   if (!/^\d{1,4}$/.test(trimmed) || Number(trimmed) === 0) {
@@ -34,8 +44,8 @@ function counter(text: string | undefined, what: string, notes: Message): number
 }
 
 /**
- * THE mapping from the platform's refund fields to the printer's reference (our reading of the
- * platform's fields — kept in this one function so that it can be corrected in one place):
+ * THE mapping from the platform's refund fields to the reference (our reading of the platform's
+ * fields — kept in this one function so that it can be corrected in one place):
  * - `RebatedReceiptSequence` → Z number (daily-closure number);
  * - `RebatedReceiptNumber` → document number within that Z (a combined "zzzz-nnnn" is accepted
  *   when the sequence is absent);
@@ -60,8 +70,8 @@ export function refundReference(
   }
   const z = counter(zText, 'Z number (RebatedReceiptSequence)', r.referenceZ());
   const doc = counter(docText, 'receipt number (RebatedReceiptNumber)', r.referenceNumber());
-  const when = rebated?.dateTimeUtc ? new Date(rebated.dateTimeUtc) : undefined;
-  if (!when || Number.isNaN(when.getTime())) {
+  const when = rebated?.dateTimeUtc ? Date.parse(rebated.dateTimeUtc) : Number.NaN;
+  if (Number.isNaN(when)) {
     throw new AgentError(
       'COMMAND_INVALID',
       'Refund reference: RebatedReceiptDateTimeUtc is missing or invalid',
@@ -83,9 +93,9 @@ export function isUnreferenced(rebated: Rebated | undefined): boolean {
   return !rebated || (blank(rebated.receiptNumber) && blank(rebated.sequence) && blank(rebated.dateTimeUtc));
 }
 
-/** `REFUND 0000 0000 ddMMyyyy ND`: a refund whose original receipt is not known, dated `now`. */
+/** A refund whose original receipt is not known ("ND"), dated `now`. */
 export function unreferencedRefund(now: number, timeZone: string): DocumentReference {
-  return { kind: 'REFUND', z: 0, doc: 0, date: ddMMyyyy(new Date(now), timeZone), serial: 'ND' };
+  return { kind: 'REFUND', z: 0, doc: 0, date: ddMMyyyy(now, timeZone), serial: 'ND' };
 }
 
 /** True for the reference of an unreferenced refund. */
@@ -100,22 +110,4 @@ export function parseReceiptLabel(text: string): { z: number; doc: number } | un
   const z = Number(m[1]);
   const doc = Number(m[2]);
   return z > 0 && doc > 0 ? { z, doc } : undefined;
-}
-
-/** The `printRecMessage messageType="4"` text of a reference. */
-export function referenceMessage(ref: DocumentReference): string {
-  return `${ref.kind} ${pad4(ref.z)} ${pad4(ref.doc)} ${ref.date} ${ref.serial}`;
-}
-
-/** Reads a reference line back (the simulator's side); undefined when it is not one. */
-export function parseReferenceMessage(text: string): DocumentReference | undefined {
-  const m = /^(REFUND|VOID) (\d{4}) (\d{4}) (\d{8}) ([0-9A-Z]{1,16})$/.exec(text.trim());
-  if (!m) return undefined;
-  return {
-    kind: m[1] as DocumentReference['kind'],
-    z: Number(m[2]),
-    doc: Number(m[3]),
-    date: m[4] as string,
-    serial: m[5] as string,
-  };
 }

@@ -1,9 +1,8 @@
 import type { LegacyLine } from '../../src/connector/model.js';
-import type { CurrencyValue, WireOrderItem, WirePayment } from '../../src/connector/wire.js';
+import type { CurrencyValue, WireOrderItem } from '../../src/connector/wire.js';
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
-import { fiscalNotes } from './messages.js';
-import type { AmountOwner } from './messages-refusals.js';
+import { type AmountOwner, lawNotes } from './messages.js';
 import { toCents, toUnits, unitsToCents } from './money.js';
 import {
   type Nature,
@@ -13,12 +12,11 @@ import {
   rateOfTaxCode,
   tableRates,
 } from './natures.js';
-import { paymentKeys } from './payment-types.js';
 
 /**
- * Platform lines and payments in one neutral shape (integer units of 1/10,000 euro as `money.ts`
- * defines them, sign as the platform gave it; every amount range-checked on the way in), and the
- * decision taken per line: which VAT rate or nature, hence which printer department.
+ * Platform lines in one neutral shape (integer units of 1/10,000 euro as `money.ts` defines them,
+ * sign as the platform gave it; every amount range-checked on the way in), and the decision taken
+ * per line: which VAT rate or nature, hence which printer department.
  */
 
 export interface SourceLine {
@@ -39,23 +37,15 @@ export interface SourceLine {
   exemption?: string;
 }
 
-export interface SourcePayment {
-  /** The keys it answers to in the payment map, most specific first (`payment-types.ts`). */
-  keys: string[];
-  /** In units (1/10,000 euro), before any rounding. */
-  units: number;
-  currency: string;
-}
-
-export interface LineOptions {
-  /** Department per VAT rate or nature (`departmentTable`). */
-  departments: Record<string, number>;
-  taxCodeRates: Record<string, number>;
-  taxCodeNatures: Record<string, string>;
-  /** Nature per order-item type or accounting category (`itemNatureTable`). */
-  itemNatures: Record<string, string>;
+/** What classifying a line needs: the department table in force and the platform's codes. */
+export interface LineRules {
+  /** Department per VAT rate or nature (the configured entries over `DEFAULT_DEPARTMENTS`). */
+  departments: Readonly<Record<string, number>>;
+  taxCodeRates: Readonly<Record<string, number>>;
+  taxCodeNatures: Readonly<Record<string, string>>;
+  /** Nature per order-item type or accounting category (configured over `DEFAULT_ITEM_NATURES`). */
+  itemNatures: Readonly<Record<string, string>>;
   defaultDepartment?: number | undefined;
-  itemNames: Record<string, string>;
 }
 
 /** Where a line prints: its department, and the VAT rate or nature that department carries. */
@@ -65,9 +55,7 @@ export interface LineClass {
   nature?: Nature;
 }
 
-const PAYMENT_STATES = new Set(['Charged', 'Closed']);
-
-function grossOf(value: CurrencyValue, what: AmountOwner): number | undefined {
+export function grossOf(value: CurrencyValue, what: AmountOwner): number | undefined {
   const v = value.GrossValue ?? value.Value;
   return v === undefined || v === null ? undefined : toUnits(v, what);
 }
@@ -128,37 +116,18 @@ export function fromLegacyLine(line: LegacyLine): SourceLine | undefined {
   return source;
 }
 
-/** A payment that counts on the receipt (Charged or Closed); others give undefined. */
-export function fromPayment(payment: WirePayment): SourcePayment | undefined {
-  if (!PAYMENT_STATES.has(payment.State)) return undefined;
-  const what: AmountOwner = { kind: 'payment', name: payment.Type };
-  const units =
-    grossOf(payment.Amount, what) ?? (payment.Amount.NetValue ? toUnits(payment.Amount.NetValue, what) : 0);
-  return { keys: paymentKeys(payment), units, currency: payment.Amount.Currency };
-}
-
-export function fromLegacyPayment(line: LegacyLine): SourcePayment | undefined {
-  if (line.canceled) return undefined;
-  const keys = [...new Set([line.type, line.name].filter((k): k is string => Boolean(k)))];
-  return {
-    keys,
-    units: toUnits(line.gross, { kind: 'payment', name: keys[0] ?? '' }),
-    currency: line.currency,
-  };
-}
-
 function rejected(message: string, notes: Message): AgentError {
   return new AgentError('FISCAL_REJECTED', message, { notes });
 }
 
 /** The nature the platform or the configuration gives a line, if any. */
-function natureOf(line: SourceLine, options: LineOptions): Nature | undefined {
+function natureOf(line: SourceLine, rules: LineRules): Nature | undefined {
   const named = natureOfExemption(line.exemption);
   if (named) return named;
-  if (line.itemType && options.itemNatures[line.itemType]) return options.itemNatures[line.itemType];
-  if (line.accountingCategoryId && options.itemNatures[line.accountingCategoryId])
-    return options.itemNatures[line.accountingCategoryId];
-  const coded = line.taxCodes.map((code) => options.taxCodeNatures[code]);
+  if (line.itemType && rules.itemNatures[line.itemType]) return rules.itemNatures[line.itemType];
+  if (line.accountingCategoryId && rules.itemNatures[line.accountingCategoryId])
+    return rules.itemNatures[line.accountingCategoryId];
+  const coded = line.taxCodes.map((code) => rules.taxCodeNatures[code]);
   if (coded.length > 0 && coded.every((n) => n !== undefined)) {
     const distinct = [...new Set(coded)];
     if (distinct.length === 1) return distinct[0];
@@ -167,77 +136,94 @@ function natureOf(line: SourceLine, options: LineOptions): Nature | undefined {
 }
 
 /**
- * The VAT rate of a line: from `taxCodeRates` when every tax code of the line is mapped, else
- * from the codes' own "NN%" ending, else from the amounts (the table's rate — or 0 — whose tax
- * on the net amount is closest to the line's tax, within rounding). Undefined when none applies.
+ * The rate named by tax codes: from `taxCodeRates` when every code is mapped, else from the codes'
+ * own "NN%" ending. Undefined when the codes do not say; refuses codes that name two rates.
  */
-function rateOf(line: SourceLine, options: LineOptions): number | undefined {
+export function rateOfCodes(name: string, codes: readonly string[], rules: LineRules): number | undefined {
   const fromCodes = (rates: Array<number | undefined>) => {
-    if (line.taxCodes.length === 0 || !rates.every((r) => r !== undefined)) return undefined;
+    if (codes.length === 0 || !rates.every((r) => r !== undefined)) return undefined;
     const distinct = [...new Set(rates)];
     if (distinct.length > 1) {
       throw rejected(
-        `Line "${line.name}" carries several VAT rates (${distinct.join(', ')} %)`,
-        fiscalNotes.mixedRates(line.name),
+        `Line "${name}" carries several VAT rates (${distinct.join(', ')} %)`,
+        lawNotes.mixedRates(name),
       );
     }
     return distinct[0];
   };
-  const mapped = fromCodes(line.taxCodes.map((code) => options.taxCodeRates[code]));
-  if (mapped !== undefined) return mapped;
-  const named = fromCodes(line.taxCodes.map(rateOfTaxCode));
-  if (named !== undefined) return named;
-  if (line.netCents === undefined || line.taxCents === undefined || line.netCents === 0) return undefined;
-  const net = Math.abs(line.netCents);
-  const tax = Math.abs(line.taxCents);
+  return fromCodes(codes.map((code) => rules.taxCodeRates[code])) ?? fromCodes(codes.map(rateOfTaxCode));
+}
+
+/**
+ * The VAT rate whose tax on `netCents` comes closest to `taxCents` (the table's rates, and 0),
+ * within rounding; undefined when none is close. Two rates fitting equally well — small amounts
+ * round alike at 4 % and 5 % — cannot be told apart: the line `name` is refused (FISCAL_REJECTED,
+ * Notes naming it) rather than printed at the first of them.
+ */
+export function rateOfAmounts(
+  name: string,
+  netCents: number,
+  taxCents: number,
+  departments: Readonly<Record<string, number>>,
+): number | undefined {
+  if (netCents === 0) return undefined;
+  const net = Math.abs(netCents);
+  const tax = Math.abs(taxCents);
   const tolerance = Math.max(2, Math.round(tax * 0.005));
-  let best: { rate: number; diff: number } | undefined;
-  for (const rate of [...new Set([0, ...tableRates(options.departments)])]) {
-    const diff = Math.abs(Math.round((net * rate) / 100) - tax);
-    if (!best || diff < best.diff) best = { rate, diff };
+  const fits = [...new Set([0, ...tableRates(departments)])]
+    .map((rate) => ({ rate, diff: Math.abs(Math.round((net * rate) / 100) - tax) }))
+    .filter((f) => f.diff <= tolerance);
+  if (fits.length === 0) return undefined;
+  const best = Math.min(...fits.map((f) => f.diff));
+  const tied = fits.filter((f) => f.diff === best).map((f) => f.rate);
+  if (tied.length > 1) {
+    throw rejected(
+      `Line "${name}": VAT rates ${tied.join(', ')} % fit its amounts equally`,
+      lawNotes.rateTie(name, tied),
+    );
   }
-  return best && best.diff <= tolerance ? best.rate : undefined;
+  return tied[0];
 }
 
 /**
  * Where a line prints. A nature — the platform's `TaxExemptionReason`, else `itemNatures` by
  * item type or accounting category (the city tax is N1), else `taxCodeNatures` — wins, and then
- * the line must carry no VAT; otherwise the VAT rate (see `rateOf`) picks the department. A line
- * without VAT and without a nature, a rate or nature without a department, or a line whose rate
- * cannot be told go to `defaultDepartment` when one is configured, else the bill is refused with
- * FISCAL_REJECTED and Notes naming the line — before anything is printed.
+ * the line must carry no VAT; otherwise the VAT rate (tax codes, else amounts) picks the
+ * department. A line without VAT and without a nature, a rate or nature without a department, or
+ * a line whose rate cannot be told go to `defaultDepartment` when one is configured, else the
+ * bill is refused with FISCAL_REJECTED and Notes naming the line — before anything is printed.
  */
-export function classifyLine(line: SourceLine, options: LineOptions): LineClass {
-  const nature = natureOf(line, options);
+export function classifyLine(line: SourceLine, rules: LineRules): LineClass {
+  const nature = natureOf(line, rules);
   const fallback = (what: string, message: string, notes: Message): LineClass => {
-    if (options.defaultDepartment !== undefined) return { department: options.defaultDepartment };
+    if (rules.defaultDepartment !== undefined) return { department: rules.defaultDepartment };
     throw rejected(`${message} (line "${line.name}", ${what})`, notes);
   };
   if (nature) {
     if (line.taxCents !== undefined && Math.abs(line.taxCents) > 1) {
       throw rejected(
         `Line "${line.name}" is ${nature} but carries VAT`,
-        fiscalNotes.natureWithVat(line.name, nature),
+        lawNotes.natureWithVat(line.name, nature),
       );
     }
-    const department = natureDepartment(nature, options.departments);
+    const department = natureDepartment(nature, rules.departments);
     if (department !== undefined) return { department, nature };
     return fallback(
       `nature ${nature}`,
       'No department for a nature',
-      fiscalNotes.noDepartmentNature(line.name, nature),
+      lawNotes.noDepartmentNature(line.name, nature),
     );
   }
-  const rate = rateOf(line, options);
+  const rate =
+    rateOfCodes(line.name, line.taxCodes, rules) ??
+    (line.netCents !== undefined && line.taxCents !== undefined
+      ? rateOfAmounts(line.name, line.netCents, line.taxCents, rules.departments)
+      : undefined);
   const described = `codes ${line.taxCodes.join(', ') || 'none'}, net ${line.netCents ?? '?'}, tax ${line.taxCents ?? '?'} cents`;
-  if (rate === undefined || (rate === 0 && rateDepartment(0, options.departments) === undefined)) {
-    return fallback(described, 'Line without VAT rate or nature', fiscalNotes.unclassifiable(line.name));
+  if (rate === undefined || (rate === 0 && rateDepartment(0, rules.departments) === undefined)) {
+    return fallback(described, 'Line without VAT rate or nature', lawNotes.unclassifiable(line.name));
   }
-  const department = rateDepartment(rate, options.departments);
+  const department = rateDepartment(rate, rules.departments);
   if (department !== undefined) return { department, rate };
-  return fallback(
-    described,
-    `No department for VAT ${rate} %`,
-    fiscalNotes.noDepartmentRate(line.name, rate),
-  );
+  return fallback(described, `No department for VAT ${rate} %`, lawNotes.noDepartmentRate(line.name, rate));
 }

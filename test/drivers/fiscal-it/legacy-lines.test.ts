@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyLine, fromLegacyLine } from '../../../drivers/epson-fpmate/receipt-lines.js';
+import { classifyLine, fromLegacyLine } from '../../../drivers/fiscal-it/lines.js';
 import { normalizeCommand } from '../../../src/connector/model.js';
 
 const options = {
@@ -7,7 +7,6 @@ const options = {
   taxCodeRates: {},
   taxCodeNatures: {},
   itemNatures: {},
-  itemNames: {},
 };
 
 describe('legacy bill lines', () => {

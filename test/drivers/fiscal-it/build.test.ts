@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { EpsonFpmateOptionsSchema } from '../../../drivers/epson-fpmate/config.js';
-import { buildReceipt, type ReceiptModel } from '../../../drivers/epson-fpmate/receipt.js';
-import { receiptXml } from '../../../drivers/epson-fpmate/receipt-xml.js';
+import { rulesOf, EpsonFpmateOptionsSchema as Schema } from '../../../drivers/epson-fpmate/config.js';
+import { buildFiscalDocument } from '../../../drivers/fiscal-it/build.js';
+import type { FiscalDocumentModel } from '../../../drivers/fiscal-it/model.js';
 import type { FiscalJobData, LegacyLine } from '../../../src/connector/model.js';
 import type { WireOrderItem, WirePayment } from '../../../src/connector/wire.js';
 import type { PlatformReader } from '../../../src/drivers-api/types.js';
 import { english } from '../../../src/messages/render.js';
 import { rejection } from '../../helpers/rejection.js';
-import { orderItem, payment } from './helpers.js';
+import { orderItem, payment } from '../epson-fpmate/helpers.js';
 
-const options = (extra: Record<string, unknown> = {}) =>
-  EpsonFpmateOptionsSchema.parse({ url: 'http://192.0.2.10', ...extra });
+const options = (extra: Record<string, unknown> = {}) => Schema.parse({ url: 'http://192.0.2.10', ...extra });
 
 function reader(items: WireOrderItem[], payments: WirePayment[]): PlatformReader & { calls: string[] } {
   const calls: string[] = [];
@@ -41,8 +40,8 @@ async function build(
   payments: WirePayment[],
   opts: Record<string, unknown> = {},
   data: FiscalJobData = sale,
-): Promise<ReceiptModel> {
-  return buildReceipt(data, options(opts), {
+): Promise<FiscalDocumentModel> {
+  return buildFiscalDocument(data, rulesOf(options(opts)), {
     platform: reader(items, payments),
     signal: new AbortController().signal,
     timeZone: 'Europe/Rome',
@@ -51,7 +50,7 @@ async function build(
   });
 }
 
-describe('bill → receipt', () => {
+describe('bill → fiscal document (the core, drivers/fiscal-it/build.ts)', () => {
   it('derives each line’s VAT rate from its amounts and maps it to the default departments; the city tax is N1', async () => {
     const items = [
       orderItem('a', { unitGross: 122, rate: 22 }),
@@ -68,7 +67,9 @@ describe('bill → receipt', () => {
     ]);
     expect(model.lines.map((l) => l.rate ?? l.nature)).toEqual([22, 10, 4, 'N1']);
     expect(model.totalCents).toBe(14690);
-    expect(model.payments).toEqual([{ description: 'CONTANTI', paymentType: 0, index: 0, cents: 14690 }]);
+    expect(model.payments).toEqual([
+      { kind: 'cash', description: 'CONTANTI', key: 'CashPayment', cents: 14690 },
+    ]);
   });
 
   it('prefers configured tax codes, departments and item names', async () => {
@@ -116,9 +117,9 @@ describe('bill → receipt', () => {
       orderItem('z', { unitGross: 0, rate: 22 }),
     ];
     const model = await build(items, [payment('p', 'CreditCardPayment', 80)]);
-    expect(model.lines.map((l) => [l.type, l.description, l.totalCents])).toEqual([
-      ['item', 'Camera', 10000],
-      ['discount', 'Sconto fedeltà', 2000],
+    expect(model.lines.map((l) => [l.description, l.totalCents])).toEqual([['Camera', 10000]]);
+    expect(model.discounts).toEqual([
+      { description: 'Sconto fedeltà', cents: 2000, department: 1, rate: 22 },
     ]);
     expect(model.totalCents).toBe(8000);
   });
@@ -141,12 +142,12 @@ describe('bill → receipt', () => {
         payment('4', 'CreditCardPayment', 999, 'Pending'),
         payment('5', 'CreditCardPayment', 999, 'Canceled'),
       ],
-      { payments: { InvoicePayment: { paymentType: 5, description: 'Non riscosso' } } },
+      { payments: { InvoicePayment: { kind: 'not-collected', description: 'Non riscosso' } } },
     );
-    expect(model.payments.map((p) => [p.description, p.paymentType, p.index, p.cents])).toEqual([
-      ['CONTANTI', 0, 0, 10000],
-      ['Non riscosso', 5, 0, 5000],
-      ['PAGAMENTO ELETTRONICO', 2, 1, 15000],
+    expect(model.payments.map((p) => [p.description, p.kind, p.cents])).toEqual([
+      ['CONTANTI', 'cash', 10000],
+      ['Non riscosso', 'not-collected', 5000],
+      ['PAGAMENTO ELETTRONICO', 'electronic', 15000],
     ]);
   });
 
@@ -188,17 +189,17 @@ describe('bill → receipt', () => {
       { legacyItems: [line('Suite', 200)], legacyPayments: [line('Cash', -200, 'CashPayment')] },
     );
     const platform = reader([orderItem('ignored', { unitGross: 1 })], []);
-    const model = await buildReceipt(legacy, options({ taxCodeRates: { 'IT-VAT-10': 10 } }), {
+    const model = await buildFiscalDocument(legacy, rulesOf(options({ taxCodeRates: { 'IT-VAT-10': 10 } })), {
       platform,
       signal: new AbortController().signal,
       timeZone: 'Europe/Rome',
       now: Date.UTC(2026, 10, 21, 12),
     });
     expect(model.lines).toMatchObject([{ description: 'Suite', department: 2, unitCents: 20000 }]);
-    expect(model.payments).toMatchObject([{ paymentType: 0, cents: 20000 }]);
+    expect(model.payments).toMatchObject([{ kind: 'cash', cents: 20000 }]);
     expect(platform.calls).toEqual(['payments bill-9']);
     const mismatch = await rejection(
-      buildReceipt(legacy, options({ taxCodeRates: { 'IT-VAT-10': 10 } }), {
+      buildFiscalDocument(legacy, rulesOf(options({ taxCodeRates: { 'IT-VAT-10': 10 } })), {
         platform: reader([], [payment('p', 'CashPayment', 150)]),
         signal: new AbortController().signal,
         timeZone: 'Europe/Rome',
@@ -249,9 +250,9 @@ describe('bill → receipt', () => {
       [half('a'), half('b')],
       [payment('p', 'CashPayment', 0.05), payment('q', 'CreditCardPayment', 0.2)],
     );
-    expect(split.payments.map((p) => [p.paymentType, p.cents])).toEqual([
-      [0, 5],
-      [2, 21],
+    expect(split.payments.map((p) => [p.kind, p.cents])).toEqual([
+      ['cash', 5],
+      ['credit-card', 21],
     ]);
     // A bill that does not balance before rounding is still refused.
     const short = await rejection(build([half('a'), half('b')], [payment('p', 'CashPayment', 0.24)]));
@@ -270,62 +271,5 @@ describe('bill → receipt', () => {
       totalCents: 704,
     });
     expect(model.payments[0]?.cents).toBe(704);
-  });
-
-  it('builds a refund: reference first, refund lines, payments back', async () => {
-    const refund = fiscal({
-      type: 'data',
-      isRefund: true,
-      rebated: { sequence: '12', receiptNumber: '34', dateTimeUtc: '2026-10-24T22:30:00Z' },
-      printerSerialNumber: '99MEY123456',
-    });
-    const model = await build(
-      [orderItem('a', { unitGross: -45, units: 2, rate: 22, notes: 'Cena' })],
-      [payment('p', 'CashPayment', -90)],
-      {},
-      refund,
-    );
-    expect(model.kind).toBe('refund');
-    expect(model.lines).toEqual([
-      {
-        type: 'refund',
-        description: 'Cena',
-        quantity: 2,
-        unitCents: 4500,
-        totalCents: 9000,
-        department: 1,
-        rate: 22,
-      },
-    ]);
-    expect(receiptXml(model, '1')).toBe(
-      '<printerFiscalReceipt>' +
-        '<printRecMessage operator="1" messageType="4" message="REFUND 0012 0034 25102026 99MEY123456" />' +
-        '<beginFiscalReceipt operator="1" />' +
-        '<printRecRefund operator="1" description="Cena" department="1" quantity="2" unitPrice="45.00" justification="1" />' +
-        '<printRecTotal operator="1" description="CONTANTI" payment="90.00" paymentType="0" index="0" justification="2" />' +
-        '<endFiscalReceipt operator="1" />' +
-        '</printerFiscalReceipt>',
-    );
-  });
-
-  it('writes a sale with header lines, escaped text and dot amounts', async () => {
-    const model = await build(
-      [
-        orderItem('a', { unitGross: 7.5, units: 2, rate: 10, notes: 'Caffè & "brioche"' }),
-        orderItem('d', { unitGross: -1.5, rate: 10, notes: 'Sconto' }),
-      ],
-      [payment('p', 'CreditCardPayment', 13.5)],
-      { headerLines: ['Hotel <Sole>'], operator: '2' },
-    );
-    expect(receiptXml(model, '2')).toBe(
-      '<printerFiscalReceipt>' +
-        '<printRecMessage operator="2" messageType="1" index="1" font="1" message="Hotel &lt;Sole&gt;" />' +
-        '<beginFiscalReceipt operator="2" />' +
-        '<printRecItem operator="2" description="Caffè &amp; &quot;brioche&quot;" department="2" quantity="2" unitPrice="7.50" justification="1" />' +
-        '<printRecItemAdjustment operator="2" description="Sconto" department="2" adjustmentType="3" amount="1.50" justification="2" />' +
-        '<printRecTotal operator="2" description="CARTA DI PAGAMENTO" payment="13.50" paymentType="2" index="1" justification="2" />' +
-        '<endFiscalReceipt operator="2" />' +
-        '</printerFiscalReceipt>',
-    );
   });
 });
