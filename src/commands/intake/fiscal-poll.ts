@@ -72,6 +72,10 @@ export class FiscalPoll {
     () => this.options.signal.aborted,
   );
   private lastPollAt = Number.NEGATIVE_INFINITY;
+  /** When the last poll ended (answered or failed): the interval loop sleeps `intervalMs` from there. */
+  private lastEndAt = Number.NEGATIVE_INFINITY;
+  /** The next poll was asked for by the start check (`vouch`): it goes at the `result` priority. */
+  private urgent = false;
   /** Start of the last poll that read every page of every group: the next window begins there. */
   private lastCompleteAt: number | undefined;
   /** Start of the last complete full poll. */
@@ -107,9 +111,36 @@ export class FiscalPoll {
     return this.passes.run();
   }
 
+  /**
+   * A poll for the start check (`StartCheck.vouchedBy`): its listing vouches for every sighting of
+   * a fiscal command at once. With `onlyIfDue` (the read-ahead), only when the interval loop's
+   * poll is late: none is under way and `intervalMs` has passed since the last one ended;
+   * otherwise the loop's next poll does it. Without, now, or the one under way. It goes at the
+   * budget's `result` priority, as the read by id it replaces would: a device waits on it.
+   */
+  vouch(onlyIfDue: boolean): Promise<void> {
+    if (this.options.fiscalDeviceIds.length === 0) return Promise.resolve();
+    const running = this.passes.current;
+    if (running) return running;
+    if (onlyIfDue && this.options.clock.now() - this.lastEndAt < this.options.poll.intervalMs)
+      return Promise.resolve();
+    this.urgent = true;
+    return this.passes.run();
+  }
+
   /** One poll over every fiscal device: a full one or a window one (see above). */
   async poll(): Promise<void> {
+    try {
+      await this.pollOnce();
+    } finally {
+      this.lastEndAt = this.options.clock.now();
+    }
+  }
+
+  private async pollOnce(): Promise<void> {
     const { clock, poll, enterpriseIds, fiscalDeviceIds, connector, sink, requests, signal } = this.options;
+    const priority = this.urgent ? 'result' : 'discovery';
+    this.urgent = false;
     const pollAt = clock.now();
     const slow = this.slow();
     this.lastPollAt = pollAt;
@@ -139,7 +170,7 @@ export class FiscalPoll {
         await requests.request(async () => {
           const pages = connector.fiscalCommands(
             { DeviceIds: group, States, UpdatedUtc: window, ...enterprise },
-            { priority: 'discovery', signal, known },
+            { priority, signal, known },
           );
           for await (const page of pages) {
             // As of this page's answer, as a parsed item's sighting is (`StartCheck.saw`).
