@@ -24,32 +24,65 @@ function fiscalSetup() {
 }
 
 describe('the fiscal poll asks only for what it does not know', () => {
-  it('a full poll first, then windows from the last complete poll, less the overlap', async () => {
+  it('a full poll first, then windows from the last complete poll, and a settling window with the overlap', async () => {
     const t = fiscalSetup();
     for (let i = 0; i < 5; i++) t.platform.add({ fiscalWire: wireFiscalCommand({ id: `f${i}` }) });
     t.intake.start();
     await t.settle();
-    await t.advance(2000);
-    await t.advance(2000);
+    for (let i = 0; i < 3; i++) await t.advance(2000);
     const filters = t.platform.regularFiscal().map((r) => r.filter as DeviceFilter);
     expect(filters.map((f) => f.States)).toEqual([
       ['Pending', 'Received'],
       ['Pending', 'Cancelled'],
       ['Pending', 'Cancelled'],
+      ['Pending', 'Cancelled'],
     ]);
     expect(filters.map((f) => f.UpdatedUtc)).toEqual([
       { StartUtc: iso(T - 72 * HOUR), EndUtc: iso(T + 60_000) },
-      { StartUtc: iso(T - WINDOW_OVERLAP_MS), EndUtc: iso(T + 2000 + 60_000) },
-      { StartUtc: iso(T + 2000 - WINDOW_OVERLAP_MS), EndUtc: iso(T + 4000 + 60_000) },
+      { StartUtc: iso(T), EndUtc: iso(T + 2000 + 60_000) },
+      { StartUtc: iso(T + 2000), EndUtc: iso(T + 4000 + 60_000) },
+      // WINDOW_OVERLAP_MS after the last settling (here: full) poll, from its start less the overlap.
+      { StartUtc: iso(T - WINDOW_OVERLAP_MS), EndUtc: iso(T + 6000 + 60_000) },
     ]);
     // The full poll is a complete listing; the windows vouch that nothing else changed.
     expect(t.listed).toEqual([
       { source: 'fiscalMachineCommands', ids: ['f0', 'f1', 'f2', 'f3', 'f4'], since: T },
     ]);
     expect(t.unchanged).toEqual([
-      { source: 'fiscalMachineCommands', since: T - WINDOW_OVERLAP_MS, at: T + 2000, changed: [] },
-      { source: 'fiscalMachineCommands', since: T + 2000 - WINDOW_OVERLAP_MS, at: T + 4000, changed: [] },
+      { source: 'fiscalMachineCommands', since: T, at: T + 2000, changed: [] },
+      { source: 'fiscalMachineCommands', since: T + 2000, at: T + 4000, changed: [] },
+      { source: 'fiscalMachineCommands', since: T - WINDOW_OVERLAP_MS, at: T + 6000, changed: [] },
     ]);
+    await t.intake.stop();
+  });
+
+  it('finds a command stamped before the last poll but visible only after it, in the settling window', async () => {
+    const t = fiscalSetup();
+    t.intake.start();
+    await t.settle();
+    await t.advance(2000);
+    // Stamped 1 s before the poll at T + 2000 started (a late commit, or a platform clock behind
+    // ours), listed only now: the next window, from T + 2000, does not reach it.
+    t.platform.add({ fiscalWire: wireFiscalCommand({ id: 'late' }), updatedAt: T + 1000 });
+    await t.advance(2000);
+    expect(t.ingested.flatMap((i) => i.ids)).toEqual([]);
+    // The settling window, WINDOW_OVERLAP_MS after the full poll, reaches back before it.
+    await t.advance(2000);
+    expect(t.ingested.flatMap((i) => i.ids)).toEqual(['late']);
+    await t.intake.stop();
+  });
+
+  it('lists a burst that stays Pending once more, not on every poll, while its Received is on its way', async () => {
+    const t = fiscalSetup();
+    for (let i = 0; i < 50; i++)
+      t.platform.add({ fiscalWire: wireFiscalCommand({ id: `b${i}` }), updatedAt: T - 100 });
+    t.intake.start();
+    await t.settle();
+    // Nothing of ours reaches the platform meanwhile: every command stays Pending for 6 s.
+    for (let i = 0; i < 3; i++) await t.advance(2000);
+    // Listed by the full poll and once more by the settling window, not by the windows between
+    // (with the overlap on every window, each poll listed them all again: 200 items).
+    expect(t.platform.fiscalItemsSent).toBe(100);
     await t.intake.stop();
   });
 
@@ -95,7 +128,7 @@ describe('the fiscal poll asks only for what it does not know', () => {
     await t.advance(2000);
     await t.advance(2000);
     const last = t.platform.regularFiscal().at(-1)?.filter as DeviceFilter;
-    expect(last.UpdatedUtc.StartUtc).toBe(iso(T - WINDOW_OVERLAP_MS));
+    expect(last.UpdatedUtc.StartUtc).toBe(iso(T));
     expect(t.unchanged).toHaveLength(1);
     await t.intake.stop();
   });

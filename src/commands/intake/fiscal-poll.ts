@@ -24,23 +24,34 @@ import {
  *   and Received, `UpdatedUtc` over the whole lookback (`fiscalLookbackHours`, up to the window
  *   the platform allows). It finds what an earlier process left (Received by us, journal or not)
  *   and is a complete listing of the active commands (`listedActive`).
- * - **The window poll** (every other one): `UpdatedUtc` from the start of the last complete poll,
- *   less `WINDOW_OVERLAP_MS`, to now + 1 min; States Pending and Cancelled. `UpdatedUtc` moves
- *   with every state change (platform-interfaces.md, Part B › fiscalMachineCommands/getAll
- *   parameter sets: a filter on the command's update time), so a command created or cancelled
- *   since the last complete poll is in the window; a Received command is ours in the journal
- *   already (we reported Received after journaling it) and is not asked for again; our own
- *   updates (Received, Processing, Processed, Error) are not asked for either. A complete window
- *   poll that does not list a known command vouches that nobody changed it since the window
- *   began: what the start check saw of it still holds (`unchangedSince`). Only staff cancel a
- *   command of ours on the platform (Part A › States and transitions: Cancelled); anything
- *   stranger is found by the next full poll.
+ * - **The window poll** (every other one): `UpdatedUtc` from the start of the last complete poll
+ *   to now + 1 min; States Pending and Cancelled. `UpdatedUtc` moves with every state change
+ *   (platform-interfaces.md, Part B › fiscalMachineCommands/getAll parameter sets: a filter on the
+ *   command's update time), so a command created or cancelled since the last complete poll is in
+ *   the window; a Received command is ours in the journal already (we reported Received after
+ *   journaling it) and is not asked for again; our own updates (Received, Processing, Processed,
+ *   Error) are not asked for either. A complete window poll that does not list a known command
+ *   vouches that nobody changed it since the window began: what the start check saw of it still
+ *   holds (`unchangedSince`).
+ * - **The settling window** (a window poll at least every `WINDOW_OVERLAP_MS`): from the start of
+ *   the last settling (or full) poll less `WINDOW_OVERLAP_MS`. The platform stamps `UpdatedUtc`
+ *   with its clock and the window is computed with ours; a change stamped a little before a
+ *   poll's start may also become visible only after that poll's answer. The settling window lists
+ *   every such change once more than `WINDOW_OVERLAP_MS` after it: a clock ahead of the
+ *   platform's by up to that much, or a late commit, delays a command by about that much at most;
+ *   a clock further ahead delays it to the next full poll, never loses it (`doctor` fails a skew
+ *   over 30 s). Only the settling window has the overlap: with it on every poll, a burst's
+ *   commands were listed again by every poll while their Received was on its way (5.74 items
+ *   per command in the 300-receipt bench, 1.85 with a 1 s overlap).
+ * - **Trade-off: what the window does not ask for.** A change by someone else to Processing,
+ *   Processed or Error (not Cancelled) of a command waiting in our queue is not in the window
+ *   poll's States, so the window vouches for it as unchanged. The contract does not say who may
+ *   move a command (Part A › States and transitions: permitted moves not shown); the move by
+ *   someone else the agent expects is staff cancelling, which the window asks for. Any other is
+ *   seen by the WebSocket's event when it is on (`platformSays`, `platformMoved`), by the next full
+ *   poll (its listing drops the sighting: `listedActive`, so the start reads the command first),
+ *   and by the platform refusing our update; until then such a command may run.
  * - **The deep catch-up** (`deep-catch-up.ts`) for Pending commands older than the lookback.
- *
- * The overlap: the platform stamps `UpdatedUtc` with its clock, the window is computed with ours.
- * `WINDOW_OVERLAP_MS` covers our clock running ahead of the platform's by that much (NTP keeps
- * both within milliseconds) and a change committed while the last poll was being answered. A
- * clock further ahead delays a new command to the next full poll at worst, never loses it.
  *
  * Commands already known at an active state (`Id` and `State`, looked up before any parsing:
  * `FiscalPagedOptions.known`) are not normalised again; paging still follows the cursor to its
@@ -53,7 +64,7 @@ export type FiscalPollOptions = Pick<
 > & { requests: DiscoveryRequests; signal: AbortSignal };
 
 const HOUR = 3_600_000;
-/** How far the window reaches before the start of the last complete poll (see above). */
+/** How far the settling window reaches before the start of the last settling poll, and how often it runs (see above). */
 export const WINDOW_OVERLAP_MS = 5_000;
 /** A full poll (Pending and Received over the whole lookback) at least this often. */
 export const FULL_POLL_EVERY_MS = 10 * 60_000;
@@ -80,6 +91,8 @@ export class FiscalPoll {
   private lastCompleteAt: number | undefined;
   /** Start of the last complete full poll. */
   private lastFullAt = Number.NEGATIVE_INFINITY;
+  /** Start of the last complete full or settling poll: the next settling window begins there. */
+  private lastSettledAt = Number.NEGATIVE_INFINITY;
   /** Wall time of the current connection's open; undefined while the socket is not open. */
   private socketOpenedAt: number | undefined;
   /** Whether the socket is believed to announce fiscal commands (until a slow poll disproves it). */
@@ -147,9 +160,13 @@ export class FiscalPoll {
     const end = pollAt + 60_000;
     const lookbackStart = end - Math.min(poll.fiscalLookbackHours * HOUR + 60_000, MAX_WINDOW_MS);
     const full = this.lastCompleteAt === undefined || pollAt - this.lastFullAt >= FULL_POLL_EVERY_MS;
+    const settling = !full && pollAt - this.lastSettledAt >= WINDOW_OVERLAP_MS;
     const start = full
       ? lookbackStart
-      : Math.max(lookbackStart, (this.lastCompleteAt as number) - WINDOW_OVERLAP_MS);
+      : Math.max(
+          lookbackStart,
+          settling ? this.lastSettledAt - WINDOW_OVERLAP_MS : (this.lastCompleteAt as number),
+        );
     const window = { StartUtc: new Date(start).toISOString(), EndUtc: new Date(end).toISOString() };
     const States = full ? [...ACTIVE_STATES] : [...WINDOW_STATES];
     const enterprise = enterpriseFilter(enterpriseIds);
@@ -201,6 +218,7 @@ export class FiscalPoll {
       else sink.unchangedSince?.('fiscalMachineCommands', start, clock.now(), changed);
       this.lastCompleteAt = pollAt;
       if (full) this.lastFullAt = pollAt;
+      if (full || settling) this.lastSettledAt = pollAt;
       requests.roundDone('fiscal poll');
     } catch (e) {
       requests.failed('fiscal poll', e);

@@ -115,12 +115,23 @@ export class FakePlatform implements ConnectorApi {
     gate.waiting--;
   }
 
-  /** Adds a command in `commands/*` shape, in `fiscalMachineCommands` shape, or both. */
-  add(command: { wire?: Record<string, unknown>; fiscalWire?: Record<string, unknown> }): string {
+  /**
+   * Adds a command in `commands/*` shape, in `fiscalMachineCommands` shape, or both; `updatedAt`
+   * stamps it earlier than now (a commit that becomes visible late, or a platform clock behind ours).
+   */
+  add(command: {
+    wire?: Record<string, unknown>;
+    fiscalWire?: Record<string, unknown>;
+    updatedAt?: number;
+  }): string {
     const raw = (command.wire ?? command.fiscalWire) as Record<string, unknown>;
     const id = String(raw.Id);
     const device = raw.Device as { Id: string };
-    const stored: Stored = { deviceId: device.Id, state: raw.State as CommandState, updatedAt: this.now() };
+    const stored: Stored = {
+      deviceId: device.Id,
+      state: raw.State as CommandState,
+      updatedAt: command.updatedAt ?? this.now(),
+    };
     if (command.wire) stored.wire = command.wire;
     if (command.fiscalWire) stored.fiscalWire = command.fiscalWire;
     this.commands.set(id, stored);
