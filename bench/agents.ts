@@ -128,12 +128,30 @@ export function builtAgent(build: string, inspect = false, watchdogSec?: number)
       /status page at/,
       {
         inspect,
-        nodeFlags: launch.flags,
+        nodeFlags: benchNodeFlags(launch.flags),
         env: { ...launch.env, ...(watchdogSec ? { WATCHDOG_USEC: String(watchdogSec * 1_000_000) } : {}) },
       },
     );
     return Object.assign(contestant, { dataDir: dir });
   };
+}
+
+/**
+ * The agent's node flags for a bench run: its shebang's, unless the environment asks otherwise,
+ * to choose the runtime flags by measuring (issue 26.3). `BENCH_SEMI_SPACE_MB=N` replaces
+ * `--max-semi-space-size` (`default` leaves V8's own); `BENCH_CPU_PROF=DIR` writes a CPU profile
+ * of each agent process there (`--cpu-prof`).
+ */
+function benchNodeFlags(flags: readonly string[]): string[] {
+  const semi = process.env.BENCH_SEMI_SPACE_MB;
+  const profile = process.env.BENCH_CPU_PROF;
+  let out = [...flags];
+  if (semi !== undefined) {
+    out = out.filter((f) => !f.startsWith('--max-semi-space-size'));
+    if (semi !== 'default') out.push(`--max-semi-space-size=${Number(semi)}`);
+  }
+  if (profile) out.push('--cpu-prof', `--cpu-prof-dir=${profile}`);
+  return out;
 }
 
 /** The naive baseline, under tsx or compiled when `build` is given. */
