@@ -33,16 +33,17 @@ import {
  *   Error) are not asked for either. A complete window poll that does not list a known command
  *   vouches that nobody changed it since the window began: what the start check saw of it still
  *   holds (`unchangedSince`).
- * - **The settling window** (a window poll at least every `WINDOW_OVERLAP_MS`): from the start of
- *   the last settling (or full) poll less `WINDOW_OVERLAP_MS`. The platform stamps `UpdatedUtc`
- *   with its clock and the window is computed with ours; a change stamped a little before a
- *   poll's start may also become visible only after that poll's answer. The settling window lists
- *   every such change once more than `WINDOW_OVERLAP_MS` after it: a clock ahead of the
- *   platform's by up to that much, or a late commit, delays a command by about that much at most;
- *   a clock further ahead delays it to the next full poll, never loses it (`doctor` fails a skew
- *   over 30 s). Only the settling window has the overlap: with it on every poll, a burst's
- *   commands were listed again by every poll while their Received was on its way (5.74 items
- *   per command in the 300-receipt bench, 1.85 with a 1 s overlap).
+ * - **The settling window** (a second listing with a window poll, once `WINDOW_OVERLAP_MS` of
+ *   time has gathered behind it): from where the last one reached to `WINDOW_OVERLAP_MS` ago. The
+ *   platform stamps `UpdatedUtc` with its clock and the window is computed with ours; a change
+ *   stamped a little before a poll's start may also become visible only after that poll's
+ *   answer. The settling windows list every stretch of time once, more than `WINDOW_OVERLAP_MS`
+ *   after it: a clock ahead of the platform's by up to that much, or a late commit, delays a
+ *   command by up to twice that; a clock further ahead delays it to the next full poll, never
+ *   loses it (`doctor` fails a skew over 30 s). A burst still Pending (its Received on its way) is
+ *   thus listed once more at most, and only when it waits longer than the overlap: with the
+ *   overlap on every window, every poll listed it again (5.74 items per command in the
+ *   300-receipt bench; 1.85 with a 1 s overlap). The settling window vouches for nothing.
  * - **Trade-off: what the window does not ask for.** A change by someone else to Processing,
  *   Processed or Error (not Cancelled) of a command waiting in our queue is not in the window
  *   poll's States, so the window vouches for it as unchanged. The contract does not say who may
@@ -91,8 +92,8 @@ export class FiscalPoll {
   private lastCompleteAt: number | undefined;
   /** Start of the last complete full poll. */
   private lastFullAt = Number.NEGATIVE_INFINITY;
-  /** Start of the last complete full or settling poll: the next settling window begins there. */
-  private lastSettledAt = Number.NEGATIVE_INFINITY;
+  /** Where the last settling window (or full poll, less the overlap) reached: the next one begins there. */
+  private settledTo = Number.NEGATIVE_INFINITY;
   /** Wall time of the current connection's open; undefined while the socket is not open. */
   private socketOpenedAt: number | undefined;
   /** Whether the socket is believed to announce fiscal commands (until a slow poll disproves it). */
@@ -160,14 +161,16 @@ export class FiscalPoll {
     const end = pollAt + 60_000;
     const lookbackStart = end - Math.min(poll.fiscalLookbackHours * HOUR + 60_000, MAX_WINDOW_MS);
     const full = this.lastCompleteAt === undefined || pollAt - this.lastFullAt >= FULL_POLL_EVERY_MS;
-    const settling = !full && pollAt - this.lastSettledAt >= WINDOW_OVERLAP_MS;
-    const start = full
-      ? lookbackStart
-      : Math.max(
-          lookbackStart,
-          settling ? this.lastSettledAt - WINDOW_OVERLAP_MS : (this.lastCompleteAt as number),
-        );
-    const window = { StartUtc: new Date(start).toISOString(), EndUtc: new Date(end).toISOString() };
+    // The window: from the last complete poll's start (or the whole lookback, for a full poll).
+    const start = full ? lookbackStart : Math.max(lookbackStart, this.lastCompleteAt as number);
+    const windows: Array<{ StartUtc: string; EndUtc: string }> = [];
+    // The settling window: what was stamped since the last one reached, up to WINDOW_OVERLAP_MS
+    // ago (and not into the window), once that much has gathered.
+    const settleTo = Math.min(start, pollAt - WINDOW_OVERLAP_MS);
+    const settleFrom = Math.max(lookbackStart, this.settledTo);
+    const settling = !full && settleTo - settleFrom >= WINDOW_OVERLAP_MS;
+    if (settling) windows.push(interval(settleFrom, settleTo));
+    windows.push(interval(start, end));
     const States = full ? [...ACTIVE_STATES] : [...WINDOW_STATES];
     const enterprise = enterpriseFilter(enterpriseIds);
     /** Every id listed in an active state (the full poll's complete listing). */
@@ -182,7 +185,9 @@ export class FiscalPoll {
       return true;
     };
     let complete = true;
-    for (const group of chunks(fiscalDeviceIds, 100)) {
+    for (const [group, window] of chunks(fiscalDeviceIds, 100).flatMap((g) =>
+      windows.map((w) => [g, w] as const),
+    )) {
       try {
         await requests.request(async () => {
           const pages = connector.fiscalCommands(
@@ -218,7 +223,8 @@ export class FiscalPoll {
       else sink.unchangedSince?.('fiscalMachineCommands', start, clock.now(), changed);
       this.lastCompleteAt = pollAt;
       if (full) this.lastFullAt = pollAt;
-      if (full || settling) this.lastSettledAt = pollAt;
+      if (full) this.settledTo = pollAt - WINDOW_OVERLAP_MS;
+      else if (settling) this.settledTo = settleTo;
       requests.roundDone('fiscal poll');
     } catch (e) {
       requests.failed('fiscal poll', e);
@@ -266,6 +272,11 @@ export function oldestFirst(items: readonly NormalizedItem[]): NormalizedItem[] 
     return x === y ? 0 : x < y ? -1 : 1;
   });
 }
+
+const interval = (from: number, to: number) => ({
+  StartUtc: new Date(from).toISOString(),
+  EndUtc: new Date(to).toISOString(),
+});
 
 const isActive = (state: string | undefined): boolean =>
   state !== undefined && (ACTIVE_STATES as readonly string[]).includes(state);

@@ -163,7 +163,23 @@ export class FakePlatform implements ConnectorApi {
 
   /** `fiscalMachineCommands/getAll` requests, without the deep catch-up's (`isDeepCatchUp`). */
   regularFiscal(): RequestRecord[] {
-    return this.requests.filter((r) => r.operation === 'fiscalCommands' && !this.isDeepCatchUp(r));
+    return this.requests.filter(
+      (r) => r.operation === 'fiscalCommands' && !this.isDeepCatchUp(r) && !this.isSettling(r),
+    );
+  }
+
+  /** The fiscal poll's settling windows (a second listing with some polls, ending in the past). */
+  settlingFiscal(): RequestRecord[] {
+    return this.requests.filter((r) => r.operation === 'fiscalCommands' && this.isSettling(r));
+  }
+
+  private isSettling(request: RequestRecord): boolean {
+    const filter = request.filter as { UpdatedUtc?: { EndUtc: string }; States?: string[] } | undefined;
+    return (
+      filter?.UpdatedUtc !== undefined &&
+      Date.parse(filter.UpdatedUtc.EndUtc) < (request.at ?? 0) &&
+      filter.States?.includes('Received') === false
+    );
   }
 
   /** The deep catch-up's requests. */
@@ -172,12 +188,17 @@ export class FakePlatform implements ConnectorApi {
   }
 
   /**
-   * A deep catch-up request: by devices, over a window that ends in the past (where the regular
-   * poll's begins); the regular poll's window always ends a minute ahead.
+   * A deep catch-up request: by devices, Pending and Received, over a window that ends in the past
+   * (where the regular poll's begins); the regular poll's window always ends a minute ahead, and
+   * its settling window, which ends in the past too, asks for Pending and Cancelled.
    */
   isDeepCatchUp(request: RequestRecord): boolean {
-    const filter = request.filter as { UpdatedUtc?: { EndUtc: string } } | undefined;
-    return filter?.UpdatedUtc !== undefined && Date.parse(filter.UpdatedUtc.EndUtc) < (request.at ?? 0);
+    const filter = request.filter as { UpdatedUtc?: { EndUtc: string }; States?: string[] } | undefined;
+    return (
+      filter?.UpdatedUtc !== undefined &&
+      Date.parse(filter.UpdatedUtc.EndUtc) < (request.at ?? 0) &&
+      filter.States?.includes('Received') === true
+    );
   }
 
   private record(
