@@ -92,7 +92,7 @@ function tsxOrBundled(setup: AgentSetup, bundle: string | undefined): Contestant
     config: agentConfig(setup, dir),
     env: tokenEnv,
     startTimeoutMs: 60_000,
-    ...(bundle ? { bundle } : {}),
+    ...(bundle ? { bundle, nodeFlags: benchNodeFlags(shebangLaunch(bundle).flags) } : {}),
   });
   let pid = 0;
   return {
