@@ -1,6 +1,10 @@
 import { z } from 'zod';
-import { roomsWords } from '../../src/drivers-api/messages.js';
-import { AgentError } from '../../src/errors.js';
+import {
+  cardCountProblem,
+  interruptedKeyJob,
+  type KeyCheckpointRead,
+} from '../../src/drivers-api/key-jobs.js';
+import type { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import { formatIssues } from '../../src/zod-issues.js';
 import { fiasMessages } from './messages.js';
@@ -38,18 +42,8 @@ const KeyCheckpointSchema = z
   })
   .strict();
 
-/**
- * A job's checkpoint as the driver finds it: `absent` (no card was started), `ok`, or
- * `unreadable` — one exists but is not what this driver writes or disagrees with the job, so a
- * card may have been written and nobody can say how many.
- */
-export type KeyCheckpointRead =
-  | { kind: 'absent' }
-  | { kind: 'unreadable'; problem: string }
-  | { kind: 'ok'; checkpoint: KeyCheckpoint };
-
 /** Reads a stored checkpoint for a job of `total` cards. Never throws. */
-export function readKeyCheckpoint(value: unknown, total: number): KeyCheckpointRead {
+export function readKeyCheckpoint(value: unknown, total: number): KeyCheckpointRead<KeyCheckpoint> {
   if (value === undefined) return { kind: 'absent' };
   const parsed = KeyCheckpointSchema.safeParse(value);
   if (!parsed.success) {
@@ -59,14 +53,8 @@ export function readKeyCheckpoint(value: unknown, total: number): KeyCheckpointR
     };
   }
   const cp = parsed.data;
-  if (cp.total !== total) {
-    return { kind: 'unreadable', problem: `written for ${cp.total} cards, the job asks for ${total}` };
-  }
-  if (cp.confirmed > total)
-    return { kind: 'unreadable', problem: `${cp.confirmed} cards confirmed of ${total}` };
-  if (cp.inFlight !== undefined && (cp.inFlight !== cp.confirmed + 1 || cp.inFlight > total)) {
-    return { kind: 'unreadable', problem: `card ${cp.inFlight} in flight after ${cp.confirmed} of ${total}` };
-  }
+  const problem = cardCountProblem(cp, total);
+  if (problem) return { kind: 'unreadable', problem };
   return { kind: 'ok', checkpoint: keyCheckpoint(total, cp.confirmed, cp.inFlight) };
 }
 
@@ -76,29 +64,10 @@ export function cutSentence(confirmed: number, total: number): Message {
 }
 
 /**
- * The error of a key job a crash interrupted: how many keys were confirmed, and whether one more
- * may have been written. The driver never re-sends by itself: a new-key request would cancel the
- * cards already handed out (KT N, p.66–67), and a card that may be written must be tested first.
+ * The error of a key job a crash interrupted (see `interruptedKeyJob`). FIAS has a further reason
+ * never to re-send by itself: a new-key request (KT N) cancels the cards already handed out
+ * (p.66–67).
  */
 export function interruptedError(cp: KeyCheckpoint, rooms: readonly string[]): AgentError {
-  const sentence =
-    cp.confirmed === 0
-      ? fiasMessages.firstInterrupted({ rooms: roomsWords(rooms) })
-      : fiasMessages.restInterrupted({ cut: cutSentence(cp.confirmed, cp.total) });
-  const notes =
-    cp.confirmed === 0 || cp.inFlight === undefined
-      ? sentence
-      : fiasMessages.cardInFlight({ sentence, card: cp.inFlight });
-  return new AgentError(
-    'STATE_UNKNOWN',
-    `key job interrupted by a restart after ${cp.confirmed} of ${cp.total} cards`,
-    {
-      notes,
-      details: {
-        confirmed: cp.confirmed,
-        total: cp.total,
-        ...(cp.inFlight ? { inFlight: cp.inFlight } : {}),
-      },
-    },
-  );
+  return interruptedKeyJob(cp, rooms, fiasMessages);
 }

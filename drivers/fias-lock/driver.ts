@@ -1,6 +1,11 @@
-import type { KeyJobData } from '../../src/connector/model.js';
+import {
+  keyJobData,
+  keyJobResult,
+  reconcileKeyJob,
+  unreadableKeyCheckpoint,
+} from '../../src/drivers-api/key-jobs.js';
 import { KeyProtocolCheck } from '../../src/drivers-api/key-protocol.js';
-import { keysForRoomsWords, keysUnreadableWords, roomsWords } from '../../src/drivers-api/messages.js';
+import { roomsWords } from '../../src/drivers-api/messages.js';
 import { statusOrUnavailable } from '../../src/drivers-api/status.js';
 import type {
   DeviceStatus,
@@ -21,27 +26,6 @@ import { phaseOf } from './link.js';
 import { fiasMessages } from './messages.js';
 import { type KeyPlan, planKeyJob } from './plan.js';
 import { type LastKey, linkStatus } from './status.js';
-
-function keyData(job: Job): KeyJobData {
-  if (job.data.kind !== 'keys') {
-    throw new AgentError('COMMAND_INVALID', `A ${job.data.kind} command cannot run on a key encoder`, {
-      notes: fiasMessages.notForEncoder(),
-    });
-  }
-  return job.data.keys;
-}
-
-function result(keys: KeyJobData, encoder: string | undefined, answers: string[]): JobResult {
-  return {
-    notes: keysForRoomsWords(keys.keyCount, keys.lockIds),
-    details: {
-      keys: keys.keyCount,
-      rooms: keys.lockIds,
-      ...(encoder ? { encoderId: encoder } : {}),
-      ...(answers.length > 0 ? { answers } : {}),
-    },
-  };
-}
 
 /**
  * Cuts guest keys through a FIAS lock server (dormakaba Ambiance and Saflok's FIAS interface,
@@ -87,7 +71,7 @@ export class FiasLockDriver implements Driver {
   }
 
   async execute(job: Job, ctx: ExecuteContext): Promise<JobResult> {
-    const keys = keyData(job);
+    const keys = keyJobData(job, fiasMessages);
     this.protocol.check(keys);
     const plan = planKeyJob(keys, this.options, this.ctx.timezone, job.command.creatorName);
     const read = readKeyCheckpoint(job.checkpoint, plan.total);
@@ -95,9 +79,7 @@ export class FiasLockDriver implements Driver {
     if (read.kind === 'unreadable') {
       // An earlier try may have cut cards; starting again with a new key (KTN) would void them.
       log.warn('unreadable checkpoint: no key is requested', { problem: read.problem });
-      throw new AgentError('STATE_UNKNOWN', `unreadable key checkpoint (${read.problem})`, {
-        notes: keysUnreadableWords(plan.total, plan.rooms),
-      });
+      throw unreadableKeyCheckpoint(read.problem, plan.total, plan.rooms);
     }
     const prior = read.kind === 'ok' ? read.checkpoint : undefined;
     let confirmed = prior?.confirmed ?? 0;
@@ -125,26 +107,15 @@ export class FiasLockDriver implements Driver {
       this.active = undefined;
     }
     this.lastKey = { count: plan.total, rooms: keys.lockIds, at: this.ctx.clock.now() };
-    return result(keys, plan.encoder, answers);
+    return keyJobResult(keys, plan.encoder, { answers });
   }
 
   async reconcile(job: Job, _signal: AbortSignal): Promise<Reconciliation> {
-    const keys = keyData(job);
-    const read = readKeyCheckpoint(job.checkpoint, keys.keyCount);
-    if (read.kind === 'absent') return { outcome: 'not-done' };
-    if (read.kind === 'unreadable') {
-      this.ctx.log.warn('unreadable checkpoint: the outcome is unknown', {
-        commandId: job.commandId,
-        problem: read.problem,
-      });
-      return { outcome: 'unknown', reason: keysUnreadableWords(keys.keyCount, keys.lockIds) };
-    }
-    const cp = read.checkpoint;
-    if (cp.confirmed >= keys.keyCount) {
-      return { outcome: 'done', result: result(keys, this.options.encoderId ?? keys.keyCutterId, []) };
-    }
-    if (cp.confirmed === 0 && cp.inFlight === undefined) return { outcome: 'not-done' };
-    return { outcome: 'failed', error: interruptedError(cp, keys.lockIds) };
+    const keys = keyJobData(job, fiasMessages);
+    return reconcileKeyJob(job, keys, readKeyCheckpoint(job.checkpoint, keys.keyCount), this.ctx.log, {
+      done: () => keyJobResult(keys, this.options.encoderId ?? keys.keyCutterId, {}),
+      interrupted: (cp) => ({ outcome: 'failed', error: interruptedError(cp, keys.lockIds) }),
+    });
   }
 
   status(): DeviceStatus {

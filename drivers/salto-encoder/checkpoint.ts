@@ -1,6 +1,10 @@
 import { z } from 'zod';
-import { roomsWords } from '../../src/drivers-api/messages.js';
-import { AgentError } from '../../src/errors.js';
+import {
+  cardCountProblem,
+  interruptedKeyJob,
+  type KeyCheckpointRead,
+} from '../../src/drivers-api/key-jobs.js';
+import type { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import { formatIssues } from '../../src/zod-issues.js';
 import { saltoMessages } from './messages.js';
@@ -41,18 +45,8 @@ const KeyCheckpointSchema = z.object({
   serials: z.array(z.string()),
 });
 
-/**
- * A job's checkpoint as the driver finds it: `absent` (none was stored: no card was started),
- * `ok`, or `unreadable` — one exists but is not what this driver writes, or disagrees with the
- * job (more cards than it asks for), so a card may have been written and nobody can say how many.
- */
-export type KeyCheckpointRead =
-  | { kind: 'absent' }
-  | { kind: 'unreadable'; problem: string }
-  | { kind: 'ok'; checkpoint: KeyCheckpoint };
-
 /** Reads a stored checkpoint for a job of `total` cards. Never throws. */
-export function readKeyCheckpoint(value: unknown, total: number): KeyCheckpointRead {
+export function readKeyCheckpoint(value: unknown, total: number): KeyCheckpointRead<KeyCheckpoint> {
   if (value === undefined) return { kind: 'absent' };
   const parsed = KeyCheckpointSchema.safeParse(value);
   if (!parsed.success) {
@@ -62,15 +56,8 @@ export function readKeyCheckpoint(value: unknown, total: number): KeyCheckpointR
     };
   }
   const cp = parsed.data;
-  if (cp.total !== undefined && cp.total !== total) {
-    return { kind: 'unreadable', problem: `written for ${cp.total} cards, the job asks for ${total}` };
-  }
-  if (cp.confirmed > total) {
-    return { kind: 'unreadable', problem: `${cp.confirmed} cards confirmed of ${total}` };
-  }
-  if (cp.inFlight !== undefined && (cp.inFlight <= cp.confirmed || cp.inFlight > total)) {
-    return { kind: 'unreadable', problem: `card ${cp.inFlight} in flight after ${cp.confirmed} of ${total}` };
-  }
+  const problem = cardCountProblem(cp, total, true);
+  if (problem) return { kind: 'unreadable', problem };
   return { kind: 'ok', checkpoint: keyCheckpoint(total, cp.confirmed, cp.serials, cp.inFlight) };
 }
 
@@ -79,29 +66,7 @@ export function cutSentence(confirmed: number, total: number): Message {
   return saltoMessages.cut({ confirmed, total });
 }
 
-/**
- * The error for a key job that a crash interrupted, when the driver does not cut the rest by
- * itself: how many keys were confirmed, and whether one more may have been written.
- */
+/** The error for a key job that a crash interrupted, when the driver does not cut the rest by itself. */
 export function interruptedError(cp: KeyCheckpoint, rooms: readonly string[]): AgentError {
-  const sentence =
-    cp.confirmed === 0
-      ? saltoMessages.firstInterrupted({ rooms: roomsWords(rooms) })
-      : saltoMessages.restInterrupted({ cut: cutSentence(cp.confirmed, cp.total) });
-  const notes =
-    cp.confirmed === 0 || cp.inFlight === undefined
-      ? sentence
-      : saltoMessages.cardInFlight({ sentence, card: cp.inFlight });
-  return new AgentError(
-    'STATE_UNKNOWN',
-    `key job interrupted by a restart after ${cp.confirmed} of ${cp.total} cards`,
-    {
-      notes,
-      details: {
-        confirmed: cp.confirmed,
-        total: cp.total,
-        ...(cp.inFlight ? { inFlight: cp.inFlight } : {}),
-      },
-    },
-  );
+  return interruptedKeyJob(cp, rooms, saltoMessages);
 }

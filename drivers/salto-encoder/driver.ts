@@ -1,7 +1,12 @@
 import { backoffCeiling } from '../../src/backoff.js';
-import type { KeyJobData } from '../../src/connector/model.js';
+import {
+  keyJobData,
+  keyJobResult,
+  reconcileKeyJob,
+  unreadableKeyCheckpoint,
+} from '../../src/drivers-api/key-jobs.js';
 import { KeyProtocolCheck } from '../../src/drivers-api/key-protocol.js';
-import { keysForRoomsWords, keysUnreadableWords, roomsWords } from '../../src/drivers-api/messages.js';
+import { roomsWords } from '../../src/drivers-api/messages.js';
 import type {
   DeviceStatus,
   Driver,
@@ -25,27 +30,6 @@ import { type CardReply, parseReply, replyError } from './replies.js';
 
 /** What staff read first on the encoder's card; the link and the last error code are technical. */
 const STAFF_FACTS: ReadonlyArray<keyof typeof saltoLabels> = ['cardsCut'];
-
-function keyData(job: Job): KeyJobData {
-  if (job.data.kind !== 'keys') {
-    throw new AgentError('COMMAND_INVALID', `A ${job.data.kind} command cannot run on a key encoder`, {
-      notes: saltoMessages.notForEncoder(),
-    });
-  }
-  return job.data.keys;
-}
-
-function result(keys: KeyJobData, encoderId: string | undefined, serials: string[]): JobResult {
-  return {
-    notes: keysForRoomsWords(keys.keyCount, keys.lockIds),
-    details: {
-      keys: keys.keyCount,
-      rooms: keys.lockIds,
-      ...(encoderId ? { encoderId } : {}),
-      ...(serials.length > 0 ? { serials } : {}),
-    },
-  };
-}
 
 /**
  * Cuts guest key cards on a PMS-protocol encoder (Salto and compatibles), one command and one
@@ -86,7 +70,7 @@ export class SaltoEncoderDriver implements Driver {
   }
 
   async execute(job: Job, ctx: ExecuteContext): Promise<JobResult> {
-    const keys = keyData(job);
+    const keys = keyJobData(job, saltoMessages);
     this.protocol.check(keys);
     const plan = planKeyJob(keys, this.options, this.ctx.timezone, job.command.creatorName);
     const read = readKeyCheckpoint(job.checkpoint, plan.total);
@@ -95,9 +79,7 @@ export class SaltoEncoderDriver implements Driver {
       // An earlier try may have cut cards; starting again from the first (a new-guest CN) would
       // cut them twice and void the ones already handed out.
       log.warn('unreadable checkpoint: no card is cut', { problem: read.problem });
-      throw new AgentError('STATE_UNKNOWN', `unreadable key checkpoint (${read.problem})`, {
-        notes: keysUnreadableWords(plan.total, plan.rooms),
-      });
+      throw unreadableKeyCheckpoint(read.problem, plan.total, plan.rooms);
     }
     const prior = read.kind === 'ok' ? read.checkpoint : undefined;
     let confirmed = prior?.confirmed ?? 0;
@@ -121,31 +103,18 @@ export class SaltoEncoderDriver implements Driver {
     } finally {
       this.active = undefined;
     }
-    return result(keys, plan.base.encoderId, serials);
+    return keyJobResult(keys, plan.base.encoderId, { serials });
   }
 
   async reconcile(job: Job, _signal: AbortSignal): Promise<Reconciliation> {
-    const keys = keyData(job);
-    const read = readKeyCheckpoint(job.checkpoint, keys.keyCount);
-    if (read.kind === 'absent') return { outcome: 'not-done' };
-    if (read.kind === 'unreadable') {
-      // It exists, so a card may have been written; how many, this driver cannot read.
-      this.ctx.log.warn('unreadable checkpoint: the outcome is unknown', {
-        commandId: job.commandId,
-        problem: read.problem,
-      });
-      return { outcome: 'unknown', reason: keysUnreadableWords(keys.keyCount, keys.lockIds) };
-    }
-    const cp = read.checkpoint;
-    if (cp.confirmed >= keys.keyCount) {
-      return {
-        outcome: 'done',
-        result: result(keys, this.options.encoderId ?? keys.keyCutterId, cp.serials),
-      };
-    }
-    if (cp.confirmed === 0 && cp.inFlight === undefined) return { outcome: 'not-done' };
-    if (this.options.cutRemainingAfterCrash) return { outcome: 'not-done' };
-    return { outcome: 'failed', error: interruptedError(cp, keys.lockIds) };
+    const keys = keyJobData(job, saltoMessages);
+    return reconcileKeyJob(job, keys, readKeyCheckpoint(job.checkpoint, keys.keyCount), this.ctx.log, {
+      done: (cp) => keyJobResult(keys, this.options.encoderId ?? keys.keyCutterId, { serials: cp.serials }),
+      interrupted: (cp) =>
+        this.options.cutRemainingAfterCrash
+          ? { outcome: 'not-done' }
+          : { outcome: 'failed', error: interruptedError(cp, keys.lockIds) },
+    });
   }
 
   status(): DeviceStatus {
