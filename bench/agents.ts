@@ -23,6 +23,8 @@ export interface Contestant {
   start(): Promise<void>;
   /** SIGTERM and wait; resolves to the exit code. */
   stop(): Promise<number | null>;
+  /** SIGKILL (a crash) and wait for the exit; `start()` again starts it on the same journal. */
+  kill?(): Promise<void>;
 }
 
 export interface AgentSetup {
@@ -90,7 +92,7 @@ function tsxOrBundled(setup: AgentSetup, bundle: string | undefined): Contestant
     config: agentConfig(setup, dir),
     env: tokenEnv,
     startTimeoutMs: 60_000,
-    ...(bundle ? { bundle } : {}),
+    ...(bundle ? { bundle, nodeFlags: benchNodeFlags(shebangLaunch(bundle).flags) } : {}),
   });
   let pid = 0;
   return {
@@ -126,12 +128,30 @@ export function builtAgent(build: string, inspect = false, watchdogSec?: number)
       /status page at/,
       {
         inspect,
-        nodeFlags: launch.flags,
+        nodeFlags: benchNodeFlags(launch.flags),
         env: { ...launch.env, ...(watchdogSec ? { WATCHDOG_USEC: String(watchdogSec * 1_000_000) } : {}) },
       },
     );
     return Object.assign(contestant, { dataDir: dir });
   };
+}
+
+/**
+ * The agent's node flags for a bench run: its shebang's, unless the environment asks otherwise,
+ * to choose the runtime flags by measuring (issue 26.3). `BENCH_SEMI_SPACE_MB=N` replaces
+ * `--max-semi-space-size` (`default` leaves V8's own); `BENCH_CPU_PROF=DIR` writes a CPU profile
+ * of each agent process there (`--cpu-prof`).
+ */
+function benchNodeFlags(flags: readonly string[]): string[] {
+  const semi = process.env.BENCH_SEMI_SPACE_MB;
+  const profile = process.env.BENCH_CPU_PROF;
+  let out = [...flags];
+  if (semi !== undefined) {
+    out = out.filter((f) => !f.startsWith('--max-semi-space-size'));
+    if (semi !== 'default') out.push(`--max-semi-space-size=${Number(semi)}`);
+  }
+  if (profile) out.push('--cpu-prof', `--cpu-prof-dir=${profile}`);
+  return out;
 }
 
 /** The naive baseline, under tsx or compiled when `build` is given. */
@@ -212,6 +232,10 @@ function childContestant(
     async stop() {
       child?.kill('SIGTERM');
       return exited;
+    },
+    async kill() {
+      child?.kill('SIGKILL');
+      await exited;
     },
   };
 }

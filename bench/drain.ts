@@ -46,6 +46,8 @@ export interface DrainResult {
    * the window.
    */
   cpuMs: number;
+  /** Command items `fiscalMachineCommands/getAll` answered with, per command (issue 26.2). */
+  itemsReadPerCommand: number;
   /** Device requests per command during the drain (worlds that count them; the baseline drives none). */
   deviceRequestsPerCommand?: number;
   requests: number;
@@ -120,6 +122,7 @@ export async function measureDrain(
       wallMs: (curve.at(-1)?.[0] ?? Number.NaN) * 1000,
       firstTerminalMs: (curve[0]?.[0] ?? Number.NaN) * 1000,
       cpuMs,
+      itemsReadPerCommand: (after.fiscalItemsListed - before.fiscalItemsListed) / options.commands,
       ...(device0 !== undefined && device1 !== undefined
         ? { deviceRequestsPerCommand: (device1 - device0) / options.commands }
         : {}),

@@ -125,6 +125,22 @@ function drainRows(phase: DrainPhase, results: BenchResults, judgeRequests: bool
       verdict: judgeRequests ? verdict(agent.requestsPerCommand <= 3.1, results, true) : '',
     },
     {
+      figure: '  command items read per command',
+      agent: agent.itemsReadPerCommand.toFixed(2),
+      naive: naive.itemsReadPerCommand.toFixed(2),
+      ratio: ratio(agent.itemsReadPerCommand, naive.itemsReadPerCommand),
+      target: phase.floor === 'devices' ? '≤ 1.5' : '',
+      verdict: phase.floor === 'devices' ? verdict(agent.itemsReadPerCommand <= 1.5, results, true) : '',
+    },
+    {
+      figure: '  agent CPU per receipt',
+      agent: `${(agent.cpuMs / agent.commands).toFixed(1)} ms`,
+      naive: `${(naive.cpuMs / naive.commands).toFixed(1)} ms`,
+      ratio: ratio(agent.cpuMs, naive.cpuMs),
+      target: phase.floor === 'devices' ? '≤ 5 ms' : '',
+      verdict: phase.floor === 'devices' ? verdict(agent.cpuMs / agent.commands <= 5, results, true) : '',
+    },
+    {
       figure: '  429 answers',
       agent: String(agent.rateLimited),
       naive: String(naive.rateLimited),

@@ -123,6 +123,8 @@ class CommandEngine implements Engine {
       sink: this.ownership,
       observer: this.delivery,
     });
+    // The fiscal poll's window vouches for every waiting fiscal command at once (issue 26).
+    startCheck.vouchedBy('fiscalMachineCommands', (onlyIfDue) => this.intake.vouchFiscal(onlyIfDue));
   }
 
   async start(): Promise<void> {

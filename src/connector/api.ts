@@ -25,7 +25,7 @@ export interface ConnectorApi {
    */
   fiscalCommands(
     filter: DistributiveOmit<FiscalCommandsFilter, 'Limitation'>,
-    options?: PagedOptions,
+    options?: FiscalPagedOptions,
   ): AsyncIterable<NormalizedItem[]>;
   /** `commands/getAllActive`: Pending and Received commands, each normalised. */
   activeCommands(options?: RequestOptions): Promise<NormalizedItem[]>;
@@ -68,6 +68,16 @@ export interface PagedOptions extends RequestOptions {
   pageSize?: number;
   /** Stop after this many pages (a safety net); unlimited by default. */
   maxPages?: number;
+}
+
+export interface FiscalPagedOptions extends PagedOptions {
+  /**
+   * Recognises a command the caller already knows at this state from its `Id` and `State` alone
+   * (issue 26.2): an item for which it returns true is neither bounds-checked nor normalised nor
+   * yielded. Called once per item that has a string `Id` and `State`; must be cheap and must not
+   * throw. Paging still follows the cursor to its end.
+   */
+  known?: (id: string, state: string) => boolean;
 }
 
 /** One finished HTTP exchange, for metrics and the status page. Carries no secrets. */

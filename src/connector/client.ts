@@ -259,7 +259,7 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
         FiscalCommandListResponseSchema,
         pagedOptions,
         (r) => ({
-          items: r.Commands.map(normalizeFiscalMachineCommand),
+          items: normalizeUnknown(r.Commands, pagedOptions.known),
           cursor: r.Cursor,
         }),
       );
@@ -339,4 +339,24 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
       return accountingList('payments', filter, pagedOptions);
     },
   };
+}
+
+/**
+ * The items of a fiscal page, normalised, but for those `known` recognises from `Id` and `State`:
+ * they are left out before any bounds check or parsing (a backlog re-listed costs a lookup per
+ * command, not a normalisation).
+ */
+function normalizeUnknown(
+  commands: readonly unknown[],
+  known: ((id: string, state: string) => boolean) | undefined,
+): NormalizedItem[] {
+  const out: NormalizedItem[] = [];
+  for (const raw of commands) {
+    if (known && typeof raw === 'object' && raw !== null) {
+      const { Id, State } = raw as { Id?: unknown; State?: unknown };
+      if (typeof Id === 'string' && typeof State === 'string' && known(Id, State)) continue;
+    }
+    out.push(normalizeFiscalMachineCommand(raw));
+  }
+  return out;
 }

@@ -88,6 +88,7 @@ const fiscalGetAll: Operation = (core, body) => {
     rules,
   );
   const ctx = core.renderContext;
+  core.metrics.fiscalItemsListed(page.items.length);
   return { Commands: page.items.map((c) => renderFiscalCommand(c, ctx)), Cursor: page.cursor };
 };
 

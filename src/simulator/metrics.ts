@@ -40,6 +40,8 @@ export interface SimCounters {
   };
   /** 429 answers sent (window exceeded or burst fault). */
   rateLimited: number;
+  /** Command items `fiscalMachineCommands/getAll` answered with, every page (issue 26.2's figure). */
+  fiscalItemsListed: number;
   faults: Record<FaultName, number>;
   commands: {
     created: number;
@@ -71,6 +73,7 @@ function empty(): SimCounters {
   return {
     requests: { total: 0, byOperation: {}, byStatus: {} },
     rateLimited: 0,
+    fiscalItemsListed: 0,
     faults: emptyFaults(),
     commands: { created: 0, byKind: {}, updatesAccepted: 0, updatesRejected: 0, cancelledByStaff: 0 },
     websocket: { connections: 0, rejected: 0, messages: 0, open: 0 },
@@ -92,6 +95,10 @@ export class Metrics {
     if (entry.status === 429) this.data.rateLimited++;
     this.log.push(entry);
     if (this.log.length > REQUEST_LOG_LIMIT) this.log.splice(0, this.log.length - REQUEST_LOG_LIMIT);
+  }
+
+  fiscalItemsListed(count: number): void {
+    this.data.fiscalItemsListed += count;
   }
 
   fault(name: FaultName): void {

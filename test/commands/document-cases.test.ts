@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FULL_POLL_EVERY_MS } from '../../src/commands/intake/fiscal-poll.js';
 import type { CommandState } from '../../src/connector/wire.js';
 import { FISCAL_DEVICE, wireFiscalCommand, wireLegacyFiscalCommand } from './helpers/commands.js';
 import { harness, T0 } from './helpers/harness.js';
@@ -71,11 +72,14 @@ describe('the read before a start (Part B › States and transitions: the six co
     const h = harness();
     h.platform.add({ fiscalWire: wireFiscalCommand({ id: 'f1' }) });
     h.platform.add({ fiscalWire: wireFiscalCommand({ id: 'f2' }) });
-    h.drivers.fiscal.next(takes(h.clock, 5000));
+    // Someone else moves f2 to a state no poll can ask for: the window polls (Pending, Cancelled)
+    // cannot see it; the next full poll's complete listing misses f2, so f2 is read before it
+    // starts (issue 26.2). f1 prints until after that full poll.
+    h.drivers.fiscal.next(takes(h.clock, FULL_POLL_EVERY_MS + 5000));
     await h.engine.start();
     await h.settle();
     h.platform.setState('f2', 'Paused' as CommandState);
-    await h.until(() => h.platform.state('f1') === 'Processed', 'f1 processed');
+    await h.until(() => h.platform.state('f1') === 'Processed', 'f1 processed', FULL_POLL_EVERY_MS + 60_000);
     await h.advance(3000);
     // Held: not started, and the device is free for the next command.
     h.platform.add({ fiscalWire: wireFiscalCommand({ id: 'f3' }) });

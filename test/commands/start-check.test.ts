@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { type Journal, openJournal } from '../../src/commands/journal/journal.js';
 import { StartCheck } from '../../src/commands/run/start-check.js';
-import { normalizeCommand } from '../../src/connector/model.js';
+import { normalizeCommand, normalizeFiscalMachineCommand } from '../../src/connector/model.js';
 import { AgentError } from '../../src/errors.js';
 import { letPendingWorkRun } from '../helpers/pending-work.js';
 import { fiscalCommand, keyCommand, wireFiscalCommand, wireKeyCommand } from './helpers/commands.js';
@@ -67,6 +67,9 @@ function setup() {
   const settle = letPendingWorkRun;
   return { clock, platform, journal, waiting, check, add, record, reads, signal, life, turn, settle };
 }
+
+const normalizeFiscal = (id: string) =>
+  normalizeFiscalMachineCommand(wireFiscalCommand({ id, state: 'Received' }));
 
 let open: Journal[] = [];
 afterEach(() => {
@@ -152,6 +155,38 @@ describe('the check before a command starts', () => {
     t.waiting.splice(0, 1);
     expect(await t.turn('k4')).toEqual({ verdict: 'skip' });
     expect(t.reads()).toHaveLength(1);
+  });
+
+  it('asks a vouching source for its listing instead of reading the waiting commands by id', async () => {
+    const t = setup();
+    open.push(t.journal);
+    const ids = ['f1', 'f2', 'f3'].map((id) => t.add(id, 'fiscal'));
+    t.waiting.push(...ids);
+    for (const id of ids) t.check.saw(normalizeFiscal(id));
+    // The fiscal poll's window: it vouches for every sighting it can, as of its answer.
+    const asked: boolean[] = [];
+    let vouches = true;
+    t.check.vouchedBy('fiscalMachineCommands', async (onlyIfDue) => {
+      asked.push(onlyIfDue);
+      if (vouches) t.check.unchangedSince('fiscalMachineCommands', T, t.clock.now(), new Set());
+    });
+    // Half stale: the turn is answered, and the read-ahead asks for the listing when it is due.
+    await t.clock.advance(600);
+    expect(await t.turn('f1')).toMatchObject({ verdict: 'proceed' });
+    await t.settle();
+    expect(asked).toEqual([true]);
+    // Stale: the turn waits for the listing, not for a read.
+    await t.clock.advance(1100);
+    expect(await t.turn('f2')).toMatchObject({ verdict: 'proceed' });
+    expect(asked).toEqual([true, false]);
+    expect(t.reads()).toEqual([]);
+    // A listing that could not vouch (the platform failed it): the command is read by id.
+    vouches = false;
+    await t.clock.advance(1500);
+    expect(await t.turn('f3')).toMatchObject({ verdict: 'proceed' });
+    expect(t.reads()).toEqual([
+      expect.objectContaining({ operation: 'fiscalCommands', ids: ['f3'], priority: 'result' }),
+    ]);
   });
 
   it('reads nothing ahead while an open WebSocket vouches for the sightings', async () => {

@@ -62,6 +62,8 @@ export interface DaemonOptions {
    * flags and environment of its shebang — instead of `src/main.ts` under tsx.
    */
   bundle?: string;
+  /** With `bundle`: node flags instead of its shebang's (the bench's flag measurements). */
+  nodeFlags?: string[];
   /**
    * Safety net for a start that never becomes ready (default: the generous `eventually` timeout);
    * readiness itself is the status page line, an event.
@@ -136,7 +138,7 @@ export function createDaemon(options: DaemonOptions): DaemonHandle {
       const proc = spawn(
         process.execPath,
         [
-          ...(launch ? launch.flags : ['--import', 'tsx']),
+          ...(launch ? (options.nodeFlags ?? launch.flags) : ['--import', 'tsx']),
           ...(options.preload ?? []).flatMap((file) => ['--import', pathToFileURL(file).href]),
           options.bundle ?? 'src/main.ts',
           'run',

@@ -15,7 +15,7 @@ const probe =
 describe('the runtime flags of the agent', () => {
   it('live in the shebang of src/main.ts: a small young generation, a capped old space, two malloc arenas', () => {
     const { env, flags } = shebangLaunch(join(repo, 'src', 'main.ts'));
-    expect(flags).toContain('--max-semi-space-size=1');
+    expect(flags).toContain('--max-semi-space-size=4');
     expect(flags).toContain('--max-old-space-size=512');
     expect(env).toEqual({ MALLOC_ARENA_MAX: '2' });
   });

@@ -122,6 +122,11 @@ export class Intake {
     return this.fiscal.poll();
   }
 
+  /** A fiscal poll that vouches for the start check's sightings (see `FiscalPoll.vouch`). */
+  vouchFiscal(onlyIfDue: boolean): Promise<void> {
+    return this.fiscal.vouch(onlyIfDue);
+  }
+
   /**
    * Fetches commands by id (`commands/getAllByIds`, ≤1000 per request) and hands them to the
    * sink; those of a fiscal machine are read through the fiscal operation. Rejects with the

@@ -27,6 +27,21 @@ export interface IntakeSink {
    */
   listedActive?(source: PlatformCommand['source'], present: ReadonlySet<string>, since: number): void;
   isKnown(commandId: string): boolean;
+  /**
+   * Known commands a listing showed in an active state, recognised from `Id` and `State` and not
+   * parsed (so not handed to `ingest`): what was seen of them still holds as of `at`.
+   */
+  stillActive?(ids: Iterable<string>, at: number): void;
+  /**
+   * A complete listing at `at` of every change to `source`'s commands since `since` showed none
+   * but `changed` (the fiscal poll's window): the commands seen since `since` are as they were.
+   */
+  unchangedSince?(
+    source: PlatformCommand['source'],
+    since: number,
+    at: number,
+    changed: ReadonlySet<string>,
+  ): void;
 }
 
 /**

@@ -94,6 +94,21 @@ export class Ownership implements IntakeSink {
     this.deps.startCheck.absent(source, present, since);
   }
 
+  /** Known commands a listing showed still active, recognised before parsing (`StartCheck.stillActive`). */
+  stillActive(ids: Iterable<string>, at: number): void {
+    this.deps.startCheck.stillActive(ids, at);
+  }
+
+  /** A complete windowed poll saw no change outside `changed` since `since` (`StartCheck.unchangedSince`). */
+  unchangedSince(
+    source: PlatformCommand['source'],
+    since: number,
+    at: number,
+    changed: ReadonlySet<string>,
+  ): void {
+    this.deps.startCheck.unchangedSince(source, since, at, changed);
+  }
+
   /** Whether the journal has the command (known ones are not fetched again). */
   isKnown(commandId: string): boolean {
     return this.deps.journal.has(commandId);

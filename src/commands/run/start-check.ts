@@ -30,6 +30,10 @@ import {
  *   the waiting commands of its source are read in the background, and the next turns find fresh
  *   sightings. A busy queue thus costs about one read per `freshMs / 2` of work, shared by every
  *   waiting command, and none when discovery keeps the sightings fresh.
+ * - **Vouching** (fiscal commands, issue 26): where discovery can vouch for every sighting of a
+ *   source with one listing of what changed (`vouchedBy`), a stale sighting waits for that
+ *   listing, and the read-ahead asks for it when it is due, instead of reading every waiting
+ *   command by id: a poll that runs late costs one more poll, not a re-read of the backlog.
  *
  * Reads go at the budget's `result` priority: they cost one request for up to 1000 commands and
  * unblock devices, so they do not queue behind the updates they make possible.
@@ -51,6 +55,9 @@ export interface StartCheckOptions {
   /** Aborts reads in flight when the engine stops. */
   signal: AbortSignal;
 }
+
+/** A listing that vouches for the sightings of a source (see `StartCheck.vouchedBy`). */
+export type Voucher = (onlyIfDue: boolean) => Promise<void>;
 
 interface Sighting {
   at: number;
@@ -74,8 +81,23 @@ export class StartCheck {
   private writes = 0;
   /** Journaled sources of commands looked up (a command's source never changes). */
   private readonly sources = new Map<string, CommandSource>();
+  /** Sources whose discovery can vouch for every sighting at once (`vouchedBy`). */
+  private readonly vouchers = new Map<CommandSource, Voucher>();
 
   constructor(private readonly options: StartCheckOptions) {}
+
+  /**
+   * Discovery of `source` can vouch for all of its sightings with one listing (the fiscal poll's
+   * `UpdatedUtc` window, issue 26): a stale sighting of it is refreshed by asking `voucher` for that
+   * listing instead of reading the waiting commands by id — one request that lists only what
+   * changed, where a read lists every waiting command again (up to 1000 items). `voucher(false)`
+   * runs a listing now (or joins the one under way); `voucher(true)` only when one is due, for the
+   * read-ahead. Either resolves once the listing is over, whether or not it vouched; a sighting it
+   * did not refresh is then read by id as before.
+   */
+  vouchedBy(source: CommandSource, voucher: Voucher): void {
+    this.vouchers.set(source, voucher);
+  }
 
   /** Discovery saw the command (active, or as `item` says). */
   saw(item: NormalizedItem): void {
@@ -91,6 +113,30 @@ export class StartCheck {
     for (const [id, sighting] of this.sightings) {
       if (present.has(id) || sighting.at >= since) continue;
       if ((this.sourceOf(id) ?? 'commands') === source) this.sightings.delete(id);
+    }
+  }
+
+  /**
+   * Discovery listed these commands still active, recognised from `Id` and `State` before any
+   * parsing (the fiscal poll, issue 26.2): what was seen of them still holds as of `at`.
+   */
+  stillActive(ids: Iterable<string>, at: number): void {
+    for (const id of ids) {
+      const sighting = this.sightings.get(id);
+      if (sighting && sighting.at < at) sighting.at = at;
+    }
+  }
+
+  /**
+   * A complete poll of `source` taken at `at` listed every change of its commands since `since`
+   * (the fiscal poll's `UpdatedUtc` window) and none of those outside `changed`: what was seen of
+   * them since `since` still holds as of `at` (an older sighting was not vouched for by the poll
+   * before, and stays as it is).
+   */
+  unchangedSince(source: CommandSource, since: number, at: number, changed: ReadonlySet<string>): void {
+    for (const [id, sighting] of this.sightings) {
+      if (sighting.at < since || sighting.at >= at || changed.has(id)) continue;
+      if ((this.sourceOf(id) ?? 'commands') === source) sighting.at = at;
     }
   }
 
@@ -129,6 +175,14 @@ export class StartCheck {
     const known = this.answerNow(record);
     if (known) return known;
     const source = record.source ?? 'commands';
+    const voucher = this.vouchers.get(source);
+    if (voucher && this.sightings.has(record.id) && !this.inFlight.has(record.id)) {
+      // Seen before and gone stale: a listing that vouches for every sighting costs less than
+      // reading every waiting command again.
+      await abortable(voucher(false), signal);
+      const vouched = this.answerNow(record);
+      if (vouched) return vouched;
+    }
     const batch = this.inFlight.get(record.id) ?? this.join(source, record.id);
     const outcome = await abortable(batch.done, signal);
     if (outcome === 'refused') return rereadCommand(this.options.reread, record, signal);
@@ -152,6 +206,13 @@ export class StartCheck {
 
   /** Reads the waiting commands of `source` in the background, unless a read of it is under way. */
   private readAhead(source: CommandSource): void {
+    const voucher = this.vouchers.get(source);
+    if (voucher) {
+      // The next listing refreshes the sightings; ask for it only when it is due (a late poll),
+      // never read the waiting commands by id ahead of it.
+      void voucher(true).catch(() => {});
+      return;
+    }
     if (this.collecting.has(source)) return;
     for (const batch of this.inFlight.values()) if (batch.source === source) return;
     this.join(source);

@@ -1,6 +1,6 @@
 import type {
   ConnectorApi,
-  PagedOptions,
+  FiscalPagedOptions,
   RequestOptions,
   RequestPriority,
 } from '../../../src/connector/api.js';
@@ -68,6 +68,8 @@ export class FakePlatform implements ConnectorApi {
   /** Every update the platform accepted, in order. */
   readonly updates: UpdateRecord[] = [];
   readonly requests: RequestRecord[] = [];
+  /** Fiscal command items the fake platform has sent (known ones included). */
+  fiscalItemsSent = 0;
   /** Return an error to make the operation fail this time. */
   fault: Partial<
     Record<Operation, (request: RequestRecord & { update?: CommandUpdateRequest }) => AgentError | undefined>
@@ -113,12 +115,23 @@ export class FakePlatform implements ConnectorApi {
     gate.waiting--;
   }
 
-  /** Adds a command in `commands/*` shape, in `fiscalMachineCommands` shape, or both. */
-  add(command: { wire?: Record<string, unknown>; fiscalWire?: Record<string, unknown> }): string {
+  /**
+   * Adds a command in `commands/*` shape, in `fiscalMachineCommands` shape, or both; `updatedAt`
+   * stamps it earlier than now (a commit that becomes visible late, or a platform clock behind ours).
+   */
+  add(command: {
+    wire?: Record<string, unknown>;
+    fiscalWire?: Record<string, unknown>;
+    updatedAt?: number;
+  }): string {
     const raw = (command.wire ?? command.fiscalWire) as Record<string, unknown>;
     const id = String(raw.Id);
     const device = raw.Device as { Id: string };
-    const stored: Stored = { deviceId: device.Id, state: raw.State as CommandState, updatedAt: this.now() };
+    const stored: Stored = {
+      deviceId: device.Id,
+      state: raw.State as CommandState,
+      updatedAt: command.updatedAt ?? this.now(),
+    };
     if (command.wire) stored.wire = command.wire;
     if (command.fiscalWire) stored.fiscalWire = command.fiscalWire;
     this.commands.set(id, stored);
@@ -150,7 +163,23 @@ export class FakePlatform implements ConnectorApi {
 
   /** `fiscalMachineCommands/getAll` requests, without the deep catch-up's (`isDeepCatchUp`). */
   regularFiscal(): RequestRecord[] {
-    return this.requests.filter((r) => r.operation === 'fiscalCommands' && !this.isDeepCatchUp(r));
+    return this.requests.filter(
+      (r) => r.operation === 'fiscalCommands' && !this.isDeepCatchUp(r) && !this.isSettling(r),
+    );
+  }
+
+  /** The fiscal poll's settling windows (a second listing with some polls, ending in the past). */
+  settlingFiscal(): RequestRecord[] {
+    return this.requests.filter((r) => r.operation === 'fiscalCommands' && this.isSettling(r));
+  }
+
+  private isSettling(request: RequestRecord): boolean {
+    const filter = request.filter as { UpdatedUtc?: { EndUtc: string }; States?: string[] } | undefined;
+    return (
+      filter?.UpdatedUtc !== undefined &&
+      Date.parse(filter.UpdatedUtc.EndUtc) < (request.at ?? 0) &&
+      filter.States?.includes('Received') === false
+    );
   }
 
   /** The deep catch-up's requests. */
@@ -159,12 +188,17 @@ export class FakePlatform implements ConnectorApi {
   }
 
   /**
-   * A deep catch-up request: by devices, over a window that ends in the past (where the regular
-   * poll's begins); the regular poll's window always ends a minute ahead.
+   * A deep catch-up request: by devices, Pending and Received, over a window that ends in the past
+   * (where the regular poll's begins); the regular poll's window always ends a minute ahead, and
+   * its settling window, which ends in the past too, asks for Pending and Cancelled.
    */
   isDeepCatchUp(request: RequestRecord): boolean {
-    const filter = request.filter as { UpdatedUtc?: { EndUtc: string } } | undefined;
-    return filter?.UpdatedUtc !== undefined && Date.parse(filter.UpdatedUtc.EndUtc) < (request.at ?? 0);
+    const filter = request.filter as { UpdatedUtc?: { EndUtc: string }; States?: string[] } | undefined;
+    return (
+      filter?.UpdatedUtc !== undefined &&
+      Date.parse(filter.UpdatedUtc.EndUtc) < (request.at ?? 0) &&
+      filter.States?.includes('Received') === true
+    );
   }
 
   private record(
@@ -187,7 +221,7 @@ export class FakePlatform implements ConnectorApi {
 
   async *fiscalCommands(
     filter: Parameters<ConnectorApi['fiscalCommands']>[0],
-    options: PagedOptions = {},
+    options: FiscalPagedOptions = {},
   ): AsyncIterable<NormalizedItem[]> {
     const ids = 'CommandIds' in filter ? filter.CommandIds : undefined;
     this.record(
@@ -211,6 +245,9 @@ export class FakePlatform implements ConnectorApi {
         const end = Date.parse(filter.UpdatedUtc.EndUtc);
         if (stored.updatedAt < start || stored.updatedAt >= end) continue;
       }
+      // The platform sends it; the client recognises a known one before parsing (as client.ts does).
+      this.fiscalItemsSent++;
+      if (options.known?.(id, stored.state)) continue;
       const item = this.view(stored, 'fiscalWire');
       if (item) items.push(item);
     }

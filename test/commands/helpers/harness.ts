@@ -22,6 +22,8 @@ export interface HarnessOptions {
   platform?: FakePlatform;
   drivers?: Partial<Record<'keys' | 'printer' | 'fiscal', ScriptedDriver>>;
   tuning?: Partial<EngineTuning>;
+  /** The polls' periods (default: a poll every 2 s, the safety net every 60 s, 72 h back). */
+  poll?: { intervalMs: number; safetyNetMs: number; fiscalLookbackHours: number };
 }
 
 export type Harness = ReturnType<typeof harness>;
@@ -70,7 +72,7 @@ export function harness(options: HarnessOptions = {}) {
     devices,
     clock,
     log,
-    poll: { intervalMs: 2000, safetyNetMs: 60_000, fiscalLookbackHours: 72 },
+    poll: options.poll ?? { intervalMs: 2000, safetyNetMs: 60_000, fiscalLookbackHours: 72 },
     onEvent: (e) => events.push(e),
     tuning: { ...options.tuning },
   });

@@ -24,6 +24,8 @@ export function setupIntake(
   const moved: string[] = [];
   const listed: Array<{ source: string; ids: string[]; since: number }> = [];
   const known = new Set<string>();
+  const stillActive: Array<{ ids: string[]; at: number }> = [];
+  const unchanged: Array<{ source: string; since: number; at: number; changed: string[] }> = [];
   const intake = new Intake({
     connector: platform,
     clock,
@@ -52,6 +54,12 @@ export function setupIntake(
         listed.push({ source, ids: [...present].sort(), since });
       },
       isKnown: (id) => known.has(id),
+      stillActive: (ids, at) => {
+        stillActive.push({ ids: [...ids], at });
+      },
+      unchangedSince: (source, since, at, changed) => {
+        unchanged.push({ source, since, at, changed: [...changed].sort() });
+      },
     },
     ...intakeOptions,
   });
@@ -60,5 +68,18 @@ export function setupIntake(
     await clock.advance(ms);
     await settle();
   };
-  return { clock, platform, intake, ingested, said, moved, listed, known, settle, advance };
+  return {
+    clock,
+    platform,
+    intake,
+    ingested,
+    said,
+    moved,
+    listed,
+    known,
+    stillActive,
+    unchanged,
+    settle,
+    advance,
+  };
 }
