@@ -2,18 +2,28 @@ import type { Message } from '../../src/messages/message.js';
 import { NATURE_PATTERN, parentNature } from '../fiscal-it/natures.js';
 import { DEFAULT_PAYMENT_RULES } from '../fiscal-it/payments.js';
 import { departmentTable, itemNatureTable } from '../fiscal-it/rules.js';
-import type { EpsonFpmateOptions } from './config.js';
+import { type EpsonFpmateOptions, FROM_PLATFORM } from './config.js';
+import { fpmateEndpoint } from './http.js';
 import { epsonDescribe as d } from './messages-describe.js';
 import { EPSON_PAYMENT_CODES, type EpsonPaymentMapping } from './payment-codes.js';
 
 /**
- * What an Epson RT configuration means, for `frontdesk-agent check-config`: every department the
+ * What an Epson RT configuration means, for `frontdesk-agent check-config`: the family and where it
+ * prints (the fpmate endpoint, without query), every department the
  * driver prints in, with the VAT rate or nature it must carry on the printer (IT compares it with
  * the printer's programming), the natures given by item type, the payment types configured over
  * the built-in map, and the daily closure — one catalogue message per line.
  */
 export function describeOptions(options: EpsonFpmateOptions): Message[] {
   const out: Message[] = [];
+  const endpoint =
+    options.url === FROM_PLATFORM
+      ? d.fromPlatform({ hosts: { list: options.allowedHosts ?? [] } })
+      : (() => {
+          const url = fpmateEndpoint(options.url, options.devid, options.printerTimeoutMs);
+          return `${url.origin}${url.pathname}`;
+        })();
+  out.push(d.family({ endpoint }));
   const byDepartment = new Map<number, Message[]>();
   for (const [key, department] of Object.entries(departmentTable(options))) {
     byDepartment.set(department, [...(byDepartment.get(department) ?? []), describeKey(key)]);

@@ -7,6 +7,14 @@ import { defineMessages } from '../../src/messages/catalogue.js';
  * and the printer's own codes (`paymentType`, `printXZReport`) stay as they are written.
  */
 export const epsonDescribe = defineMessages('epson.describe', {
+  family: {
+    en: 'Epson RT printer, Fiscal ePOS-Print XML (fpmate) at {endpoint}',
+    it: 'Stampante RT Epson, XML Fiscal ePOS-Print (fpmate) su {endpoint}',
+  },
+  fromPlatform: {
+    en: 'the address each command carries, within {hosts}',
+    it: 'l’indirizzo indicato da ogni comando, entro {hosts}',
+  },
   department: { en: 'department {department}: {carries}', it: 'reparto {department}: {carries}' },
   vatRate: { en: 'VAT {rate} %', it: 'IVA {rate} %' },
   nature: { en: 'nature {nature}', it: 'natura {nature}' },

@@ -51,7 +51,11 @@ describe('departments by VAT rate and nature', () => {
       N5: 14,
       N6: 15,
     });
-    expect(describeOptions(options()).slice(0, 10).map(english)).toEqual([
+    const lines = describeOptions(options()).map(english);
+    expect(lines[0]).toMatch(
+      /^Epson RT printer, Fiscal ePOS-Print XML \(fpmate\) at http.*\/cgi-bin\/fpmate\.cgi$/,
+    );
+    expect(lines.slice(1, 11)).toEqual([
       'department 1: VAT 22 %',
       'department 2: VAT 10 %',
       'department 3: VAT 4 %',
@@ -64,7 +68,7 @@ describe('departments by VAT rate and nature', () => {
       'department 15: nature N6 (AL, other operations without VAT)',
     ]);
     // check-config says it in the configured language.
-    expect(messageRenderer('it').render(describeOptions(options())[0] as Message)).toBe(
+    expect(messageRenderer('it').render(describeOptions(options())[1] as Message)).toBe(
       'reparto 1: IVA 22 %',
     );
     expect(describeOptions(options()).slice(-2).map(messageRenderer('it').render)).toEqual([
