@@ -12,6 +12,7 @@ import { JournalOutbox } from './outbox-table.js';
 import { JournalRateBudget } from './rate-budget-table.js';
 import { type CommandRow, rowToRecord } from './rows.js';
 import { type Db, JOURNAL_BUSY_TIMEOUT_MS, openDatabase, sqlList, wrapJournalError } from './schema.js';
+import { type Prepare, statementCache } from './statements.js';
 import { JournalStats } from './stats.js';
 
 export type { CommandHead, CommandPatch, CommandRecord, NewCommand, Outcome } from '../rules/index.js';
@@ -43,6 +44,8 @@ export class Journal {
   private readonly documents: JournalDocuments;
   private readonly durability: JournalDurability;
   private readonly db: Db;
+  /** The journal's statements, each compiled once (`statementCache`). */
+  private readonly sql: Prepare;
   private readonly now: () => number;
   private readonly totalChanges: () => number;
   /** `total_changes()` when the WAL was last emptied. */
@@ -53,6 +56,7 @@ export class Journal {
     this.path = path;
     this.now = options.now ?? Date.now;
     this.db = openDatabase(path);
+    this.sql = statementCache(this.db);
     const changes = this.db.prepare('SELECT total_changes()').pluck();
     this.totalChanges = () => Number(changes.get());
     try {
@@ -84,19 +88,24 @@ export class Journal {
 
   /** Runs `fn` in one transaction (a savepoint when nested). */
   transaction<T>(fn: () => T): T {
-    return this.guard('transaction', () => this.db.transaction(fn)());
+    return this.guard('transaction', () => {
+      try {
+        return this.db.transaction(fn)();
+      } catch (error) {
+        // Rolled back: the outbox's in-memory index may hold writes that are no longer there.
+        this.outbox.forgetIndex();
+        throw error;
+      }
+    });
   }
 
   has(id: string): boolean {
-    return this.guard(
-      'read',
-      () => this.db.prepare('SELECT 1 FROM commands WHERE id = ?').get(id) !== undefined,
-    );
+    return this.guard('read', () => this.sql('SELECT 1 FROM commands WHERE id = ?').get(id) !== undefined);
   }
 
   get(id: string): CommandRecord | undefined {
     return this.guard('read', () => {
-      const row = this.db.prepare('SELECT * FROM commands WHERE id = ?').get(id) as CommandRow | undefined;
+      const row = this.sql('SELECT * FROM commands WHERE id = ?').get(id) as CommandRow | undefined;
       return row ? rowToRecord(row, this.parseJson) : undefined;
     });
   }
@@ -109,12 +118,10 @@ export class Journal {
   /** The machine state and identity of a command, without parsing any stored JSON. */
   head(id: string): CommandHead | undefined {
     return this.guard('read', () => {
-      const row = this.db
-        .prepare(
-          `SELECT phase, attempt, state, device_id AS deviceId, device_type AS deviceType, kind,
+      const row = this.sql(
+        `SELECT phase, attempt, state, device_id AS deviceId, device_type AS deviceType, kind,
              created_utc AS createdUtc, source FROM commands WHERE id = ?`,
-        )
-        .get(id) as
+      ).get(id) as
         | (Omit<CommandHead, 'createdUtc' | 'source'> & {
             createdUtc: string | null;
             source: CommandHead['source'] | null;
@@ -131,28 +138,26 @@ export class Journal {
   /** Journals a new command in its first state. Rejects with JOURNAL_ERROR on a duplicate id. */
   insert(command: NewCommand, patch: CommandPatch): void {
     this.guard('insert', () => {
-      this.db
-        .prepare(
-          `INSERT INTO commands (id, device_id, device_name, device_type, kind, source, command_json, phase,
+      this.sql(
+        `INSERT INTO commands (id, device_id, device_name, device_type, kind, source, command_json, phase,
              state, attempt, created_utc, seen_at, updated_at, timeline_json)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          command.id,
-          command.deviceId,
-          command.deviceName,
-          command.deviceType,
-          command.kind,
-          command.source ?? null,
-          command.command ? this.documents.store(command.id, command.command) : null,
-          INITIAL_STATE.phase,
-          INITIAL_STATE.state,
-          INITIAL_STATE.attempt,
-          command.createdUtc ?? null,
-          command.seenAt,
-          command.seenAt,
-          JSON.stringify(initialTimeline(command)),
-        );
+      ).run(
+        command.id,
+        command.deviceId,
+        command.deviceName,
+        command.deviceType,
+        command.kind,
+        command.source ?? null,
+        command.command ? this.documents.store(command.id, command.command) : null,
+        INITIAL_STATE.phase,
+        INITIAL_STATE.state,
+        INITIAL_STATE.attempt,
+        command.createdUtc ?? null,
+        command.seenAt,
+        command.seenAt,
+        JSON.stringify(initialTimeline(command)),
+      );
       this.update(command.id, patch);
     });
   }
@@ -163,7 +168,7 @@ export class Journal {
    */
   update(id: string, patch: CommandPatch): void {
     this.guard('update', () => {
-      const row = this.db.prepare('SELECT state, timeline_json FROM commands WHERE id = ?').get(id) as
+      const row = this.sql('SELECT state, timeline_json FROM commands WHERE id = ?').get(id) as
         | { state: CommandState; timeline_json: string }
         | undefined;
       if (!row) throw new AgentError('JOURNAL_ERROR', `Journal ${this.path}: no command ${id} to update`);
@@ -177,33 +182,31 @@ export class Journal {
         for (const state of steps) list.push({ state, at: patch.at });
         timeline = JSON.stringify(list);
       }
-      this.db
-        .prepare(
-          `UPDATE commands SET phase = ?, state = ?, attempt = ?, updated_at = ?, timeline_json = ?,
+      this.sql(
+        `UPDATE commands SET phase = ?, state = ?, attempt = ?, updated_at = ?, timeline_json = ?,
              command_json = COALESCE(?, command_json), started_at = COALESCE(?, started_at),
              finished_at = COALESCE(?, finished_at), outcome = COALESCE(?, outcome),
              pickup_ms = COALESCE(?, pickup_ms), progress = COALESCE(?, progress),
              result_json = COALESCE(?, result_json), error_json = COALESCE(?, error_json),
              notes = COALESCE(?, notes)
            WHERE id = ?`,
-        )
-        .run(
-          patch.machine.phase,
-          patch.machine.state,
-          patch.machine.attempt,
-          patch.at,
-          timeline,
-          patch.command ? this.documents.store(id, patch.command) : null,
-          patch.startedAt ?? null,
-          patch.finishedAt ?? null,
-          patch.outcome ?? null,
-          patch.pickupMs ?? null,
-          patch.progress ?? null,
-          json(patch.result),
-          json(patch.error),
-          json(patch.notes),
-          id,
-        );
+      ).run(
+        patch.machine.phase,
+        patch.machine.state,
+        patch.machine.attempt,
+        patch.at,
+        timeline,
+        patch.command ? this.documents.store(id, patch.command) : null,
+        patch.startedAt ?? null,
+        patch.finishedAt ?? null,
+        patch.outcome ?? null,
+        patch.pickupMs ?? null,
+        patch.progress ?? null,
+        json(patch.result),
+        json(patch.error),
+        json(patch.notes),
+        id,
+      );
       if (patch.outcome) {
         this.stats.count(patch.outcome);
         this.documents.close(id);
@@ -225,28 +228,24 @@ export class Journal {
   setCheckpoint(id: string, value: unknown): void {
     this.guard('checkpoint', () => {
       const text = JSON.stringify(value ?? null);
-      const info = this.db.prepare('UPDATE commands SET checkpoint_json = ? WHERE id = ?').run(text, id);
+      const info = this.sql('UPDATE commands SET checkpoint_json = ? WHERE id = ?').run(text, id);
       if (info.changes !== 1) throw new AgentError('JOURNAL_ERROR', `Journal ${this.path}: no command ${id}`);
     });
   }
 
   /** Last progress fraction, kept for the page; not a transition. */
   setProgress(id: string, fraction: number): void {
-    this.guard('progress', () =>
-      this.db.prepare('UPDATE commands SET progress = ? WHERE id = ?').run(fraction, id),
-    );
+    this.guard('progress', () => this.sql('UPDATE commands SET progress = ? WHERE id = ?').run(fraction, id));
   }
 
   /** Commands that still need work after a restart, oldest first: ids and phases only. */
   unfinished(): Array<{ id: string; deviceId: string; phase: Phase }> {
     return this.guard('read', () =>
-      this.db
-        .prepare(
-          `SELECT id, device_id AS deviceId, phase FROM commands
+      this.sql(
+        `SELECT id, device_id AS deviceId, phase FROM commands
            WHERE phase IN (${UNFINISHED})
            ORDER BY seen_at, rowid`,
-        )
-        .all(),
+      ).all(),
     ) as Array<{ id: string; deviceId: string; phase: Phase }>;
   }
 

@@ -1,5 +1,7 @@
 import { type CommandState, TERMINAL_STATES } from '../../connector/wire.js';
-import { type Db, sqlList } from './schema.js';
+import { HeadIndex, urgencyOf } from './outbox-heads.js';
+import type { Db } from './schema.js';
+import { type Prepare, statementCache } from './statements.js';
 
 /**
  * The outbox table: platform updates waiting to be delivered, ordered per command by `seq`.
@@ -61,14 +63,22 @@ function toItem(row: OutboxRow): OutboxItem {
   return item;
 }
 
-/** Results (the terminal states): they supersede progress and are delivered first. */
-const RESULTS = sqlList(TERMINAL_STATES);
-
 export class JournalOutbox {
+  private readonly sql: Prepare;
+  /**
+   * Each command's pending seqs and urgencies, so `heads()` needs no `GROUP BY` over the table on
+   * every doorbell. Only an index: the table stays the truth. Built from the table on first use,
+   * kept in step by this class's writes, and dropped (rebuilt on next use) whenever a transaction
+   * around them rolls back (`forgetIndex`, called by `Journal.transaction`).
+   */
+  private index: HeadIndex | undefined;
+
   constructor(
     private readonly db: Db,
     private readonly guard: Guard,
-  ) {}
+  ) {
+    this.sql = statementCache(db);
+  }
 
   /**
    * Appends an update. Pending progress-only updates of the same command that are not being sent
@@ -79,20 +89,20 @@ export class JournalOutbox {
    */
   add(update: NewUpdate, at: number, inFlight: ReadonlySet<number> = new Set()): number {
     const result = TERMINAL_STATES.includes(update.state);
-    return this.guard('outbox add', () =>
-      this.db.transaction(() => {
-        this.db
-          .prepare(
+    const index = this.indexed();
+    const { seq, superseded } = this.guard('outbox add', () =>
+      this.changing(() =>
+        this.db.transaction(() => {
+          const gone = this.sql(
             `DELETE FROM outbox WHERE command_id = ? AND progress_only = 1 AND (milestone = 0 OR ?)
-               AND seq NOT IN (SELECT value FROM json_each(?))`,
+               AND seq NOT IN (SELECT value FROM json_each(?)) RETURNING seq`,
           )
-          .run(update.commandId, result ? 1 : 0, JSON.stringify([...inFlight]));
-        const info = this.db
-          .prepare(
+            .pluck()
+            .all(update.commandId, result ? 1 : 0, JSON.stringify([...inFlight])) as number[];
+          const info = this.sql(
             `INSERT INTO outbox (command_id, state, progress, notes, progress_only, milestone, created_at)
              VALUES (?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
+          ).run(
             update.commandId,
             update.state,
             update.progress ?? null,
@@ -101,9 +111,13 @@ export class JournalOutbox {
             update.milestone ? 1 : 0,
             at,
           );
-        return Number(info.lastInsertRowid);
-      })(),
+          return { seq: Number(info.lastInsertRowid), superseded: gone };
+        })(),
+      ),
     );
+    for (const gone of superseded) index.remove(update.commandId, gone);
+    index.add(update.commandId, seq, urgencyOf(update.state));
+    return seq;
   }
 
   /**
@@ -112,64 +126,106 @@ export class JournalOutbox {
    * (Processing), then the rest (Received); oldest first within a rank. So a result waiting behind
    * its own Processing goes before a queue of Received, and a started command's Processing before
    * the Received of commands still waiting. Commands in `exclude` (being delivered) are left out.
+   * The ranking is the in-memory index's (`outbox-heads.ts`); the rows are read from the table.
    */
   heads(limit: number, exclude: ReadonlySet<string> = new Set()): OutboxItem[] {
-    return this.guard('outbox read', () =>
-      (
-        this.db
-          .prepare(
-            `SELECT o.* FROM outbox o JOIN (
-               SELECT MIN(seq) AS head,
-                 MIN(CASE WHEN state IN (${RESULTS}) THEN 0 WHEN state = 'Processing' THEN 1 ELSE 2 END)
-                   AS urgency
-               FROM outbox WHERE command_id NOT IN (SELECT value FROM json_each(?))
-               GROUP BY command_id) h ON o.seq = h.head
-             ORDER BY h.urgency, o.seq
-             LIMIT ?`,
-          )
-          .all(JSON.stringify([...exclude]), limit) as OutboxRow[]
-      ).map(toItem),
-    );
+    return this.guard('outbox read', () => {
+      const read = this.sql('SELECT * FROM outbox WHERE seq = ?');
+      for (let attempt = 0; ; attempt++) {
+        const rows = this.indexed()
+          .heads(limit, exclude)
+          .map((seq) => read.get(seq) as OutboxRow | undefined);
+        if (rows.every((row) => row !== undefined) || attempt > 0) {
+          return rows.filter((row): row is OutboxRow => row !== undefined).map(toItem);
+        }
+        // The table changed behind the index (it never should): read it again, once.
+        this.forgetIndex();
+      }
+    });
   }
 
   /** Every pending update of one command, in order. */
   pendingFor(commandId: string): OutboxItem[] {
     return this.guard('outbox read', () =>
-      (
-        this.db
-          .prepare('SELECT * FROM outbox WHERE command_id = ? ORDER BY seq')
-          .all(commandId) as OutboxRow[]
-      ).map(toItem),
+      (this.sql('SELECT * FROM outbox WHERE command_id = ? ORDER BY seq').all(commandId) as OutboxRow[]).map(
+        toItem,
+      ),
     );
   }
 
   /** Removes a delivered (or undeliverable) update. Idempotent. */
   remove(seq: number): void {
-    this.guard('outbox remove', () => this.db.prepare('DELETE FROM outbox WHERE seq = ?').run(seq));
+    const index = this.indexed();
+    const commandId = this.guard('outbox remove', () =>
+      this.changing(
+        () =>
+          this.sql('DELETE FROM outbox WHERE seq = ? RETURNING command_id').pluck().get(seq) as
+            | string
+            | undefined,
+      ),
+    );
+    if (commandId !== undefined) index.remove(commandId, seq);
   }
 
   /** Drops every pending update of a command; returns how many. */
   dropCommand(commandId: string): number {
-    return this.guard(
-      'outbox drop',
-      () => this.db.prepare('DELETE FROM outbox WHERE command_id = ?').run(commandId).changes,
+    const index = this.indexed();
+    const changes = this.guard('outbox drop', () =>
+      this.changing(() => this.sql('DELETE FROM outbox WHERE command_id = ?').run(commandId).changes),
     );
+    index.drop(commandId);
+    return changes;
   }
 
   markAttempt(seq: number): void {
     this.guard('outbox attempt', () =>
-      this.db.prepare('UPDATE outbox SET attempts = attempts + 1 WHERE seq = ?').run(seq),
+      this.sql('UPDATE outbox SET attempts = attempts + 1 WHERE seq = ?').run(seq),
     );
   }
 
   /** How many updates wait, and since when the oldest one does. */
   state(): { pending: number; oldestAt?: number } {
     return this.guard('outbox read', () => {
-      const row = this.db.prepare('SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM outbox').get() as {
+      const row = this.sql('SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM outbox').get() as {
         n: number;
         oldest: number | null;
       };
       return row.oldest === null ? { pending: row.n } : { pending: row.n, oldestAt: row.oldest };
     });
+  }
+
+  /**
+   * Drops the in-memory index; the next use reads it from the table again. For a transaction that
+   * rolled back after this class's writes inside it had updated the index.
+   */
+  forgetIndex(): void {
+    this.index = undefined;
+  }
+
+  private indexed(): HeadIndex {
+    if (!this.index) {
+      const rows = this.guard(
+        'outbox read',
+        () =>
+          this.sql('SELECT seq, command_id, state FROM outbox ORDER BY seq').all() as Pick<
+            OutboxRow,
+            'seq' | 'command_id' | 'state'
+          >[],
+      );
+      const index = new HeadIndex();
+      for (const row of rows) index.add(row.command_id, row.seq, urgencyOf(row.state));
+      this.index = index;
+    }
+    return this.index;
+  }
+
+  /** Runs a write; when it throws, what it did is unknown to the index, so the index goes. */
+  private changing<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      this.forgetIndex();
+      throw error;
+    }
   }
 }
