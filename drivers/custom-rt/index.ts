@@ -1,9 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { DriverFactory } from '../../src/drivers-api/types.js';
-import { AgentError } from '../../src/errors.js';
-import { isLoopback } from '../../src/loopback.js';
+import { simulatedPrinterAddress, simulatedSerialDigits } from '../fiscal-it/rt/simulated.js';
 import { departmentTable } from '../fiscal-it/rules.js';
-import { type CustomRtOptions, CustomRtOptionsSchema, FROM_PLATFORM, vatSlotTable } from './config.js';
+import { type CustomRtOptions, CustomRtOptionsSchema, vatSlotTable } from './config.js';
 import { describeOptions } from './describe.js';
 import { CustomRtDriver } from './driver.js';
 import { CHECKPOINT_VERSION } from './recovery.js';
@@ -47,18 +45,10 @@ export const customRtFactory: DriverFactory<CustomRtOptions> = {
   create: (options, ctx) => new CustomRtDriver(options, ctx),
   describe: describeOptions,
   simulate: async (options, device) => {
-    const address = options.url === FROM_PLATFORM ? undefined : new URL(options.url);
-    if (address?.protocol !== 'http:' || !isLoopback(address.hostname) || !address.port) {
-      throw new AgentError(
-        'CONFIG_INVALID',
-        `${device.name}: a simulated printer needs options.url like http://127.0.0.1:8092`,
-      );
-    }
+    const address = simulatedPrinterAddress(options.url, device.name, 'http://127.0.0.1:8093');
     const { startCustomRtSimulator } = await import('./simulator/index.js');
     // A Custom serial: two letters of the approval, two of the maker, a letter and six digits (STMTE501091).
-    const digits =
-      BigInt(`0x${createHash('sha256').update(device.id).digest('hex').slice(0, 12)}`) % 1_000_000n;
-    const serial = options.serialNumber ?? `STMTE${String(digits).padStart(6, '0')}`;
+    const serial = options.serialNumber ?? `STMTE${simulatedSerialDigits(device.id)}`;
     const printer = await startCustomRtSimulator({
       host: address.hostname,
       port: Number(address.port),

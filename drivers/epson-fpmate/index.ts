@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { DriverFactory } from '../../src/drivers-api/types.js';
-import { AgentError } from '../../src/errors.js';
-import { isLoopback } from '../../src/loopback.js';
-import { type EpsonFpmateOptions, EpsonFpmateOptionsSchema, FROM_PLATFORM } from './config.js';
+import { simulatedPrinterAddress, simulatedSerialDigits } from '../fiscal-it/rt/simulated.js';
+import { type EpsonFpmateOptions, EpsonFpmateOptionsSchema } from './config.js';
 import { describeOptions } from './describe.js';
 import { EpsonFpmateDriver } from './driver.js';
 import { CHECKPOINT_VERSION } from './recovery.js';
@@ -22,18 +20,10 @@ export const epsonFpmateFactory: DriverFactory<EpsonFpmateOptions> = {
   create: (options, ctx) => new EpsonFpmateDriver(options, ctx),
   describe: describeOptions,
   simulate: async (options, device) => {
-    const address = options.url === FROM_PLATFORM ? undefined : new URL(options.url);
-    if (address?.protocol !== 'http:' || !isLoopback(address.hostname) || !address.port) {
-      throw new AgentError(
-        'CONFIG_INVALID',
-        `${device.name}: a simulated printer needs options.url like http://127.0.0.1:8091`,
-      );
-    }
+    const address = simulatedPrinterAddress(options.url, device.name, 'http://127.0.0.1:8091');
     const { startFpmateSimulator } = await import('./simulator/index.js');
     // An Epson RT serial: two digits, the RT type, two letters, six digits (see last-document.ts).
-    const digits =
-      BigInt(`0x${createHash('sha256').update(device.id).digest('hex').slice(0, 12)}`) % 1_000_000n;
-    const serial = `99MEY${String(digits).padStart(6, '0')}`;
+    const serial = `99MEY${simulatedSerialDigits(device.id)}`;
     const printer = await startFpmateSimulator({
       host: address.hostname,
       port: Number(address.port),

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import type { JobResult } from '../../src/drivers-api/types.js';
-import { isMessage, type Message, readMessage } from '../../src/messages/message.js';
-import { formatIssues } from '../../src/zod-issues.js';
+import type { Message } from '../../src/messages/message.js';
+import {
+  doneCheckpointOf,
+  doneCheckpointSchema,
+  type CheckpointRead as RtCheckpointRead,
+  readCheckpointWith,
+} from '../fiscal-it/rt/checkpoint.js';
 import type { LastDocument } from './last-document.js';
 import { epsonResults as m } from './messages-results.js';
 import { comparePositions, type DocPosition } from './protocol.js';
@@ -84,15 +89,7 @@ export const SendingCheckpointSchema = z.object({
 });
 export type SendingCheckpoint = z.infer<typeof SendingCheckpointSchema>;
 
-export const DoneCheckpointSchema = z.object({
-  v: z.literal(CHECKPOINT_VERSION),
-  phase: z.literal('done'),
-  // Notes: a catalogue message, or the sentence an older build stored (read as that text).
-  result: z.object({
-    notes: z.custom<Message | string>((v) => typeof v === 'string' || isMessage(v)).transform(readMessage),
-    details: z.record(z.string(), z.unknown()).optional(),
-  }),
-});
+export const DoneCheckpointSchema = doneCheckpointSchema(CHECKPOINT_VERSION);
 
 export const CheckpointSchema = z.discriminatedUnion('phase', [
   SendingCheckpointSchema,
@@ -100,26 +97,13 @@ export const CheckpointSchema = z.discriminatedUnion('phase', [
 ]);
 export type Checkpoint = z.infer<typeof CheckpointSchema>;
 
-/**
- * A job's checkpoint as `reconcile()` finds it: `absent` (none was ever stored: nothing was sent),
- * `ok`, or `unreadable` — one exists but fails this driver's schema (another version, a corrupt
- * journal row), which means **unknown**, never "not sent". Never throws.
- */
-export type CheckpointRead =
-  | { kind: 'absent' }
-  | { kind: 'unreadable'; problem: string }
-  | { kind: 'ok'; checkpoint: Checkpoint };
+export type CheckpointRead = RtCheckpointRead<Checkpoint>;
 
+/** A job's checkpoint: absent (nothing was sent), ok, or unreadable (unknown, never "not sent"). */
 export function readCheckpoint(value: unknown): CheckpointRead {
-  if (value === undefined) return { kind: 'absent' };
-  const parsed = CheckpointSchema.safeParse(value);
-  if (parsed.success) return { kind: 'ok', checkpoint: parsed.data };
-  return {
-    kind: 'unreadable',
-    problem: formatIssues(parsed.error, { limit: 1, root: 'checkpoint' }) || 'invalid',
-  };
+  return readCheckpointWith(CheckpointSchema, value);
 }
 
 export function doneCheckpoint(result: JobResult): Checkpoint {
-  return { v: CHECKPOINT_VERSION, phase: 'done', result: result.details ? result : { notes: result.notes } };
+  return doneCheckpointOf(CHECKPOINT_VERSION, result);
 }
