@@ -23,7 +23,7 @@ export async function buildForBench(): Promise<BenchBuild> {
   const out = join(tmp, 'bench-build');
   mkdirSync(tmp, { recursive: true });
   rmSync(out, { recursive: true, force: true });
-  const bundle = await bundleAgent(join(out, 'src'));
+  const bundle = await bundleAgent(join(out, 'src'), { minify: process.env.BENCH_READABLE !== '1' });
   const runChunk = bundle.splitPoints.get('src/cli/run.ts');
   if (!runChunk) throw new Error('the bundle has no split point for src/cli/run.ts');
   const tsconfig = join(tmp, 'bench-tsconfig.json');

@@ -32,10 +32,11 @@ export interface AgentBundle {
 }
 
 /**
- * Bundles the agent into `outDir` (emptied first). Rejects on a build error (type errors are
+ * Bundles the agent into `outDir` (emptied first); `minify: false` keeps names readable for a CPU
+ * profile (the bench's `BENCH_READABLE=1`). Rejects on a build error (type errors are
  * `tsc`'s business: esbuild only strips types).
  */
-export async function bundleAgent(outDir: string): Promise<AgentBundle> {
+export async function bundleAgent(outDir: string, options: { minify?: boolean } = {}): Promise<AgentBundle> {
   const out = resolve(outDir);
   rmSync(out, { recursive: true, force: true });
   const result = await build({
@@ -48,7 +49,7 @@ export async function bundleAgent(outDir: string): Promise<AgentBundle> {
     format: 'esm',
     platform: 'node',
     target: 'node20.3',
-    minify: true,
+    minify: options.minify ?? true,
     sourcemap: 'linked',
     sourcesContent: false,
     external: [...EXTERNAL_PACKAGES],

@@ -107,44 +107,57 @@ export function oneLine(text: string): string {
 
 /** The entry's own fields: everything but winston's level, message and bookkeeping. */
 function fieldsOf(entry: Entry): Array<[string, unknown]> {
-  return Object.keys(entry)
-    .filter((key) => key !== 'level' && key !== 'message' && key !== 'time')
-    .map((key) => [key, entry[key]]);
+  const out: Array<[string, unknown]> = [];
+  for (const key of Object.keys(entry)) {
+    if (key !== 'level' && key !== 'message' && key !== 'time') out.push([key, entry[key]]);
+  }
+  return out;
 }
 
 /** An Error given as a field value prints as its message (use `errorFields` for more). */
-const errorsAsMessages = winston.format((entry) => {
+function errorsToMessages(entry: Entry): void {
   for (const key of Object.keys(entry)) {
     const value = entry[key];
     if (value instanceof Error) entry[key] = value.message;
   }
-  return entry;
-});
-
-const stamped = winston.format((entry) => {
-  entry.time = new Date().toISOString();
-  return entry;
-});
+}
 
 /** `level message key=value …`, after the time, or after journald's priority prefix. */
-const plainLine = (journal: boolean) =>
+function plainText(entry: Entry, journal: boolean): string {
+  let fields = '';
+  for (const [key, value] of fieldsOf(entry)) {
+    if (value !== undefined) fields += ` ${renderKey(key)}=${renderValue(value)}`;
+  }
+  const level = entry.level as LogLevel;
+  const prefix = journal ? JOURNAL_PRIORITY[level] : `${String(entry.time)} `;
+  return `${prefix}${level} ${oneLine(String(entry.message))}${fields}`;
+}
+
+/**
+ * The plain line in one format step (errors as messages, the time, the text, the redaction): a
+ * chain of four formats cost a tenth of the agent's CPU per receipt (issue 26).
+ */
+const plainLine = (journal: boolean, secrets: readonly string[]) =>
   winston.format((entry) => {
-    const fields = fieldsOf(entry)
-      .filter(([, value]) => value !== undefined)
-      .map(([key, value]) => `${renderKey(key)}=${renderValue(value)}`)
-      .join(' ');
-    const level = entry.level as LogLevel;
-    const prefix = journal ? JOURNAL_PRIORITY[level] : `${String(entry.time)} `;
-    entry[MESSAGE] = `${prefix}${level} ${oneLine(String(entry.message))}${fields ? ` ${fields}` : ''}`;
+    errorsToMessages(entry);
+    entry.time = new Date().toISOString();
+    entry[MESSAGE] = redact(plainText(entry, journal), secrets);
     return entry;
   })();
 
-/** The last step of every line: no configured secret leaves the process. */
-const redactedLine = (secrets: readonly string[]) =>
-  winston.format((entry) => {
-    entry[MESSAGE] = redact(String(entry[MESSAGE] ?? ''), secrets);
-    return entry;
-  })();
+const jsonLine = (secrets: readonly string[]) =>
+  winston.format.combine(
+    winston.format((entry) => {
+      errorsToMessages(entry);
+      entry.time = new Date().toISOString();
+      return entry;
+    })(),
+    winston.format.json(),
+    winston.format((entry) => {
+      entry[MESSAGE] = redact(String(entry[MESSAGE] ?? ''), secrets);
+      return entry;
+    })(),
+  );
 
 /**
  * Builds a winston-backed Logger. Plain format: `<6>info message key=value …` (the `<N>` prefix
@@ -157,16 +170,12 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const secrets = options.secrets ?? [];
   const journal =
     options.journal ?? (options.stream === undefined && process.env.JOURNAL_STREAM !== undefined);
-  const line =
-    (options.format ?? 'plain') === 'json'
-      ? winston.format.combine(errorsAsMessages(), stamped(), winston.format.json())
-      : winston.format.combine(errorsAsMessages(), stamped(), plainLine(journal));
   const transport = options.stream
     ? new winston.transports.Stream({ stream: options.stream as Writable })
     : new winston.transports.Console();
   const base = winston.createLogger({
     level: options.level ?? 'info',
-    format: winston.format.combine(line, redactedLine(secrets)),
+    format: (options.format ?? 'plain') === 'json' ? jsonLine(secrets) : plainLine(journal, secrets),
     transports: [transport],
   });
   return wrap(base, {});

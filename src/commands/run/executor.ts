@@ -175,7 +175,8 @@ export class EffectExecutor {
   private carryOut(applied: Applied): void {
     const { commandId, deviceId, before, after } = applied;
     if (before.phase !== after.phase) {
-      this.deps.log.info('command transition', {
+      const level = QUIET_PHASES.has(after.phase) ? 'debug' : 'info';
+      this.deps.log[level]('command transition', {
         commandId,
         device: deviceId,
         ...deviceNameField(this.deps.devices, deviceId),
@@ -341,6 +342,15 @@ export class EffectExecutor {
     }
   }
 }
+
+/**
+ * Phases a command passes through on its way in a few milliseconds, logged at debug: `received`
+ * (the platform confirmed Received) and `starting` (its turn came, the start check reads it). A
+ * receipt then logs four lines at info — taken in, sent to the device, its outcome, delivered —
+ * instead of six, and the journal keeps every step in the command's timeline. Logging was a tenth
+ * of the agent's CPU per receipt (issue 26, bench/RESULTS.md).
+ */
+const QUIET_PHASES: ReadonlySet<Phase> = new Set<Phase>(['received', 'starting']);
 
 /** Log lines name a device beside its id (support reads names, tools read ids). */
 function deviceNameField(
