@@ -143,6 +143,28 @@ describe('journal', () => {
     journal.close();
   });
 
+  it('device store reads come from memory, give fresh objects, and forget a rolled-back write', () => {
+    const journal = openJournal(':memory:');
+    const store = journal.deviceStore('a');
+    store.set('counters', { z: 1, doc: 2 });
+    const read = store.get('counters') as { z: number };
+    read.z = 99;
+    expect(store.get('counters')).toEqual({ z: 1, doc: 2 });
+    expect(() =>
+      journal.transaction(() => {
+        store.set('counters', { z: 5, doc: 6 });
+        store.set('fresh', true);
+        throw new Error('rolled back');
+      }),
+    ).toThrow();
+    expect(store.get('counters')).toEqual({ z: 1, doc: 2 });
+    expect(store.get('fresh')).toBeUndefined();
+    // A second store object for the same device (a driver re-created) sees the same values.
+    store.set('counters', { z: 3, doc: 4 });
+    expect(journal.deviceStore('a').get('counters')).toEqual({ z: 3, doc: 4 });
+    journal.close();
+  });
+
   it('supersedes pending progress-only updates, a milestone only by the result, never one being sent', () => {
     const journal = openJournal(':memory:');
     accept(journal, 'c1');

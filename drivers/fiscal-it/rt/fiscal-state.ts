@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DeviceStore } from '../../../src/drivers-api/types.js';
 import { isMessage, type Message, readMessage } from '../../../src/messages/message.js';
+import { type HistoryEntry, HistoryRing } from './history-ring.js';
 
 /**
  * What the driver keeps about the fiscal day in its device store (the journal), so that a
@@ -12,7 +13,8 @@ import { isMessage, type Message, readMessage } from '../../../src/messages/mess
  * - `lastClosure`: the last Z report of any origin (schedule, staff, a day open too long);
  * - `fiscalDay`: since when the agent knows the fiscal day to be open;
  * - `filesWaitingSince`: since when the printer has had files waiting for the tax agency;
- * - `history`: the last fiscal documents printed, for voids by number;
+ * - `history.N` / `historyNext`: the last fiscal documents printed, for voids by number
+ *   (`history-ring.ts`);
  * - `pendingAction` / `lastAction`: a staff action's document in flight and the last outcome.
  *
  * Every read is schema-checked: a value this version cannot read counts as absent, except an
@@ -69,16 +71,6 @@ export const FiscalDaySchema = z.object({
 });
 export type FiscalDay = z.infer<typeof FiscalDaySchema>;
 
-export const HistoryEntrySchema = z.object({
-  z: z.number().int(),
-  doc: z.number().int(),
-  /** "yyyy-MM-dd HH:mm" as the printer stamped it. */
-  dateTime: z.string().optional(),
-  totalCents: z.number().int().optional(),
-  kind: z.enum(['sale', 'refund', 'void']),
-});
-export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
-
 export const LastActionSchema = z.object({
   action: z.string(),
   at: z.number(),
@@ -87,15 +79,17 @@ export const LastActionSchema = z.object({
 });
 export type LastAction = z.infer<typeof LastActionSchema>;
 
-const HISTORY_LIMIT = 300;
-
 function read<T>(store: DeviceStore, key: string, schema: z.ZodType<T>): T | undefined {
   const parsed = schema.safeParse(store.get(key));
   return parsed.success ? parsed.data : undefined;
 }
 
 export class FiscalState {
-  constructor(private readonly store: DeviceStore) {}
+  private readonly history: HistoryRing;
+
+  constructor(private readonly store: DeviceStore) {
+    this.history = new HistoryRing(store);
+  }
 
   /** The Z report in flight: `undefined` when none, `'unreadable'` when one exists but cannot be read. */
   closureInFlight(): ClosureInFlight | 'unreadable' | undefined {
@@ -160,19 +154,13 @@ export class FiscalState {
     if (count === 0 && since !== undefined) this.store.set('filesWaitingSince', null);
   }
 
-  history(): HistoryEntry[] {
-    const parsed = z.array(HistoryEntrySchema).safeParse(this.store.get('history'));
-    return parsed.success ? parsed.data : [];
-  }
-
+  /** Keeps a printed document for voids and copies by number (`history-ring.ts`). */
   remember(entry: HistoryEntry): void {
-    const kept = this.history().filter((e) => e.z !== entry.z || e.doc !== entry.doc);
-    kept.push(entry);
-    this.store.set('history', kept.slice(-HISTORY_LIMIT));
+    this.history.remember(entry);
   }
 
   find(z: number, doc: number): HistoryEntry | undefined {
-    return this.history().find((e) => e.z === z && e.doc === doc);
+    return this.history.find(z, doc);
   }
 
   /** A staff action's document in flight: its name and the send checkpoint (recovery.ts). */

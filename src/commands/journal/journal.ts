@@ -5,7 +5,7 @@ import { AgentError } from '../../errors.js';
 import type { CommandHead, CommandPatch, CommandRecord, NewCommand } from '../rules/index.js';
 import { INITIAL_STATE, type MachineState, type Phase, UNFINISHED_PHASES } from '../rules/index.js';
 import { withDocument } from './command-data.js';
-import { createDeviceStore } from './device-store.js';
+import { createDeviceStore, DeviceStoreCache } from './device-store.js';
 import { JournalDocuments } from './documents.js';
 import { JournalDurability } from './durability.js';
 import { JournalOutbox } from './outbox-table.js';
@@ -47,6 +47,7 @@ export class Journal {
   /** The journal's statements, each compiled once (`statementCache`). */
   private readonly sql: Prepare;
   private readonly now: () => number;
+  private readonly deviceValues = new DeviceStoreCache();
   private readonly totalChanges: () => number;
   /** `total_changes()` when the WAL was last emptied. */
   private truncatedAt = 0;
@@ -92,8 +93,10 @@ export class Journal {
       try {
         return this.db.transaction(fn)();
       } catch (error) {
-        // Rolled back: the outbox's in-memory index may hold writes that are no longer there.
+        // Rolled back: the outbox's index and the device stores' values may hold writes that are
+        // no longer there.
         this.outbox.forgetIndex();
+        this.deviceValues.clear();
         throw error;
       }
     });
@@ -164,26 +167,23 @@ export class Journal {
 
   /**
    * Writes a transition. The timeline gets every state in `patch.reported`, and the new state
-   * when it differs from the stored one.
+   * when it differs from the stored one. The timeline is appended in SQL (`json_insert`), so a
+   * transition is one statement: reading and rewriting it was a read, two JSON passes and a write
+   * for each of a receipt's six transitions (issue 26).
    */
   update(id: string, patch: CommandPatch): void {
     this.guard('update', () => {
-      const row = this.sql('SELECT state, timeline_json FROM commands WHERE id = ?').get(id) as
-        | { state: CommandState; timeline_json: string }
-        | undefined;
-      if (!row) throw new AgentError('JOURNAL_ERROR', `Journal ${this.path}: no command ${id} to update`);
-      const steps = [...(patch.reported ?? [])];
-      if (row.state !== patch.machine.state && steps.at(-1) !== patch.machine.state) {
-        steps.push(patch.machine.state);
-      }
-      let timeline = row.timeline_json;
-      if (steps.length > 0) {
-        const list = this.parseJson(timeline, 'timeline') as CommandRecord['timeline'];
-        for (const state of steps) list.push({ state, at: patch.at });
-        timeline = JSON.stringify(list);
-      }
-      this.sql(
-        `UPDATE commands SET phase = ?, state = ?, attempt = ?, updated_at = ?, timeline_json = ?,
+      const reported = patch.reported ?? [];
+      const newState = patch.machine.state;
+      const lastReported = reported.at(-1) ?? null;
+      const step = (state: CommandState) => JSON.stringify({ state, at: patch.at });
+      let appended = 'timeline_json';
+      for (let i = 0; i < reported.length; i++) appended = `json_insert(${appended}, '$[#]', json(?))`;
+      const info = this.sql(
+        `UPDATE commands SET
+             timeline_json = CASE WHEN state IS NOT ? AND ? IS NOT ?
+               THEN json_insert(${appended}, '$[#]', json(?)) ELSE ${appended} END,
+             phase = ?, state = ?, attempt = ?, updated_at = ?,
              command_json = COALESCE(?, command_json), started_at = COALESCE(?, started_at),
              finished_at = COALESCE(?, finished_at), outcome = COALESCE(?, outcome),
              pickup_ms = COALESCE(?, pickup_ms), progress = COALESCE(?, progress),
@@ -191,11 +191,16 @@ export class Journal {
              notes = COALESCE(?, notes)
            WHERE id = ?`,
       ).run(
+        newState,
+        lastReported,
+        newState,
+        ...reported.map(step),
+        step(newState),
+        ...reported.map(step),
         patch.machine.phase,
-        patch.machine.state,
+        newState,
         patch.machine.attempt,
         patch.at,
-        timeline,
         patch.command ? this.documents.store(id, patch.command) : null,
         patch.startedAt ?? null,
         patch.finishedAt ?? null,
@@ -207,6 +212,8 @@ export class Journal {
         json(patch.notes),
         id,
       );
+      if (info.changes !== 1)
+        throw new AgentError('JOURNAL_ERROR', `Journal ${this.path}: no command ${id} to update`);
       if (patch.outcome) {
         this.stats.count(patch.outcome);
         this.documents.close(id);
@@ -252,8 +259,9 @@ export class Journal {
   /** The drivers' durable key-value store for one device. Values are JSON. */
   deviceStore(deviceId: string): DeviceStore {
     return createDeviceStore(
-      this.db,
+      this.sql,
       (what, fn) => this.guard(what, fn),
+      this.deviceValues,
       deviceId,
       this.now,
       () => this.flush(),

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { historyKeys } from '../../../drivers/fiscal-it/rt/history-ring.js';
 import type { Driver } from '../../../src/drivers-api/types.js';
 import { english, messageRenderer } from '../../../src/messages/render.js';
 import { recordingExecuteContext } from '../../helpers/driver-context.js';
@@ -53,7 +54,7 @@ describe('a copy of a receipt (staff action)', () => {
     r = await rig({ items, payments });
     await r.driver.execute(saleJob('a'), recordingExecuteContext());
     await r.driver.execute(saleJob('b'), recordingExecuteContext());
-    r.store.set('history', []);
+    for (const key of historyKeys()) r.store.set(key, undefined);
     const unknown = await rejection(reprint(r.driver)({ receipt: '0001-0001' }));
     expect(unknown.code).toBe('COMMAND_INVALID');
     expect(english(unknown.notes)).toBe(

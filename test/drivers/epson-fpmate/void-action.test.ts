@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { epsonFpmateFactory } from '../../../drivers/epson-fpmate/index.js';
+import { historyKeys } from '../../../drivers/fiscal-it/rt/history-ring.js';
 import type { Driver, DriverContext } from '../../../src/drivers-api/types.js';
 import type { Message } from '../../../src/messages/message.js';
 import { english } from '../../../src/messages/render.js';
@@ -62,7 +63,7 @@ describe('void a receipt (staff action)', () => {
     r = await rig({ items, payments });
     await r.driver.execute(saleJob('a'), recordingExecuteContext());
     await r.driver.execute(saleJob('b'), recordingExecuteContext());
-    r.store.set('history', []);
+    for (const key of historyKeys()) r.store.set(key, undefined);
     const unknown = await rejection(voidAction(r.driver)({ receipt: '0001-0001' }));
     expect(unknown.code).toBe('COMMAND_INVALID');
     expect(english(unknown.notes)).toBe(
@@ -74,7 +75,7 @@ describe('void a receipt (staff action)', () => {
     );
     // The printer's last document (1387) gives the date of the newest receipt.
     await r.driver.execute(saleJob('c'), recordingExecuteContext());
-    r.store.set('history', []);
+    for (const key of historyKeys()) r.store.set(key, undefined);
     expect(english((await voidAction(r.driver)({ receipt: '0001-0004' })).notes)).toMatch(/^Void 0001-0005 /);
     expect(() => voidAction(r?.driver as Driver)({ receipt: 'twelve' })).toThrow();
   });
