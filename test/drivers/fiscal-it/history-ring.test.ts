@@ -29,7 +29,13 @@ describe('the RT printed-document history (a ring of store values)', () => {
     const ring = new HistoryRing(memoryStore());
     ring.remember({ z: 2, doc: 7, kind: 'sale' });
     ring.remember({ z: 2, doc: 7, kind: 'sale', dateTime: '2026-11-28 10:00', totalCents: 1200 });
-    expect(ring.find(2, 7)).toEqual({ z: 2, doc: 7, kind: 'sale', dateTime: '2026-11-28 10:00', totalCents: 1200 });
+    expect(ring.find(2, 7)).toEqual({
+      z: 2,
+      doc: 7,
+      kind: 'sale',
+      dateTime: '2026-11-28 10:00',
+      totalCents: 1200,
+    });
     expect(ring.find(3, 7)).toBeUndefined();
   });
 
