@@ -140,7 +140,7 @@ export function builtAgent(build: string, inspect = false, watchdogSec?: number)
  * The agent's node flags for a bench run: its shebang's, unless the environment asks otherwise,
  * to choose the runtime flags by measuring (issue 26.3). `BENCH_SEMI_SPACE_MB=N` replaces
  * `--max-semi-space-size` (`default` leaves V8's own); `BENCH_CPU_PROF=DIR` writes a CPU profile
- * of each agent process there (`--cpu-prof`).
+ * of each agent process there (`--cpu-prof`); `BENCH_NODE_FLAGS="--a --b"` adds node flags.
  */
 function benchNodeFlags(flags: readonly string[]): string[] {
   const semi = process.env.BENCH_SEMI_SPACE_MB;
@@ -151,7 +151,8 @@ function benchNodeFlags(flags: readonly string[]): string[] {
     if (semi !== 'default') out.push(`--max-semi-space-size=${Number(semi)}`);
   }
   if (profile) out.push('--cpu-prof', `--cpu-prof-dir=${profile}`);
-  return out;
+  const extra = process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
+  return [...out, ...extra];
 }
 
 /** The naive baseline, under tsx or compiled when `build` is given. */
