@@ -72,12 +72,16 @@ export class JournalOutbox {
    * around them rolls back (`forgetIndex`, called by `Journal.transaction`).
    */
   private index: HeadIndex | undefined;
+  /** Runs its argument in a transaction (a savepoint when nested); made once, see `Journal`. */
+  private readonly inTransaction: <T>(fn: () => T) => T;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly guard: Guard,
   ) {
     this.sql = statementCache(db);
+    const run = db.transaction((fn: () => unknown) => fn());
+    this.inTransaction = <T>(fn: () => T) => run(fn) as T;
   }
 
   /**
@@ -92,7 +96,7 @@ export class JournalOutbox {
     const index = this.indexed();
     const { seq, superseded } = this.guard('outbox add', () =>
       this.changing(() =>
-        this.db.transaction(() => {
+        this.inTransaction(() => {
           const gone = this.sql(
             `DELETE FROM outbox WHERE command_id = ? AND progress_only = 1 AND (milestone = 0 OR ?)
                AND seq NOT IN (SELECT value FROM json_each(?)) RETURNING seq`,
@@ -112,7 +116,7 @@ export class JournalOutbox {
             at,
           );
           return { seq: Number(info.lastInsertRowid), superseded: gone };
-        })(),
+        }),
       ),
     );
     for (const gone of superseded) index.remove(update.commandId, gone);
