@@ -144,13 +144,13 @@ export async function exchange<S extends z.ZodType>(
     if (status === 429) {
       failure.details.retryAfterMs = retryAfterMs;
     } else {
-      ctx.budget.noteAccepted();
+      ctx.budget.noteAccepted(sentAt);
     }
     finish(failure);
     throw failure;
   }
 
-  ctx.budget.noteAccepted();
+  ctx.budget.noteAccepted(sentAt);
   const details: Record<string, unknown> = { operation, status };
   if (requestId) details.requestId = requestId;
   if (!json.ok) {

@@ -323,9 +323,13 @@ export class RateBudget {
 
   /**
    * Records a response that was not a 429: the next 429 backoff starts small again, and after a
-   * 429 the waiters held behind the probe go.
+   * 429 the waiters held behind the probe go. `sentAt` is when its request left: an answer to a
+   * request that left before the last 429 arrived was on the wire then, and says nothing about
+   * the wait: it changes nothing (it used to end the journaled block, so a restart inside a
+   * `Retry-After` sent at once; bench/crash-loop.ts found it).
    */
-  noteAccepted(): void {
+  noteAccepted(sentAt?: number): void {
+    if (this.limited && sentAt !== undefined && sentAt <= this.limited.lastAt) return;
     this.consecutiveLimited = 0;
     if (this.limited) {
       this.limited = undefined;

@@ -97,6 +97,40 @@ describe('RateBudget with a store: what a restart keeps', () => {
     expect(granted).toBe(true);
   });
 
+  it('an answer to a request sent before the 429 does not end the saved wait (bench/crash-loop.ts)', async () => {
+    // Found by the crash loop on a quiet machine: the requests on the wire when the 429 came were
+    // answered 200 after it, and each of those answers erased the journaled block; a start 1.5 s
+    // later sent at once, inside the 5 s Retry-After (179 requests in the bench).
+    const clock = new ManualClock();
+    const journal = new Journal(join(dir, 'journal.db'));
+    journals.push(journal);
+    const first = new RateBudget({ clock, requests: 10, windowSeconds: 30, store: journal.rateBudget });
+    const limitedSlot = await first.acquire('normal');
+    const onWireSlot = await first.acquire('normal');
+    const onWireSentAt = clock.now();
+    await clock.advance(20);
+    limitedSlot();
+    first.noteRateLimited(5_000);
+    const until = clock.now() + 5_000;
+    await clock.advance(5);
+    onWireSlot();
+    first.noteAccepted(onWireSentAt);
+    expect(first.snapshot().blockedUntil).toBe(until);
+    expect(first.rateLimitState()).toMatchObject({ reason: 'retry-after' });
+
+    await clock.advance(1_500); // killed, started again by systemd
+    const second = new RateBudget({ clock, requests: 10, windowSeconds: 30, store: journal.rateBudget });
+    expect(second.snapshot().blockedUntil).toBe(until);
+    let granted = false;
+    void second.acquire('normal').then(() => {
+      granted = true;
+    });
+    await clock.advance(until - clock.now() - 1);
+    expect(granted).toBe(false);
+    await clock.advance(1);
+    expect(granted).toBe(true);
+  });
+
   it('a capped wait that ran out while no process ran still ends with one probe alone', async () => {
     const clock = new ManualClock();
     const journal = new Journal(join(dir, 'journal.db'));
