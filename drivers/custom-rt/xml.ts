@@ -1,4 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
+import { type Attributes, attributeList, escapeXml } from '../fiscal-it/rt/xml-text.js';
 
 /**
  * Custom's XML protocol, both ways (XML protocol manual rev 2.00, "WEB SERVICES – Commands manual
@@ -8,30 +9,14 @@ import { XMLParser } from 'fast-xml-parser';
  * status><addInfo>…</addInfo></response>` (pp.25–28), or `<infoResp>` for `getInfo` (p.69).
  */
 
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&apos;',
-};
-
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
-}
-
-export type Attributes = Record<string, string | number | undefined>;
+export { type Attributes, escapeXml };
 
 /**
  * One element with an explicit end tag, as the manual writes every one (pp.117–121); undefined
  * attributes are left out, values escaped.
  */
 export function element(name: string, attributes: Attributes = {}): string {
-  const attrs = Object.entries(attributes)
-    .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
-    .map(([key, value]) => ` ${key}="${escapeXml(String(value))}"`)
-    .join('');
-  return `<${name}${attrs}></${name}>`;
+  return `<${name}${attributeList(attributes)}></${name}>`;
 }
 
 /** A request document: the declaration the manual's examples carry (pp.117–121) and one root. */

@@ -1,31 +1,15 @@
+import { type Attributes, attributeList, escapeXml } from '../fiscal-it/rt/xml-text.js';
 import { DEFAULT_LINE_LENGTH } from './protocol.js';
 
 /** Pure builders for the fpmate XML the driver sends. Amounts are already strings (money.ts). */
 
 export const SOAP_ENV_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 
-const XML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&apos;',
-};
-
-/** Escapes text for an attribute value or element content. */
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
-}
-
-export type Attributes = Record<string, string | number | undefined>;
+export { type Attributes, escapeXml };
 
 /** A self-closing element; undefined attributes are left out, values are escaped. */
 export function element(name: string, attributes: Attributes = {}): string {
-  const attrs = Object.entries(attributes)
-    .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
-    .map(([key, value]) => ` ${key}="${escapeXml(String(value))}"`)
-    .join('');
-  return `<${name}${attrs} />`;
+  return `<${name}${attributeList(attributes)} />`;
 }
 
 /** Wraps one fpmate root in the SOAP 1.1 envelope fpmate.cgi expects. */
