@@ -60,4 +60,22 @@ describe('logger', () => {
     log.error('failed', { error: new Error('disk full') });
     expect(JSON.parse(log.lines[0] ?? '')).toMatchObject({ level: 'error', error: 'disk full' });
   });
+
+  it('does not format a line below its level: a debug field is never rendered at info', () => {
+    const log = createMemoryLogger({ level: 'info' });
+    let rendered = 0;
+    const field = {
+      toJSON() {
+        rendered++;
+        return 'x';
+      },
+    };
+    log.debug('answer', { field });
+    log.child({ device: 'rt-1' }).debug('answer', { field });
+    expect(log.lines).toEqual([]);
+    expect(rendered).toBe(0);
+    log.info('answer', { field });
+    expect(rendered).toBe(1);
+    expect(log.lines).toHaveLength(1);
+  });
 });
