@@ -60,22 +60,34 @@ describe('journal durability (group commit)', () => {
     db.close();
   });
 
-  it('serves every flush waiting when a sync starts with that one sync', async () => {
+  it('starts a second sync at once for commits a running one does not cover, and shares a sync that covers them', async () => {
     const { durability, pending, write, settled, turn, db } = rig();
     write();
     const a = settled(durability.flush());
     write();
+    // `b`'s write came after the first sync began: a second starts now instead of queueing.
     const b = settled(durability.flush());
-    expect(pending).toHaveLength(1);
-    // `b`'s write came after the sync began: it waits for the next one.
+    expect(pending).toHaveLength(2);
+    // Nothing new since the second began: `c` shares it.
+    const c = settled(durability.flush());
+    expect(pending).toHaveLength(2);
+    write();
+    // Two syncs run already: `d` waits for the newest, then starts its own.
+    const d = settled(durability.flush());
+    expect(pending).toHaveLength(2);
+    // The second sync ends first: it covers `b` and `c`; `a` still waits for its own.
+    pending.pop()?.(null);
+    await turn();
+    expect([a(), b(), c()]).toEqual(['pending', 'resolved', 'resolved']);
+    expect(d()).toBe('pending');
+    expect(pending).toHaveLength(2);
     pending.shift()?.(null);
     await turn();
     expect(a()).toBe('resolved');
-    expect(b()).toBe('pending');
-    expect(pending).toHaveLength(1);
+    expect(d()).toBe('pending');
     pending.shift()?.(null);
     await turn();
-    expect(b()).toBe('resolved');
+    expect(d()).toBe('resolved');
     // Nothing new: no further sync.
     await durability.flush();
     expect(pending).toHaveLength(0);
