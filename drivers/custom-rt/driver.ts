@@ -10,13 +10,11 @@ import type {
   Reconciliation,
 } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
-import { Mutex } from '../../src/mutex.js';
-import { runPeriodically } from '../../src/periodic.js';
-import type { HttpClient, HttpTlsOptions } from '../../src/transport/http.js';
 import { httpTlsOptions } from '../../src/transport/tls-config.js';
 import { printerAddress } from '../fiscal-it/rt/address.js';
 import { ClosureScheduler } from '../fiscal-it/rt/closure-scheduler.js';
 import { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
+import { PrinterLine } from '../fiscal-it/rt/printer-line.js';
 import { customActions } from './actions.js';
 import { type CustomRtOptions, FROM_PLATFORM } from './config.js';
 import { readFilesWaiting } from './files.js';
@@ -32,31 +30,32 @@ import { printPlanned, reprintLast, settlePendingVoid, staffVoid } from './work.
 
 /**
  * The Custom RT driver (XML protocol over HTTP, README.md). Every exchange with the printer runs
- * under one mutex: the printer takes one request at a time (directIO manual rev 6.00 p.20;
- * fiskaltrust serialises every request to a printer), and a status poll, the scheduled closure and
- * a staff action never interleave with a receipt.
+ * under its line's one mutex (`../fiscal-it/rt/printer-line.ts`): the printer takes one request at
+ * a time, and a status poll, the scheduled closure and a staff action never interleave with a
+ * receipt.
  */
 export class CustomRtDriver implements Driver {
-  private readonly mutex = new Mutex();
+  private readonly line: PrinterLine<CustomLink>;
   private readonly board: StatusBoard;
   private readonly state: FiscalState;
   private readonly scheduler: ClosureScheduler | undefined;
   private readonly actionList: readonly DeviceAction[];
-  private readonly tls: HttpTlsOptions;
-  private http: HttpClient | undefined;
-  private address: string | undefined;
-  private link: CustomLink | undefined;
-  private background: AbortController | undefined;
   private opened = false;
 
   constructor(
     private readonly options: CustomRtOptions,
     private readonly ctx: DriverContext,
   ) {
-    this.tls = httpTlsOptions(options.tls);
+    const tls = httpTlsOptions(options.tls);
     if (options.tls?.insecure)
       ctx.log.warn('TLS verification of the fiscal printer is off (tls.insecure: true)');
-    this.address = options.url === FROM_PLATFORM ? undefined : options.url;
+    this.line = new PrinterLine({
+      address: options.url === FROM_PLATFORM ? undefined : options.url,
+      checkAddress: (address) => customEndpoint(address),
+      http: () => ctx.http({ tls }),
+      link: (address, http) => new CustomLink(address, options, http, ctx.log, () => this.authorization()),
+      addressUnknown: () => customRefusals.addressUnknown(),
+    });
     this.state = new FiscalState(ctx.store);
     this.board = new StatusBoard(ctx.clock, {
       state: this.state,
@@ -70,11 +69,13 @@ export class CustomRtDriver implements Driver {
           options: options.dailyClosure,
           state: this.state,
           log: ctx.log.child({ component: 'daily-closure' }),
-          ready: () => this.address !== undefined,
+          ready: () => this.line.address !== undefined,
           close: (date, signal) =>
-            this.mutex.run(() => closeDay(this.reportDeps(this.currentLink()), 'schedule', signal, date)),
+            this.line.mutex.run(() =>
+              closeDay(this.reportDeps(this.line.currentLink()), 'schedule', signal, date),
+            ),
           settle: (signal) =>
-            this.mutex.run(() => settleClosure(this.reportDeps(this.currentLink()), signal)),
+            this.line.mutex.run(() => settleClosure(this.reportDeps(this.line.currentLink()), signal)),
           words: customResults,
         })
       : undefined;
@@ -91,20 +92,21 @@ export class CustomRtDriver implements Driver {
   async open(signal: AbortSignal): Promise<void> {
     if (this.opened) return;
     this.startBackground();
-    if (this.address) {
-      const reachable = await this.mutex.run(() => this.refresh(signal));
+    const address = this.line.address;
+    if (address) {
+      const reachable = await this.line.mutex.run(() => this.refresh(signal));
       if (signal.aborted) throw new AgentError('ABORTED', 'Opening the printer was stopped');
       if (!reachable) {
         throw new AgentError(
           'DEVICE_UNAVAILABLE',
-          `Fiscal printer at ${new URL(this.address).origin} does not answer`,
+          `Fiscal printer at ${new URL(address).origin} does not answer`,
           {
             notes: customRefusals.notAnswering(),
           },
         );
       }
-      const link = this.currentLink();
-      await this.mutex.run(async () => {
+      const link = this.line.currentLink();
+      await this.line.mutex.run(async () => {
         await settlePendingVoid(this.sendDeps(link), signal);
         if (!this.scheduler && this.state.closureInFlight() !== undefined)
           await settleClosure(this.reportDeps(link), signal);
@@ -118,8 +120,8 @@ export class CustomRtDriver implements Driver {
   }
 
   async execute(job: Job, ectx: ExecuteContext): Promise<JobResult> {
-    const link = this.linkFor(printerAddress(this.options, fiscalData(job).apiUrl, customRefusals));
-    return this.mutex.run(async () => {
+    const link = this.line.linkFor(printerAddress(this.options, fiscalData(job).apiUrl, customRefusals));
+    return this.line.mutex.run(async () => {
       try {
         if (ectx.signal.aborted) throw new AgentError('ABORTED', 'Stopped before anything was sent');
         if (!this.serial()) await this.learnSerial(link, ectx.signal);
@@ -152,14 +154,9 @@ export class CustomRtDriver implements Driver {
     return reconcileJob(
       {
         ...base,
-        link: (j) => {
-          try {
-            return this.linkFor(printerAddress(this.options, fiscalData(j).apiUrl, customRefusals));
-          } catch {
-            return undefined;
-          }
-        },
-        exclusive: (work) => this.mutex.run(work),
+        link: (j) =>
+          this.line.linkOrNone(() => printerAddress(this.options, fiscalData(j).apiUrl, customRefusals)),
+        exclusive: (work) => this.line.mutex.run(work),
       },
       job,
       signal,
@@ -171,14 +168,8 @@ export class CustomRtDriver implements Driver {
   }
 
   async close(): Promise<void> {
-    this.background?.abort();
-    this.background = undefined;
     this.opened = false;
-    await this.mutex.run(async () => undefined);
-    const http = this.http;
-    this.http = undefined;
-    this.link = undefined;
-    http?.close();
+    await this.line.close();
   }
 
   /** The serial: configured, else learnt from `getInfo` (XML p.69) and kept in the store. */
@@ -206,25 +197,6 @@ export class CustomRtDriver implements Driver {
     return serial ? basicAuth(serial, serial) : undefined;
   }
 
-  private linkFor(address: string): CustomLink {
-    customEndpoint(address);
-    if (!this.link || this.link.address !== address) {
-      this.http ??= this.ctx.http({ tls: this.tls });
-      this.link = new CustomLink(address, this.options, this.http, this.ctx.log, () => this.authorization());
-      this.address = address;
-    }
-    return this.link;
-  }
-
-  private currentLink(): CustomLink {
-    if (!this.address) {
-      throw new AgentError('DEVICE_UNAVAILABLE', 'The printer’s address is not known yet', {
-        notes: customRefusals.addressUnknown(),
-      });
-    }
-    return this.linkFor(this.address);
-  }
-
   private sendDeps(link: CustomLink): SendDeps {
     return {
       link,
@@ -247,8 +219,8 @@ export class CustomRtDriver implements Driver {
   }
 
   private guarded<T>(work: (link: CustomLink) => Promise<T>): Promise<T> {
-    return this.mutex.run(async () => {
-      const link = this.currentLink();
+    return this.line.mutex.run(async () => {
+      const link = this.line.currentLink();
       try {
         return await work(link);
       } catch (e) {
@@ -261,8 +233,9 @@ export class CustomRtDriver implements Driver {
 
   /** One status poll (under the mutex); false when the printer does not answer. */
   private async refresh(signal?: AbortSignal): Promise<boolean> {
-    if (!this.address) return false;
-    const link = this.linkFor(this.address);
+    const address = this.line.address;
+    if (!address) return false;
+    const link = this.line.linkFor(address);
     if (!this.serial()) await this.learnSerial(link, signal);
     const response = await link.queryStatus(signal);
     if (!response) {
@@ -279,18 +252,13 @@ export class CustomRtDriver implements Driver {
   }
 
   private startBackground(): void {
-    if (this.background) return;
-    const controller = new AbortController();
-    this.background = controller;
-    if (this.scheduler) void this.scheduler.run(controller.signal);
-    if (this.options.statusIntervalMs === 0) return;
-    void runPeriodically(() => this.mutex.run(() => this.refresh(controller.signal)), {
+    this.line.startBackground({
       clock: this.ctx.clock,
-      signal: controller.signal,
-      intervalMs: () =>
-        this.board.snapshot().connected ? this.options.statusIntervalMs : this.options.statusRetryMs,
-      firstRun: 'after-interval',
-      onError: () => undefined,
+      scheduler: this.scheduler,
+      intervalMs: this.options.statusIntervalMs,
+      retryMs: this.options.statusRetryMs,
+      connected: () => this.board.snapshot().connected,
+      poll: (signal) => this.refresh(signal),
     });
   }
 }

@@ -11,12 +11,10 @@ import type {
 } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
-import { Mutex } from '../../src/mutex.js';
-import { runPeriodically } from '../../src/periodic.js';
-import type { HttpClient, HttpTlsOptions } from '../../src/transport/http.js';
 import { httpTlsOptions } from '../../src/transport/tls-config.js';
 import { ClosureScheduler } from '../fiscal-it/rt/closure-scheduler.js';
 import { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
+import { PrinterLine } from '../fiscal-it/rt/printer-line.js';
 import { departmentTable } from '../fiscal-it/rules.js';
 import { type ActionHost, epsonActions } from './actions.js';
 import { printerAddress } from './address.js';
@@ -65,18 +63,12 @@ function withFiscalNotes(result: JobResult, notes: readonly Message[] | undefine
  * README.md for the exactly-once rules and the fiscal day.
  */
 export class EpsonFpmateDriver implements Driver {
-  private readonly mutex = new Mutex();
+  private readonly line: PrinterLine<PrinterLink>;
   private readonly board: StatusBoard;
   private readonly memory: PrinterMemory;
   private readonly state: FiscalState;
   private readonly scheduler: ClosureScheduler | undefined;
   private readonly actionList: readonly DeviceAction[];
-  private readonly tls: HttpTlsOptions;
-  private http: HttpClient | undefined;
-  private address: string | undefined;
-  private link: PrinterLink | undefined;
-  /** The background work (status polls, the closure schedule); started by the first open(). */
-  private background: AbortController | undefined;
   private opened = false;
   /** The printer's department programming, read at the first answer (programming.ts). */
   private programming: Programming | undefined;
@@ -85,16 +77,22 @@ export class EpsonFpmateDriver implements Driver {
     private readonly options: EpsonFpmateOptions,
     private readonly ctx: DriverContext,
   ) {
-    this.tls = httpTlsOptions(options.tls);
+    const tls = httpTlsOptions(options.tls);
     if (options.tls?.insecure) {
       ctx.log.warn('TLS verification of the fiscal printer is off (tls.insecure: true)');
     }
-    this.address = options.url === FROM_PLATFORM ? undefined : options.url;
+    this.line = new PrinterLine({
+      address: options.url === FROM_PLATFORM ? undefined : options.url,
+      checkAddress: (address) => fpmateEndpoint(address, options.devid, options.printerTimeoutMs),
+      http: () => ctx.http({ tls }),
+      link: (address, http) => new PrinterLink(address, options, http, ctx.log),
+      addressUnknown: () => epsonRefusals.addressUnknown(),
+    });
     this.memory = new PrinterMemory(ctx.store, options.serialNumber);
     this.state = new FiscalState(ctx.store);
     this.board = new StatusBoard(
       ctx.clock,
-      () => (this.address ? shown(this.address) : undefined),
+      () => (this.line.address ? shown(this.line.address) : undefined),
       (rt) =>
         fiscalStatus({
           rt,
@@ -113,11 +111,13 @@ export class EpsonFpmateDriver implements Driver {
           options: options.dailyClosure,
           state: this.state,
           log: ctx.log.child({ component: 'daily-closure' }),
-          ready: () => this.address !== undefined,
+          ready: () => this.line.address !== undefined,
           close: (date, signal) =>
-            this.mutex.run(() => closeDay(this.reportDeps(this.currentLink()), 'schedule', signal, date)),
+            this.line.mutex.run(() =>
+              closeDay(this.reportDeps(this.line.currentLink()), 'schedule', signal, date),
+            ),
           settle: (signal) =>
-            this.mutex.run(() => settleClosure(this.reportDeps(this.currentLink()), signal)),
+            this.line.mutex.run(() => settleClosure(this.reportDeps(this.line.currentLink()), signal)),
           words: epsonClosure,
         })
       : undefined;
@@ -133,18 +133,17 @@ export class EpsonFpmateDriver implements Driver {
   async open(signal: AbortSignal): Promise<void> {
     if (this.opened) return;
     this.startBackground();
-    if (this.address) {
-      const reachable = await this.mutex.run(() => this.refresh(signal));
+    const address = this.line.address;
+    if (address) {
+      const reachable = await this.line.mutex.run(() => this.refresh(signal));
       if (signal.aborted) throw new AgentError('ABORTED', 'Opening the printer was stopped');
       if (!reachable) {
-        throw new AgentError(
-          'DEVICE_UNAVAILABLE',
-          `Fiscal printer at ${shown(this.address)} does not answer`,
-          { notes: epsonRefusals.notAnswering() },
-        );
+        throw new AgentError('DEVICE_UNAVAILABLE', `Fiscal printer at ${shown(address)} does not answer`, {
+          notes: epsonRefusals.notAnswering(),
+        });
       }
-      const link = this.currentLink();
-      await this.mutex.run(async () => {
+      const link = this.line.currentLink();
+      await this.line.mutex.run(async () => {
         await settlePendingAction(this.voidDeps(link), signal);
         // With a schedule, its first step settles a closure left in flight (and files the date).
         if (!this.scheduler && this.state.closureInFlight() !== undefined)
@@ -160,8 +159,8 @@ export class EpsonFpmateDriver implements Driver {
 
   async execute(job: Job, ectx: ExecuteContext): Promise<JobResult> {
     const fiscal = fiscalData(job);
-    const link = this.linkFor(printerAddress(this.options, fiscal.apiUrl));
-    return this.mutex.run(async () => {
+    const link = this.line.linkFor(printerAddress(this.options, fiscal.apiUrl));
+    return this.line.mutex.run(async () => {
       try {
         const doc = fiscal.document;
         if (doc.type === 'data' && doc.isRefund && !doc.printerSerialNumber && !this.memory.serial()) {
@@ -203,14 +202,8 @@ export class EpsonFpmateDriver implements Driver {
         board: this.board,
         clock: this.ctx.clock,
         log: this.ctx.log,
-        link: (j) => {
-          try {
-            return this.linkFor(printerAddress(this.options, fiscalData(j).apiUrl));
-          } catch {
-            return undefined;
-          }
-        },
-        exclusive: (work) => this.mutex.run(work),
+        link: (j) => this.line.linkOrNone(() => printerAddress(this.options, fiscalData(j).apiUrl)),
+        exclusive: (work) => this.line.mutex.run(work),
       },
       job,
       signal,
@@ -223,24 +216,8 @@ export class EpsonFpmateDriver implements Driver {
 
   /** Idempotent: stops the background work, waits for the exchange in progress, releases connections. */
   async close(): Promise<void> {
-    this.background?.abort();
-    this.background = undefined;
     this.opened = false;
-    await this.mutex.run(async () => undefined);
-    const http = this.http;
-    this.http = undefined;
-    this.link = undefined;
-    http?.close();
-  }
-
-  private linkFor(address: string): PrinterLink {
-    fpmateEndpoint(address, this.options.devid, this.options.printerTimeoutMs);
-    if (!this.link || this.link.address !== address) {
-      this.http ??= this.ctx.http({ tls: this.tls });
-      this.link = new PrinterLink(address, this.options, this.http, this.ctx.log);
-      this.address = address;
-    }
-    return this.link;
+    await this.line.close();
   }
 
   /** The fiscal work needs everything the reports need, and the reports themselves. */
@@ -275,16 +252,6 @@ export class EpsonFpmateDriver implements Driver {
     };
   }
 
-  /** The link to the known printer; rejects when its address is not known yet (fromPlatform). */
-  private currentLink(): PrinterLink {
-    if (!this.address) {
-      throw new AgentError('DEVICE_UNAVAILABLE', 'The printer’s address is not known yet', {
-        notes: epsonRefusals.addressUnknown(),
-      });
-    }
-    return this.linkFor(this.address);
-  }
-
   private actionHost(): ActionHost {
     const guarded = <T>(work: (link: PrinterLink) => Promise<T>) => {
       // A document waits for the printer to come back (settle.ts): say so now, not in 15 minutes.
@@ -295,8 +262,8 @@ export class EpsonFpmateDriver implements Driver {
           }),
         );
       }
-      return this.mutex.run(async () => {
-        const link = this.currentLink();
+      return this.line.mutex.run(async () => {
+        const link = this.line.currentLink();
         try {
           return await work(link);
         } catch (e) {
@@ -362,8 +329,9 @@ export class EpsonFpmateDriver implements Driver {
 
   /** One status poll (call under the mutex). Resolves false when the printer does not answer. */
   private async refresh(signal?: AbortSignal): Promise<boolean> {
-    if (!this.address) return false;
-    const link = this.linkFor(this.address);
+    const address = this.line.address;
+    if (!address) return false;
+    const link = this.line.linkFor(address);
     const response = await link.queryStatus(signal);
     if (!response) {
       this.board.unreachable(link.lastFailure ?? 'no answer');
@@ -402,25 +370,18 @@ export class EpsonFpmateDriver implements Driver {
   }
 
   private scheduleRefresh(): void {
-    if (!this.address) return;
-    void this.mutex.run(() => this.refresh()).catch(() => undefined);
+    if (!this.line.address) return;
+    void this.line.mutex.run(() => this.refresh()).catch(() => undefined);
   }
 
   private startBackground(): void {
-    if (this.background) return;
-    const controller = new AbortController();
-    this.background = controller;
-    if (this.scheduler) void this.scheduler.run(controller.signal);
-    if (this.options.statusIntervalMs === 0) return;
-    void runPeriodically(() => this.mutex.run(() => this.refresh(controller.signal)), {
+    this.line.startBackground({
       clock: this.ctx.clock,
-      signal: controller.signal,
-      intervalMs: () =>
-        this.board.isConnected() ? this.options.statusIntervalMs : this.options.statusRetryMs,
-      firstRun: 'after-interval',
-      // A printer that does not answer is on the status board already (`refresh` records it);
-      // the next poll tries again.
-      onError: () => undefined,
+      scheduler: this.scheduler,
+      intervalMs: this.options.statusIntervalMs,
+      retryMs: this.options.statusRetryMs,
+      connected: () => this.board.isConnected(),
+      poll: (signal) => this.refresh(signal),
     });
   }
 }
