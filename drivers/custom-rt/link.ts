@@ -42,19 +42,28 @@ export class CustomLink {
     private readonly authorization: () => string | undefined,
   ) {}
 
-  private post(body: string, timeoutMs: number, signal?: AbortSignal): Promise<PostResult> {
+  private post(
+    body: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    holdUntil?: Promise<unknown>,
+  ): Promise<PostResult> {
     return postBody(this.http, customEndpoint(this.address), body, {
       timeoutMs,
       signal,
+      holdUntil,
       contentType: 'text/plain; charset=utf-8',
       authorization: this.authorization(),
     });
   }
 
-  /** A fiscal document: the answer comes after its end node is processed (XML p.16). */
-  sendDocument(xml: string, signal?: AbortSignal): Promise<PostResult> {
+  /**
+   * A fiscal document: the answer comes after its end node is processed (XML p.16). With
+   * `holdUntil`, connects at once and writes the document only once it resolves (`PostOptions`).
+   */
+  sendDocument(xml: string, signal?: AbortSignal, holdUntil?: Promise<unknown>): Promise<PostResult> {
     this.log.debug('custom document', { bytes: xml.length });
-    return this.post(xml, this.options.documentTimeoutMs, signal);
+    return this.post(xml, this.options.documentTimeoutMs, signal, holdUntil);
   }
 
   sendReport(xml: string, signal?: AbortSignal): Promise<PostResult> {

@@ -77,9 +77,13 @@ export async function sendPlanned(d: SendDeps, plan: CustomPlan, ectx: ExecuteCo
   };
   if (plan.expectedCents !== undefined) checkpoint.expectedCents = plan.expectedCents;
   if (plan.reference) checkpoint.reference = plan.reference;
-  await ectx.checkpoint(checkpoint);
+  // The connection opens while the checkpoint reaches the disk; the document is written only after
+  // it. A checkpoint that cannot be saved stops the job here, with nothing sent.
+  const saved = ectx.checkpoint(checkpoint);
+  saved.catch(() => undefined);
   ectx.progress(0.5);
-  const result = await d.link.sendDocument(plan.xml);
+  const result = await d.link.sendDocument(plan.xml, undefined, saved);
+  await saved;
   let why: string;
   let standing: AgentError | undefined;
   if (result.kind === 'not-sent') throw unreachable(result.reason);

@@ -50,11 +50,14 @@ export class PrinterLink {
     private readonly log: Logger,
   ) {}
 
-  /** Sends a document (receipt, report, payload) with the long document timeout. */
-  sendDocument(xml: string): Promise<PostResult> {
+  /**
+   * Sends a document (receipt, report, payload) with the long document timeout; with `holdUntil`,
+   * connects at once and writes the document only once it resolves (`PostOptions`).
+   */
+  sendDocument(xml: string, holdUntil?: Promise<unknown>): Promise<PostResult> {
     const url = fpmateEndpoint(this.address, this.options.devid, this.options.printerTimeoutMs);
     this.log.debug('fpmate document', { bytes: xml.length });
-    return postXml(this.http, url, xml, { timeoutMs: documentTimeoutMs(this.options) });
+    return postXml(this.http, url, xml, { timeoutMs: documentTimeoutMs(this.options), holdUntil });
   }
 
   /**

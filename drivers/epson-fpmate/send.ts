@@ -157,9 +157,15 @@ export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext)
     };
     if (plan.expectedCents !== undefined) checkpoint.expectedCents = plan.expectedCents;
     if (plan.reference) checkpoint.reference = plan.reference;
-    await ectx.checkpoint(checkpoint);
+    // The connection opens while the checkpoint reaches the disk; the document is written only
+    // after it (a kill or power cut before then leaves nothing at the printer). A checkpoint that
+    // cannot be saved stops the job here, with nothing sent.
+    const saved = ectx.checkpoint(checkpoint);
+    saved.catch(() => undefined);
     ectx.progress(0.5);
-    const outcome = interpret(await d.link.sendDocument(plan.xml), plan);
+    const answer = await d.link.sendDocument(plan.xml, saved);
+    await saved;
+    const outcome = interpret(answer, plan);
     if (outcome.kind === 'success')
       return finish(d, plan, ectx, await printedFrom(d, plan, outcome.response, baseline), outcome.response);
     if (outcome.kind === 'not-sent') throw outcome.error;

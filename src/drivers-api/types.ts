@@ -146,7 +146,9 @@ export interface ExecuteContext {
    * Stores `value` (JSON-serialisable) as this job's checkpoint: it is journaled when the call
    * returns (a crash of the agent cannot lose it) and on disk when the promise resolves (a power
    * cut cannot either). Call it, and await it, before every side effect the driver must be able to
-   * reason about after a crash (a document sent, a card written). The value is handed back in
+   * reason about after a crash (a document sent, a card written). What has no effect on the device
+   * may overlap the wait: the RT drivers open the printer's connection meanwhile and write the
+   * document only once the promise resolves (`HttpRequest.holdUntil`). The value is handed back in
    * `Job.checkpoint` to `reconcile()`. A checkpoint after the last side effect need not be awaited
    * (the core puts the result on disk after `execute` resolves), but its rejection must be caught.
    * Rejects with JOURNAL_ERROR when the journal cannot keep it: the side effect must not happen.

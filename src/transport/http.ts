@@ -57,7 +57,14 @@ export interface HttpRequest {
    */
   answerFilter?: (chunk: Buffer) => Buffer;
   signal?: AbortSignal | undefined;
-  /** The whole exchange, connect to last byte. */
+  /**
+   * Opens the connection at once but writes nothing (not even the headers) until this resolves:
+   * a fiscal driver's checkpoint reaches the disk while the connection is made, and the document
+   * still leaves only after it. If it rejects, the request is abandoned unsent: `HTTP_WITHHELD`,
+   * `sent` false, the reason as its cause. Until it resolves no failure counts as `sent`.
+   */
+  holdUntil?: Promise<unknown>;
+  /** The whole exchange, connect to last byte (a hold included). */
   timeoutMs: number;
   /** Cap on the answer's bytes, raw and decoded. */
   maxBytes: number;
@@ -78,7 +85,8 @@ export type HttpFailureCode =
   | 'HTTP_TLS'
   | 'HTTP_FINGERPRINT'
   | 'HTTP_BROKEN'
-  | 'HTTP_BAD_URL';
+  | 'HTTP_BAD_URL'
+  | 'HTTP_WITHHELD';
 
 /** A failed exchange. `sent` is false only when the request certainly never reached the peer. */
 export class HttpFailure extends Error {
@@ -230,8 +238,11 @@ function send(request: HttpRequest, httpAgent: http.Agent, httpsAgent: https.Age
     const streamed =
       typeof request.body === 'object' && !(request.body instanceof Uint8Array) ? request.body : undefined;
     const bodyLength = whole !== undefined ? whole.length : streamed?.length;
-    /** Whether the request can have left: a socket was connected (and verified) for it. */
+    /** Whether the request can have left: a socket was connected (and verified) for it … */
     let connected = false;
+    /** … and it was written to it: not before `holdUntil` resolved. */
+    let released = request.holdUntil === undefined;
+    const mayHaveLeft = () => connected && released;
     let finished = false;
     const headers: Record<string, string> = { 'Accept-Encoding': 'gzip, deflate, br', ...request.headers };
     if (bodyLength !== undefined) headers['Content-Length'] = String(bodyLength);
@@ -261,7 +272,11 @@ function send(request: HttpRequest, httpAgent: http.Agent, httpsAgent: https.Age
       () =>
         setImmediate(() =>
           finish(
-            new HttpFailure('HTTP_TIMEOUT', `no complete answer within ${request.timeoutMs} ms`, connected),
+            new HttpFailure(
+              'HTTP_TIMEOUT',
+              `no complete answer within ${request.timeoutMs} ms`,
+              mayHaveLeft(),
+            ),
           ),
         ),
       request.timeoutMs,
@@ -281,7 +296,8 @@ function send(request: HttpRequest, httpAgent: http.Agent, httpsAgent: https.Age
       }
       const code = (error as NodeJS.ErrnoException).code ?? '';
       const neverLeft =
-        !connected && (CONNECT_FAILURES.has(code) || code.startsWith('ERR_TLS') || isCertError(code));
+        !released ||
+        (!connected && (CONNECT_FAILURES.has(code) || code.startsWith('ERR_TLS') || isCertError(code)));
       finish(
         new HttpFailure(
           neverLeft ? 'HTTP_CONNECT' : 'HTTP_BROKEN',
@@ -292,6 +308,10 @@ function send(request: HttpRequest, httpAgent: http.Agent, httpsAgent: https.Age
       );
     });
     req.once('response', (response) => {
+      if (!released) {
+        finish(new HttpFailure('HTTP_BROKEN', 'the peer answered before the request was written', false));
+        return;
+      }
       connected = true;
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > request.maxBytes) {
@@ -355,8 +375,22 @@ function send(request: HttpRequest, httpAgent: http.Agent, httpsAgent: https.Age
         });
       });
     });
-    if (streamed) writeParts(req, streamed.parts, () => finished, finish);
-    else req.end(whole);
+    const write = () => {
+      if (streamed) writeParts(req, streamed.parts, () => finished, finish);
+      else req.end(whole);
+    };
+    if (request.holdUntil === undefined) write();
+    else {
+      request.holdUntil.then(
+        () => {
+          if (finished) return;
+          released = true;
+          write();
+        },
+        (reason: unknown) =>
+          finish(new HttpFailure('HTTP_WITHHELD', 'withheld before it was written', false, reason)),
+      );
+    }
   });
 }
 

@@ -31,6 +31,7 @@ const REASONS: Record<string, string> = {
   HTTP_BROKEN: 'connection broken',
   HTTP_CONNECT: 'connection failed',
   HTTP_BAD_URL: 'bad address',
+  HTTP_WITHHELD: 'withheld',
 };
 
 /** What a failed exchange means for a document: never sent, or maybe sent. */
@@ -48,6 +49,11 @@ export function failureOf(error: unknown): PostResult {
 export interface PostOptions {
   timeoutMs: number;
   signal?: AbortSignal | undefined;
+  /**
+   * The document is written only once this resolves (the checkpoint on disk); the connection is
+   * opened meanwhile. If it rejects, nothing was sent (`not-sent`, reason `withheld`).
+   */
+  holdUntil?: Promise<unknown> | undefined;
 }
 
 /** POSTs one document with `contentType`; never throws. An abort of `signal` counts as a lost answer. */
@@ -69,6 +75,7 @@ export async function postBody(
       timeoutMs: options.timeoutMs,
       maxBytes: MAX_ANSWER_BYTES,
       signal: options.signal,
+      holdUntil: options.holdUntil,
     });
     return { kind: 'answer', httpStatus: response.status, body: response.body.toString('utf8') };
   } catch (error) {
