@@ -61,6 +61,14 @@ function gate() {
   return { promise, open, refuse };
 }
 
+/** The request's rejection (an `HttpFailure`); undefined when it was answered. */
+function failure(answer: Promise<unknown>): Promise<HttpFailure | undefined> {
+  return answer.then(
+    () => undefined,
+    (e: unknown) => e as HttpFailure,
+  );
+}
+
 const base = { method: 'POST' as const, body: '<receipt/>', timeoutMs: 10_000, maxBytes: 1024 };
 
 describe('http: a request held until its checkpoint is on disk', () => {
@@ -91,10 +99,7 @@ describe('http: a request held until its checkpoint is on disk', () => {
     await p.connected;
     const reason = new Error('journal full');
     hold.refuse(reason);
-    const error = (await answer.then(
-      () => undefined,
-      (e: unknown) => e,
-    )) as HttpFailure;
+    const error = await failure(answer);
     expect(error).toMatchObject({ code: 'HTTP_WITHHELD', sent: false, cause: reason });
     expect(await p.closed).toBe('');
     expect(p.early).toBe(0);
@@ -107,11 +112,8 @@ describe('http: a request held until its checkpoint is on disk', () => {
     const client = createHttpClient();
     const answer = client.request({ ...base, url: p.url, holdUntil: hold.promise });
     (await p.connected).destroy();
-    const error = (await answer.then(
-      () => undefined,
-      (e: unknown) => e,
-    )) as HttpFailure;
-    expect(error.sent).toBe(false);
+    const error = await failure(answer);
+    expect(error?.sent).toBe(false);
     hold.open();
     client.close();
   });
