@@ -60,7 +60,7 @@ describe('journal durability (group commit)', () => {
     db.close();
   });
 
-  it('starts a second sync at once for commits a running one does not cover, and shares a sync that covers them', async () => {
+  it('starts a second sync at once for commits a running one does not cover, shares a sync that covers them, and tells callers in the order the syncs began', async () => {
     const { durability, pending, write, settled, turn, db } = rig();
     write();
     const a = settled(durability.flush());
@@ -75,16 +75,16 @@ describe('journal durability (group commit)', () => {
     // Two syncs run already: `d` waits for the newest, then starts its own.
     const d = settled(durability.flush());
     expect(pending).toHaveLength(2);
-    // The second sync ends first: it covers `b` and `c`; `a` still waits for its own.
+    // The second sync ends first: `b` and `c` are told only after `a`, whose sync began first.
     pending.pop()?.(null);
     await turn();
-    expect([a(), b(), c()]).toEqual(['pending', 'resolved', 'resolved']);
-    expect(d()).toBe('pending');
-    expect(pending).toHaveLength(2);
+    expect([a(), b(), c(), d()]).toEqual(['pending', 'pending', 'pending', 'pending']);
     pending.shift()?.(null);
     await turn();
-    expect(a()).toBe('resolved');
+    expect([a(), b(), c()]).toEqual(['resolved', 'resolved', 'resolved']);
+    // `d` waited for the newest sync; now its own runs.
     expect(d()).toBe('pending');
+    expect(pending).toHaveLength(1);
     pending.shift()?.(null);
     await turn();
     expect(d()).toBe('resolved');

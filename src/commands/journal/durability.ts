@@ -16,7 +16,8 @@ import { AgentError } from '../../errors.js';
  * behind the running one: a receipt's checkpoint, which its printer waits for, then costs one sync,
  * not the rest of another plus its own (issue 26: 10.5 → 8.3 ms median before the POST, measured
  * in a 300-receipt burst). Any fdatasync that returns covers every write made before it was
- * called, so syncs may end in any order: each raises the synced mark to what it covered.
+ * called; still, callers are told in the order the syncs started (one that ends first waits for
+ * the earlier), so the outbox's deliveries reach the platform in the order they were committed.
  *
  * Why an fdatasync of the WAL is enough: in WAL mode a commit is frames appended to `<path>-wal`;
  * syncing that file's data is what SQLite's FULL mode does after each commit. SQLite syncs the WAL
@@ -54,6 +55,8 @@ export class JournalDurability {
   /** Changes (SQLite `total_changes()`) known to be on disk. */
   private synced = 0;
   private readonly running = new Set<RunningSync>();
+  /** Settles once the newest sync's callers were told (resolved or rejected). */
+  private newestSettled: Promise<void> = Promise.resolve();
   private failure: AgentError | undefined;
   private fd: number | undefined;
   private closed = false;
@@ -117,19 +120,26 @@ export class JournalDurability {
     }
     const covers = this.changes();
     const fd = this.fd;
+    // Callers hear in the order the syncs started: a sync that ends before an earlier one waits
+    // for it, so what was committed first is reported on disk first.
+    const earlier = this.newestSettled;
     const running: RunningSync = { covers, done: Promise.resolve() };
     running.done = new Promise<void>((resolve, reject) => {
       this.sync(fd, (e) => {
-        this.running.delete(running);
-        if (e) {
-          this.failure ??= this.error('could not be synced to disk', e);
-          reject(this.failure);
-          return;
-        }
-        this.synced = Math.max(this.synced, covers);
-        resolve();
+        const settle = () => {
+          this.running.delete(running);
+          if (e) this.failure ??= this.error('could not be synced to disk', e);
+          if (this.failure) {
+            reject(this.failure);
+            return;
+          }
+          this.synced = Math.max(this.synced, covers);
+          resolve();
+        };
+        void earlier.then(settle);
       });
     });
+    this.newestSettled = running.done.catch(() => undefined);
     this.running.add(running);
     return running.done;
   }
