@@ -71,13 +71,19 @@ function failure(answer: Promise<unknown>): Promise<HttpFailure | undefined> {
 
 const base = { method: 'POST' as const, body: '<receipt/>', timeoutMs: 10_000, maxBytes: 1024 };
 
+/** A peer, a client, and a request to the peer held by a gate the test opens or refuses. */
+async function heldRequest(isHeld: () => boolean) {
+  const hold = gate();
+  const p = await peer(isHeld);
+  const client = createHttpClient();
+  const answer = client.request({ ...base, url: p.url, holdUntil: hold.promise });
+  return { hold, p, client, answer };
+}
+
 describe('http: a request held until its checkpoint is on disk', () => {
   it('connects at once and writes nothing until the hold resolves, then the whole request', async () => {
-    const hold = gate();
     let held = true;
-    const p = await peer(() => held);
-    const client = createHttpClient();
-    const answer = client.request({ ...base, url: p.url, holdUntil: hold.promise });
+    const { hold, p, client, answer } = await heldRequest(() => held);
     await p.connected;
     // Room for early bytes to arrive (they would be counted); the test's verdict never depends on
     // this wait being long enough: the rejecting case below checks the same without one.
@@ -92,10 +98,7 @@ describe('http: a request held until its checkpoint is on disk', () => {
   });
 
   it('abandons the request unsent when the hold rejects: the peer saw a connection and no byte', async () => {
-    const hold = gate();
-    const p = await peer(() => true);
-    const client = createHttpClient();
-    const answer = client.request({ ...base, url: p.url, holdUntil: hold.promise });
+    const { hold, p, client, answer } = await heldRequest(() => true);
     await p.connected;
     const reason = new Error('journal full');
     hold.refuse(reason);
@@ -107,10 +110,7 @@ describe('http: a request held until its checkpoint is on disk', () => {
   });
 
   it('says nothing was sent when the connection breaks during the hold', async () => {
-    const hold = gate();
-    const p = await peer(() => true);
-    const client = createHttpClient();
-    const answer = client.request({ ...base, url: p.url, holdUntil: hold.promise });
+    const { hold, p, client, answer } = await heldRequest(() => true);
     (await p.connected).destroy();
     const error = await failure(answer);
     expect(error?.sent).toBe(false);

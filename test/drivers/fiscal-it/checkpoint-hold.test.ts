@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExecuteContext } from '../../../src/drivers-api/types.js';
+import type { Driver, ExecuteContext } from '../../../src/drivers-api/types.js';
 import { AgentError } from '../../../src/errors.js';
 import { type CustomRig, customRig, fiscalOf } from '../custom-rt/helpers.js';
 import { orderItem, payment, printedOf, type Rig, rig, saleJob } from '../epson-fpmate/helpers.js';
@@ -14,13 +14,43 @@ import { orderItem, payment, printedOf, type Rig, rig, saleJob } from '../epson-
 const items = [orderItem('i1', { unitGross: 45.5, units: 2, rate: 22, notes: 'Cena' })];
 const payments = [payment('p1', 'CashPayment', 91)];
 
-let epson: Rig | undefined;
-let custom: CustomRig | undefined;
+/** One RT family under test: its rig, how many sales it printed, and its exchanges so far. */
+interface Family {
+  name: string;
+  start(): Promise<{ driver: Driver; printed(): number; exchanges(): number; close(): Promise<void> }>;
+}
+
+const families: Family[] = [
+  {
+    name: 'Epson',
+    async start() {
+      const r: Rig = await rig({ items, payments });
+      return {
+        driver: r.driver,
+        printed: () => printedOf(r.sim, 'sale').length,
+        exchanges: () => r.sim.requests.length,
+        close: () => r.close(),
+      };
+    },
+  },
+  {
+    name: 'Custom',
+    async start() {
+      const r: CustomRig = await customRig({ items, payments });
+      return {
+        driver: r.driver,
+        printed: () => fiscalOf(r.sim, 'sale').length,
+        exchanges: () => r.sim.requests.length,
+        close: () => r.close(),
+      };
+    },
+  },
+];
+
+let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
-  await epson?.close();
-  await custom?.close();
-  epson = undefined;
-  custom = undefined;
+  await close?.();
+  close = undefined;
 });
 
 /** An execute context whose first checkpoint waits for the test, then keeps or refuses it. */
@@ -46,50 +76,32 @@ function gatedContext() {
 
 const journalFull = () => new AgentError('JOURNAL_ERROR', 'Journal could not be synced to disk');
 
-describe('RT drivers: the document leaves only once its checkpoint is on disk', () => {
-  it('Epson: nothing printed while the checkpoint waits; printed once when it is kept', async () => {
-    epson = await rig({ items, payments });
-    const gate = gatedContext();
-    const job = epson.driver.execute(saleJob('held'), gate.ectx);
-    await gate.checkpointAsked;
-    expect(epson.sim.requests).not.toContain('printerFiscalReceipt');
-    gate.settle();
-    await job;
-    expect(printedOf(epson.sim, 'sale')).toHaveLength(1);
-  });
+describe.each(families)(
+  '$name RT driver: the document leaves only once its checkpoint is on disk',
+  (family) => {
+    it('prints nothing while the checkpoint waits, and once when it is kept', async () => {
+      const printer = await family.start();
+      close = printer.close;
+      const gate = gatedContext();
+      const job = printer.driver.execute(saleJob('held'), gate.ectx);
+      await gate.checkpointAsked;
+      expect(printer.printed()).toBe(0);
+      gate.settle();
+      await job;
+      expect(printer.printed()).toBe(1);
+    });
 
-  it('Epson: a checkpoint the journal refuses ends the job in that error, with nothing sent', async () => {
-    epson = await rig({ items, payments });
-    const gate = gatedContext();
-    const job = epson.driver.execute(saleJob('refused'), gate.ectx);
-    await gate.checkpointAsked;
-    gate.settle(journalFull());
-    await expect(job).rejects.toMatchObject({ code: 'JOURNAL_ERROR' });
-    expect(epson.sim.requests).not.toContain('printerFiscalReceipt');
-    expect(printedOf(epson.sim, 'sale')).toHaveLength(0);
-  });
-
-  it('Custom: nothing printed while the checkpoint waits; printed once when it is kept', async () => {
-    custom = await customRig({ items, payments });
-    const gate = gatedContext();
-    const job = custom.driver.execute(saleJob('held'), gate.ectx);
-    await gate.checkpointAsked;
-    expect(fiscalOf(custom.sim, 'sale')).toHaveLength(0);
-    gate.settle();
-    await job;
-    expect(fiscalOf(custom.sim, 'sale')).toHaveLength(1);
-  });
-
-  it('Custom: a checkpoint the journal refuses ends the job in that error, with nothing sent', async () => {
-    custom = await customRig({ items, payments });
-    const gate = gatedContext();
-    const sentBefore = custom.sim.requests.length;
-    const job = custom.driver.execute(saleJob('refused'), gate.ectx);
-    await gate.checkpointAsked;
-    const readsBeforeCheckpoint = custom.sim.requests.length - sentBefore;
-    gate.settle(journalFull());
-    await expect(job).rejects.toMatchObject({ code: 'JOURNAL_ERROR' });
-    expect(custom.sim.requests.length - sentBefore).toBe(readsBeforeCheckpoint);
-    expect(fiscalOf(custom.sim, 'sale')).toHaveLength(0);
-  });
-});
+    it('ends the job in the journal error when the checkpoint is refused, with nothing sent after it', async () => {
+      const printer = await family.start();
+      close = printer.close;
+      const gate = gatedContext();
+      const job = printer.driver.execute(saleJob('refused'), gate.ectx);
+      await gate.checkpointAsked;
+      const exchangesBeforeCheckpoint = printer.exchanges();
+      gate.settle(journalFull());
+      await expect(job).rejects.toMatchObject({ code: 'JOURNAL_ERROR' });
+      expect(printer.exchanges()).toBe(exchangesBeforeCheckpoint);
+      expect(printer.printed()).toBe(0);
+    });
+  },
+);
