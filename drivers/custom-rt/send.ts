@@ -159,8 +159,8 @@ function finish(
   } else d.state.dayOpen(d.clock.now(), false);
   const result = printedResult(printed);
   d.board.touched();
-  // Printed whatever the journal says: the core stores the result; the checkpoint is not awaited.
-  ectx.checkpoint(doneCheckpoint(result)).catch((e: unknown) =>
+  // Printed whatever the journal says: the core stores the result; the checkpoint is final.
+  ectx.checkpoint(doneCheckpoint(result), { final: true }).catch((e: unknown) =>
     d.log.error('could not checkpoint a printed document', {
       error: e instanceof Error ? e.message : String(e),
     }),

@@ -353,13 +353,13 @@ function finish(
   }
   d.board.touched();
   // The receipt is printed whatever the journal says: report the real outcome. Nothing follows
-  // on the printer, so the checkpoint is not awaited; the core puts the result on disk.
+  // on the printer, so the checkpoint is final: the core puts it on disk with the result.
   const unsaved = (e: unknown) =>
     d.log.error('could not checkpoint a printed receipt', {
       error: e instanceof Error ? e.message : String(e),
     });
   try {
-    ectx.checkpoint(doneCheckpoint(result)).catch(unsaved);
+    ectx.checkpoint(doneCheckpoint(result), { final: true }).catch(unsaved);
   } catch (e) {
     unsaved(e);
   }

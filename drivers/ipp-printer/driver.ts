@@ -115,7 +115,7 @@ export class IppPrinterDriver implements Driver {
         phase: 'done',
         result,
       };
-      await ectx.checkpoint(done);
+      await ectx.checkpoint(done, { final: true });
       return result;
     } catch (e) {
       const error = toAgentError(e);

@@ -149,11 +149,12 @@ export interface ExecuteContext {
    * reason about after a crash (a document sent, a card written). What has no effect on the device
    * may overlap the wait: the RT drivers open the printer's connection meanwhile and write the
    * document only once the promise resolves (`HttpRequest.holdUntil`). The value is handed back in
-   * `Job.checkpoint` to `reconcile()`. A checkpoint after the last side effect need not be awaited
-   * (the core puts the result on disk after `execute` resolves), but its rejection must be caught.
+   * `Job.checkpoint` to `reconcile()`. A checkpoint after the last side effect passes
+   * `{final: true}`: it is journaled, and goes to disk with the job's result, which the core flushes
+   * after `execute` resolves; its promise resolves once journaled, and no sync is spent on it.
    * Rejects with JOURNAL_ERROR when the journal cannot keep it: the side effect must not happen.
    */
-  checkpoint(value: unknown): Promise<void>;
+  checkpoint(value: unknown, options?: { final?: boolean }): Promise<void>;
 }
 
 /**

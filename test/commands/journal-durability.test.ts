@@ -60,7 +60,7 @@ describe('journal durability (group commit)', () => {
     db.close();
   });
 
-  it('starts a second sync at once for commits a running one does not cover, shares a sync that covers them, and tells callers in the order the syncs began', async () => {
+  it('starts another sync at once for commits a running one does not cover, up to three, shares a sync that covers them, and tells callers in the order the syncs began', async () => {
     const { durability, pending, write, settled, turn, db } = rig();
     write();
     const a = settled(durability.flush());
@@ -72,24 +72,71 @@ describe('journal durability (group commit)', () => {
     const c = settled(durability.flush());
     expect(pending).toHaveLength(2);
     write();
-    // Two syncs run already: `d` waits for the newest, then starts its own.
     const d = settled(durability.flush());
-    expect(pending).toHaveLength(2);
+    expect(pending).toHaveLength(3);
+    write();
+    // Three syncs run already: `e` waits for the newest, then starts its own.
+    const e = settled(durability.flush());
+    expect(pending).toHaveLength(3);
     // The second sync ends first: `b` and `c` are told only after `a`, whose sync began first.
-    pending.pop()?.(null);
+    pending.splice(1, 1)[0]?.(null);
     await turn();
-    expect([a(), b(), c(), d()]).toEqual(['pending', 'pending', 'pending', 'pending']);
+    expect([a(), b(), c(), d(), e()]).toEqual(['pending', 'pending', 'pending', 'pending', 'pending']);
     pending.shift()?.(null);
     await turn();
-    expect([a(), b(), c()]).toEqual(['resolved', 'resolved', 'resolved']);
-    // `d` waited for the newest sync; now its own runs.
-    expect(d()).toBe('pending');
-    expect(pending).toHaveLength(1);
+    expect([a(), b(), c(), d()]).toEqual(['resolved', 'resolved', 'resolved', 'pending']);
     pending.shift()?.(null);
     await turn();
     expect(d()).toBe('resolved');
+    // `e` waited for the newest sync; now its own runs.
+    expect(e()).toBe('pending');
+    expect(pending).toHaveLength(1);
+    pending.shift()?.(null);
+    await turn();
+    expect(e()).toBe('resolved');
     // Nothing new: no further sync.
     await durability.flush();
+    expect(pending).toHaveLength(0);
+    durability.close();
+    db.close();
+  });
+
+  it("a grouped flush (a report) starts a sync only when none runs and otherwise shares the next one, while a device's flush starts beside it", async () => {
+    const { durability, pending, write, settled, turn, db } = rig();
+    write();
+    const a = settled(durability.flush({ grouped: true }));
+    expect(pending).toHaveLength(1);
+    write();
+    // A sync runs: `b` waits for it instead of starting a second.
+    const b = settled(durability.flush({ grouped: true }));
+    expect(pending).toHaveLength(1);
+    write();
+    // A checkpoint does not wait behind the reports: its sync starts at once.
+    const c = settled(durability.flush());
+    expect(pending).toHaveLength(2);
+    pending.shift()?.(null);
+    await turn();
+    expect([a(), b(), c()]).toEqual(['resolved', 'pending', 'pending']);
+    // `b`'s commits came before the checkpoint's sync began: `b` shares it, no third sync.
+    expect(pending).toHaveLength(1);
+    pending.shift()?.(null);
+    await turn();
+    expect([b(), c()]).toEqual(['resolved', 'resolved']);
+    // Two grouped flushes behind one running sync share one sync after it.
+    write();
+    const d = settled(durability.flush({ grouped: true }));
+    write();
+    const e = settled(durability.flush({ grouped: true }));
+    write();
+    const f = settled(durability.flush({ grouped: true }));
+    expect(pending).toHaveLength(1);
+    pending.shift()?.(null);
+    await turn();
+    expect([d(), e(), f()]).toEqual(['resolved', 'pending', 'pending']);
+    expect(pending).toHaveLength(1);
+    pending.shift()?.(null);
+    await turn();
+    expect([e(), f()]).toEqual(['resolved', 'resolved']);
     expect(pending).toHaveLength(0);
     durability.close();
     db.close();
@@ -161,10 +208,13 @@ describe('engine: what is flushed before whom', () => {
       log.push('device acts');
       await ctx.checkpoint({ sending: 2 });
       log.push('device acts again');
+      log.push('final checkpoint');
+      await ctx.checkpoint({ done: true }, { final: true });
       return { notes: textMessage('Printed 1 copy') };
     });
     await h.engine.start();
     await h.until(() => journal.get('p1')?.phase === 'closed', 'p1 closed');
+    const closed = journal.get('p1');
     await h.engine.stop(1000);
 
     /** A flush called after `commit` resolved before `effect`. */
@@ -182,5 +232,9 @@ describe('engine: what is flushed before whom', () => {
     flushedBetween('commit accepted', 'platform hears Received');
     flushedBetween('commit running', 'platform hears Processing');
     flushedBetween('commit finished', 'platform hears Processed');
+    // The checkpoint after the last side effect spends no sync: the result's flush covers it.
+    const final = log.indexOf('final checkpoint');
+    expect(log.slice(final, log.indexOf('commit finished'))).not.toContain('flush');
+    expect(closed?.checkpoint).toMatchObject({ data: { done: true } });
   });
 });

@@ -7,7 +7,7 @@ import { INITIAL_STATE, type MachineState, type Phase, UNFINISHED_PHASES } from 
 import { withDocument } from './command-data.js';
 import { createDeviceStore, DeviceStoreCache } from './device-store.js';
 import { JournalDocuments } from './documents.js';
-import { JournalDurability } from './durability.js';
+import { type FlushOptions, JournalDurability } from './durability.js';
 import { JournalOutbox } from './outbox-table.js';
 import { JournalRateBudget } from './rate-budget-table.js';
 import { type CommandRow, rowToRecord } from './rows.js';
@@ -86,11 +86,12 @@ export class Journal {
   /**
    * Resolves when every write made before the call is on disk (it survives a power cut, not only
    * a killed process). One sync serves every caller waiting at that moment and runs off the event
-   * loop. Await it before a side effect that depends on what was written. Rejects with
-   * JOURNAL_ERROR when the journal is closed or the disk refused to sync.
+   * loop. Await it before a side effect that depends on what was written; `{grouped: true}` when
+   * no device waits on it (see `FlushOptions`). Rejects with JOURNAL_ERROR when the journal is
+   * closed or the disk refused to sync.
    */
-  flush(): Promise<void> {
-    return this.durability.flush();
+  flush(options?: FlushOptions): Promise<void> {
+    return this.durability.flush(options);
   }
 
   /** Runs `fn` in one transaction (a savepoint when nested). */

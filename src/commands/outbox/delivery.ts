@@ -255,8 +255,9 @@ export class OutboxDelivery implements PlatformObserver {
     let taken = false;
     try {
       if (item.state === 'Cancelled' && (await this.restoreSettled(item))) return false;
-      // The platform never hears of a state a power cut could take back (one sync serves all).
-      await this.options.journal.flush();
+      // The platform never hears of a state a power cut could take back (one sync serves all;
+      // grouped: no device waits on a report, so a checkpoint's sync is never held up by it).
+      await this.options.journal.flush({ grouped: true });
       queue.sent(item);
       let overtaken = false;
       try {

@@ -87,11 +87,13 @@ export class DeviceCalls {
         progress: (fraction, options) => {
           if (!settled) this.progress(job, fraction, options?.milestone === true);
         },
-        checkpoint: (value) => {
+        checkpoint: (value, options) => {
           if (settled) throw new AgentError('INTERNAL', 'checkpoint after the job ended');
           journal.setCheckpoint(job.commandId, sealCheckpoint(device, value));
           checkpointed = true;
-          return journal.flush();
+          // A final checkpoint reaches the disk with the result (the outbox flushes before the
+          // platform hears it, the next job's checkpoint before its device acts).
+          return options?.final === true ? Promise.resolve() : journal.flush();
         },
       });
       settled = true;
