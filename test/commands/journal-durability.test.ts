@@ -48,7 +48,12 @@ function rig() {
   };
   /** Lets the promise callbacks of released syncs run. */
   const turn = letPendingWorkRun;
-  return { db, durability, pending, write, settled, turn };
+  /** Ends the oldest sync in flight (successfully) and lets its callers hear. */
+  const endOldest = async () => {
+    pending.shift()?.(null);
+    await turn();
+  };
+  return { db, durability, pending, write, settled, turn, endOldest };
 }
 
 describe('journal durability (group commit)', () => {
@@ -61,7 +66,7 @@ describe('journal durability (group commit)', () => {
   });
 
   it('starts another sync at once for commits a running one does not cover, up to three, shares a sync that covers them, and tells callers in the order the syncs began', async () => {
-    const { durability, pending, write, settled, turn, db } = rig();
+    const { durability, pending, write, settled, turn, endOldest, db } = rig();
     write();
     const a = settled(durability.flush());
     write();
@@ -82,17 +87,14 @@ describe('journal durability (group commit)', () => {
     pending.splice(1, 1)[0]?.(null);
     await turn();
     expect([a(), b(), c(), d(), e()]).toEqual(['pending', 'pending', 'pending', 'pending', 'pending']);
-    pending.shift()?.(null);
-    await turn();
+    await endOldest();
     expect([a(), b(), c(), d()]).toEqual(['resolved', 'resolved', 'resolved', 'pending']);
-    pending.shift()?.(null);
-    await turn();
+    await endOldest();
     expect(d()).toBe('resolved');
     // `e` waited for the newest sync; now its own runs.
     expect(e()).toBe('pending');
     expect(pending).toHaveLength(1);
-    pending.shift()?.(null);
-    await turn();
+    await endOldest();
     expect(e()).toBe('resolved');
     // Nothing new: no further sync.
     await durability.flush();
@@ -102,7 +104,7 @@ describe('journal durability (group commit)', () => {
   });
 
   it("a grouped flush (a report) starts a sync only when none runs and otherwise shares the next one, while a device's flush starts beside it", async () => {
-    const { durability, pending, write, settled, turn, db } = rig();
+    const { durability, pending, write, settled, endOldest, db } = rig();
     write();
     const a = settled(durability.flush({ grouped: true }));
     expect(pending).toHaveLength(1);
@@ -114,13 +116,11 @@ describe('journal durability (group commit)', () => {
     // A checkpoint does not wait behind the reports: its sync starts at once.
     const c = settled(durability.flush());
     expect(pending).toHaveLength(2);
-    pending.shift()?.(null);
-    await turn();
+    await endOldest();
     expect([a(), b(), c()]).toEqual(['resolved', 'pending', 'pending']);
     // `b`'s commits came before the checkpoint's sync began: `b` shares it, no third sync.
     expect(pending).toHaveLength(1);
-    pending.shift()?.(null);
-    await turn();
+    await endOldest();
     expect([b(), c()]).toEqual(['resolved', 'resolved']);
     // Two grouped flushes behind one running sync share one sync after it.
     write();
@@ -130,12 +130,10 @@ describe('journal durability (group commit)', () => {
     write();
     const f = settled(durability.flush({ grouped: true }));
     expect(pending).toHaveLength(1);
-    pending.shift()?.(null);
-    await turn();
+    await endOldest();
     expect([d(), e(), f()]).toEqual(['resolved', 'pending', 'pending']);
     expect(pending).toHaveLength(1);
-    pending.shift()?.(null);
-    await turn();
+    await endOldest();
     expect([e(), f()]).toEqual(['resolved', 'resolved']);
     expect(pending).toHaveLength(0);
     durability.close();
