@@ -95,6 +95,7 @@ function tsxOrBundled(setup: AgentSetup, bundle: string | undefined): Contestant
     ...(bundle ? { bundle, nodeFlags: benchNodeFlags(shebangLaunch(bundle).flags) } : {}),
   });
   let pid = 0;
+  let ended: () => void = () => undefined;
   return {
     name: bundle ? 'agent (installed)' : 'agent (tsx)',
     get pid() {
@@ -103,8 +104,13 @@ function tsxOrBundled(setup: AgentSetup, bundle: string | undefined): Contestant
     async start() {
       await daemon.start();
       pid = findPid(daemon.configPath);
+      ended = killedWithTheBench(pid || undefined);
     },
-    stop: () => daemon.stop(),
+    stop: async () => {
+      const code = await daemon.stop();
+      ended();
+      return code;
+    },
   };
 }
 
@@ -209,6 +215,7 @@ function childContestant(
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child = proc;
+      proc.on('exit', killedWithTheBench(proc.pid));
       exited = new Promise((resolve) => proc.on('exit', (code) => resolve(code)));
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`${name} not ready after 60 s`)), 60_000);
@@ -239,4 +246,33 @@ function childContestant(
       await exited;
     },
   };
+}
+
+/** Contestants' processes still running, killed if the bench itself ends first. */
+const running = new Set<number>();
+let exitHooked = false;
+
+/**
+ * A contestant never outlives the bench: a bench stopped by Ctrl-C or `kill` (whose `finally`
+ * blocks do not run) would otherwise leave an agent polling its dead simulator. The signals
+ * become an exit, and the exit kills what still runs. Returns the call that says it has ended.
+ */
+function killedWithTheBench(pid: number | undefined): () => void {
+  if (pid === undefined) return () => undefined;
+  if (!exitHooked) {
+    exitHooked = true;
+    process.on('exit', () => {
+      for (const each of running) {
+        try {
+          process.kill(each, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+    });
+    process.once('SIGINT', () => process.exit(130));
+    process.once('SIGTERM', () => process.exit(143));
+  }
+  running.add(pid);
+  return () => running.delete(pid);
 }
