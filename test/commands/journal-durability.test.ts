@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { type DataSync, JournalDurability } from '../../src/commands/journal/durability.js';
+import {
+  type DataSync,
+  type FlushOptions,
+  JournalDurability,
+} from '../../src/commands/journal/durability.js';
 import type { CommandPatch } from '../../src/commands/rules/records.js';
 import { textMessage } from '../../src/messages/message.js';
 import { letPendingWorkRun } from '../helpers/pending-work.js';
@@ -46,6 +50,11 @@ function rig() {
     );
     return () => state;
   };
+  /** A commit, then a flush of it: the flush's state, read later. */
+  const commitAndFlush = (options?: FlushOptions) => {
+    write();
+    return settled(durability.flush(options));
+  };
   /** Lets the promise callbacks of released syncs run. */
   const turn = letPendingWorkRun;
   /** Ends the oldest sync in flight (successfully) and lets its callers hear. */
@@ -53,7 +62,7 @@ function rig() {
     pending.shift()?.(null);
     await turn();
   };
-  return { db, durability, pending, write, settled, turn, endOldest };
+  return { db, durability, pending, write, settled, turn, endOldest, commitAndFlush };
 }
 
 describe('journal durability (group commit)', () => {
@@ -66,22 +75,18 @@ describe('journal durability (group commit)', () => {
   });
 
   it('starts another sync at once for commits a running one does not cover, up to three, shares a sync that covers them, and tells callers in the order the syncs began', async () => {
-    const { durability, pending, write, settled, turn, endOldest, db } = rig();
-    write();
-    const a = settled(durability.flush());
-    write();
+    const { durability, pending, settled, turn, endOldest, commitAndFlush, db } = rig();
+    const a = commitAndFlush();
     // `b`'s write came after the first sync began: a second starts now instead of queueing.
-    const b = settled(durability.flush());
+    const b = commitAndFlush();
     expect(pending).toHaveLength(2);
     // Nothing new since the second began: `c` shares it.
     const c = settled(durability.flush());
     expect(pending).toHaveLength(2);
-    write();
-    const d = settled(durability.flush());
+    const d = commitAndFlush();
     expect(pending).toHaveLength(3);
-    write();
     // Three syncs run already: `e` waits for the newest, then starts its own.
-    const e = settled(durability.flush());
+    const e = commitAndFlush();
     expect(pending).toHaveLength(3);
     // The second sync ends first: `b` and `c` are told only after `a`, whose sync began first.
     pending.splice(1, 1)[0]?.(null);
@@ -104,17 +109,14 @@ describe('journal durability (group commit)', () => {
   });
 
   it("a grouped flush (a report) starts a sync only when none runs and otherwise shares the next one, while a device's flush starts beside it", async () => {
-    const { durability, pending, write, settled, endOldest, db } = rig();
-    write();
-    const a = settled(durability.flush({ grouped: true }));
+    const { pending, endOldest, commitAndFlush, durability, db } = rig();
+    const a = commitAndFlush({ grouped: true });
     expect(pending).toHaveLength(1);
-    write();
     // A sync runs: `b` waits for it instead of starting a second.
-    const b = settled(durability.flush({ grouped: true }));
+    const b = commitAndFlush({ grouped: true });
     expect(pending).toHaveLength(1);
-    write();
     // A checkpoint does not wait behind the reports: its sync starts at once.
-    const c = settled(durability.flush());
+    const c = commitAndFlush();
     expect(pending).toHaveLength(2);
     await endOldest();
     expect([a(), b(), c()]).toEqual(['resolved', 'pending', 'pending']);
@@ -123,12 +125,9 @@ describe('journal durability (group commit)', () => {
     await endOldest();
     expect([b(), c()]).toEqual(['resolved', 'resolved']);
     // Two grouped flushes behind one running sync share one sync after it.
-    write();
-    const d = settled(durability.flush({ grouped: true }));
-    write();
-    const e = settled(durability.flush({ grouped: true }));
-    write();
-    const f = settled(durability.flush({ grouped: true }));
+    const d = commitAndFlush({ grouped: true });
+    const e = commitAndFlush({ grouped: true });
+    const f = commitAndFlush({ grouped: true });
     expect(pending).toHaveLength(1);
     await endOldest();
     expect([d(), e(), f()]).toEqual(['resolved', 'pending', 'pending']);

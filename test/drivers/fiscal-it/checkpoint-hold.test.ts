@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Driver, ExecuteContext } from '../../../src/drivers-api/types.js';
 import { AgentError } from '../../../src/errors.js';
-import { type CustomRig, customRig, fiscalOf } from '../custom-rt/helpers.js';
-import { orderItem, payment, printedOf, type Rig, rig, saleJob } from '../epson-fpmate/helpers.js';
+import { customRig, fiscalOf } from '../custom-rt/helpers.js';
+import { orderItem, payment, printedOf, rig, saleJob } from '../epson-fpmate/helpers.js';
 
 /**
  * Both RT drivers open the printer's connection while a receipt's checkpoint goes to disk, and
@@ -20,31 +20,37 @@ interface Family {
   start(): Promise<{ driver: Driver; printed(): number; exchanges(): number; close(): Promise<void> }>;
 }
 
+/** A family from its rig and how its simulator counts printed sales. */
+function family<S extends { requests: readonly string[] }>(
+  name: string,
+  open: () => Promise<{ driver: Driver; sim: S; close(): Promise<void> }>,
+  sales: (sim: S) => number,
+): Family {
+  return {
+    name,
+    async start() {
+      const r = await open();
+      return {
+        driver: r.driver,
+        printed: () => sales(r.sim),
+        exchanges: () => r.sim.requests.length,
+        close: () => r.close(),
+      };
+    },
+  };
+}
+
 const families: Family[] = [
-  {
-    name: 'Epson',
-    async start() {
-      const r: Rig = await rig({ items, payments });
-      return {
-        driver: r.driver,
-        printed: () => printedOf(r.sim, 'sale').length,
-        exchanges: () => r.sim.requests.length,
-        close: () => r.close(),
-      };
-    },
-  },
-  {
-    name: 'Custom',
-    async start() {
-      const r: CustomRig = await customRig({ items, payments });
-      return {
-        driver: r.driver,
-        printed: () => fiscalOf(r.sim, 'sale').length,
-        exchanges: () => r.sim.requests.length,
-        close: () => r.close(),
-      };
-    },
-  },
+  family(
+    'Epson',
+    () => rig({ items, payments }),
+    (sim) => printedOf(sim, 'sale').length,
+  ),
+  family(
+    'Custom',
+    () => customRig({ items, payments }),
+    (sim) => fiscalOf(sim, 'sale').length,
+  ),
 ];
 
 let close: (() => Promise<void>) | undefined;
