@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=4 --max-old-space-size=512 --gc-memory-reducer-start-delay-ms=2000
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=4 --max-old-space-size=512 --gc-memory-reducer-start-delay-ms=2000 --interrupt-budget=270336
 import { guardClosedPipes } from './cli/pipes.js';
 import { runCli } from './cli.js';
 import { Listeners } from './listeners.js';
