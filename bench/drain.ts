@@ -108,6 +108,7 @@ export async function measureDrain(
     const cpuMs = ((cpuTicks(contestant.pid) - ticks0) / clockTicksPerSecond()) * 1000;
     const device1 = world.deviceRequests?.();
     const curve = drainCurve(sim, ids, startMs);
+    if (process.env.BENCH_TIMELINE === '1') printTimeline(sim, ids, startMs);
     const requests = after.requests.total - before.requests.total;
     const floorRequests = 3 * options.commands + Math.ceil(options.commands / 1000);
     const floor = slidingWindowFloor(
@@ -171,4 +172,26 @@ async function warmUp(sim: PlatformSimulator, world: DrainWorld, settleMs: numbe
   for (let i = 0; i < count; i++) world.create(sim, i);
   while (terminalCount(sim) - done0 < count) await sleep(50);
   await sleep(settleMs);
+}
+
+/**
+ * `BENCH_TIMELINE=1`: how the drain began and ended, on stderr, in ms since the backlog was created
+ * (simulator clock): the first requests the platform saw, the first commands' histories, and when
+ * the n-th command became terminal. Where a drain loses time at its start (the first poll, the
+ * intake of the pages, the first answers) shows here, not in the totals.
+ */
+function printTimeline(sim: PlatformSimulator, ids: readonly string[], startMs: number): void {
+  const out = (line: string) => process.stderr.write(`timeline ${line}\n`);
+  for (const r of sim
+    .requestLog()
+    .filter((e) => e.at >= startMs)
+    .slice(0, 12))
+    out(`request +${r.at - startMs} ms ${r.operation} ${r.status}`);
+  for (const id of ids.slice(0, 4)) {
+    const steps = sim.history(id).map((e) => `${e.state} +${Date.parse(e.at) - startMs}`);
+    out(`command ${id.slice(0, 8)}: ${steps.join(', ')}`);
+  }
+  const ends = ids.map((id) => Date.parse(sim.history(id).at(-1)?.at ?? '') - startMs).sort((a, b) => a - b);
+  const marks = [0, 9, 49, 99, 149, 199, 249, ends.length - 1].filter((i) => i < ends.length);
+  out(`n-th terminal: ${marks.map((i) => `${i + 1}: +${ends[i]} ms`).join(', ')}`);
 }
