@@ -1,6 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openJournal } from '../src/commands/journal/index.js';
+import { createConnectorClient } from '../src/connector/index.js';
 
 /**
  * What one `commands/update`-sized POST costs the client's CPU on this machine, by HTTP client:
@@ -9,6 +14,12 @@ import http from 'node:http';
  * server runs in its own process, so the figure is the client's alone (`process.cpuUsage`, user +
  * system, GC included). It tells how much of a baseline's CPU per receipt is its HTTP client: the
  * issue's naive baseline spent 3 ms a receipt, the bench's (fetch) about 10.
+ *
+ * Two more rows give our agent's whole client for the same POST (`createConnectorClient`'s
+ * `updateCommand`: the request's check, the rate budget, the retry policy, the timeout, the answer's
+ * check), with the budget in memory and with the budget journaled as the daemon runs it (the
+ * journal's `rateBudget`, a slot written before the request and settled after it): the difference
+ * to `node:http` with keep-alive is what our layers cost a request.
  *
  *   npx tsx bench/http-cost.ts [--requests=2000]
  *
@@ -87,17 +98,45 @@ async function measure(send: () => Promise<void>): Promise<number> {
   return (used.user + used.system) / REQUESTS;
 }
 
+/** Our agent's client: `updateCommand`, one command's state, through every layer the daemon uses. */
+function viaAgentClient(port: number, journaled: boolean): { send: () => Promise<void>; close: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'http-cost-'));
+  const journal = journaled ? openJournal(join(dir, 'journal.db')) : undefined;
+  const client = createConnectorClient({
+    baseUrl: `http://127.0.0.1:${port}`,
+    clientToken: 'C'.repeat(48),
+    accessToken: 'A'.repeat(48),
+    client: 'bench 1.0',
+    rateLimit: { requests: 1_000_000, windowSeconds: 30 },
+    ...(journal ? { budgetStore: journal.rateBudget } : {}),
+  });
+  return {
+    send: () =>
+      client.updateCommand({ CommandId: '3fa85f64-5717-4562-b3fc-2c963f66afa6', State: 'Processing' }),
+    close: () => {
+      journal?.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 const { port, child } = await startServer();
 try {
   const keepAlive = new http.Agent({ keepAlive: true });
+  const agentClient = viaAgentClient(port, false);
+  const agentJournaled = viaAgentClient(port, true);
   const figures = {
     fetch: await measure(viaFetch(port)),
     httpNewConnection: await measure(viaHttp(port, undefined)),
     httpKeepAlive: await measure(viaHttp(port, keepAlive)),
+    agentClient: await measure(agentClient.send),
+    agentClientJournaled: await measure(agentJournaled.send),
   };
   keepAlive.destroy();
+  agentClient.close();
+  agentJournaled.close();
   for (const [client, us] of Object.entries(figures))
-    process.stdout.write(`${client.padEnd(18)} ${(us / 1000).toFixed(3)} ms of CPU per request\n`);
+    process.stdout.write(`${client.padEnd(22)} ${(us / 1000).toFixed(3)} ms of CPU per request\n`);
 } finally {
   child.kill();
 }

@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Journal, openJournal } from '../src/commands/journal/index.js';
-import type { MachineState } from '../src/commands/rules/index.js';
-import { normalizeFiscalMachineCommand } from '../src/connector/model.js';
-import { textMessage } from '../src/messages/message.js';
+import { openJournal } from '../src/commands/journal/index.js';
+import { oneReceipt } from './journal-receipt.js';
 
 /**
  * The journal's write path alone, as the engine drives it for one receipt, on a real file with
@@ -16,7 +14,8 @@ import { textMessage } from '../src/messages/message.js';
  *
  *   npx tsx bench/journal-writes.ts [--receipts=3000] [--lanes=4] [--truncate-ms=1000] [--runs=3]
  *
- * Prints receipts per second and the files' sizes at the end; run it on two builds to compare
+ * Prints receipts per second, the CPU and the bytes written per receipt (every thread of the
+ * process, the syncs included) and the files' sizes at the end; run it on two builds to compare
  * (issue 27 measured `secure_delete` and the truncating checkpoints this way, in RESULTS.md).
  */
 
@@ -29,90 +28,13 @@ const LANES = arg('lanes', 4);
 const TRUNCATE_MS = arg('truncate-ms', 1000);
 const RUNS = arg('runs', 3);
 
-const m = (phase: MachineState['phase'], state: MachineState['state'], attempt = 0): MachineState => ({
-  phase,
-  state,
-  attempt,
-});
-
-/** A payload receipt as the platform sends it: a guest, a tax code, 2 KB of Base64. */
-function receipt(id: string) {
-  const payload = Buffer.from(
-    `<printerFiscalReceipt>${'<printRecItem description="Camera doppia" />'.repeat(30)}</printerFiscalReceipt>`,
-  ).toString('base64');
-  const item = normalizeFiscalMachineCommand({
-    Id: id,
-    State: 'Pending',
-    CreatedUtc: '2026-01-01T00:00:00Z',
-    FiscalMachineId: 'FM-001',
-    TaxIdentifier: 'RSSMRA80A01H501U',
-    Creator: { FirstName: 'Anna', LastName: 'Bianchi' },
-    Device: { Id: 'dev-fiscal-1', Type: 'FiscalMachine', Name: 'RT', Identifier: null },
-    Bill: { Id: `bill-${id}`, Name: 'Ricevuta – Maria Rossi', Number: '1001', State: 'Closed' },
-    CommandData: {
-      Discriminator: 'ItalianFiscalMachinePayload',
-      ItalianFiscalMachinePayload: { Payload: payload },
-    },
-  });
-  if (!item.ok) throw new Error(`bench receipt does not normalise: ${JSON.stringify(item)}`);
-  return item.command;
-}
-
-async function oneReceipt(journal: Journal, id: string, at: number): Promise<void> {
-  const c = receipt(id);
-  journal.transaction(() => {
-    journal.insert(
-      {
-        id,
-        deviceId: c.device.id,
-        deviceName: c.device.name,
-        deviceType: c.device.type,
-        kind: c.data.kind,
-        source: c.source,
-        command: c,
-        seenAt: at,
-      },
-      { machine: m('accepted', 'Received'), at, reported: ['Received'] },
-    );
-    journal.outbox.add({ commandId: id, state: 'Received' }, at);
-  });
-  await journal.flush();
-  const [received] = journal.outbox.pendingFor(id);
-  journal.transaction(() => {
-    if (received) journal.outbox.remove(received.seq);
-    journal.update(id, { machine: m('received', 'Received'), at });
-  });
-  journal.update(id, { machine: m('starting', 'Received'), at });
-  journal.transaction(() => {
-    journal.update(id, {
-      machine: m('running', 'Processing', 1),
-      at,
-      startedAt: at,
-      reported: ['Processing'],
-    });
-    journal.outbox.add({ commandId: id, state: 'Processing', progress: 0 }, at);
-  });
-  await journal.flush();
-  journal.setCheckpoint(id, { driver: 'epson-fpmate', v: 1, state: { sending: true, z: 12, doc: 34 } });
-  await journal.flush();
-  const notes = textMessage('Receipt 0012-0034 on RT 99MEY123456, total 123.45 EUR');
-  journal.transaction(() => {
-    journal.update(id, {
-      machine: m('finished', 'Processed', 1),
-      at,
-      reported: ['Processed'],
-      outcome: 'Processed',
-      finishedAt: at,
-      result: { notes, details: { receiptNumber: '0012-0034' } },
-      notes,
-    });
-    journal.outbox.add({ commandId: id, state: 'Processed', notes: 'Receipt 0012-0034' }, at);
-  });
-  await journal.flush();
-  journal.transaction(() => {
-    for (const item of journal.outbox.pendingFor(id)) journal.outbox.remove(item.seq);
-    journal.update(id, { machine: m('closed', 'Processed', 1), at });
-  });
+/** Bytes this process has written to storage so far (`/proc/self/io`), 0 where the kernel does not say. */
+function bytesWritten(): number {
+  try {
+    return Number(/write_bytes: (\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
 }
 
 async function run(index: number): Promise<number> {
@@ -127,6 +49,8 @@ async function run(index: number): Promise<number> {
       }, TRUNCATE_MS)
     : undefined;
   const started = performance.now();
+  const cpu0 = process.cpuUsage();
+  const written0 = bytesWritten();
   let next = 0;
   await Promise.all(
     Array.from({ length: LANES }, async () => {
@@ -134,6 +58,8 @@ async function run(index: number): Promise<number> {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const written = bytesWritten() - written0;
   if (timer) clearInterval(timer);
   const size = (file: string) => {
     try {
@@ -146,6 +72,8 @@ async function run(index: number): Promise<number> {
   const perSecond = RECEIPTS / seconds;
   console.log(
     `run ${index + 1}: ${RECEIPTS} receipts, ${LANES} lanes: ${seconds.toFixed(2)} s, ${perSecond.toFixed(0)} receipts/s;` +
+      ` CPU ${((cpu.user + cpu.system) / 1000 / RECEIPTS).toFixed(2)} ms a receipt (system ${(cpu.system / 1000 / RECEIPTS).toFixed(2)}),` +
+      ` ${(written / 1024 / RECEIPTS).toFixed(0)} kB written a receipt;` +
       ` file ${mb(size(path))} MB, WAL ${mb(size(`${path}-wal`))} MB;` +
       (truncate
         ? ` ${truncations} truncating checkpoints`
