@@ -9,7 +9,7 @@ import { createConnectorClient } from '../src/connector/index.js';
 
 /**
  * What one `commands/update`-sized POST costs the client's CPU on this machine, by HTTP client:
- * `fetch` (Node's bundled undici, what the naive baseline uses), `node:http` with a new connection
+ * `fetch` (Node's bundled undici, what the naive baseline used until 2026-11-28), `node:http` with a new connection
  * per request, and `node:http` with a keep-alive agent (what our agent uses for the platform). The
  * server runs in its own process, so the figure is the client's alone (`process.cpuUsage`, user +
  * system, GC included). It tells how much of a baseline's CPU per receipt is its HTTP client: the
