@@ -11,6 +11,7 @@ import { openJournal } from '../src/commands/journal/index.js';
 import { normalizeFiscalMachineCommand } from '../src/connector/model.js';
 import { fpmateReceiptXml } from '../src/simulator/fpmate.js';
 import { oneReceipt, rawReceipt, receipt } from './journal-receipt.js';
+import { MinimalJournal } from './minimal-journal.js';
 
 /**
  * What the work every receipt requires costs the CPU on this machine, each part measured alone
@@ -30,6 +31,9 @@ import { oneReceipt, rawReceipt, receipt } from './journal-receipt.js';
  *   receipt elements) on the same document;
  * - **poll**: a `fiscalMachineCommands/getAll` page of 100 parsed from JSON once per 100 receipts,
  *   and each receipt's item normalised (`normalizeFiscalMachineCommand`).
+ *
+ * For reference, not in the sum: the same receipt's writes in a minimal journal written straight
+ * on SQLite (`minimal-journal.ts`), what our journal's own code costs above it.
  *
  * Everything runs in this process, `--lanes` receipts at a time as four printers would; the HTTP
  * server answers from a child process, so the figures are the client's alone (`process.cpuUsage`:
@@ -160,6 +164,10 @@ try {
   });
   journal.close();
 
+  const minimal = new MinimalJournal(dir);
+  const minimalMs = await measure((i) => minimal.receipt(ids[i] as string, payload));
+  minimal.close();
+
   const keepAlive = new http.Agent({ keepAlive: true });
   const platformMs = await measure(async (i) => {
     for (const State of ['Received', 'Processing', 'Processed']) {
@@ -199,6 +207,9 @@ try {
   for (const [part, ms] of parts) process.stdout.write(`${part.padEnd(60)} ${ms.toFixed(2)} ms\n`);
   const total = parts.reduce((sum, [, ms]) => sum + ms, 0);
   process.stdout.write(`${'the required work, per receipt'.padEnd(60)} ${total.toFixed(2)} ms of CPU\n`);
+  process.stdout.write(
+    `${'for reference: a minimal journal (minimal-journal.ts)'.padEnd(60)} ${minimalMs.toFixed(2)} ms, not in the sum\n`,
+  );
 } finally {
   child.kill();
   rmSync(dir, { recursive: true, force: true });
