@@ -102,9 +102,11 @@ function tsxOrBundled(setup: AgentSetup, bundle: string | undefined): Contestant
       return pid;
     },
     async start() {
+      // Known by its config's path from before it is spawned: a bench stopped during the start
+      // (before the pid is known) must not leave it running.
+      ended = killedWithTheBench(daemon.configPath);
       await daemon.start();
       pid = findPid(daemon.configPath);
-      ended = killedWithTheBench(pid || undefined);
     },
     stop: async () => {
       const code = await daemon.stop();
@@ -248,31 +250,36 @@ function childContestant(
   };
 }
 
-/** Contestants' processes still running, killed if the bench itself ends first. */
-const running = new Set<number>();
+/**
+ * Contestants still running, killed if the bench itself ends first: by pid, or by a marker in the
+ * command line (`findPid`) for one whose pid is not known yet.
+ */
+const running = new Set<number | string>();
 let exitHooked = false;
 
 /**
  * A contestant never outlives the bench: a bench stopped by Ctrl-C or `kill` (whose `finally`
  * blocks do not run) would otherwise leave an agent polling its dead simulator. The signals
- * become an exit, and the exit kills what still runs. Returns the call that says it has ended.
+ * become an exit, and the exit kills what still runs. `which` is the pid, or a marker of the
+ * command line for a process being started (its pid unknown yet). Returns the call that says it
+ * has ended.
  */
-function killedWithTheBench(pid: number | undefined): () => void {
-  if (pid === undefined) return () => undefined;
+function killedWithTheBench(which: number | string | undefined): () => void {
+  if (which === undefined) return () => undefined;
   if (!exitHooked) {
     exitHooked = true;
     process.on('exit', () => {
       for (const each of running) {
         try {
-          process.kill(each, 'SIGKILL');
+          process.kill(typeof each === 'number' ? each : findPid(each), 'SIGKILL');
         } catch {
-          // Already gone.
+          // Already gone, or never started.
         }
       }
     });
     process.once('SIGINT', () => process.exit(130));
     process.once('SIGTERM', () => process.exit(143));
   }
-  running.add(pid);
-  return () => running.delete(pid);
+  running.add(which);
+  return () => running.delete(which);
 }
