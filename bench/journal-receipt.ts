@@ -2,6 +2,7 @@ import type { Journal } from '../src/commands/journal/index.js';
 import type { MachineState } from '../src/commands/rules/index.js';
 import { normalizeFiscalMachineCommand } from '../src/connector/model.js';
 import { textMessage } from '../src/messages/message.js';
+import { journaledCommand } from '../test/commands/helpers/commands.js';
 
 /**
  * One payload receipt's journal writes, as the engine drives them, shared by the benches that
@@ -46,19 +47,11 @@ export function rawReceipt(id: string, document = DEFAULT_DOCUMENT) {
 /** The journal's writes and flushes for receipt `id` from its intake to its close; `c` is its normalised command. */
 export async function oneReceipt(journal: Journal, id: string, at: number, c = receipt(id)): Promise<void> {
   journal.transaction(() => {
-    journal.insert(
-      {
-        id,
-        deviceId: c.device.id,
-        deviceName: c.device.name,
-        deviceType: c.device.type,
-        kind: c.data.kind,
-        source: c.source,
-        command: c,
-        seenAt: at,
-      },
-      { machine: m('accepted', 'Received'), at, reported: ['Received'] },
-    );
+    journal.insert(journaledCommand(c, at), {
+      machine: m('accepted', 'Received'),
+      at,
+      reported: ['Received'],
+    });
     journal.outbox.add({ commandId: id, state: 'Received' }, at);
   });
   await journal.flush();

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { keptAfterClose } from '../../src/commands/journal/command-data.js';
-import { type Journal, type NewCommand, openJournal } from '../../src/commands/journal/journal.js';
+import { type Journal, openJournal } from '../../src/commands/journal/journal.js';
 import { MIGRATIONS } from '../../src/commands/journal/schema.js';
 import type { MachineState } from '../../src/commands/rules/phases.js';
 import {
@@ -15,7 +15,13 @@ import {
 } from '../../src/connector/model.js';
 import type { JobResult } from '../../src/drivers-api/types.js';
 import { textMessage } from '../../src/messages/message.js';
-import { command, wireFiscalCommand, wireKeyCommand, wirePrinterCommand } from './helpers/commands.js';
+import {
+  command,
+  journaledCommand,
+  wireFiscalCommand,
+  wireKeyCommand,
+  wirePrinterCommand,
+} from './helpers/commands.js';
 import { FakePlatform } from './helpers/fake-platform.js';
 import { harness, T0 } from './helpers/harness.js';
 import { gate } from './helpers/scripted-driver.js';
@@ -74,22 +80,12 @@ function payloadFiscalCommand(id: string): PlatformCommand {
   return command(normalizeFiscalMachineCommand(wire));
 }
 
-function journaled(c: PlatformCommand): NewCommand {
-  return {
-    id: c.id,
-    deviceId: c.device.id,
-    deviceName: c.device.name,
-    deviceType: c.device.type,
-    kind: c.data.kind,
-    source: c.source,
-    command: c,
-    createdUtc: c.createdUtc,
-    seenAt: T,
-  };
-}
-
 function accept(journal: Journal, c: PlatformCommand): void {
-  journal.insert(journaled(c), { machine: m('accepted', 'Received'), at: T, reported: ['Received'] });
+  journal.insert(journaledCommand(c, T), {
+    machine: m('accepted', 'Received'),
+    at: T,
+    reported: ['Received'],
+  });
 }
 
 function finish(journal: Journal, id: string): void {

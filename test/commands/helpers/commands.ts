@@ -1,3 +1,4 @@
+import type { NewCommand } from '../../../src/commands/journal/index.js';
 import {
   type NormalizedItem,
   normalizeCommand,
@@ -97,3 +98,21 @@ export function command(item: NormalizedItem): PlatformCommand {
 export const keyCommand = (o: WireOptions): PlatformCommand => command(normalizeCommand(wireKeyCommand(o)));
 export const fiscalCommand = (o: WireOptions): PlatformCommand =>
   command(normalizeFiscalMachineCommand(wireFiscalCommand(o)));
+
+/**
+ * The journal's new row for `c`, named by the command's own device (the engine names it by the
+ * configured device instead): for tests and benches that write the journal without the engine.
+ */
+export function journaledCommand(c: PlatformCommand, seenAt: number): NewCommand {
+  return {
+    id: c.id,
+    deviceId: c.device.id,
+    deviceName: c.device.name,
+    deviceType: c.device.type,
+    kind: c.data.kind,
+    source: c.source,
+    command: c,
+    createdUtc: c.createdUtc,
+    seenAt,
+  };
+}
