@@ -20,6 +20,7 @@ import { JobFollower } from './follow.js';
 import { IppClient, IppTransportError } from './ipp-client.js';
 import { ippMessages } from './messages.js';
 import { IppOperations } from './operations.js';
+import { hasLocalAccount, usesLocalCups } from './owner-account.js';
 import { configuredTargets, type PrinterTarget, resolvePrinter } from './printers.js';
 import { Sender, stopped } from './send.js';
 import { StatusBoard } from './status.js';
@@ -68,6 +69,7 @@ export class IppPrinterDriver implements Driver {
    */
   async open(signal: AbortSignal): Promise<void> {
     if (this.poller) return;
+    await this.checkOwnerAccount();
     const targets = configuredTargets(this.options);
     if (targets.length > 0) {
       const { follower } = this.parts();
@@ -87,6 +89,19 @@ export class IppPrinterDriver implements Driver {
       }
     }
     this.startPolling();
+  }
+
+  /** Warns (status and log, never a refusal) when a local CUPS would see an owner with no account. */
+  private async checkOwnerAccount(): Promise<void> {
+    if (!usesLocalCups(this.options) || (await hasLocalAccount(this.options.user)) !== false) return;
+    const user = this.options.user;
+    this.board.configurationProblem(ippMessages.ownerWithoutAccount({ user }));
+    this.ctx.log.warn(
+      'the jobs’ owner is not an account of this PC; a cancellation can stop a local CUPS 2.4.17',
+      {
+        user,
+      },
+    );
   }
 
   async execute(job: Job, ectx: ExecuteContext): Promise<JobResult> {

@@ -239,6 +239,10 @@ export const ippMessages = defineMessages('ipp', {
     en: '{printer} does not answer ({problem}) — check that it is switched on and connected',
     it: '{printer} non risponde ({problem}) — controllare che sia accesa e collegata',
   },
+  ownerWithoutAccount: {
+    en: 'Jobs are sent as “{user}”, which is not an account of this PC: a cancellation through this PC’s CUPS can stop CUPS (a bug of CUPS 2.4.17, in Debian 12’s cups 2.4.2-3+deb12u10) — ask IT to set the printer’s “user” to the agent’s service account (frontdesk-agent)',
+    it: 'I lavori sono inviati come «{user}», che non è un account di questo PC: un annullamento tramite il CUPS di questo PC può fermare CUPS (un difetto di CUPS 2.4.17, in cups 2.4.2-3+deb12u10 di Debian 12) — chiedere all’assistenza tecnica di impostare «user» della stampante sull’account di servizio dell’agente (frontdesk-agent)',
+  },
   notAcceptingWarning: {
     en: '{printer} does not accept jobs — ask IT to enable it (on this PC: cupsaccept QUEUE)',
     it: '{printer} non accetta lavori — chiedere all’assistenza tecnica di abilitarla (su questo PC: cupsaccept NOMECODA)',

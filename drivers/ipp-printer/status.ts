@@ -41,6 +41,8 @@ export interface LastJob {
 export class StatusBoard {
   private readonly printers = new Map<string, PrinterView>();
   private lastJob: LastJob | undefined;
+  /** A standing problem of the configuration, not of a printer (owner-account.ts). */
+  private configProblem: Message | undefined;
   private printed = 0;
   private failed = 0;
 
@@ -73,6 +75,11 @@ export class StatusBoard {
     this.lastJob = job;
     if (ok) this.printed++;
     else this.failed++;
+  }
+
+  /** Shows (or, with undefined, clears) a problem of the configuration among the warnings. */
+  configurationProblem(problem: Message | undefined): void {
+    this.configProblem = problem;
   }
 
   reasonsOf(uri: string): PrinterReason[] {
@@ -108,6 +115,7 @@ export class StatusBoard {
         problems.push(ippMessages.notAcceptingWarning({ printer: p.label }));
       }
     }
+    if (this.configProblem) problems.push(this.configProblem);
     const warnings = problems.map((problem) => ippMessages.reasonWarning({ problem }));
     // A printer reporting `media-empty` (any severity; RFC 8011 §5.4.12): the device is out of paper.
     const answering = views.filter((p) => p.reachable === true);

@@ -11,9 +11,21 @@ import { eventually } from '../../helpers/eventually.js';
  * in a temporary directory (`-c`, `-s`), listening on 127.0.0.1 at a free port only, no browsing,
  * no web interface. Its access policy is the installed Debian default's (`<Policy default>` of
  * /etc/cups/cupsd.conf when present), so what an unauthenticated local client may do — print,
- * list its own jobs, cancel them or not — is what a front-desk PC's CUPS allows. Queues are
- * added with `lpadmin`, which authenticates as root with the scheduler's local certificate
- * (CUPS_STATEDIR). Needs root, like cupsd itself.
+ * list its own jobs, cancel them or not — is what a front-desk PC's CUPS allows; the agent under
+ * test always speaks to it over TCP, unauthenticated, as a front-desk PC's agent does.
+ *
+ * Queues are added by root with `lpadmin` over the scheduler's own domain socket (`Listen
+ * <dir>/cups.sock`), never over TCP. Why: CUPS 2.4.17 (CVE-2026-34990, "the scheduler incorrectly
+ * allowed local certificates over the loopback interface"; OpenPrinting/cups:CHANGES.md), shipped
+ * by Debian as `cups 2.4.2-3+deb12u10`, no longer offers the root certificate over 127.0.0.1, so
+ * `lpadmin -h 127.0.0.1:PORT` gets 401. Over AF_LOCAL every maintained CUPS authenticates root:
+ * by SO_PEERCRED (`PeerCred` authorization, OpenPrinting/cups:scheduler/auth.c, "Use peer
+ * credentials from domain socket connection") or, where peer credentials are off, by the local
+ * certificate, which auth.c still accepts when the address family is AF_LOCAL. Where the scheduler
+ * knows the `PeerCred` directive (cups-files.conf(5), added with CVE-2025-61915's fix), the test
+ * sets it to `root-only`, so what it grants is written down: peer credentials for root, nobody
+ * else; an older scheduler would stop on the unknown directive (FatalErrors config), so it is
+ * probed with `cupsd -t` first. Needs root, like cupsd itself.
  */
 
 export const CUPSD = '/usr/sbin/cupsd';
@@ -24,6 +36,8 @@ export interface Cupsd {
   readonly port: number;
   /** ipp://127.0.0.1:PORT */
   readonly url: string;
+  /** The scheduler's domain socket, where root administers it (lpadmin -h <socket>). */
+  readonly adminSocket: string;
   addQueue(name: string, deviceUri: string): Promise<void>;
   readonly errorLog: string;
   stop(): Promise<void>;
@@ -66,6 +80,16 @@ function stockPolicy(): string {
   }
 }
 
+/** Whether this cupsd accepts the configuration (`cupsd -t`: test the files and exit). */
+async function configAccepted(cupsdConf: string, filesConf: string): Promise<boolean> {
+  try {
+    await exec(CUPSD, ['-t', '-c', cupsdConf, '-s', filesConf]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function reachable(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
@@ -85,29 +109,29 @@ export async function startCupsd(): Promise<Cupsd> {
     chmodSync(join(dir, sub), 0o755);
   }
   const port = await freePort();
+  const adminSocket = join(dir, 'cups.sock');
+  const filesConf = join(dir, 'root', 'cups-files.conf');
+  const cupsdConf = join(dir, 'root', 'cupsd.conf');
+  const files = [
+    `ServerRoot ${dir}/root`,
+    `RequestRoot ${dir}/spool`,
+    `CacheDir ${dir}/cache`,
+    `StateDir ${dir}/state`,
+    `TempDir ${dir}/tmp`,
+    `AccessLog ${dir}/log/access_log`,
+    `ErrorLog ${dir}/log/error_log`,
+    `PageLog ${dir}/log/page_log`,
+    `Printcap ${dir}/printcap`,
+    'ServerBin /usr/lib/cups',
+    'DataDir /usr/share/cups',
+    'SystemGroup root',
+  ];
   writeFileSync(
-    join(dir, 'root', 'cups-files.conf'),
-    [
-      `ServerRoot ${dir}/root`,
-      `RequestRoot ${dir}/spool`,
-      `CacheDir ${dir}/cache`,
-      `StateDir ${dir}/state`,
-      `TempDir ${dir}/tmp`,
-      `AccessLog ${dir}/log/access_log`,
-      `ErrorLog ${dir}/log/error_log`,
-      `PageLog ${dir}/log/page_log`,
-      `Printcap ${dir}/printcap`,
-      'ServerBin /usr/lib/cups',
-      'DataDir /usr/share/cups',
-      'SystemGroup root',
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(
-    join(dir, 'root', 'cupsd.conf'),
+    cupsdConf,
     [
       'LogLevel info',
       `Listen 127.0.0.1:${port}`,
+      `Listen ${adminSocket}`,
       'Browsing No',
       'BrowseLocalProtocols none',
       'WebInterface No',
@@ -120,13 +144,11 @@ export async function startCupsd(): Promise<Cupsd> {
       '',
     ].join('\n'),
   );
-  const child: ChildProcess = spawn(
-    CUPSD,
-    ['-f', '-c', join(dir, 'root', 'cupsd.conf'), '-s', join(dir, 'root', 'cups-files.conf')],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  writeFileSync(filesConf, [...files, 'PeerCred root-only', ''].join('\n'));
+  if (!(await configAccepted(cupsdConf, filesConf))) writeFileSync(filesConf, [...files, ''].join('\n'));
+  const child: ChildProcess = spawn(CUPSD, ['-f', '-c', cupsdConf, '-s', filesConf], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const output: string[] = [];
   child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
   child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
@@ -143,15 +165,12 @@ export async function startCupsd(): Promise<Cupsd> {
   return {
     port,
     url: `ipp://127.0.0.1:${port}`,
+    adminSocket,
     errorLog,
     addQueue: async (name, deviceUri) => {
-      await exec(
-        LPADMIN,
-        ['-h', `127.0.0.1:${port}`, '-p', name, '-E', '-v', deviceUri, '-m', 'everywhere'],
-        {
-          env: { ...process.env, CUPS_STATEDIR: join(dir, 'state'), CUPS_SERVERROOT: join(dir, 'root') },
-        },
-      );
+      await exec(LPADMIN, ['-h', adminSocket, '-p', name, '-E', '-v', deviceUri, '-m', 'everywhere'], {
+        env: { ...process.env, CUPS_STATEDIR: join(dir, 'state'), CUPS_SERVERROOT: join(dir, 'root') },
+      });
     },
     stop: async () => {
       child.kill('SIGTERM');
