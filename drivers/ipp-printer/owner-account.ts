@@ -27,10 +27,17 @@ export function isThisPc(uri: string): boolean {
   return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** Whether any job of this configuration may go through a CUPS on this PC. */
+/** A queue of the CUPS on this PC: loopback, CUPS's port (631, IPP's default) and a queue path. */
+function isLocalCupsQueue(uri: string): boolean {
+  if (!isThisPc(uri)) return false;
+  const url = new URL(uri);
+  return (url.port === '' || url.port === '631') && /^\/(printers|classes)\//.test(url.pathname);
+}
+
+/** Whether any job of this configuration may go through the CUPS on this PC (port 631). */
 export function usesLocalCups(options: IppPrinterOptions): boolean {
   if (options.cupsQueues && isThisPc(options.cupsUrl)) return true;
-  return configuredTargets(options).some((t) => isThisPc(t.uri) && /\/(printers|classes)\//.test(t.uri));
+  return configuredTargets(options).some((t) => isLocalCupsQueue(t.uri));
 }
 
 /**

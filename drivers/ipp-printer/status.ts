@@ -115,8 +115,9 @@ export class StatusBoard {
         problems.push(ippMessages.notAcceptingWarning({ printer: p.label }));
       }
     }
-    if (this.configProblem) problems.push(this.configProblem);
-    const warnings = problems.map((problem) => ippMessages.reasonWarning({ problem }));
+    const warnings = [...problems, ...(this.configProblem ? [this.configProblem] : [])].map((problem) =>
+      ippMessages.reasonWarning({ problem }),
+    );
     // A printer reporting `media-empty` (any severity; RFC 8011 §5.4.12): the device is out of paper.
     const answering = views.filter((p) => p.reachable === true);
     facts.paperOut =

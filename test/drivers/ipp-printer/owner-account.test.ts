@@ -28,6 +28,9 @@ describe('which addresses are a CUPS on this PC', () => {
     expect(usesLocalCups(options({ printers: { Desk: 'ipp://localhost:631/printers/Desk' } }))).toBe(true);
     expect(usesLocalCups(options({ cupsQueues: true }))).toBe(true);
     expect(usesLocalCups(options({ printers: { Desk: 'ipps://192.168.1.20/ipp/print' } }))).toBe(false);
+    // A printer (or the simulator) on another local port is not the PC's CUPS.
+    expect(usesLocalCups(options({ printers: { Desk: 'ipp://127.0.0.1:8631/printers/Desk' } }))).toBe(false);
+    expect(usesLocalCups(options({ printers: { Desk: 'ipp://localhost/printers/Desk' } }))).toBe(true);
     expect(usesLocalCups(options({ cupsQueues: true, cupsUrl: 'ipp://printserver.lan:631' }))).toBe(false);
   });
 });
