@@ -115,6 +115,15 @@ export class JournalDurability {
     return this.flushUpTo(this.changes(), options.grouped === true);
   }
 
+  /**
+   * Settles once every sync started so far has told its callers (resolved or rejected); never
+   * rejects. For code driven by a manual clock (the engine's tests): the sync runs in libuv's pool
+   * and takes real time, which no clock step can stand in for.
+   */
+  syncsSettled(): Promise<void> {
+    return this.newestSettled;
+  }
+
   /** Closes the WAL handle once no sync uses it. The database's own close syncs the rest. */
   close(): void {
     if (this.closed) return;

@@ -94,6 +94,11 @@ export class Journal {
     return this.durability.flush(options);
   }
 
+  /** Settles once every sync started so far is over (`JournalDurability.syncsSettled`). */
+  syncsSettled(): Promise<void> {
+    return this.durability.syncsSettled();
+  }
+
   /** Runs `fn` in one transaction (a savepoint when nested). */
   transaction<T>(fn: () => T): T {
     return this.guard('transaction', () => {
@@ -298,7 +303,7 @@ export class Journal {
    * are no longer on disk. A reader elsewhere (doctor, a support bundle) keeps its snapshot: then
    * nothing waits (no busy timeout on the event loop) and it returns false, to be tried again.
    *
-   * Durability (`journal-durability.ts`) is kept: SQLite syncs the WAL before copying and the
+   * Durability (`durability.ts`) is kept: SQLite syncs the WAL before copying and the
    * database file after, and cuts the WAL only once every frame is in the synced database, so a
    * commit a pending flush covers is on disk in one file or the other. The WAL's handle stays
    * valid: the file is cut, not replaced. Costs one sync of the database file on the event loop,

@@ -77,8 +77,17 @@ export function harness(options: HarnessOptions = {}) {
     tuning: { ...options.tuning },
   });
 
-  /** Lets every pending promise chain run (no time passes). */
-  const settle = letPendingWorkRun;
+  /**
+   * Lets every pending promise chain run (no clock time passes), and waits for the journal's
+   * syncs in flight: they run in libuv's pool and take real time (long on a loaded disk), which
+   * no step of the manual clock stands in for — without this, `until` could spend its clock
+   * budget before a delivery's flush returned (seen on a loaded 2-core machine).
+   */
+  const settle = async () => {
+    await letPendingWorkRun();
+    await journal.syncsSettled();
+    await letPendingWorkRun();
+  };
   /** Moves the clock in steps, settling after each. */
   const advance = async (ms: number, step = 100) => {
     for (let done = 0; done < ms; done += step) {
