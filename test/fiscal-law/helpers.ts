@@ -1,6 +1,7 @@
 import { epsonFpmateFactory } from '../../drivers/epson-fpmate/index.js';
 import {
   type FpmateSimulator,
+  type FpmateSimulatorOptions,
   type PrintedDocument,
   startFpmateSimulator,
 } from '../../drivers/epson-fpmate/simulator/index.js';
@@ -49,9 +50,15 @@ export interface LawBench {
   close(): Promise<void>;
 }
 
-/** A simulator and a driver configured with `options` (the fiscal rules under test). */
-export async function lawBench(options: Record<string, unknown> = {}): Promise<LawBench> {
-  const sim = await startFpmateSimulator({ host: '127.0.0.1', port: 0 });
+/**
+ * A simulator and a driver configured with `options` (the fiscal rules under test); `printer`
+ * programs the simulated printer otherwise than its default (`departments`).
+ */
+export async function lawBench(
+  options: Record<string, unknown> = {},
+  printer: FpmateSimulatorOptions = {},
+): Promise<LawBench> {
+  const sim = await startFpmateSimulator({ ...printer, host: '127.0.0.1', port: 0 });
   const sent: string[] = [];
   const logger = createMemoryLogger();
   const items: WireOrderItem[] = [];
