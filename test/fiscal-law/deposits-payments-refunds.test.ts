@@ -18,7 +18,8 @@ import { billCents, item, type LawBench, lawBench, pay, publish, run, SERIAL, sa
  *   (not paid), cards 2/1–10.
  * - [MS] microsoft/Dynamics365Commerce.Solutions EpsonFP90IIISample
  *   `Constants/DocumentAttributeConstants.cs`: a loyalty card pays as 6/00 (sconto a pagare);
- *   [AdE341] Risposta AdE 341/2023: hotel-funded points are a discount, not a collection;
+ *   [AdE341] Risposta AdE 341/2023: hotel-funded points are a discount, not a collection (so by
+ *   default they lower the price, `loyalty-points.test.ts`; 6/0 is `loyaltyPoints: payment`);
  *   [FS] fiskaltrust/middleware scu-it `Utilities/EpsonCommandFactory.cs`: a voucher pays 6/1.
  * - [PD21] AdE principio di diritto 21/2019: a refund needs the data of the original document;
  *   [FSND] fiskaltrust `EpsonRTPrinterSCU.cs`: `REFUND 0000 0000 <date> ND` when there is none.
@@ -101,7 +102,6 @@ describe('deposits (acconto), deducted at the rate of their own receipt [DPR6][P
 describe('the payment map: never "not collected" for money someone collected', () => {
   it.each([
     ['an OTA’s prepayment → electronic 2/1 [BK][ODOO][EPG]', 'ExternalPayment:Prepayment', 2, 1],
-    ['loyalty points → sconto a pagare 6/0 [MS][AdE341]', 'ExternalPayment:LoyaltyPoints', 6, 0],
     ['a card → 2/1, never 2/0 (credit) [EPG]', 'CreditCardPayment', 2, 1],
     ['a voucher → buono multiuso 6/1 [FS]', 'ExternalPayment:Voucher', 6, 1],
     [
