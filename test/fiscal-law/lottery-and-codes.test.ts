@@ -9,6 +9,12 @@ import { billCents, item, type LawBench, lawBench, pay, publish, run, SERIAL, sa
  *   normativa-di-riferimento): adult residents buying outside a business, **exclusively with
  *   electronic payment instruments**, give their lottery code.
  * - [FAQ] lotteriadegliscontrini.gov.it/portale/domande-frequenti: part cash, part cashless → no.
+ * - [ONLINE] the portal's FAQ: "Non saranno validi ai fini della lotteria gli scontrini
+ *   corrispondenti ad acquisti effettuati online" (as InfoOggi reproduces it); [80217] ADM
+ *   determination 5 March 2020 prot. 80217/RU (with the AdE): a receipt takes part "nei limiti di
+ *   quanto pagato contestualmente".
+ * - Loyalty points the hotel funds are a discount, not a payment (issue 39 item 2, sources in
+ *   `loyalty-points.test.ts`): the rest of the bill decides.
  * - [AdE] agenziaentrate.gov.it/portale/chi-può-partecipare: the RT stores **one** of the two
  *   codes the customer gives, the codice fiscale or the lottery code.
  * - [FS] fiskaltrust/middleware scu-it `EpsonRTPrinter/Models/FiscalReceipt.cs` (printRecLotteryID
@@ -51,14 +57,35 @@ describe('the lottery code (lotteria degli scontrini)', () => {
     expect(out.doc?.totalCents).toBe(billCents(bench.items));
   });
 
-  it('counts an OTA’s prepayment as electronic: the OTA collected it online [c540]', async () => {
-    bill(pay('p', 'ExternalPayment:Prepayment', 110));
+  it('prints it on a stay paid by card with loyalty points: the points are a discount, no payment [c540] (issue 39 item 2)', async () => {
+    bill(pay('pts', 'ExternalPayment:LoyaltyPoints', 10), pay('p', 'CreditCardPayment', 100));
     const out = await run(bench, consumer);
     expect(out.doc?.lottery).toBe('AB12CD34');
-    expect(out.doc?.payments).toEqual([
-      expect.objectContaining({ paymentType: 2, index: 1, amountCents: 11000 }),
-    ]);
+    expect(out.doc?.totalCents).toBe(10000);
   });
+
+  it.each([
+    ['wholly', [pay('p', 'ExternalPayment:Prepayment', 110)]],
+    [
+      'partly, the rest by card',
+      [pay('p', 'ExternalPayment:Prepayment', 60), pay('q', 'CreditCardPayment', 50)],
+    ],
+  ])(
+    'leaves it off a stay an OTA prepaid online %s: online purchases are excluded [ONLINE][80217] (issue 39 item 4)',
+    async (_case, payments) => {
+      bill(...payments);
+      const out = await run(bench, consumer);
+      expect(out.error).toBeUndefined();
+      expect(out.doc?.lottery).toBeUndefined();
+      expect(out.xml).not.toContain('printRecLotteryID');
+      expect(out.log.join('\n')).toContain(
+        'lottery code left off: an OTA collected part of it online, and online purchases take no part in the lottery',
+      );
+      // Still an electronic payment on the receipt, and the receipt totals the bill.
+      expect(out.doc?.payments[0]).toMatchObject({ paymentType: 2, index: 1 });
+      expect(out.doc?.totalCents).toBe(billCents(bench.items));
+    },
+  );
 
   it.each([
     ['paid in cash', [pay('p', 'CashPayment', 110)], 'not paid wholly by electronic means'],

@@ -176,7 +176,17 @@ describe('deposits and refunds, on Custom', () => {
   });
 });
 
-describe('issue 39, on Custom (sources in test/fiscal-law/loyalty-points.test.ts)', () => {
+describe('issue 39, on Custom (sources in test/fiscal-law/loyalty-points.test.ts and lottery-and-codes.test.ts)', () => {
+  it('leaves the lottery code off a stay an OTA prepaid online: online purchases are excluded [ONLINE][80217]', async () => {
+    const b = await bench();
+    publish(b, [ROOM()], [pay('p', 'ExternalPayment:Prepayment', 60), pay('q', 'CreditCardPayment', 50)]);
+    const out = await run(b, consumer);
+    expect(out.error).toBeUndefined();
+    expect(out.doc?.lottery).toBeUndefined();
+    expect(out.xml).not.toContain('setLotteryCode');
+    expect(out.doc?.totalCents).toBe(billCents(b.items));
+  });
+
   it('takes hotel-funded loyalty points off the 10 % slot: €50 on a €200 room, VAT on €150 [ART13][R152]', async () => {
     const b = await bench();
     publish(
