@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billCents, item, type LawBench, lawBench, pay, publish, run, SERIAL, said } from './helpers.js';
+import {
+  billCents,
+  item,
+  type LawBench,
+  lawBench,
+  pay,
+  publish,
+  refundOf,
+  run,
+  SERIAL,
+  said,
+} from './helpers.js';
 
 /**
  * Issue 24, the lottery code and the customer's codes, each case a bill through the real driver
@@ -146,12 +157,7 @@ describe('the lottery code (lotteria degli scontrini)', () => {
     if (!sale) throw new Error('no sale printed yet');
     const out = await run(bench, {
       ...consumer,
-      refund: {
-        sequence: String(sale.z),
-        receiptNumber: String(sale.doc),
-        dateTimeUtc: new Date(sale.at).toISOString(),
-        printerSerialNumber: SERIAL,
-      },
+      refund: refundOf(sale),
     });
     expect(out.doc?.kind).toBe('refund');
     expect(out.doc?.lottery).toBeUndefined();
@@ -221,12 +227,7 @@ describe('the customer’s codice fiscale or partita IVA', () => {
     const out = await run(bench, {
       taxIdentifier: 'RSSMRA80A01H501V',
       correctionType: 'Cancellation',
-      refund: {
-        sequence: String(sale.doc.z),
-        receiptNumber: String(sale.doc.doc),
-        dateTimeUtc: new Date(sale.doc.at).toISOString(),
-        printerSerialNumber: SERIAL,
-      },
+      refund: refundOf(sale.doc),
     });
     expect(out.error).toBeUndefined();
     expect(out.doc).toMatchObject({ kind: 'void', totalCents: 11000 });

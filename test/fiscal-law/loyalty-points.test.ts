@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrintedDocument } from '../../drivers/epson-fpmate/simulator/index.js';
-import { billCents, item, type LawBench, lawBench, pay, publish, run, SERIAL, said } from './helpers.js';
+import { billCents, item, type LawBench, lawBench, pay, publish, refundOf, run, said } from './helpers.js';
 
 /**
  * Issue 39 item 2: loyalty points the hotel funds are a discount that lowers the taxable amount;
@@ -37,6 +37,15 @@ function vatAt(doc: PrintedDocument | undefined, rate: number): number {
   return gross - Math.round((gross * 100) / (100 + rate));
 }
 
+/** The issue's example: a €200 room at 10 %, €50 of it paid with points and the rest by card. */
+function roomWithPoints(on: LawBench): void {
+  publish(
+    on,
+    [item('room', 200, 10, { name: 'Camera 101' })],
+    [pay('pts', 'ExternalPayment:LoyaltyPoints', 50), pay('p', 'CreditCardPayment', 150)],
+  );
+}
+
 const discounts = (doc: PrintedDocument | undefined) =>
   (doc?.lines ?? [])
     .filter((l) => l.adjustmentType === 3)
@@ -44,11 +53,7 @@ const discounts = (doc: PrintedDocument | undefined) =>
 
 describe('loyalty points the hotel funds: a discount that lowers the taxable amount [ART13][R152][AdE341]', () => {
   it('€50 of points on a €200 room at 10 %: a €50 discount on the 10 % department, VAT €13.64, not €18.18', async () => {
-    publish(
-      bench,
-      [item('room', 200, 10, { name: 'Camera 101' })],
-      [pay('pts', 'ExternalPayment:LoyaltyPoints', 50), pay('p', 'CreditCardPayment', 150)],
-    );
+    roomWithPoints(bench);
     const out = await run(bench);
     expect(out.error).toBeUndefined();
     expect(discounts(out.doc)).toEqual([[2, '10%', -5000]]);
@@ -114,11 +119,7 @@ describe('loyalty points the hotel funds: a discount that lowers the taxable amo
   });
 
   it('a refund refunds what was paid: the points come off the refunded lines', async () => {
-    publish(
-      bench,
-      [item('room', 200, 10, { name: 'Camera 101' })],
-      [pay('pts', 'ExternalPayment:LoyaltyPoints', 50), pay('p', 'CreditCardPayment', 150)],
-    );
+    roomWithPoints(bench);
     const sale = await run(bench);
     if (!sale.doc) throw new Error('the sale did not print');
     publish(
@@ -126,14 +127,7 @@ describe('loyalty points the hotel funds: a discount that lowers the taxable amo
       [item('room', -200, 10, { name: 'Camera 101' })],
       [pay('pts', 'ExternalPayment:LoyaltyPoints', -50), pay('p', 'CreditCardPayment', -150)],
     );
-    const out = await run(bench, {
-      refund: {
-        sequence: String(sale.doc.z),
-        receiptNumber: String(sale.doc.doc),
-        dateTimeUtc: new Date(sale.doc.at).toISOString(),
-        printerSerialNumber: SERIAL,
-      },
-    });
+    const out = await run(bench, { refund: refundOf(sale.doc) });
     expect(out.error).toBeUndefined();
     expect(out.doc?.kind).toBe('refund');
     expect(out.doc?.lines.map((l) => [l.vatClass, l.amountCents])).toEqual([['10%', 15000]]);
@@ -145,11 +139,7 @@ describe('loyalty points a third party funds: loyaltyPoints: payment [ART13][MS]
   it('prints them as sconto a pagare 6/0; the taxable amount stays the full price (VAT €18.18)', async () => {
     const funded = await lawBench({ loyaltyPoints: 'payment' });
     try {
-      publish(
-        funded,
-        [item('room', 200, 10, { name: 'Camera 101' })],
-        [pay('pts', 'ExternalPayment:LoyaltyPoints', 50), pay('p', 'CreditCardPayment', 150)],
-      );
+      roomWithPoints(funded);
       const out = await run(funded);
       expect(out.error).toBeUndefined();
       expect(discounts(out.doc)).toEqual([]);

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DepartmentClass } from '../../drivers/epson-fpmate/simulator/index.js';
 import { inWords } from '../drivers/epson-fpmate/helpers.js';
-import { billCents, item, type LawBench, lawBench, pay, publish, run } from './helpers.js';
+import { billCents, item, javaPosPrinter, type LawBench, lawBench, pay, publish, run } from './helpers.js';
 
 /**
  * Issue 39 item 1: the check of the printer's department programming informs before it blocks.
@@ -26,20 +25,6 @@ afterEach(async () => {
 });
 const never = new AbortController().signal;
 
-/** A printer the JavaPOS driver programmed [JP][RCH]: natures in the departments of their groups. */
-const JAVAPOS_PRINTER: Record<number, DepartmentClass> = {
-  1: { rate: 22 },
-  2: { rate: 10 },
-  3: { rate: 4 },
-  4: { rate: 5 },
-  10: { nature: 'N1' },
-  11: { nature: 'N2' },
-  12: { nature: 'N3' },
-  13: { nature: 'N5' },
-  14: { nature: 'N6' },
-  20: { nature: 'N4', group: 20 },
-};
-
 /** A stay with the city tax (N1) and an exempt excursion (N4). */
 const stay = () => [
   item('room', 200, 10, { name: 'Camera 101' }),
@@ -49,7 +34,7 @@ const stay = () => [
 
 describe('the programming check (issue 39 item 1)', () => {
   it('passes a printer programmed as the JavaPOS driver programs it, and prints the exempt line in its department 20 [JP][RCH]', async () => {
-    bench = await lawBench({ departments: { N4: 20, N5: 13, N6: 14 } }, { departments: JAVAPOS_PRINTER });
+    bench = await lawBench({ departments: { N4: 20, N5: 13, N6: 14 } }, { departments: javaPosPrinter() });
     await bench.driver.open(never);
     const status = inWords(bench.driver.status());
     expect(status.warnings).toEqual([]);
@@ -66,7 +51,7 @@ describe('the programming check (issue 39 item 1)', () => {
   });
 
   it('a city-tax department reporting a group no source explains: a warning naming what to check, and the bill with the city tax prints', async () => {
-    bench = await lawBench({}, { departments: { ...JAVAPOS_PRINTER, 10: { nature: 'N1', group: 37 } } });
+    bench = await lawBench({}, { departments: { ...javaPosPrinter(), 10: { nature: 'N1', group: 37 } } });
     await bench.driver.open(never);
     expect(inWords(bench.driver.status()).warnings).toContain(
       'Department 10 reports VAT group 37 on the printer, which the agent cannot interpret, so it cannot check that the department carries nature N1; receipts still print. Check on the printer that department 10 is programmed for nature N1 (the agent prints its nature N1 lines there: "N1" in the driver’s departments).',

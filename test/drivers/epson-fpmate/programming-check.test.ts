@@ -13,6 +13,7 @@ import { isAgentError } from '../../../src/errors.js';
 import { createMemoryLogger } from '../../../src/log.js';
 import { english } from '../../../src/messages/render.js';
 import { createHttpClient } from '../../../src/transport/http.js';
+import { javaPosPrinter } from '../../fiscal-law/helpers.js';
 import { QUICK_DRIVER } from './helpers.js';
 
 /**
@@ -30,21 +31,9 @@ import { QUICK_DRIVER } from './helpers.js';
 /** The map over the defaults for a JavaPOS-programmed printer: each nature in the department of its group. */
 const JAVAPOS_MAP = { N4: 20, N5: 13, N6: 14 };
 
-/** A printer programmed as the JavaPOS driver programs one [JP][RCH]: N4 in department and group 20. */
-function javaPosPrinter(): Record<number, DepartmentClass> {
-  return {
-    1: { rate: 22 },
-    2: { rate: 10 },
-    3: { rate: 4 },
-    4: { rate: 5 },
-    10: { nature: 'N1' },
-    11: { nature: 'N2' },
-    12: { nature: 'N3' },
-    13: { nature: 'N5' },
-    14: { nature: 'N6' },
-    15: { nature: 'N6', group: 15 },
-    20: { nature: 'N4', group: 20 },
-  };
+/** A printer programmed as the JavaPOS driver programs one [JP][RCH], and department 15 reporting group 15. */
+function javaPosPrinterWith15(): Record<number, DepartmentClass> {
+  return { ...javaPosPrinter(), 15: { nature: 'N6', group: 15 } };
 }
 
 let sim: FpmateSimulator;
@@ -54,7 +43,7 @@ let link: PrinterLink;
 const http = createHttpClient();
 
 beforeAll(async () => {
-  printer = javaPosPrinter();
+  printer = javaPosPrinterWith15();
   sim = await startFpmateSimulator({ host: '127.0.0.1', port: 0, departments: printer });
   const options = epsonFpmateFactory.configSchema.parse({ url: sim.url, ...QUICK_DRIVER });
   link = new PrinterLink(sim.url, options, http, createMemoryLogger());
