@@ -7,6 +7,7 @@ import './messages-describe.js';
 import './messages-status.js';
 import './messages-refusals.js';
 import './messages-printer.js';
+import './messages-programming.js';
 
 /**
  * What a receptionist reads (the platform's Notes, the status page) about the Epson printer's

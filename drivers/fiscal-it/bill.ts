@@ -3,7 +3,8 @@ import type { PlatformReader } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import { type DeductionRequest, deductionsByRate } from './deductions.js';
-import { classifyLine, fromLegacyLine, fromOrderItem, type SourceLine } from './lines.js';
+import { classifyLine, fromLegacyLine, fromOrderItem, quantityText, type SourceLine } from './lines.js';
+import { isPointsDiscount, pointsDiscounts, pointsOffRefundLines } from './loyalty.js';
 import { lawNotes, fiscalRefusals as r } from './messages.js';
 import type { DocumentDiscount, DocumentLine, FiscalDocumentModel } from './model.js';
 import { centsText, lineCents, MAX_CENTS, MAX_QUANTITY, settlePayments, unitsToCents } from './money.js';
@@ -58,11 +59,6 @@ function checkCurrency(currency: string, expected: string): void {
       r.otherCurrency({ currency, expected }),
     );
   }
-}
-
-/** A quantity in Italian: integers as they are, fractions with a decimal comma ("2,5", "0,333"). */
-export function quantityText(quantity: number): string {
-  return String(Math.round(quantity * 1000) / 1000).replace('.', ',');
 }
 
 type Priced = { line: DocumentLine } | { discount: DocumentDiscount } | undefined;
@@ -149,10 +145,12 @@ async function sourcePayments(
 /**
  * Prices a bill: its items (the legacy bill's own, else `orderItems`), each in the department of
  * its VAT rate or nature, negative ones as discounts on their department; its payments (Charged
- * or Closed), each as a payment kind or a deduction on the department of its own rate; the total,
- * to the cent. Rejects with FISCAL_REJECTED — before anything is printed — a bill that cannot make
- * a valid document: no items, a line it cannot classify, an unknown payment type, a deduction it
- * cannot place, foreign currency, items ≠ payments to the cent, payments ≠ the bill's own.
+ * or Closed), each as a payment kind, a deduction on the department of its own rate, or — loyalty
+ * points with `loyaltyPoints: discount` — a discount spread over the VAT-rate lines (loyalty.ts);
+ * the total, to the cent. Rejects with FISCAL_REJECTED — before anything is printed — a bill that
+ * cannot make a valid document: no items, a line it cannot classify, an unknown payment type, a
+ * deduction or points it cannot place, foreign currency, items ≠ payments to the cent, payments ≠
+ * the bill's own.
  */
 export async function priceBill(
   fiscal: FiscalJobData,
@@ -202,9 +200,14 @@ export async function priceBill(
     .filter((p) => p.cents !== 0);
   const requests: DeductionRequest[] = [];
   let deductionsElectronic = true;
+  let points = 0;
   const counted: Array<{ kind: PaymentKind; description: string; key: string; cents: number }> = [];
   for (const p of ruled) {
     const description = p.rule.description ?? p.source.keys[0] ?? 'PAGAMENTO';
+    if (isPointsDiscount(p.key, rules.payments, rules.loyaltyPoints)) {
+      points += p.cents;
+      continue;
+    }
     if (!isDeduction(p.rule)) {
       counted.push({ kind: p.rule.kind, description, key: p.key, cents: p.cents });
       continue;
@@ -214,12 +217,20 @@ export async function priceBill(
       deductionsElectronic = false;
     requests.push({ kind: p.rule.deduct, description, cents: p.cents, taxShares: p.source.taxShares });
   }
-  const deductions = deductionsByRate(lines, discounts, requests, {
-    rules,
-    bill: fiscal.bill.number ?? fiscal.bill.id,
-    currency: rules.currency,
-  });
-  const totalCents = itemsCents - sum(deductions.map((d) => d.cents));
+  const bill = fiscal.bill.number ?? fiscal.bill.id;
+  const deductions = deductionsByRate(lines, discounts, requests, { rules, bill, currency: rules.currency });
+  // Loyalty points lower the price of the VAT-rate lines, after deposits (loyalty.ts).
+  let printedLines = lines;
+  if (points > 0 && kind === 'sale') {
+    discounts.push(
+      ...pointsDiscounts(lines, discounts, deductions, points, { bill, currency: rules.currency }),
+    );
+  } else if (points > 0) {
+    printedLines = pointsOffRefundLines(lines, points, { bill, currency: rules.currency });
+    if (printedLines.length === 0)
+      throw rejected(`Bill ${fiscal.bill.id} refunds only points`, r.nothingToPrint());
+  }
+  const totalCents = itemsCents - points - sum(deductions.map((d) => d.cents));
   const paid = sum(counted.map((p) => p.cents));
   // Rounding differences only (the bill balances before rounding) go onto the largest payment.
   const balancedExactly =
@@ -239,7 +250,7 @@ export async function priceBill(
     );
   }
   return {
-    lines,
+    lines: printedLines,
     discounts,
     deductions,
     payments: counted.map((p, i) => ({ ...p, cents: settled[i] ?? p.cents })),

@@ -48,6 +48,11 @@ export interface LineRules {
   defaultDepartment?: number | undefined;
 }
 
+/** A quantity in Italian: integers as they are, fractions with a decimal comma ("2,5", "0,333"). */
+export function quantityText(quantity: number): string {
+  return String(Math.round(quantity * 1000) / 1000).replace('.', ',');
+}
+
 /** Where a line prints: its department, and the VAT rate or nature that department carries. */
 export interface LineClass {
   department: number;

@@ -11,6 +11,13 @@ import { ELECTRONIC_KINDS, type PaymentKind } from './payments.js';
  * - **only when paid wholly by electronic means**: c. 540 ("exclusively with electronic payment
  *   instruments"); the lottery portal's FAQ answers "part cash, part cashless?" with no
  *   (lotteriadegliscontrini.gov.it FAQ); a deposit deducted counts as paid by its own means;
+ * - **never with an OTA's online prepayment**: online purchases are excluded — the lottery
+ *   portal's FAQ (lotteriadegliscontrini.gov.it: "Non saranno validi ai fini della lotteria gli
+ *   scontrini corrispondenti ad acquisti effettuati online", as InfoOggi's "Lotteria degli
+ *   scontrini … Faq" reproduces it) — and a receipt takes part only "nei limiti di quanto pagato
+ *   contestualmente" (ADM determination of 5 March 2020, prot. 80217/RU, made with the AdE, as
+ *   mysolution.it reports it on 6 March 2020): what the guest paid the OTA online was not paid at
+ *   the desk with the receipt, so a receipt carrying one gets no code;
  * - **never with a codice fiscale or partita IVA** on the receipt: the RT stores one of the two
  *   codes the customer gives (AdE, "Chi può partecipare"), and a partita IVA is a business
  *   purchase, which c. 540 excludes; nor for a bill issued to a company;
@@ -47,6 +54,8 @@ export function lotteryCode(input: LotteryInput, enabled: boolean): LotteryDecis
   if (!/^[A-Z0-9]{8}$/.test(raw)) return off('it is not 8 letters and digits');
   if (input.hasCustomerCode) return off('the receipt carries the customer’s codice fiscale or partita IVA');
   if (input.totalCents < 100) return off('the receipt is under 1 euro');
+  if (input.paymentKinds.includes('prepaid-online'))
+    return off('an OTA collected part of it online, and online purchases take no part in the lottery');
   const paidElectronically =
     input.paymentKinds.length > 0 &&
     input.paymentKinds.every((kind) => ELECTRONIC_KINDS.has(kind)) &&

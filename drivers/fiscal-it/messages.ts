@@ -46,6 +46,10 @@ const m = defineMessages('fiscal-it', {
     en: 'Bill {bill} deducts {what, select, deposit {a deposit (acconto)} other {a single-use voucher}} of {amount, number, ::.00 group-off} {currency} at VAT {rate} %, more than the receipt carries at that rate; nothing was printed. Check the bill on the platform.',
     it: 'Il conto {bill} detrae {what, select, deposit {un acconto} other {un buono monouso}} di {amount, number, ::.00 group-off} {currency} con IVA al {rate} %, più di quanto lo scontrino riporti a quell’aliquota; non è stato stampato nulla. Controllare il conto sulla piattaforma.',
   },
+  pointsTooLarge: {
+    en: 'Bill {bill} takes {amount, number, ::.00 group-off} {currency} of loyalty points off its price, more than its items at a VAT rate come to (points never lower the city tax or other lines without VAT); nothing was printed. Check the bill on the platform.',
+    it: 'Il conto {bill} toglie dal prezzo {amount, number, ::.00 group-off} {currency} di punti fedeltà, più di quanto valgano i suoi articoli soggetti a IVA (i punti non riducono mai l’imposta di soggiorno né le altre righe senza IVA); non è stato stampato nulla. Controllare il conto sulla piattaforma.',
+  },
   deductionOnRefund: {
     en: 'A refund cannot deduct a deposit or a voucher; nothing was printed. Refund the amounts paid on the platform instead.',
     it: 'Un reso non può detrarre un acconto o un buono; non è stato stampato nulla. Rimborsare invece sulla piattaforma gli importi pagati.',
@@ -145,6 +149,8 @@ export const lawNotes = {
     currency: string,
     rate: MessageArg,
   ): Message => m.deductionTooLarge({ bill, what, amount: cents / 100, currency, rate }),
+  pointsTooLarge: (bill: string, cents: number, currency: string) =>
+    m.pointsTooLarge({ bill, amount: cents / 100, currency }),
   deductionOnRefund: () => m.deductionOnRefund(),
   badTaxIdentifier: () => m.badTaxIdentifier(),
   taxIdLeftOff: () => m.taxIdLeftOff(),

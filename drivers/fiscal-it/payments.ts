@@ -42,12 +42,15 @@ export const PAYMENT_KINDS = [
 ] as const;
 export type PaymentKind = (typeof PAYMENT_KINDS)[number];
 
-/** Kinds paid by electronic means: the only ones a lottery code may go with (see lottery.ts). */
+/**
+ * Kinds paid by electronic means at the desk: the only ones a lottery code may go with (see
+ * lottery.ts). An OTA's online prepayment is not one of them: the guest paid it online, and online
+ * purchases take no part in the lottery (lottery.ts); it still prints as an electronic payment.
+ */
 export const ELECTRONIC_KINDS: ReadonlySet<PaymentKind> = new Set([
   'credit-card',
   'debit-card',
   'electronic',
-  'prepaid-online',
 ]);
 
 export type DeductionKind = 'deposit' | 'single-use-voucher';

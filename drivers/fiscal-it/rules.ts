@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CustomerCodeRules } from './customer-codes.js';
 import type { LineRules } from './lines.js';
+import { LOYALTY_TREATMENTS, type LoyaltyTreatment } from './loyalty.js';
 import { DEFAULT_DEPARTMENTS, DEFAULT_ITEM_NATURES, NATURE_PATTERN } from './natures.js';
 import { PAYMENT_KINDS, type PaymentRule } from './payments.js';
 
@@ -59,6 +60,11 @@ export function fiscalRuleFields(maxDepartment: number) {
     unreferencedRefunds: z.boolean().default(false),
     /** A refund of a cancellation bill (CorrectionType Cancellation) voids the original receipt. */
     voidCancellations: z.boolean().default(true),
+    /**
+     * Loyalty points (loyalty.ts): `discount` lowers the taxable amount (points the hotel funds),
+     * `payment` records them as a payment, sconto a pagare (points a third party funds).
+     */
+    loyaltyPoints: z.enum(LOYALTY_TREATMENTS).default('discount'),
     /** Platform order-item type → receipt description; merged over DEFAULT_ITEM_NAMES. */
     itemNames: z.record(z.string().min(1), z.string().min(1)).default({}),
     /** The only currency the printer prints; other amounts are refused. */
@@ -84,6 +90,8 @@ export interface FiscalRuleOptions {
   lottery: boolean;
   unreferencedRefunds: boolean;
   voidCancellations: boolean;
+  /** Absent: `discount`, the schema's default. */
+  loyaltyPoints?: LoyaltyTreatment | undefined;
   itemNames: Record<string, string>;
   currency: string;
 }
@@ -97,6 +105,7 @@ export interface FiscalRules extends LineRules, CustomerCodeRules {
   lottery: boolean;
   unreferencedRefunds: boolean;
   voidCancellations: boolean;
+  loyaltyPoints: LoyaltyTreatment;
   currency: string;
 }
 
@@ -129,6 +138,7 @@ export function fiscalRules(
     lottery: options.lottery,
     unreferencedRefunds: options.unreferencedRefunds,
     voidCancellations: options.voidCancellations,
+    loyaltyPoints: options.loyaltyPoints ?? 'discount',
     currency: options.currency,
   };
 }

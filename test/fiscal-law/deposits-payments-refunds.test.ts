@@ -18,8 +18,13 @@ import { billCents, item, type LawBench, lawBench, pay, publish, run, SERIAL, sa
  *   (not paid), cards 2/1–10.
  * - [MS] microsoft/Dynamics365Commerce.Solutions EpsonFP90IIISample
  *   `Constants/DocumentAttributeConstants.cs`: a loyalty card pays as 6/00 (sconto a pagare);
- *   [AdE341] Risposta AdE 341/2023: hotel-funded points are a discount, not a collection;
+ *   [AdE341] Risposta AdE 341/2023: hotel-funded points are a discount, not a collection (so by
+ *   default they lower the price, `loyalty-points.test.ts`; 6/0 is `loyaltyPoints: payment`);
  *   [FS] fiskaltrust/middleware scu-it `Utilities/EpsonCommandFactory.cs`: a voucher pays 6/1.
+ * - [L207] L. 207/2024 art. 1 c. 74–77 and [P424470] AdE Provv. 31-10-2025 prot. 424470 (read in
+ *   summaries: `drivers/fiscal-it/README.md`, "The OTA prepayment and the 2026 POS–RT pairing"):
+ *   each electronic payment's form and amount on the documento commerciale; nothing about an OTA's
+ *   prepayment, so its mapping is unchanged.
  * - [PD21] AdE principio di diritto 21/2019: a refund needs the data of the original document;
  *   [FSND] fiskaltrust `EpsonRTPrinterSCU.cs`: `REFUND 0000 0000 <date> ND` when there is none.
  * - [EPS] Epson's own input sample, EpsonFpSuite 2.2.0 `Italy/TxtExamples/ScoDocCommPayCash.txt`
@@ -101,7 +106,6 @@ describe('deposits (acconto), deducted at the rate of their own receipt [DPR6][P
 describe('the payment map: never "not collected" for money someone collected', () => {
   it.each([
     ['an OTA’s prepayment → electronic 2/1 [BK][ODOO][EPG]', 'ExternalPayment:Prepayment', 2, 1],
-    ['loyalty points → sconto a pagare 6/0 [MS][AdE341]', 'ExternalPayment:LoyaltyPoints', 6, 0],
     ['a card → 2/1, never 2/0 (credit) [EPG]', 'CreditCardPayment', 2, 1],
     ['a voucher → buono multiuso 6/1 [FS]', 'ExternalPayment:Voucher', 6, 1],
     [
@@ -115,6 +119,22 @@ describe('the payment map: never "not collected" for money someone collected', (
     const out = await run(bench);
     expect(out.error).toBeUndefined();
     expect(out.doc?.payments[0]).toMatchObject({ paymentType, index, amountCents: 5000 });
+    expect(out.doc?.totalCents).toBe(billCents(bench.items));
+  });
+});
+
+describe('the 2026 POS–RT pairing (issue 39 item 5) [L207][P424470]', () => {
+  it('a stay partly prepaid to an OTA: each payment on the receipt with its form and amount, the prepayment electronic as before', async () => {
+    publish(bench, stay(), [
+      pay('ota', 'ExternalPayment:Prepayment', 100),
+      pay('p', 'CreditCardPayment', 50),
+    ]);
+    const out = await run(bench);
+    expect(out.error).toBeUndefined();
+    expect(out.doc?.payments.map((p) => [p.paymentType, p.index, p.amountCents])).toEqual([
+      [2, 1, 10000],
+      [2, 1, 5000],
+    ]);
     expect(out.doc?.totalCents).toBe(billCents(bench.items));
   });
 });

@@ -1,9 +1,12 @@
 import { epsonFpmateFactory } from '../../drivers/epson-fpmate/index.js';
 import {
+  type DepartmentClass,
   type FpmateSimulator,
+  type FpmateSimulatorOptions,
   type PrintedDocument,
   startFpmateSimulator,
 } from '../../drivers/epson-fpmate/simulator/index.js';
+import { SIM_DEPARTMENTS } from '../../drivers/epson-fpmate/simulator/programming.js';
 import { normalizeFiscalMachineCommand } from '../../src/connector/model.js';
 import {
   OrderItemSchema,
@@ -49,9 +52,15 @@ export interface LawBench {
   close(): Promise<void>;
 }
 
-/** A simulator and a driver configured with `options` (the fiscal rules under test). */
-export async function lawBench(options: Record<string, unknown> = {}): Promise<LawBench> {
-  const sim = await startFpmateSimulator({ host: '127.0.0.1', port: 0 });
+/**
+ * A simulator and a driver configured with `options` (the fiscal rules under test); `printer`
+ * programs the simulated printer otherwise than its default (`departments`).
+ */
+export async function lawBench(
+  options: Record<string, unknown> = {},
+  printer: FpmateSimulatorOptions = {},
+): Promise<LawBench> {
+  const sim = await startFpmateSimulator({ ...printer, host: '127.0.0.1', port: 0 });
   const sent: string[] = [];
   const logger = createMemoryLogger();
   const items: WireOrderItem[] = [];
@@ -267,4 +276,25 @@ export function publish(bench: LawBench, items: WireOrderItem[], payments: WireP
 /** Notes in English; empty when there are none. */
 export function said(message: Message | undefined): string {
   return message ? english(message) : '';
+}
+
+/** A refund's reference to `sale` as the platform sends it (`RebatedReceipt…`, this RT's serial). */
+export function refundOf(sale: PrintedDocument): NonNullable<WireCommandOptions['refund']> {
+  return {
+    sequence: String(sale.z),
+    receiptNumber: String(sale.doc),
+    dateTimeUtc: new Date(sale.at).toISOString(),
+    printerSerialNumber: SERIAL,
+  };
+}
+
+/**
+ * A printer programmed as the JavaPOS driver programs one (linokoetting/iconic.mytrade.
+ * gutenbergPrinter-epson `SharedPrinterFields.java:65-66`, `tax/VatCommands.java` `setVATtable`):
+ * the simulator's rates, N1–N3 in departments 10–12, RM and AL in the departments of their groups
+ * 13 and 14, the exempt nature (N4) in department 20 with VAT group "20".
+ */
+export function javaPosPrinter(): Record<number, DepartmentClass> {
+  const { 13: _n4, 14: _n5, 15: _n6, ...rest } = SIM_DEPARTMENTS;
+  return { ...rest, 13: { nature: 'N5' }, 14: { nature: 'N6' }, 20: { nature: 'N4', group: 20 } };
 }

@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billCents, item, type LawBench, lawBench, pay, publish, run, SERIAL, said } from './helpers.js';
+import {
+  billCents,
+  item,
+  type LawBench,
+  lawBench,
+  pay,
+  publish,
+  refundOf,
+  run,
+  SERIAL,
+  said,
+} from './helpers.js';
 
 /**
  * Issue 24, the lottery code and the customer's codes, each case a bill through the real driver
@@ -9,6 +20,12 @@ import { billCents, item, type LawBench, lawBench, pay, publish, run, SERIAL, sa
  *   normativa-di-riferimento): adult residents buying outside a business, **exclusively with
  *   electronic payment instruments**, give their lottery code.
  * - [FAQ] lotteriadegliscontrini.gov.it/portale/domande-frequenti: part cash, part cashless → no.
+ * - [ONLINE] the portal's FAQ: "Non saranno validi ai fini della lotteria gli scontrini
+ *   corrispondenti ad acquisti effettuati online" (as InfoOggi reproduces it); [80217] ADM
+ *   determination 5 March 2020 prot. 80217/RU (with the AdE): a receipt takes part "nei limiti di
+ *   quanto pagato contestualmente".
+ * - Loyalty points the hotel funds are a discount, not a payment (issue 39 item 2, sources in
+ *   `loyalty-points.test.ts`): the rest of the bill decides.
  * - [AdE] agenziaentrate.gov.it/portale/chi-può-partecipare: the RT stores **one** of the two
  *   codes the customer gives, the codice fiscale or the lottery code.
  * - [FS] fiskaltrust/middleware scu-it `EpsonRTPrinter/Models/FiscalReceipt.cs` (printRecLotteryID
@@ -51,14 +68,35 @@ describe('the lottery code (lotteria degli scontrini)', () => {
     expect(out.doc?.totalCents).toBe(billCents(bench.items));
   });
 
-  it('counts an OTA’s prepayment as electronic: the OTA collected it online [c540]', async () => {
-    bill(pay('p', 'ExternalPayment:Prepayment', 110));
+  it('prints it on a stay paid by card with loyalty points: the points are a discount, no payment [c540] (issue 39 item 2)', async () => {
+    bill(pay('pts', 'ExternalPayment:LoyaltyPoints', 10), pay('p', 'CreditCardPayment', 100));
     const out = await run(bench, consumer);
     expect(out.doc?.lottery).toBe('AB12CD34');
-    expect(out.doc?.payments).toEqual([
-      expect.objectContaining({ paymentType: 2, index: 1, amountCents: 11000 }),
-    ]);
+    expect(out.doc?.totalCents).toBe(10000);
   });
+
+  it.each([
+    ['wholly', [pay('p', 'ExternalPayment:Prepayment', 110)]],
+    [
+      'partly, the rest by card',
+      [pay('p', 'ExternalPayment:Prepayment', 60), pay('q', 'CreditCardPayment', 50)],
+    ],
+  ])(
+    'leaves it off a stay an OTA prepaid online %s: online purchases are excluded [ONLINE][80217] (issue 39 item 4)',
+    async (_case, payments) => {
+      bill(...payments);
+      const out = await run(bench, consumer);
+      expect(out.error).toBeUndefined();
+      expect(out.doc?.lottery).toBeUndefined();
+      expect(out.xml).not.toContain('printRecLotteryID');
+      expect(out.log.join('\n')).toContain(
+        'lottery code left off: an OTA collected part of it online, and online purchases take no part in the lottery',
+      );
+      // Still an electronic payment on the receipt, and the receipt totals the bill.
+      expect(out.doc?.payments[0]).toMatchObject({ paymentType: 2, index: 1 });
+      expect(out.doc?.totalCents).toBe(billCents(bench.items));
+    },
+  );
 
   it.each([
     ['paid in cash', [pay('p', 'CashPayment', 110)], 'not paid wholly by electronic means'],
@@ -119,12 +157,7 @@ describe('the lottery code (lotteria degli scontrini)', () => {
     if (!sale) throw new Error('no sale printed yet');
     const out = await run(bench, {
       ...consumer,
-      refund: {
-        sequence: String(sale.z),
-        receiptNumber: String(sale.doc),
-        dateTimeUtc: new Date(sale.at).toISOString(),
-        printerSerialNumber: SERIAL,
-      },
+      refund: refundOf(sale),
     });
     expect(out.doc?.kind).toBe('refund');
     expect(out.doc?.lottery).toBeUndefined();
@@ -194,12 +227,7 @@ describe('the customer’s codice fiscale or partita IVA', () => {
     const out = await run(bench, {
       taxIdentifier: 'RSSMRA80A01H501V',
       correctionType: 'Cancellation',
-      refund: {
-        sequence: String(sale.doc.z),
-        receiptNumber: String(sale.doc.doc),
-        dateTimeUtc: new Date(sale.doc.at).toISOString(),
-        printerSerialNumber: SERIAL,
-      },
+      refund: refundOf(sale.doc),
     });
     expect(out.error).toBeUndefined();
     expect(out.doc).toMatchObject({ kind: 'void', totalCents: 11000 });

@@ -16,9 +16,11 @@ import type { PrintedDocument } from './types.js';
  * - `4205` with the VAT group (2 digits) answers `VVRRRR`, the rate in hundredths of a percent
  *   (`4005` writes `VVRRRR`, `tax/VatCommands.java` `SetVatValue`; `PrinterCommands.java`
  *   `MixedVat` reads 6 characters back from `4205`).
- * VAT groups: 1–4 carry 22, 10, 4 and 5 % and 10–15 the natures EE, NS, NI, ES, RM, AL (fiskaltrust
- * `scu-it` `EpsonCommandFactory.cs` `GetVatGroup`); a department the simulator is not programmed
- * with answers group 00. A printer with `noProgrammingRead` (older firmware) refuses both with
+ * VAT groups: 1–4 carry 22, 10, 4 and 5 %; the natures are numbered as the Epson table does
+ * (gutenbergPrinter-rch `tax/VatCommands.java` `SetVatAtecoValue`: 10 EE, 11 NS, 12 NI, 13 RM,
+ * 14 AL; gutenbergPrinter-epson `SharedPrinterFields.java` `VAT_N4_Dept = "20"`: ES in group 20;
+ * see the driver's `programming.ts`); a department with its own `group` reports that one; a
+ * department the simulator is not programmed with answers group 00. A printer with `noProgrammingRead` (older firmware) refuses both with
  * PRINTER ERROR 16, "not expected" (fiskaltrust `Models/ErrorInfoFactory.cs`).
  *
  * Journal copy: `3098` with operator (2), date `DDMMYY`, first and last receipt number (4 + 4)
@@ -30,11 +32,12 @@ import type { PrintedDocument } from './types.js';
  */
 
 const RATE_GROUPS: Record<string, number> = { '22': 1, '10': 2, '4': 3, '5': 4 };
-const NATURE_GROUPS: Record<string, number> = { N1: 10, N2: 11, N3: 12, N4: 13, N5: 14, N6: 15 };
+const NATURE_GROUPS: Record<string, number> = { N1: 10, N2: 11, N3: 12, N4: 20, N5: 13, N6: 14 };
 const two = (n: number) => String(n).padStart(2, '0');
 
 function groupOf(cls: DepartmentClass | undefined): number {
   if (!cls) return 0;
+  if (cls.group !== undefined) return cls.group;
   if ('rate' in cls) return RATE_GROUPS[String(cls.rate)] ?? 9;
   return NATURE_GROUPS[cls.nature] ?? 0;
 }

@@ -5,7 +5,8 @@
  * NI, ES, RM, AL for N1 … N6). The simulator is programmed as public drivers assume a printer is
  * (fiskaltrust `scu-it` `EpsonRTPrinter/Utilities/EpsonCommandFactory.cs`, `GetVatGroup` and
  * `GetVatInfo`): 1 = 22 %, 2 = 10 %, 3 = 4 %, 4 = 5 %, 10 = EE (N1), 11 = NS (N2), 12 = NI (N3),
- * 13 = ES (N4), 14 = RM (N5), 15 = AL (N6). A department it does not know prints without a VAT
+ * 13 = ES (N4), 14 = RM (N5), 15 = AL (N6) — department numbers; the VAT group each department
+ * record reports is `native-reads.ts`'s. A department it does not know prints without a VAT
  * class (as a printer with an unprogrammed department would misfile it), so a test can see it.
  *
  * Totals: what an X report shows and a Z report closes — per department (rate or nature), the
@@ -13,7 +14,12 @@
  * number of documents — plus the grand total over every Z.
  */
 
-export type DepartmentClass = { rate: number } | { nature: string };
+/**
+ * A department's class; `group` is the VAT group its record reports (directIO 4202) when a test
+ * programs it otherwise than `native-reads.ts` numbers groups (a printer the JavaPOS driver
+ * programmed, a group no source explains).
+ */
+export type DepartmentClass = { rate: number; group?: number } | { nature: string; group?: number };
 
 export const SIM_DEPARTMENTS: Readonly<Record<number, DepartmentClass>> = Object.freeze({
   1: { rate: 22 },

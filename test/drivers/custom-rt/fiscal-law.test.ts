@@ -175,3 +175,31 @@ describe('deposits and refunds, on Custom', () => {
     expect(out.xml).toMatch(/<fixedLines description="01606720215" pitch="B"><\/fixedLines><printRecTotal /);
   });
 });
+
+describe('issue 39, on Custom (sources in test/fiscal-law/loyalty-points.test.ts and lottery-and-codes.test.ts)', () => {
+  it('leaves the lottery code off a stay an OTA prepaid online: online purchases are excluded [ONLINE][80217]', async () => {
+    const b = await bench();
+    publish(b, [ROOM()], [pay('p', 'ExternalPayment:Prepayment', 60), pay('q', 'CreditCardPayment', 50)]);
+    const out = await run(b, consumer);
+    expect(out.error).toBeUndefined();
+    expect(out.doc?.lottery).toBeUndefined();
+    expect(out.xml).not.toContain('setLotteryCode');
+    expect(out.doc?.totalCents).toBe(billCents(b.items));
+  });
+
+  it('takes hotel-funded loyalty points off the 10 % slot: €50 on a €200 room, VAT on €150 [ART13][R152]', async () => {
+    const b = await bench();
+    publish(
+      b,
+      [item('room', 200, 10, { name: 'Camera 101' })],
+      [pay('pts', 'ExternalPayment:LoyaltyPoints', 50), pay('p', 'CreditCardPayment', 150)],
+    );
+    const out = await run(b);
+    expect(out.error).toBeUndefined();
+    const points = out.doc?.lines.filter((l) => l.type === 'adjustment');
+    expect(points?.map((l) => [l.description, l.idVat, l.amountCents])).toEqual([
+      ['SCONTO PUNTI FEDELTA', 2, -5000],
+    ]);
+    expect(out.doc?.totalCents).toBe(billCents(b.items) - 5000);
+  });
+});
