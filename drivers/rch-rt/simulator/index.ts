@@ -43,19 +43,4 @@ export {
   DEFAULT_VAT,
   startRchRtSimulator,
 } from './simulator.js';
-export type {
-  OtherTerminalDocument,
-  RchDayTotals,
-  RchDepartment,
-  RchDocument,
-  RchFaultName,
-  RchFaults,
-  RchHandledRequest,
-  RchKey,
-  RchLine,
-  RchPayment,
-  RchPaymentForm,
-  RchReference,
-  RchTerminal,
-  RchVatSlot,
-} from './types.js';
+export type * from './types.js';

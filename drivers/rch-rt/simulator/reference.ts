@@ -55,38 +55,44 @@ function original(p: Programming, s: PrinterState, ref: RchReference, kind: 'ref
   return doc;
 }
 
-function mode(c: NativeCommand): 'check' | 'open' {
+/**
+ * The reference a `=r`/`=k` names, checked: the sale it gives back, or undefined when the command
+ * only checks (`/*1`) and the check passed.
+ */
+function checked(
+  p: Programming,
+  s: PrinterState,
+  c: NativeCommand,
+  kind: 'refund' | 'void',
+): { ref: RchReference; doc: RchDocument } | undefined {
+  const ref = parseReference(c);
   const flag = field(c, '*');
   if (flag !== undefined && flag !== '1' && flag !== '2') throw new RchRefusal(RCH_CODE.invalidValue);
-  return flag === '1' ? 'check' : 'open';
+  requireIdle(s);
+  const doc = original(p, s, ref, kind);
+  return flag === '1' ? undefined : { ref, doc };
 }
 
 /** `=r…`: checks, or opens a refund document for the named sale. */
-export function refund(p: Programming, s: PrinterState, c: NativeCommand): { printed: boolean } {
-  const ref = parseReference(c);
-  const how = mode(c);
-  requireIdle(s);
-  const doc = original(p, s, ref, 'refund');
-  if (how === 'check') return { printed: false };
+export function refund(p: Programming, s: PrinterState, c: NativeCommand): void {
+  const target = checked(p, s, c, 'refund');
+  if (!target) return;
   s.open = {
     kind: 'refund',
     terminal: 'web-service',
     lines: [],
     payments: [],
     atSubtotal: false,
-    reference: ref,
-    original: doc,
+    reference: target.ref,
+    original: target.doc,
   };
-  return { printed: false };
 }
 
 /** `=k…`: checks, or prints the void of the named sale at once. */
-export function voidDocument(p: Programming, s: PrinterState, c: NativeCommand): { printed: boolean } {
-  const ref = parseReference(c);
-  const how = mode(c);
-  requireIdle(s);
-  const doc = original(p, s, ref, 'void');
-  if (how === 'check') return { printed: false };
+export function voidDocument(p: Programming, s: PrinterState, c: NativeCommand): void {
+  const target = checked(p, s, c, 'void');
+  if (!target) return;
+  const { ref, doc } = target;
   doc.voided = true;
   s.day.voids.count += 1;
   s.day.voids.cents += doc.totalCents;
@@ -104,5 +110,4 @@ export function voidDocument(p: Programming, s: PrinterState, c: NativeCommand):
     voided: false,
     refunded: {},
   });
-  return { printed: true };
 }
