@@ -67,7 +67,7 @@ export async function listenService(
       hooks.handled(result);
       if (f.slow) await clock.sleep(f.slow.ms);
       if (result.printed && f.dropAfterPrint) return void req.socket.destroy();
-      if (result.printed && f.loseAnswer) return;
+      if (result.changed && f.loseAnswer) return;
       if (!res.destroyed) res.writeHead(200, HEADERS).end(result.xml);
     } finally {
       inFlight = false;

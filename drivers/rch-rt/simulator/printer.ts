@@ -14,6 +14,8 @@ export interface Handled {
   commands: string[];
   /** A document or report was emitted. */
   printed: boolean;
+  /** A command other than a query was carried out: the printer's state may have changed. */
+  changed: boolean;
   flags: AnswerFlags;
 }
 
@@ -57,14 +59,14 @@ export class RchSimPrinter {
   /** The answer to a request the printer cannot take now: busy, nothing carried out. */
   busyAnswer(commands: string[]): Handled {
     const flags = this.flags(RCH_CODE.ok, 0, true);
-    return { xml: answerXml(flags), commands, printed: false, flags };
+    return { xml: answerXml(flags), commands, printed: false, changed: false, flags };
   }
 
   handle(body: string): Handled {
     const commands = parseServiceRequest(body);
     if (!commands) {
       const flags = this.flags(RCH_CODE.malformedRequest, 0);
-      return { xml: answerXml(flags), commands: [], printed: false, flags };
+      return { xml: answerXml(flags), commands: [], printed: false, changed: false, flags };
     }
     if (this.faults.busy) return this.busyAnswer(commands);
     const printedBefore = this.printedCount();
@@ -72,6 +74,7 @@ export class RchSimPrinter {
     let done = 0;
     let errorCode: number = RCH_CODE.ok;
     let busy = false;
+    let changed = false;
     for (const raw of commands) {
       try {
         const c = parseNative(raw);
@@ -85,6 +88,7 @@ export class RchSimPrinter {
         const part = this.run(c);
         if (part) parts.push(part);
         done += 1;
+        changed ||= c.prefix !== '<<';
       } catch (error) {
         if (!(error instanceof RchRefusal)) throw error;
         errorCode = error.code;
@@ -92,7 +96,8 @@ export class RchSimPrinter {
       }
     }
     const flags = this.flags(errorCode, done, busy);
-    return { xml: answerXml(flags, parts), commands, printed: this.printedCount() > printedBefore, flags };
+    const printed = this.printedCount() > printedBefore;
+    return { xml: answerXml(flags, parts), commands, printed, changed, flags };
   }
 
   private printedCount(): number {

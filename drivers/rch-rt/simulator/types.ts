@@ -136,8 +136,9 @@ export interface RchFaults {
   /** A request that printed is carried out, then its connection is closed without an answer. */
   dropAfterPrint?: boolean;
   /**
-   * A request that printed is carried out, then no answer ever comes: the connection stays open
-   * until the client gives up (or the simulator closes or reboots).
+   * A request that changed the printer (any command but a query) is carried out, then no answer
+   * ever comes: the connection stays open until the client gives up (or the simulator closes or
+   * reboots). Queries are still answered, so the client can find out what happened.
    */
   loseAnswer?: boolean;
   /** Another till's document is open; turning the switch off ends it (`closeAs`). */

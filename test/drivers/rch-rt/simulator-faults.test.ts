@@ -67,15 +67,18 @@ describe('RCH simulator: one request at a time, slow and lost answers', () => {
     expect(read.journal).toMatch(/^\s*DOCUMENTO N\. 1161-0001\s*$/m);
   });
 
-  it('loseAnswer: the document prints and no answer ever comes, until the client gives up; the printer is free meanwhile', async () => {
+  it('loseAnswer: a request that changes the printer is carried out and never answered, until the client gives up; queries still answer', async () => {
     sim.setFault('loseAnswer', true);
     const giveUp = new AbortController();
-    const lost = post(sim, sale(900), giveUp.signal);
+    const lostLine = post(sim, ['=R1/$900/(A)'], giveUp.signal);
+    await eventually('the line taken', () => sim.condition.open === 'web-service');
+    expect(await status(sim)).toMatchObject({ idleState: '1', lastDocF: '0' });
+    const lostPayment = post(sim, ['=T1'], giveUp.signal);
     await eventually('the sale printed', () => sim.documents.length === 1);
-    sim.setFault('loseAnswer', false);
     expect(await status(sim)).toMatchObject({ idleState: '0', lastDocF: '1' });
     giveUp.abort();
-    await expect(lost).rejects.toThrow();
+    await expect(lostLine).rejects.toThrow();
+    await expect(lostPayment).rejects.toThrow();
   });
 
   it('lets a test flip a fault from onHandled, before the answer goes out, for the next exchange', async () => {

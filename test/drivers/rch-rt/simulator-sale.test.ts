@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RCH_CODE, type RchRtSimulator } from '../../../drivers/rch-rt/simulator/index.js';
-import { each, post, startSim, status } from './client.js';
+import { each, post, postRaw, startSim, status } from './client.js';
 
 let sim: RchRtSimulator;
 
@@ -110,6 +110,30 @@ describe('RCH simulator: sales (rch-driver-js-core src/Core.ts; optyker-web rch-
     expect(over.at(-1)?.errorCode).toBe(RCH_CODE.discountExceeds);
   });
 
+  it('books a free line at nothing, voids the last line with =s, and cancels with =a (core departmentSell sellType, transfer, cancel)', async () => {
+    await each(sim, ['=R1/$400/(A)', '=R2/$300/&1/(OMAGGIO)', '=R1/$200/(B)', '=s', '=T4']);
+    expect(sim.documents[0]).toMatchObject({ totalCents: 400, vat: { 1: 400 } });
+    expect(sim.documents[0]?.lines.map((l) => [l.kind, l.amountCents])).toEqual([
+      ['sale', 400],
+      ['free', 0],
+      ['sale', 200],
+      ['line-void', -200],
+    ]);
+    expect((await post(sim, ['=a'])).errorCode).toBe(RCH_CODE.noDocument);
+  });
+
+  it('prints a non-fiscal document between two =o, numbered apart (core openNonFiscalReceipt; idleState 3 inferred)', async () => {
+    await post(sim, ['=o', '="/(PRENOTAZIONE 42)']);
+    expect(await status(sim)).toMatchObject({ idleState: '3' });
+    expect((await post(sim, ['=R1/$100/(X)'])).errorCode).toBe(RCH_CODE.documentOpen);
+    await post(sim, ['=o', '=c', '=x', '=K']);
+    expect(sim.documents).toMatchObject([
+      { kind: 'non-fiscal', number: 1, lines: [{ description: 'PRENOTAZIONE 42' }] },
+    ]);
+    expect(await status(sim)).toMatchObject({ idleState: '0', lastDocNF: '1', lastDocF: '0' });
+    expect((await post(sim, ['<</?N'])).enq.N).toBe('0001');
+  });
+
   it('gives change from cash only (optyker rch-preflight.js: only Contanti allows change; inferred refusal)', async () => {
     await each(sim, ['=R1/$1250/(A)', '=T1/$2000']);
     expect(sim.documents[0]).toMatchObject({ totalCents: 1250, changeCents: 750 });
@@ -133,9 +157,9 @@ describe('RCH simulator: sales (rch-driver-js-core src/Core.ts; optyker-web rch-
   });
 
   it('answers a body that is not <Service><cmd> with an error and runs nothing (inferred code)', async () => {
-    const res = await fetch(`${sim.url}/service.cgi`, { method: 'POST', body: '<Other/>' });
-    expect(res.headers.get('content-type')).toBe('application/xml');
-    expect(await res.text()).toContain(`<errorCode>${RCH_CODE.malformedRequest}</errorCode>`);
-    expect((await fetch(`${sim.url}/other.cgi`, { method: 'POST', body: '' })).status).toBe(404);
+    const res = await postRaw(`${sim.url}/service.cgi`, '<Other/>');
+    expect(res.type).toBe('application/xml');
+    expect(res.text).toContain(`<errorCode>${RCH_CODE.malformedRequest}</errorCode>`);
+    expect((await postRaw(`${sim.url}/other.cgi`, '')).status).toBe(404);
   });
 });
