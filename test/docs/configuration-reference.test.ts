@@ -4,12 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { exampleComments, readmeOptions } from '../../scripts/configuration-descriptions.js';
-import {
-  configurationReference,
-  jsonSchemaOf,
-  optionRows,
-  REFERENCE_PATH,
-} from '../../scripts/configuration-reference.js';
+import { configurationReference, REFERENCE_PATH } from '../../scripts/configuration-reference.js';
+import { jsonSchemaOf, optionRows } from '../../scripts/configuration-rows.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'config-reference-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
