@@ -241,7 +241,7 @@ if [ "$BUILD" = 1 ]; then
 else
   feed_build "$SOURCE" "$WORK/app" dist
 fi
-feed_build "$SOURCE" "$WORK/app" package.json package-lock.json config systemd README.md
+feed_build "$SOURCE" "$WORK/app" package.json package-lock.json config systemd README.md docs
 if [ "$DROP" = 1 ] && [ "$DRY_RUN" = 0 ]; then
   say "npm runs as $BUILD_USER (uid $BUILD_UID), a user made for this install only, not as root"
 fi

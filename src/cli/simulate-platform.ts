@@ -19,7 +19,7 @@ export async function simulatePlatformCommand(
   line(io.stdout, `websocket          ${simulator.wsUrl}`);
   line(io.stdout, `client token       ${simulator.tokens.clientToken}`);
   line(io.stdout, `access token       ${simulator.tokens.accessToken}`);
-  line(io.stdout, `admin API          ${simulator.url}/_sim/ (see README: Platform simulator)`);
+  line(io.stdout, `admin API          ${simulator.url}/_sim/ (see docs/platform-simulator.md)`);
   line(io.stdout, `devices            ${simulator.world.devices.map((d) => `${d.type} ${d.id}`).join(', ')}`);
   await firstSignal(io, () => undefined);
   await simulator.close();

@@ -80,8 +80,8 @@ describe.runIf(available)('Prometheus alert rules', () => {
     const { status, out } = promtool(['check', 'config', 'prometheus.yml'], dir);
     expect(out).toContain('SUCCESS: 1 rule files found');
     expect(status, out).toBe(0);
-    // The README shows the same scrape configuration.
-    const readme = readFileSync(join(monitoring, '..', 'README.md'), 'utf8');
+    // The operation guide shows the same scrape configuration.
+    const readme = readFileSync(join(monitoring, '..', 'docs', 'operation.md'), 'utf8');
     const scrape = config.slice(config.indexOf('scrape_configs:'));
     expect(readme).toContain(scrape.trim());
   });
