@@ -28,13 +28,12 @@ import { stamp } from './time.js';
  * - Until the link is Alive only link records are read (p.27–28). A lock server that has not
  *   finished LD/LR/LA within `linkTimeoutMs` (§5 p.16: at least 30 s) is disconnected.
  *
- * Errors of `request()` say in `details.phase` how far it got: `send` (nothing reached the lock
+ * Errors of `request()` say in `details.phase` (`exchangePhase`) how far it got: `send` (nothing reached the lock
  * server: the link was not Alive, or the write failed) or `reply` (the KR went out and its answer
  * was lost or late: the card may have been written — FIAS has no way to ask, §6 "Key Services").
  */
 
 export type LinkState = 'starting' | 'alive' | 'ended';
-export type Phase = 'send' | 'reply';
 
 /** What the lock server said about itself and its records (LD and LR). */
 export interface LinkDescription {
@@ -71,10 +70,6 @@ export interface AnswerKey {
 interface Waiter extends AnswerKey {
   resolve(answer: FiasRecord): void;
   reject(error: AgentError): void;
-}
-
-export function phaseOf(error: unknown): Phase | undefined {
-  return isAgentError(error) ? (error.details.phase as Phase | undefined) : undefined;
 }
 
 /** `FLWSKCRN` → `['WS', 'KC', 'RN']`. */
