@@ -5,7 +5,7 @@ import { toFieldText } from '../../src/drivers-api/text.js';
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import type { FiasLockOptions } from './config.js';
-import type { LinkDescription } from './link.js';
+import type { LinkDescription } from './description.js';
 import { fiasMessages } from './messages.js';
 import { type FiasRecord, isFieldSafe } from './records.js';
 import { stamp, stayFields } from './time.js';
