@@ -75,19 +75,17 @@ export class FiasLockDriver implements Driver {
     const plan = planKeyJob(keys, this.options, this.ctx.timezone, job.command.creatorName);
     const answers: string[] = [];
     await cutKeyCards({
-      protocol: this.cardProtocol(plan, answers),
-      words: fiasMessages,
-      read: readKeyCheckpoint(job.checkpoint, plan.total),
-      total: plan.total,
-      rooms: plan.rooms,
-      ctx,
-      clock: this.ctx.clock,
-      log: this.ctx.log.child({ commandId: job.commandId }),
-      busyRetries: this.options.busyRetries,
-      busyFirstWaitMs: this.options.busyBackoffMs,
       active: (card) => {
         this.active = card;
       },
+      protocol: this.cardProtocol(plan, answers),
+      words: fiasMessages,
+      read: readKeyCheckpoint(job.checkpoint, plan.total),
+      plan,
+      job,
+      ctx,
+      device: this.ctx,
+      busy: this.options,
       problem: (error) => {
         this.lastProblem = error;
       },

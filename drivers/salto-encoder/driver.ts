@@ -74,19 +74,17 @@ export class SaltoEncoderDriver implements Driver {
     const read = readKeyCheckpoint(job.checkpoint, plan.total);
     const serials = read.kind === 'ok' ? [...read.checkpoint.serials] : [];
     await cutKeyCards({
-      protocol: this.cardProtocol(plan, serials),
-      words: saltoKeyWords,
-      read,
-      total: plan.total,
-      rooms: plan.rooms,
-      ctx,
-      clock: this.ctx.clock,
-      log: this.ctx.log.child({ commandId: job.commandId }),
-      busyRetries: this.options.busyRetries,
-      busyFirstWaitMs: this.options.busyBackoffMs,
       active: (card) => {
         this.active = card;
       },
+      protocol: this.cardProtocol(plan, serials),
+      words: saltoKeyWords,
+      read,
+      plan,
+      job,
+      ctx,
+      device: this.ctx,
+      busy: this.options,
     });
     return keyJobResult(keys, plan.base.encoderId, { serials });
   }

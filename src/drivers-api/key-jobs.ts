@@ -257,14 +257,14 @@ export interface KeyCardRun<Answer, C extends CardCounts> {
   words: KeyJobWords;
   /** The job's stored checkpoint as the family read it. */
   read: KeyCheckpointRead<C>;
-  total: number;
-  rooms: readonly string[];
+  /** How many cards, for which rooms (the platform's, for Notes). */
+  plan: { total: number; rooms: readonly string[] };
+  job: Pick<Job, 'commandId'>;
   ctx: ExecuteContext;
-  clock: Clock;
-  log: Logger;
-  /** BY/OV answers of one card asked again, after `busyFirstWaitMs` doubling (capped). */
-  busyRetries: number;
-  busyFirstWaitMs: number;
+  /** The driver's clock, and its log (a child naming the command logs the job). */
+  device: { clock: Clock; log: Logger };
+  /** A busy card is asked again `busyRetries` times, after `busyBackoffMs` doubling (capped). */
+  busy: { busyRetries: number; busyBackoffMs: number };
   /** Told of each card as it starts (undefined when the job ends), for the status page. */
   active?(card: { card: number; total: number } | undefined): void;
   /** Told of every failure staff read, for the status page's last error. */
@@ -295,7 +295,9 @@ export const KEY_BUSY_MAX_WAIT_MS = 30_000;
  * Resolves once every card is confirmed; an unreadable checkpoint ends it before anything is sent.
  */
 export async function cutKeyCards<A, C extends CardCounts>(run: KeyCardRun<A, C>): Promise<void> {
-  const { read, total, rooms, ctx, log } = run;
+  const { read, ctx } = run;
+  const { total, rooms } = run.plan;
+  const log = run.device.log.child({ commandId: run.job.commandId });
   if (read.kind === 'unreadable') {
     // An earlier try may have cut cards; starting again from the first would void them.
     log.warn('unreadable checkpoint: no key is requested', { problem: read.problem });
@@ -307,7 +309,7 @@ export async function cutKeyCards<A, C extends CardCounts>(run: KeyCardRun<A, C>
     for (let card = confirmed + 1; card <= total; card++) {
       if (ctx.signal.aborted) throw new AgentError('ABORTED', `cancelled before key ${card}`);
       run.active?.({ card, total });
-      await cutOneCard(run, card, confirmed);
+      await cutOneCard(run, log, card, confirmed);
       confirmed = card;
       await ctx.checkpoint(run.protocol.checkpoint({ total, confirmed }));
       log.info('key cut', { card, total, rooms });
@@ -325,11 +327,13 @@ export async function cutKeyCards<A, C extends CardCounts>(run: KeyCardRun<A, C>
 /** One card, asked again while the encoder is busy; resolves once it is written. */
 async function cutOneCard<A, C extends CardCounts>(
   run: KeyCardRun<A, C>,
+  log: Logger,
   card: number,
   confirmed: number,
 ): Promise<void> {
-  const { protocol, ctx, total } = run;
-  const delays = new Backoff({ minMs: run.busyFirstWaitMs, maxMs: KEY_BUSY_MAX_WAIT_MS });
+  const { protocol, ctx } = run;
+  const { total, rooms } = run.plan;
+  const delays = new Backoff({ minMs: run.busy.busyBackoffMs, maxMs: KEY_BUSY_MAX_WAIT_MS });
   const notInFlight = () => ctx.checkpoint(protocol.checkpoint({ total, confirmed }));
   for (;;) {
     let inFlight = false;
@@ -347,17 +351,17 @@ async function cutOneCard<A, C extends CardCounts>(
       if (inFlight && exchangePhase(error) === 'send') await notInFlight();
       throw error;
     }
-    const outcome = protocol.judge(answer, { card, total, rooms: run.rooms });
+    const outcome = protocol.judge(answer, { card, total, rooms });
     if (outcome.kind === 'written') {
       protocol.written(answer);
       return;
     }
     // A refusal or a busy answer is definitive: this card was not written.
     await notInFlight();
-    if (outcome.kind === 'refused' || delays.failures >= run.busyRetries) throw outcome.error;
+    if (outcome.kind === 'refused' || delays.failures >= run.busy.busyRetries) throw outcome.error;
     const waitMs = delays.next();
-    run.log.debug('encoder busy; asking again after a pause', { card, waitMs });
-    await run.clock.sleep(waitMs, ctx.signal).catch((cause: unknown) => {
+    log.debug('encoder busy; asking again after a pause', { card, waitMs });
+    await run.device.clock.sleep(waitMs, ctx.signal).catch((cause: unknown) => {
       throw new AgentError('ABORTED', `cancelled while the encoder was busy (key ${card})`, { cause });
     });
   }
