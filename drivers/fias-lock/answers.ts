@@ -1,3 +1,4 @@
+import type { CardOutcome, CardPlace } from '../../src/drivers-api/key-jobs.js';
 import { roomsWords } from '../../src/drivers-api/messages.js';
 import { AgentError, type ErrorCode } from '../../src/errors.js';
 import type { Message, MessageArg } from '../../src/messages/message.js';
@@ -30,8 +31,6 @@ export interface KeyAnswer {
   workstation?: string;
 }
 
-export type AnswerKind = 'written' | 'retry' | 'refused';
-
 const MAX_TEXT = 80;
 
 /** Reads a KA; control characters are dropped and the text clipped. */
@@ -50,10 +49,11 @@ export function readAnswer(ka: FiasRecord): KeyAnswer {
   return answer;
 }
 
-export function answerKind(answer: KeyAnswer): AnswerKind {
-  if (answer.status === 'OK') return 'written';
-  if (answer.status === 'BY' || answer.status === 'RY') return 'retry';
-  return 'refused';
+/** What the answer means for the card (the table above), with the error staff read if it is not written. */
+export function judgeAnswer(answer: KeyAnswer, at: CardPlace): CardOutcome {
+  if (answer.status === 'OK') return { kind: 'written' };
+  const busy = answer.status === 'BY' || answer.status === 'RY';
+  return { kind: busy ? 'busy' : 'refused', error: answerError(answer, at) };
 }
 
 interface Meaning {
@@ -73,10 +73,7 @@ const MEANINGS: Readonly<Record<string, Meaning>> = {
 };
 
 /** The error staff read for an answer that is not OK; no card was written. */
-export function answerError(
-  answer: KeyAnswer,
-  context: { rooms: readonly string[]; card: number; total: number },
-): AgentError {
+function answerError(answer: KeyAnswer, context: CardPlace): AgentError {
   const known = MEANINGS[answer.status];
   const text = answer.text || fiasMessages.noDetails();
   const notes = (known?.notes ?? fiasMessages.answerOther)({

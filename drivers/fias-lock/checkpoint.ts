@@ -1,13 +1,5 @@
 import { z } from 'zod';
-import {
-  cardCountProblem,
-  interruptedKeyJob,
-  type KeyCheckpointRead,
-} from '../../src/drivers-api/key-jobs.js';
-import type { AgentError } from '../../src/errors.js';
-import type { Message } from '../../src/messages/message.js';
-import { formatIssues } from '../../src/zod-issues.js';
-import { fiasMessages } from './messages.js';
+import { type KeyCheckpointRead, readCardCheckpoint } from '../../src/drivers-api/key-jobs.js';
 
 /**
  * What the driver stores about a key job, on disk before each key request goes out (the driver
@@ -19,6 +11,9 @@ import { fiasMessages } from './messages.js';
  *   now on;
  * - after its KA says OK: `{confirmed: k}`;
  * - after a KA that refuses it, or a KR that could not be sent: `{confirmed: k-1}`.
+ *
+ * (`cutKeyCards` writes them.) FIAS has a further reason never to re-send by itself after a crash:
+ * a new-key request (KT N) cancels the cards already handed out (p.66–67).
  */
 export interface KeyCheckpoint {
   v: 1;
@@ -44,30 +39,7 @@ const KeyCheckpointSchema = z
 
 /** Reads a stored checkpoint for a job of `total` cards. Never throws. */
 export function readKeyCheckpoint(value: unknown, total: number): KeyCheckpointRead<KeyCheckpoint> {
-  if (value === undefined) return { kind: 'absent' };
-  const parsed = KeyCheckpointSchema.safeParse(value);
-  if (!parsed.success) {
-    return {
-      kind: 'unreadable',
-      problem: formatIssues(parsed.error, { limit: 1, root: 'checkpoint' }) || 'invalid',
-    };
-  }
-  const cp = parsed.data;
-  const problem = cardCountProblem(cp, total);
-  if (problem) return { kind: 'unreadable', problem };
-  return { kind: 'ok', checkpoint: keyCheckpoint(total, cp.confirmed, cp.inFlight) };
-}
-
-/** "2 of 3 keys were cut". */
-export function cutSentence(confirmed: number, total: number): Message {
-  return fiasMessages.cut({ confirmed, total });
-}
-
-/**
- * The error of a key job a crash interrupted (see `interruptedKeyJob`). FIAS has a further reason
- * never to re-send by itself: a new-key request (KT N) cancels the cards already handed out
- * (p.66–67).
- */
-export function interruptedError(cp: KeyCheckpoint, rooms: readonly string[]): AgentError {
-  return interruptedKeyJob(cp, rooms, fiasMessages);
+  return readCardCheckpoint(value, total, KeyCheckpointSchema, (cp) =>
+    keyCheckpoint(total, cp.confirmed, cp.inFlight),
+  );
 }

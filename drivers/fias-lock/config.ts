@@ -9,6 +9,11 @@ import type { DepartureTimeFormat } from './time.js';
  * as the server"; help.mews.com 4394298: for FIAS the platform's own application "expects the door
  * lock software to initiate the connection"), so the options say where the agent listens and
  * which address may connect. See README.md for every option.
+ *
+ * `lockServer` has no default (issue 40 M1): whoever connects from that address is the lock
+ * server to the agent — it receives the guests' names and stays, and its OK marks keys cut — and
+ * on loopback that is any program of any local account. It must be set, as the address of the
+ * lock server (or of the tunnel that brings it, README.md "A lock server on the LAN").
  */
 
 const ipLiteral = z
@@ -23,10 +28,19 @@ export const FiasLockOptionsSchema = z
     host: z.string().min(1).default('127.0.0.1'),
     /** The TCP port the lock server's PMS (FIAS) interface connects to. */
     port: z.number().int().min(1).max(65535),
-    /** The lock server's address (or a list): connections from anywhere else are refused. Default 127.0.0.1. */
-    lockServer: z
-      .preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(ipLiteral).min(1).max(8))
-      .optional(),
+    /** The lock server's address (or a list): connections from anywhere else are refused. Required. */
+    lockServer: z.preprocess(
+      (v) => (typeof v === 'string' ? [v] : v),
+      z
+        .array(ipLiteral, {
+          error: (issue) =>
+            issue.input === undefined
+              ? 'required: the lock server’s IP address (every other address is refused; 127.0.0.1 lets any program on this PC be the lock server)'
+              : undefined,
+        })
+        .min(1)
+        .max(8),
+    ),
     /** `KC`, the encoder's id in the lock system; overrides the command's `KeyCutterId`. */
     encoderId: z.string().min(1).max(8).optional(),
     /** `WS`, the workstation the lock server records for the request (at most 16 characters). */
@@ -66,7 +80,7 @@ export const FiasLockOptionsSchema = z
     maxKeys: z.number().int().min(1).max(100).default(10),
   })
   .superRefine((o, ctx) => {
-    const servers = o.lockServer ?? ['127.0.0.1'];
+    const servers = o.lockServer;
     if (isLoopback(o.host) && servers.some((s) => !isLoopback(s))) {
       ctx.addIssue({
         code: 'custom',
@@ -80,7 +94,7 @@ export const FiasLockOptionsSchema = z
   })
   .transform((o) => ({
     ...o,
-    lockServers: o.lockServer ?? ['127.0.0.1'],
+    lockServers: o.lockServer,
     departureTime: o.departureTime as DepartureTimeFormat,
   }));
 

@@ -1,11 +1,12 @@
 import {
+  cutKeyCards,
+  interruptedKeyJob,
+  type KeyCardProtocol,
   keyJobData,
   keyJobResult,
   reconcileKeyJob,
-  unreadableKeyCheckpoint,
 } from '../../src/drivers-api/key-jobs.js';
 import { KeyProtocolCheck } from '../../src/drivers-api/key-protocol.js';
-import { roomsWords } from '../../src/drivers-api/messages.js';
 import { statusOrUnavailable } from '../../src/drivers-api/status.js';
 import type {
   DeviceStatus,
@@ -17,12 +18,10 @@ import type {
   Reconciliation,
 } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
-import { type Message, readMessage } from '../../src/messages/message.js';
-import { answerError, answerKind, type KeyAnswer, readAnswer } from './answers.js';
-import { cutSentence, interruptedError, keyCheckpoint, readKeyCheckpoint } from './checkpoint.js';
+import { judgeAnswer, type KeyAnswer, readAnswer } from './answers.js';
+import { keyCheckpoint, readKeyCheckpoint } from './checkpoint.js';
 import type { FiasLockOptions } from './config.js';
 import { acquireEndpoint, type FiasEndpoint } from './endpoint.js';
-import { phaseOf } from './link.js';
 import { fiasMessages } from './messages.js';
 import { type KeyPlan, planKeyJob } from './plan.js';
 import { type LastKey, linkStatus } from './status.js';
@@ -74,38 +73,23 @@ export class FiasLockDriver implements Driver {
     const keys = keyJobData(job, fiasMessages);
     this.protocol.check(keys);
     const plan = planKeyJob(keys, this.options, this.ctx.timezone, job.command.creatorName);
-    const read = readKeyCheckpoint(job.checkpoint, plan.total);
-    const log = this.ctx.log.child({ commandId: job.commandId });
-    if (read.kind === 'unreadable') {
-      // An earlier try may have cut cards; starting again with a new key (KTN) would void them.
-      log.warn('unreadable checkpoint: no key is requested', { problem: read.problem });
-      throw unreadableKeyCheckpoint(read.problem, plan.total, plan.rooms);
-    }
-    const prior = read.kind === 'ok' ? read.checkpoint : undefined;
-    let confirmed = prior?.confirmed ?? 0;
     const answers: string[] = [];
-    if (ctx.signal.aborted) throw new AgentError('ABORTED', 'cancelled before the first key');
-    if (confirmed > 0) log.info('continuing a key job', { confirmed, total: plan.total });
-    try {
-      for (let card = confirmed + 1; card <= plan.total; card++) {
-        if (ctx.signal.aborted) throw new AgentError('ABORTED', `cancelled before key ${card}`);
-        this.active = { card, total: plan.total };
-        const first = card === 1 && this.options.firstKey === 'new';
-        const answer = await this.cutCard(plan, first ? 'N' : 'D', card, confirmed, ctx);
-        confirmed = card;
-        this.keysCut++;
-        if (answer.text) answers.push(answer.text);
-        ctx.checkpoint(keyCheckpoint(plan.total, confirmed)).catch((error: unknown) => {
-          log.warn('could not store the checkpoint after a key', { error: String(error) });
-        });
-        log.info('key cut', { card, total: plan.total, rooms: keys.lockIds });
-        ctx.progress(card / plan.total, { milestone: true });
-      }
-    } catch (error) {
-      throw this.explain(error, plan, confirmed);
-    } finally {
-      this.active = undefined;
-    }
+    await cutKeyCards({
+      active: (card) => {
+        this.active = card;
+      },
+      protocol: this.cardProtocol(plan, answers),
+      words: fiasMessages,
+      read: readKeyCheckpoint(job.checkpoint, plan.total),
+      plan,
+      job,
+      ctx,
+      device: this.ctx,
+      busy: this.options,
+      problem: (error) => {
+        this.lastProblem = error;
+      },
+    });
     this.lastKey = { count: plan.total, rooms: keys.lockIds, at: this.ctx.clock.now() };
     return keyJobResult(keys, plan.encoder, { answers });
   }
@@ -114,7 +98,7 @@ export class FiasLockDriver implements Driver {
     const keys = keyJobData(job, fiasMessages);
     return reconcileKeyJob(job, keys, readKeyCheckpoint(job.checkpoint, keys.keyCount), this.ctx.log, {
       done: () => keyJobResult(keys, this.options.encoderId ?? keys.keyCutterId, {}),
-      interrupted: (cp) => ({ outcome: 'failed', error: interruptedError(cp, keys.lockIds) }),
+      interrupted: (cp) => ({ outcome: 'failed', error: interruptedKeyJob(cp, keys.lockIds, fiasMessages) }),
     });
   }
 
@@ -138,99 +122,40 @@ export class FiasLockDriver implements Driver {
   }
 
   /**
-   * One card: an Alive link, the checkpoint on disk, the KR, its KA. Resolves only on OK; pauses
-   * and asks again (as the same key type) on BY/RY up to `busyRetries`.
+   * FIAS framing for the key loop: one KR per card over the Alive link, in the encoder's turn
+   * (a KA names only the workstation and the encoder, so one request per pair at a time), and
+   * the KA's status as the card's verdict (answers.ts).
    */
-  private async cutCard(
-    plan: KeyPlan,
-    type: 'N' | 'D',
-    card: number,
-    confirmed: number,
-    ctx: ExecuteContext,
-  ): Promise<KeyAnswer> {
+  private cardProtocol(plan: KeyPlan, answers: string[]): KeyCardProtocol<KeyAnswer> {
     const key = {
       workstation: plan.workstation,
       encoder: plan.encoder,
       ...(plan.reservation ? { reservation: plan.reservation } : {}),
     };
-    for (let busy = 0; ; busy++) {
-      const endpoint = this.endpoint;
-      const link = endpoint?.link;
-      if (!endpoint || link?.state !== 'alive') {
-        throw (
-          endpoint?.unavailable() ??
-          new AgentError('DEVICE_UNAVAILABLE', 'the device is not open', { details: { nothingSent: true } })
-        );
-      }
-      // Refusals that need the lock server's description (several rooms, no SI) come before the checkpoint.
-      const kr = plan.request(type, link.description, this.ctx.clock.now());
-      const answer = await endpoint.turn(`${key.workstation}|${key.encoder}`, async () => {
-        await ctx.checkpoint(keyCheckpoint(plan.total, confirmed, card));
-        try {
-          return readAnswer(await link.request(kr, key, this.options.answerTimeoutMs, ctx.signal));
-        } catch (error) {
-          if (phaseOf(error) === 'send') await ctx.checkpoint(keyCheckpoint(plan.total, confirmed));
-          throw error;
+    return {
+      exchange: async (card, stored, signal) => {
+        const endpoint = this.endpoint;
+        const link = endpoint?.link;
+        if (!endpoint || link?.state !== 'alive') {
+          throw (
+            endpoint?.unavailable() ??
+            new AgentError('DEVICE_UNAVAILABLE', 'the device is not open', { details: { nothingSent: true } })
+          );
         }
-      });
-      const kind = answerKind(answer);
-      if (kind === 'written') return answer;
-      // A refusal is definitive: this card was not written.
-      await ctx.checkpoint(keyCheckpoint(plan.total, confirmed));
-      if (kind === 'refused' || busy >= this.options.busyRetries) {
-        throw answerError(answer, { rooms: plan.rooms, card, total: plan.total });
-      }
-      const wait = this.options.busyBackoffMs * 2 ** busy;
-      this.ctx.log.debug('encoder busy; asking again after a pause', {
-        card,
-        status: answer.status,
-        waitMs: wait,
-      });
-      await this.ctx.clock.sleep(wait, ctx.signal).catch((cause: unknown) => {
-        throw new AgentError('ABORTED', `cancelled while the encoder was busy (key ${card})`, { cause });
-      });
-    }
-  }
-
-  /** Adds what happened to the keys so far to the error staff will read. */
-  private explain(error: unknown, plan: KeyPlan, confirmed: number): AgentError {
-    const e = toAgentError(error, 'DEVICE_ERROR');
-    if (e.code !== 'ABORTED' && e.code !== 'COMMAND_INVALID') this.lastProblem = e;
-    const card = confirmed + 1;
-    const rooms = roomsWords(plan.rooms);
-    const withCutSoFar = (sentence: Message): Message =>
-      confirmed > 0
-        ? fiasMessages.cutBefore({ sentence, cut: cutSentence(confirmed, plan.total) })
-        : sentence;
-    const details = { ...e.details, confirmed, total: plan.total };
-    if (e.code === 'ABORTED') {
-      const notes =
-        confirmed === 0
-          ? fiasMessages.cancelledBeforeAny()
-          : fiasMessages.cancelledAfter({ cut: cutSentence(confirmed, plan.total), rooms });
-      return new AgentError('ABORTED', e.message, { notes, details, cause: e });
-    }
-    if (phaseOf(e) === 'reply') {
-      // The KR went out and its answer is lost: the card may be written; never sent again.
-      const where = { card, total: plan.total, rooms };
-      const what =
-        e.code === 'DEVICE_UNAVAILABLE'
-          ? fiasMessages.disconnectedAt(where)
-          : fiasMessages.unansweredAt(where);
-      return new AgentError(e.code, e.message, {
-        notes: withCutSoFar(what),
-        retryable: false,
-        details,
-        cause: e,
-      });
-    }
-    // Nothing of this card reached the lock server; a retry may only happen when no card did.
-    const nothingSent = confirmed === 0 && e.details.nothingSent === true;
-    return new AgentError(e.code, e.message, {
-      notes: withCutSoFar(readMessage(e.notes)),
-      retryable: e.retryable,
-      details: { ...details, nothingSent },
-      cause: e,
-    });
+        // Refusals that need the lock server's description (several rooms, no SI) come before the checkpoint.
+        const type = card === 1 && this.options.firstKey === 'new' ? 'N' : 'D';
+        const kr = plan.request(type, link.description, this.ctx.clock.now());
+        return endpoint.turn(`${key.workstation}|${key.encoder}`, async () => {
+          await stored();
+          return readAnswer(await link.request(kr, key, this.options.answerTimeoutMs, signal));
+        });
+      },
+      judge: judgeAnswer,
+      written: (answer) => {
+        this.keysCut++;
+        if (answer.text) answers.push(answer.text);
+      },
+      checkpoint: (counts) => keyCheckpoint(counts.total, counts.confirmed, counts.inFlight),
+    };
   }
 }

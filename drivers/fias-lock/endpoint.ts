@@ -5,6 +5,7 @@ import type { Logger } from '../../src/log.js';
 import { Mutex } from '../../src/mutex.js';
 import { runPeriodically } from '../../src/periodic.js';
 import { type AcceptedPeer, TcpListener } from '../../src/transport/tcp-listener.js';
+import { LinkAdmission } from './admission.js';
 import { type FiasLockOptions, listenAddress } from './config.js';
 import { FiasLink } from './link.js';
 import { fiasMessages } from './messages.js';
@@ -17,9 +18,9 @@ import { fiasMessages } from './messages.js';
  *
  * - The port is bound on the first `listen()` and stays bound until the last device releases the
  *   endpoint. While another program holds the port, binding is retried in the background.
- * - Only the configured lock server's address may connect (`TcpListener`); a newer connection
- *   from it replaces the older one, as Oracle's interface does ("only one client per port", IFC8
- *   FIAS specification §7 p.90). A lost link is simply waited for again.
+ * - Only the configured lock server's address may connect (`TcpListener`), and an established
+ *   link is kept while it answers: who gets the link when that address connects again is
+ *   `LinkAdmission`'s decision (issue 40 M1). A lost link is simply waited for again.
  * - Requests to one encoder take turns (`turn`): a key answer names only the workstation and the
  *   encoder, so two outstanding requests for the same pair could not be told apart (p.67).
  */
@@ -40,6 +41,10 @@ export interface EndpointState {
   /** Links that were Alive and ended. */
   linkDrops: number;
   refusedConnections: number;
+  /** Links dropped for a newer connection because they no longer answered. */
+  linkReplacements: number;
+  /** Connections from the lock server's address refused while its link was kept. */
+  secondConnectionsRefused: number;
   lastRefused?: string;
   /** The last reason the port could not be bound, while it cannot. */
   bindProblem?: AgentError;
@@ -102,6 +107,8 @@ export class FiasEndpoint {
   private lastAliveAt: number | undefined;
   private lastHeardBefore: number | undefined;
   private readonly aliveWaiters = new Set<() => void>();
+  /** Who gets the link when the lock server's address connects (`admission.ts`). */
+  private readonly admission: LinkAdmission;
 
   constructor(
     private readonly options: FiasLockOptions,
@@ -117,7 +124,15 @@ export class FiasEndpoint {
       log: ctx.log,
       keepAliveMs: options.keepAliveMs,
     });
-    this.listener.onPeer((peer) => this.accept(peer));
+    this.admission = new LinkAdmission({
+      clock: ctx.clock,
+      log: ctx.log,
+      aliveTimeoutMs: options.aliveTimeoutMs,
+      lifetime: this.lifetime.signal,
+      current: () => this.current,
+      adopt: (peer) => this.adopt(peer),
+    });
+    this.listener.onPeer((peer) => this.admission.accept(peer));
     this.listener.onRefused((address) => {
       this.counters.refused++;
       this.lastRefused = address;
@@ -137,6 +152,8 @@ export class FiasEndpoint {
       alive: link?.state === 'alive',
       linkDrops: this.counters.linkDrops,
       refusedConnections: this.counters.refused,
+      linkReplacements: this.admission.replacements,
+      secondConnectionsRefused: this.admission.refusals,
     };
     const version = link?.description?.version;
     if (version !== undefined) s.lockServerVersion = version;
@@ -231,20 +248,15 @@ export class FiasEndpoint {
     this.released = true;
     this.forget();
     this.lifetime.abort();
+    this.admission.close();
     const link = this.current;
     this.current = undefined;
     await link?.end('the agent closed the device');
     await this.listener.close();
   }
 
-  private accept(peer: AcceptedPeer): void {
-    const older = this.current;
-    if (older) {
-      this.ctx.log.info('FIAS: a new connection from the lock server replaces the older one', {
-        peer: peer.address,
-      });
-      older.drop('a newer connection from the lock server replaced it');
-    }
+  /** The link over `peer`'s connection is the lock server's from now on. */
+  private adopt(peer: AcceptedPeer): void {
     const link = new FiasLink(peer.transport, `${peer.address}:${peer.port}`, {
       clock: this.ctx.clock,
       log: this.ctx.log,

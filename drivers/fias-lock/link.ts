@@ -4,6 +4,7 @@ import { Listeners } from '../../src/listeners.js';
 import type { Logger } from '../../src/log.js';
 import { runPeriodically } from '../../src/periodic.js';
 import type { Transport } from '../../src/transport/types.js';
+import { DescriptionIntake, type LinkDescription } from './description.js';
 import { encodeRecord, type FiasRecord, fieldOf, RecordDecoder, record, recordSummary } from './records.js';
 import { stamp } from './time.js';
 
@@ -28,25 +29,12 @@ import { stamp } from './time.js';
  * - Until the link is Alive only link records are read (p.27–28). A lock server that has not
  *   finished LD/LR/LA within `linkTimeoutMs` (§5 p.16: at least 30 s) is disconnected.
  *
- * Errors of `request()` say in `details.phase` how far it got: `send` (nothing reached the lock
+ * Errors of `request()` say in `details.phase` (`exchangePhase`) how far it got: `send` (nothing reached the lock
  * server: the link was not Alive, or the write failed) or `reply` (the KR went out and its answer
  * was lost or late: the card may have been written — FIAS has no way to ask, §6 "Key Services").
  */
 
 export type LinkState = 'starting' | 'alive' | 'ended';
-export type Phase = 'send' | 'reply';
-
-/** What the lock server said about itself and its records (LD and LR). */
-export interface LinkDescription {
-  /** `V#` of the LD. */
-  version?: string;
-  /** `IF`, the interface family (`DL` for door locks). */
-  family?: string;
-  /** `RT`, the LD's request-type bits (what the LC must carry). */
-  requestType?: number;
-  /** Each described record id → its field ids, in the order the lock server listed them. */
-  records: ReadonlyMap<string, readonly string[]>;
-}
 
 export interface FiasLinkOptions {
   clock: Clock;
@@ -73,28 +61,17 @@ interface Waiter extends AnswerKey {
   reject(error: AgentError): void;
 }
 
-export function phaseOf(error: unknown): Phase | undefined {
-  return isAgentError(error) ? (error.details.phase as Phase | undefined) : undefined;
-}
-
-/** `FLWSKCRN` → `['WS', 'KC', 'RN']`. */
-export function fieldList(text: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i + 2 <= text.length; i += 2) out.push(text.slice(i, i + 2));
-  return out;
-}
-
 export class FiasLink {
   private current: LinkState = 'starting';
-  private inForce: LinkDescription | undefined;
-  private pending:
-    | { version?: string; family?: string; requestType?: number; records: Map<string, string[]> }
-    | undefined;
+  private readonly descriptions: DescriptionIntake;
   private readonly decoder = new RecordDecoder();
   private readonly waiters = new Map<string, Waiter>();
   private readonly lifetime = new AbortController();
   private readonly aliveListeners = new Listeners<[]>();
   private readonly endListeners = new Listeners<[string]>();
+  /** Told whenever something `until` may wait for happens: a record, Alive, a request settled, the end. */
+  private readonly changes = new Listeners<[]>();
+  private recordsHeard = 0;
   private endAnswered: (() => void) | undefined;
   private heardAt: number;
   private endReason: string | undefined;
@@ -105,6 +82,7 @@ export class FiasLink {
     private readonly options: FiasLinkOptions,
   ) {
     this.heardAt = options.clock.now();
+    this.descriptions = new DescriptionIntake({ ...options, peer, signal: this.lifetime.signal });
   }
 
   get state(): LinkState {
@@ -113,7 +91,7 @@ export class FiasLink {
 
   /** The lock server's description in force (once Alive). */
   get description(): LinkDescription | undefined {
-    return this.inForce;
+    return this.descriptions.inForce;
   }
 
   get lastHeard(): number {
@@ -204,7 +182,27 @@ export class FiasLink {
       throw error;
     } finally {
       timer.abort();
+      this.changes.emit();
     }
+  }
+
+  /**
+   * Whether the lock server still answers on this link — what keeps an established link when
+   * another connection arrives from its address (issue 40 M1). Waits until the link is Alive and
+   * no key request is outstanding (a KA is awaited then; an alive check in between could not be
+   * told from it), then sends the agent's alive check, an LA, which a lock server that did not
+   * itself just send LS or LA answers with LA (FAQ p.102): true once any record arrives within
+   * `timeoutMs`; false when the link ends first, stays silent, or `signal` aborts.
+   */
+  async provesAlive(timeoutMs: number, signal: AbortSignal): Promise<boolean> {
+    const settled = await this.until(
+      () => this.current === 'ended' || (this.current === 'alive' && this.waiters.size === 0),
+      signal,
+    );
+    if (!settled || this.current !== 'alive') return false;
+    const heard = this.recordsHeard;
+    this.send('LA', {});
+    return this.until(() => this.recordsHeard > heard && this.current === 'alive', signal, timeoutMs);
   }
 
   /** Ends the link as the spec says: LE, then at most `linkEndWaitMs` for the lock server's LE. */
@@ -251,6 +249,7 @@ export class FiasLink {
     void before.catch(() => undefined).then(() => this.transport.close().catch(() => undefined));
     this.options.log.info('FIAS link ended', { peer: this.peer, reason });
     this.endListeners.emit(reason);
+    this.changes.emit();
   }
 
   private receive(chunk: Buffer): void {
@@ -265,8 +264,10 @@ export class FiasLink {
         continue;
       }
       this.heardAt = this.options.clock.now();
+      this.recordsHeard++;
       this.options.log.debug('FIAS →', { record: recordSummary(event.record) });
       this.handle(event.record);
+      this.changes.emit();
     }
   }
 
@@ -276,23 +277,10 @@ export class FiasLink {
         // An alive check while Alive (p.91); a link start before (p.27).
         this.send(this.current === 'alive' ? 'LA' : 'LS', {});
         return;
-      case 'LD': {
-        const rt = Number.parseInt(fieldOf(r, 'RT') ?? '', 10);
-        this.pending = { records: new Map() };
-        const version = fieldOf(r, 'V#');
-        const family = fieldOf(r, 'IF');
-        if (version !== undefined) this.pending.version = version;
-        if (family !== undefined) this.pending.family = family;
-        if (Number.isFinite(rt)) this.pending.requestType = rt;
+      case 'LD':
+      case 'LR':
+        this.descriptions.take(r, this.current === 'alive');
         return;
-      }
-      case 'LR': {
-        const id = fieldOf(r, 'RI');
-        if (!id) return;
-        this.pending ??= { records: new Map() };
-        this.pending.records.set(id, fieldList(fieldOf(r, 'FL') ?? ''));
-        return;
-      }
       case 'LA':
         this.linkAlive();
         return;
@@ -326,10 +314,10 @@ export class FiasLink {
   private linkAlive(): void {
     if (this.current === 'alive') {
       // A new description sent while Alive is in force from its LA; the LA is not answered (p.91).
-      if (this.pending) this.adopt();
+      if (this.descriptions.receiving) this.descriptions.close();
       return;
     }
-    if (!this.pending) {
+    if (!this.descriptions.receiving) {
       this.options.log.warn(
         'FIAS: the lock server sent LA without describing its records (LD/LR); using the default key request fields',
         {
@@ -337,7 +325,7 @@ export class FiasLink {
         },
       );
     }
-    const description = this.adopt();
+    const description = this.descriptions.close();
     if (description.requestType !== undefined && description.requestType > 0) {
       const lc: Record<string, string> = { PH: this.options.hotelId };
       // RT bit 128 asks for the timeouts, "EFT-timeout;DLS-timeout" in seconds (p.21–22).
@@ -355,13 +343,6 @@ export class FiasLink {
       records: [...description.records.keys()].join(' '),
     });
     this.aliveListeners.emit();
-  }
-
-  private adopt(): LinkDescription {
-    const p = this.pending ?? { records: new Map<string, string[]>() };
-    this.pending = undefined;
-    this.inForce = p;
-    return p;
   }
 
   private answer(ka: FiasRecord): void {
@@ -388,6 +369,36 @@ export class FiasLink {
     }
     this.waiters.delete(match[0]);
     match[1].resolve(ka);
+  }
+
+  /**
+   * Resolves true once `done()` holds (checked now and after every change), false when `timeoutMs`
+   * passes first, `signal` aborts or the link ends without it.
+   */
+  private until(done: () => boolean, signal: AbortSignal, timeoutMs?: number): Promise<boolean> {
+    if (done()) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => {
+      const timer = new AbortController();
+      const settle = (value: boolean) => {
+        off();
+        timer.abort();
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      };
+      const off = this.changes.add(() => {
+        if (done()) settle(true);
+        else if (this.current === 'ended') settle(false);
+      });
+      const onAbort = () => settle(false);
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) settle(false);
+      if (timeoutMs !== undefined) {
+        this.options.clock.sleep(timeoutMs, timer.signal).then(
+          () => settle(done()),
+          () => undefined,
+        );
+      }
+    });
   }
 
   /** Link records carry DA and TI (p.17). */

@@ -161,6 +161,14 @@ export const fiasLabels = defineMessages('label.fias-lock', {
   lockServerVersion: { en: 'Lock server version', it: 'Versione del server delle serrature' },
   linkDrops: { en: 'Links lost', it: 'Collegamenti persi' },
   refusedConnections: { en: 'Connections refused', it: 'Collegamenti rifiutati' },
+  secondConnectionsRefused: {
+    en: 'Second connections from the lock server’s address refused',
+    it: 'Secondi collegamenti dall’indirizzo del server delle serrature rifiutati',
+  },
+  linkReplacements: {
+    en: 'Links replaced (no answer to the alive check)',
+    it: 'Collegamenti sostituiti (nessuna risposta al controllo)',
+  },
   keysCut: { en: 'Keys cut', it: 'Chiavi codificate' },
   lastKey: { en: 'Last key', it: 'Ultima chiave' },
   lastKeyAt: { en: 'Last key at', it: 'Ultima chiave alle' },

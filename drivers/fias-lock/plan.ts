@@ -1,10 +1,11 @@
 import type { KeyJobData } from '../../src/connector/model.js';
-import { deviceMessages, roomsWords } from '../../src/drivers-api/messages.js';
+import { checkKeyCount } from '../../src/drivers-api/key-jobs.js';
+import { roomsWords } from '../../src/drivers-api/messages.js';
 import { toFieldText } from '../../src/drivers-api/text.js';
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import type { FiasLockOptions } from './config.js';
-import type { LinkDescription } from './link.js';
+import type { LinkDescription } from './description.js';
 import { fiasMessages } from './messages.js';
 import { type FiasRecord, isFieldSafe } from './records.js';
 import { stamp, stayFields } from './time.js';
@@ -61,17 +62,7 @@ export function planKeyJob(
   timezone: string,
   creatorName: string | undefined,
 ): KeyPlan {
-  if (!Number.isInteger(keys.keyCount) || keys.keyCount < 1) {
-    throw invalid(`KeyCount ${keys.keyCount} is not a positive number`, fiasMessages.noKeys());
-  }
-  if (keys.keyCount > options.maxKeys) {
-    throw invalid(
-      `KeyCount ${keys.keyCount} exceeds maxKeys ${options.maxKeys}`,
-      fiasMessages.tooManyKeys({ count: keys.keyCount, max: options.maxKeys }),
-    );
-  }
-  if (keys.lockIds.length === 0)
-    throw invalid('The key command names no room', deviceMessages.noRoomAssigned());
+  checkKeyCount(keys, options.maxKeys, fiasMessages);
   const start = Date.parse(keys.startUtc);
   const end = Date.parse(keys.endUtc);
   if (Number.isNaN(start) || Number.isNaN(end) || end <= start) {

@@ -98,62 +98,106 @@ export type DecodedEvent =
  * Splits a byte stream into records. The specification only says to take the first complete
  * STX…ETX block and keep the rest until another block is complete (p.89–90); beyond that:
  * bytes outside a frame are dropped, an STX inside an open frame starts the frame again (the
- * first one was cut short), and a frame longer than `MAX_FRAME_BYTES` is dropped whole.
+ * first one was cut short), and a frame longer than `MAX_FRAME_BYTES` is dropped whole. It holds
+ * at most one frame (`MAX_FRAME_BYTES`) between calls, and finds the delimiters with
+ * `Buffer.indexOf`, each byte of a chunk looked at a bounded number of times.
  */
 export class RecordDecoder {
-  private frame: number[] | undefined;
+  /** The open frame's pieces, or undefined outside a frame. */
+  private parts: Buffer[] | undefined;
+  private length = 0;
   private outside = 0;
   private oversize = false;
 
   push(chunk: Uint8Array): DecodedEvent[] {
     const out: DecodedEvent[] = [];
+    const data = Buffer.isBuffer(chunk)
+      ? chunk
+      : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     const flushOutside = () => {
       if (this.outside > 0) out.push({ kind: 'garbage', bytes: this.outside, reason: 'outside' });
       this.outside = 0;
     };
-    for (const byte of chunk) {
-      if (byte === STX) {
+    // The next STX and ETX at or after a position, searched again only once passed (-1: none left).
+    let stx = -2;
+    let etx = -2;
+    const next = (byte: number, cached: number, from: number) =>
+      cached === -1 || cached >= from ? cached : data.indexOf(byte, from);
+    let i = 0;
+    while (i < data.length) {
+      stx = next(STX, stx, i);
+      if (this.parts === undefined) {
+        if (stx < 0) {
+          this.outside += data.length - i;
+          break;
+        }
+        this.outside += stx - i;
         flushOutside();
-        if (this.frame && this.frame.length > 0) {
-          out.push({ kind: 'garbage', bytes: this.frame.length, reason: 'unreadable' });
+        this.begin();
+        i = stx + 1;
+        continue;
+      }
+      etx = next(ETX, etx, i);
+      const end = stx < 0 ? etx : etx < 0 ? stx : Math.min(stx, etx);
+      this.append(data.subarray(i, end < 0 ? data.length : end));
+      if (end < 0) break;
+      if (end === stx) {
+        if (!this.oversize && this.length > 0) {
+          out.push({ kind: 'garbage', bytes: this.length, reason: 'unreadable' });
         }
-        this.frame = [];
-        this.oversize = false;
-        continue;
+        this.begin();
+      } else {
+        out.push(this.close());
       }
-      if (this.frame === undefined) {
-        this.outside++;
-        continue;
-      }
-      if (byte === ETX) {
-        const bytes = this.frame;
-        this.frame = undefined;
-        if (this.oversize) {
-          out.push({ kind: 'garbage', bytes: MAX_FRAME_BYTES, reason: 'oversize' });
-          continue;
-        }
-        const text = Buffer.from(bytes).toString('latin1');
-        const parsed = parseRecordText(text);
-        if (parsed) out.push({ kind: 'record', record: parsed, text });
-        else out.push({ kind: 'garbage', bytes: bytes.length, reason: 'unreadable' });
-        continue;
-      }
-      if (this.oversize) continue;
-      if (this.frame.length >= MAX_FRAME_BYTES) {
-        this.oversize = true;
-        this.frame = [];
-        continue;
-      }
-      this.frame.push(byte);
+      i = end + 1;
     }
     flushOutside();
+    // A frame still open keeps its own copy: the caller may reuse the chunk.
+    if (this.parts) this.parts = this.parts.map((part) => Buffer.from(part));
     return out;
   }
 
   reset(): void {
-    this.frame = undefined;
+    this.parts = undefined;
+    this.length = 0;
     this.outside = 0;
     this.oversize = false;
+  }
+
+  private begin(): void {
+    this.parts = [];
+    this.length = 0;
+    this.oversize = false;
+  }
+
+  private append(piece: Buffer): void {
+    if (this.oversize || piece.length === 0) return;
+    if (this.length + piece.length > MAX_FRAME_BYTES) {
+      this.oversize = true;
+      this.parts = [];
+      this.length = 0;
+      return;
+    }
+    this.parts?.push(piece);
+    this.length += piece.length;
+  }
+
+  /** The ETX: the frame read, or why not. */
+  private close(): DecodedEvent {
+    const parts = this.parts ?? [];
+    const oversize = this.oversize;
+    const length = this.length;
+    this.parts = undefined;
+    this.length = 0;
+    this.oversize = false;
+    if (oversize) return { kind: 'garbage', bytes: MAX_FRAME_BYTES, reason: 'oversize' };
+    const text = (parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, length)).toString(
+      'latin1',
+    );
+    const parsed = parseRecordText(text);
+    return parsed
+      ? { kind: 'record', record: parsed, text }
+      : { kind: 'garbage', bytes: length, reason: 'unreadable' };
   }
 }
 

@@ -10,7 +10,8 @@ import { type fiasLabels, fiasMessages } from './messages.js';
 /**
  * The device as the status page, `/metrics` and `doctor` see it. `connected` is the FIAS link
  * being Alive. Facts that become gauges (`frontdesk_device_fact{fact=…}`): `linkUp` and
- * `lockServerConnected` (1/0), `linkDrops`, `refusedConnections`, `keysCut`, and `lastKeyAt`
+ * `lockServerConnected` (1/0), `linkDrops`, `refusedConnections`, `secondConnectionsRefused`,
+ * `linkReplacements`, `keysCut`, and `lastKeyAt`
  * (Unix seconds); `link` and `lastKey` are words for the page.
  */
 /** What staff read first on the card; the addresses, counters and codes are technical. */
@@ -67,6 +68,8 @@ export function linkStatus(input: StatusInput): DeviceStatus {
     lockServerVersion: e?.lockServerVersion ?? null,
     linkDrops: e?.linkDrops ?? 0,
     refusedConnections: e?.refusedConnections ?? 0,
+    secondConnectionsRefused: e?.secondConnectionsRefused ?? 0,
+    linkReplacements: e?.linkReplacements ?? 0,
     keysCut: input.keysCut,
     lastKey: input.lastKey ? keysForRoomsWords(input.lastKey.count, input.lastKey.rooms) : null,
     lastKeyAt: input.lastKey ? factTime(input.lastKey.at) : null,

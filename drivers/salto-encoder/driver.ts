@@ -1,12 +1,12 @@
-import { backoffCeiling } from '../../src/backoff.js';
 import {
+  cutKeyCards,
+  interruptedKeyJob,
+  type KeyCardProtocol,
   keyJobData,
   keyJobResult,
   reconcileKeyJob,
-  unreadableKeyCheckpoint,
 } from '../../src/drivers-api/key-jobs.js';
 import { KeyProtocolCheck } from '../../src/drivers-api/key-protocol.js';
-import { roomsWords } from '../../src/drivers-api/messages.js';
 import type {
   DeviceStatus,
   Driver,
@@ -17,14 +17,12 @@ import type {
   JobResult,
   Reconciliation,
 } from '../../src/drivers-api/types.js';
-import { AgentError, toAgentError } from '../../src/errors.js';
-import { type Message, readMessage } from '../../src/messages/message.js';
-import { cutSentence, interruptedError, keyCheckpoint, readKeyCheckpoint } from './checkpoint.js';
-import { type CardCommand, cardRequestFields } from './commands.js';
+import type { Message } from '../../src/messages/message.js';
+import { keyCheckpoint, readKeyCheckpoint } from './checkpoint.js';
+import { cardRequestFields } from './commands.js';
 import type { SaltoEncoderOptions } from './config.js';
 import { EncoderConnection } from './connection.js';
-import { phaseOf } from './link.js';
-import { type saltoLabels, saltoMessages, saltoTransportWords } from './messages.js';
+import { saltoKeyWords, type saltoLabels, saltoMessages, saltoTransportWords } from './messages.js';
 import { type KeyPlan, planKeyJob } from './plan.js';
 import { type CardReply, parseReply, replyError } from './replies.js';
 
@@ -70,50 +68,35 @@ export class SaltoEncoderDriver implements Driver {
   }
 
   async execute(job: Job, ctx: ExecuteContext): Promise<JobResult> {
-    const keys = keyJobData(job, saltoMessages);
+    const keys = keyJobData(job, saltoKeyWords);
     this.protocol.check(keys);
     const plan = planKeyJob(keys, this.options, this.ctx.timezone, job.command.creatorName);
     const read = readKeyCheckpoint(job.checkpoint, plan.total);
-    const log = this.ctx.log.child({ commandId: job.commandId });
-    if (read.kind === 'unreadable') {
-      // An earlier try may have cut cards; starting again from the first (a new-guest CN) would
-      // cut them twice and void the ones already handed out.
-      log.warn('unreadable checkpoint: no card is cut', { problem: read.problem });
-      throw unreadableKeyCheckpoint(read.problem, plan.total, plan.rooms);
-    }
-    const prior = read.kind === 'ok' ? read.checkpoint : undefined;
-    let confirmed = prior?.confirmed ?? 0;
-    const serials = [...(prior?.serials ?? [])];
-    if (confirmed > 0) log.info('continuing a key job', { confirmed, total: plan.total });
-    try {
-      for (let card = confirmed + 1; card <= plan.total; card++) {
-        if (ctx.signal.aborted) throw new AgentError('ABORTED', `cancelled before card ${card}`);
-        this.active = { card, total: plan.total };
-        const first = card === 1 && this.options.firstCard === 'new';
-        const reply = await this.cutCard(plan, first ? 'CN' : 'CC', card, confirmed, serials, ctx);
-        confirmed = card;
-        this.cardsCut++;
-        serials.push(...reply.serials);
-        await ctx.checkpoint(keyCheckpoint(plan.total, confirmed, serials));
-        log.info('card written', { card, total: plan.total, rooms: keys.lockIds });
-        ctx.progress(card / plan.total, { milestone: true });
-      }
-    } catch (error) {
-      throw this.explain(error, plan, confirmed);
-    } finally {
-      this.active = undefined;
-    }
+    const serials = read.kind === 'ok' ? [...read.checkpoint.serials] : [];
+    await cutKeyCards({
+      active: (card) => {
+        this.active = card;
+      },
+      protocol: this.cardProtocol(plan, serials),
+      words: saltoKeyWords,
+      read,
+      plan,
+      job,
+      ctx,
+      device: this.ctx,
+      busy: this.options,
+    });
     return keyJobResult(keys, plan.base.encoderId, { serials });
   }
 
   async reconcile(job: Job, _signal: AbortSignal): Promise<Reconciliation> {
-    const keys = keyJobData(job, saltoMessages);
+    const keys = keyJobData(job, saltoKeyWords);
     return reconcileKeyJob(job, keys, readKeyCheckpoint(job.checkpoint, keys.keyCount), this.ctx.log, {
       done: (cp) => keyJobResult(keys, this.options.encoderId ?? keys.keyCutterId, { serials: cp.serials }),
       interrupted: (cp) =>
         this.options.cutRemainingAfterCrash
           ? { outcome: 'not-done' }
-          : { outcome: 'failed', error: interruptedError(cp, keys.lockIds) },
+          : { outcome: 'failed', error: interruptedKeyJob(cp, keys.lockIds, saltoKeyWords) },
     });
   }
 
@@ -154,86 +137,37 @@ export class SaltoEncoderDriver implements Driver {
     return this.connection.close();
   }
 
-  /** One card: ready link, checkpoint, request, OV back-off. Resolves only on a confirmed card. */
-  private async cutCard(
-    plan: KeyPlan,
-    command: CardCommand,
-    card: number,
-    confirmed: number,
-    serials: string[],
-    ctx: ExecuteContext,
-  ): Promise<Extract<CardReply, { ok: true }>> {
-    const fields = cardRequestFields(plan.request(command));
-    for (let busy = 0; ; busy++) {
-      const reply = await this.connection.withLink(ctx.signal, async () => {
-        await ctx.checkpoint(keyCheckpoint(plan.total, confirmed, serials, card));
-        try {
-          const replyFields = await this.connection.link.request(
-            fields,
-            this.options.cardTimeoutMs,
-            ctx.signal,
-          );
-          this.connection.contact();
-          return parseReply(replyFields);
-        } catch (error) {
-          this.connection.noteProblem(error);
-          throw error;
-        }
-      });
-      if (reply.ok) return reply;
-      // An error reply is definitive: this card was not written.
-      await ctx.checkpoint(keyCheckpoint(plan.total, confirmed, serials));
-      if (reply.code !== 'OV' || busy >= this.options.busyRetries) {
-        throw replyError(reply, { rooms: plan.rooms, card, total: plan.total });
-      }
-      const wait = backoffCeiling(busy, { minMs: this.options.busyBackoffMs, maxMs: 30_000 });
-      this.ctx.log.debug('encoder busy (OV); backing off', { card, waitMs: wait });
-      await this.ctx.clock.sleep(wait, ctx.signal).catch((cause: unknown) => {
-        throw new AgentError('ABORTED', `cancelled while the encoder was busy (card ${card})`, { cause });
-      });
-    }
-  }
-
-  /** Adds what happened to the cards so far to the error staff will read. */
-  private explain(error: unknown, plan: KeyPlan, confirmed: number): AgentError {
-    const e = toAgentError(error, 'DEVICE_ERROR');
-    const card = confirmed + 1;
-    const rooms = roomsWords(plan.rooms);
-    const withCutSoFar = (sentence: Message): Message =>
-      confirmed > 0
-        ? saltoMessages.cutBefore({ sentence, cut: cutSentence(confirmed, plan.total) })
-        : sentence;
-    const details = { ...e.details, confirmed, total: plan.total };
-    if (e.code === 'ABORTED') {
-      const notes =
-        confirmed === 0
-          ? saltoMessages.cancelledBeforeAny()
-          : saltoMessages.cancelledAfter({ cut: cutSentence(confirmed, plan.total), rooms });
-      return new AgentError('ABORTED', e.message, { notes, details, cause: e });
-    }
-    if (e.code === 'COMMAND_INVALID' || e.code === 'CONFIG_INVALID') return e;
-    if (phaseOf(e) === 'reply') {
-      const where = { card, total: plan.total, rooms };
-      const what =
-        e.code === 'DEVICE_UNAVAILABLE'
-          ? saltoMessages.disconnectedAt(where)
-          : saltoMessages.unconfirmedAt(where);
-      return new AgentError(e.code, e.message, {
-        notes: withCutSoFar(what),
-        retryable: false,
-        details,
-        cause: e,
-      });
-    }
-    if (confirmed === 0) {
-      Object.assign(e.details, details);
-      return e;
-    }
-    return new AgentError(e.code, e.message, {
-      notes: withCutSoFar(readMessage(e.notes)),
-      retryable: e.retryable,
-      details,
-      cause: e,
-    });
+  /**
+   * The PMS protocol's framing for the key loop: one CN/CC request per card (CN first unless
+   * `firstCard: copy`, so cards cut earlier in the job keep working), inside a ready link (for TCP
+   * a fresh connection), and the reply's code as the card's verdict (OV: busy).
+   */
+  private cardProtocol(plan: KeyPlan, serials: string[]): KeyCardProtocol<CardReply> {
+    return {
+      exchange: (card, stored, signal) => {
+        const first = card === 1 && this.options.firstCard === 'new';
+        const fields = cardRequestFields(plan.request(first ? 'CN' : 'CC'));
+        return this.connection.withLink(signal, async () => {
+          await stored();
+          try {
+            const reply = await this.connection.link.request(fields, this.options.cardTimeoutMs, signal);
+            this.connection.contact();
+            return parseReply(reply);
+          } catch (error) {
+            this.connection.noteProblem(error);
+            throw error;
+          }
+        });
+      },
+      judge: (reply, at) =>
+        reply.ok
+          ? { kind: 'written' }
+          : { kind: reply.code === 'OV' ? 'busy' : 'refused', error: replyError(reply, at) },
+      written: (reply) => {
+        this.cardsCut++;
+        if (reply.ok) serials.push(...reply.serials);
+      },
+      checkpoint: (counts) => keyCheckpoint(counts.total, counts.confirmed, serials, counts.inFlight),
+    };
   }
 }

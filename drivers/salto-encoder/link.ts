@@ -1,4 +1,5 @@
 import type { Clock } from '../../src/clock.js';
+import type { ExchangePhase } from '../../src/drivers-api/key-jobs.js';
 import { AgentError, isAgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
 import type { Transport } from '../../src/transport/types.js';
@@ -11,7 +12,7 @@ import { ACK, ENQ, encodeFrame, FrameDecoder, frameSummary, NAK, type WireEvent 
  *   → frame            ← ACK (accepted) | NAK (resend, after an ENQ/ACK "ready?" check)
  *   ← reply frame      → ACK (good LRC) | NAK (bad LRC: the peer resends)
  *
- * Errors say how far the exchange got in `details.phase`:
+ * Errors say how far the exchange got in `details.phase` (`exchangePhase`):
  * - `send`: the peer never got the request, so nothing happened on the device
  *   (DEVICE_UNAVAILABLE: link gone before the frame went out; DEVICE_ERROR: NAK after every
  *   retry; ABORTED);
@@ -20,8 +21,6 @@ import { ACK, ENQ, encodeFrame, FrameDecoder, frameSummary, NAK, type WireEvent 
  *   link vanished; STATE_UNKNOWN). A missing ACK counts here: the peer may have taken the frame
  *   and be acting while its ACK is late (a busy device) or lost on the line.
  */
-export type Phase = 'send' | 'reply';
-
 export interface LinkOptions {
   clock: Clock;
   log: Logger;
@@ -37,11 +36,7 @@ interface Waiter {
 
 const MAX_QUEUED = 64;
 
-export function phaseOf(error: unknown): Phase | undefined {
-  return isAgentError(error) ? (error.details.phase as Phase | undefined) : undefined;
-}
-
-function withPhase(error: unknown, phase: Phase): AgentError {
+function withPhase(error: unknown, phase: ExchangePhase): AgentError {
   const e = isAgentError(error)
     ? error
     : new AgentError('DEVICE_UNAVAILABLE', (error as Error).message ?? 'link error', { cause: error });

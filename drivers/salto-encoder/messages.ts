@@ -1,3 +1,4 @@
+import type { KeyJobWords } from '../../src/drivers-api/key-jobs.js';
 import { defineMessages } from '../../src/messages/catalogue.js';
 
 /**
@@ -146,6 +147,9 @@ export const saltoMessages = defineMessages('salto', {
   },
   noDetails: { en: 'no details given', it: 'senza dettagli' },
 });
+
+/** The sentences of the shared key loop (`src/drivers-api/key-jobs.ts`), under their Salto ids. */
+export const saltoKeyWords: KeyJobWords = { ...saltoMessages, unansweredAt: saltoMessages.unconfirmedAt };
 
 /** How the agent reaches the encoder, as the status page's `transport` fact says it. */
 export const saltoTransportWords = defineMessages('salto.transport', {

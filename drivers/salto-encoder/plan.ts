@@ -1,5 +1,5 @@
 import type { KeyJobData } from '../../src/connector/model.js';
-import { deviceMessages } from '../../src/drivers-api/messages.js';
+import { checkKeyCount } from '../../src/drivers-api/key-jobs.js';
 import { toFieldText } from '../../src/drivers-api/text.js';
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
@@ -11,7 +11,7 @@ import {
   MAX_ROOMS,
 } from './commands.js';
 import type { SaltoEncoderOptions } from './config.js';
-import { saltoMessages } from './messages.js';
+import { saltoKeyWords, saltoMessages } from './messages.js';
 import { formatLockTime, parseInstant } from './time.js';
 
 /**
@@ -51,18 +51,7 @@ export function planKeyJob(
   timezone: string,
   creatorName: string | undefined,
 ): KeyPlan {
-  if (!Number.isInteger(keys.keyCount) || keys.keyCount < 1) {
-    throw invalid(`KeyCount ${keys.keyCount} is not a positive number`, saltoMessages.noKeys());
-  }
-  if (keys.keyCount > options.maxKeys) {
-    throw invalid(
-      `KeyCount ${keys.keyCount} exceeds maxKeys ${options.maxKeys}`,
-      saltoMessages.tooManyKeys({ count: keys.keyCount, max: options.maxKeys }),
-    );
-  }
-  if (keys.lockIds.length === 0) {
-    throw invalid('The key command names no room', deviceMessages.noRoomAssigned());
-  }
+  checkKeyCount(keys, options.maxKeys, saltoKeyWords);
   if (keys.lockIds.length > MAX_ROOMS) {
     throw invalid(
       `${keys.lockIds.length} rooms on one card`,

@@ -75,6 +75,8 @@ const FLOORS: readonly Floor[] = [
   { floor: 'driver contract, platform simulator', rooms: ['src/drivers-api/', 'src/simulator/'] },
   // Listed before the families so that drivers/fiscal-it/ is placed here, not taken for a family.
   { floor: 'fiscal law', rooms: ['drivers/fiscal-it/'] },
+  // The device simulators' shared parts (a TCP server, fault switches), below the families' simulators.
+  { floor: 'simulator kit', rooms: ['drivers/simulator-kit/'] },
   { floor: 'driver families, view model', rooms: ['drivers/*/', 'src/status-model.ts'] },
   { floor: 'command engine', rooms: ['src/commands/'] },
   { floor: 'status page', rooms: ['src/status/'] },

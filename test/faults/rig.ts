@@ -300,6 +300,7 @@ export function agentConfig(rig: Omit<Rig, 'daemon' | 'close' | 'tracePath'>) {
         options: {
           host: '127.0.0.1',
           port: rig.fias.port,
+          lockServer: '127.0.0.1',
           answerTimeoutMs: 3000,
           linkTimeoutMs: 3000,
           openWaitMs: 2000,

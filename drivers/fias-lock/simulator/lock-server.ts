@@ -2,6 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { type Clock, systemClock } from '../../../src/clock.js';
 import { Listeners } from '../../../src/listeners.js';
 import { type Logger, silentLogger } from '../../../src/log.js';
+import { type DeviceFault, RequestScript } from '../../simulator-kit/tcp.js';
 import { encodeRecord, type FiasRecord, fieldOf, RecordDecoder, record } from '../records.js';
 import { stamp } from '../time.js';
 import { type EncodedKey, readKeyRequest } from './keys.js';
@@ -33,6 +34,11 @@ import { type EncodedKey, readKeyRequest } from './keys.js';
  *   - `drop`               drop the connection on receipt, write nothing
  *   - `drop-after-write`   write the card, drop the connection without answering
  *   - `{answer: 'DN', text}` answer that status (no card)
+ *
+ *   and the simulator kit's fault switches (`drivers/simulator-kit/tcp.ts`): `slow` (= `late`),
+ *   `lost-answer` (= `write-silent`), `drop-after-effect` (= `drop-after-write`), `busy` (`ASBY`,
+ *   no card), `reboot` (the lock server restarts: no card, no answer, the connection dropped and
+ *   no reconnection for `rebootMs`).
  */
 export type LockBehaviour =
   | 'ok'
@@ -41,7 +47,15 @@ export type LockBehaviour =
   | 'write-silent'
   | 'drop'
   | 'drop-after-write'
+  | DeviceFault
   | { answer: string; text?: string };
+
+/** The older names of the kit's faults, still read (the fault campaign scripts them). */
+const SAME_AS: Readonly<Partial<Record<string, DeviceFault>>> = {
+  late: 'slow',
+  'write-silent': 'lost-answer',
+  'drop-after-write': 'drop-after-effect',
+};
 
 export type Opening = 'wait-for-ls' | 'ls-first' | 'ld-first';
 
@@ -73,7 +87,10 @@ export interface FiasLockServerOptions {
   rooms?: readonly string[];
   /** Reconnect interval. Default 200. */
   retryMs?: number;
+  /** How long `slow` (`late`) waits before answering. Default 500. */
   lateMs?: number;
+  /** How long a `reboot` keeps the lock server away. Default 500. */
+  rebootMs?: number;
 }
 
 export const DEFAULT_LINK_RECORDS: Readonly<Record<string, readonly string[]>> = {
@@ -87,10 +104,11 @@ export class FiasLockServerSimulator {
   readonly requests: ReceivedKeyRequest[] = [];
   /** Every record received from the agent, in order. */
   readonly received: FiasRecord[] = [];
-  defaultBehaviour: LockBehaviour = 'ok';
   /** Connections made so far. */
   connections = 0;
-  private script: LockBehaviour[] = [];
+  private readonly script = new RequestScript<LockBehaviour>('ok');
+  /** No connection before this clock time (a reboot). */
+  private awayUntil = 0;
   private readonly requestListeners = new Listeners<[ReceivedKeyRequest]>((error) => {
     throw error;
   });
@@ -118,8 +136,17 @@ export class FiasLockServerSimulator {
     return this.socket !== undefined && !this.socket.destroyed;
   }
 
+  /** What a key request does when nothing is enqueued. */
+  get defaultBehaviour(): LockBehaviour {
+    return this.script.defaultBehaviour;
+  }
+
+  set defaultBehaviour(behaviour: LockBehaviour) {
+    this.script.defaultBehaviour = behaviour;
+  }
+
   enqueue(...behaviours: LockBehaviour[]): void {
-    this.script.push(...behaviours);
+    this.script.enqueue(...behaviours);
   }
 
   /** Called synchronously when a key request arrives, before it is answered. */
@@ -216,6 +243,14 @@ export class FiasLockServerSimulator {
   private async connectLoop(): Promise<void> {
     const signal = this.lifetime.signal;
     while (this.running) {
+      const away = this.awayUntil - systemClock.now();
+      if (away > 0) {
+        try {
+          await systemClock.sleep(away, signal);
+        } catch {
+          return;
+        }
+      }
       const socket = await this.connectOnce().catch(() => undefined);
       if (socket && !this.running) {
         socket.destroy();
@@ -338,7 +373,7 @@ export class FiasLockServerSimulator {
   }
 
   private keyRequest(kr: FiasRecord): void {
-    const behaviour = this.script.shift() ?? this.defaultBehaviour;
+    const behaviour = this.script.next();
     const request: ReceivedKeyRequest = { record: kr, index: this.requests.length + 1, behaviour };
     this.requests.push(request);
     this.requestListeners.emit(request);
@@ -382,25 +417,32 @@ export class FiasLockServerSimulator {
       answer(behaviour.answer, behaviour.text ?? '');
       return;
     }
-    switch (behaviour) {
+    switch (SAME_AS[behaviour] ?? behaviour) {
       case 'ok':
         write();
         answer('OK', 'Key made');
         return;
-      case 'late':
+      case 'slow':
         write();
         systemClock.sleep(this.options.lateMs ?? 500).then(() => answer('OK', 'Key made'));
         return;
       case 'silent':
         return;
-      case 'write-silent':
+      case 'lost-answer':
         write();
         return;
       case 'drop':
         socket?.destroy();
         return;
-      case 'drop-after-write':
+      case 'drop-after-effect':
         write();
+        socket?.destroy();
+        return;
+      case 'busy':
+        answer('BY', 'Encoder busy');
+        return;
+      case 'reboot':
+        this.awayUntil = systemClock.now() + (this.options.rebootMs ?? 500);
         socket?.destroy();
         return;
     }

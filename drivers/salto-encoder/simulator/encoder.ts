@@ -4,6 +4,7 @@ import type { Logger } from '../../../src/log.js';
 import { silentLogger } from '../../../src/log.js';
 import type { MemoryHub } from '../../../src/transport/testing/memory.js';
 import type { Transport } from '../../../src/transport/types.js';
+import { type DeviceFault, RequestScript } from '../../simulator-kit/tcp.js';
 import { type CardRequest, parseCardRequest } from '../commands.js';
 import { ACK, ETX, encodeMessage, FrameDecoder, LRC_SKIP, lrc, NAK, STX } from '../protocol.js';
 
@@ -24,17 +25,24 @@ import { ACK, ETX, encodeMessage, FrameDecoder, LRC_SKIP, lrc, NAK, STX } from '
  * - `garbage`       write the card, send line noise before the reply's STX
  * - `silent`        ACK and never reply (for unplug tests: pull the cable in `onRequest`)
  * - `{reply: 'EP'}` ACK, reply with that error code (and `text`, for EG)
+ *
+ * and the simulator kit's fault switches (`drivers/simulator-kit/tcp.ts`), `busy` being OV above:
+ * - `slow`              ACK, write the card, reply after `slowMs`
+ * - `drop-after-effect` ACK, write the card, close the link without replying
+ * - `lost-answer`       ACK, write the card, never reply
+ * - `reboot`            no ACK, nothing written: the encoder restarts (`onReboot`: its TCP server
+ *                       drops every connection and is away for `rebootMs`; elsewhere the link closes)
  */
 export type EncoderBehaviour =
   | 'normal'
   | 'nak-then-ack'
-  | 'busy'
   | 'offline'
   | 'no-card'
   | 'bad-lrc'
   | 'split'
   | 'garbage'
   | 'silent'
+  | DeviceFault
   | { reply: string; text?: string };
 
 export interface EncodedCard extends CardRequest {
@@ -65,6 +73,10 @@ export interface EncoderSimulatorOptions {
   splitDelayMs?: number;
   /** Reply check byte: the real LRC, or 0x0D ("not computed"), which hosts must accept. */
   replyLrc?: 'real' | 'skip';
+  /** How long `slow` waits before replying. Default 200. */
+  slowMs?: number;
+  /** How long a `reboot` keeps the encoder away. Default 500. */
+  rebootMs?: number;
 }
 
 const GARBAGE = Buffer.from([0x00, 0xff, 0x7e, 0x41, 0x20, 0x0a]);
@@ -73,8 +85,12 @@ const MAX_RESENDS = 3;
 export class EncoderSimulator {
   readonly cards: EncodedCard[] = [];
   readonly requests: ReceivedRequest[] = [];
-  defaultBehaviour: EncoderBehaviour = 'normal';
-  private script: EncoderBehaviour[] = [];
+  private readonly script = new RequestScript<EncoderBehaviour>('normal');
+  /**
+   * How the encoder restarts on `reboot` (its TCP server drops every connection and is away for
+   * `rebootMs`); without one, the link the request came over closes.
+   */
+  onReboot: ((awayMs: number) => Promise<void>) | undefined;
   /** A listener's error reaches the caller, as a test's failed expectation must. */
   private readonly requestListeners = new Listeners<[ReceivedRequest]>((error) => {
     throw error;
@@ -87,9 +103,18 @@ export class EncoderSimulator {
     this.log = (options.log ?? silentLogger).child({ simulator: 'salto-encoder' });
   }
 
+  /** What a request does when nothing is enqueued. */
+  get defaultBehaviour(): EncoderBehaviour {
+    return this.script.defaultBehaviour;
+  }
+
+  set defaultBehaviour(behaviour: EncoderBehaviour) {
+    this.script.defaultBehaviour = behaviour;
+  }
+
   /** Scripts the next requests' behaviours, in order. */
   enqueue(...behaviours: EncoderBehaviour[]): this {
-    this.script.push(...behaviours);
+    this.script.enqueue(...behaviours);
     return this;
   }
 
@@ -112,12 +137,12 @@ export class EncoderSimulator {
 
   /** @internal */
   nextBehaviour(): EncoderBehaviour {
-    return this.script.shift() ?? this.defaultBehaviour;
+    return this.script.next();
   }
 
   /** @internal puts a behaviour back at the front (the resend after a NAK). */
   pushFront(behaviour: EncoderBehaviour): void {
-    this.script.unshift(behaviour);
+    this.script.pushFront(behaviour);
   }
 
   /** @internal */
@@ -187,12 +212,20 @@ class Session {
       this.send(Buffer.of(NAK));
       return;
     }
+    if (behaviour === 'reboot') {
+      this.sim.received({ fields, index, behaviour });
+      const awayMs = this.sim.options.rebootMs ?? 500;
+      await (this.sim.onReboot?.(awayMs) ?? this.transport.close());
+      return;
+    }
     this.working = true;
     this.send(Buffer.of(ACK));
     this.sim.received({ fields, index, behaviour });
     try {
       const reply = await this.replyFor(behaviour, fields);
-      if (reply === undefined || this.gone) return;
+      if (behaviour === 'drop-after-effect') await this.transport.close();
+      if (reply === undefined || this.gone || behaviour === 'lost-answer') return;
+      if (behaviour === 'slow') await this.sim.clock.sleep(this.sim.options.slowMs ?? 200);
       const good = frame(reply, this.sim.options.replyLrc === 'skip');
       this.pendingReply = good;
       this.resends = 0;

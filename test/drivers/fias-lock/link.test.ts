@@ -229,9 +229,9 @@ describe('fias-lock: the link', () => {
     );
   });
 
-  it('a newer connection from the lock server replaces the older one (only one client per port, p.90)', async () => {
+  it('a newer connection waits while the older one starts its link, and takes over once that never finishes', async () => {
     rig = await fiasRig();
-    const driver = rig.driver();
+    const driver = rig.driver({ linkTimeoutMs: 200 });
     const opening = driver.open(live()).catch(() => undefined);
     const first = await rawLockServer(rig.port);
     await eventually('LS on the first', () => first.got.includes('LS'));
@@ -241,6 +241,28 @@ describe('fias-lock: the link', () => {
     await opening;
     await driver.open(live());
     expect(driver.status().connected).toBe(true);
+    expect(driver.status().facts).toMatchObject({ linkReplacements: 0, secondConnectionsRefused: 0 });
+  });
+
+  it('a lock server that restarted gets its new link once the old one stays silent: the old link, asked, does not answer, and is replaced (p.90)', async () => {
+    rig = await fiasRig();
+    const driver = rig.driver({ aliveTimeoutMs: 200 });
+    const opening = driver.open(live());
+    const old = await rawLockServer(rig.port);
+    await eventually('LS on the old connection', () => old.got.includes('LS'));
+    old.send('LD|DA261004|TI120001|V#3.10|IFDL|');
+    old.send('LA|DA261004|TI120001|');
+    await opening;
+    const oldClosed = new Promise<void>((resolve) => old.socket.once('close', () => resolve()));
+    rig.sim.start();
+    await oldClosed;
+    // It was asked (LA) before it was dropped.
+    expect(old.got.filter((t) => t === 'LA')).toHaveLength(2);
+    await rig.sim.whenAlive();
+    await driver.open(live());
+    expect(driver.status().facts).toMatchObject({ linkReplacements: 1, secondConnectionsRefused: 0 });
+    expect((await run(driver, keyJob({ keyCount: 1 }))).ok).toBe(true);
+    expect(rig.log.lines.filter((l) => l.includes('replaces it'))).toHaveLength(1);
   });
 
   it('close() ends the link with LE and frees the port; the lock server reconnects after the next open()', async () => {

@@ -70,7 +70,12 @@ export async function fiasRig(simOptions: Partial<FiasLockServerOptions> = {}): 
     sim,
     log,
     driver(options = {}, ctx = {}) {
-      const parsed = fiasLockFactory.configSchema.parse({ port, ...FAST, ...options });
+      const parsed = fiasLockFactory.configSchema.parse({
+        port,
+        lockServer: '127.0.0.1',
+        ...FAST,
+        ...options,
+      });
       const d = fiasLockFactory.create(parsed, { ...testDriverContext(), log, ...ctx });
       drivers.push(d);
       return d;

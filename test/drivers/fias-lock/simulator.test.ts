@@ -187,4 +187,18 @@ describe('FIAS lock-server simulator (checked against the specification and lock
     expect(sim?.cards.map((c) => c.keyType)).toEqual(['D', 'D']);
     expect(sim?.requests.map((r) => r.behaviour)).toEqual(['silent', 'late', 'drop-after-write']);
   });
+
+  it('the simulator kit’s fault switches: busy is ASBY with no card, a lost answer writes it silently, a reboot drops the link unanswered, then connects again', async () => {
+    const p = await linked({ rebootMs: 300 });
+    sim?.enqueue('busy', 'lost-answer', 'reboot');
+    expect(fieldOf(await ask(p, 'KR|WS1|KC1|RN101|KTN|'), 'AS')).toBe('BY');
+    p.send('KR|WS1|KC1|RN101|KTN|');
+    p.send('KR|WS1|KC1|RN101|KTD|');
+    await eventually('the connection dropped by the reboot', () => sim?.connected === false);
+    const heard = p.got.length;
+    await eventually('connected again after the reboot', () => p.connections === 2);
+    expect(p.got.slice(heard).filter((r) => r.type === 'KA')).toEqual([]);
+    expect(sim?.cards.map((c) => c.keyType)).toEqual(['N']);
+    expect(sim?.requests.map((r) => r.behaviour)).toEqual(['busy', 'lost-answer', 'reboot']);
+  });
 });

@@ -44,7 +44,7 @@ function io(): CliIo & { out(): string } {
   };
 }
 
-function config(port: number) {
+function config(port: number, lockServer: { lockServer?: string } = { lockServer: '127.0.0.1' }) {
   return parseConfig({
     version: 1,
     platform: { url: 'https://api.mews-demo.com' },
@@ -56,7 +56,7 @@ function config(port: number) {
         name: 'Lobby encoder',
         type: 'KeyCutter',
         driver: 'fias-lock',
-        options: { port, openWaitMs: 3000 },
+        options: { port, ...lockServer, openWaitMs: 3000 },
       },
     ],
   });
@@ -122,9 +122,27 @@ describe('fias-lock in the agent’s tools', () => {
     expect(fiasLockFactory.configSchema.safeParse({ host: '127.0.0.1' }).success).toBe(false);
   });
 
+  it('lockServer has no default (issue 40 M1): a device without it is a configuration error naming it and saying why', async () => {
+    // The agent builds no such device (createDevices: CONFIG_INVALID); doctor says why it cannot check it.
+    const [doctor] = await devicesDirectly(config(await freePort(), {}), registry, 500, []);
+    expect([doctor?.status, doctor?.summary]).toEqual([
+      'skip',
+      expect.stringMatching(/devices\[0\]\.options\.lockServer: required: the lock server’s IP address/),
+    ]);
+    const missing = fiasLockFactory.configSchema.safeParse({ port: 5010 });
+    expect(
+      missing.success ? 'accepted' : missing.error.issues.map((i) => [i.path.join('.'), i.message]),
+    ).toEqual([
+      [
+        'lockServer',
+        'required: the lock server’s IP address (every other address is refused; 127.0.0.1 lets any program on this PC be the lock server)',
+      ],
+    ]);
+  });
+
   it('simulate(): the demo’s lock server connects where the driver listens; only on loopback', async () => {
     const port = await freePort();
-    const options = fiasLockFactory.configSchema.parse({ port, openWaitMs: 5000 });
+    const options = fiasLockFactory.configSchema.parse({ port, lockServer: '127.0.0.1', openWaitMs: 5000 });
     const device = { id: 'lobby', name: 'Lobby encoder', log: silentLogger };
     const simulated = await fiasLockFactory.simulate?.(options, device);
     const driver = fiasLockFactory.create(options, testDriverContext());

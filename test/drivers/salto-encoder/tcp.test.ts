@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { saltoMessages, saltoTransportWords } from '../../../drivers/salto-encoder/messages.js';
 import {
@@ -6,8 +6,10 @@ import {
   type EncoderTcpServer,
   startEncoderTcpServer,
 } from '../../../drivers/salto-encoder/simulator/index.js';
+import { ManualClock } from '../../../src/clock.js';
 import { silentLogger } from '../../../src/log.js';
 import { createTransportFactory } from '../../../src/transport/factory.js';
+import { eventually } from '../../helpers/eventually.js';
 import { encoderContract } from './contract.js';
 import { keyJob, makeDriver, type Rig, run } from './rig.js';
 
@@ -70,4 +72,44 @@ describe('salto-encoder over TCP: connections', () => {
     await driver.close();
     await rig.dispose();
   });
+
+  it('a rebooting encoder (the kit’s reboot): the card request is dropped unanswered with every connection, the port refuses while it is away, then listens again', async () => {
+    const clock = new ManualClock();
+    const sim = new EncoderSimulator({ clock, rebootMs: 5000 });
+    const server = await startEncoderTcpServer(sim);
+    const rig: Rig = {
+      sim,
+      transport: { transport: 'tcp', host: server.host, port: server.port },
+      io: createTransportFactory({ log: silentLogger }),
+      dispose: () => server.close(),
+    };
+    const driver = makeDriver(rig);
+    sim.enqueue('normal', 'reboot');
+    const out = await run(driver, keyJob({ keyCount: 2 }));
+    expect(out.error).toMatchObject({ code: 'DEVICE_UNAVAILABLE', retryable: false });
+    expect(out.error?.notes).toBe(
+      'The encoder was disconnected while writing key 2 of 2 for room 101; test that card before handing it out. 1 of 2 keys was cut before this.',
+    );
+    expect(sim.cards).toHaveLength(1);
+    expect(server.up).toBe(false);
+    expect(await reachable(server.port)).toBe(false);
+    await clock.advance(5000);
+    await eventually('the encoder is back', () => server.up);
+    expect(await reachable(server.port)).toBe(true);
+    expect((await run(driver, keyJob({ keyCount: 1 }))).ok).toBe(true);
+    await driver.close();
+    await rig.dispose();
+  });
 });
+
+/** Whether a TCP connection to 127.0.0.1:`port` is accepted. */
+function reachable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}

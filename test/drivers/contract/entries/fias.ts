@@ -20,7 +20,7 @@ const OPEN_WAIT = { openWaitMs: 1000 };
 /** A lock server that connects (retrying until the driver listens) and never says anything. */
 async function silentDevice(): Promise<SilentDevice> {
   const port = await freePort();
-  const options = fiasLockFactory.configSchema.parse({ port, ...FAST, ...SILENT });
+  const options = fiasLockFactory.configSchema.parse({ port, lockServer: '127.0.0.1', ...FAST, ...SILENT });
   const driver = fiasLockFactory.create(options, testDriverContext());
   let heard: () => void = () => undefined;
   const asked = new Promise<void>((resolve) => {
@@ -65,7 +65,12 @@ export const fiasEntry: ContractEntry = {
     });
     sim.start();
     const store = memoryStore();
-    const options = fiasLockFactory.configSchema.parse({ port, ...FAST, ...OPEN_WAIT });
+    const options = fiasLockFactory.configSchema.parse({
+      port,
+      lockServer: '127.0.0.1',
+      ...FAST,
+      ...OPEN_WAIT,
+    });
     let jobs = 0;
     const cards = () => sim.cards.length;
     return {
