@@ -7,6 +7,7 @@ import './custom-rt/messages-printer.js';
 import './epson-fpmate/messages.js';
 import './fias-lock/messages.js';
 import './fiscal-it/messages.js';
+import './fiscal-it/rt/messages.js';
 import './ipp-printer/messages.js';
 import './salto-encoder/messages.js';
 import './sim/messages.js';

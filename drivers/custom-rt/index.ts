@@ -1,10 +1,11 @@
 import type { DriverFactory } from '../../src/drivers-api/types.js';
+import { RtDriver } from '../fiscal-it/rt/driver.js';
 import { simulatedPrinterAddress, simulatedSerialDigits } from '../fiscal-it/rt/simulated.js';
 import { departmentTable } from '../fiscal-it/rules.js';
-import { type CustomRtOptions, CustomRtOptionsSchema, vatSlotTable } from './config.js';
+import { CHECKPOINT_VERSION } from './checkpoint.js';
+import { type CustomRtOptions, CustomRtOptionsSchema, FROM_PLATFORM, vatSlotTable } from './config.js';
 import { describeOptions } from './describe.js';
-import { CustomRtDriver } from './driver.js';
-import { CHECKPOINT_VERSION } from './recovery.js';
+import { customFamily } from './family.js';
 
 export type { CustomRtOptions } from './config.js';
 export { CustomRtOptionsSchema } from './config.js';
@@ -42,7 +43,8 @@ export const customRtFactory: DriverFactory<CustomRtOptions> = {
   deviceType: 'FiscalMachine',
   configSchema: CustomRtOptionsSchema,
   checkpointVersion: CHECKPOINT_VERSION,
-  create: (options, ctx) => new CustomRtDriver(options, ctx),
+  create: (options, ctx) =>
+    new RtDriver(options, ctx, customFamily, options.url === FROM_PLATFORM ? undefined : options.url),
   describe: describeOptions,
   simulate: async (options, device) => {
     const address = simulatedPrinterAddress(options.url, device.name, 'http://127.0.0.1:8093');

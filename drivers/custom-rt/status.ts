@@ -27,7 +27,7 @@ export class StatusBoard {
   private info: Facts = {};
   private lastReceipt: string | undefined;
   private jobError: AgentError | undefined;
-  private waitUntil: number | undefined;
+  private waiting: Message | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -45,12 +45,17 @@ export class StatusBoard {
     this.failure = reason;
   }
 
-  awaiting(until: number | undefined): void {
-    this.waitUntil = until;
+  /** The page's warning while a document waits for the printer (the kit's settle wait). */
+  awaiting(warning: Message | undefined): void {
+    this.waiting = warning;
   }
 
   isSettling(): boolean {
-    return this.waitUntil !== undefined;
+    return this.waiting !== undefined;
+  }
+
+  isConnected(): boolean {
+    return this.connected;
   }
 
   noteReceipt(label: string): void {
@@ -109,8 +114,7 @@ export class StatusBoard {
     else if (String(this.printer.printerStatus ?? '').charAt(2) === '1') warnings.push(s.paperLow());
     if (String(this.printer.printerStatus ?? '').charAt(0) === '1') warnings.push(s.coverOpen());
     if (String(this.printer.printerStatus ?? '').charAt(4) === '1') warnings.push(s.journalNearlyFull());
-    if (this.waitUntil !== undefined)
-      warnings.push(s.waiting({ until: { at: this.waitUntil, show: 'time' } }));
+    if (this.waiting) warnings.push(this.waiting);
     if (this.jobError?.code === 'STATE_UNKNOWN') warnings.push(s.outcomeUnknown());
     else if (this.jobError) warnings.push(this.jobError.notes);
     const facts: Facts = { ...this.printer, ...this.info };

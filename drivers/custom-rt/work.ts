@@ -2,15 +2,18 @@ import type { ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import { voidDocument } from '../fiscal-it/build.js';
 import { type DocumentReference, isNoReference } from '../fiscal-it/reference.js';
+import { readPatiently } from '../fiscal-it/rt/printer-read.js';
+import { decideRead, type SendContext, sendDocument } from '../fiscal-it/rt/send.js';
 import type { VoidParams } from './actions.js';
+import { CHECKPOINT_VERSION, readCheckpoint } from './checkpoint.js';
 import { paymentsOf, vatSlotTable } from './config.js';
+import { customDocument, type DocumentDeps } from './document.js';
 import { idCmds } from './idcmd.js';
 import { customActionWords, customResults, customRefusals as r } from './messages.js';
 import type { CustomPlan } from './plan.js';
 import { receiptXml, referenceCheckXml } from './receipt.js';
-import { decide, readCheckpoint } from './recovery.js';
 import { docLabel } from './results.js';
-import { type SendDeps, sendPlanned } from './send.js';
+import { voidLinesOf } from './void-lines.js';
 import { element, request } from './xml.js';
 
 /**
@@ -21,7 +24,7 @@ import { element, request } from './xml.js';
  * the reference to the printer's own check when the document comes.
  */
 export async function checkReference(
-  d: SendDeps,
+  d: DocumentDeps,
   ref: DocumentReference,
   signal: AbortSignal,
 ): Promise<void> {
@@ -47,18 +50,46 @@ export async function checkReference(
   if (answer !== '1') d.log.warn('reference check unanswered: the printer checks the reference itself');
 }
 
-/** Prints a planned document: the reference check, then exactly-once sending. */
-export async function printPlanned(d: SendDeps, plan: CustomPlan, ectx: ExecuteContext): Promise<JobResult> {
+/** The kit's send context for a Custom document. */
+export function sendContext(d: DocumentDeps): SendContext {
+  return {
+    clock: d.clock,
+    log: d.log,
+    board: d.board,
+    checkpointVersion: CHECKPOINT_VERSION,
+    policy: {
+      // Proven unprinted, the engine sends the command again with the next attempt's IdCmds.
+      afterLost: 0,
+      afterBusy: 0,
+      busyDelayMs: d.options.busyRetryDelayMs,
+      settleMinutes: d.options.settleUnansweredForMinutes,
+      busyRetries: d.options.busyRetries,
+      busyRetryDelayMs: d.options.busyRetryDelayMs,
+    },
+  };
+}
+
+/** Prints a planned document: the reference check, then the kit's exactly-once sending. */
+export async function printPlanned(
+  d: DocumentDeps,
+  plan: CustomPlan,
+  ectx: ExecuteContext,
+): Promise<JobResult> {
   if (plan.reference) await checkReference(d, plan.reference, ectx.signal);
-  return sendPlanned(d, plan, ectx);
+  return sendDocument(sendContext(d), customDocument(d, plan), ectx);
 }
 
 /**
- * A staff void: the core's void document of the receipt, with the same check and exactly-once
- * rules as a command's. Its checkpoint is kept as the fiscal state's pending action, so that a
- * kill in flight is settled from the printer at the next start (`settlePendingVoid`).
+ * A staff void: the core's void document of the receipt with the lines the agent remembered of it
+ * (void-lines.ts), with the same check and exactly-once rules as a command's. Its checkpoint is
+ * kept as the fiscal state's pending action, so that a kill in flight is settled from the
+ * printer at the next start (`settlePendingVoid`).
  */
-export async function staffVoid(d: SendDeps, params: VoidParams, signal: AbortSignal): Promise<JobResult> {
+export async function staffVoid(
+  d: DocumentDeps,
+  params: VoidParams,
+  signal: AbortSignal,
+): Promise<JobResult> {
   const serial = d.serial();
   const ref: DocumentReference = {
     kind: 'VOID',
@@ -67,8 +98,12 @@ export async function staffVoid(d: SendDeps, params: VoidParams, signal: AbortSi
     date: params.date,
     serial: serial ?? '',
   };
-  const model = voidDocument(ref, d.options.currency);
-  const ids = idCmds('V', `void-${docLabel(params.z, params.doc)}-${params.date}`, d.clock.now());
+  const label = docLabel(params.z, params.doc);
+  const model = {
+    ...voidDocument(ref, d.options.currency),
+    lines: voidLinesOf(d.state.find(params.z, params.doc), label),
+  };
+  const ids = idCmds('V', `void-${label}-${params.date}`, d.clock.now());
   const xml = receiptXml(
     model,
     { vatSlots: vatSlotTable(d.options), codes: paymentsOf(d.options).codes, serial },
@@ -92,8 +127,8 @@ export async function staffVoid(d: SendDeps, params: VoidParams, signal: AbortSi
   }
 }
 
-/** A staff void a kill left in flight: the printer's memory decides, and the page says so. */
-export async function settlePendingVoid(d: SendDeps, signal: AbortSignal): Promise<void> {
+/** A staff void a kill left in flight: the witnesses decide (the kit's rule), and the page says so. */
+export async function settlePendingVoid(d: DocumentDeps, signal: AbortSignal): Promise<void> {
   const pending = d.state.pendingAction();
   if (!pending) return;
   const read = readCheckpoint(pending.checkpoint);
@@ -101,15 +136,11 @@ export async function settlePendingVoid(d: SendDeps, signal: AbortSignal): Promi
     d.state.setPendingAction(null);
     return;
   }
-  const counters = await d.link.settleCounters(d.clock, signal);
-  if (counters.kind === 'unreachable') return;
   const c = read.checkpoint;
-  const decision = decide(
-    c.baseline,
-    c.ids,
-    counters.kind === 'read' ? counters.counters : undefined,
-    undefined,
-  );
+  const doc = customDocument(d, { label: c.label, xml: '', ids: c.ids });
+  const now = await readPatiently(doc.read, d.clock, d.options, signal);
+  if (now.kind === 'away') return;
+  const decision = decideRead(doc, c.baseline, now);
   const notes =
     decision.outcome === 'printed'
       ? customResults.printedUnnumbered({ serial: d.serial() ?? customResults.unknownSerial() })
@@ -122,7 +153,7 @@ export async function settlePendingVoid(d: SendDeps, signal: AbortSignal): Promi
 
 /** A copy of the last receipt (`printDuplicateReceipt`, XML p.83): not a fiscal document. */
 export async function reprintLast(
-  d: SendDeps,
+  d: DocumentDeps,
   receipt: string | undefined,
   last: string | undefined,
 ): Promise<JobResult> {
