@@ -7,7 +7,7 @@ import type { PostResult } from '../fiscal-it/rt/http.js';
 import { rtKitWords } from '../fiscal-it/rt/messages.js';
 import type { AnswerClass, BeforeSend, OutgoingDocument, OutgoingWords } from '../fiscal-it/rt/outgoing.js';
 import { readPatiently } from '../fiscal-it/rt/printer-read.js';
-import { OTHER_TILL_WAIT_MS } from '../fiscal-it/rt/send.js';
+import { otherTillError } from '../fiscal-it/rt/send.js';
 import { CHECKPOINT_VERSION, type SendingCheckpoint } from './checkpoint.js';
 import type { CustomRtOptions } from './config.js';
 import { refusal } from './errors.js';
@@ -58,11 +58,7 @@ export function customOutgoingWords(label: string): OutgoingWords {
         notes: customResults.notPrintedSilent(),
         details: { reason, nothingSent: true },
       }),
-    otherTill: (read) =>
-      new AgentError('DEVICE_BUSY', `Another till kept a document open on the printer (${read})`, {
-        notes: rtKitWords.otherTill({ minutes: Math.round(OTHER_TILL_WAIT_MS / 60_000) }),
-        details: { reason: read, otherTill: true, nothingSent: true },
-      }),
+    otherTill: otherTillError,
     waiting: (_sentAt, until) => customStatusWords.waiting({ until: { at: until, show: 'time' } }),
   };
 }

@@ -1,9 +1,10 @@
 import type { DriverFactory } from '../../src/drivers-api/types.js';
+import { RtDriver } from '../fiscal-it/rt/driver.js';
 import { simulatedPrinterAddress, simulatedSerialDigits } from '../fiscal-it/rt/simulated.js';
-import { type EpsonFpmateOptions, EpsonFpmateOptionsSchema } from './config.js';
+import { CHECKPOINT_VERSION } from './checkpoint.js';
+import { type EpsonFpmateOptions, EpsonFpmateOptionsSchema, FROM_PLATFORM } from './config.js';
 import { describeOptions } from './describe.js';
-import { EpsonFpmateDriver } from './driver.js';
-import { CHECKPOINT_VERSION } from './recovery.js';
+import { epsonFamily } from './family.js';
 
 export type { EpsonFpmateOptions } from './config.js';
 export { EpsonFpmateOptionsSchema } from './config.js';
@@ -17,7 +18,8 @@ export const epsonFpmateFactory: DriverFactory<EpsonFpmateOptions> = {
   deviceType: 'FiscalMachine',
   configSchema: EpsonFpmateOptionsSchema,
   checkpointVersion: CHECKPOINT_VERSION,
-  create: (options, ctx) => new EpsonFpmateDriver(options, ctx),
+  create: (options, ctx) =>
+    new RtDriver(options, ctx, epsonFamily, options.url === FROM_PLATFORM ? undefined : options.url),
   describe: describeOptions,
   simulate: async (options, device) => {
     const address = simulatedPrinterAddress(options.url, device.name, 'http://127.0.0.1:8091');

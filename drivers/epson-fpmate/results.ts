@@ -28,7 +28,7 @@ export interface PrintedReceipt {
  * (recovery after a restart, a pending void): `serial` stands in when the memory did not say.
  */
 export function recoveredResult(
-  found: LastDocument,
+  found: Pick<PrintedReceipt, 'z' | 'doc' | 'dateTime' | 'totalCents' | 'serial'>,
   printed: Pick<PrintedReceipt, 'kind' | 'reference'>,
   serial: string | undefined,
   currency: string,

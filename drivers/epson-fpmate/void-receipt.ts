@@ -4,17 +4,19 @@ import type { Message } from '../../src/messages/message.js';
 import { voidDocument } from '../fiscal-it/build.js';
 import { type DocumentReference, parseReceiptLabel } from '../fiscal-it/reference.js';
 import type { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
+import { readPatiently } from '../fiscal-it/rt/printer-read.js';
+import { decideRead } from '../fiscal-it/rt/send.js';
+import { readCheckpoint } from './checkpoint.js';
 import type { LastDocument } from './last-document.js';
 import { fiscalNotes } from './messages.js';
 import { epsonResults } from './messages-results.js';
 import type { Plan } from './plan.js';
 import { docLabel } from './protocol.js';
 import { receiptXml } from './receipt-xml.js';
-import { decide, readCheckpoint } from './recovery.js';
 
 import { checkReference } from './reference-check.js';
 import { recoveredResult } from './results.js';
-import { type SendDeps, sendPlanned } from './send.js';
+import { epsonDocument, type SendDeps, sendPlanned } from './send.js';
 import { envelope } from './xml-build.js';
 
 /**
@@ -125,13 +127,21 @@ export async function settlePendingAction(d: VoidDeps, signal?: AbortSignal): Pr
     d.state.setLastAction({ action: pending.action, at: now, ok: true, notes: read.checkpoint.result.notes });
   } else if (read.kind === 'ok' && read.checkpoint.phase === 'sending') {
     const checkpoint = read.checkpoint;
-    const last = await d.link.readCountersPatiently(d.clock, signal);
-    d.memory.observe(last);
-    const decision = decide(checkpoint.baseline, last, checkpoint.expectedCents);
-    if (decision.outcome === 'printed') {
-      const doc = decision.document;
+    const doc = epsonDocument(d, {
+      kind: 'receipt',
+      label: 'void',
+      root: 'printerFiscalReceipt',
+      xml: '',
+      ...(checkpoint.expectedCents === undefined ? {} : { expectedCents: checkpoint.expectedCents }),
+    });
+    const decision = decideRead(
+      doc,
+      checkpoint.baseline,
+      await readPatiently(doc.read, d.clock, d.options, signal),
+    );
+    if (decision.outcome === 'printed' && decision.document) {
       const result = recoveredResult(
-        doc,
+        decision.document,
         { kind: 'void', reference: checkpoint.reference },
         d.memory.serial(),
         d.options.currency,

@@ -21,7 +21,7 @@ export type AnswerClass<D> =
    * with `confirm` (a "done" a public implementation reads from a code that is not a success:
    * Custom's 76) the witnesses must not say otherwise, or the outcome is unknown.
    */
-  | { kind: 'printed'; document?: D; warnings?: Message[]; confirm?: string }
+  | { kind: 'printed'; document?: D; warnings?: Message[]; confirm?: string; answer?: unknown }
   /** Refused before the document closed: nothing printed; the agent's own open document is reset. */
   | { kind: 'refused'; error: AgentError }
   /** Not taken at all (connection refused, busy): nothing printed, nothing of ours left open. */
@@ -59,6 +59,8 @@ export interface PrintedOutcome<D> {
   warnings: Message[];
   /** The complaint of an uncertain answer the witnesses settled as printed (Epson paper end). */
   standing?: AgentError | undefined;
+  /** The family's parsed answer, when one proved the printing (for a result without numbers). */
+  answer?: unknown;
 }
 
 /** The family's sentences for one document's outcomes (each family keeps its catalogue keys). */

@@ -5,6 +5,7 @@ import { AgentError } from '../../../src/errors.js';
 import type { Logger } from '../../../src/log.js';
 import { english } from '../../../src/messages/render.js';
 import { doneCheckpointOf } from './checkpoint.js';
+import { rtKitWords } from './messages.js';
 import type {
   BeforeSend,
   OutgoingDocument,
@@ -80,7 +81,9 @@ export async function sendDocument<B, E, D>(
         }
         if (decision.outcome === 'printed') document ??= decision.document;
       }
-      return finish(c, doc, ectx, { document, recovered: false, warnings: meaning.warnings ?? [] });
+      const printed: PrintedOutcome<D> = { document, recovered: false, warnings: meaning.warnings ?? [] };
+      if (meaning.answer !== undefined) printed.answer = meaning.answer;
+      return finish(c, doc, ectx, printed);
     }
     if (meaning.kind === 'not-taken') throw meaning.error;
     if (meaning.kind === 'refused') {
@@ -130,6 +133,14 @@ export async function sendDocument<B, E, D>(
       reason: meaning.reason,
     });
   }
+}
+
+/** Another till kept its document open past `OTHER_TILL_WAIT_MS`: nothing printed, nothing reset. */
+export function otherTillError(read: string): AgentError {
+  return new AgentError('DEVICE_BUSY', `Another till kept a document open on the printer (${read})`, {
+    notes: rtKitWords.otherTill({ minutes: Math.round(OTHER_TILL_WAIT_MS / 60_000) }),
+    details: { reason: read, otherTill: true, nothingSent: true },
+  });
 }
 
 function ownOpen<B, E, D>(doc: OutgoingDocument<B, E, D>, baseline: B | null, evidence: E): boolean {

@@ -1,56 +1,17 @@
 import { z } from 'zod';
 import type { JobResult } from '../../src/drivers-api/types.js';
-import type { Message } from '../../src/messages/message.js';
 import {
   doneCheckpointOf,
   doneCheckpointSchema,
   type CheckpointRead as RtCheckpointRead,
   readCheckpointWith,
 } from '../fiscal-it/rt/checkpoint.js';
-import type { LastDocument } from './last-document.js';
-import { epsonResults as m } from './messages-results.js';
-import { comparePositions, type DocPosition } from './protocol.js';
+import type { DocPosition } from './protocol.js';
 
-/**
- * Exactly-once printing after a lost answer. Before a fiscal document is sent, the driver knows a
- * baseline — the printer's last fiscal document — and checkpoints it. Afterwards, reading the
- * printer's last emitted document decides:
- * - `printed`: the counters moved past the baseline to a document with the expected total;
- * - `not-printed`: the counters are exactly the baseline (sending again cannot double-print);
- * - `unknown`: anything else — unreadable, no baseline, a non-fiscal or foreign document, counters
- *   that went backwards. The document is then never sent again.
- */
+/** The baseline of a document: the printer's last fiscal document before it (witnesses.ts). */
 export interface Baseline extends DocPosition {
   /** Read from the printer just before sending (else taken from the store: maybe stale). */
   fresh: boolean;
-}
-
-export type Decision =
-  | { outcome: 'printed'; document: LastDocument }
-  | { outcome: 'not-printed'; at: DocPosition }
-  /** `reason` completes "The agent stopped while a receipt was being sent and …". */
-  | { outcome: 'unknown'; reason: Message };
-
-export function decide(
-  baseline: Baseline | null | undefined,
-  last: LastDocument | undefined,
-  expectedCents: number | undefined,
-): Decision {
-  if (!baseline) return { outcome: 'unknown', reason: m.countersUnknown() };
-  if (!last) return { outcome: 'unknown', reason: m.lastDocumentUnreadable() };
-  if (!last.fiscal) return { outcome: 'unknown', reason: m.lastDocumentNotFiscal() };
-  const order = comparePositions(last, baseline);
-  if (order === 0) return { outcome: 'not-printed', at: { z: last.z, doc: last.doc } };
-  if (order < 0) return { outcome: 'unknown', reason: m.countersBehind() };
-  if (expectedCents !== undefined && last.totalCents !== expectedCents) {
-    return { outcome: 'unknown', reason: m.otherTotal() };
-  }
-  const next =
-    last.z === baseline.z ? last.doc === baseline.doc + 1 : last.z === baseline.z + 1 && last.doc === 1;
-  if (!baseline.fresh && !next) {
-    return { outcome: 'unknown', reason: m.otherDocuments() };
-  }
-  return { outcome: 'printed', document: last };
 }
 
 /**
