@@ -122,6 +122,16 @@ export interface CustomFaults {
   idCmdOnSuccessOnly?: boolean;
   /** Closures waiting to be sent to the tax agency (directIO 1514 NORESP, DIO p.81). */
   filesToSend?: { count: number };
+  /** directIO 1017 answers a buffer that is not the manual's layout (a memory read gone wrong). */
+  garbled1017?: boolean;
+  /**
+   * A fiscal document is printed, then answered `success="false" status="76"`: "the device is
+   * busy consolidating a dematerialized receipt" (XML p.137), which fiskaltrust reads as printed
+   * (`CustomRTPrinterSCU.cs` `PdfBusyStatus`).
+   */
+  consolidating?: boolean;
+  /** The end node is refused with this status and the document stays open (p.31); its IdCmd is taken. */
+  refuseEnd?: { status: number };
 }
 
 /** A refusal with the manual's status code; `responseBuf` travels with it when set. */
@@ -140,6 +150,10 @@ export const ST = {
   invalid: 3,
   /** Operation not possible now: close the documents in progress. */
   notPossible: 5,
+  /** "A remote terminal is sending a document. Wait for the end of current operation." (p.133) */
+  otherTill: 21,
+  /** "The device is busy consolidating a dematerialized receipt." (p.137) */
+  consolidating: 76,
   /** The word TOTALE in a description. */
   totaleWord: 7,
   /** Wrong price or amount. */

@@ -1,0 +1,35 @@
+/**
+ * The fault switches every device simulator shares (HTTP printers here, the TCP encoders and lock
+ * servers through `tcp.ts`): one object of switches a test flips, read once per exchange. What
+ * each fault does is the kit's where it is the same for every device — an answer lost after the
+ * device acted, a slow answer, a refused connection — and the vendor's where the vendor decides
+ * (its busy code, what a restart forgets), cited in the family's simulator.
+ */
+export interface CommonFaults {
+  /** The device acts, then the connection drops without an answer (a lost answer after print). */
+  loseAnswer?: boolean;
+  /** Answers to acting requests wait this long on the simulator's clock. */
+  slow?: { ms: number };
+  /** The device stops listening (connection refused) until turned off. */
+  refused?: boolean;
+}
+
+/** A simulator whose device can restart: what its RAM held is gone, its memory kept (vendor rules). */
+export interface Rebootable {
+  reboot(): void;
+}
+
+/**
+ * Sets or clears one switch: `false` clears it, anything else sets it. Resolves what the
+ * `refused` switch did, so a server can stop or start listening.
+ */
+export function setSwitch<F extends object, N extends keyof F>(
+  faults: F,
+  name: N,
+  value: boolean | F[N],
+): { refusedBefore: boolean; refusedNow: boolean } {
+  const refusedBefore = Boolean((faults as CommonFaults).refused);
+  if (value === false) delete faults[name];
+  else (faults as Record<PropertyKey, unknown>)[name] = value;
+  return { refusedBefore, refusedNow: Boolean((faults as CommonFaults).refused) };
+}
