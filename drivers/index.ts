@@ -13,27 +13,65 @@ import './salto-encoder/messages.js';
 import './sim/messages.js';
 
 /**
+ * What kind of device a family drives, for the lists that derive from this registry: the RT
+ * recovery matrix takes every `rt-printer` (`test/drivers/rt-matrix/`), the key-job matrix every
+ * `key-encoder`, the architecture tests and the contract suite every kind. A family registers
+ * once, here; no other list of families is kept by hand.
+ */
+export type DriverGroup = 'rt-printer' | 'key-encoder' | 'office-printer' | 'simulated';
+
+interface RegistryEntry {
+  kind: string;
+  group: DriverGroup;
+  load: () => Promise<DriverFactory<unknown>>;
+}
+
+/**
  * Every driver this build knows, by the config's `driver:` name. Each entry imports its driver
  * only when a configured device asks for it, so a site without USB-HID never loads node-hid and a
  * site without serial encoders never loads serialport.
  */
-const entries: Array<[string, () => Promise<DriverFactory<unknown>>]> = [
-  ['sim-fiscal', async () => (await import('./sim/index.js')).simFiscalFactory as DriverFactory<unknown>],
-  ['sim-encoder', async () => (await import('./sim/index.js')).simEncoderFactory as DriverFactory<unknown>],
-  [
-    'epson-fpmate',
-    async () => (await import('./epson-fpmate/index.js')).epsonFpmateFactory as DriverFactory<unknown>,
-  ],
-  ['custom-rt', async () => (await import('./custom-rt/index.js')).customRtFactory as DriverFactory<unknown>],
-  [
-    'ipp-printer',
-    async () => (await import('./ipp-printer/index.js')).ippPrinterFactory as DriverFactory<unknown>,
-  ],
-  ['fias-lock', async () => (await import('./fias-lock/index.js')).fiasLockFactory as DriverFactory<unknown>],
-  [
-    'salto-encoder',
-    async () => (await import('./salto-encoder/index.js')).saltoEncoderFactory as DriverFactory<unknown>,
-  ],
+const entries: RegistryEntry[] = [
+  {
+    kind: 'sim-fiscal',
+    group: 'simulated',
+    load: async () => (await import('./sim/index.js')).simFiscalFactory as DriverFactory<unknown>,
+  },
+  {
+    kind: 'sim-encoder',
+    group: 'simulated',
+    load: async () => (await import('./sim/index.js')).simEncoderFactory as DriverFactory<unknown>,
+  },
+  {
+    kind: 'epson-fpmate',
+    group: 'rt-printer',
+    load: async () => (await import('./epson-fpmate/index.js')).epsonFpmateFactory as DriverFactory<unknown>,
+  },
+  {
+    kind: 'custom-rt',
+    group: 'rt-printer',
+    load: async () => (await import('./custom-rt/index.js')).customRtFactory as DriverFactory<unknown>,
+  },
+  {
+    kind: 'ipp-printer',
+    group: 'office-printer',
+    load: async () => (await import('./ipp-printer/index.js')).ippPrinterFactory as DriverFactory<unknown>,
+  },
+  {
+    kind: 'fias-lock',
+    group: 'key-encoder',
+    load: async () => (await import('./fias-lock/index.js')).fiasLockFactory as DriverFactory<unknown>,
+  },
+  {
+    kind: 'salto-encoder',
+    group: 'key-encoder',
+    load: async () => (await import('./salto-encoder/index.js')).saltoEncoderFactory as DriverFactory<unknown>,
+  },
 ];
 
-export const driverRegistry: DriverRegistry = new Map(entries);
+export const driverRegistry: DriverRegistry = new Map(entries.map((e) => [e.kind, e.load]));
+
+/** The registered kinds of `group`, in registration order. */
+export function kindsOf(group: DriverGroup): string[] {
+  return entries.filter((e) => e.group === group).map((e) => e.kind);
+}
