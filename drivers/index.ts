@@ -65,7 +65,8 @@ const entries: RegistryEntry[] = [
   {
     kind: 'salto-encoder',
     group: 'key-encoder',
-    load: async () => (await import('./salto-encoder/index.js')).saltoEncoderFactory as DriverFactory<unknown>,
+    load: async () =>
+      (await import('./salto-encoder/index.js')).saltoEncoderFactory as DriverFactory<unknown>,
   },
 ];
 

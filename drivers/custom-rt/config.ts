@@ -59,6 +59,11 @@ export const CustomRtOptionsSchema = z
     allowedHosts: z.array(allowedHost).min(1).optional(),
     /** Basic auth; absent: the serial (`serialNumber`, else read with `getInfo`) for both. */
     credentials: CredentialsSchema.optional(),
+    /**
+     * The Basic account from a file holding `user:password` (owner-only, or a systemd credential):
+     * the password stays out of agent.yaml (`drivers/fiscal-it/rt/credentials.ts`).
+     */
+    credentialsFile: z.string().min(1).optional(),
     /** The printer's serial (matricola, e.g. STMTE501091): refund references and the default account. */
     serialNumber: z
       .string()
@@ -87,7 +92,16 @@ export const CustomRtOptionsSchema = z
     statusRetryMs: z.number().int().min(100).default(10_000),
   })
   .strict()
-  .superRefine(addressIssues);
+  .superRefine(addressIssues)
+  .superRefine((o, ctx) => {
+    if (o.credentials && o.credentialsFile) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['credentialsFile'],
+        message: 'give either credentials or credentialsFile, not both',
+      });
+    }
+  });
 
 export type CustomRtOptions = z.infer<typeof CustomRtOptionsSchema>;
 

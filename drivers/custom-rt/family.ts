@@ -1,6 +1,7 @@
 import type { Job } from '../../src/drivers-api/types.js';
 import type { HttpClient } from '../../src/transport/http.js';
 import { printerAddress } from '../fiscal-it/rt/address.js';
+import { type PrinterCredentials, readPrinterCredentials } from '../fiscal-it/rt/credentials.js';
 import type { RtFamily, RtHost, RtParts } from '../fiscal-it/rt/family.js';
 import { rtKitWords } from '../fiscal-it/rt/messages.js';
 import { type ActionHost, customActions } from './actions.js';
@@ -26,6 +27,12 @@ export const customFamily: RtFamily<CustomRtOptions, CustomLink, CustomPlan> = {
   parts: (host) => new CustomParts(host),
 };
 
+/** The printer's account from the options: `credentials`, else `credentialsFile` (read once). */
+export function accountOf(options: CustomRtOptions): PrinterCredentials | undefined {
+  if (options.credentials) return options.credentials;
+  return options.credentialsFile ? readPrinterCredentials(options.credentialsFile) : undefined;
+}
+
 class CustomParts implements RtParts<CustomLink, CustomPlan> {
   readonly board: StatusBoard;
   readonly refreshAfter: ReadonlySet<string> = new Set();
@@ -36,7 +43,11 @@ class CustomParts implements RtParts<CustomLink, CustomPlan> {
     closure: customResults,
   };
 
+  /** The Basic account: configured, from `credentialsFile`, or undefined (the serial). */
+  private readonly account: PrinterCredentials | undefined;
+
   constructor(private readonly host: RtHost<CustomRtOptions>) {
+    this.account = accountOf(host.options);
     this.board = new StatusBoard(host.ctx.clock, {
       state: host.state,
       closure: host.options.dailyClosure,
@@ -187,7 +198,7 @@ class CustomParts implements RtParts<CustomLink, CustomPlan> {
   }
 
   private authorization(): string | undefined {
-    const c = this.host.options.credentials;
+    const c = this.account;
     if (c) return basicAuth(c.user, c.password);
     const serial = this.serial();
     return serial ? basicAuth(serial, serial) : undefined;

@@ -5,7 +5,7 @@ import { departmentTable } from '../fiscal-it/rules.js';
 import { CHECKPOINT_VERSION } from './checkpoint.js';
 import { type CustomRtOptions, CustomRtOptionsSchema, FROM_PLATFORM, vatSlotTable } from './config.js';
 import { describeOptions } from './describe.js';
-import { customFamily } from './family.js';
+import { accountOf, customFamily } from './family.js';
 
 export type { CustomRtOptions } from './config.js';
 export { CustomRtOptionsSchema } from './config.js';
@@ -51,12 +51,13 @@ export const customRtFactory: DriverFactory<CustomRtOptions> = {
     const { startCustomRtSimulator } = await import('./simulator/index.js');
     // A Custom serial: two letters of the approval, two of the maker, a letter and six digits (STMTE501091).
     const serial = options.serialNumber ?? `STMTE${simulatedSerialDigits(device.id)}`;
+    const account = accountOf(options);
     const printer = await startCustomRtSimulator({
       host: address.hostname,
       port: Number(address.port),
       serial,
       ...simulatedProgramming(options),
-      ...(options.credentials ? { credentials: options.credentials } : {}),
+      ...(account ? { credentials: account } : {}),
     });
     return {
       description: `simulated Custom RT printer ${serial} at ${printer.url}`,

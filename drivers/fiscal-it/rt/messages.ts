@@ -13,6 +13,10 @@ export const rtKitWords = defineMessages('rt.kit', {
     en: 'The agent is waiting for the printer to answer about a document sent just before it stopped answering; nothing was printed. Try again once the printer answers.',
     it: 'L’agente attende che la stampante risponda su un documento inviato poco prima che smettesse di rispondere; non è stato stampato nulla. Riprovare quando la stampante risponde.',
   },
+  addressNotHttps: {
+    en: 'a plain http:// address, while the printer is configured for TLS (only https:// is accepted)',
+    it: 'un indirizzo http:// in chiaro, mentre la stampante è configurata per TLS (si accetta solo https://)',
+  },
   noWitness: {
     en: 'the printer’s memory could not be read',
     it: 'la memoria della stampante non è leggibile',
