@@ -6,6 +6,7 @@ import type { Message } from '../../src/messages/message.js';
 import { nextOccurrence } from '../fiscal-it/rt/closure-time.js';
 import type { DailyClosureOptions } from '../fiscal-it/rt/daily-closure.js';
 import type { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
+import { staffFactsOf } from '../fiscal-it/rt/status-card.js';
 import { type customLabels, customFactWords as f, customStatusWords as s } from './messages-printer.js';
 import type { CustomResponse } from './xml.js';
 
@@ -132,18 +133,22 @@ export class StatusBoard {
       facts.dailyClosureAt = closure.at;
       facts.nextClosure = factTime(nextOccurrence(now, closure.at, this.fiscal.timeZone).at);
     }
-    const last = this.fiscal.state.lastClosure();
-    if (last) {
-      facts.lastClosure = factTime(last.at);
-      facts.lastClosureStatus = last.status;
-      if (last.z !== undefined) facts.lastClosureZ = last.z;
-      if (last.status === 'failed') warnings.push(s.closureFailed({ detail: last.detail }));
+    const closed = this.fiscal.state.lastClosure();
+    if (closed) {
+      facts.lastClosure = factTime(closed.at);
+      facts.lastClosureStatus = closed.status;
+      if (closed.z !== undefined) facts.lastClosureZ = closed.z;
+      if (closed.status === 'failed') warnings.push(s.closureFailed({ detail: closed.detail }));
     }
+    const action = this.fiscal.state.lastAction();
+    if (action) facts.lastAction = action.notes;
     const status: DeviceStatus = {
       connected: this.connected,
       summary: this.connected ? s.ready() : s.unreachable({ reason: this.failure ?? '—' }),
       warnings,
       facts,
+      // The kit's one card: staff facts first, the rest folded (the hours open among them).
+      staffFacts: staffFactsOf(facts),
     };
     if (this.lastContact !== undefined) status.lastContact = this.lastContact;
     return status;

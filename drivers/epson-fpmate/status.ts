@@ -4,6 +4,7 @@ import type { sharedLabels } from '../../src/drivers-api/messages.js';
 import type { DeviceStatus, FactsOf } from '../../src/drivers-api/types.js';
 import type { AgentError } from '../../src/errors.js';
 import type { Message, MessageArg } from '../../src/messages/message.js';
+import { RT_STAFF_FACTS } from '../fiscal-it/rt/status-card.js';
 import { reasonWords } from './http.js';
 import { epsonPrinterWords as pw } from './messages-printer.js';
 import {
@@ -93,21 +94,6 @@ export function parseExpiry(text: string): Date | undefined {
 export type PrinterFacts = FactsOf<
   typeof sharedLabels & typeof epsonPrinterLabels & typeof epsonFiscalLabels
 >;
-
-/**
- * The facts a receptionist acts on, in the order the page's card shows them; the page folds the
- * rest (status codes, certificates, counters) under "Technical details".
- */
-const STAFF_FACTS: ReadonlyArray<keyof PrinterFacts> = [
-  'paper',
-  'cover',
-  'fiscalDayOpen',
-  'fiscalDayOpenSince',
-  'nextClosure',
-  'lastClosure',
-  'lastReceipt',
-  'lastAction',
-];
 
 const PRINTER_WORDS: Record<PrinterCondition, () => Message> = {
   ok: f.printerOk,
@@ -338,7 +324,7 @@ export class StatusBoard {
       summary: this.summary(),
       warnings,
       facts,
-      staffFacts: STAFF_FACTS,
+      staffFacts: RT_STAFF_FACTS,
     };
     if (this.lastContact !== undefined) status.lastContact = this.lastContact;
     return status;

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { RT_STAFF_FACTS } from '../../../drivers/fiscal-it/rt/status-card.js';
 import { kindsOf } from '../../../drivers/index.js';
 import { ManualClock } from '../../../src/clock.js';
-import { CELLS } from './cells.js';
+import { CELLS, drive } from './cells.js';
 import { matrixFamilies } from './families/index.js';
 import type { MatrixRig } from './family.js';
 
@@ -37,6 +38,27 @@ for (const kind of families) {
       await rig?.close();
       rig = undefined;
     });
+    it('one status card (issue 42 item 7): staff facts first in the kit’s order, the rest folded', async () => {
+      const clock = new ManualClock(Date.UTC(2026, 2, 13, 9, 0));
+      rig = await family.rig(clock);
+      await drive(
+        rig.driver.execute(rig.sale('card'), {
+          signal: new AbortController().signal,
+          progress: () => undefined,
+          checkpoint: async () => undefined,
+        }),
+        clock,
+      );
+      await drive(rig.driver.open(new AbortController().signal), clock);
+      const status = rig.driver.status();
+      const staff = status.staffFacts ?? [];
+      expect(staff.slice(0, 3)).toEqual(['paper', 'cover', 'fiscalDayOpen']);
+      expect(staff).toEqual(RT_STAFF_FACTS.filter((key) => staff.includes(key)));
+      expect(staff).toContain('lastReceipt');
+      // "Start of the fiscal day" beside "hours open: 0" is gone: the hours are a technical detail.
+      expect(staff).not.toContain('fiscalDayOpenHours');
+    });
+
     for (const cell of CELLS) {
       if (family.notApplicable[cell.name]) continue;
       it(`${cell.name} → ${cell.expect} (${cell.source})`, async () => {
