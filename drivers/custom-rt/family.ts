@@ -4,6 +4,7 @@ import { printerAddress } from '../fiscal-it/rt/address.js';
 import { type PrinterCredentials, readPrinterCredentials } from '../fiscal-it/rt/credentials.js';
 import type { RtFamily, RtHost, RtParts } from '../fiscal-it/rt/family.js';
 import { rtKitWords } from '../fiscal-it/rt/messages.js';
+import { reconcileContextOf, type SendingRecord } from '../fiscal-it/rt/reconcile.js';
 import { type ActionHost, customActions } from './actions.js';
 import { type Checkpoint, readCheckpoint } from './checkpoint.js';
 import type { CustomRtOptions } from './config.js';
@@ -16,6 +17,7 @@ import { type CustomPlan, fiscalData, planJob } from './plan.js';
 import { closeDay, printXReport, settleClosure, zReportResult } from './reports.js';
 import { printedResult } from './results.js';
 import { StatusBoard } from './status.js';
+import type { PrintedDocument } from './witnesses.js';
 import { printPlanned, reprintLast, settlePendingVoid, staffVoid } from './work.js';
 
 /**
@@ -124,49 +126,40 @@ class CustomParts implements RtParts<CustomLink, CustomPlan> {
 
   reconcile(job: Job, link: CustomLink | undefined) {
     const { ctx, options } = this.host;
-    const checkpoint = readCheckpoint(job.checkpoint);
-    return {
-      clock: ctx.clock,
-      log: ctx.log,
-      board: this.board,
-      settleMinutes: options.settleUnansweredForMinutes,
-      busyRetries: options.busyRetries,
-      busyRetryDelayMs: options.busyRetryDelayMs,
-      checkpoint,
-      done: (c: Checkpoint) => (c.phase === 'done' ? c.result : undefined),
-      sending: (c: Checkpoint) => {
-        if (c.phase !== 'sending' || !link) return 'no-address' as const;
+    const deps = { clock: ctx.clock, log: ctx.log, board: this.board, options };
+    return reconcileContextOf<Checkpoint>(
+      deps,
+      readCheckpoint(job.checkpoint),
+      (c) => {
+        if (!link) return 'no-address';
+        const sent = { label: c.label, xml: '', ids: c.ids };
         const document = customDocument(this.deps(link), {
-          label: c.label,
-          xml: '',
-          ids: c.ids,
+          ...sent,
           ...(c.expectedCents === undefined ? {} : { expectedCents: c.expectedCents }),
         });
-        return {
-          document,
-          baseline: c.baseline,
-          sentAt: c.sentAt,
-          result: (
-            doc: { z: number | undefined; doc: number; dateTime: string; totalCents: number } | undefined,
-          ) =>
-            printedResult({
-              kind: c.label,
-              z: doc?.z,
-              doc: doc?.doc,
-              dateTime: doc?.dateTime,
-              serial: this.serial(),
-              reference: c.reference,
-              recovered: true,
-            }),
-        };
+        const result = (doc: PrintedDocument | undefined) =>
+          printedResult({
+            kind: c.label,
+            z: doc?.z,
+            doc: doc?.doc,
+            dateTime: doc?.dateTime,
+            serial: this.serial(),
+            reference: c.reference,
+            recovered: true,
+          });
+        return { document, baseline: c.baseline, sentAt: c.sentAt, result } as SendingRecord<
+          unknown,
+          unknown,
+          unknown
+        >;
       },
-      words: {
+      {
         stopped: (reason) => customResults.stopped({ reason }),
         stoppedUnreadable: () => customResults.stoppedUnreadable(),
         noAddress: () => customResults.noAddress(),
         awayReason: (args) => customResults.awayReason(args),
       },
-    } as ReturnType<RtParts<CustomLink, CustomPlan>['reconcile']>;
+    ) as ReturnType<RtParts<CustomLink, CustomPlan>['reconcile']>;
   }
 
   actions(turn: Parameters<RtParts<CustomLink, CustomPlan>['actions']>[0]) {

@@ -1,9 +1,9 @@
 import type { DriverFactory } from '../../src/drivers-api/types.js';
-import { RtDriver } from '../fiscal-it/rt/driver.js';
+import { rtDriverFactory } from '../fiscal-it/rt/factory.js';
 import { simulatedPrinterAddress, simulatedSerialDigits } from '../fiscal-it/rt/simulated.js';
 import { departmentTable } from '../fiscal-it/rules.js';
 import { CHECKPOINT_VERSION } from './checkpoint.js';
-import { type CustomRtOptions, CustomRtOptionsSchema, FROM_PLATFORM, vatSlotTable } from './config.js';
+import { type CustomRtOptions, CustomRtOptionsSchema, vatSlotTable } from './config.js';
 import { describeOptions } from './describe.js';
 import { accountOf, customFamily } from './family.js';
 
@@ -38,13 +38,11 @@ export function simulatedProgramming(options: CustomRtOptions) {
 }
 
 /** Custom RT printers (KUBEX, Q3X, K3, BIG PLUS, VKP80III, P3, FUSION, EDGE) over the XML protocol. */
-export const customRtFactory: DriverFactory<CustomRtOptions> = {
+export const customRtFactory: DriverFactory<CustomRtOptions> = rtDriverFactory({
   kind: 'custom-rt',
-  deviceType: 'FiscalMachine',
+  family: customFamily,
   configSchema: CustomRtOptionsSchema,
   checkpointVersion: CHECKPOINT_VERSION,
-  create: (options, ctx) =>
-    new RtDriver(options, ctx, customFamily, options.url === FROM_PLATFORM ? undefined : options.url),
   describe: describeOptions,
   simulate: async (options, device) => {
     const address = simulatedPrinterAddress(options.url, device.name, 'http://127.0.0.1:8093');
@@ -64,4 +62,4 @@ export const customRtFactory: DriverFactory<CustomRtOptions> = {
       close: () => printer.close(),
     };
   },
-};
+});

@@ -3,6 +3,7 @@ import { factTime } from '../../src/drivers-api/facts.js';
 import type { DeviceStatus, FactsOf } from '../../src/drivers-api/types.js';
 import type { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
+import { RtBoardBase } from '../fiscal-it/rt/board-base.js';
 import { nextOccurrence } from '../fiscal-it/rt/closure-time.js';
 import type { DailyClosureOptions } from '../fiscal-it/rt/daily-closure.js';
 import type { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
@@ -20,43 +21,17 @@ type Facts = FactsOf<typeof customLabels>;
  * journal nearly full — and `fpStatus` three: fiscal receipt, non-fiscal, invoice open. From
  * `getInfo` (p.69): the serial, the Z count and the certificate's end (`certValidTo`, dd/mm/yyyy).
  */
-export class StatusBoard {
-  private connected = false;
-  private lastContact: number | undefined;
-  private failure: string | undefined;
+export class StatusBoard extends RtBoardBase {
   private printer: Facts = {};
   private info: Facts = {};
   private lastReceipt: string | undefined;
   private jobError: AgentError | undefined;
-  private waiting: Message | undefined;
 
   constructor(
-    private readonly clock: Clock,
+    clock: Clock,
     private readonly fiscal: { state: FiscalState; closure: DailyClosureOptions; timeZone: string },
-  ) {}
-
-  touched(): void {
-    this.connected = true;
-    this.failure = undefined;
-    this.lastContact = this.clock.now();
-  }
-
-  unreachable(reason: string): void {
-    this.connected = false;
-    this.failure = reason;
-  }
-
-  /** The page's warning while a document waits for the printer (the kit's settle wait). */
-  awaiting(warning: Message | undefined): void {
-    this.waiting = warning;
-  }
-
-  isSettling(): boolean {
-    return this.waiting !== undefined;
-  }
-
-  isConnected(): boolean {
-    return this.connected;
+  ) {
+    super(clock);
   }
 
   noteReceipt(label: string): void {
@@ -115,7 +90,7 @@ export class StatusBoard {
     else if (String(this.printer.printerStatus ?? '').charAt(2) === '1') warnings.push(s.paperLow());
     if (String(this.printer.printerStatus ?? '').charAt(0) === '1') warnings.push(s.coverOpen());
     if (String(this.printer.printerStatus ?? '').charAt(4) === '1') warnings.push(s.journalNearlyFull());
-    if (this.waiting) warnings.push(this.waiting);
+    if (this.settleWarning) warnings.push(this.settleWarning);
     if (this.jobError?.code === 'STATE_UNKNOWN') warnings.push(s.outcomeUnknown());
     else if (this.jobError) warnings.push(this.jobError.notes);
     const facts: Facts = { ...this.printer, ...this.info };

@@ -3,7 +3,7 @@ import { AgentError } from '../../src/errors.js';
 import { voidDocument } from '../fiscal-it/build.js';
 import { type DocumentReference, isNoReference } from '../fiscal-it/reference.js';
 import { readPatiently } from '../fiscal-it/rt/printer-read.js';
-import { decideRead, type SendContext, sendDocument } from '../fiscal-it/rt/send.js';
+import { decideRead, type SendContext, sendContextOf, sendDocument } from '../fiscal-it/rt/send.js';
 import type { VoidParams } from './actions.js';
 import { CHECKPOINT_VERSION, readCheckpoint } from './checkpoint.js';
 import { paymentsOf, vatSlotTable } from './config.js';
@@ -50,23 +50,12 @@ export async function checkReference(
   if (answer !== '1') d.log.warn('reference check unanswered: the printer checks the reference itself');
 }
 
-/** The kit's send context for a Custom document. */
+/**
+ * The kit's send context for a Custom document. Proven unprinted, a document is not sent again
+ * here: the engine sends the command again with the next attempt's IdCmds.
+ */
 export function sendContext(d: DocumentDeps): SendContext {
-  return {
-    clock: d.clock,
-    log: d.log,
-    board: d.board,
-    checkpointVersion: CHECKPOINT_VERSION,
-    policy: {
-      // Proven unprinted, the engine sends the command again with the next attempt's IdCmds.
-      afterLost: 0,
-      afterBusy: 0,
-      busyDelayMs: d.options.busyRetryDelayMs,
-      settleMinutes: d.options.settleUnansweredForMinutes,
-      busyRetries: d.options.busyRetries,
-      busyRetryDelayMs: d.options.busyRetryDelayMs,
-    },
-  };
+  return sendContextOf(d, CHECKPOINT_VERSION, { afterLost: 0, afterBusy: 0 });
 }
 
 /** Prints a planned document: the reference check, then the kit's exactly-once sending. */

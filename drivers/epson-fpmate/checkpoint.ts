@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { JobResult } from '../../src/drivers-api/types.js';
 import {
-  doneCheckpointOf,
-  doneCheckpointSchema,
+  checkpointSchemaOf,
+  ReferenceSchema,
   type CheckpointRead as RtCheckpointRead,
   readCheckpointWith,
 } from '../fiscal-it/rt/checkpoint.js';
@@ -24,14 +23,6 @@ export const CHECKPOINT_VERSION = 1;
 
 const BaselineSchema = z.object({ z: z.number().int(), doc: z.number().int(), fresh: z.boolean() });
 
-const ReferenceSchema = z.object({
-  kind: z.enum(['REFUND', 'VOID']),
-  z: z.number().int(),
-  doc: z.number().int(),
-  date: z.string(),
-  serial: z.string(),
-});
-
 export const SendingCheckpointSchema = z.object({
   v: z.literal(CHECKPOINT_VERSION),
   phase: z.literal('sending'),
@@ -50,21 +41,9 @@ export const SendingCheckpointSchema = z.object({
 });
 export type SendingCheckpoint = z.infer<typeof SendingCheckpointSchema>;
 
-export const DoneCheckpointSchema = doneCheckpointSchema(CHECKPOINT_VERSION);
-
-export const CheckpointSchema = z.discriminatedUnion('phase', [
-  SendingCheckpointSchema,
-  DoneCheckpointSchema,
-]);
+const CheckpointSchema = checkpointSchemaOf(CHECKPOINT_VERSION, SendingCheckpointSchema);
 export type Checkpoint = z.infer<typeof CheckpointSchema>;
 
-export type CheckpointRead = RtCheckpointRead<Checkpoint>;
-
 /** A job's checkpoint: absent (nothing was sent), ok, or unreadable (unknown, never "not sent"). */
-export function readCheckpoint(value: unknown): CheckpointRead {
-  return readCheckpointWith(CheckpointSchema, value);
-}
-
-export function doneCheckpoint(result: JobResult): Checkpoint {
-  return doneCheckpointOf(CHECKPOINT_VERSION, result);
-}
+export const readCheckpoint = (value: unknown): RtCheckpointRead<Checkpoint> =>
+  readCheckpointWith(CheckpointSchema, value);

@@ -4,7 +4,7 @@ import type { Message } from '../../src/messages/message.js';
 import type { HttpClient } from '../../src/transport/http.js';
 import type { RtFamily, RtHost, RtParts, Turn } from '../fiscal-it/rt/family.js';
 import { rtKitWords } from '../fiscal-it/rt/messages.js';
-import type { SendingRecord } from '../fiscal-it/rt/reconcile.js';
+import { reconcileContextOf, type SendingRecord } from '../fiscal-it/rt/reconcile.js';
 import { departmentTable } from '../fiscal-it/rules.js';
 import { epsonActions } from './actions.js';
 import { printerAddress } from './address.js';
@@ -184,23 +184,13 @@ class EpsonParts implements RtParts<PrinterLink, Plan> {
         : undefined;
     const what =
       c?.label === 'refund' || c?.label === 'void' ? c.label : c?.kind === 'receipt' ? 'receipt' : 'document';
-    return {
-      clock: ctx.clock,
-      log: ctx.log,
-      board: this.board,
-      settleMinutes: options.settleUnansweredForMinutes,
-      busyRetries: options.busyRetries,
-      busyRetryDelayMs: options.busyRetryDelayMs,
-      checkpoint,
-      done: (cp: Checkpoint) => (cp.phase === 'done' ? cp.result : undefined),
-      sending: (cp: Checkpoint) => this.sendingRecord(cp, link),
-      words: {
-        stopped: (reason: Message) => epsonResults.stopped({ what, reason }),
-        stoppedUnreadable: () => epsonResults.stoppedUnreadable(),
-        noAddress: () => epsonResults.noAddress(),
-        awayReason: (args: { minutes: number }) => epsonPrinterWords.awayReason(args),
-      },
-    } as ReturnType<RtParts<PrinterLink, Plan>['reconcile']>;
+    const deps = { clock: ctx.clock, log: ctx.log, board: this.board, options };
+    return reconcileContextOf<Checkpoint>(deps, checkpoint, (cp) => this.sendingRecord(cp, link), {
+      stopped: (reason: Message) => epsonResults.stopped({ what, reason }),
+      stoppedUnreadable: () => epsonResults.stoppedUnreadable(),
+      noAddress: () => epsonResults.noAddress(),
+      awayReason: (args: { minutes: number }) => epsonPrinterWords.awayReason(args),
+    }) as ReturnType<RtParts<PrinterLink, Plan>['reconcile']>;
   }
 
   actions(turn: Turn<PrinterLink>) {

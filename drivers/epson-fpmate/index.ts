@@ -1,8 +1,8 @@
 import type { DriverFactory } from '../../src/drivers-api/types.js';
-import { RtDriver } from '../fiscal-it/rt/driver.js';
+import { rtDriverFactory } from '../fiscal-it/rt/factory.js';
 import { simulatedPrinterAddress, simulatedSerialDigits } from '../fiscal-it/rt/simulated.js';
 import { CHECKPOINT_VERSION } from './checkpoint.js';
-import { type EpsonFpmateOptions, EpsonFpmateOptionsSchema, FROM_PLATFORM } from './config.js';
+import { type EpsonFpmateOptions, EpsonFpmateOptionsSchema } from './config.js';
 import { describeOptions } from './describe.js';
 import { epsonFamily } from './family.js';
 
@@ -13,13 +13,11 @@ export { EpsonFpmateOptionsSchema } from './config.js';
  * Epson FP-81 II RT / FP-90III over Fiscal ePOS-Print XML (fpmate.cgi). `create` rejects with
  * CONFIG_INVALID when the TLS CA file cannot be read.
  */
-export const epsonFpmateFactory: DriverFactory<EpsonFpmateOptions> = {
+export const epsonFpmateFactory: DriverFactory<EpsonFpmateOptions> = rtDriverFactory({
   kind: 'epson-fpmate',
-  deviceType: 'FiscalMachine',
+  family: epsonFamily,
   configSchema: EpsonFpmateOptionsSchema,
   checkpointVersion: CHECKPOINT_VERSION,
-  create: (options, ctx) =>
-    new RtDriver(options, ctx, epsonFamily, options.url === FROM_PLATFORM ? undefined : options.url),
   describe: describeOptions,
   simulate: async (options, device) => {
     const address = simulatedPrinterAddress(options.url, device.name, 'http://127.0.0.1:8091');
@@ -33,4 +31,4 @@ export const epsonFpmateFactory: DriverFactory<EpsonFpmateOptions> = {
     });
     return { description: `simulated RT printer ${serial} at ${printer.url}`, close: () => printer.close() };
   },
-};
+});

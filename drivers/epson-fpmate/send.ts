@@ -11,7 +11,7 @@ import type {
   PrintedOutcome,
 } from '../fiscal-it/rt/outgoing.js';
 import type { PrinterRead } from '../fiscal-it/rt/printer-read.js';
-import { otherTillError, type SendContext, sendDocument } from '../fiscal-it/rt/send.js';
+import { otherTillError, type SendContext, sendContextOf, sendDocument } from '../fiscal-it/rt/send.js';
 import { documentWords, type FiscalDocumentName, failureMeaning } from './answers.js';
 import { type Baseline, CHECKPOINT_VERSION, type SendingCheckpoint } from './checkpoint.js';
 import type { EpsonFpmateOptions } from './config.js';
@@ -200,22 +200,13 @@ export function epsonDocument(d: SendDeps, plan: Plan): OutgoingDocument<Baselin
   };
 }
 
-/** The kit's send context for an Epson document. */
+/** The kit's send context for an Epson document: resent once after a lost answer, `busyRetries` after LAN_TIME_OUT. */
 export function sendContext(d: SendDeps): SendContext {
-  return {
-    clock: d.clock,
-    log: d.log,
-    board: d.board,
-    checkpointVersion: CHECKPOINT_VERSION,
-    policy: {
-      afterLost: d.options.resendWhenNotPrinted ? 1 : 0,
-      afterBusy: d.options.busyRetries,
-      busyDelayMs: d.options.busyRetryDelayMs,
-      settleMinutes: d.options.settleUnansweredForMinutes,
-      busyRetries: d.options.busyRetries,
-      busyRetryDelayMs: d.options.busyRetryDelayMs,
-    },
-  };
+  const o = d.options;
+  return sendContextOf(d, CHECKPOINT_VERSION, {
+    afterLost: o.resendWhenNotPrinted ? 1 : 0,
+    afterBusy: o.busyRetries,
+  });
 }
 
 /**

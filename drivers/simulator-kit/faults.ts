@@ -1,3 +1,5 @@
+import type { Clock } from '../../src/clock.js';
+
 /**
  * The fault switches every device simulator shares (HTTP printers here, the TCP encoders and lock
  * servers through `tcp.ts`): one object of switches a test flips, read once per exchange. What
@@ -12,6 +14,30 @@ export interface CommonFaults {
   slow?: { ms: number };
   /** The device stops listening (connection refused) until turned off. */
   refused?: boolean;
+}
+
+/** The paper and cover switches every printer simulator has (the family says what it answers). */
+export interface PrinterFaults extends CommonFaults {
+  /** Paper end: documents are refused with the family's paper-out code. */
+  paperOut?: boolean;
+  /** Paper near its end: a warning only. */
+  paperLow?: boolean;
+  /** Cover open: documents are refused with the family's cover code. */
+  coverOpen?: boolean;
+}
+
+/** Where and how a printer simulator serves (each family adds its device's own options). */
+export interface PrinterSimulatorOptions {
+  host?: string;
+  /** 0 picks a free port; read it back from `url`. */
+  port?: number;
+  /** The printer's serial (matricola). */
+  serial?: string;
+  clock?: Clock;
+  /** Time zone of the printer's clock (default Europe/Rome). */
+  timeZone?: string;
+  /** Serve HTTPS with this key and certificate (PEM). */
+  tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 /** A simulator whose device can restart: what its RAM held is gone, its memory kept (vendor rules). */

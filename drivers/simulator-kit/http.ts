@@ -16,8 +16,10 @@ import { type CommonFaults, setSwitch } from './faults.js';
  * family handled a request (`faults.ts`): a lost answer, a slow answer, a refused connection.
  */
 export interface SimulatorHttpOptions<F extends CommonFaults> {
-  host: string;
-  port: number;
+  /** Default 127.0.0.1. */
+  host?: string | undefined;
+  /** Default 0: a free port (read it back from `url`). */
+  port?: number | undefined;
   clock: Clock;
   tls?: { key: string | Buffer; cert: string | Buffer } | undefined;
   faults: F;
@@ -62,6 +64,7 @@ const XML = 'text/xml; charset=utf-8';
 export async function startSimulatorHttp<F extends CommonFaults>(
   o: SimulatorHttpOptions<F>,
 ): Promise<SimulatorHttp<F>> {
+  const host = o.host ?? '127.0.0.1';
   const sockets = new Set<Socket>();
   let queue: Promise<void> = Promise.resolve();
 
@@ -107,7 +110,7 @@ export async function startSimulatorHttp<F extends CommonFaults>(
   const listen = (port: number) =>
     new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(port, o.host, () => {
+      server.listen(port, host, () => {
         server.off('error', reject);
         resolve();
       });
@@ -118,11 +121,11 @@ export async function startSimulatorHttp<F extends CommonFaults>(
       server.close(() => resolve());
     });
 
-  await listen(o.port);
+  await listen(o.port ?? 0);
   const port = (server.address() as AddressInfo).port;
   let closed = false;
   return {
-    url: `${o.tls ? 'https' : 'http'}://${o.host}:${port}`,
+    url: `${o.tls ? 'https' : 'http'}://${host}:${port}`,
     port,
     dropConnections() {
       for (const socket of sockets) socket.destroy();

@@ -1,6 +1,6 @@
-import { type Clock, systemClock } from '../../../src/clock.js';
+import { systemClock } from '../../../src/clock.js';
 import { Listeners } from '../../../src/listeners.js';
-import type { Rebootable } from '../../simulator-kit/faults.js';
+import type { PrinterSimulatorOptions, Rebootable } from '../../simulator-kit/faults.js';
 import { type SimulatorExchange, startSimulatorHttp } from '../../simulator-kit/http.js';
 import { type CustomDepartment, CustomSimPrinter } from './printer.js';
 import type { CustomFaults, CustomPrintedDocument } from './types.js';
@@ -17,17 +17,8 @@ export type {
 } from './types.js';
 export type CustomFaultName = keyof CustomFaults;
 
-export interface CustomRtSimulatorOptions {
-  host?: string;
-  /** 0 picks a free port; read it back from `url`. */
-  port?: number;
-  /** The printer's serial (matricola), 11 characters (default STMTE501091). */
-  serial?: string;
-  clock?: Clock;
-  /** Time zone of the printer's clock (default Europe/Rome). */
-  timeZone?: string;
-  /** Serve HTTPS with this key and certificate (PEM). The manual documents only HTTP (p.13). */
-  tls?: { key: string | Buffer; cert: string | Buffer };
+/** Serial default STMTE501091; the manual documents only HTTP (p.13), HTTPS is for the agent's tests. */
+export interface CustomRtSimulatorOptions extends PrinterSimulatorOptions {
   /** HTTP Basic credentials required; default the serial as user and password; null: none. */
   credentials?: { user: string; password: string } | null;
   /** Department → its VAT slot (default 1–4 → slots 1–4). */
@@ -104,7 +95,6 @@ const GARBAGE = '<!DOCTYPE html><html><head><title>CUSTOM</title></head><body><h
 export async function startCustomRtSimulator(
   options: CustomRtSimulatorOptions = {},
 ): Promise<CustomRtSimulator> {
-  const host = options.host ?? '127.0.0.1';
   const clock = options.clock ?? systemClock;
   const serial = options.serial ?? DEFAULT_SERIAL;
   const faults: CustomFaults = {};
@@ -150,10 +140,8 @@ export async function startCustomRtSimulator(
   };
 
   const http = await startSimulatorHttp({
-    host,
-    port: options.port ?? 0,
+    ...options,
     clock,
-    tls: options.tls,
     faults,
     serves: (path) => path === '/xml/printer.htm',
     authorization: credentials

@@ -1,3 +1,5 @@
+import type { PrinterFaults } from '../../simulator-kit/faults.js';
+
 /**
  * The shapes the simulated Custom RT printer keeps and shows: the documents it "printed", the
  * fault switches a test flips, and the refusal it answers with. Status numbers are the manual's
@@ -91,29 +93,14 @@ export interface CustomPrintedDocument {
 export type BusyStatus = 21 | 75 | 76 | 213 | 217 | 218 | 221;
 
 /** The switches of the simulated printer (see `setFault`). */
-export interface CustomFaults {
-  /** Paper end: printerStatus S2, documents refused with 16 (XML p.26; XML-SG). */
-  paperOut?: boolean;
-  /** Paper near end: printerStatus S3, a warning only. */
-  paperLow?: boolean;
-  /** Cover open: printerStatus S1, documents refused with 64. */
-  coverOpen?: boolean;
+export interface CustomFaults extends PrinterFaults {
   /** Printing requests refused with a busy status (213 by default); queries still answer. */
   busy?: boolean | { status: BusyStatus };
-  /**
-   * A printing request (receipt, non-fiscal, report) is carried out, then the connection drops
-   * without an answer; queries still answer, so the client can find out what happened.
-   */
-  loseAnswer?: boolean;
   /**
    * Fiscal documents are refused at their begin node with this status: 54 closure necessary,
    * 61 24 hours since the last Z, 84 certificate expired, 214 inactivity… (XML-SG PDF pp.133–147).
    */
   refuseDocuments?: { status: number };
-  /** Answers to printing requests (documents, reports) wait this long on the simulator's clock. */
-  slow?: { ms: number };
-  /** The printer stops listening (connection refused) until turned off. */
-  refused?: boolean;
   /** Every request is answered 200 with an HTML page and not carried out. */
   garbage?: boolean;
   /** directIO 1017 answers without the 4-byte echo (the layout fiskaltrust parses). */

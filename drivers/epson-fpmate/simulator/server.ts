@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { type Clock, systemClock } from '../../../src/clock.js';
+import { systemClock } from '../../../src/clock.js';
 import { Listeners } from '../../../src/listeners.js';
-import type { Rebootable } from '../../simulator-kit/faults.js';
+import type { PrinterSimulatorOptions, Rebootable } from '../../simulator-kit/faults.js';
 import { type SimulatorExchange, startSimulatorHttp } from '../../simulator-kit/http.js';
 import { elementsOf, ORDERED_XML } from '../payload.js';
 import { type Faults, type PrintedDocument, SimPrinter } from './printer.js';
@@ -14,17 +14,8 @@ export type { Faults, PrintedDocument } from './printer.js';
 export type { DayTotals, DepartmentClass } from './programming.js';
 export type FaultName = keyof Faults;
 
-export interface FpmateSimulatorOptions {
-  host?: string;
-  /** 0 picks a free port; read it back from `url`. */
-  port?: number;
-  /** Printer serial, 11 characters (default 99MEY123456). */
-  serial?: string;
-  clock?: Clock;
-  /** Time zone of the printer's clock (default Europe/Rome). */
-  timeZone?: string;
-  /** Serve HTTPS with this key and certificate (PEM). */
-  tls?: { key: string | Buffer; cert: string | Buffer };
+/** Serial default 99MEY123456. */
+export interface FpmateSimulatorOptions extends PrinterSimulatorOptions {
   /** Certificate expiries reported by queryPrinterStatus (YYYYMMDD). */
   expiryCD?: string;
   expiryCA?: string;
@@ -108,7 +99,6 @@ const PRINTING_ROOTS = new Set(['printerFiscalReceipt', 'printerNonFiscal', 'pri
  * reads, and has fault switches for every failure the driver must survive.
  */
 export async function startFpmateSimulator(options: FpmateSimulatorOptions = {}): Promise<FpmateSimulator> {
-  const host = options.host ?? '127.0.0.1';
   const clock = options.clock ?? systemClock;
   const faults: Faults = {};
   const printer = new SimPrinter(
@@ -199,10 +189,8 @@ export async function startFpmateSimulator(options: FpmateSimulatorOptions = {})
   };
 
   const http = await startSimulatorHttp({
-    host,
-    port: options.port ?? 0,
+    ...options,
     clock,
-    tls: options.tls,
     faults,
     serves: (path) => path.endsWith('/cgi-bin/fpmate.cgi'),
     // fpmate answers requests as they come (a status read is answered while a document prints).

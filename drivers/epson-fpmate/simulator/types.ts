@@ -1,3 +1,4 @@
+import type { PrinterFaults } from '../../simulator-kit/faults.js';
 import type { DayTotals } from './programming.js';
 import type { PrintedLine, PrintedPayment } from './receipt.js';
 import type { SimReference } from './reference.js';
@@ -31,10 +32,7 @@ export interface PrintedDocument {
 }
 
 /** The switches of the simulated printer (see `setFault`). */
-export interface Faults {
-  paperOut?: boolean;
-  paperLow?: boolean;
-  coverOpen?: boolean;
+export interface Faults extends PrinterFaults {
   busy?: boolean;
   /** Documents are printed, then answered LAN_TIME_OUT (fpmate lost the fiscal unit mid-document). */
   timeOutAfterPrint?: boolean;
@@ -44,14 +42,12 @@ export interface Faults {
    * printer registering a receipt yet answering an error).
    */
   paperEndsAfterPrint?: boolean;
-  slow?: { ms: number };
   /** Every answer is `bytes` of junk, streamed (documents are printed first). */
   oversizedAnswer?: { bytes: number };
   /** Every answer breaks off half-way (documents are printed first). */
   truncatedAnswer?: boolean;
   dropAfterPrint?: boolean;
   dropBeforePrint?: boolean;
-  refused?: boolean;
   journalNearFull?: boolean;
   dayOpenOver24h?: boolean;
   lastDocUnreadable?: boolean;

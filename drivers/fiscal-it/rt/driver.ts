@@ -1,14 +1,5 @@
 import { statusOrUnavailable } from '../../../src/drivers-api/status.js';
-import type {
-  DeviceAction,
-  DeviceStatus,
-  Driver,
-  DriverContext,
-  ExecuteContext,
-  Job,
-  JobResult,
-  Reconciliation,
-} from '../../../src/drivers-api/types.js';
+import type * as contract from '../../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../../src/errors.js';
 import { httpTlsOptions } from '../../../src/transport/tls-config.js';
 import { ClosureScheduler } from './closure-scheduler.js';
@@ -35,17 +26,17 @@ export function shownAddress(address: string): string {
  * built and checked before the turn is taken, so a platform outage delays only that job — never
  * the polls, the staff actions or the scheduled Z report behind it.
  */
-export class RtDriver<O extends RtOptions, L extends RtLink, P> implements Driver {
+export class RtDriver<O extends RtOptions, L extends RtLink, P> implements contract.Driver {
   private readonly line: PrinterLine<L>;
   private readonly parts: RtParts<L, P>;
   private readonly state: FiscalState;
   private readonly scheduler: ClosureScheduler | undefined;
-  private readonly actionList: readonly DeviceAction[];
+  private readonly actionList: readonly contract.DeviceAction[];
   private opened = false;
 
   constructor(
     private readonly options: O,
-    private readonly ctx: DriverContext,
+    private readonly ctx: contract.DriverContext,
     family: RtFamily<O, L, P>,
     configuredAddress: string | undefined,
   ) {
@@ -113,11 +104,11 @@ export class RtDriver<O extends RtOptions, L extends RtLink, P> implements Drive
     this.opened = true;
   }
 
-  actions(): readonly DeviceAction[] {
+  actions(): readonly contract.DeviceAction[] {
     return this.actionList;
   }
 
-  async execute(job: Job, ectx: ExecuteContext): Promise<JobResult> {
+  async execute(job: contract.Job, ectx: contract.ExecuteContext): Promise<contract.JobResult> {
     const link = this.line.linkFor(this.parts.address(job));
     try {
       if (ectx.signal.aborted) throw new AgentError('ABORTED', 'Stopped before anything was sent');
@@ -136,7 +127,7 @@ export class RtDriver<O extends RtOptions, L extends RtLink, P> implements Drive
     }
   }
 
-  reconcile(job: Job, signal: AbortSignal): Promise<Reconciliation> {
+  reconcile(job: contract.Job, signal: AbortSignal): Promise<contract.Reconciliation> {
     const link = this.line.linkOrNone(() => this.parts.address(job));
     return reconcileSending(
       { ...this.parts.reconcile(job, link), exclusive: (work) => this.line.mutex.run(work) },
@@ -144,7 +135,7 @@ export class RtDriver<O extends RtOptions, L extends RtLink, P> implements Drive
     );
   }
 
-  status(): DeviceStatus {
+  status(): contract.DeviceStatus {
     return statusOrUnavailable(() => this.parts.board.snapshot());
   }
 

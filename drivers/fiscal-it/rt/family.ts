@@ -9,8 +9,8 @@ import type {
 import type { AgentError } from '../../../src/errors.js';
 import type { Message } from '../../../src/messages/message.js';
 import type { HttpClient } from '../../../src/transport/http.js';
-import type { DailyClosureOptions } from './daily-closure.js';
 import type { ClosureRecord, FiscalState } from './fiscal-state.js';
+import type { RtOptions } from './options.js';
 import type { ReconcileContext } from './reconcile.js';
 
 /**
@@ -22,18 +22,7 @@ import type { ReconcileContext } from './reconcile.js';
  * status codes mean, how its witnesses are read, its status card and its words.
  */
 
-/** The options every RT family's schema carries, which the kit reads. */
-export interface RtOptions {
-  url: string;
-  allowedHosts?: string[] | undefined;
-  tls?: unknown;
-  dailyClosure: DailyClosureOptions;
-  statusIntervalMs: number;
-  statusRetryMs: number;
-  settleUnansweredForMinutes: number;
-  busyRetries: number;
-  busyRetryDelayMs: number;
-}
+export type { RtOptions } from './options.js';
 
 /** A family's link to one printer address: its exchanges, one at a time (the kit's turn). */
 export interface RtLink {

@@ -4,6 +4,7 @@ import { AgentError } from '../../../src/errors.js';
 import type { Logger } from '../../../src/log.js';
 import type { Message } from '../../../src/messages/message.js';
 import type { CheckpointRead } from './checkpoint.js';
+import type { RtOptions } from './options.js';
 import type { OutgoingDocument } from './outgoing.js';
 import { awaitPrinter, readPatiently, type WaitBoard } from './printer-read.js';
 import { decideRead } from './send.js';
@@ -48,6 +49,35 @@ export interface ReconcileContext<C> {
   words: ReconcileWords;
   /** Runs `work` alone with the printer (the line's mutex). */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/** Every family's checkpoint: a `sending` phase of its own shape, or the `done` result. */
+type PhasedCheckpoint = { phase: 'sending' } | { phase: 'done'; result: JobResult };
+
+/** A family's reconcile context: the kit's waits from its options, its checkpoint, its words. */
+export function reconcileContextOf<C extends PhasedCheckpoint>(
+  d: {
+    clock: Clock;
+    log: Logger;
+    board: ReconcileContext<C>['board'];
+    options: Pick<RtOptions, 'settleUnansweredForMinutes' | 'busyRetries' | 'busyRetryDelayMs'>;
+  },
+  checkpoint: CheckpointRead<C>,
+  sending: (c: Extract<C, { phase: 'sending' }>) => ReturnType<ReconcileContext<C>['sending']>,
+  words: ReconcileWords,
+): Omit<ReconcileContext<C>, 'exclusive'> {
+  return {
+    clock: d.clock,
+    log: d.log,
+    board: d.board,
+    settleMinutes: d.options.settleUnansweredForMinutes,
+    busyRetries: d.options.busyRetries,
+    busyRetryDelayMs: d.options.busyRetryDelayMs,
+    checkpoint,
+    done: (c) => (c.phase === 'done' ? (c as Extract<C, { phase: 'done' }>).result : undefined),
+    sending: (c) => (c.phase === 'sending' ? sending(c as Extract<C, { phase: 'sending' }>) : 'no-address'),
+    words,
+  };
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Logger } from '../../../src/log.js';
 import { english } from '../../../src/messages/render.js';
 import { doneCheckpointOf } from './checkpoint.js';
 import { rtKitWords } from './messages.js';
+import type { RtOptions } from './options.js';
 import type {
   BeforeSend,
   OutgoingDocument,
@@ -34,6 +35,30 @@ export interface SendContext {
   policy: ResendPolicy;
   /** The family's checkpoint version, for the final `done` checkpoint. */
   checkpointVersion: number;
+}
+
+/** A family's send context from its options: the waits and busy reads are the kit's options. */
+export function sendContextOf(
+  d: Pick<SendContext, 'clock' | 'log' | 'board'> & {
+    options: Pick<RtOptions, 'settleUnansweredForMinutes' | 'busyRetries' | 'busyRetryDelayMs'>;
+  },
+  checkpointVersion: number,
+  resend: Pick<ResendPolicy, 'afterLost' | 'afterBusy'>,
+): SendContext {
+  const o = d.options;
+  return {
+    clock: d.clock,
+    log: d.log,
+    board: d.board,
+    checkpointVersion,
+    policy: {
+      ...resend,
+      busyDelayMs: o.busyRetryDelayMs,
+      settleMinutes: o.settleUnansweredForMinutes,
+      busyRetries: o.busyRetries,
+      busyRetryDelayMs: o.busyRetryDelayMs,
+    },
+  };
 }
 
 /**
