@@ -1,5 +1,5 @@
 import type { ManualClock } from '../../../src/clock.js';
-import type { Driver, Job } from '../../../src/drivers-api/types.js';
+import type { Driver, DriverContext, Job } from '../../../src/drivers-api/types.js';
 
 /**
  * What the recovery matrix needs of one RT family's simulator (issue 42 item 3). A family joins
@@ -9,8 +9,11 @@ import type { Driver, Job } from '../../../src/drivers-api/types.js';
  */
 export interface MatrixFamily {
   kind: string;
-  /** A simulator on `clock` and a driver on it; `settleMinutes` for the wait after a lost answer. */
-  rig(clock: ManualClock, o?: { settleMinutes?: number }): Promise<MatrixRig>;
+  /**
+   * A simulator on `clock` and a driver on it; `settleMinutes` for the wait after a lost answer;
+   * `billRead`, when given, is awaited before the platform answers a bill read (an outage).
+   */
+  rig(clock: ManualClock, o?: { settleMinutes?: number; billRead?: Promise<unknown> }): Promise<MatrixRig>;
   /**
    * Cells this family's protocol cannot meet, each with why and the source that says so; every
    * other cell runs. A cell named here that the family could run is a reviewer's question.
@@ -78,4 +81,17 @@ export interface PrintedOnDevice {
   doc: number;
   at: number;
   lines: number;
+}
+
+/** `ctx` whose bill reads wait for `billRead` (a platform outage), when given. */
+export function outageAware(ctx: DriverContext, billRead: Promise<unknown> | undefined): DriverContext {
+  if (!billRead) return ctx;
+  const platform = ctx.platform;
+  return {
+    ...ctx,
+    platform: {
+      ...platform,
+      orderItems: (...args) => billRead.then(() => platform.orderItems(...args)),
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RT_STAFF_FACTS } from '../../../drivers/fiscal-it/rt/status-card.js';
 import { kindsOf } from '../../../drivers/index.js';
@@ -57,6 +58,32 @@ for (const kind of families) {
       expect(staff).toContain('lastReceipt');
       // "Start of the fiscal day" beside "hours open: 0" is gone: the hours are a technical detail.
       expect(staff).not.toContain('fiscalDayOpenHours');
+    });
+
+    it('plan before the turn (issue 42 item 5): during a platform outage a staff X report does not wait behind the receipt', async () => {
+      const clock = new ManualClock(Date.UTC(2026, 2, 13, 9, 0));
+      let platformBack: (value?: unknown) => void = () => undefined;
+      const outage = new Promise((resolve) => {
+        platformBack = resolve;
+      });
+      rig = await family.rig(clock, { billRead: outage });
+      const noop = {
+        signal: new AbortController().signal,
+        progress: () => undefined,
+        checkpoint: async () => undefined,
+      };
+      const receipt = rig.driver.execute(rig.sale('outage'), noop);
+      const xReport = rig.driver.actions?.().find((a) => a.name === 'x-report');
+      let reported = false;
+      void xReport?.run({}, new AbortController().signal).then(() => {
+        reported = true;
+      });
+      for (let turn = 0; !reported && turn < 10_000; turn++) await nextTurn();
+      expect(reported, 'the X report ran while the bill could not be read').toBe(true);
+      expect(rig.documents('sale')).toHaveLength(0);
+      platformBack();
+      await drive(receipt, clock);
+      expect(rig.documents('sale')).toHaveLength(1);
     });
 
     for (const cell of CELLS) {

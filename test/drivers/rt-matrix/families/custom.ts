@@ -4,7 +4,7 @@ import type { ManualClock } from '../../../../src/clock.js';
 import type { Driver } from '../../../../src/drivers-api/types.js';
 import { memoryStore, testDriverContext } from '../../../helpers/driver-context.js';
 import { orderItem, payment, refundJob, saleJob } from '../../epson-fpmate/helpers.js';
-import type { MatrixFamily, MatrixRig } from '../family.js';
+import { type MatrixFamily, type MatrixRig, outageAware } from '../family.js';
 
 const SERIAL = 'STMTE501091';
 const items = [
@@ -45,7 +45,7 @@ export const customMatrix: MatrixFamily = {
     const make = () => {
       const driver = customRtFactory.create(
         options,
-        testDriverContext({ store, clock, orderItems: items, payments }),
+        outageAware(testDriverContext({ store, clock, orderItems: items, payments }), o.billRead),
       );
       drivers.push(driver);
       return driver;

@@ -4,7 +4,7 @@ import type { ManualClock } from '../../../../src/clock.js';
 import type { Driver } from '../../../../src/drivers-api/types.js';
 import { memoryStore, testDriverContext } from '../../../helpers/driver-context.js';
 import { orderItem, payment, QUICK_DRIVER, refundJob, saleJob } from '../../epson-fpmate/helpers.js';
-import type { MatrixFamily, MatrixRig } from '../family.js';
+import { type MatrixFamily, type MatrixRig, outageAware } from '../family.js';
 
 const SERIAL = '99MEY123456';
 const items = [
@@ -53,7 +53,7 @@ export const epsonMatrix: MatrixFamily = {
     const make = () => {
       const driver = epsonFpmateFactory.create(
         options,
-        testDriverContext({ store, clock, orderItems: items, payments }),
+        outageAware(testDriverContext({ store, clock, orderItems: items, payments }), o.billRead),
       );
       drivers.push(driver);
       return driver;
