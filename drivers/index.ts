@@ -31,43 +31,32 @@ interface RegistryEntry {
  * only when a configured device asks for it, so a site without USB-HID never loads node-hid and a
  * site without serial encoders never loads serialport.
  */
+const entry = (kind: string, group: DriverGroup, load: () => Promise<unknown>): RegistryEntry => ({
+  kind,
+  group,
+  load: load as () => Promise<DriverFactory<unknown>>,
+});
+
 const entries: RegistryEntry[] = [
-  {
-    kind: 'sim-fiscal',
-    group: 'simulated',
-    load: async () => (await import('./sim/index.js')).simFiscalFactory as DriverFactory<unknown>,
-  },
-  {
-    kind: 'sim-encoder',
-    group: 'simulated',
-    load: async () => (await import('./sim/index.js')).simEncoderFactory as DriverFactory<unknown>,
-  },
-  {
-    kind: 'epson-fpmate',
-    group: 'rt-printer',
-    load: async () => (await import('./epson-fpmate/index.js')).epsonFpmateFactory as DriverFactory<unknown>,
-  },
-  {
-    kind: 'custom-rt',
-    group: 'rt-printer',
-    load: async () => (await import('./custom-rt/index.js')).customRtFactory as DriverFactory<unknown>,
-  },
-  {
-    kind: 'ipp-printer',
-    group: 'office-printer',
-    load: async () => (await import('./ipp-printer/index.js')).ippPrinterFactory as DriverFactory<unknown>,
-  },
-  {
-    kind: 'fias-lock',
-    group: 'key-encoder',
-    load: async () => (await import('./fias-lock/index.js')).fiasLockFactory as DriverFactory<unknown>,
-  },
-  {
-    kind: 'salto-encoder',
-    group: 'key-encoder',
-    load: async () =>
-      (await import('./salto-encoder/index.js')).saltoEncoderFactory as DriverFactory<unknown>,
-  },
+  entry('sim-fiscal', 'simulated', async () => (await import('./sim/index.js')).simFiscalFactory),
+  entry('sim-encoder', 'simulated', async () => (await import('./sim/index.js')).simEncoderFactory),
+  entry(
+    'epson-fpmate',
+    'rt-printer',
+    async () => (await import('./epson-fpmate/index.js')).epsonFpmateFactory,
+  ),
+  entry('custom-rt', 'rt-printer', async () => (await import('./custom-rt/index.js')).customRtFactory),
+  entry(
+    'ipp-printer',
+    'office-printer',
+    async () => (await import('./ipp-printer/index.js')).ippPrinterFactory,
+  ),
+  entry('fias-lock', 'key-encoder', async () => (await import('./fias-lock/index.js')).fiasLockFactory),
+  entry(
+    'salto-encoder',
+    'key-encoder',
+    async () => (await import('./salto-encoder/index.js')).saltoEncoderFactory,
+  ),
 ];
 
 export const driverRegistry: DriverRegistry = new Map(entries.map((e) => [e.kind, e.load]));

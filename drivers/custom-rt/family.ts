@@ -2,7 +2,7 @@ import type { Job } from '../../src/drivers-api/types.js';
 import type { HttpClient } from '../../src/transport/http.js';
 import { printerAddress } from '../fiscal-it/rt/address.js';
 import { type PrinterCredentials, readPrinterCredentials } from '../fiscal-it/rt/credentials.js';
-import type { RtFamily, RtHost, RtParts } from '../fiscal-it/rt/family.js';
+import { closureOf, type RtFamily, type RtHost, type RtParts } from '../fiscal-it/rt/family.js';
 import { rtKitWords } from '../fiscal-it/rt/messages.js';
 import { reconcileContextOf, type SendingRecord } from '../fiscal-it/rt/reconcile.js';
 import { type ActionHost, customActions } from './actions.js';
@@ -38,6 +38,7 @@ export function accountOf(options: CustomRtOptions): PrinterCredentials | undefi
 class CustomParts implements RtParts<CustomLink, CustomPlan> {
   readonly board: StatusBoard;
   readonly refreshAfter: ReadonlySet<string> = new Set();
+  readonly closure = closureOf((link: CustomLink) => this.deps(link), closeDay, settleClosure);
   readonly words = {
     addressUnknown: () => customRefusals.addressUnknown(),
     notAnswering: () => customRefusals.notAnswering(),
@@ -114,14 +115,6 @@ class CustomParts implements RtParts<CustomLink, CustomPlan> {
 
   settleOnOpen(link: CustomLink, signal: AbortSignal): Promise<void> {
     return settlePendingVoid(this.deps(link), signal);
-  }
-
-  closeDay(link: CustomLink, reason: 'schedule', signal: AbortSignal, date: string) {
-    return closeDay(this.deps(link), reason, signal, date);
-  }
-
-  settleClosure(link: CustomLink, signal: AbortSignal) {
-    return settleClosure(this.deps(link), signal);
   }
 
   reconcile(job: Job, link: CustomLink | undefined) {

@@ -2,7 +2,7 @@ import type { ExecuteContext, Job, JobResult } from '../../src/drivers-api/types
 import { toAgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import type { HttpClient } from '../../src/transport/http.js';
-import type { RtFamily, RtHost, RtParts, Turn } from '../fiscal-it/rt/family.js';
+import { closureOf, type RtFamily, type RtHost, type RtParts, type Turn } from '../fiscal-it/rt/family.js';
 import { rtKitWords } from '../fiscal-it/rt/messages.js';
 import { reconcileContextOf, type SendingRecord } from '../fiscal-it/rt/reconcile.js';
 import { departmentTable } from '../fiscal-it/rules.js';
@@ -62,6 +62,7 @@ function withFiscalNotes(result: JobResult, notes: readonly Message[] | undefine
 class EpsonParts implements RtParts<PrinterLink, Plan> {
   readonly board: StatusBoard;
   readonly refreshAfter: ReadonlySet<string> = REFRESH_AFTER;
+  readonly closure = closureOf((link: PrinterLink) => this.reportDeps(link), closeDay, settleClosure);
   readonly words = {
     addressUnknown: () => epsonRefusals.addressUnknown(),
     notAnswering: () => epsonRefusals.notAnswering(),
@@ -165,14 +166,6 @@ class EpsonParts implements RtParts<PrinterLink, Plan> {
 
   settleOnOpen(link: PrinterLink, signal: AbortSignal): Promise<void> {
     return settlePendingAction(this.voidDeps(link), signal);
-  }
-
-  closeDay(link: PrinterLink, reason: 'schedule', signal: AbortSignal, date: string) {
-    return closeDay(this.reportDeps(link), reason, signal, date);
-  }
-
-  settleClosure(link: PrinterLink, signal: AbortSignal) {
-    return settleClosure(this.reportDeps(link), signal);
   }
 
   reconcile(job: Job, link: PrinterLink | undefined) {

@@ -63,8 +63,8 @@ export class RtDriver<O extends RtOptions, L extends RtLink, P> implements contr
           log: ctx.log.child({ component: 'daily-closure' }),
           ready: () => this.line.address !== undefined,
           close: (date, signal) =>
-            this.line.mutex.run(() => parts.closeDay(this.line.currentLink(), 'schedule', signal, date)),
-          settle: (signal) => this.line.mutex.run(() => parts.settleClosure(this.line.currentLink(), signal)),
+            this.line.mutex.run(() => parts.closure.close(this.line.currentLink(), signal, date)),
+          settle: (signal) => this.line.mutex.run(() => parts.closure.settle(this.line.currentLink(), signal)),
           words: parts.words.closure,
         })
       : undefined;
@@ -98,7 +98,7 @@ export class RtDriver<O extends RtOptions, L extends RtLink, P> implements contr
         await this.parts.settleOnOpen(link, signal);
         // With a schedule, its first step settles a closure left in flight (and files the date).
         if (!this.scheduler && this.state.closureInFlight() !== undefined)
-          await this.parts.settleClosure(link, signal);
+          await this.parts.closure.settle(link, signal);
       });
     }
     this.opened = true;

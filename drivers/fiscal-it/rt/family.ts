@@ -9,7 +9,7 @@ import type {
 import type { AgentError } from '../../../src/errors.js';
 import type { Message } from '../../../src/messages/message.js';
 import type { HttpClient } from '../../../src/transport/http.js';
-import type { ClosureRecord, FiscalState } from './fiscal-state.js';
+import type { CloseDay, ClosureRecord, FiscalState } from './fiscal-state.js';
 import type { RtOptions } from './options.js';
 import type { ReconcileContext } from './reconcile.js';
 
@@ -74,8 +74,8 @@ export interface RtParts<L extends RtLink, P> {
   refresh(link: L, signal?: AbortSignal): Promise<boolean>;
   /** Settles a staff action a kill left in flight (in the turn, at open). */
   settleOnOpen(link: L, signal: AbortSignal): Promise<void>;
-  closeDay(link: L, reason: 'schedule', signal: AbortSignal, date: string): Promise<ClosureRecord>;
-  settleClosure(link: L, signal: AbortSignal): Promise<ClosureRecord | undefined>;
+  /** The family's Z report and how a closure left in flight is settled (the scheduler runs them). */
+  closure: RtClosure<L>;
   /** The job's checkpoint as the kit's reconcile reads it; `link` is the job's printer, if known. */
   reconcile(job: Job, link: L | undefined): Omit<ReconcileContext<unknown>, 'exclusive'>;
   /** Staff actions; each runs its work through `turn`. */
@@ -83,6 +83,24 @@ export interface RtParts<L extends RtLink, P> {
   /** Error codes after which the kit polls the printer's status at once. */
   refreshAfter: ReadonlySet<string>;
   words: RtDriverWords;
+}
+
+/** A family's daily closure, on the link the kit's turn gives. */
+export interface RtClosure<L> {
+  close(link: L, signal: AbortSignal, date: string): Promise<ClosureRecord>;
+  settle(link: L, signal: AbortSignal): Promise<ClosureRecord | undefined>;
+}
+
+/** The closure of a family whose `reports.ts` takes deps `D` made from a link. */
+export function closureOf<L, D>(
+  deps: (link: L) => D,
+  close: CloseDay<D>,
+  settle: (d: D, signal?: AbortSignal) => Promise<ClosureRecord | undefined>,
+): RtClosure<L> {
+  return {
+    close: (link, signal, date) => close(deps(link), 'schedule', signal, date),
+    settle: (link, signal) => settle(deps(link), signal),
+  };
 }
 
 /** The family's sentences the kit's driver shows. */

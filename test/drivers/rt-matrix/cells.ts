@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { ManualClock } from '../../../src/clock.js';
 import type { ExecuteContext, Job, JobResult, Reconciliation } from '../../../src/drivers-api/types.js';
 import { type AgentError, toAgentError } from '../../../src/errors.js';
+import { recordingExecuteContext } from '../../helpers/driver-context.js';
 import type { CellName, MatrixFamily, MatrixRig } from './family.js';
 
 /**
@@ -20,18 +21,7 @@ export interface Cell {
 
 type Outcome = { ok: true; result: JobResult } | { ok: false; error: AgentError };
 
-/** An execute context that keeps the checkpoints, as the journal would. */
-function journal(): ExecuteContext & { checkpoints: unknown[] } {
-  const checkpoints: unknown[] = [];
-  return {
-    signal: new AbortController().signal,
-    progress: () => undefined,
-    checkpoint: async (value) => {
-      checkpoints.push(value);
-    },
-    checkpoints,
-  };
-}
+const journal = () => recordingExecuteContext();
 
 /**
  * Runs `work` to its end on the manual clock: turns of the event loop for the loopback I/O, and
@@ -81,12 +71,7 @@ export const CELLS: readonly Cell[] = [
     name: 'lost answer after print',
     expect: 'done: the receipt reported printed (recovered), printed once',
     source: 'README "The guarantees" (a fiscal printer’s answer is lost); drivers/fiscal-it/rt/witnesses.ts',
-    async run(rig, clock) {
-      rig.loseNextAnswer();
-      const out = await execute(rig, rig.sale('lost'), clock);
-      expect(out.ok && out.result.details?.recovered).toBe(true);
-      expect(rig.documents('sale')).toHaveLength(1);
-    },
+    run: (rig, clock) => recoveredOnce(rig, clock, () => rig.loseNextAnswer()),
   },
   {
     name: 'kill before send',
@@ -152,12 +137,7 @@ export const CELLS: readonly Cell[] = [
     expect: 'done: the counters survive the restart (a request id does not), printed once',
     source:
       'issue 42 (after a power cut the printer no longer reports the last command id); witnesses.ts of each family',
-    async run(rig, clock) {
-      rig.afterNextDocument(() => rig.reboot());
-      const out = await execute(rig, rig.sale('reboot'), clock);
-      expect(out.ok && out.result.details?.recovered).toBe(true);
-      expect(rig.documents('sale')).toHaveLength(1);
-    },
+    run: (rig, clock) => recoveredOnce(rig, clock, () => rig.afterNextDocument(() => rig.reboot())),
   },
   {
     name: 'unreadable witness',
@@ -211,16 +191,7 @@ export const CELLS: readonly Cell[] = [
     name: 'another till’s document ends in time',
     expect: 'done: the agent waits for the other till, then prints once; their document never reset',
     source: 'XML protocol rev 2.00 p.133; drivers/fiscal-it/rt/send.ts OTHER_TILL_WAIT_MS',
-    async run(rig, clock) {
-      const shared = need(rig.shared);
-      shared.openForeign();
-      const job = drive(rig.driver.execute(rig.sale('foreign-ends'), journal()), clock);
-      for (let turn = 0; clock.pending === 0 && turn < 10_000; turn++) await nextTurn();
-      shared.endForeign();
-      await job;
-      expect(shared.foreignResets()).toBe(0);
-      expect(rig.documents('sale')).toHaveLength(1);
-    },
+    run: (rig, clock) => printsOnceTheOtherTillIsDone(rig, clock, (shared) => shared.openForeign()),
   },
   {
     name: 'status 21 mid-send',
@@ -228,16 +199,8 @@ export const CELLS: readonly Cell[] = [
       'done: the document refused with 21 is sent again once the other till is done; theirs never reset',
     source:
       'XML protocol rev 2.00 p.133 (21: a remote terminal is sending a document); issue 42 (21 used to reset)',
-    async run(rig, clock) {
-      const shared = need(rig.shared);
-      shared.foreignOpensBeforeNextDocument();
-      const job = drive(rig.driver.execute(rig.sale('s21'), journal()), clock);
-      for (let turn = 0; clock.pending === 0 && turn < 10_000; turn++) await nextTurn();
-      shared.endForeign();
-      await job;
-      expect(shared.foreignResets()).toBe(0);
-      expect(rig.documents('sale')).toHaveLength(1);
-    },
+    run: (rig, clock) =>
+      printsOnceTheOtherTillIsDone(rig, clock, (shared) => shared.foreignOpensBeforeNextDocument()),
   },
   {
     name: 'status 76 after print',
@@ -279,6 +242,33 @@ export const CELLS: readonly Cell[] = [
     },
   },
 ];
+
+/** After `fault`, a sale is reported printed from the printer's memory, and printed once. */
+async function recoveredOnce(rig: MatrixRig, clock: ManualClock, fault: () => void): Promise<void> {
+  fault();
+  const out = await execute(rig, rig.sale('recovered'), clock);
+  expect(out.ok && out.result.details?.recovered).toBe(true);
+  expect(rig.documents('sale')).toHaveLength(1);
+}
+
+/**
+ * Another till's document (opened by `arrange`) holds the printer; once the agent waits for it
+ * (it sleeps on the clock), the other till ends it: the receipt prints once, theirs is never reset.
+ */
+async function printsOnceTheOtherTillIsDone(
+  rig: MatrixRig,
+  clock: ManualClock,
+  arrange: (shared: NonNullable<MatrixRig['shared']>) => void,
+): Promise<void> {
+  const shared = need(rig.shared);
+  arrange(shared);
+  const job = drive(rig.driver.execute(rig.sale('other-till'), journal()), clock);
+  for (let turn = 0; clock.pending === 0 && turn < 10_000; turn++) await nextTurn();
+  shared.endForeign();
+  await job;
+  expect(shared.foreignResets()).toBe(0);
+  expect(rig.documents('sale')).toHaveLength(1);
+}
 
 function need<T>(value: T | undefined): T {
   if (value === undefined) throw new Error('this cell needs a family whose device holds documents open');

@@ -1,5 +1,7 @@
 import type { ManualClock } from '../../../src/clock.js';
+import type { WireOrderItem, WirePayment } from '../../../src/connector/wire.js';
 import type { Driver, DriverContext, Job } from '../../../src/drivers-api/types.js';
+import { orderItem, payment, refundJob, saleJob } from '../epson-fpmate/helpers.js';
 
 /**
  * What the recovery matrix needs of one RT family's simulator (issue 42 item 3). A family joins
@@ -93,5 +95,103 @@ export function outageAware(ctx: DriverContext, billRead: Promise<unknown> | und
       ...platform,
       orderItems: (...args) => billRead.then(() => platform.orderItems(...args)),
     },
+  };
+}
+
+/** The matrix's sale: two lines at two rates, paid by card. */
+export const MATRIX_BILL: { items: WireOrderItem[]; payments: WirePayment[] } = {
+  items: [
+    orderItem('i1', { unitGross: 10, units: 2, rate: 22 }),
+    orderItem('i2', { unitGross: 5, rate: 10 }),
+  ],
+  payments: [payment('p1', 'CreditCardPayment', 25)],
+};
+
+/** The platform's void of `printed` (a cancelled bill naming it), on the printer `serial`. */
+export function voidJob(id: string, printed: PrintedOnDevice, serial: string): Job {
+  const rebated = {
+    sequence: String(printed.z),
+    receiptNumber: String(printed.doc),
+    dateTimeUtc: new Date(printed.at).toISOString(),
+  };
+  const job = refundJob(rebated, serial, id);
+  if (job.data.kind === 'fiscal') job.data.fiscal.bill.correctionType = 'Cancellation';
+  return job;
+}
+
+/** What a simulator's record says of its fiscal documents of `kind`. */
+export function onDevice(
+  printed: ReadonlyArray<{ kind: string; z: number; doc: number; at: number; lines: readonly unknown[] }>,
+  kind: string,
+): PrintedOnDevice[] {
+  return printed
+    .filter((d) => d.kind === kind)
+    .map((d) => ({ z: d.z, doc: d.doc, at: d.at, lines: d.lines.length }));
+}
+
+/** Runs `then` once, right after the simulator's next printed fiscal receipt. */
+export function afterNextPrinted(
+  onHandled: (listener: (r: { root: string; printed: boolean }) => void) => () => void,
+  then: () => void,
+): void {
+  const off = onHandled((r) => {
+    if (r.root !== 'printerFiscalReceipt' || !r.printed) return;
+    off();
+    then();
+  });
+}
+
+/** What the matrix needs of a family's simulator to build the parts of a rig every family shares. */
+export interface MatrixSimulator {
+  printed: Parameters<typeof onDevice>[0];
+  onHandled(listener: (r: { root: string; printed: boolean }) => void): () => void;
+  reboot(): void;
+  setFault(name: 'slow', value: { ms: number }): Promise<void>;
+}
+
+/**
+ * What every matrix rig gives its family's helper rig: the matrix's bill, the manual clock, the
+ * outage switch, and driver options with reads that outlast a loaded machine and one busy retry.
+ */
+export function matrixRigOptions(
+  clock: ManualClock,
+  o: { settleMinutes?: number; billRead?: Promise<unknown> },
+) {
+  return {
+    ...MATRIX_BILL,
+    clock,
+    ctx: (ctx: DriverContext) => outageAware(ctx, o.billRead),
+    driver: { readTimeoutMs: 5_000, busyRetries: 1, settleUnansweredForMinutes: o.settleMinutes ?? 0 },
+  };
+}
+
+/** A rig from a family's helper rig and simulator; `own` adds the family's own switches. */
+export function matrixRigOf(
+  r: { driver: Driver; restart(): Driver; close(): Promise<void> },
+  sim: MatrixSimulator,
+  serial: string,
+  own: Pick<MatrixRig, 'unreadableWitness' | 'busy' | 'shared'> & {
+    /** Turns the family's "lost answer after print" switch on or off. */
+    loseAnswers(on: boolean): Promise<void>;
+  },
+): MatrixRig {
+  const after = (then: () => void) => afterNextPrinted((l) => sim.onHandled(l), then);
+  return {
+    driver: r.driver,
+    restart: () => r.restart(),
+    sale: (id) => saleJob(id),
+    voidOf: (id, printed) => voidJob(id, printed, serial),
+    documents: (kind) => onDevice(sim.printed, kind),
+    loseNextAnswer: () => {
+      void own.loseAnswers(true);
+      after(() => void own.loseAnswers(false));
+    },
+    afterNextDocument: after,
+    slowAnswers: (ms) => sim.setFault('slow', { ms }),
+    reboot: () => sim.reboot(),
+    unreadableWitness: own.unreadableWitness,
+    busy: own.busy,
+    ...(own.shared ? { shared: own.shared } : {}),
+    close: () => r.close(),
   };
 }

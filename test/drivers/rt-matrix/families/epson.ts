@@ -1,17 +1,8 @@
-import { epsonFpmateFactory } from '../../../../drivers/epson-fpmate/index.js';
-import { startFpmateSimulator } from '../../../../drivers/epson-fpmate/simulator/index.js';
 import type { ManualClock } from '../../../../src/clock.js';
-import type { Driver } from '../../../../src/drivers-api/types.js';
-import { memoryStore, testDriverContext } from '../../../helpers/driver-context.js';
-import { orderItem, payment, QUICK_DRIVER, refundJob, saleJob } from '../../epson-fpmate/helpers.js';
-import { type MatrixFamily, type MatrixRig, outageAware } from '../family.js';
+import { rig as epsonRig } from '../../epson-fpmate/helpers.js';
+import { type MatrixFamily, type MatrixRig, matrixRigOf, matrixRigOptions } from '../family.js';
 
 const SERIAL = '99MEY123456';
-const items = [
-  orderItem('i1', { unitGross: 10, units: 2, rate: 22 }),
-  orderItem('i2', { unitGross: 5, rate: 10 }),
-];
-const payments = [payment('p1', 'CreditCardPayment', 25)];
 
 /** Why fpmate has no cell that needs a document held open between requests. */
 const ONE_REQUEST =
@@ -37,68 +28,18 @@ export const epsonMatrix: MatrixFamily = {
       'fiskaltrust scu-it Models/ErrorInfoFactory.cs: LAN_TIME_OUT is fpmate losing its fiscal unit while processing the document, so part of it may be printed; a printer that stays busy cannot be read, so the outcome is unknown',
   },
   rig: async (clock: ManualClock, o = {}): Promise<MatrixRig> => {
-    const sim = await startFpmateSimulator({ host: '127.0.0.1', port: 0, serial: SERIAL, clock });
-    const store = memoryStore();
-    const options = epsonFpmateFactory.configSchema.parse({
-      url: sim.url,
-      ...QUICK_DRIVER,
-      printerTimeoutMs: 4_000,
-      clientTimeoutMs: 5_000,
-      readTimeoutMs: 5_000,
-      busyRetries: 1,
-      settleUnansweredForMinutes: o.settleMinutes ?? 0,
-      dailyClosure: { enabled: false },
+    const shared = matrixRigOptions(clock, o);
+    const timeouts = { printerTimeoutMs: 4_000, clientTimeoutMs: 5_000 };
+    const r = await epsonRig({
+      ...shared,
+      sim: { clock, serial: SERIAL },
+      driver: { ...shared.driver, ...timeouts },
     });
-    const drivers: Driver[] = [];
-    const make = () => {
-      const driver = epsonFpmateFactory.create(
-        options,
-        outageAware(testDriverContext({ store, clock, orderItems: items, payments }), o.billRead),
-      );
-      drivers.push(driver);
-      return driver;
-    };
-    const afterNextDocument = (then: () => void) => {
-      const off = sim.onHandled((r) => {
-        if (r.root !== 'printerFiscalReceipt' || !r.printed) return;
-        off();
-        then();
-      });
-    };
-    return {
-      driver: make(),
-      restart: make,
-      sale: (id) => saleJob(id),
-      voidOf: (id, printed) => {
-        const job = refundJob(
-          {
-            sequence: String(printed.z),
-            receiptNumber: String(printed.doc),
-            dateTimeUtc: new Date(printed.at).toISOString(),
-          },
-          SERIAL,
-          id,
-        );
-        if (job.data.kind === 'fiscal') job.data.fiscal.bill.correctionType = 'Cancellation';
-        return job;
-      },
-      documents: (kind) =>
-        sim.printed
-          .filter((d) => d.kind === kind)
-          .map((d) => ({ z: d.z, doc: d.doc, at: d.at, lines: d.lines.length })),
-      loseNextAnswer: () => {
-        void sim.setFault('dropAfterPrint', true);
-        afterNextDocument(() => void sim.setFault('dropAfterPrint', false));
-      },
-      afterNextDocument,
-      slowAnswers: (ms) => sim.setFault('slow', { ms }),
-      reboot: () => sim.reboot(),
+    const sim = r.sim;
+    return matrixRigOf(r, sim, SERIAL, {
+      loseAnswers: (on) => sim.setFault('dropAfterPrint', on),
       unreadableWitness: () => sim.setFault('lastDocUnreadable', true),
       busy: (on) => sim.setFault('busy', on),
-      async close() {
-        for (const d of drivers) await d.close();
-        await sim.close();
-      },
-    };
+    });
   },
 };
