@@ -4,6 +4,7 @@ import { voidDocument } from '../fiscal-it/build.js';
 import { type DocumentReference, isNoReference } from '../fiscal-it/reference.js';
 import { readPatiently } from '../fiscal-it/rt/printer-read.js';
 import { decideRead, type SendContext, sendContextOf, sendDocument } from '../fiscal-it/rt/send.js';
+import { runStaffDocument, settleStaffDocument } from '../fiscal-it/rt/staff-document.js';
 import type { VoidParams } from './actions.js';
 import { CHECKPOINT_VERSION, readCheckpoint } from './checkpoint.js';
 import { paymentsOf, vatSlotTable } from './config.js';
@@ -99,45 +100,31 @@ export async function staffVoid(
     ids,
   );
   const plan: CustomPlan = { label: 'void', xml, ids, reference: ref };
-  const ectx: ExecuteContext = {
-    signal,
-    progress: () => undefined,
-    checkpoint: async (value) => {
-      d.state.setPendingAction({ action: 'void', checkpoint: value });
-      await d.state.flush();
-    },
-  };
-  try {
-    return await printPlanned(d, plan, ectx);
-  } finally {
-    const pending = d.state.pendingAction();
-    const read = readCheckpoint(pending?.checkpoint);
-    if (read.kind !== 'ok' || read.checkpoint.phase === 'done') d.state.setPendingAction(null);
-  }
+  return runStaffDocument(d, 'void', signal, (ectx) => printPlanned(d, plan, ectx));
 }
 
-/** A staff void a kill left in flight: the witnesses decide (the kit's rule), and the page says so. */
-export async function settlePendingVoid(d: DocumentDeps, signal: AbortSignal): Promise<void> {
-  const pending = d.state.pendingAction();
-  if (!pending) return;
-  const read = readCheckpoint(pending.checkpoint);
-  if (read.kind !== 'ok' || read.checkpoint.phase === 'done') {
-    d.state.setPendingAction(null);
-    return;
-  }
-  const c = read.checkpoint;
-  const doc = customDocument(d, { label: c.label, xml: '', ids: c.ids });
-  const now = await readPatiently(doc.read, d.clock, d.options, signal);
-  if (now.kind === 'away') return;
-  const decision = decideRead(doc, c.baseline, now);
-  const notes =
-    decision.outcome === 'printed'
-      ? customResults.printedUnnumbered({ serial: d.serial() ?? customResults.unknownSerial() })
-      : decision.outcome === 'not-printed'
-        ? customResults.notPrintedSilent()
-        : customResults.unconfirmed();
-  d.state.setLastAction({ action: 'void', at: d.clock.now(), ok: decision.outcome === 'printed', notes });
-  d.state.setPendingAction(null);
+/** A staff void a kill left in flight: the witnesses decide (the kit's `settleStaffDocument`). */
+export function settlePendingVoid(d: DocumentDeps, signal: AbortSignal): Promise<void> {
+  return settleStaffDocument(
+    d,
+    {
+      read: readCheckpoint,
+      done: (c) => (c.phase === 'done' ? c.result : undefined),
+      decide: async (c, s) => {
+        if (c.phase !== 'sending') return 'away';
+        const doc = customDocument(d, { label: c.label, xml: '', ids: c.ids });
+        const now = await readPatiently(doc.read, d.clock, d.options, s);
+        return now.kind === 'away' ? 'away' : decideRead(doc, c.baseline, now);
+      },
+      words: {
+        printed: () =>
+          customResults.printedUnnumbered({ serial: d.serial() ?? customResults.unknownSerial() }),
+        notPrinted: () => customResults.notPrintedSilent(),
+        unknown: () => customResults.unconfirmed(),
+      },
+    },
+    signal,
+  );
 }
 
 /** A copy of the last receipt (`printDuplicateReceipt`, XML p.83): not a fiscal document. */

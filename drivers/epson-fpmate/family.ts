@@ -1,5 +1,4 @@
 import type { ExecuteContext, Job, JobResult } from '../../src/drivers-api/types.js';
-import { toAgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import type { HttpClient } from '../../src/transport/http.js';
 import { closureOf, type RtFamily, type RtHost, type RtParts, type Turn } from '../fiscal-it/rt/family.js';
@@ -204,20 +203,7 @@ class EpsonParts implements RtParts<PrinterLink, Plan> {
         ),
       xReport: () => turn((link) => printXReport(this.reportDeps(link))),
       zReport: (signal) => turn((link) => closeDay(this.reportDeps(link), 'staff', signal)),
-      voidReceipt: async (params, signal) => {
-        const { state, ctx } = this.host;
-        try {
-          const result = await turn((link) => voidReceipt(this.voidDeps(link), params, signal));
-          state.setLastAction({ action: 'void', at: ctx.clock.now(), ok: true, notes: result.notes });
-          return result;
-        } catch (e) {
-          const error = toAgentError(e);
-          if (error.code === 'STATE_UNKNOWN') {
-            state.setLastAction({ action: 'void', at: ctx.clock.now(), ok: false, notes: error.notes });
-          }
-          throw error;
-        }
-      },
+      voidReceipt: (params, signal) => turn((link) => voidReceipt(this.voidDeps(link), params, signal)),
     });
   }
 

@@ -1,4 +1,4 @@
-import type { ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
+import type { JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import { voidDocument } from '../fiscal-it/build.js';
@@ -6,6 +6,7 @@ import { type DocumentReference, parseReceiptLabel } from '../fiscal-it/referenc
 import type { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
 import { readPatiently } from '../fiscal-it/rt/printer-read.js';
 import { decideRead } from '../fiscal-it/rt/send.js';
+import { runStaffDocument, settleStaffDocument } from '../fiscal-it/rt/staff-document.js';
 import { readCheckpoint } from './checkpoint.js';
 import type { LastDocument } from './last-document.js';
 import { fiscalNotes } from './messages.js';
@@ -99,76 +100,40 @@ export async function voidReceipt(d: VoidDeps, params: VoidParams, signal: Abort
     reference,
   };
   if (known?.totalCents !== undefined && known.kind === 'sale') plan.expectedCents = known.totalCents;
-  const ectx: ExecuteContext = {
-    signal,
-    progress: () => undefined,
-    checkpoint: (value) => {
-      d.state.setPendingAction({ action: 'void', checkpoint: value });
-      return d.state.flush();
-    },
-  };
-  try {
-    return await sendPlanned(d, plan, ectx);
-  } finally {
-    d.state.setPendingAction(null);
-  }
+  return runStaffDocument(d, 'void', signal, (ectx) => sendPlanned(d, plan, ectx));
 }
 
 /**
- * A void left in flight by a kill: the printer's counters tell whether it was printed. Records
- * the outcome as the last action (shown on the page) and clears it.
+ * A void left in flight by a kill: the printer's counters tell whether it was printed (the kit's
+ * `settleStaffDocument`); the outcome becomes the last action shown on the page.
  */
-export async function settlePendingAction(d: VoidDeps, signal?: AbortSignal): Promise<void> {
-  const pending = d.state.pendingAction();
-  if (!pending) return;
-  const read = readCheckpoint(pending.checkpoint);
-  const now = d.clock.now();
-  if (read.kind === 'ok' && read.checkpoint.phase === 'done') {
-    d.state.setLastAction({ action: pending.action, at: now, ok: true, notes: read.checkpoint.result.notes });
-  } else if (read.kind === 'ok' && read.checkpoint.phase === 'sending') {
-    const checkpoint = read.checkpoint;
-    const doc = epsonDocument(d, {
-      kind: 'receipt',
-      label: 'void',
-      root: 'printerFiscalReceipt',
-      xml: '',
-      ...(checkpoint.expectedCents === undefined ? {} : { expectedCents: checkpoint.expectedCents }),
-    });
-    const decision = decideRead(
-      doc,
-      checkpoint.baseline,
-      await readPatiently(doc.read, d.clock, d.options, signal),
-    );
-    if (decision.outcome === 'printed' && decision.document) {
-      const result = recoveredResult(
-        decision.document,
-        { kind: 'void', reference: checkpoint.reference },
-        d.memory.serial(),
-        d.options.currency,
-      );
-      d.state.setLastAction({ action: pending.action, at: now, ok: true, notes: result.notes });
-    } else if (decision.outcome === 'not-printed') {
-      d.state.setLastAction({
-        action: pending.action,
-        at: now,
-        ok: false,
-        notes: epsonResults.voidNotPrinted(),
-      });
-    } else {
-      d.state.setLastAction({
-        action: pending.action,
-        at: now,
-        ok: false,
-        notes: fiscalNotes.lastActionUnknown('void'),
-      });
-    }
-  } else if (read.kind !== 'absent') {
-    d.state.setLastAction({
-      action: pending.action,
-      at: now,
-      ok: false,
-      notes: fiscalNotes.lastActionUnknown('void'),
-    });
-  }
-  d.state.setPendingAction(null);
+export function settlePendingAction(d: VoidDeps, signal: AbortSignal): Promise<void> {
+  return settleStaffDocument(
+    d,
+    {
+      read: readCheckpoint,
+      done: (c) => (c.phase === 'done' ? c.result : undefined),
+      decide: async (c, s) => {
+        if (c.phase !== 'sending') return 'away';
+        const plan: Plan = { kind: 'receipt', label: 'void', root: 'printerFiscalReceipt', xml: '' };
+        if (c.expectedCents !== undefined) plan.expectedCents = c.expectedCents;
+        const doc = epsonDocument(d, plan);
+        return decideRead(doc, c.baseline, await readPatiently(doc.read, d.clock, d.options, s));
+      },
+      words: {
+        printed: (c, decision) =>
+          decision.document
+            ? recoveredResult(
+                decision.document,
+                { kind: 'void', reference: c.phase === 'sending' ? c.reference : undefined },
+                d.memory.serial(),
+                d.options.currency,
+              ).notes
+            : fiscalNotes.lastActionUnknown('void'),
+        notPrinted: () => epsonResults.voidNotPrinted(),
+        unknown: () => fiscalNotes.lastActionUnknown('void'),
+      },
+    },
+    signal,
+  );
 }

@@ -64,7 +64,8 @@ export class RtDriver<O extends RtOptions, L extends RtLink, P> implements contr
           ready: () => this.line.address !== undefined,
           close: (date, signal) =>
             this.line.mutex.run(() => parts.closure.close(this.line.currentLink(), signal, date)),
-          settle: (signal) => this.line.mutex.run(() => parts.closure.settle(this.line.currentLink(), signal)),
+          settle: (signal) =>
+            this.line.mutex.run(() => parts.closure.settle(this.line.currentLink(), signal)),
           words: parts.words.closure,
         })
       : undefined;
