@@ -1,6 +1,6 @@
 import type { DriverFactory } from '../../src/drivers-api/types.js';
 import { rtDriverFactory } from '../fiscal-it/rt/factory.js';
-import { simulatedPrinterAddress, simulatedSerialDigits } from '../fiscal-it/rt/simulated.js';
+import { simulatedSerialDigits, startSimulatedPrinter } from '../fiscal-it/rt/simulated.js';
 import { departmentTable } from '../fiscal-it/rules.js';
 import { CHECKPOINT_VERSION } from './checkpoint.js';
 import { type CustomRtOptions, CustomRtOptionsSchema, vatSlotTable } from './config.js';
@@ -44,22 +44,19 @@ export const customRtFactory: DriverFactory<CustomRtOptions> = rtDriverFactory({
   configSchema: CustomRtOptionsSchema,
   checkpointVersion: CHECKPOINT_VERSION,
   describe: describeOptions,
-  simulate: async (options, device) => {
-    const address = simulatedPrinterAddress(options.url, device.name, 'http://127.0.0.1:8093');
-    const { startCustomRtSimulator } = await import('./simulator/index.js');
-    // A Custom serial: two letters of the approval, two of the maker, a letter and six digits (STMTE501091).
-    const serial = options.serialNumber ?? `STMTE${simulatedSerialDigits(device.id)}`;
+  simulate: (options, device) => {
     const account = accountOf(options);
-    const printer = await startCustomRtSimulator({
-      host: address.hostname,
-      port: Number(address.port),
-      serial,
-      ...simulatedProgramming(options),
-      ...(account ? { credentials: account } : {}),
-    });
-    return {
-      description: `simulated Custom RT printer ${serial} at ${printer.url}`,
-      close: () => printer.close(),
-    };
+    const extra = { ...simulatedProgramming(options), ...(account ? { credentials: account } : {}) };
+    return startSimulatedPrinter(
+      {
+        url: options.url,
+        device,
+        example: 'http://127.0.0.1:8093',
+        // A Custom serial: two letters of the approval, two of the maker, a letter and six digits (STMTE501091).
+        serial: options.serialNumber ?? `STMTE${simulatedSerialDigits(device.id)}`,
+        what: 'simulated Custom RT printer',
+      },
+      async (where) => (await import('./simulator/index.js')).startCustomRtSimulator({ ...where, ...extra }),
+    );
   },
 });

@@ -1,6 +1,6 @@
 import type { DriverFactory } from '../../src/drivers-api/types.js';
 import { rtDriverFactory } from '../fiscal-it/rt/factory.js';
-import { simulatedPrinterAddress, simulatedSerialDigits } from '../fiscal-it/rt/simulated.js';
+import { simulatedSerialDigits, startSimulatedPrinter } from '../fiscal-it/rt/simulated.js';
 import { CHECKPOINT_VERSION } from './checkpoint.js';
 import { type EpsonFpmateOptions, EpsonFpmateOptionsSchema } from './config.js';
 import { describeOptions } from './describe.js';
@@ -19,16 +19,16 @@ export const epsonFpmateFactory: DriverFactory<EpsonFpmateOptions> = rtDriverFac
   configSchema: EpsonFpmateOptionsSchema,
   checkpointVersion: CHECKPOINT_VERSION,
   describe: describeOptions,
-  simulate: async (options, device) => {
-    const address = simulatedPrinterAddress(options.url, device.name, 'http://127.0.0.1:8091');
-    const { startFpmateSimulator } = await import('./simulator/index.js');
-    // An Epson RT serial: two digits, the RT type, two letters, six digits (see last-document.ts).
-    const serial = `99MEY${simulatedSerialDigits(device.id)}`;
-    const printer = await startFpmateSimulator({
-      host: address.hostname,
-      port: Number(address.port),
-      serial,
-    });
-    return { description: `simulated RT printer ${serial} at ${printer.url}`, close: () => printer.close() };
-  },
+  simulate: (options, device) =>
+    startSimulatedPrinter(
+      {
+        url: options.url,
+        device,
+        example: 'http://127.0.0.1:8091',
+        // An Epson RT serial: two digits, the RT type, two letters, six digits (see last-document.ts).
+        serial: `99MEY${simulatedSerialDigits(device.id)}`,
+        what: 'simulated RT printer',
+      },
+      async (where) => (await import('./simulator/index.js')).startFpmateSimulator(where),
+    ),
 });
