@@ -241,6 +241,25 @@ export const CELLS: readonly Cell[] = [
       expect(rig.documents('void')).toHaveLength(1);
     },
   },
+  {
+    name: 'staff void, answer lost',
+    expect: 'done: the staff void is settled by the same witnesses, printed once, and the page shows it',
+    source: 'drivers/fiscal-it/rt/staff-document.ts (a staff document’s checkpoint is the pending action)',
+    async run(rig, clock) {
+      const sale = await execute(rig, rig.sale('staff'), clock);
+      expect(sale.ok).toBe(true);
+      const original = rig.documents('sale')[0];
+      if (!original) throw new Error('no sale printed');
+      const action = rig.driver.actions?.().find((a) => a.name === 'void');
+      if (!action) throw new Error('no void action');
+      const params = action.params.parse(rig.staffVoidParams(original));
+      rig.loseNextAnswer();
+      const result = await drive(action.run(params, new AbortController().signal), clock);
+      expect(result.details?.recovered).toBe(true);
+      expect(rig.documents('void')).toHaveLength(1);
+      expect(rig.driver.status().facts.lastAction).toBeDefined();
+    },
+  },
 ];
 
 /** After `fault`, a sale is reported printed from the printer's memory, and printed once. */

@@ -39,7 +39,8 @@ export type CellName =
   | 'status 21 mid-send'
   | 'status 76 after print'
   | 'busy answer'
-  | 'void of several lines';
+  | 'void of several lines'
+  | 'staff void, answer lost';
 
 export interface MatrixRig {
   /** The driver of the running agent; `restart()` makes another on the same store (a restart). */
@@ -49,6 +50,8 @@ export interface MatrixRig {
   sale(id: string): Job;
   /** A void of the sale printed as document `doc` of Z `z` at `at`. */
   voidOf(id: string, printed: PrintedOnDevice): Job;
+  /** The staff action "void"'s parameters for `printed` (the page's form, the CLI's options). */
+  staffVoidParams(printed: PrintedOnDevice): Record<string, string>;
   /** The fiscal documents of `kind` the device holds. */
   documents(kind: 'sale' | 'void'): PrintedOnDevice[];
   /** The next document's answer is lost after the device printed it. */
@@ -181,6 +184,10 @@ export function matrixRigOf(
     restart: () => r.restart(),
     sale: (id) => saleJob(id),
     voidOf: (id, printed) => voidJob(id, printed, serial),
+    staffVoidParams: (printed) => ({
+      receipt: `${String(printed.z).padStart(4, '0')}-${String(printed.doc).padStart(4, '0')}`,
+      date: new Date(printed.at).toISOString().slice(0, 10),
+    }),
     documents: (kind) => onDevice(sim.printed, kind),
     loseNextAnswer: () => {
       void own.loseAnswers(true);
