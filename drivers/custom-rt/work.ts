@@ -109,9 +109,7 @@ export function settlePendingVoid(d: DocumentDeps, signal: AbortSignal): Promise
     d,
     {
       read: readCheckpoint,
-      done: (c) => (c.phase === 'done' ? c.result : undefined),
       decide: async (c, s) => {
-        if (c.phase !== 'sending') return 'away';
         const doc = customDocument(d, { label: c.label, xml: '', ids: c.ids });
         const now = await readPatiently(doc.read, d.clock, d.options, s);
         return now.kind === 'away' ? 'away' : decideRead(doc, c.baseline, now);

@@ -112,9 +112,7 @@ export function settlePendingAction(d: VoidDeps, signal: AbortSignal): Promise<v
     d,
     {
       read: readCheckpoint,
-      done: (c) => (c.phase === 'done' ? c.result : undefined),
       decide: async (c, s) => {
-        if (c.phase !== 'sending') return 'away';
         const plan: Plan = { kind: 'receipt', label: 'void', root: 'printerFiscalReceipt', xml: '' };
         if (c.expectedCents !== undefined) plan.expectedCents = c.expectedCents;
         const doc = epsonDocument(d, plan);
@@ -125,7 +123,7 @@ export function settlePendingAction(d: VoidDeps, signal: AbortSignal): Promise<v
           decision.document
             ? recoveredResult(
                 decision.document,
-                { kind: 'void', reference: c.phase === 'sending' ? c.reference : undefined },
+                { kind: 'void', reference: c.reference },
                 d.memory.serial(),
                 d.options.currency,
               ).notes

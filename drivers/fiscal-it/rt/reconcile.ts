@@ -52,7 +52,7 @@ export interface ReconcileContext<C> {
 }
 
 /** Every family's checkpoint: a `sending` phase of its own shape, or the `done` result. */
-type PhasedCheckpoint = { phase: 'sending' } | { phase: 'done'; result: JobResult };
+export type PhasedCheckpoint = { phase: 'sending' } | { phase: 'done'; result: JobResult };
 
 /** A family's reconcile context: the kit's waits from its options, its checkpoint, its words. */
 export function reconcileContextOf<C extends PhasedCheckpoint>(

@@ -4,6 +4,7 @@ import { toAgentError } from '../../../src/errors.js';
 import type { Message } from '../../../src/messages/message.js';
 import type { CheckpointRead } from './checkpoint.js';
 import type { FiscalState } from './fiscal-state.js';
+import type { PhasedCheckpoint } from './reconcile.js';
 import type { WitnessDecision } from './witnesses.js';
 
 /**
@@ -43,16 +44,16 @@ export async function runStaffDocument(
   }
 }
 
+type Sending<C> = Extract<C, { phase: 'sending' }>;
+
 /** How a family settles its staff document's `sending` checkpoint, and says the outcome. */
-export interface StaffSettling<C, D> {
+export interface StaffSettling<C extends PhasedCheckpoint, D> {
   /** The family's reading of the stored checkpoint. */
   read(value: unknown): CheckpointRead<C>;
-  /** The `done` phase's result, when the checkpoint has one. */
-  done(checkpoint: C): JobResult | undefined;
   /** The witnesses' decision on a `sending` checkpoint; `away` when the printer did not answer. */
-  decide(checkpoint: C, signal: AbortSignal): Promise<WitnessDecision<D> | 'away'>;
+  decide(checkpoint: Sending<C>, signal: AbortSignal): Promise<WitnessDecision<D> | 'away'>;
   words: {
-    printed(checkpoint: C, decision: Extract<WitnessDecision<D>, { outcome: 'printed' }>): Message;
+    printed(checkpoint: Sending<C>, decision: Extract<WitnessDecision<D>, { outcome: 'printed' }>): Message;
     notPrinted(): Message;
     unknown(): Message;
   };
@@ -63,7 +64,7 @@ export interface StaffSettling<C, D> {
  * say (printed, not printed, or unknown — an unreadable record is unknown too) and the pending
  * record is cleared. A printer that does not answer keeps it for the next start.
  */
-export async function settleStaffDocument<C, D>(
+export async function settleStaffDocument<C extends PhasedCheckpoint, D>(
   d: { state: FiscalState; clock: Clock },
   s: StaffSettling<C, D>,
   signal: AbortSignal,
@@ -76,12 +77,13 @@ export async function settleStaffDocument<C, D>(
     d.state.setLastAction({ action: pending.action, at, ok, notes });
   if (read.kind === 'unreadable') record(false, s.words.unknown());
   if (read.kind === 'ok') {
-    const done = s.done(read.checkpoint);
-    if (done) record(true, done.notes);
+    const c = read.checkpoint;
+    if (c.phase === 'done') record(true, (c as Extract<C, { phase: 'done' }>).result.notes);
     else {
-      const decision = await s.decide(read.checkpoint, signal);
+      const sending = c as Sending<C>;
+      const decision = await s.decide(sending, signal);
       if (decision === 'away') return;
-      if (decision.outcome === 'printed') record(true, s.words.printed(read.checkpoint, decision));
+      if (decision.outcome === 'printed') record(true, s.words.printed(sending, decision));
       else if (decision.outcome === 'not-printed') record(false, s.words.notPrinted());
       else record(false, s.words.unknown());
     }
