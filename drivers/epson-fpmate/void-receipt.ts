@@ -3,6 +3,7 @@ import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import { voidDocument } from '../fiscal-it/build.js';
 import { type DocumentReference, parseReceiptLabel } from '../fiscal-it/reference.js';
+import { ddMMyyyyOf } from '../fiscal-it/rt/actions.js';
 import type { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
 import { readPatiently } from '../fiscal-it/rt/printer-read.js';
 import { decideRead } from '../fiscal-it/rt/send.js';
@@ -40,14 +41,7 @@ function invalid(message: string, notes: Message): AgentError {
   return new AgentError('COMMAND_INVALID', message, { notes });
 }
 
-/** "2026-11-21" or "21/11/2026" → "21112026"; undefined when it is neither. */
-export function ddMMyyyyOf(text: string): string | undefined {
-  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
-  if (iso) return `${iso[3]}${iso[2]}${iso[1]}`;
-  const it = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text.trim());
-  if (it) return `${(it[1] as string).padStart(2, '0')}${(it[2] as string).padStart(2, '0')}${it[3]}`;
-  return undefined;
-}
+export { ddMMyyyyOf } from '../fiscal-it/rt/actions.js';
 
 /** "yyyy-MM-dd HH:mm" → "ddMMyyyy". */
 export function fromStamp(stamp: string): string {
