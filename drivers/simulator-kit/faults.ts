@@ -40,6 +40,20 @@ export interface PrinterSimulatorOptions {
   tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
+/** What every simulated printer records of a document it emitted (the family adds its own fields). */
+export interface EmittedDocument {
+  /** The Z the document belongs to; for a Z report, the closure it made. */
+  z: number;
+  /** Its number within the Z (non-fiscal documents have their own numbering). */
+  doc: number;
+  /** When it was emitted, on the simulator's clock (epoch ms). */
+  at: number;
+  /** Its date and time as the printer stamps it, in the printer's time zone (the family's form). */
+  dateTime: string;
+  serial: string;
+  totalCents: number;
+}
+
 /** A simulator whose device can restart: what its RAM held is gone, its memory kept (vendor rules). */
 export interface Rebootable {
   reboot(): void;

@@ -1,4 +1,4 @@
-import type { PrinterFaults } from '../../simulator-kit/faults.js';
+import type { EmittedDocument, PrinterFaults } from '../../simulator-kit/faults.js';
 
 /**
  * The shapes the simulated Custom RT printer keeps and shows: the documents it "printed", the
@@ -57,17 +57,12 @@ export interface DayTotals {
 }
 
 /** One document the simulated printer emitted (closed), oldest first in `printed`. */
-export interface CustomPrintedDocument {
+/**
+ * `z` is the answer's `nClose`, `doc` its `fiscalDoc` (non-fiscal documents: `notFiscalDoc`);
+ * `dateTime` is "yyyy-MM-ddTHH:mm:ss", the `dateTime` form of XML pp.66, 74.
+ */
+export interface CustomPrintedDocument extends EmittedDocument {
   kind: 'sale' | 'refund' | 'void' | 'cancelled' | 'non-fiscal' | 'x-report' | 'z-report' | 'copy';
-  /** The Z the document belongs to (`nClose`); for a z-report, the closure it made. */
-  z: number;
-  /** Number within the Z (`fiscalDoc`); non-fiscal documents have their own (`notFiscalDoc`). */
-  doc: number;
-  at: number;
-  /** "yyyy-MM-ddTHH:mm:ss" in the printer's time zone (the `dateTime` form of XML pp.66, 74). */
-  dateTime: string;
-  serial: string;
-  totalCents: number;
   lines: CustomPrintedLine[];
   payments: CustomPrintedPayment[];
   /** Gross per VAT slot (refunds and voids: what they give back). */

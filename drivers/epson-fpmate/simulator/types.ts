@@ -1,20 +1,11 @@
-import type { PrinterFaults } from '../../simulator-kit/faults.js';
+import type { EmittedDocument, PrinterFaults } from '../../simulator-kit/faults.js';
 import type { DayTotals } from './programming.js';
 import type { PrintedLine, PrintedPayment } from './receipt.js';
 import type { SimReference } from './reference.js';
 
-/** One document the simulated printer emitted. */
-export interface PrintedDocument {
+/** One document the simulated printer emitted (`dateTime`: "yyyy-MM-dd HH:mm"). */
+export interface PrintedDocument extends EmittedDocument {
   kind: 'sale' | 'refund' | 'void' | 'non-fiscal' | 'z-report' | 'x-report';
-  /** Z (daily closure) number; for a z-report, the closure it made. */
-  z: number;
-  /** Document number within the Z (non-fiscal documents have their own numbering). */
-  doc: number;
-  at: number;
-  /** "yyyy-MM-dd HH:mm" in the printer's time zone. */
-  dateTime: string;
-  serial: string;
-  totalCents: number;
   header: string[];
   lines: PrintedLine[];
   payments: PrintedPayment[];
