@@ -7,32 +7,61 @@ import './custom-rt/messages-printer.js';
 import './epson-fpmate/messages.js';
 import './fias-lock/messages.js';
 import './fiscal-it/messages.js';
+import './fiscal-it/rt/messages.js';
 import './ipp-printer/messages.js';
 import './salto-encoder/messages.js';
 import './sim/messages.js';
+
+/**
+ * What kind of device a family drives, for the lists that derive from this registry: the RT
+ * recovery matrix takes every `rt-printer` (`test/drivers/rt-matrix/`), the key-job matrix every
+ * `key-encoder`, the architecture tests and the contract suite every kind. A family registers
+ * once, here; no other list of families is kept by hand.
+ */
+export type DriverGroup = 'rt-printer' | 'key-encoder' | 'office-printer' | 'simulated';
+
+interface RegistryEntry {
+  kind: string;
+  group: DriverGroup;
+  load: () => Promise<DriverFactory<unknown>>;
+}
 
 /**
  * Every driver this build knows, by the config's `driver:` name. Each entry imports its driver
  * only when a configured device asks for it, so a site without USB-HID never loads node-hid and a
  * site without serial encoders never loads serialport.
  */
-const entries: Array<[string, () => Promise<DriverFactory<unknown>>]> = [
-  ['sim-fiscal', async () => (await import('./sim/index.js')).simFiscalFactory as DriverFactory<unknown>],
-  ['sim-encoder', async () => (await import('./sim/index.js')).simEncoderFactory as DriverFactory<unknown>],
-  [
+const entry = (kind: string, group: DriverGroup, load: () => Promise<unknown>): RegistryEntry => ({
+  kind,
+  group,
+  load: load as () => Promise<DriverFactory<unknown>>,
+});
+
+const entries: RegistryEntry[] = [
+  entry('sim-fiscal', 'simulated', async () => (await import('./sim/index.js')).simFiscalFactory),
+  entry('sim-encoder', 'simulated', async () => (await import('./sim/index.js')).simEncoderFactory),
+  entry(
     'epson-fpmate',
-    async () => (await import('./epson-fpmate/index.js')).epsonFpmateFactory as DriverFactory<unknown>,
-  ],
-  ['custom-rt', async () => (await import('./custom-rt/index.js')).customRtFactory as DriverFactory<unknown>],
-  [
+    'rt-printer',
+    async () => (await import('./epson-fpmate/index.js')).epsonFpmateFactory,
+  ),
+  entry('custom-rt', 'rt-printer', async () => (await import('./custom-rt/index.js')).customRtFactory),
+  entry(
     'ipp-printer',
-    async () => (await import('./ipp-printer/index.js')).ippPrinterFactory as DriverFactory<unknown>,
-  ],
-  ['fias-lock', async () => (await import('./fias-lock/index.js')).fiasLockFactory as DriverFactory<unknown>],
-  [
+    'office-printer',
+    async () => (await import('./ipp-printer/index.js')).ippPrinterFactory,
+  ),
+  entry('fias-lock', 'key-encoder', async () => (await import('./fias-lock/index.js')).fiasLockFactory),
+  entry(
     'salto-encoder',
-    async () => (await import('./salto-encoder/index.js')).saltoEncoderFactory as DriverFactory<unknown>,
-  ],
+    'key-encoder',
+    async () => (await import('./salto-encoder/index.js')).saltoEncoderFactory,
+  ),
 ];
 
-export const driverRegistry: DriverRegistry = new Map(entries);
+export const driverRegistry: DriverRegistry = new Map(entries.map((e) => [e.kind, e.load]));
+
+/** The registered kinds of `group`, in registration order. */
+export function kindsOf(group: DriverGroup): string[] {
+  return entries.filter((e) => e.group === group).map((e) => e.kind);
+}

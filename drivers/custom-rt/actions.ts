@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineAction } from '../../src/drivers-api/actions.js';
 import type { DeviceAction, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import { ddMMyyyyOf, reportActions } from '../fiscal-it/rt/actions.js';
 import { customActionWords as w } from './messages.js';
 
 /**
@@ -28,14 +29,6 @@ export interface VoidParams {
 const RECEIPT = /^\s*(\d{1,4})-(\d{1,4})\s*$/;
 const DATE = /^\s*(?:(\d{4})-(\d{2})-(\d{2})|(\d{1,2})\/(\d{1,2})\/(\d{4}))\s*$/;
 
-/** `2026-03-13` or `13/3/2026` → `13032026`; undefined when it is neither. */
-export function ddMMyyyyOf(text: string): string | undefined {
-  const m = DATE.exec(text);
-  if (!m) return undefined;
-  const [y, mo, d] = m[1] ? [m[1], m[2], m[3]] : [m[6], m[5], m[4]];
-  return `${String(d).padStart(2, '0')}${String(mo).padStart(2, '0')}${y}`;
-}
-
 const voidParams = z
   .object({
     receipt: z.string().regex(RECEIPT, 'a receipt number like 0143-0012'),
@@ -45,23 +38,16 @@ const voidParams = z
 
 export function customActions(host: ActionHost): DeviceAction[] {
   return [
-    defineAction({
-      name: 'x-report',
-      label: w.xReport(),
-      description: w.xReportHelp(),
-      fields: [],
-      params: z.object({}).loose(),
-      run: (_params, signal) => host.xReport(signal),
-    }),
-    defineAction({
-      name: 'z-report',
-      label: w.zReport(),
-      description: w.zReportHelp(),
-      fields: [],
-      confirm: w.zConfirm(),
-      params: z.object({}).loose(),
-      run: (_params, signal) => host.zReport(signal),
-    }),
+    ...reportActions(
+      {
+        xLabel: w.xReport,
+        xDescription: w.xReportHelp,
+        zLabel: w.zReport,
+        zDescription: w.zReportHelp,
+        zConfirm: w.zConfirm,
+      },
+      host,
+    ),
     defineAction({
       name: 'void',
       label: w.void(),

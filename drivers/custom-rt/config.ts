@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DeviceTlsSchema } from '../../src/transport/tls-config.js';
 import { addressIssues, allowedHost, FROM_PLATFORM, httpUrl } from '../fiscal-it/rt/address.js';
-import { DailyClosureSchema } from '../fiscal-it/rt/daily-closure.js';
+import { rtOptionFields } from '../fiscal-it/rt/options.js';
 import { type FiscalRules, fiscalRuleFields, fiscalRules, PaymentRuleSchema } from '../fiscal-it/rules.js';
 import { type CustomPayments, customPayments } from './payment-codes.js';
 
@@ -59,6 +59,11 @@ export const CustomRtOptionsSchema = z
     allowedHosts: z.array(allowedHost).min(1).optional(),
     /** Basic auth; absent: the serial (`serialNumber`, else read with `getInfo`) for both. */
     credentials: CredentialsSchema.optional(),
+    /**
+     * The Basic account from a file holding `user:password` (owner-only, or a systemd credential):
+     * the password stays out of agent.yaml (`drivers/fiscal-it/rt/credentials.ts`).
+     */
+    credentialsFile: z.string().min(1).optional(),
     /** The printer's serial (matricola, e.g. STMTE501091): refund references and the default account. */
     serialNumber: z
       .string()
@@ -77,17 +82,19 @@ export const CustomRtOptionsSchema = z
     defaultPayment: CustomPaymentMappingSchema.optional(),
     /** Ask the printer (`checkOnly="1"`, XML pp.36, 38) before printing a refund or void. */
     checkReferences: z.boolean().default(true),
-    dailyClosure: DailyClosureSchema.default(DailyClosureSchema.parse({})),
-    /** A document sent to a printer that went away: how long to wait for its counters (minutes). */
-    settleUnansweredForMinutes: z.number().min(0).max(240).default(15),
-    /** While the printer answers busy (75, 76, 213 …): extra counter reads after `busyRetryDelayMs`. */
-    busyRetries: z.number().int().min(0).max(5).default(2),
-    busyRetryDelayMs: z.number().int().min(0).default(2_000),
-    statusIntervalMs: z.number().int().min(0).default(60_000),
-    statusRetryMs: z.number().int().min(100).default(10_000),
+    ...rtOptionFields,
   })
   .strict()
-  .superRefine(addressIssues);
+  .superRefine(addressIssues)
+  .superRefine((o, ctx) => {
+    if (o.credentials && o.credentialsFile) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['credentialsFile'],
+        message: 'give either credentials or credentialsFile, not both',
+      });
+    }
+  });
 
 export type CustomRtOptions = z.infer<typeof CustomRtOptionsSchema>;
 

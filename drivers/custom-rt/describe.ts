@@ -16,7 +16,11 @@ export function describeOptions(options: CustomRtOptions): Message[] {
     options.url === FROM_PLATFORM
       ? d.fromPlatform({ hosts: { list: options.allowedHosts ?? [] } })
       : `${new URL(options.url).origin}/xml/printer.htm`;
-  const account = options.credentials ? d.accountUser({ user: options.credentials.user }) : d.accountSerial();
+  const account = options.credentials
+    ? d.accountUser({ user: options.credentials.user })
+    : options.credentialsFile
+      ? d.accountFile({ file: options.credentialsFile })
+      : d.accountSerial();
   out.push(d.family({ endpoint, account }));
   const byDepartment = new Map<number, string[]>();
   for (const [key, department] of Object.entries(departmentTable(options))) {

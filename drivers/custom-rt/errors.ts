@@ -3,23 +3,39 @@ import type { Message } from '../../src/messages/message.js';
 import { customPrinterErrors as e } from './messages-printer.js';
 
 /**
- * What a refused document (`success="false" status="N"`) means, by the status guide's codes
- * (XML protocol manual rev 2.00, PDF pp.132–149):
- * - `refused`: the printer refused it before printing anything — definitely not printed;
- * - `busy`: it is busy (75 refund/void consolidation, 76 PDF, 213 tax agency, 217/218/221
- *   exports, 21 another terminal's document, 97 wait) and did not take the document;
+ * What a document's `success="false" status="N"` means, by the status guide's codes (XML
+ * protocol manual rev 2.00, PDF pp.132–149), one class per code (issue 42: done / not done /
+ * busy / another terminal's document / refused):
+ * - `done`: 76, "the device is busy consolidating a dematerialized receipt" (p.137): the receipt
+ *   was taken and is being stored; fiskaltrust reads it as printed and takes its numbers from
+ *   the last document (`fiskaltrust/middleware`
+ *   `scu-it/src/fiskaltrust.Middleware.SCU.IT.CustomRTPrinter/CustomRTPrinterSCU.cs`,
+ *   `PdfBusyStatus`, "Status=76 (PDF busy) after receipt send — querying last fiscal
+ *   document"). The agent's witnesses confirm it: if they say not printed, it is unknown;
+ * - `other-till`: 21, "a remote terminal is sending a document. Wait for the end of current
+ *   operation" (p.133): another till's document holds the printer; nothing of ours was taken,
+ *   and theirs is never reset;
+ * - `busy`: it is busy (75 refund/void consolidation, p.137; 213 tax agency, 217/218/221
+ *   exports, 97 wait) and did not take the document;
  * - `closure`: the fiscal day must close first (54, 61, 70, 214);
+ * - `refused`: the printer refused it before it closed — definitely not printed;
  * - `ambiguous`: the paper ran out (16) or the cover opened (64) — the printer completes by
- *   itself a receipt interrupted by the paper (directIO manual rev 6.00 p.21), so the counters
+ *   itself a receipt interrupted by the paper (directIO manual rev 6.00 p.21), so the witnesses
  *   decide whether it exists, never a resend.
  */
 export type Refusal =
   | { kind: 'refused'; error: AgentError }
   | { kind: 'busy'; error: AgentError }
   | { kind: 'closure'; error: AgentError }
-  | { kind: 'ambiguous'; error: AgentError };
+  | { kind: 'ambiguous'; error: AgentError }
+  | { kind: 'other-till'; error: AgentError }
+  | { kind: 'done'; error: AgentError };
 
-const BUSY = new Set([21, 75, 76, 97, 213, 217, 218, 221]);
+/** Another terminal's document (p.133). */
+export const OTHER_TILL_STATUS = 21;
+/** Consolidating a dematerialised receipt: taken (p.137; fiskaltrust `PdfBusyStatus`). */
+export const CONSOLIDATING_STATUS = 76;
+const BUSY = new Set([75, 97, 213, 217, 218, 221]);
 const CLOSURE = new Set([54, 61, 70, 214]);
 const NOT_IN_SERVICE = new Set([47, 59, 60, 73, 82, 83, 220]);
 const VAT = new Set([28, 124, 148, 215]);
@@ -38,6 +54,10 @@ export function refusal(status: number): Refusal {
   if (status === 16) return { kind: 'ambiguous', error: error('PAPER_OUT', status, e.paperOut()) };
   if (status === 64 || status === 37)
     return { kind: 'ambiguous', error: error('COVER_OPEN', status, e.coverOpen()) };
+  if (status === CONSOLIDATING_STATUS)
+    return { kind: 'done', error: error('DEVICE_BUSY', status, e.busy({ code })) };
+  if (status === OTHER_TILL_STATUS)
+    return { kind: 'other-till', error: error('DEVICE_BUSY', status, e.busy({ code })) };
   if (BUSY.has(status)) return { kind: 'busy', error: error('DEVICE_BUSY', status, e.busy({ code })) };
   if (CLOSURE.has(status))
     return { kind: 'closure', error: error('FISCAL_REJECTED', status, e.closureNeeded({ code }), false) };

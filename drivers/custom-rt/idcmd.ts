@@ -27,18 +27,3 @@ export function idCmds(kind: DocumentKind, commandId: string, attempt: number): 
   const stem = `${kind}${idCmdBase(commandId)}${Math.abs(Math.trunc(attempt)) % 10}`;
   return { begin: `${stem}B`, end: `${stem}E` };
 }
-
-/**
- * What the printer's `lastIdCmd` says of a document sent with `ids`: its end node was the last
- * command taken (`ended`: the document closed), its begin node was (`begun`: opened, not closed),
- * or another command came last (`other`: the printer never took this one, or took more since).
- * `absent`: the answer carried none (a printer that forgot it, or never had one).
- */
-export type IdEvidence = 'ended' | 'begun' | 'other' | 'absent';
-
-export function idEvidence(lastIdCmd: string | undefined, ids: IdPair): IdEvidence {
-  if (!lastIdCmd) return 'absent';
-  if (lastIdCmd === ids.end) return 'ended';
-  if (lastIdCmd === ids.begin) return 'begun';
-  return 'other';
-}

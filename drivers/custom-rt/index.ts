@@ -1,10 +1,11 @@
 import type { DriverFactory } from '../../src/drivers-api/types.js';
-import { simulatedPrinterAddress, simulatedSerialDigits } from '../fiscal-it/rt/simulated.js';
+import { rtDriverFactory } from '../fiscal-it/rt/factory.js';
+import { simulatedSerialDigits, startSimulatedPrinter } from '../fiscal-it/rt/simulated.js';
 import { departmentTable } from '../fiscal-it/rules.js';
+import { CHECKPOINT_VERSION } from './checkpoint.js';
 import { type CustomRtOptions, CustomRtOptionsSchema, vatSlotTable } from './config.js';
 import { describeOptions } from './describe.js';
-import { CustomRtDriver } from './driver.js';
-import { CHECKPOINT_VERSION } from './recovery.js';
+import { accountOf, customFamily } from './family.js';
 
 export type { CustomRtOptions } from './config.js';
 export { CustomRtOptionsSchema } from './config.js';
@@ -37,28 +38,25 @@ export function simulatedProgramming(options: CustomRtOptions) {
 }
 
 /** Custom RT printers (KUBEX, Q3X, K3, BIG PLUS, VKP80III, P3, FUSION, EDGE) over the XML protocol. */
-export const customRtFactory: DriverFactory<CustomRtOptions> = {
+export const customRtFactory: DriverFactory<CustomRtOptions> = rtDriverFactory({
   kind: 'custom-rt',
-  deviceType: 'FiscalMachine',
+  family: customFamily,
   configSchema: CustomRtOptionsSchema,
   checkpointVersion: CHECKPOINT_VERSION,
-  create: (options, ctx) => new CustomRtDriver(options, ctx),
   describe: describeOptions,
-  simulate: async (options, device) => {
-    const address = simulatedPrinterAddress(options.url, device.name, 'http://127.0.0.1:8093');
-    const { startCustomRtSimulator } = await import('./simulator/index.js');
-    // A Custom serial: two letters of the approval, two of the maker, a letter and six digits (STMTE501091).
-    const serial = options.serialNumber ?? `STMTE${simulatedSerialDigits(device.id)}`;
-    const printer = await startCustomRtSimulator({
-      host: address.hostname,
-      port: Number(address.port),
-      serial,
-      ...simulatedProgramming(options),
-      ...(options.credentials ? { credentials: options.credentials } : {}),
-    });
-    return {
-      description: `simulated Custom RT printer ${serial} at ${printer.url}`,
-      close: () => printer.close(),
-    };
+  simulate: (options, device) => {
+    const account = accountOf(options);
+    const extra = { ...simulatedProgramming(options), ...(account ? { credentials: account } : {}) };
+    return startSimulatedPrinter(
+      {
+        url: options.url,
+        device,
+        example: 'http://127.0.0.1:8093',
+        // A Custom serial: two letters of the approval, two of the maker, a letter and six digits (STMTE501091).
+        serial: options.serialNumber ?? `STMTE${simulatedSerialDigits(device.id)}`,
+        what: 'simulated Custom RT printer',
+      },
+      async (where) => (await import('./simulator/index.js')).startCustomRtSimulator({ ...where, ...extra }),
+    );
   },
-};
+});

@@ -55,3 +55,14 @@ export function parseLastDocument(buffer: string | undefined): LastDocument | un
     layout,
   };
 }
+
+/**
+ * Whether a 1017 buffer says the printer has printed no document yet: every digit zero (with or
+ * without the echo), as a new fiscal memory answers. Told apart from a buffer that cannot be
+ * read, which is never "no document".
+ */
+export function isNoDocument(buffer: string): boolean {
+  const raw = buffer.trim();
+  const data = raw.startsWith(LAST_DOCUMENT_COMMAND) && raw.length >= 29 ? raw.slice(4) : raw;
+  return data.length >= 25 && /^0+$/.test(data);
+}

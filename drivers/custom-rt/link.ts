@@ -1,32 +1,38 @@
-import type { Clock } from '../../src/clock.js';
 import type { Logger } from '../../src/log.js';
 import type { HttpClient } from '../../src/transport/http.js';
 import { type PostResult, postBody } from '../fiscal-it/rt/http.js';
+import type { PrinterRead } from '../fiscal-it/rt/printer-read.js';
 import type { CustomRtOptions } from './config.js';
 import { customEndpoint } from './http.js';
-import { LAST_DOCUMENT_COMMAND, type LastDocument, parseLastDocument } from './last-document.js';
+import {
+  isNoDocument,
+  LAST_DOCUMENT_COMMAND,
+  type LastDocument,
+  parseLastDocument,
+} from './last-document.js';
 import { type CustomResponse, command, directIo, element, parseResponse } from './xml.js';
 
 /**
- * What the printer's memory says after a document, for exactly-once (recovery.ts): the number of
+ * What the printer's memory says after a document, for exactly-once (witnesses.ts): the number of
  * Z reports done (`getInfo` `zSetNumber`, XML protocol manual rev 2.00 p.69), the last document
  * (directIO 1017, last-document.ts), the last `IdCmd` it took (every answer's `lastIdCmd`, p.25)
  * and whether a document is open (`fpStatus`, `receiptStep`, pp.25–28).
  */
 export interface Counters {
   zDone: number | undefined;
-  last: LastDocument | undefined;
+  /** The last document; `none` when the printer has printed none; `unreadable` when 1017 cannot be read. */
+  last: LastDocument | 'none' | 'unreadable';
+  /** The 1017 buffer as read, for the log and an unknown outcome's details. */
+  lastRaw: string;
   lastIdCmd: string | undefined;
   documentOpen: boolean;
   serial: string | undefined;
 }
 
-export type CountersRead =
-  | { kind: 'read'; counters: Counters }
-  | { kind: 'busy'; status: number }
-  | { kind: 'unreadable' }
-  | { kind: 'unreachable'; reason: string };
-
+/**
+ * Answers to a read that mean "busy, ask again" (errors.ts): 21 another terminal's document,
+ * 75/76 consolidating, 97 wait, 213/217/218/221 the tax agency and exports.
+ */
 const BUSY = new Set([21, 75, 76, 97, 213, 217, 218, 221]);
 
 /** The exchanges with one Custom printer. One at a time (the driver's mutex); never throws. */
@@ -110,46 +116,38 @@ export class CustomLink {
     return this.exchange(command(element('getInfo')), signal);
   }
 
-  /** The counters (see `Counters`): `getInfo`, then directIO 1017. */
-  async readCounters(signal?: AbortSignal): Promise<CountersRead> {
+  /** The counters (see `Counters`): `getInfo`, then directIO 1017. Never throws. */
+  async readCounters(signal?: AbortSignal): Promise<PrinterRead<Counters>> {
     const info = await this.ask(command(element('getInfo')), signal);
-    if (!info.answered) return { kind: 'unreachable', reason: info.reason };
+    if (!info.answered) return { kind: 'away', reason: info.reason };
     if (info.response && !info.response.success && BUSY.has(info.response.status))
-      return { kind: 'busy', status: info.response.status };
+      return { kind: 'busy', code: String(info.response.status) };
     const zText = info.response?.success ? info.response.addInfo.zSetNumber : undefined;
     const answer = await this.ask(directIo(LAST_DOCUMENT_COMMAND), signal);
-    if (!answer.answered) return { kind: 'unreachable', reason: answer.reason };
+    if (!answer.answered) return { kind: 'away', reason: answer.reason };
     const response = answer.response;
-    if (!response) return { kind: 'unreadable' };
-    if (!response.success)
-      return BUSY.has(response.status) ? { kind: 'busy', status: response.status } : { kind: 'unreadable' };
-    const last = parseLastDocument(response.addInfo.responseBuf);
-    if (last) this.log.debug('1017 read', { layout: last.layout });
+    if (!response) return { kind: 'unreadable', what: `1017: HTTP ${answer.httpStatus}` };
+    if (!response.success) {
+      return BUSY.has(response.status)
+        ? { kind: 'busy', code: String(response.status) }
+        : { kind: 'unreadable', what: `1017: status ${response.status}` };
+    }
+    const raw = (response.addInfo.responseBuf ?? '').trim();
+    const parsed = parseLastDocument(raw);
+    if (parsed) this.log.debug('1017 read', { layout: parsed.layout });
     const fp = response.addInfo.fpStatus ?? '000';
     const step = response.addInfo.receiptStep ?? '0';
     return {
       kind: 'read',
-      counters: {
+      evidence: {
         zDone: zText && /^\d+$/.test(zText.trim()) ? Number(zText) : undefined,
-        last,
+        last: parsed ?? (isNoDocument(raw) ? 'none' : 'unreadable'),
+        lastRaw: raw,
         lastIdCmd: response.lastIdCmd,
         documentOpen: /[1-9]/.test(fp) || (step !== '0' && step !== ''),
         serial: info.response?.addInfo.serialNumber?.trim() || undefined,
       },
     };
-  }
-
-  /** Reads the counters again while the printer is busy, `busyRetries` times at most. */
-  async settleCounters(clock: Clock, signal?: AbortSignal): Promise<CountersRead> {
-    for (let attempt = 0; ; attempt++) {
-      const read = await this.readCounters(signal);
-      if (read.kind !== 'busy' || attempt >= this.options.busyRetries) return read;
-      try {
-        await clock.sleep(this.options.busyRetryDelayMs, signal);
-      } catch {
-        return read;
-      }
-    }
   }
 
   /** `resetPrinter` (XML p.111): cancels any open document. Best effort. */

@@ -12,6 +12,7 @@ export const customDescribe = defineMessages('custom.describe', {
   },
   accountSerial: { en: 'the printer’s serial', it: 'la matricola della stampante' },
   accountUser: { en: 'user {user}', it: 'utente {user}' },
+  accountFile: { en: 'the account in {file}', it: 'l’account in {file}' },
   department: {
     en: 'department {department}: {carries}',
     it: 'reparto {department}: {carries}',

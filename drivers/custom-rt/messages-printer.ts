@@ -105,6 +105,7 @@ export const customFactWords = defineMessages('custom.fact', {
  */
 export const customLabels = defineMessages('label.custom-rt', {
   lastReceipt: { en: 'Last receipt', it: 'Ultimo scontrino' },
+  lastAction: { en: 'Last action', it: 'Ultima operazione' },
   paper: { en: 'Paper', it: 'Carta' },
   cover: { en: 'Cover', it: 'Coperchio' },
   electronicJournal: { en: 'Electronic journal', it: 'Giornale elettronico' },

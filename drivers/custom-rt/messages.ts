@@ -57,6 +57,10 @@ export const customRefusals = defineMessages('custom.refusal', {
     en: 'The printer refused the agent’s login (HTTP {status}): check credentials (by default the printer’s serial as user and password). Nothing was printed.',
     it: 'La stampante ha rifiutato l’accesso dell’agente (HTTP {status}): controllare le credenziali (di norma la matricola della stampante come utente e password). Non è stato stampato nulla.',
   },
+  voidLinesUnknown: {
+    en: 'The agent does not know the lines of receipt {label}, and a Custom printer voids a receipt only with its lines: void it at the printer, or from the platform. Nothing was printed.',
+    it: 'L’agente non conosce le righe dello scontrino {label} e una stampante Custom annulla uno scontrino solo con le sue righe: annullarlo dalla stampante o dalla piattaforma. Non è stato stampato nulla.',
+  },
   referenceNotFound: {
     en: 'The printer does not find the original receipt {label} of {date}: nothing was printed.',
     it: 'La stampante non trova lo scontrino originale {label} del {date}: non è stato stampato nulla.',

@@ -2,6 +2,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import { base64Length } from '../../src/transport/base64.js';
+import { elementsOf, type OrderedNode as Node, ORDERED_XML } from '../fiscal-it/rt/ordered-xml.js';
 import type { IdPair } from './idcmd.js';
 import { customRefusals as r } from './messages.js';
 import { element, request } from './xml.js';
@@ -55,27 +56,8 @@ export interface CustomPayload {
   xml(ids: IdPair): string;
 }
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  removeNSPrefix: true,
-  preserveOrder: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-});
-
-type Node = Record<string, unknown>;
-
-function elements(nodes: unknown): Array<{ name: string; node: Node }> {
-  if (!Array.isArray(nodes)) return [];
-  const out: Array<{ name: string; node: Node }> = [];
-  for (const node of nodes as Node[]) {
-    const name = Object.keys(node).find((k) => k !== ':@');
-    if (!name || name === '#comment' || name.startsWith('?')) continue;
-    out.push({ name, node });
-  }
-  return out;
-}
+const parser = new XMLParser(ORDERED_XML);
+const elements = elementsOf;
 
 function refused(problem: string, notes: Message = r.payloadInvalid({ problem })): AgentError {
   return new AgentError('COMMAND_INVALID', `Fiscal payload rejected: ${problem}`, { notes });

@@ -2,6 +2,7 @@ import type { FiscalJobData } from '../../src/connector/model.js';
 import type { Job } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
+import { priceBill } from '../fiscal-it/bill.js';
 import { type BuildContext, buildFiscalDocument } from '../fiscal-it/build.js';
 import { type DepartmentUse, departmentUses } from '../fiscal-it/model.js';
 import type { DocumentReference } from '../fiscal-it/reference.js';
@@ -10,6 +11,7 @@ import { type DocumentKind, type IdPair, idCmds } from './idcmd.js';
 import { customRefusals } from './messages.js';
 import { prepareCustomPayload } from './payload.js';
 import { receiptXml } from './receipt.js';
+import { type SoldLine, soldLines } from './void-lines.js';
 
 /** A document ready to send, with what the driver needs to confirm it afterwards. */
 export interface CustomPlan {
@@ -20,6 +22,8 @@ export interface CustomPlan {
   expectedCents?: number;
   reference?: DocumentReference;
   lines?: DepartmentUse[];
+  /** What the document sells per department, remembered for a later staff void (void-lines.ts). */
+  sold?: SoldLine[];
   notes?: Message[];
   log?: string[];
 }
@@ -53,7 +57,14 @@ export async function planJob(
     const ids = idCmds(KIND[payload.kind], job.commandId, job.attempt);
     return { label: payload.kind, xml: payload.xml(ids), ids };
   }
-  const model = await buildFiscalDocument(fiscal, rulesOf(options), ctx);
+  let model = await buildFiscalDocument(fiscal, rulesOf(options), ctx);
+  if (model.kind === 'void') {
+    // A Custom void repeats the original's lines (XML p.16: "at least one sales line"; fiskaltrust
+    // `CustomRTPrinterSCU.cs` and lyancoder `fiscal-printer` send the voided items): the
+    // cancelling bill's items, priced as a refund's.
+    const priced = await priceBill(fiscal, rulesOf(options), ctx, 'refund');
+    model = { ...model, lines: priced.lines, totalCents: priced.totalCents };
+  }
   const ids = idCmds(KIND[model.kind], job.commandId, job.attempt);
   const xml = receiptXml(
     model,
@@ -62,6 +73,7 @@ export async function planJob(
   );
   const plan: CustomPlan = { label: model.kind, xml, ids, lines: departmentUses(model) };
   if (model.kind !== 'void') plan.expectedCents = model.totalCents;
+  if (model.kind === 'sale') plan.sold = soldLines(model);
   if (model.reference) plan.reference = model.reference;
   if (model.notes.length > 0) plan.notes = model.notes;
   if (model.log.length > 0) plan.log = model.log;

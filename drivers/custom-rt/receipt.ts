@@ -1,5 +1,5 @@
 import { AgentError } from '../../src/errors.js';
-import type { FiscalDocumentModel } from '../fiscal-it/model.js';
+import type { DocumentLine, FiscalDocumentModel } from '../fiscal-it/model.js';
 import { type DocumentReference, isNoReference } from '../fiscal-it/reference.js';
 import type { IdPair } from './idcmd.js';
 import { customRefusals as r } from './messages.js';
@@ -22,8 +22,8 @@ import { element, printerText, request } from './xml.js';
  * (p.55; directIO manual 3010 p.124), one `printRecTotal` per payment (p.99), and one
  * `endFiscalReceipt` (p.49). A refund opens with `beginRtDocRefund` (p.38) and lists the refunded
  * lines, positive, with no payment (fiskaltrust's field-tested form); an unreferenced one with
- * `beginRtDocRefundSpecial service="ND"` (p.39). A void is `beginRtDocAnnulment` (p.36) and the
- * end node: the printer voids the original as it stands.
+ * `beginRtDocRefundSpecial service="ND"` (p.39). A void is `beginRtDocAnnulment` (p.36), the
+ * original's lines (void-lines.ts) and the end node: the printer voids the original as it stands.
  */
 
 export interface CustomRendering {
@@ -95,6 +95,23 @@ function slotOf(r: CustomRendering, use: { rate?: number; nature?: string; descr
 
 const r_noSlot = (rate: number, description: string) => r.noVatSlot({ rate, description });
 
+/**
+ * One sold (or voided) line. Without a slot (a nature the printer's VAT table does not list) the
+ * department's class decides, and the line goes as its amount: a quantity would make idVat
+ * mandatory (p.89).
+ */
+function itemNode(r: CustomRendering, line: DocumentLine): string {
+  const idVat = slotOf(r, line);
+  const counted = idVat !== undefined;
+  return element('printRecItem', {
+    description: printerText(line.description, DESCRIPTION) || 'ARTICOLO',
+    unitPrice: counted ? line.unitCents : line.totalCents,
+    department: line.department,
+    idVat,
+    quantity: counted ? Math.round(line.quantity * 1000) : undefined,
+  });
+}
+
 export function receiptXml(model: FiscalDocumentModel, rendering: CustomRendering, ids: IdPair): string {
   const text = (t: string, fallback: string) => printerText(t, DESCRIPTION) || fallback;
   const parts: string[] = [beginNode(model, rendering, ids)];
@@ -123,19 +140,7 @@ export function receiptXml(model: FiscalDocumentModel, rendering: CustomRenderin
       pending.set(adj.department, queue);
     }
     for (const line of model.lines) {
-      const idVat = slotOf(rendering, line);
-      // Without a slot (a nature the printer's VAT table does not list) the department's class
-      // decides, and the line goes as its amount: a quantity would make idVat mandatory (p.89).
-      const counted = idVat !== undefined;
-      parts.push(
-        element('printRecItem', {
-          description: text(line.description, 'ARTICOLO'),
-          unitPrice: counted ? line.unitCents : line.totalCents,
-          department: line.department,
-          idVat,
-          quantity: counted ? Math.round(line.quantity * 1000) : undefined,
-        }),
-      );
+      parts.push(itemNode(rendering, line));
       let room = line.totalCents;
       const queue = pending.get(line.department) ?? [];
       while (queue.length > 0 && room > 0) {
@@ -190,6 +195,8 @@ export function receiptXml(model: FiscalDocumentModel, rendering: CustomRenderin
       }
     }
   }
+  // A void repeats the original's lines (p.16 "at least one sales line"; void-lines.ts).
+  if (model.kind === 'void') for (const line of model.lines) parts.push(itemNode(rendering, line));
   parts.push(element('endFiscalReceipt', { IdCmd: ids.end }));
   return request('printerFiscalReceipt', parts);
 }

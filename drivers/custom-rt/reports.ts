@@ -2,7 +2,7 @@ import type { Clock } from '../../src/clock.js';
 import type { JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
-import type { ClosureInFlight, ClosureRecord, FiscalState } from '../fiscal-it/rt/fiscal-state.js';
+import type { CloseDay, ClosureInFlight, ClosureRecord, FiscalState } from '../fiscal-it/rt/fiscal-state.js';
 import type { CustomRtOptions } from './config.js';
 import { refusal } from './errors.js';
 import { idCmdBase } from './idcmd.js';
@@ -83,12 +83,7 @@ function record(
 }
 
 /** Runs the daily closure; never throws (the outcome is the record). */
-export async function closeDay(
-  d: ReportDeps,
-  reason: ClosureReason,
-  signal?: AbortSignal,
-  date?: string,
-): Promise<ClosureRecord> {
+export const closeDay: CloseDay<ReportDeps> = async (d, reason, signal, date) => {
   const zBefore = await zCount(d, signal);
   const inFlight: ClosureInFlight = { reason, startedAt: d.clock.now() };
   if (zBefore !== undefined) inFlight.zBefore = zBefore;
@@ -108,7 +103,7 @@ export async function closeDay(
     return record(d, reason, 'failed', { detail: refusal(response.status).error.notes });
   }
   return (await settleClosure(d, signal)) ?? record(d, reason, 'unknown', {});
-}
+};
 
 /** Settles a closure in flight from the Z count; undefined when none was in flight. */
 export async function settleClosure(d: ReportDeps, signal?: AbortSignal): Promise<ClosureRecord | undefined> {

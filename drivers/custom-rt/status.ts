@@ -3,9 +3,11 @@ import { factTime } from '../../src/drivers-api/facts.js';
 import type { DeviceStatus, FactsOf } from '../../src/drivers-api/types.js';
 import type { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
+import { RtBoardBase } from '../fiscal-it/rt/board-base.js';
 import { nextOccurrence } from '../fiscal-it/rt/closure-time.js';
 import type { DailyClosureOptions } from '../fiscal-it/rt/daily-closure.js';
 import type { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
+import { staffFactsOf } from '../fiscal-it/rt/status-card.js';
 import { type customLabels, customFactWords as f, customStatusWords as s } from './messages-printer.js';
 import type { CustomResponse } from './xml.js';
 
@@ -19,38 +21,17 @@ type Facts = FactsOf<typeof customLabels>;
  * journal nearly full — and `fpStatus` three: fiscal receipt, non-fiscal, invoice open. From
  * `getInfo` (p.69): the serial, the Z count and the certificate's end (`certValidTo`, dd/mm/yyyy).
  */
-export class StatusBoard {
-  private connected = false;
-  private lastContact: number | undefined;
-  private failure: string | undefined;
+export class StatusBoard extends RtBoardBase {
   private printer: Facts = {};
   private info: Facts = {};
   private lastReceipt: string | undefined;
   private jobError: AgentError | undefined;
-  private waitUntil: number | undefined;
 
   constructor(
-    private readonly clock: Clock,
+    clock: Clock,
     private readonly fiscal: { state: FiscalState; closure: DailyClosureOptions; timeZone: string },
-  ) {}
-
-  touched(): void {
-    this.connected = true;
-    this.failure = undefined;
-    this.lastContact = this.clock.now();
-  }
-
-  unreachable(reason: string): void {
-    this.connected = false;
-    this.failure = reason;
-  }
-
-  awaiting(until: number | undefined): void {
-    this.waitUntil = until;
-  }
-
-  isSettling(): boolean {
-    return this.waitUntil !== undefined;
+  ) {
+    super(clock);
   }
 
   noteReceipt(label: string): void {
@@ -109,8 +90,7 @@ export class StatusBoard {
     else if (String(this.printer.printerStatus ?? '').charAt(2) === '1') warnings.push(s.paperLow());
     if (String(this.printer.printerStatus ?? '').charAt(0) === '1') warnings.push(s.coverOpen());
     if (String(this.printer.printerStatus ?? '').charAt(4) === '1') warnings.push(s.journalNearlyFull());
-    if (this.waitUntil !== undefined)
-      warnings.push(s.waiting({ until: { at: this.waitUntil, show: 'time' } }));
+    if (this.settleWarning) warnings.push(this.settleWarning);
     if (this.jobError?.code === 'STATE_UNKNOWN') warnings.push(s.outcomeUnknown());
     else if (this.jobError) warnings.push(this.jobError.notes);
     const facts: Facts = { ...this.printer, ...this.info };
@@ -128,18 +108,22 @@ export class StatusBoard {
       facts.dailyClosureAt = closure.at;
       facts.nextClosure = factTime(nextOccurrence(now, closure.at, this.fiscal.timeZone).at);
     }
-    const last = this.fiscal.state.lastClosure();
-    if (last) {
-      facts.lastClosure = factTime(last.at);
-      facts.lastClosureStatus = last.status;
-      if (last.z !== undefined) facts.lastClosureZ = last.z;
-      if (last.status === 'failed') warnings.push(s.closureFailed({ detail: last.detail }));
+    const closed = this.fiscal.state.lastClosure();
+    if (closed) {
+      facts.lastClosure = factTime(closed.at);
+      facts.lastClosureStatus = closed.status;
+      if (closed.z !== undefined) facts.lastClosureZ = closed.z;
+      if (closed.status === 'failed') warnings.push(s.closureFailed({ detail: closed.detail }));
     }
+    const action = this.fiscal.state.lastAction();
+    if (action) facts.lastAction = action.notes;
     const status: DeviceStatus = {
       connected: this.connected,
       summary: this.connected ? s.ready() : s.unreachable({ reason: this.failure ?? '—' }),
       warnings,
       facts,
+      // The kit's one card: staff facts first, the rest folded (the hours open among them).
+      staffFacts: staffFactsOf(facts),
     };
     if (this.lastContact !== undefined) status.lastContact = this.lastContact;
     return status;

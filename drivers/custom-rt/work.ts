@@ -2,15 +2,19 @@ import type { ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import { voidDocument } from '../fiscal-it/build.js';
 import { type DocumentReference, isNoReference } from '../fiscal-it/reference.js';
+import { readPatiently } from '../fiscal-it/rt/printer-read.js';
+import { decideRead, type SendContext, sendContextOf, sendDocument } from '../fiscal-it/rt/send.js';
+import { runStaffDocument, settleStaffDocument } from '../fiscal-it/rt/staff-document.js';
 import type { VoidParams } from './actions.js';
+import { CHECKPOINT_VERSION, readCheckpoint } from './checkpoint.js';
 import { paymentsOf, vatSlotTable } from './config.js';
+import { customDocument, type DocumentDeps } from './document.js';
 import { idCmds } from './idcmd.js';
 import { customActionWords, customResults, customRefusals as r } from './messages.js';
 import type { CustomPlan } from './plan.js';
 import { receiptXml, referenceCheckXml } from './receipt.js';
-import { decide, readCheckpoint } from './recovery.js';
 import { docLabel } from './results.js';
-import { type SendDeps, sendPlanned } from './send.js';
+import { voidLinesOf } from './void-lines.js';
 import { element, request } from './xml.js';
 
 /**
@@ -21,7 +25,7 @@ import { element, request } from './xml.js';
  * the reference to the printer's own check when the document comes.
  */
 export async function checkReference(
-  d: SendDeps,
+  d: DocumentDeps,
   ref: DocumentReference,
   signal: AbortSignal,
 ): Promise<void> {
@@ -47,18 +51,35 @@ export async function checkReference(
   if (answer !== '1') d.log.warn('reference check unanswered: the printer checks the reference itself');
 }
 
-/** Prints a planned document: the reference check, then exactly-once sending. */
-export async function printPlanned(d: SendDeps, plan: CustomPlan, ectx: ExecuteContext): Promise<JobResult> {
+/**
+ * The kit's send context for a Custom document. Proven unprinted, a document is not sent again
+ * here: the engine sends the command again with the next attempt's IdCmds.
+ */
+export function sendContext(d: DocumentDeps): SendContext {
+  return sendContextOf(d, CHECKPOINT_VERSION, { afterLost: 0, afterBusy: 0 });
+}
+
+/** Prints a planned document: the reference check, then the kit's exactly-once sending. */
+export async function printPlanned(
+  d: DocumentDeps,
+  plan: CustomPlan,
+  ectx: ExecuteContext,
+): Promise<JobResult> {
   if (plan.reference) await checkReference(d, plan.reference, ectx.signal);
-  return sendPlanned(d, plan, ectx);
+  return sendDocument(sendContext(d), customDocument(d, plan), ectx);
 }
 
 /**
- * A staff void: the core's void document of the receipt, with the same check and exactly-once
- * rules as a command's. Its checkpoint is kept as the fiscal state's pending action, so that a
- * kill in flight is settled from the printer at the next start (`settlePendingVoid`).
+ * A staff void: the core's void document of the receipt with the lines the agent remembered of it
+ * (void-lines.ts), with the same check and exactly-once rules as a command's. Its checkpoint is
+ * kept as the fiscal state's pending action, so that a kill in flight is settled from the
+ * printer at the next start (`settlePendingVoid`).
  */
-export async function staffVoid(d: SendDeps, params: VoidParams, signal: AbortSignal): Promise<JobResult> {
+export async function staffVoid(
+  d: DocumentDeps,
+  params: VoidParams,
+  signal: AbortSignal,
+): Promise<JobResult> {
   const serial = d.serial();
   const ref: DocumentReference = {
     kind: 'VOID',
@@ -67,62 +88,46 @@ export async function staffVoid(d: SendDeps, params: VoidParams, signal: AbortSi
     date: params.date,
     serial: serial ?? '',
   };
-  const model = voidDocument(ref, d.options.currency);
-  const ids = idCmds('V', `void-${docLabel(params.z, params.doc)}-${params.date}`, d.clock.now());
+  const label = docLabel(params.z, params.doc);
+  const model = {
+    ...voidDocument(ref, d.options.currency),
+    lines: voidLinesOf(d.state.find(params.z, params.doc), label),
+  };
+  const ids = idCmds('V', `void-${label}-${params.date}`, d.clock.now());
   const xml = receiptXml(
     model,
     { vatSlots: vatSlotTable(d.options), codes: paymentsOf(d.options).codes, serial },
     ids,
   );
   const plan: CustomPlan = { label: 'void', xml, ids, reference: ref };
-  const ectx: ExecuteContext = {
-    signal,
-    progress: () => undefined,
-    checkpoint: async (value) => {
-      d.state.setPendingAction({ action: 'void', checkpoint: value });
-      await d.state.flush();
-    },
-  };
-  try {
-    return await printPlanned(d, plan, ectx);
-  } finally {
-    const pending = d.state.pendingAction();
-    const read = readCheckpoint(pending?.checkpoint);
-    if (read.kind !== 'ok' || read.checkpoint.phase === 'done') d.state.setPendingAction(null);
-  }
+  return runStaffDocument(d, 'void', signal, (ectx) => printPlanned(d, plan, ectx));
 }
 
-/** A staff void a kill left in flight: the printer's memory decides, and the page says so. */
-export async function settlePendingVoid(d: SendDeps, signal: AbortSignal): Promise<void> {
-  const pending = d.state.pendingAction();
-  if (!pending) return;
-  const read = readCheckpoint(pending.checkpoint);
-  if (read.kind !== 'ok' || read.checkpoint.phase === 'done') {
-    d.state.setPendingAction(null);
-    return;
-  }
-  const counters = await d.link.settleCounters(d.clock, signal);
-  if (counters.kind === 'unreachable') return;
-  const c = read.checkpoint;
-  const decision = decide(
-    c.baseline,
-    c.ids,
-    counters.kind === 'read' ? counters.counters : undefined,
-    undefined,
+/** A staff void a kill left in flight: the witnesses decide (the kit's `settleStaffDocument`). */
+export function settlePendingVoid(d: DocumentDeps, signal: AbortSignal): Promise<void> {
+  return settleStaffDocument(
+    d,
+    {
+      read: readCheckpoint,
+      decide: async (c, s) => {
+        const doc = customDocument(d, { label: c.label, xml: '', ids: c.ids });
+        const now = await readPatiently(doc.read, d.clock, d.options, s);
+        return now.kind === 'away' ? 'away' : decideRead(doc, c.baseline, now);
+      },
+      words: {
+        printed: () =>
+          customResults.printedUnnumbered({ serial: d.serial() ?? customResults.unknownSerial() }),
+        notPrinted: () => customResults.notPrintedSilent(),
+        unknown: () => customResults.unconfirmed(),
+      },
+    },
+    signal,
   );
-  const notes =
-    decision.outcome === 'printed'
-      ? customResults.printedUnnumbered({ serial: d.serial() ?? customResults.unknownSerial() })
-      : decision.outcome === 'not-printed'
-        ? customResults.notPrintedSilent()
-        : customResults.unconfirmed();
-  d.state.setLastAction({ action: 'void', at: d.clock.now(), ok: decision.outcome === 'printed', notes });
-  d.state.setPendingAction(null);
 }
 
 /** A copy of the last receipt (`printDuplicateReceipt`, XML p.83): not a fiscal document. */
 export async function reprintLast(
-  d: SendDeps,
+  d: DocumentDeps,
   receipt: string | undefined,
   last: string | undefined,
 ): Promise<JobResult> {

@@ -3,6 +3,7 @@ import { defineAction } from '../../src/drivers-api/actions.js';
 import type { DeviceAction, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import { english } from '../../src/messages/render.js';
+import { reportActions } from '../fiscal-it/rt/actions.js';
 import type { ClosureRecord } from '../fiscal-it/rt/fiscal-state.js';
 import { fiscalNotes, epsonActionWords as w } from './messages.js';
 import { epsonPrinterWords as pw } from './messages-printer.js';
@@ -56,22 +57,9 @@ export function closureResult(record: ClosureRecord, serial: string | undefined)
 /** The Epson printer's staff actions: X report, Z report, void a receipt, a copy of a receipt. */
 export function epsonActions(host: ActionHost): DeviceAction[] {
   return [
-    defineAction({
-      name: 'x-report',
-      label: w.xLabel(),
-      description: w.xDescription(),
-      fields: [],
-      params: z.object({}).loose(),
-      run: (_params, signal) => host.xReport(signal),
-    }),
-    defineAction({
-      name: 'z-report',
-      label: w.zLabel(),
-      description: w.zDescription(),
-      fields: [],
-      confirm: w.zConfirm(),
-      params: z.object({}).loose(),
-      run: async (_params, signal) => closureResult(await host.zReport(signal), host.serial()),
+    ...reportActions(w, {
+      xReport: (signal) => host.xReport(signal),
+      zReport: async (signal) => closureResult(await host.zReport(signal), host.serial()),
     }),
     defineAction({
       name: 'void',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DeviceTlsSchema } from '../../src/transport/tls-config.js';
 import { addressIssues, allowedHost, FROM_PLATFORM, httpUrl } from '../fiscal-it/rt/address.js';
-import { DailyClosureSchema } from '../fiscal-it/rt/daily-closure.js';
+import { rtOptionFields } from '../fiscal-it/rt/options.js';
 import { type FiscalRules, fiscalRuleFields, fiscalRules, PaymentRuleSchema } from '../fiscal-it/rules.js';
 import { type EpsonPayments, epsonPayments } from './payment-codes.js';
 import { DEFAULT_LINE_LENGTH } from './protocol.js';
@@ -72,31 +72,12 @@ export const EpsonFpmateOptionsSchema = z
     defaultPayment: PaymentMappingSchema.optional(),
     /** Ask the printer (directIO 9205) whether a refund or void reference is valid before printing. */
     checkReferences: z.boolean().default(true),
-    dailyClosure: DailyClosureSchema.default(DailyClosureSchema.parse({})),
     lineLength: z.number().int().min(10).max(64).default(DEFAULT_LINE_LENGTH),
     /** Extra header lines printed above each receipt (printRecMessage type 1). */
     headerLines: z.array(z.string().min(1)).max(4).default([]),
     /** After a lost answer, resend once when the printer proves it did not print. */
     resendWhenNotPrinted: z.boolean().default(true),
-    /**
-     * A document sent to a printer that then went away (no answer, counters unreadable): how long
-     * the driver waits for it to answer again and settle the document from its counters before
-     * the outcome is unknown. 15 minutes covers a printer switched off and on, a power cut or a
-     * switch restarting (a few minutes) with room to spare, and no longer keeps the desk without
-     * an answer while nothing else can print on this printer anyway. 0: no wait.
-     */
-    settleUnansweredForMinutes: z.number().min(0).max(240).default(15),
-    /**
-     * While the printer answers LAN_TIME_OUT: how many times its counters are read again (after
-     * `busyRetryDelayMs`) to learn what became of a document, and how many times a document they
-     * prove unprinted is sent again.
-     */
-    busyRetries: z.number().int().min(0).max(5).default(2),
-    busyRetryDelayMs: z.number().int().min(0).default(2_000),
-    /** Background status poll interval; 0 turns polling off. */
-    statusIntervalMs: z.number().int().min(0).default(60_000),
-    /** Poll interval while the printer is unreachable or after a failed job. */
-    statusRetryMs: z.number().int().min(100).default(10_000),
+    ...rtOptionFields,
   })
   .strict()
   .refine((o) => o.clientTimeoutMs === undefined || o.clientTimeoutMs > o.printerTimeoutMs, {

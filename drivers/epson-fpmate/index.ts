@@ -1,9 +1,10 @@
 import type { DriverFactory } from '../../src/drivers-api/types.js';
-import { simulatedPrinterAddress, simulatedSerialDigits } from '../fiscal-it/rt/simulated.js';
+import { rtDriverFactory } from '../fiscal-it/rt/factory.js';
+import { simulatedSerialDigits, startSimulatedPrinter } from '../fiscal-it/rt/simulated.js';
+import { CHECKPOINT_VERSION } from './checkpoint.js';
 import { type EpsonFpmateOptions, EpsonFpmateOptionsSchema } from './config.js';
 import { describeOptions } from './describe.js';
-import { EpsonFpmateDriver } from './driver.js';
-import { CHECKPOINT_VERSION } from './recovery.js';
+import { epsonFamily } from './family.js';
 
 export type { EpsonFpmateOptions } from './config.js';
 export { EpsonFpmateOptionsSchema } from './config.js';
@@ -12,23 +13,22 @@ export { EpsonFpmateOptionsSchema } from './config.js';
  * Epson FP-81 II RT / FP-90III over Fiscal ePOS-Print XML (fpmate.cgi). `create` rejects with
  * CONFIG_INVALID when the TLS CA file cannot be read.
  */
-export const epsonFpmateFactory: DriverFactory<EpsonFpmateOptions> = {
+export const epsonFpmateFactory: DriverFactory<EpsonFpmateOptions> = rtDriverFactory({
   kind: 'epson-fpmate',
-  deviceType: 'FiscalMachine',
+  family: epsonFamily,
   configSchema: EpsonFpmateOptionsSchema,
   checkpointVersion: CHECKPOINT_VERSION,
-  create: (options, ctx) => new EpsonFpmateDriver(options, ctx),
   describe: describeOptions,
-  simulate: async (options, device) => {
-    const address = simulatedPrinterAddress(options.url, device.name, 'http://127.0.0.1:8091');
-    const { startFpmateSimulator } = await import('./simulator/index.js');
-    // An Epson RT serial: two digits, the RT type, two letters, six digits (see last-document.ts).
-    const serial = `99MEY${simulatedSerialDigits(device.id)}`;
-    const printer = await startFpmateSimulator({
-      host: address.hostname,
-      port: Number(address.port),
-      serial,
-    });
-    return { description: `simulated RT printer ${serial} at ${printer.url}`, close: () => printer.close() };
-  },
-};
+  simulate: (options, device) =>
+    startSimulatedPrinter(
+      {
+        url: options.url,
+        device,
+        example: 'http://127.0.0.1:8091',
+        // An Epson RT serial: two digits, the RT type, two letters, six digits (see last-document.ts).
+        serial: `99MEY${simulatedSerialDigits(device.id)}`,
+        what: 'simulated RT printer',
+      },
+      async (where) => (await import('./simulator/index.js')).startFpmateSimulator(where),
+    ),
+});

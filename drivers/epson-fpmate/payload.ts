@@ -2,6 +2,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import { base64Length } from '../../src/transport/base64.js';
+import { elementsOf, ORDERED_XML, type OrderedNode } from '../fiscal-it/rt/ordered-xml.js';
 import { epsonRefusals as r } from './messages-refusals.js';
 import { envelope, escapeXml } from './xml-build.js';
 
@@ -81,35 +82,10 @@ const CUSTOM_ELEMENTS = new Set([
 ]);
 const CUSTOM_ATTRIBUTES = ['IdCmd', 'idVat'];
 
-/**
- * How FPMate documents are read wherever their order matters (the payload check here, the
- * simulated printer): elements in document order, attributes as plain strings, namespaces dropped.
- */
-export const ORDERED_XML = {
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  removeNSPrefix: true,
-  preserveOrder: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-} as const;
+export { elementsOf, ORDERED_XML } from '../fiscal-it/rt/ordered-xml.js';
 
 // Entities stay as sent: the payload is passed on to the printer, not interpreted here.
 const orderedParser = new XMLParser({ ...ORDERED_XML, processEntities: false });
-
-type OrderedNode = Record<string, unknown>;
-
-/** Element children of an ordered node list: skips text, comments, the XML declaration. */
-export function elementsOf(nodes: unknown): Array<{ name: string; node: OrderedNode }> {
-  if (!Array.isArray(nodes)) return [];
-  const out: Array<{ name: string; node: OrderedNode }> = [];
-  for (const node of nodes as OrderedNode[]) {
-    const name = Object.keys(node).find((k) => k !== ':@');
-    if (!name || name === '#text' || name === '#comment' || name.startsWith('?')) continue;
-    out.push({ name, node });
-  }
-  return out;
-}
 
 function invalid(message: string, why: Message): AgentError {
   return new AgentError('COMMAND_INVALID', `Fiscal payload rejected: ${message}`, {

@@ -5,13 +5,13 @@ import type { Message } from '../../src/messages/message.js';
 import { type BuildContext, buildFiscalDocument } from '../fiscal-it/build.js';
 import { departmentUses } from '../fiscal-it/model.js';
 import type { DocumentReference } from '../fiscal-it/reference.js';
+import type { Baseline } from './checkpoint.js';
 import { type EpsonFpmateOptions, paymentsOf, rulesOf } from './config.js';
 import type { LastDocument } from './last-document.js';
 import { epsonRefusals } from './messages-refusals.js';
 import { type PayloadKind, preparePayload } from './payload.js';
 import type { PlannedLine } from './programming.js';
 import { receiptXml } from './receipt-xml.js';
-import type { Baseline } from './recovery.js';
 import { envelope } from './xml-build.js';
 
 /**

@@ -3,7 +3,7 @@ import type { JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
 import type { Message } from '../../src/messages/message.js';
-import type { ClosureInFlight, ClosureRecord, FiscalState } from '../fiscal-it/rt/fiscal-state.js';
+import type { CloseDay, ClosureInFlight, ClosureRecord, FiscalState } from '../fiscal-it/rt/fiscal-state.js';
 import { failureMeaning } from './answers.js';
 import type { EpsonFpmateOptions } from './config.js';
 import { reasonWords } from './http.js';
@@ -138,12 +138,7 @@ export async function settleClosure(
  * issued since the last closure (`rtDailyOpen` 0); writes `closureInFlight`, sends the Z report,
  * and verifies it (see the module comment). Never throws: the outcome is the resolved record.
  */
-export async function closeDay(
-  d: ReportDeps,
-  reason: ClosureReason,
-  signal?: AbortSignal,
-  date?: string,
-): Promise<ClosureRecord> {
+export const closeDay: CloseDay<ReportDeps> = async (d, reason, signal, date) => {
   const settled = await settleClosure(d, signal);
   if (settled?.status === 'unknown') return settled;
   if (settled?.status === 'done') return settled;
@@ -200,4 +195,4 @@ export async function closeDay(
     (await settleClosure(d, signal, notTaken)) ??
     record(d, { status: 'unknown', reason, detail: c.noAnswer() })
   );
-}
+};

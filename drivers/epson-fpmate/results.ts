@@ -1,7 +1,6 @@
 import type { JobResult } from '../../src/drivers-api/types.js';
 import type { Message } from '../../src/messages/message.js';
 import type { DocumentReference } from '../fiscal-it/reference.js';
-import type { LastDocument } from './last-document.js';
 import { epsonResults as m, oneAfterAnother, serialWords } from './messages-results.js';
 import { parseCommaAmount } from './money.js';
 import { docLabel, receiptDateTime } from './protocol.js';
@@ -28,7 +27,7 @@ export interface PrintedReceipt {
  * (recovery after a restart, a pending void): `serial` stands in when the memory did not say.
  */
 export function recoveredResult(
-  found: LastDocument,
+  found: Pick<PrintedReceipt, 'z' | 'doc' | 'dateTime' | 'totalCents' | 'serial'>,
   printed: Pick<PrintedReceipt, 'kind' | 'reference'>,
   serial: string | undefined,
   currency: string,

@@ -3,30 +3,30 @@ import type { ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
 import type { Message } from '../../src/messages/message.js';
-import { english } from '../../src/messages/render.js';
 import type { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
+import type {
+  AnswerClass,
+  OutgoingDocument,
+  OutgoingWords,
+  PrintedOutcome,
+} from '../fiscal-it/rt/outgoing.js';
+import type { PrinterRead } from '../fiscal-it/rt/printer-read.js';
+import { otherTillError, type SendContext, sendContextOf, sendDocument } from '../fiscal-it/rt/send.js';
 import { documentWords, type FiscalDocumentName, failureMeaning } from './answers.js';
+import { type Baseline, CHECKPOINT_VERSION, type SendingCheckpoint } from './checkpoint.js';
 import type { EpsonFpmateOptions } from './config.js';
 import type { PostResult } from './http.js';
 import { reasonWords } from './http.js';
 import type { LastDocument } from './last-document.js';
-import type { CountersRead, PrinterLink } from './link.js';
+import type { PrinterLink } from './link.js';
 import { epsonAnswers } from './messages.js';
 import { epsonPrinterWords } from './messages-printer.js';
 import { epsonResults, serialWords } from './messages-results.js';
 import type { Plan, PrinterMemory } from './plan.js';
 import { decodePrinterStatus, docLabel } from './protocol.js';
-import {
-  type Baseline,
-  CHECKPOINT_VERSION,
-  type Decision,
-  decide,
-  doneCheckpoint,
-  type SendingCheckpoint,
-} from './recovery.js';
 import { documentResult, type PrintedReceipt, printedFromAnswer, receiptResult } from './results.js';
-import { awaitCounters, isAway } from './settle.js';
 import type { StatusBoard } from './status.js';
+import { epsonWitness } from './witnesses.js';
 import { type FpmateResponse, parseFpmateResponse } from './xml-response.js';
 
 export interface SendDeps {
@@ -40,70 +40,57 @@ export interface SendDeps {
   log: Logger;
 }
 
-const MINUTE = 60_000;
-
-/**
- * What one POST of a document amounted to. `uncertain` covers every answer that does not prove
- * the document's fate: a lost or unreadable answer, FP_NO_ANSWER, the paper-low warning, and
- * LAN_TIME_OUT (`busy`: fpmate timed out talking to the fiscal unit *while processing the
- * document's lines* — fiskaltrust `scu-it` `Models/ErrorInfoFactory.cs` — so part of it, or all
- * of it, may have been printed). The printer's counters decide each of them.
- */
-type Outcome =
-  | { kind: 'success'; response: FpmateResponse }
-  | { kind: 'failed'; error: AgentError }
-  | { kind: 'not-sent'; error: AgentError }
-  | { kind: 'uncertain'; reason: string; busy: boolean; error?: AgentError };
+/** A printed document's numbers, from the answer or from the last document (`directIO 1387`). */
+type Printed = Pick<PrintedReceipt, 'z' | 'doc' | 'dateTime' | 'serial' | 'totalCents'>;
 
 /** The document a plan prints, as the answers' sentences name it. */
 export function documentOf(plan: Plan): FiscalDocumentName {
   return plan.label === 'refund' ? 'refund receipt' : plan.label === 'void' ? 'void receipt' : 'receipt';
 }
 
-function interpret(result: PostResult, plan: Plan): Outcome {
+/**
+ * What the answer to a document's POST means. `uncertain` covers every answer that does not
+ * prove the document's fate: a lost or unreadable answer, FP_NO_ANSWER, the paper-low warning,
+ * and LAN_TIME_OUT (`busy`: fpmate timed out talking to the fiscal unit *while processing the
+ * document's lines* — fiskaltrust `scu-it` `Models/ErrorInfoFactory.cs` — so part of it, or all
+ * of it, may have been printed). The printer's last document decides each of them.
+ */
+function classify(result: PostResult, plan: Plan, serial: string | undefined): AnswerClass<Printed> {
+  const notPrinted = documentWords(documentOf(plan)).notPrinted;
   if (result.kind === 'not-sent') {
-    return {
-      kind: 'not-sent',
-      error: new AgentError('DEVICE_UNAVAILABLE', `Printer not reachable (${result.reason})`, {
-        notes: epsonAnswers.unreachable({
-          reason: reasonWords(result.reason),
-          notPrinted: documentWords(documentOf(plan)).notPrinted,
-        }),
-        // A refused connection carried no bytes: nothing was printed, so the core may retry.
-        details: { reason: result.reason, nothingSent: true },
-      }),
-    };
+    const error = new AgentError('DEVICE_UNAVAILABLE', `Printer not reachable (${result.reason})`, {
+      notes: epsonAnswers.unreachable({ reason: reasonWords(result.reason), notPrinted }),
+      // A refused connection carried no bytes: nothing was printed, so the core may retry.
+      details: { reason: result.reason, nothingSent: true },
+    });
+    return { kind: 'not-taken', error };
   }
-  if (result.kind === 'lost')
-    return { kind: 'uncertain', reason: `no answer (${result.reason})`, busy: false };
+  if (result.kind === 'lost') return { kind: 'uncertain', reason: `no answer (${result.reason})` };
   if ([401, 403, 404].includes(result.httpStatus)) {
-    return {
-      kind: 'failed',
-      error: new AgentError('DEVICE_ERROR', `fpmate.cgi answered HTTP ${result.httpStatus}`, {
-        notes: epsonAnswers.httpRefused({
-          status: result.httpStatus,
-          notPrinted: documentWords(documentOf(plan)).notPrinted,
-        }),
-        retryable: false,
-      }),
-    };
+    const error = new AgentError('DEVICE_ERROR', `fpmate.cgi answered HTTP ${result.httpStatus}`, {
+      notes: epsonAnswers.httpRefused({ status: result.httpStatus, notPrinted }),
+      retryable: false,
+    });
+    return { kind: 'refused', error };
   }
   const response = result.httpStatus < 300 ? parseFpmateResponse(result.body) : undefined;
-  if (!response) {
-    return { kind: 'uncertain', reason: `unreadable answer (HTTP ${result.httpStatus})`, busy: false };
+  if (!response) return { kind: 'uncertain', reason: `unreadable answer (HTTP ${result.httpStatus})` };
+  if (response.success) {
+    const base = { serial, kind: plan.label, recovered: false, warnings: [] };
+    const document = printedFromAnswer(response, base);
+    return {
+      kind: 'printed',
+      warnings: warningsOf(response),
+      answer: response,
+      ...(document ? { document } : {}),
+    };
   }
-  if (response.success) return { kind: 'success', response };
   const meaning = failureMeaning(response, documentOf(plan));
   if (meaning.kind === 'busy')
     return { kind: 'uncertain', reason: 'printer answered LAN_TIME_OUT', busy: true };
   if (meaning.kind === 'ambiguous')
-    return {
-      kind: 'uncertain',
-      reason: `printer answered ${response.code}`,
-      busy: false,
-      error: meaning.error,
-    };
-  return { kind: 'failed', error: meaning.error };
+    return { kind: 'uncertain', reason: `printer answered ${response.code}`, standing: meaning.error };
+  return { kind: 'refused', error: meaning.error };
 }
 
 function warningsOf(response: FpmateResponse): Message[] {
@@ -114,221 +101,137 @@ function warningsOf(response: FpmateResponse): Message[] {
   return out;
 }
 
-/**
- * The baseline of the next receipt: the last fiscal document the agent confirmed (from the
- * previous receipt's answer, or a read), so that in steady state a receipt costs one printer
- * request. Only when it is unknown (first receipt, after an unknown outcome) is the printer's
- * last document read first (`directIO 1387`).
- */
-async function baselineFor(d: SendDeps, signal: AbortSignal): Promise<Baseline | null> {
-  const known = d.memory.baseline();
-  if (known) return known;
-  const last = await d.link.readCountersPatiently(d.clock, signal);
-  d.memory.observe(last);
-  if (last) d.board.noteSerial(last.serial);
-  else d.log.warn('last document unreadable before sending: a lost answer will be reported as unknown');
-  return last?.fiscal ? { z: last.z, doc: last.doc, fresh: true } : null;
+/** The Epson family's sentences for one document's outcomes (catalogue keys Notes keep). */
+export function epsonOutgoingWords(plan: Pick<Plan, 'label'>, settleMinutes: number): OutgoingWords {
+  const name = documentOf(plan as Plan);
+  const document = documentWords(name).document;
+  const unknown = (reason: string, details: Record<string, unknown>, notes: Message) =>
+    new AgentError('STATE_UNKNOWN', `Outcome of the ${name} unknown: ${reason}`, { notes, details });
+  return {
+    noWitness: () => epsonResults.lastDocumentUnreadable(),
+    disagree: () => epsonResults.cannotTell(),
+    unknown: (reason) => unknown(reason, { reason }, epsonAnswers.unconfirmed({ document })),
+    away: (reason, aborted) =>
+      unknown(
+        reason,
+        { reason, printerAway: true },
+        aborted
+          ? epsonPrinterWords.stoppedWaiting({ document })
+          : epsonPrinterWords.gaveUp({ document, minutes: settleMinutes }),
+      ),
+    notPrinted: (reason, busy) =>
+      busy
+        ? new AgentError('DEVICE_BUSY', 'Printer busy (LAN_TIME_OUT); not printed', {
+            notes: epsonAnswers.busyNotPrinted({ document }),
+            details: { nothingSent: true },
+          })
+        : new AgentError('DEVICE_UNAVAILABLE', `Printer did not answer; not printed (${reason})`, {
+            notes: epsonAnswers.silentNotPrinted({ document }),
+          }),
+    otherTill: otherTillError,
+    waiting: (sentAt, until) =>
+      epsonPrinterWords.waitingToSettle({
+        document,
+        at: { at: sentAt, show: 'time' },
+        until: { at: until, show: 'time' },
+      }),
+  };
 }
 
 /**
- * Sends one planned receipt and settles its fate exactly once (see README "Exactly once"):
- * checkpoints the baseline before the POST; when the answer does not prove the outcome (lost,
- * unreadable, FP_NO_ANSWER, LAN_TIME_OUT, paper low) reads the printer's counters — again while it
- * answers LAN_TIME_OUT — and reports the receipt printed (never resending), sends it again when
- * they prove it was not printed (once after a lost answer, `busyRetries` times after
- * LAN_TIME_OUT), or rejects with STATE_UNKNOWN when they cannot tell. Definitive refusals reset
- * the printer and reject with the mapped code.
+ * The printer's last document as the kit reads witnesses: `directIO 1387`, learning the serial
+ * and the baseline from it (`PrinterMemory.observe`: a read that is not a fiscal document leaves
+ * the counters unknown, so the next receipt reads them first).
  */
-export async function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext): Promise<JobResult> {
-  let baseline = await baselineFor(d, ectx.signal);
-  if (ectx.signal.aborted) throw new AgentError('ABORTED', 'Stopped before sending the document');
-  let resent = false;
-  let busyResends = 0;
-  let lostResends = 0;
-  for (;;) {
-    const checkpoint: SendingCheckpoint = {
-      v: CHECKPOINT_VERSION,
-      phase: 'sending',
-      kind: plan.kind,
-      label: plan.label,
-      baseline,
-      resent,
-      sentAt: d.clock.now(),
-    };
-    if (plan.expectedCents !== undefined) checkpoint.expectedCents = plan.expectedCents;
-    if (plan.reference) checkpoint.reference = plan.reference;
-    // The connection opens while the checkpoint reaches the disk; the document is written only
-    // after it (a kill or power cut before then leaves nothing at the printer). A checkpoint that
-    // cannot be saved stops the job here, with nothing sent.
-    const saved = ectx.checkpoint(checkpoint);
-    saved.catch(() => undefined);
-    ectx.progress(0.5);
-    const answer = await d.link.sendDocument(plan.xml, saved);
-    await saved;
-    const outcome = interpret(answer, plan);
-    if (outcome.kind === 'success')
-      return finish(d, plan, ectx, await printedFrom(d, plan, outcome.response, baseline), outcome.response);
-    if (outcome.kind === 'not-sent') throw outcome.error;
-    if (outcome.kind === 'failed') {
-      await d.link.reset();
-      throw outcome.error;
-    }
-    // The answer does not prove the outcome: the printer's counters decide, never a blind resend.
-    // A printer that went away gets `settleUnansweredForMinutes` to come back (settle.ts).
-    const read = await countersAfter(d, plan, baseline, checkpoint.sentAt ?? d.clock.now(), ectx.signal);
+export function lastDocumentRead(d: Pick<SendDeps, 'link' | 'memory' | 'board'>) {
+  return async (signal?: AbortSignal): Promise<PrinterRead<LastDocument>> => {
+    const read = await d.link.readCounters(signal);
+    if (read.kind === 'busy') return { kind: 'busy', code: 'LAN_TIME_OUT' };
     const last = read.kind === 'read' ? read.document : undefined;
-    if (last) d.board.touched();
     d.memory.observe(last);
-    const decision: Decision = decide(baseline, last, plan.expectedCents);
-    d.log.info('unproven answer checked against the printer', {
-      reason: outcome.reason,
-      outcome: decision.outcome,
-    });
-    if (decision.outcome === 'printed') {
-      const paperEnd = outcome.error?.details.printerCode === 'EPTR_REC_EMPTY';
-      if (paperEnd) d.board.paperRanOut();
-      const printed = fromMemory(
-        d,
-        plan,
-        decision.document,
-        paperEnd ? [epsonPrinterWords.paperRanOut()] : [],
-      );
-      return finish(d, plan, ectx, printed, undefined);
-    }
-    if (decision.outcome === 'unknown') {
-      const reason = `${outcome.reason}; ${english(decision.reason)}`;
-      if (isAway(read)) throw awayError(d, plan, reason, ectx.signal.aborted);
-      throw unknownError(plan, reason);
-    }
-    await d.link.reset();
-    // A definite complaint (paper low) stands; a silent fiscal unit counts as a lost answer.
-    if (outcome.error && outcome.error.code !== 'STATE_UNKNOWN') throw outcome.error;
-    if (outcome.busy) {
-      if (busyResends >= d.options.busyRetries) {
-        throw new AgentError('DEVICE_BUSY', 'Printer busy (LAN_TIME_OUT); not printed', {
-          notes: epsonAnswers.busyNotPrinted({ document: documentWords(documentOf(plan)).document }),
-          details: { nothingSent: true },
-        });
-      }
-      busyResends++;
-      await d.clock.sleep(d.options.busyRetryDelayMs, ectx.signal);
-    } else {
-      if (lostResends >= (d.options.resendWhenNotPrinted ? 1 : 0)) {
-        throw new AgentError(
-          'DEVICE_UNAVAILABLE',
-          `Printer did not answer; not printed (${outcome.reason})`,
-          {
-            notes: epsonAnswers.silentNotPrinted({ document: documentWords(documentOf(plan)).document }),
-          },
-        );
-      }
-      lostResends++;
-    }
-    resent = true;
-    // The counters were just read and are the baseline's: a fresh one for the next attempt.
-    baseline = { z: decision.at.z, doc: decision.at.doc, fresh: true };
-    d.log.warn('document not printed, as the counters prove: sending it once more', {
-      reason: outcome.reason,
-    });
-  }
+    if (last) d.board.noteSerial(last.serial);
+    if (read.kind === 'read') return { kind: 'read', evidence: read.document };
+    if (read.kind === 'silent') return { kind: 'away', reason: read.code };
+    if (read.kind === 'unreachable') return { kind: 'away', reason: read.reason };
+    return { kind: 'unreadable', what: '1387' };
+  };
+}
+
+/** One Epson receipt for the kit's `sendDocument`: protocol only. */
+export function epsonDocument(d: SendDeps, plan: Plan): OutgoingDocument<Baseline, LastDocument, Printed> {
+  const read = lastDocumentRead(d);
+  return {
+    // The baseline of the next receipt: the last fiscal document the agent confirmed, so that in
+    // steady state a receipt costs one printer request; only when it is unknown (first receipt,
+    // after an unknown outcome) is the printer's last document read first.
+    async before(signal) {
+      const known = d.memory.baseline();
+      if (known) return { kind: 'ready', baseline: known };
+      const last = await d.link.readCountersPatiently(d.clock, signal);
+      d.memory.observe(last);
+      if (last) d.board.noteSerial(last.serial);
+      else d.log.warn('last document unreadable before sending: a lost answer will be reported as unknown');
+      return { kind: 'ready', baseline: last?.fiscal ? { z: last.z, doc: last.doc, fresh: true } : null };
+    },
+    checkpoint(baseline, sentAt, resent): SendingCheckpoint {
+      const checkpoint: SendingCheckpoint = {
+        v: CHECKPOINT_VERSION,
+        phase: 'sending',
+        kind: plan.kind,
+        label: plan.label,
+        baseline,
+        resent,
+        sentAt,
+      };
+      if (plan.expectedCents !== undefined) checkpoint.expectedCents = plan.expectedCents;
+      if (plan.reference) checkpoint.reference = plan.reference;
+      return checkpoint;
+    },
+    post: (holdUntil) => d.link.sendDocument(plan.xml, holdUntil),
+    classify: (result) => classify(result, plan, d.memory.serial()),
+    read,
+    witnesses: (baseline, last) => epsonWitness(baseline, last, plan.expectedCents),
+    rebase: (_baseline, last) => ({ z: last.z, doc: last.doc, fresh: true }),
+    resetOwn: async () => {
+      await d.link.reset();
+    },
+    result: (printed) => printedResult(d, plan, printed),
+    words: epsonOutgoingWords(plan, d.options.settleUnansweredForMinutes),
+  };
+}
+
+/** The kit's send context for an Epson document: resent once after a lost answer, `busyRetries` after LAN_TIME_OUT. */
+export function sendContext(d: SendDeps): SendContext {
+  const o = d.options;
+  return sendContextOf(d, CHECKPOINT_VERSION, {
+    afterLost: o.resendWhenNotPrinted ? 1 : 0,
+    afterBusy: o.busyRetries,
+  });
 }
 
 /**
- * The printer's counters after an unproven answer. With a baseline to compare them to, a printer
- * that went away is waited for (settle.ts) until `settleUnansweredForMinutes` after the document
- * left; without one the counters cannot prove anything, so they are read once.
+ * Sends one planned receipt and settles its fate exactly once (the kit's `sendDocument`, README
+ * "Exactly once"): the printer's last document decides every unproven answer, and a receipt the
+ * counters prove unprinted is sent again once after a lost answer (`resendWhenNotPrinted`) and
+ * `busyRetries` times after LAN_TIME_OUT.
  */
-async function countersAfter(
-  d: SendDeps,
-  plan: Plan,
-  baseline: Baseline | null,
-  sentAt: number,
-  signal: AbortSignal,
-): Promise<CountersRead> {
-  const windowMs = d.options.settleUnansweredForMinutes * MINUTE;
-  if (!baseline || windowMs === 0) return d.link.settleCounters(d.clock);
-  const until = sentAt + windowMs;
-  const warning = epsonPrinterWords.waitingToSettle({
-    document: documentWords(documentOf(plan)).document,
-    at: { at: sentAt, show: 'time' },
-    until: { at: until, show: 'time' },
-  });
-  return awaitCounters(d, { until, warning, signal });
+export function sendPlanned(d: SendDeps, plan: Plan, ectx: ExecuteContext): Promise<JobResult> {
+  return sendDocument(sendContext(d), epsonDocument(d, plan), ectx);
 }
 
-/** The printer went away and never came back in time (or the agent stopped waiting). */
-function awayError(d: SendDeps, plan: Plan, reason: string, aborted: boolean): AgentError {
-  const document = documentWords(documentOf(plan)).document;
-  const notes = aborted
-    ? epsonPrinterWords.stoppedWaiting({ document })
-    : epsonPrinterWords.gaveUp({ document, minutes: d.options.settleUnansweredForMinutes });
-  return new AgentError('STATE_UNKNOWN', `Outcome of the ${documentOf(plan)} unknown: ${reason}`, {
-    notes,
-    details: { reason, printerAway: true },
-  });
-}
-
-function unknownError(plan: Plan, reason: string): AgentError {
-  return new AgentError('STATE_UNKNOWN', `Outcome of the ${documentOf(plan)} unknown: ${reason}`, {
-    notes: epsonAnswers.unconfirmed({ document: documentWords(documentOf(plan)).document }),
-    details: { reason },
-  });
-}
-
-/** A receipt as the printer's memory shows it (its last emitted document). */
-function fromMemory(
-  d: SendDeps,
-  plan: Plan,
-  document: LastDocument,
-  warnings: Message[] = [],
-): PrintedReceipt {
-  return {
-    z: document.z,
-    doc: document.doc,
-    dateTime: document.dateTime,
-    serial: document.serial || d.memory.serial(),
-    totalCents: document.totalCents,
-    kind: plan.label,
-    reference: plan.reference,
-    recovered: true,
-    warnings,
-  };
-}
-
-async function printedFrom(
-  d: SendDeps,
-  plan: Plan,
-  response: FpmateResponse,
-  baseline: Baseline | null,
-): Promise<PrintedReceipt | undefined> {
-  const base = {
-    serial: d.memory.serial(),
-    kind: plan.label,
-    reference: plan.reference,
-    recovered: false,
-    warnings: warningsOf(response),
-  };
-  const printed = printedFromAnswer(response, base);
-  if (printed) return printed;
-  // A success without numbers: the printer's memory gives them when it can.
-  const decision = decide(baseline, await d.link.readLastDocument(), plan.expectedCents);
-  if (decision.outcome !== 'printed') return undefined;
-  return {
-    ...fromMemory(d, plan, decision.document),
-    recovered: false,
-    warnings: base.warnings,
-  };
-}
-
-function finish(
-  d: SendDeps,
-  plan: Plan,
-  ectx: ExecuteContext,
-  printed: PrintedReceipt | undefined,
-  response: FpmateResponse | undefined,
-): JobResult {
-  let result: JobResult;
-  if (printed) {
+function printedResult(d: SendDeps, plan: Plan, outcome: PrintedOutcome<Printed>): JobResult {
+  const paperEnd = outcome.standing?.details.printerCode === 'EPTR_REC_EMPTY';
+  if (paperEnd) d.board.paperRanOut();
+  const doc = outcome.document;
+  if (doc) {
+    const printed: PrintedReceipt = {
+      ...doc,
+      serial: doc.serial || d.memory.serial(),
+      kind: plan.label,
+      reference: plan.reference,
+      recovered: outcome.recovered,
+      warnings: [...outcome.warnings, ...(paperEnd ? [epsonPrinterWords.paperRanOut()] : [])],
+    };
     d.memory.confirm(printed.z, printed.doc);
     d.board.noteReceipt(docLabel(printed));
     d.state?.remember({
@@ -340,29 +243,15 @@ function finish(
     });
     // The day's first document opens the fiscal day: from then on the closure is due.
     d.state?.dayOpen(d.clock.now(), printed.doc === 1);
-    result = receiptResult(printed, d.options.currency);
-  } else if (response) {
+    return receiptResult(printed, d.options.currency);
+  }
+  if (outcome.answer) {
     // Printed, but neither the answer nor the counters say under which number.
     d.memory.forget();
-    result = documentResult(plan.root, d.memory.serial(), response);
-  } else {
-    result = {
-      notes: epsonResults.documentPrinted({ serial: serialWords(d.memory.serial()) }),
-      details: { root: plan.root },
-    };
+    return documentResult(plan.root, d.memory.serial(), outcome.answer as FpmateResponse);
   }
-  d.board.touched();
-  // The receipt is printed whatever the journal says: report the real outcome. Nothing follows
-  // on the printer, so the checkpoint is final: the core puts it on disk with the result.
-  const unsaved = (e: unknown) =>
-    d.log.error('could not checkpoint a printed receipt', {
-      error: e instanceof Error ? e.message : String(e),
-    });
-  try {
-    ectx.checkpoint(doneCheckpoint(result), { final: true }).catch(unsaved);
-  } catch (e) {
-    unsaved(e);
-  }
-  ectx.progress(1);
-  return result;
+  return {
+    notes: epsonResults.documentPrinted({ serial: serialWords(d.memory.serial()) }),
+    details: { root: plan.root },
+  };
 }

@@ -4,6 +4,8 @@ import type { sharedLabels } from '../../src/drivers-api/messages.js';
 import type { DeviceStatus, FactsOf } from '../../src/drivers-api/types.js';
 import type { AgentError } from '../../src/errors.js';
 import type { Message, MessageArg } from '../../src/messages/message.js';
+import { RtBoardBase } from '../fiscal-it/rt/board-base.js';
+import { RT_STAFF_FACTS } from '../fiscal-it/rt/status-card.js';
 import { reasonWords } from './http.js';
 import { epsonPrinterWords as pw } from './messages-printer.js';
 import {
@@ -94,21 +96,6 @@ export type PrinterFacts = FactsOf<
   typeof sharedLabels & typeof epsonPrinterLabels & typeof epsonFiscalLabels
 >;
 
-/**
- * The facts a receptionist acts on, in the order the page's card shows them; the page folds the
- * rest (status codes, certificates, counters) under "Technical details".
- */
-const STAFF_FACTS: ReadonlyArray<keyof PrinterFacts> = [
-  'paper',
-  'cover',
-  'fiscalDayOpen',
-  'fiscalDayOpenSince',
-  'nextClosure',
-  'lastClosure',
-  'lastReceipt',
-  'lastAction',
-];
-
 const PRINTER_WORDS: Record<PrinterCondition, () => Message> = {
   ok: f.printerOk,
   'paper-low': f.printerPaperLow,
@@ -147,11 +134,7 @@ export function dateWords(date: Date): MessageArg {
  * The printer's picture for the status page, fed by status polls and job outcomes. Reading it
  * (`snapshot`) is cheap and never throws.
  */
-export class StatusBoard {
-  private connected = false;
-  private contacted = false;
-  private lastContact: number | undefined;
-  private unreachableReason: string | undefined;
+export class StatusBoard extends RtBoardBase {
   private printer: DecodedPrinterStatus | undefined;
   private rt: RtState = {};
   private serial: string | undefined;
@@ -163,17 +146,17 @@ export class StatusBoard {
    * may as well be the cover, so it does not count.
    */
   private paperEnd = false;
-  /** A document sent to a printer that went away, waiting for its counters (settle.ts). */
-  private settleWarning: Message | undefined;
   /** The department programming as read (programming.ts): the fact, and a warning per mismatch. */
   private programming: { fact: Message; warnings: Message[] } | undefined;
 
   constructor(
-    private readonly clock: Clock,
+    clock: Clock,
     private readonly address: () => string | undefined,
     /** The fiscal day, closure and transmission facts (fiscal-status.ts), computed per snapshot. */
     private readonly fiscal?: (rt: RtState) => { facts: PrinterFacts; warnings: Message[] },
-  ) {}
+  ) {
+    super(clock);
+  }
 
   /** What the last status answers said of the RT part. */
   rtState(): RtState {
@@ -182,30 +165,13 @@ export class StatusBoard {
 
   /** A status answer arrived. */
   answered(response: FpmateResponse): void {
-    this.connected = true;
-    this.contacted = true;
-    this.lastContact = this.clock.now();
-    this.unreachableReason = undefined;
+    this.touched();
     const raw = response.addInfo.printerStatus ?? response.addInfo.fpStatus;
     if (raw) this.printer = decodePrinterStatus(raw);
     // Paper present: the printer says ready or paper low.
     if (this.printer?.printer === 'ok' || this.printer?.printer === 'paper-low') this.paperEnd = false;
     this.rt = { ...this.rt, ...parseRtState(response) };
     if (this.rt.dailyOpen === false) this.jobWarning = undefined;
-  }
-
-  /** Any successful exchange (a receipt printed, a read answered). */
-  touched(): void {
-    this.connected = true;
-    this.contacted = true;
-    this.unreachableReason = undefined;
-    this.lastContact = this.clock.now();
-  }
-
-  unreachable(reason: string): void {
-    this.connected = false;
-    this.contacted = true;
-    this.unreachableReason = reason;
   }
 
   noteSerial(serial: string): void {
@@ -220,11 +186,6 @@ export class StatusBoard {
     this.rt = { ...this.rt, dailyOpen: true };
   }
 
-  /** A document waits for the printer to come back and settle it (`undefined`: no longer). */
-  awaiting(warning: Message | undefined): void {
-    this.settleWarning = warning;
-  }
-
   /** What the read of the printer's department programming found (`warnings`: its mismatches). */
   programmingRead(read: Programming, warnings: Message[]): void {
     if (read.kind === 'unreachable') return;
@@ -235,11 +196,6 @@ export class StatusBoard {
           ? pw.programmingDiffers({ count: warnings.length })
           : pw.programmingMatches({ count: read.departments.size });
     this.programming = { fact, warnings };
-  }
-
-  /** Whether a document waits for the printer to come back (staff actions wait for it too). */
-  isSettling(): boolean {
-    return this.settleWarning !== undefined;
   }
 
   /** The roll ran out after a receipt was recorded (EPTR_REC_EMPTY, counters past it). */
@@ -261,10 +217,6 @@ export class StatusBoard {
     } else if (error.code === 'STATE_UNKNOWN') {
       this.jobWarning = w.outcomeUnknown();
     }
-  }
-
-  isConnected(): boolean {
-    return this.connected;
   }
 
   snapshot(): DeviceStatus {
@@ -338,7 +290,7 @@ export class StatusBoard {
       summary: this.summary(),
       warnings,
       facts,
-      staffFacts: STAFF_FACTS,
+      staffFacts: RT_STAFF_FACTS,
     };
     if (this.lastContact !== undefined) status.lastContact = this.lastContact;
     return status;
@@ -349,7 +301,7 @@ export class StatusBoard {
     if (!this.contacted) return w.notContacted();
     if (!this.connected)
       return w.unreachable({
-        reason: this.unreachableReason === undefined ? w.noAnswer() : reasonWords(this.unreachableReason),
+        reason: this.failure === undefined ? w.noAnswer() : reasonWords(this.failure),
       });
     if (this.printer?.printer === 'offline') return w.offLineSummary();
     if (this.printer?.journal === 'full') return w.journalFullSummary();

@@ -1,20 +1,24 @@
-import type { ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
+import type { JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import { voidDocument } from '../fiscal-it/build.js';
 import { type DocumentReference, parseReceiptLabel } from '../fiscal-it/reference.js';
+import { ddMMyyyyOf } from '../fiscal-it/rt/actions.js';
 import type { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
+import { readPatiently } from '../fiscal-it/rt/printer-read.js';
+import { decideRead } from '../fiscal-it/rt/send.js';
+import { runStaffDocument, settleStaffDocument } from '../fiscal-it/rt/staff-document.js';
+import { readCheckpoint } from './checkpoint.js';
 import type { LastDocument } from './last-document.js';
 import { fiscalNotes } from './messages.js';
 import { epsonResults } from './messages-results.js';
 import type { Plan } from './plan.js';
 import { docLabel } from './protocol.js';
 import { receiptXml } from './receipt-xml.js';
-import { decide, readCheckpoint } from './recovery.js';
 
 import { checkReference } from './reference-check.js';
 import { recoveredResult } from './results.js';
-import { type SendDeps, sendPlanned } from './send.js';
+import { epsonDocument, type SendDeps, sendPlanned } from './send.js';
 import { envelope } from './xml-build.js';
 
 /**
@@ -37,14 +41,7 @@ function invalid(message: string, notes: Message): AgentError {
   return new AgentError('COMMAND_INVALID', message, { notes });
 }
 
-/** "2026-11-21" or "21/11/2026" → "21112026"; undefined when it is neither. */
-export function ddMMyyyyOf(text: string): string | undefined {
-  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
-  if (iso) return `${iso[3]}${iso[2]}${iso[1]}`;
-  const it = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text.trim());
-  if (it) return `${(it[1] as string).padStart(2, '0')}${(it[2] as string).padStart(2, '0')}${it[3]}`;
-  return undefined;
-}
+export { ddMMyyyyOf } from '../fiscal-it/rt/actions.js';
 
 /** "yyyy-MM-dd HH:mm" → "ddMMyyyy". */
 export function fromStamp(stamp: string): string {
@@ -97,68 +94,38 @@ export async function voidReceipt(d: VoidDeps, params: VoidParams, signal: Abort
     reference,
   };
   if (known?.totalCents !== undefined && known.kind === 'sale') plan.expectedCents = known.totalCents;
-  const ectx: ExecuteContext = {
-    signal,
-    progress: () => undefined,
-    checkpoint: (value) => {
-      d.state.setPendingAction({ action: 'void', checkpoint: value });
-      return d.state.flush();
-    },
-  };
-  try {
-    return await sendPlanned(d, plan, ectx);
-  } finally {
-    d.state.setPendingAction(null);
-  }
+  return runStaffDocument(d, 'void', signal, (ectx) => sendPlanned(d, plan, ectx));
 }
 
 /**
- * A void left in flight by a kill: the printer's counters tell whether it was printed. Records
- * the outcome as the last action (shown on the page) and clears it.
+ * A void left in flight by a kill: the printer's counters tell whether it was printed (the kit's
+ * `settleStaffDocument`); the outcome becomes the last action shown on the page.
  */
-export async function settlePendingAction(d: VoidDeps, signal?: AbortSignal): Promise<void> {
-  const pending = d.state.pendingAction();
-  if (!pending) return;
-  const read = readCheckpoint(pending.checkpoint);
-  const now = d.clock.now();
-  if (read.kind === 'ok' && read.checkpoint.phase === 'done') {
-    d.state.setLastAction({ action: pending.action, at: now, ok: true, notes: read.checkpoint.result.notes });
-  } else if (read.kind === 'ok' && read.checkpoint.phase === 'sending') {
-    const checkpoint = read.checkpoint;
-    const last = await d.link.readCountersPatiently(d.clock, signal);
-    d.memory.observe(last);
-    const decision = decide(checkpoint.baseline, last, checkpoint.expectedCents);
-    if (decision.outcome === 'printed') {
-      const doc = decision.document;
-      const result = recoveredResult(
-        doc,
-        { kind: 'void', reference: checkpoint.reference },
-        d.memory.serial(),
-        d.options.currency,
-      );
-      d.state.setLastAction({ action: pending.action, at: now, ok: true, notes: result.notes });
-    } else if (decision.outcome === 'not-printed') {
-      d.state.setLastAction({
-        action: pending.action,
-        at: now,
-        ok: false,
-        notes: epsonResults.voidNotPrinted(),
-      });
-    } else {
-      d.state.setLastAction({
-        action: pending.action,
-        at: now,
-        ok: false,
-        notes: fiscalNotes.lastActionUnknown('void'),
-      });
-    }
-  } else if (read.kind !== 'absent') {
-    d.state.setLastAction({
-      action: pending.action,
-      at: now,
-      ok: false,
-      notes: fiscalNotes.lastActionUnknown('void'),
-    });
-  }
-  d.state.setPendingAction(null);
+export function settlePendingAction(d: VoidDeps, signal: AbortSignal): Promise<void> {
+  return settleStaffDocument(
+    d,
+    {
+      read: readCheckpoint,
+      decide: async (c, s) => {
+        const plan: Plan = { kind: 'receipt', label: 'void', root: 'printerFiscalReceipt', xml: '' };
+        if (c.expectedCents !== undefined) plan.expectedCents = c.expectedCents;
+        const doc = epsonDocument(d, plan);
+        return decideRead(doc, c.baseline, await readPatiently(doc.read, d.clock, d.options, s));
+      },
+      words: {
+        printed: (c, decision) =>
+          decision.document
+            ? recoveredResult(
+                decision.document,
+                { kind: 'void', reference: c.reference },
+                d.memory.serial(),
+                d.options.currency,
+              ).notes
+            : fiscalNotes.lastActionUnknown('void'),
+        notPrinted: () => epsonResults.voidNotPrinted(),
+        unknown: () => fiscalNotes.lastActionUnknown('void'),
+      },
+    },
+    signal,
+  );
 }

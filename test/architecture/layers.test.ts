@@ -25,6 +25,8 @@ import { type Edge, productionEdges, productionFiles } from './source-graph.js';
  * 5½. The Italian fiscal core (`drivers/fiscal-it/`): the law every RT family shares, bill →
  *    document model; it reads the platform through the driver contract and is no driver, so it
  *    stands below the families that render its model (issue 24: the law in one place).
+ * 5¾. The simulator kit (`drivers/simulator-kit/`): the HTTP and TCP servers and the fault
+ *    switches every family's device simulator shares (issue 42 item 6).
  * 6. The driver families (each a room: one never imports another) and the status page's view
  *    model (`status-model.ts`: the engine speaks it, the page shows it).
  * 7. The command engine (`commands/`; its stages have their own order: `command-stages.test.ts`).
@@ -75,7 +77,7 @@ const FLOORS: readonly Floor[] = [
   { floor: 'driver contract, platform simulator', rooms: ['src/drivers-api/', 'src/simulator/'] },
   // Listed before the families so that drivers/fiscal-it/ is placed here, not taken for a family.
   { floor: 'fiscal law', rooms: ['drivers/fiscal-it/'] },
-  // The device simulators' shared parts (a TCP server, fault switches), below the families' simulators.
+  // The device simulators' shared parts (an HTTP(S) and a TCP server, fault switches), below every family's simulator.
   { floor: 'simulator kit', rooms: ['drivers/simulator-kit/'] },
   { floor: 'driver families, view model', rooms: ['drivers/*/', 'src/status-model.ts'] },
   { floor: 'command engine', rooms: ['src/commands/'] },

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { kindsOf } from '../../drivers/index.js';
 import { REPO_ROOT } from '../helpers/source-files.js';
 
 /**
@@ -136,7 +137,11 @@ describe('test doubles and simulators stay out of production', () => {
       'src/transport/testing/fake-hid.ts',
       'src/transport/testing/memory.ts',
     ]);
-    for (const family of ['epson-fpmate', 'fias-lock', 'ipp-printer', 'salto-encoder']) {
+    // Every registered family with a device of its own, from the registry (issue 42 item 8: a
+    // hand-kept list left custom-rt out).
+    const families = (['rt-printer', 'key-encoder', 'office-printer'] as const).flatMap(kindsOf);
+    expect(families).toContain('custom-rt');
+    for (const family of families) {
       expect(tree.has(`drivers/${family}/simulator/index.ts`)).toBe(true);
       const index = tree.get(`drivers/${family}/index.ts`) ?? '';
       const wiring = importsOf(`drivers/${family}/index.ts`, index).filter(

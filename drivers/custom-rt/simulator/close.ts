@@ -4,9 +4,9 @@ import { type CustomPrintedDocument, CustomRefusal, ST } from './types.js';
 
 /**
  * The end node (XML pp.49–50): closes what is open under the next document number. A sale must
- * pass `checkSaleEnd` (payments, total); a refund needs at least one sale line (p.16 rule 2) and
- * no payment (FT's field-tested body has none; one is accepted too); a void takes back the whole
- * original whatever lines repeat it; after `printRecVoid` (p.100) the receipt closes cancelled.
+ * pass `checkSaleEnd` (payments, total); a refund or a void needs at least one sale line (p.16
+ * rule 2), a refund no payment (FT's field-tested body has none; one is accepted too); a void
+ * takes back the whole original whatever lines repeat it; after `printRecVoid` (p.100) the receipt closes cancelled.
  * A refused end leaves the document open (p.31).
  */
 export function closeReceipt(p: PrinterState, ex: Exchange, idCmd: string | undefined): void {
@@ -20,7 +20,9 @@ export function closeReceipt(p: PrinterState, ex: Exchange, idCmd: string | unde
   let total = totalOf(r);
   if (r.cancelled) kind = 'cancelled';
   else if (r.kind === 'sale') checkSaleEnd(r);
-  else if (r.kind === 'refund' && !r.lines.some((l) => l.type === 'item'))
+  else if ((r.kind === 'refund' || r.kind === 'void') && !r.lines.some((l) => l.type === 'item'))
+    // "Each fiscal receipt … must include at least one sales line" (XML p.16, rule 2): a refund or
+    // a void with none is refused, as an independent reading of the manual does (issue 42).
     throw new CustomRefusal(ST.notPossible);
   else if (r.kind === 'void' && r.target) {
     // A void takes back the whole original, whatever lines repeat it.

@@ -135,6 +135,7 @@ function vatTotalsOnDemand(p: PrinterState, a: Record<string, string>): string {
  */
 function reset(p: PrinterState, ex: Exchange): void {
   const r = p.open;
+  if (r?.foreign) p.foreignResets += 1;
   if (r && r.kind === 'sale' && r.lines.length > 0) {
     p.emit(ex, {
       kind: 'cancelled',

@@ -43,6 +43,10 @@ export function directIo(p: PrinterState, ex: Exchange, a: Record<string, string
       body = last
         ? `${stamp(last.at, false)}${four(last.doc)}${cents9(last.totalCents)}${last.kind === 'non-fiscal' ? 0 : 1}${last.kind === 'cancelled' ? 1 : 0}`
         : '0'.repeat(25);
+      if (p.faults.garbled1017) {
+        ex.responseBuf = `${command}ERR?${body.slice(0, 9)}`;
+        return;
+      }
       if (p.faults.dio1017NoEcho) {
         ex.responseBuf = body;
         return;

@@ -40,6 +40,7 @@ export class CustomSimPrinter implements PrinterState {
   dayOpenedAt: number | undefined;
   lastZAt: number | undefined;
   nonFiscalNumber = 0;
+  foreignResets = 0;
 
   constructor(
     readonly o: CustomSimPrinterOptions,
@@ -109,6 +110,32 @@ export class CustomSimPrinter implements PrinterState {
     }
   }
 
+  /**
+   * A restart (power cut): the fiscal memory keeps every counter and document; what the printer
+   * held in RAM is gone — the last `IdCmd` (issue 42: after a power cut the printer no longer
+   * reports it; *inferred*, the manual does not say where it is kept) and a document left open
+   * (closed cancelled at the restart, without a number: *inferred*).
+   */
+  reboot(): void {
+    this.lastIdCmd = undefined;
+    this.open = undefined;
+    this.notFiscal = undefined;
+  }
+
+  /**
+   * Another terminal (the bar's till on the same RT) opens a fiscal document under its own
+   * `IdCmd`: documents from anyone else are answered 21 until it ends (p.133).
+   */
+  openForeignDocument(idCmd: string): void {
+    this.open = { kind: 'sale', lines: [], payments: [], text: [], cancelled: false, foreign: true };
+    this.lastIdCmd = { id: idCmd, tag: 'beginFiscalReceipt' };
+  }
+
+  /** The other terminal's document ends (it printed or cancelled it at its own till). */
+  endForeignDocument(): void {
+    if (this.open?.foreign) this.open = undefined;
+  }
+
   /** A parser error: nothing is processed (XML p.31; the status is our assumption, 3). */
   parserError(): string {
     return this.answer({ before: [], after: [], printed: false }, false, ST.invalid);
@@ -148,6 +175,7 @@ export class CustomSimPrinter implements PrinterState {
   }
 
   private opening(): void {
+    if (this.open?.foreign) throw new CustomRefusal(ST.otherTill);
     if (this.open || this.notFiscal) throw new CustomRefusal(ST.notPossible);
     if (this.dayExpired()) throw new CustomRefusal(ST.dayExpired);
     if (this.faults.refuseDocuments) throw new CustomRefusal(this.faults.refuseDocuments.status);
@@ -162,6 +190,7 @@ export class CustomSimPrinter implements PrinterState {
         return;
       case 'beginRtDocRefund':
       case 'beginRtDocAnnulment': {
+        if (this.open?.foreign) throw new CustomRefusal(ST.otherTill);
         if (this.open || this.notFiscal) throw new CustomRefusal(ST.notPossible);
         const kind = name === 'beginRtDocRefund' ? 'refund' : 'void';
         const check = checkReference(kind, a, {
@@ -195,7 +224,9 @@ export class CustomSimPrinter implements PrinterState {
       }
       case 'endFiscalReceipt':
       case 'endFiscalReceiptCut':
+        if (this.faults.refuseEnd && this.open) throw new CustomRefusal(this.faults.refuseEnd.status);
         closeReceipt(this, ex, a.IdCmd);
+        if (this.faults.consolidating && ex.closed) throw new CustomRefusal(ST.consolidating);
         return;
       case 'printDuplicateReceipt':
         duplicate(this, ex);

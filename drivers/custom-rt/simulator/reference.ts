@@ -38,6 +38,8 @@ export interface OpenReceipt {
   lottery?: string;
   /** `printRecVoid` was sent: the end node closes it as cancelled (p.100). */
   cancelled: boolean;
+  /** Another terminal's document (the bar's till on the same RT): `openForeignDocument`. */
+  foreign?: boolean;
 }
 
 export type CheckResult = 0 | 1 | 2;

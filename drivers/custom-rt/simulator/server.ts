@@ -1,13 +1,7 @@
-import {
-  createServer as createHttpServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
-import { type Clock, systemClock } from '../../../src/clock.js';
+import { systemClock } from '../../../src/clock.js';
 import { Listeners } from '../../../src/listeners.js';
+import type { PrinterSimulatorOptions, Rebootable } from '../../simulator-kit/faults.js';
+import { type SimulatorExchange, startSimulatorHttp } from '../../simulator-kit/http.js';
 import { type CustomDepartment, CustomSimPrinter } from './printer.js';
 import type { CustomFaults, CustomPrintedDocument } from './types.js';
 import { parseRequest } from './xml.js';
@@ -23,17 +17,8 @@ export type {
 } from './types.js';
 export type CustomFaultName = keyof CustomFaults;
 
-export interface CustomRtSimulatorOptions {
-  host?: string;
-  /** 0 picks a free port; read it back from `url`. */
-  port?: number;
-  /** The printer's serial (matricola), 11 characters (default STMTE501091). */
-  serial?: string;
-  clock?: Clock;
-  /** Time zone of the printer's clock (default Europe/Rome). */
-  timeZone?: string;
-  /** Serve HTTPS with this key and certificate (PEM). The manual documents only HTTP (p.13). */
-  tls?: { key: string | Buffer; cert: string | Buffer };
+/** Serial default STMTE501091; the manual documents only HTTP (p.13), HTTPS is for the agent's tests. */
+export interface CustomRtSimulatorOptions extends PrinterSimulatorOptions {
   /** HTTP Basic credentials required; default the serial as user and password; null: none. */
   credentials?: { user: string; password: string } | null;
   /** Department → its VAT slot (default 1–4 → slots 1–4). */
@@ -52,7 +37,7 @@ export interface CustomHandledRequest {
   printed: boolean;
 }
 
-export interface CustomRtSimulator {
+export interface CustomRtSimulator extends Rebootable {
   /** Base address, e.g. http://127.0.0.1:41234; requests go to POST {url}/xml/printer.htm. */
   readonly url: string;
   /** Every document "printed", oldest first. */
@@ -70,6 +55,12 @@ export interface CustomRtSimulator {
    * answer goes out: a test flips fault switches there to fault the next exchange.
    */
   onHandled(listener: (request: CustomHandledRequest) => void): () => void;
+  /** Another terminal opens a document under `idCmd` (the bar's till on the same RT: p.133). */
+  openForeignDocument(idCmd: string): void;
+  /** The other terminal's document ends. */
+  endForeignDocument(): void;
+  /** How often a reset cancelled another terminal's document. */
+  readonly foreignResets: number;
   /**
    * Turns a fault on or off: `true`/`false` for switches, an object for faults with parameters
    * (`slow: {ms}`, `busy: {status}`, `refuseDocuments: {status}`, `filesToSend: {count}`). `refused` stops listening until off.
@@ -104,7 +95,6 @@ const GARBAGE = '<!DOCTYPE html><html><head><title>CUSTOM</title></head><body><h
 export async function startCustomRtSimulator(
   options: CustomRtSimulatorOptions = {},
 ): Promise<CustomRtSimulator> {
-  const host = options.host ?? '127.0.0.1';
   const clock = options.clock ?? systemClock;
   const serial = options.serial ?? DEFAULT_SERIAL;
   const faults: CustomFaults = {};
@@ -121,38 +111,14 @@ export async function startCustomRtSimulator(
   );
   const credentials =
     options.credentials === undefined ? { user: serial, password: serial } : options.credentials;
-  const expectedAuth = credentials
-    ? `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}`
-    : undefined;
   const requests: string[] = [];
   const idCmds: string[] = [];
   const directIo: string[] = [];
   const listeners = new Listeners<[CustomHandledRequest]>((error) => {
     throw error;
   });
-  const sockets = new Set<Socket>();
-  // One request at a time: each waits for the one before it.
-  let queue: Promise<void> = Promise.resolve();
 
-  const handler = (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://printer');
-    if (url.pathname !== '/xml/printer.htm') return void res.writeHead(404).end();
-    if (req.method !== 'POST') return void res.writeHead(405, { Allow: 'POST' }).end();
-    if (expectedAuth && req.headers.authorization !== expectedAuth) {
-      return void res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="printer"' }).end();
-    }
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      queue = queue.then(() => answer(body, req, res)).catch(() => undefined);
-    });
-  };
-
-  const answer = async (body: string, req: IncomingMessage, res: ServerResponse) => {
-    const send = (xml: string, type = 'text/xml; charset=utf-8') => {
-      if (!res.destroyed) res.writeHead(200, { 'Content-Type': type }).end(xml);
-    };
+  const handle = async (body: string, exchange: SimulatorExchange<CustomFaults>) => {
     const parsed = parseRequest(body);
     const root = parsed?.root ?? '(unparseable)';
     requests.push(root);
@@ -162,7 +128,7 @@ export async function startCustomRtSimulator(
     }
     if (faults.garbage) {
       listeners.emit({ root, printed: false });
-      return send(GARBAGE, 'text/html');
+      return exchange.send(GARBAGE, 'text/html');
     }
     const result = parsed
       ? printer.handle(parsed.root, parsed.nodes)
@@ -170,36 +136,24 @@ export async function startCustomRtSimulator(
     // Read before the listeners run: they may switch the faults off for the next exchange.
     const f = { ...faults };
     listeners.emit({ root, printed: result.printed });
-    if (f.loseAnswer && PRINTING_ROOTS.has(root)) return void req.socket.destroy();
-    if (f.slow && PRINTING_ROOTS.has(root)) await clock.sleep(f.slow.ms);
-    send(result.xml);
+    await exchange.deliver(result.xml, PRINTING_ROOTS.has(root), f);
   };
 
-  const server: Server = options.tls ? createHttpsServer(options.tls, handler) : createHttpServer(handler);
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+  const http = await startSimulatorHttp({
+    ...options,
+    clock,
+    faults,
+    serves: (path) => path === '/xml/printer.htm',
+    authorization: credentials
+      ? `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}`
+      : undefined,
+    // One request at a time, in arrival order: the device is single-threaded (DIO p.20).
+    oneAtATime: true,
+    handle,
   });
-  const listen = (port: number) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    });
-
-  await listen(options.port ?? 0);
-  const port = (server.address() as AddressInfo).port;
-  let closed = false;
 
   return {
-    url: `${options.tls ? 'https' : 'http'}://${host}:${port}`,
+    url: http.url,
     printed: printer.printed,
     counters: printer.counters,
     requests,
@@ -208,19 +162,16 @@ export async function startCustomRtSimulator(
     onHandled(listener) {
       return listeners.add(listener);
     },
-    async setFault(name, value) {
-      const was = Boolean(faults.refused);
-      if (value === false) delete faults[name];
-      else (faults as Record<string, unknown>)[name] = value;
-      if (name === 'refused' && !closed) {
-        if (value !== false && !was) await stop();
-        if (value === false && was) await listen(port);
-      }
+    setFault: (name, value) => http.setFault(name, value),
+    reboot: () => {
+      printer.reboot();
+      http.dropConnections();
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      if (server.listening) await stop();
+    openForeignDocument: (idCmd) => printer.openForeignDocument(idCmd),
+    endForeignDocument: () => printer.endForeignDocument(),
+    get foreignResets() {
+      return printer.foreignResets;
     },
+    close: () => http.close(),
   };
 }

@@ -56,6 +56,8 @@ export interface PrinterState {
   dayOpenedAt: number | undefined;
   lastZAt: number | undefined;
   nonFiscalNumber: number;
+  /** How often a reset cancelled another terminal's document (never, from this agent). */
+  foreignResets: number;
   printerStatus(): string;
   fpStatus(): string;
   receiptStep(): string;

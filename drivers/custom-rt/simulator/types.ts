@@ -1,3 +1,5 @@
+import type { EmittedDocument, PrinterFaults } from '../../simulator-kit/faults.js';
+
 /**
  * The shapes the simulated Custom RT printer keeps and shows: the documents it "printed", the
  * fault switches a test flips, and the refusal it answers with. Status numbers are the manual's
@@ -55,17 +57,12 @@ export interface DayTotals {
 }
 
 /** One document the simulated printer emitted (closed), oldest first in `printed`. */
-export interface CustomPrintedDocument {
+/**
+ * `z` is the answer's `nClose`, `doc` its `fiscalDoc` (non-fiscal documents: `notFiscalDoc`);
+ * `dateTime` is "yyyy-MM-ddTHH:mm:ss", the `dateTime` form of XML pp.66, 74.
+ */
+export interface CustomPrintedDocument extends EmittedDocument {
   kind: 'sale' | 'refund' | 'void' | 'cancelled' | 'non-fiscal' | 'x-report' | 'z-report' | 'copy';
-  /** The Z the document belongs to (`nClose`); for a z-report, the closure it made. */
-  z: number;
-  /** Number within the Z (`fiscalDoc`); non-fiscal documents have their own (`notFiscalDoc`). */
-  doc: number;
-  at: number;
-  /** "yyyy-MM-ddTHH:mm:ss" in the printer's time zone (the `dateTime` form of XML pp.66, 74). */
-  dateTime: string;
-  serial: string;
-  totalCents: number;
   lines: CustomPrintedLine[];
   payments: CustomPrintedPayment[];
   /** Gross per VAT slot (refunds and voids: what they give back). */
@@ -91,29 +88,14 @@ export interface CustomPrintedDocument {
 export type BusyStatus = 21 | 75 | 76 | 213 | 217 | 218 | 221;
 
 /** The switches of the simulated printer (see `setFault`). */
-export interface CustomFaults {
-  /** Paper end: printerStatus S2, documents refused with 16 (XML p.26; XML-SG). */
-  paperOut?: boolean;
-  /** Paper near end: printerStatus S3, a warning only. */
-  paperLow?: boolean;
-  /** Cover open: printerStatus S1, documents refused with 64. */
-  coverOpen?: boolean;
+export interface CustomFaults extends PrinterFaults {
   /** Printing requests refused with a busy status (213 by default); queries still answer. */
   busy?: boolean | { status: BusyStatus };
-  /**
-   * A printing request (receipt, non-fiscal, report) is carried out, then the connection drops
-   * without an answer; queries still answer, so the client can find out what happened.
-   */
-  loseAnswer?: boolean;
   /**
    * Fiscal documents are refused at their begin node with this status: 54 closure necessary,
    * 61 24 hours since the last Z, 84 certificate expired, 214 inactivity… (XML-SG PDF pp.133–147).
    */
   refuseDocuments?: { status: number };
-  /** Answers to printing requests (documents, reports) wait this long on the simulator's clock. */
-  slow?: { ms: number };
-  /** The printer stops listening (connection refused) until turned off. */
-  refused?: boolean;
   /** Every request is answered 200 with an HTML page and not carried out. */
   garbage?: boolean;
   /** directIO 1017 answers without the 4-byte echo (the layout fiskaltrust parses). */
@@ -122,6 +104,16 @@ export interface CustomFaults {
   idCmdOnSuccessOnly?: boolean;
   /** Closures waiting to be sent to the tax agency (directIO 1514 NORESP, DIO p.81). */
   filesToSend?: { count: number };
+  /** directIO 1017 answers a buffer that is not the manual's layout (a memory read gone wrong). */
+  garbled1017?: boolean;
+  /**
+   * A fiscal document is printed, then answered `success="false" status="76"`: "the device is
+   * busy consolidating a dematerialized receipt" (XML p.137), which fiskaltrust reads as printed
+   * (`CustomRTPrinterSCU.cs` `PdfBusyStatus`).
+   */
+  consolidating?: boolean;
+  /** The end node is refused with this status and the document stays open (p.31); its IdCmd is taken. */
+  refuseEnd?: { status: number };
 }
 
 /** A refusal with the manual's status code; `responseBuf` travels with it when set. */
@@ -140,6 +132,10 @@ export const ST = {
   invalid: 3,
   /** Operation not possible now: close the documents in progress. */
   notPossible: 5,
+  /** "A remote terminal is sending a document. Wait for the end of current operation." (p.133) */
+  otherTill: 21,
+  /** "The device is busy consolidating a dematerialized receipt." (p.137) */
+  consolidating: 76,
   /** The word TOTALE in a description. */
   totaleWord: 7,
   /** Wrong price or amount. */

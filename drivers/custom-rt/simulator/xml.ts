@@ -1,4 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { elementsOf, ORDERED_XML } from '../../fiscal-it/rt/ordered-xml.js';
 
 /**
  * Reading a request and writing an answer as the Custom XML web service does (Custom "WEB
@@ -17,27 +18,9 @@ export interface ParsedRequest {
   nodes: RequestNode[];
 }
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  preserveOrder: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  processEntities: true,
-});
-
-type Ordered = Record<string, unknown>;
-
-function elements(nodes: unknown): Array<{ name: string; node: Ordered }> {
-  if (!Array.isArray(nodes)) return [];
-  const out: Array<{ name: string; node: Ordered }> = [];
-  for (const node of nodes as Ordered[]) {
-    const name = Object.keys(node).find((k) => k !== ':@');
-    if (!name || name === '#text' || name === '#comment' || name.startsWith('?')) continue;
-    out.push({ name, node });
-  }
-  return out;
-}
+// Namespaces kept (the manual's requests have none) and entities decoded, as the printer does.
+const parser = new XMLParser({ ...ORDERED_XML, removeNSPrefix: false, processEntities: true });
+const elements = elementsOf;
 
 /**
  * The request's root and its child nodes in order, or undefined when the body is not one

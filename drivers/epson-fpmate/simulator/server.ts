@@ -1,14 +1,9 @@
-import {
-  createServer as createHttpServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { type Clock, systemClock } from '../../../src/clock.js';
+import { systemClock } from '../../../src/clock.js';
 import { Listeners } from '../../../src/listeners.js';
+import type { PrinterSimulatorOptions, Rebootable } from '../../simulator-kit/faults.js';
+import { type SimulatorExchange, startSimulatorHttp } from '../../simulator-kit/http.js';
 import { elementsOf, ORDERED_XML } from '../payload.js';
 import { type Faults, type PrintedDocument, SimPrinter } from './printer.js';
 import { type DayTotals, type DepartmentClass, SIM_DEPARTMENTS } from './programming.js';
@@ -19,17 +14,8 @@ export type { Faults, PrintedDocument } from './printer.js';
 export type { DayTotals, DepartmentClass } from './programming.js';
 export type FaultName = keyof Faults;
 
-export interface FpmateSimulatorOptions {
-  host?: string;
-  /** 0 picks a free port; read it back from `url`. */
-  port?: number;
-  /** Printer serial, 11 characters (default 99MEY123456). */
-  serial?: string;
-  clock?: Clock;
-  /** Time zone of the printer's clock (default Europe/Rome). */
-  timeZone?: string;
-  /** Serve HTTPS with this key and certificate (PEM). */
-  tls?: { key: string | Buffer; cert: string | Buffer };
+/** Serial default 99MEY123456. */
+export interface FpmateSimulatorOptions extends PrinterSimulatorOptions {
   /** Certificate expiries reported by queryPrinterStatus (YYYYMMDD). */
   expiryCD?: string;
   expiryCA?: string;
@@ -45,7 +31,7 @@ export interface HandledRequest {
   printed: boolean;
 }
 
-export interface FpmateSimulator {
+export interface FpmateSimulator extends Rebootable {
   /** Base address of the printer, e.g. http://127.0.0.1:41234 (fpmate.cgi lives below it). */
   readonly url: string;
   /** Every document "printed", oldest first. */
@@ -113,7 +99,6 @@ const PRINTING_ROOTS = new Set(['printerFiscalReceipt', 'printerNonFiscal', 'pri
  * reads, and has fault switches for every failure the driver must survive.
  */
 export async function startFpmateSimulator(options: FpmateSimulatorOptions = {}): Promise<FpmateSimulator> {
-  const host = options.host ?? '127.0.0.1';
   const clock = options.clock ?? systemClock;
   const faults: Faults = {};
   const printer = new SimPrinter(
@@ -134,26 +119,10 @@ export async function startFpmateSimulator(options: FpmateSimulatorOptions = {})
     throw error;
   });
   let oversizedBytesWritten = 0;
-  const sockets = new Set<Socket>();
   const handled = (request: HandledRequest) => listeners.emit(request);
 
-  const handler = (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://printer');
-    if (req.method !== 'POST' || !url.pathname.endsWith('/cgi-bin/fpmate.cgi')) {
-      res.writeHead(404).end();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      void answer(Buffer.concat(chunks).toString('utf8'), req, res);
-    });
-  };
-
-  const answer = async (body: string, req: IncomingMessage, res: ServerResponse) => {
-    const send = (xml: string) => {
-      if (!res.destroyed) res.writeHead(200, { 'Content-Type': 'text/xml; charset=utf-8' }).end(xml);
-    };
+  const answer = async (body: string, exchange: SimulatorExchange<Faults>) => {
+    const { res, send } = exchange;
     const parsed = rootOf(body);
     const root = parsed?.root ?? '(unparseable)';
     requests.push(root);
@@ -169,23 +138,27 @@ export async function startFpmateSimulator(options: FpmateSimulatorOptions = {})
     const printing = PRINTING_ROOTS.has(parsed.root);
     if (printing && faults.dropBeforePrint) {
       handled({ root, printed: false });
-      return void req.socket.destroy();
+      return exchange.drop();
     }
     const result = printer.handle(parsed.root, parsed.elements);
     // Read before the listeners run: they may switch the faults off for the next exchange.
     const f = { ...faults };
     handled({ root, printed: result.printed });
-    if (printing && result.printed && f.dropAfterPrint) return void req.socket.destroy();
-    if (printing && f.slow) await clock.sleep(f.slow.ms);
-    if (f.oversizedAnswer) return flood(res, f.oversizedAnswer.bytes);
-    if (f.truncatedAnswer) return truncate(res, result.xml);
-    if (printing && result.printed && f.timeOutAfterPrint) {
-      return send(failureXml('LAN_TIME_OUT', '0', printer.printerStatus()));
+    if (printing && result.printed && f.dropAfterPrint) return exchange.drop();
+    if (f.oversizedAnswer) {
+      if (printing && f.slow) await clock.sleep(f.slow.ms);
+      return flood(res, f.oversizedAnswer.bytes);
     }
-    if (printing && result.printed && f.paperEndsAfterPrint) {
-      return send(failureXml('EPTR_REC_EMPTY', '0', printer.printerStatus()));
+    if (f.truncatedAnswer) {
+      if (printing && f.slow) await clock.sleep(f.slow.ms);
+      return truncate(res, result.xml);
     }
-    send(result.xml);
+    let xml = result.xml;
+    if (printing && result.printed && f.timeOutAfterPrint)
+      xml = failureXml('LAN_TIME_OUT', '0', printer.printerStatus());
+    else if (printing && result.printed && f.paperEndsAfterPrint)
+      xml = failureXml('EPTR_REC_EMPTY', '0', printer.printerStatus());
+    await exchange.deliver(xml, printing, f);
   };
 
   /** Streams `bytes` of junk as the answer, pausing when the peer reads slowly, stopping when it hangs up. */
@@ -215,32 +188,18 @@ export async function startFpmateSimulator(options: FpmateSimulatorOptions = {})
     res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => res.socket?.destroy());
   };
 
-  const server: Server = options.tls ? createHttpsServer(options.tls, handler) : createHttpServer(handler);
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+  const http = await startSimulatorHttp({
+    ...options,
+    clock,
+    faults,
+    serves: (path) => path.endsWith('/cgi-bin/fpmate.cgi'),
+    // fpmate answers requests as they come (a status read is answered while a document prints).
+    oneAtATime: false,
+    handle: answer,
   });
-  const listen = (port: number) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    });
-
-  await listen(options.port ?? 0);
-  const port = (server.address() as AddressInfo).port;
-  const scheme = options.tls ? 'https' : 'http';
-  let closed = false;
 
   return {
-    url: `${scheme}://${host}:${port}`,
+    url: http.url,
     printed: printer.printed,
     counters: printer.counters,
     get totals() {
@@ -255,19 +214,10 @@ export async function startFpmateSimulator(options: FpmateSimulatorOptions = {})
     onHandled(listener) {
       return listeners.add(listener);
     },
-    async setFault(name, value) {
-      const was = Boolean(faults.refused);
-      if (value === false) delete faults[name];
-      else (faults as Record<string, unknown>)[name] = value;
-      if (name === 'refused' && !closed) {
-        if (value !== false && !was) await stop();
-        if (value === false && was) await listen(port);
-      }
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      if (server.listening) await stop();
-    },
+    setFault: (name, value) => http.setFault(name, value),
+    // A restart drops the connections; the fiscal memory keeps every counter and document, and
+    // fpmate holds no request id (the family's witness is the last document, directIO 1387).
+    reboot: () => http.dropConnections(),
+    close: () => http.close(),
   };
 }

@@ -1,19 +1,11 @@
+import type { EmittedDocument, PrinterFaults } from '../../simulator-kit/faults.js';
 import type { DayTotals } from './programming.js';
 import type { PrintedLine, PrintedPayment } from './receipt.js';
 import type { SimReference } from './reference.js';
 
-/** One document the simulated printer emitted. */
-export interface PrintedDocument {
+/** One document the simulated printer emitted (`dateTime`: "yyyy-MM-dd HH:mm"). */
+export interface PrintedDocument extends EmittedDocument {
   kind: 'sale' | 'refund' | 'void' | 'non-fiscal' | 'z-report' | 'x-report';
-  /** Z (daily closure) number; for a z-report, the closure it made. */
-  z: number;
-  /** Document number within the Z (non-fiscal documents have their own numbering). */
-  doc: number;
-  at: number;
-  /** "yyyy-MM-dd HH:mm" in the printer's time zone. */
-  dateTime: string;
-  serial: string;
-  totalCents: number;
   header: string[];
   lines: PrintedLine[];
   payments: PrintedPayment[];
@@ -31,10 +23,7 @@ export interface PrintedDocument {
 }
 
 /** The switches of the simulated printer (see `setFault`). */
-export interface Faults {
-  paperOut?: boolean;
-  paperLow?: boolean;
-  coverOpen?: boolean;
+export interface Faults extends PrinterFaults {
   busy?: boolean;
   /** Documents are printed, then answered LAN_TIME_OUT (fpmate lost the fiscal unit mid-document). */
   timeOutAfterPrint?: boolean;
@@ -44,14 +33,12 @@ export interface Faults {
    * printer registering a receipt yet answering an error).
    */
   paperEndsAfterPrint?: boolean;
-  slow?: { ms: number };
   /** Every answer is `bytes` of junk, streamed (documents are printed first). */
   oversizedAnswer?: { bytes: number };
   /** Every answer breaks off half-way (documents are printed first). */
   truncatedAnswer?: boolean;
   dropAfterPrint?: boolean;
   dropBeforePrint?: boolean;
-  refused?: boolean;
   journalNearFull?: boolean;
   dayOpenOver24h?: boolean;
   lastDocUnreadable?: boolean;

@@ -1,13 +1,17 @@
 import { z } from 'zod';
 import { AgentError } from '../../../src/errors.js';
 import type { Message } from '../../../src/messages/message.js';
+import { rtKitWords } from './messages.js';
 
 /**
  * Where an RT printer's documents go, for every family alike. The trust boundary: the printer's
  * address comes from the configuration. The platform's `ApiUrl` is used only with
  * `url: fromPlatform`, and then only when it names a host the configuration lists in
- * `allowedHosts` (a host entry without a port allows any port); otherwise the command is refused
- * with COMMAND_INVALID before anything is sent.
+ * `allowedHosts`; otherwise the command is refused with COMMAND_INVALID before anything is sent.
+ * A host entry without a port allows any port — except with a `tls` block (issue 40, low
+ * finding): then only `https:` is accepted, and only the port the entry names (443 when it names
+ * none), so the platform cannot steer the printer's documents and its Basic credentials to
+ * plain `http:` or to another port of an allowed host.
  */
 
 /** `url: fromPlatform`: the printer address comes from each command's ApiUrl, within `allowedHosts`. */
@@ -34,6 +38,8 @@ export const allowedHost = z
 export interface AddressOptions {
   url: string;
   allowedHosts?: string[] | undefined;
+  /** The printer's TLS settings: present, only `https:` and only a configured port are accepted. */
+  tls?: unknown;
 }
 
 /**
@@ -86,17 +92,25 @@ export function printerAddress(options: AddressOptions, apiUrl: string | undefin
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw refused('an address that is not http(s)', r.addressNotHttp());
-  if (!isAllowed(url, options.allowedHosts ?? []))
+  const tls = options.tls !== undefined;
+  if (tls && url.protocol !== 'https:')
+    throw refused('plain http despite the tls block', rtKitWords.addressNotHttps());
+  if (!isAllowed(url, options.allowedHosts ?? [], tls))
     throw refused(`the host ${url.host}, which is not allowed`, r.hostNotAllowed({ host: url.host }));
   return url.origin;
 }
 
-/** True when `url`'s host is one of `allowed` (`host` or `host:port`, case-insensitive). */
-export function isAllowed(url: URL, allowed: readonly string[]): boolean {
+/**
+ * True when `url`'s host is one of `allowed` (`host` or `host:port`, case-insensitive). An entry
+ * without a port allows any port, or with `exactPort` (a `tls` block) only the scheme's default.
+ */
+export function isAllowed(url: URL, allowed: readonly string[], exactPort = false): boolean {
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const defaultPort = url.protocol === 'https:' ? '443' : '80';
   return allowed.some((entry) => {
     const e = new URL(`http://${entry}`);
     if (e.hostname !== url.hostname) return false;
-    return !/:\d+$/.test(entry) || e.port === port || (e.port === '' && port === '80');
+    if (!/:\d+$/.test(entry)) return !exactPort || port === defaultPort;
+    return e.port === port || (e.port === '' && port === '80');
   });
 }

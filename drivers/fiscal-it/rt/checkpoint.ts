@@ -9,6 +9,15 @@ import { formatIssues } from '../../../src/zod-issues.js';
  * a restart after the answer reports it without asking again. Each family keeps its version number.
  */
 
+/** The original a refund or void names, as every family's `sending` checkpoint keeps it. */
+export const ReferenceSchema = z.object({
+  kind: z.enum(['REFUND', 'VOID']),
+  z: z.number().int(),
+  doc: z.number().int(),
+  date: z.string(),
+  serial: z.string(),
+});
+
 /** The `done` phase: the result as reported. Notes are a catalogue message, or an older build's sentence. */
 export function doneCheckpointSchema<V extends number>(version: V) {
   return z.object({
@@ -52,4 +61,15 @@ export function readCheckpointWith<S extends z.ZodType>(
     kind: 'unreadable',
     problem: formatIssues(parsed.error, { limit: 1, root: 'checkpoint' }) || 'invalid',
   };
+}
+
+/**
+ * A family's whole checkpoint schema: its own `sending` phase and the shared `done` phase, read
+ * with `readCheckpointWith` (never throws; unreadable is unknown, never "not sent").
+ */
+export function checkpointSchemaOf<
+  V extends number,
+  S extends z.ZodObject<{ phase: z.ZodLiteral<'sending'> }>,
+>(version: V, sending: S) {
+  return z.discriminatedUnion('phase', [sending, doneCheckpointSchema(version)]);
 }

@@ -54,6 +54,17 @@ export const ClosureRecordSchema = z.object({
 });
 export type ClosureRecord = z.infer<typeof ClosureRecordSchema>;
 
+/**
+ * A family's Z report (its `reports.ts`): for `reason` (and the scheduled `date`), with the
+ * closure written down in flight before it leaves. Never rejects: the outcome is the record.
+ */
+export type CloseDay<D> = (
+  d: D,
+  reason: ClosureInFlight['reason'],
+  signal?: AbortSignal,
+  date?: string,
+) => Promise<ClosureRecord>;
+
 export const ScheduledClosureSchema = z.object({
   date: z.string(),
   status: ClosureStatusSchema,

@@ -8,6 +8,22 @@ export const HistoryEntrySchema = z.object({
   dateTime: z.string().optional(),
   totalCents: z.number().int().optional(),
   kind: z.enum(['sale', 'refund', 'void']),
+  /**
+   * What the document sold per department, for a family whose void must repeat the original's
+   * lines (Custom: a document "must include at least one sales line", XML protocol manual rev
+   * 2.00 p.16). Kept only by such a family.
+   */
+  lines: z
+    .array(
+      z.object({
+        department: z.number().int(),
+        cents: z.number().int(),
+        rate: z.number().optional(),
+        nature: z.string().optional(),
+      }),
+    )
+    .max(64)
+    .optional(),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { SimulatedDevice } from '../../../src/drivers-api/types.js';
 import { AgentError } from '../../../src/errors.js';
 import { isLoopback } from '../../../src/loopback.js';
 import { FROM_PLATFORM } from './address.js';
@@ -23,4 +24,21 @@ export function simulatedPrinterAddress(url: string, deviceName: string, example
 export function simulatedSerialDigits(deviceId: string): string {
   const digits = BigInt(`0x${createHash('sha256').update(deviceId).digest('hex').slice(0, 12)}`) % 1_000_000n;
   return String(digits).padStart(6, '0');
+}
+
+/**
+ * An RT family's `simulate()`: its simulator started at the configured loopback address
+ * (`simulatedPrinterAddress`, `example` the address to write) with `serial`, described as `what`.
+ */
+export async function startSimulatedPrinter(
+  o: { url: string; device: { name: string }; example: string; serial: string; what: string },
+  start: (where: {
+    host: string;
+    port: number;
+    serial: string;
+  }) => Promise<{ url: string; close(): Promise<void> }>,
+): Promise<SimulatedDevice> {
+  const address = simulatedPrinterAddress(o.url, o.device.name, o.example);
+  const printer = await start({ host: address.hostname, port: Number(address.port), serial: o.serial });
+  return { description: `${o.what} ${o.serial} at ${printer.url}`, close: () => printer.close() };
 }

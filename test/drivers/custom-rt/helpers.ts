@@ -6,7 +6,7 @@ import {
 } from '../../../drivers/custom-rt/simulator/index.js';
 import type { Clock } from '../../../src/clock.js';
 import type { WireOrderItem, WirePayment } from '../../../src/connector/wire.js';
-import type { DeviceStore, Driver, ExecuteContext } from '../../../src/drivers-api/types.js';
+import type { DeviceStore, Driver, DriverContext, ExecuteContext } from '../../../src/drivers-api/types.js';
 import { memoryStore, testDriverContext } from '../../helpers/driver-context.js';
 
 export { orderItem, payloadJob, payment, refundJob, saleJob } from '../epson-fpmate/helpers.js';
@@ -30,6 +30,8 @@ export async function customRig(
     driver?: Record<string, unknown>;
     sim?: Partial<CustomRtSimulatorOptions>;
     clock?: Clock;
+    /** Wraps each driver's context (a platform outage, say). */
+    ctx?: (ctx: DriverContext) => DriverContext;
   } = {},
 ): Promise<CustomRig> {
   const sim = await startCustomRtSimulator({ host: '127.0.0.1', port: 0, serial: SERIAL, ...o.sim });
@@ -54,7 +56,7 @@ export async function customRig(
       payments: o.payments ?? [],
       ...(o.clock ? { clock: o.clock } : {}),
     });
-    const driver = customRtFactory.create(options, ctx);
+    const driver = customRtFactory.create(options, o.ctx ? o.ctx(ctx) : ctx);
     drivers.push(driver);
     return driver;
   };

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { idCmds, idEvidence } from '../../../drivers/custom-rt/idcmd.js';
+import { idCmds } from '../../../drivers/custom-rt/idcmd.js';
 import { parseLastDocument } from '../../../drivers/custom-rt/last-document.js';
 import type { Counters } from '../../../drivers/custom-rt/link.js';
-import { decide } from '../../../drivers/custom-rt/recovery.js';
+import { customWitnesses, isOwnId } from '../../../drivers/custom-rt/witnesses.js';
+import { rtKitWords } from '../../../drivers/fiscal-it/rt/messages.js';
+import { decide } from '../../../drivers/fiscal-it/rt/witnesses.js';
 
 /**
  * directIO 1017 as Custom's native manual lays it out (directIO manual rev 6.00 p.40: a 4-byte
@@ -44,12 +46,12 @@ describe('IdCmd', () => {
     expect(long.end.length).toBeLessThanOrEqual(36);
   });
 
-  it('tells the end, the begin and another command apart', () => {
+  it('tells the agent’s own ids (any attempt of this command) from another till’s', () => {
     const ids = idCmds('C', 'a', 1);
-    expect(idEvidence(ids.end, ids)).toBe('ended');
-    expect(idEvidence(ids.begin, ids)).toBe('begun');
-    expect(idEvidence('Cb1E', ids)).toBe('other');
-    expect(idEvidence(undefined, ids)).toBe('absent');
+    expect(isOwnId(ids.end, ids)).toBe(true);
+    expect(isOwnId(idCmds('C', 'a', 2).begin, ids)).toBe(true);
+    expect(isOwnId('Cb1E', ids)).toBe(false);
+    expect(isOwnId(undefined, ids)).toBe(false);
   });
 });
 
@@ -67,6 +69,7 @@ describe('deciding a lost answer', () => {
   const at = (o: Partial<Counters>): Counters => ({
     zDone: 4,
     last: { ...last(7), dateTime: '2026-03-13T10:00' },
+    lastRaw: '1017…',
     lastIdCmd: 'Cprev1E',
     documentOpen: false,
     serial: undefined,
@@ -75,7 +78,12 @@ describe('deciding a lost answer', () => {
 
   it.each([
     ['our end ID and the next document', at({ lastIdCmd: ids.end, last: last(8) }), 'printed'],
-    ['our end ID, counters unread', at({ lastIdCmd: ids.end, zDone: undefined }), 'printed'],
+    // Issue 42: a witness that cannot be read is unknown, even beside our end ID.
+    ['our end ID, counters unread', at({ lastIdCmd: ids.end, zDone: undefined }), 'unknown'],
+    // Issue 42: our end ID last while the document is still open was never closed.
+    ['our end ID, the document still open', at({ lastIdCmd: ids.end, documentOpen: true }), 'not-printed'],
+    // Issue 42: after a power cut the ID is gone; an unreadable 1017 is unknown, never "not printed".
+    ['no ID, 1017 unreadable', at({ lastIdCmd: undefined, last: 'unreadable' }), 'unknown'],
     ['another ID, counters unmoved', at({}), 'not-printed'],
     ['our begin ID, a document open', at({ lastIdCmd: ids.begin, documentOpen: true }), 'not-printed'],
     ['another ID, counters moved', at({ last: last(8) }), 'unknown'],
@@ -83,12 +91,19 @@ describe('deciding a lost answer', () => {
     ['no ID at all, another total', at({ lastIdCmd: undefined, last: last(8, 1) }), 'unknown'],
     ['our begin ID, counters moved', at({ lastIdCmd: ids.begin, last: last(8) }), 'unknown'],
   ])('%s → %s', (_what, counters, outcome) => {
-    expect(decide(baseline, ids, counters, 500).outcome).toBe(outcome);
+    expect(decision(baseline, counters).outcome).toBe(outcome);
   });
 
-  it('without a baseline only our end ID proves anything', () => {
-    expect(decide(null, ids, at({}), 500).outcome).toBe('unknown');
-    expect(decide(null, ids, at({ lastIdCmd: ids.end }), 500).outcome).toBe('printed');
-    expect(decide(baseline, ids, undefined, 500).outcome).toBe('unknown');
+  it('without a baseline nothing is proven: the counters witness cannot speak', () => {
+    expect(decision(null, at({})).outcome).toBe('unknown');
+    expect(decision(null, at({ lastIdCmd: ids.end })).outcome).toBe('unknown');
   });
+
+  function decision(b: typeof baseline | null, counters: Counters) {
+    const reading = customWitnesses({ ids, expectedCents: 500 }, b, counters);
+    return decide(reading.witnesses, reading.document, {
+      noWitness: () => rtKitWords.noWitness(),
+      disagree: () => rtKitWords.witnessesDisagree(),
+    });
+  }
 });

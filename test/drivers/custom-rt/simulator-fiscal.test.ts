@@ -36,8 +36,9 @@ const refund = (lines: string, doc = 1, tail = '') =>
       `${begin('beginRtDocRefund', doc, ' printPreview="0" checkOnly="0"')}${lines}${tail}<endFiscalReceipt IdCmd="R1E"/>`,
     ),
   );
-const annul = (doc = 1) =>
-  post(sim, receipt(`${begin('beginRtDocAnnulment', doc, ' checkOnly="0"')}<endFiscalReceiptCut/>`));
+/** A void repeats a sales line of the original: XML p.16, "at least one sales line". */
+const annul = (doc = 1, lines = item('MINIBAR ACQUA', 250, 1, 1000, 2)) =>
+  post(sim, receipt(`${begin('beginRtDocAnnulment', doc, ' checkOnly="0"')}${lines}<endFiscalReceiptCut/>`));
 
 describe('Custom RT simulator: RT refunds (XML pp.38, 72; research §7.2)', () => {
   it('checkOnly="1" answers 1 with the original’s VAT in ejDocVat, and prints nothing', async () => {
@@ -177,6 +178,12 @@ describe('Custom RT simulator: RT voids (XML p.36)', () => {
     expect(again).toMatchObject({ success: false, status: 5 });
     expect(again.info.responseBuf).toBe('2');
     expect(sim.printed).toHaveLength(2);
+  });
+
+  it('refuses a void without a sales line (5: XML p.16 "must include at least one sales line")', async () => {
+    await exampleSale();
+    expect(await annul(1, '')).toMatchObject({ success: false, status: 5 });
+    expect(sim.printed).toHaveLength(1);
   });
 
   it('answers 2 for a void of a document already partly refunded', async () => {

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { documentWords, failureMeaning } from '../../../drivers/epson-fpmate/answers.js';
+import { readCheckpoint } from '../../../drivers/epson-fpmate/checkpoint.js';
 import type { LastDocument } from '../../../drivers/epson-fpmate/last-document.js';
 import { epsonAnswers } from '../../../drivers/epson-fpmate/messages.js';
-import { decide, readCheckpoint } from '../../../drivers/epson-fpmate/recovery.js';
+import { epsonWitness } from '../../../drivers/epson-fpmate/witnesses.js';
 import type { FpmateResponse } from '../../../drivers/epson-fpmate/xml-response.js';
+import { rtKitWords } from '../../../drivers/fiscal-it/rt/messages.js';
+import { decide } from '../../../drivers/fiscal-it/rt/witnesses.js';
 import { english, messageRenderer } from '../../../src/messages/render.js';
 
 const failure = (code: string, status = '0', printerStatus = '00110'): FpmateResponse => ({
@@ -143,7 +146,10 @@ describe('deciding a lost answer from the printer’s memory', () => {
     ['a stored baseline, first document two closures on', stored, last(5, 1), 9100, 'unknown'],
     ['a stored baseline, first document of the next Z', stored, last(4, 1), 9100, 'printed'],
   ] as const)('%s → %s', (_name, baseline, document, expected, outcome) => {
-    expect(decide(baseline, document, expected).outcome).toBe(outcome);
+    // One witness, the last document against the baseline; an unreadable printer gives none.
+    const reading = document ? epsonWitness(baseline, document, expected) : { witnesses: [] };
+    const words = { noWitness: () => rtKitWords.noWitness(), disagree: () => rtKitWords.witnessesDisagree() };
+    expect(decide(reading.witnesses, undefined, words).outcome).toBe(outcome);
   });
 
   it('reads back only checkpoints it wrote, and tells an absent one from an unreadable one', () => {

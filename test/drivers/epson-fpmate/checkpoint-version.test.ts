@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { CHECKPOINT_VERSION } from '../../../drivers/epson-fpmate/checkpoint.js';
 import { epsonFpmateFactory } from '../../../drivers/epson-fpmate/index.js';
-import { CHECKPOINT_VERSION } from '../../../drivers/epson-fpmate/recovery.js';
 import { driverRegistry } from '../../../drivers/index.js';
 import { createDevices } from '../../../src/agent/drivers.js';
 import { systemClock } from '../../../src/clock.js';

@@ -119,6 +119,8 @@ export interface RigOptions {
   clock?: Clock;
   /** The driver's HTTP stack (default: the agent's), e.g. wrapped to count or fault exchanges. */
   http?: DriverContext['http'];
+  /** Wraps each driver's context (a platform outage, say). */
+  ctx?: (ctx: DriverContext) => DriverContext;
 }
 
 /** Driver options for tests: short timeouts and retries, no background status polling. */
@@ -150,7 +152,7 @@ export async function rig(options: RigOptions = {}): Promise<Rig> {
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.http ? { http: options.http } : {}),
     });
-    const driver = epsonFpmateFactory.create(parsed, ctx);
+    const driver = epsonFpmateFactory.create(parsed, options.ctx ? options.ctx(ctx) : ctx);
     drivers.push(driver);
     return driver;
   };

@@ -1,0 +1,8 @@
+import type { MatrixFamily } from '../family.js';
+import { customMatrix } from './custom.js';
+import { epsonMatrix } from './epson.js';
+
+/** Every RT family's matrix adapter, by its registry kind (`drivers/index.ts`, group `rt-printer`). */
+export const matrixFamilies: ReadonlyMap<string, MatrixFamily> = new Map(
+  [customMatrix, epsonMatrix].map((f) => [f.kind, f]),
+);
