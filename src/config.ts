@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { AgentError, unreadableFile } from './errors.js';
@@ -148,6 +148,11 @@ export const ConfigSchema = z
       .object({
         level: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
         format: z.enum(['plain', 'json']).default('plain'),
+        /**
+         * Where every `audit=` line also goes, out of reach of journald's rate limit
+         * (src/audit-file.ts). Default: `audit.log` beside the journal (none for `:memory:`).
+         */
+        auditFile: z.string().min(1).optional(),
       })
       .default({ level: 'info', format: 'plain' }),
     shutdown: z.object({ deadlineMs: z.number().int().min(0).default(20000) }).default({ deadlineMs: 20000 }),
@@ -200,6 +205,12 @@ export function localeOf(
   env: NodeJS.ProcessEnv = process.env,
 ): Locale {
   return config.locale ?? defaultLocale(config.timezone, env);
+}
+
+/** The audit file (`log.auditFile`), by default `audit.log` in the journal's directory. */
+export function auditFileOf(config: Pick<Config, 'log' | 'journal'>): string | undefined {
+  if (config.log.auditFile) return config.log.auditFile;
+  return config.journal.path === ':memory:' ? undefined : join(dirname(config.journal.path), 'audit.log');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createAgent } from '../agent.js';
-import { loadConfig, readTokenFile, resolveSecrets } from '../config.js';
+import { auditFileOf, loadConfig, readTokenFile, resolveSecrets } from '../config.js';
 import type { DriverRegistry } from '../drivers-api/types.js';
 import { toAgentError } from '../errors.js';
 import { createLogger } from '../log.js';
@@ -20,7 +20,13 @@ export async function runCommand(
 ): Promise<number> {
   const config = loadConfig(opts.config);
   const redactions: string[] = [];
-  const log = createLogger({ level: config.log.level, format: config.log.format, secrets: redactions });
+  const auditFile = auditFileOf(config);
+  const log = createLogger({
+    level: config.log.level,
+    format: config.log.format,
+    secrets: redactions,
+    ...(auditFile ? { auditFile } : {}),
+  });
   const secrets = config.simulator?.enabled ? undefined : resolveSecrets(config, io.env);
   const statusAccessToken = config.status.accessTokenFile
     ? readTokenFile(config.status.accessTokenFile, 'status access token', io.env.CREDENTIALS_DIRECTORY)
