@@ -278,7 +278,8 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
     });
     if (config.simulator?.enabled && deps.announce) {
       // The demo is one command, like Jupyter: the address logs this browser in once.
-      const url = status.loginAddress({ login: 'start-link' }, DEMO_LOGIN_MS);
+      // Bound to the account running the demo: only its own browser can use the address.
+      const url = status.loginAddress({ login: 'start-link', uid: process.getuid?.() ?? -1 }, DEMO_LOGIN_MS);
       deps.announce(messageRenderer(locale).render(staffMessages.demoLogin({ url })));
     }
     return { statusUrl };

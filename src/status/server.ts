@@ -7,10 +7,11 @@ import { AgentError } from '../errors.js';
 import { errorFields, type Logger } from '../log.js';
 import { isLoopback } from '../loopback.js';
 import type { Locale } from '../messages/catalogue.js';
-import { readMessage } from '../messages/message.js';
+import { type Message, readMessage } from '../messages/message.js';
 import { english, messageRenderer } from '../messages/render.js';
 import type { StatusSource } from '../status-model.js';
 import { isLoopbackHostHeader, parseListen } from './access.js';
+import { FailedAttempts } from './attempts.js';
 import { accessOf, type Caller, type CallerDeps, identify, type Verdict, verdict } from './callers.js';
 import { cutErrorText, registerCutKeys } from './cut-keys.js';
 import { registerDeliverNow } from './deliver-now.js';
@@ -21,19 +22,33 @@ import { localBaseUrl, registerLogin } from './login.js';
 import { pageMessages, staffMessages } from './messages.js';
 import { createMetrics, type StatusMetrics } from './metrics.js';
 import { renderPage } from './page.js';
-import { type StaffIdentity, StaffSessions } from './staff-sessions.js';
+import { type ConnectionEnds, peerResolver } from './peer-uid.js';
+import { sessionCookieName } from './session-cookie.js';
+import { type CodeOwner, StaffSessions } from './staff-sessions.js';
 import { type StaffSocket, type StaffSocketOptions, startStaffSocket } from './staff-socket.js';
 
 export interface StatusServerOptions {
   source: StatusSource;
   log: Logger;
   /**
-   * The status token: `Authorization: Bearer …` for scripts, and a way to log in to the page
-   * (`/login`). When unset, only requests addressed to a loopback host name are served. Either
+   * The action token (`status.accessTokenFile`): `Authorization: Bearer …` for scripts, and IT's
+   * way to log in to the page (the form at `/login`); from beyond loopback only over TLS. Without
+   * it and `metricsToken`, only requests addressed to a loopback host name are served. Either
    * way the page, `/status.json` and every action need a caller who proved who they are
    * (callers.ts); only `/healthz` and `/metrics` stay open to loopback.
    */
   accessToken?: string;
+  /** The read-only metrics token (`status.metricsTokenFile`): `/metrics` and `/healthz` only. */
+  metricsToken?: string;
+  /** Serve HTTPS with this key and certificate (`status.tls`), PEM. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
+  /**
+   * The uid owning a loopback peer's socket (peer-uid.ts `loopbackPeerUid` by default): sessions
+   * and login codes are bound to it. Tests of `inject()`, which has no socket, pass their own.
+   */
+  peerUid?: (socket: ConnectionEnds) => Promise<number | undefined>;
+  /** Failed logins and tokens allowed per source in any 60 s (default 10, attempts.ts). */
+  failuresPerMinute?: number;
   /** The page's logins; a fresh set when omitted (tests pass one to mint login codes). */
   sessions?: StaffSessions;
   /** Fed from `source.subscribe()` by the server itself; a fresh set when omitted. */
@@ -72,6 +87,24 @@ export async function serveOnStaffSocket(
   deps.staff = staff;
   return staff;
 }
+
+/** How each refusal is answered: status, code, and the sentence (the staff group's name in it). */
+const REFUSALS: Record<
+  Exclude<Verdict, 'ok'>,
+  { status: number; code: string; notes: (group: string) => Message }
+> = {
+  'not-staff': { status: 403, code: 'NOT_STAFF', notes: (group) => staffMessages.notStaff({ group }) },
+  'socket-only': { status: 403, code: 'SOCKET_ONLY', notes: () => staffMessages.socketOnly() },
+  'metrics-only': { status: 403, code: 'METRICS_ONLY', notes: () => staffMessages.metricsOnly() },
+  'token-in-clear': { status: 403, code: 'TLS_REQUIRED', notes: () => staffMessages.tokenNeedsTls() },
+  'wrong-token': { status: 401, code: 'WRONG_TOKEN', notes: () => staffMessages.wrongToken() },
+  'login-first': { status: 401, code: 'LOGIN_REQUIRED', notes: () => staffMessages.loginFirst() },
+  'too-many-attempts': {
+    status: 429,
+    code: 'TOO_MANY_ATTEMPTS',
+    notes: () => staffMessages.tooManyAttempts({ seconds: 60 }),
+  },
+};
 
 const BASE_HEADERS: Record<string, string> = {
   'x-content-type-options': 'nosniff',
@@ -112,12 +145,27 @@ function pathOf(url: string): string {
  * unsubscribes from the source.
  */
 export function buildStatusServer(options: StatusServerOptions): FastifyInstance {
-  const { source, log, accessToken } = options;
+  const { source, log, accessToken, metricsToken } = options;
   const locale = options.locale ?? 'en';
   const say = messageRenderer(locale);
   const metrics = options.metrics ?? createMetrics();
-  const sessions = options.sessions ?? new StaffSessions(options.clock ? { clock: options.clock } : {});
-  const callerDeps: CallerDeps = { sessions, accessToken };
+  const clockOption = options.clock ? { clock: options.clock } : {};
+  const sessions = options.sessions ?? new StaffSessions(clockOption);
+  const tls = options.tls !== undefined;
+  const resolvePeer = peerResolver(options.peerUid);
+  const attempts = new FailedAttempts({
+    ...clockOption,
+    ...(options.failuresPerMinute ? { perMinute: options.failuresPerMinute } : {}),
+  });
+  const callerDeps: CallerDeps = {
+    sessions,
+    accessToken,
+    metricsToken,
+    cookieName: sessionCookieName(tls),
+    peerOf: resolvePeer,
+    attempts,
+    log,
+  };
   const live = createLiveFeed({ source, log, locale, ...options.live });
   const unsubscribeMetrics = source.subscribe((event) => metrics.handle(event));
   const actions = new LocalActions({
@@ -129,6 +177,7 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
   const stopping = new AbortController();
 
   const app = Fastify({
+    ...(options.tls ? { https: { key: options.tls.key, cert: options.tls.cert } } : {}),
     logger: false,
     bodyLimit: 16 * 1024,
     forceCloseConnections: true,
@@ -156,7 +205,8 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
     const caller = await identify(request.raw, request.ip, callerDeps);
     callers.set(request.raw, caller);
     const throughSocket = caller.kind === 'staff-socket' || caller.kind === 'refused';
-    if (accessToken === undefined && !throughSocket && !isLoopbackHostHeader(request.headers.host)) {
+    const remoteCredential = accessToken !== undefined || metricsToken !== undefined;
+    if (!remoteCredential && !throughSocket && !isLoopbackHostHeader(request.headers.host)) {
       log.debug('status server refused a request for a non-loopback host name');
       return reply
         .code(403)
@@ -171,26 +221,13 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
 
   const refuse = (reply: FastifyReply, decided: Exclude<Verdict, 'ok'>, pageRequest: boolean) => {
     if (decided === 'login-first' && pageRequest) return reply.code(303).header('location', 'login').send();
-    const status = decided === 'not-staff' || decided === 'socket-only' ? 403 : 401;
-    const notes = say.render(
-      decided === 'not-staff'
-        ? staffMessages.notStaff({ group: options.staffGroup ?? 'frontdesk-staff' })
-        : decided === 'socket-only'
-          ? staffMessages.socketOnly()
-          : decided === 'wrong-token'
-            ? staffMessages.wrongToken()
-            : staffMessages.loginFirst(),
-    );
-    if (status === 401 && accessToken !== undefined)
+    const { status, code, notes } = REFUSALS[decided];
+    if (status === 401 && (accessToken !== undefined || metricsToken !== undefined))
       reply.header('www-authenticate', 'Bearer realm="frontdesk-agent"');
     if (decided === 'not-staff') reply.header('connection', 'close');
-    const code = {
-      'not-staff': 'NOT_STAFF',
-      'socket-only': 'SOCKET_ONLY',
-      'wrong-token': 'WRONG_TOKEN',
-      'login-first': 'LOGIN_REQUIRED',
-    }[decided];
-    return reply.code(status).send({ error: { code, notes } });
+    if (decided === 'too-many-attempts') reply.header('retry-after', '60');
+    const group = options.staffGroup ?? 'frontdesk-staff';
+    return reply.code(status).send({ error: { code, notes: say.render(notes(group)) } });
   };
 
   app.addHook('onResponse', async (request, reply) => {
@@ -246,9 +283,12 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
       .send(body);
   });
 
-  app.get('/events', { exposeHeadRoute: false }, (_request, reply) => {
+  app.get('/events', { exposeHeadRoute: false }, (request, reply) => {
+    const caller = callerOf(request);
     reply.hijack();
-    live.attach(reply.raw, reply.getHeaders() as OutgoingHttpHeaders);
+    // An open page keeps its session from going idle, and its stream ends with the session.
+    const stillValid = caller.kind === 'session' ? () => sessions.keepAlive(caller.cookie) : undefined;
+    live.attach(reply.raw, reply.getHeaders() as OutgoingHttpHeaders, stillValid);
   });
 
   app.get('/status.json', async (_request, reply) =>
@@ -269,7 +309,19 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
     return reply.header('cache-control', 'no-store').type(metrics.contentType).send(text);
   });
 
-  registerLogin(app, { sessions, accessToken, say, locale, log, callerOf, csp: pageCsp });
+  registerLogin(app, {
+    sessions,
+    accessToken,
+    metricsToken,
+    say,
+    locale,
+    log,
+    callerOf,
+    peerOf: (request) => resolvePeer(request.raw.socket, request.ip),
+    attempts,
+    tls,
+    csp: pageCsp,
+  });
   registerCutKeys(app, { source, log, actions, callerOf, say });
   const actionNotices = registerDeviceActions(app, {
     source,
@@ -317,7 +369,7 @@ export interface RunningStatusServer {
    * A one-time login address for this PC's browser (`npm start` prints one). `ttlMs` defaults to
    * the sessions' code lifetime.
    */
-  loginAddress(identity: StaffIdentity, ttlMs?: number): string;
+  loginAddress(owner: CodeOwner, ttlMs?: number): string;
   /** Idempotent. */
   close(): Promise<void>;
 }
@@ -335,10 +387,10 @@ export async function startStatusServer(options: StartStatusServerOptions): Prom
   } catch (error) {
     throw new AgentError('CONFIG_INVALID', `status.listen: ${(error as Error).message}`);
   }
-  if (!isLoopback(host) && !options.accessToken) {
+  if (!isLoopback(host) && !options.accessToken && !options.metricsToken) {
     throw new AgentError(
       'CONFIG_INVALID',
-      `status.listen ${options.listen} is not a loopback address: configure status.accessTokenFile, or listen on 127.0.0.1`,
+      `status.listen ${options.listen} is not a loopback address: configure status.metricsTokenFile or status.accessTokenFile, or listen on 127.0.0.1`,
     );
   }
   const sessions = options.sessions ?? new StaffSessions(options.clock ? { clock: options.clock } : {});
@@ -370,15 +422,16 @@ export async function startStatusServer(options: StartStatusServerOptions): Prom
   }
   const address = app.server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  options.log.info('status page listening', { url: `http://${shownHost}:${address.port}/` });
-  const base = localBaseUrl(address) as string;
+  const scheme = options.tls ? 'https' : 'http';
+  options.log.info('status page listening', { url: `${scheme}://${shownHost}:${address.port}/` });
+  const base = localBaseUrl(address, options.tls !== undefined) as string;
   let closing: Promise<void> | undefined;
   return {
     app,
-    url: `http://${shownHost}:${address.port}/`,
+    url: `${scheme}://${shownHost}:${address.port}/`,
     port: address.port,
     ...(staffSocket ? { staffSocket } : {}),
-    loginAddress: (identity, ttlMs) => `${base}login?token=${sessions.mintCode(identity, ttlMs)}`,
+    loginAddress: (owner, ttlMs) => `${base}login?token=${sessions.mintCode(owner, ttlMs)}`,
     close: () => {
       closing ??= (async () => {
         await staffSocket?.close();

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { z } from 'zod';
 import { ManualClock } from '../../src/clock.js';
@@ -7,6 +8,7 @@ import { createMemoryLogger } from '../../src/log.js';
 import { textMessage } from '../../src/messages/message.js';
 import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
 import { StaffSessions } from '../../src/status/staff-sessions.js';
+import { inCi } from '../helpers/tools.js';
 import { ActionSource } from '../status/action-source.js';
 import { NOW } from '../status/fake-source.js';
 
@@ -59,12 +61,16 @@ function fiscalActions(performed: string[]): () => DeviceAction[] {
 }
 
 export async function openDesk(
-  options: { accessToken?: string; perMinute?: number; journal?: boolean } = {},
+  options: { accessToken?: string; perMinute?: number; journal?: boolean; auditFile?: string } = {},
 ): Promise<Desk> {
   const performed: string[] = [];
   const source = new ActionSource(fiscalActions(performed));
   const clock = new ManualClock(NOW);
-  const log = createMemoryLogger(options.journal ? { journal: true } : {});
+  const log = createMemoryLogger({
+    clock,
+    ...(options.journal ? { journal: true } : {}),
+    ...(options.auditFile ? { auditFile: options.auditFile } : {}),
+  });
   const sessions = new StaffSessions({ clock });
   const server = await startStatusServer({
     source,
@@ -124,9 +130,15 @@ export function raw(
   });
 }
 
-/** A staff member's session cookie, from a one-time login address (`frontdesk-agent login`). */
-export async function staffCookie(desk: Desk, user = 'maria', uid = 1001): Promise<string> {
-  const address = desk.server.loginAddress({ login: 'link', uid, user });
+/** The uid of the account running the tests: its browser is the one a code is minted for. */
+export const OWN_UID = process.getuid?.() ?? 0;
+
+/**
+ * A staff member's session cookie, from a one-time login address (`frontdesk-agent login`) of
+ * this process's account: codes and sessions belong to the Unix user who asked (staff-sessions.ts).
+ */
+export async function staffCookie(desk: Desk, user = 'maria'): Promise<string> {
+  const address = desk.server.loginAddress({ login: 'link', uid: OWN_UID, user });
   const login = await raw(address, address);
   if (login.status !== 303) throw new Error(`login refused (${login.status})`);
   return String(login.headers['set-cookie']).split(';')[0] as string;
@@ -136,4 +148,82 @@ export async function staffCookie(desk: Desk, user = 'maria', uid = 1001): Promi
 export async function csrfOf(desk: Desk, cookie: string): Promise<string> {
   const listing = await raw(desk.server.url, '/actions', { headers: { cookie } });
   return (JSON.parse(listing.text) as { csrfToken: string }).csrfToken;
+}
+
+/** `nobody`: another account of this PC, as an unprivileged attacker's process runs. */
+export const NOBODY = 65534;
+
+/** Other accounts' processes need root to start; CI runs as root, so there they must run. */
+export const canRunAsAnotherAccount = OWN_UID === 0 || inCi;
+
+/** One request of `asAccount`'s script; `{csrf}` in a header or the body is the last CSRF token read. */
+export interface ScriptedRequest {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Read `csrfToken` from this answer's JSON for the requests that follow. */
+  readCsrf?: boolean;
+}
+
+/**
+ * Sends `requests` to `base` in order, from a process of another account (`setpriv`, no groups),
+ * as a hostile local program would; resolves to each answer's status and body.
+ */
+export function asAccount(uid: number, base: string, requests: ScriptedRequest[]): Promise<RawAnswer[]> {
+  const script = `
+const http = require('node:http');
+const base = new URL(process.argv[1]);
+const requests = JSON.parse(process.argv[2]);
+(async () => {
+  const out = [];
+  let csrf = '';
+  for (const r of requests) {
+    const fill = (text) => text.split('{csrf}').join(csrf);
+    const headers = Object.fromEntries(Object.entries(r.headers ?? {}).map(([k, v]) => [k, fill(v)]));
+    const body = r.body === undefined ? undefined : fill(r.body);
+    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+    const answer = await new Promise((resolve) => {
+      const req = http.request({ host: base.hostname, port: base.port, path: r.path, method: r.method ?? 'GET', headers }, (res) => {
+        let text = ''; res.setEncoding('utf8'); res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
+      });
+      req.on('error', (e) => resolve({ status: 0, headers: {}, text: e.code }));
+      req.end(body);
+    });
+    if (r.readCsrf) { try { csrf = JSON.parse(answer.text).csrfToken ?? ''; } catch {} }
+    out.push(answer);
+  }
+  process.stdout.write(JSON.stringify(out));
+})();`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      'setpriv',
+      [
+        '--reuid',
+        String(uid),
+        '--regid',
+        String(uid),
+        '--clear-groups',
+        process.execPath,
+        '-e',
+        script,
+        base,
+        JSON.stringify(requests),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', () => {
+      try {
+        resolve(JSON.parse(out) as RawAnswer[]);
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
 }
