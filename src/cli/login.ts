@@ -1,4 +1,4 @@
-import { loadConfig, localeOf } from '../config.js';
+import { greetingLocaleOf, loadConfig } from '../config.js';
 import { messageRenderer } from '../messages/render.js';
 import { staffMessages } from '../status/messages.js';
 import { type CliIo, line } from './io.js';
@@ -15,7 +15,7 @@ import { answerJson, StaffLinkError, staffRequest, staffSocketOf } from './staff
  */
 export async function loginCommand(opts: { config: string }, io: CliIo): Promise<number> {
   const config = loadConfig(opts.config);
-  const say = messageRenderer(localeOf(config, io.env), config.timezone);
+  const say = messageRenderer(greetingLocaleOf(config, io.env), config.timezone);
   try {
     const answer = await staffRequest(staffSocketOf(config), config.status.staffGroup, {
       method: 'POST',
