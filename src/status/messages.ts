@@ -326,8 +326,12 @@ export const staffMessages = defineMessages('staff', {
     it: 'Questo dispositivo non ha questa operazione.',
   },
   agentAbsent: {
-    en: 'No agent answers on {path}: start it (sudo systemctl start frontdesk-agent), then try again.',
-    it: 'Nessun agente risponde su {path}: avviarlo (sudo systemctl start frontdesk-agent), poi riprovare.',
+    en: 'No agent answers: there is no staff socket at {path} (status.staffSocket in the configuration, or the default). Start the agent (sudo systemctl start frontdesk-agent); an agent started by hand makes this socket only as root, and otherwise says in its log why it has none.',
+    it: 'Nessun agente risponde: non c’è il socket del personale in {path} (status.staffSocket nella configurazione, o il valore predefinito). Avviare l’agente (sudo systemctl start frontdesk-agent); un agente avviato a mano crea questo socket solo come root, altrimenti nel suo log spiega perché non ce l’ha.',
+  },
+  agentStopped: {
+    en: 'No agent answers on {path}: the socket is there, but nothing listens on it (the agent stopped or is restarting). Start it (sudo systemctl start frontdesk-agent), then try again.',
+    it: 'Nessun agente risponde su {path}: il socket c’è, ma nessuno è in ascolto (l’agente si è fermato o si sta riavviando). Avviarlo (sudo systemctl start frontdesk-agent), poi riprovare.',
   },
   askForGroup: {
     en: '{path} is for the desk’s staff only: ask IT to add this account to the group {group} (sudo adduser {user} {group}), then log in to the PC again.',

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import type { Clock } from '../clock.js';
+import type { BackoffRange } from '../backoff.js';
+import { type Clock, systemClock } from '../clock.js';
 import { AgentError } from '../errors.js';
 import { errorFields, type Logger } from '../log.js';
 import { isLoopback } from '../loopback.js';
@@ -22,6 +23,8 @@ import { localBaseUrl, registerLogin } from './login.js';
 import { pageMessages, staffMessages } from './messages.js';
 import { createMetrics, type StatusMetrics } from './metrics.js';
 import { renderPage } from './page.js';
+import { listenForPage, type PageListener } from './page-listener.js';
+import type { PassedSockets } from './passed-sockets.js';
 import { type ConnectionEnds, peerResolver } from './peer-uid.js';
 import { sessionCookieName } from './session-cookie.js';
 import { type CodeOwner, StaffSessions } from './staff-sessions.js';
@@ -354,20 +357,29 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
 export interface StartStatusServerOptions extends StatusServerOptions {
   /** `host:port`, e.g. `127.0.0.1:8720`; port 0 picks a free one. */
   listen: string;
-  /** The staff socket's path (`status.staffSocket`); none when omitted. */
+  /** The staff socket's path (`staffSocketPath`); none when omitted. */
   staffSocket?: string;
+  /** The sockets systemd passed (passed-sockets.ts), taken instead of binding. */
+  passed?: PassedSockets;
+  /** Waits between tries while the page's port is busy (page-listener.ts). */
+  retry?: BackoffRange;
 }
 
 export interface RunningStatusServer {
   app: FastifyInstance;
-  /** The bound address as a base URL, e.g. `http://127.0.0.1:8720/`. */
-  url: string;
-  port: number;
+  /**
+   * The page's base URL, e.g. `http://127.0.0.1:8720/`: where it listens, or, while its port is
+   * busy, where it will.
+   */
+  readonly url: string;
+  readonly port: number;
+  /** Resolves with `url` once the page listens (at once unless its port was busy). */
+  readonly listening: Promise<string>;
   /** The staff socket, when one was asked for. */
   staffSocket?: StaffSocket;
   /**
-   * A one-time login address for this PC's browser (`npm start` prints one). `ttlMs` defaults to
-   * the sessions' code lifetime.
+   * A one-time login address for this PC's browser (`npm start` prints one), for `owner`'s
+   * account only. `ttlMs` defaults to the sessions' code lifetime.
    */
   loginAddress(owner: CodeOwner, ttlMs?: number): string;
   /** Idempotent. */
@@ -375,9 +387,11 @@ export interface RunningStatusServer {
 }
 
 /**
- * Builds and starts the status server. Rejects with CONFIG_INVALID, before binding anything, when
- * `listen` is not a loopback address and no access token is configured; rejects with
- * CONFIG_INVALID when the address cannot be bound (in use, not local).
+ * Builds and starts the status server: the staff socket first (the command line's way in, even
+ * while the page waits for its port), then the page (page-listener.ts: the socket systemd passed,
+ * or `listen`, tried again in the background while another program holds it). Rejects with
+ * CONFIG_INVALID, before binding anything, when `listen` is not a loopback address and no token is
+ * configured, and when an address can never be bound (not on this PC, not a socket of its kind).
  */
 export async function startStatusServer(options: StartStatusServerOptions): Promise<RunningStatusServer> {
   let host: string;
@@ -393,47 +407,62 @@ export async function startStatusServer(options: StartStatusServerOptions): Prom
       `status.listen ${options.listen} is not a loopback address: configure status.metricsTokenFile or status.accessTokenFile, or listen on 127.0.0.1`,
     );
   }
-  const sessions = options.sessions ?? new StaffSessions(options.clock ? { clock: options.clock } : {});
+  const clock = options.clock ?? systemClock;
+  const sessions = options.sessions ?? new StaffSessions({ clock });
   const app = buildStatusServer({ ...options, sessions });
-  try {
-    await app.listen({ host, port });
-  } catch (error) {
-    await app.close();
-    throw new AgentError(
-      'CONFIG_INVALID',
-      `Cannot listen on ${options.listen}: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
-  }
+  const tls = options.tls !== undefined;
+  const scheme = tls ? 'https' : 'http';
   let staffSocket: StaffSocket | undefined;
-  if (options.staffSocket) {
-    try {
+  let page: PageListener | undefined;
+  try {
+    if (options.staffSocket) {
       staffSocket = await serveOnStaffSocket(app, {
         path: options.staffSocket,
         group: options.staffGroup ?? 'frontdesk-staff',
         log: options.log,
+        ...(options.passed?.staff !== undefined ? { fd: options.passed.staff } : {}),
       });
-    } catch (error) {
-      await app.close();
-      throw error;
     }
+    page = await listenForPage({
+      app,
+      host,
+      port,
+      clock,
+      log: options.log,
+      ...(options.passed?.status !== undefined ? { fd: options.passed.status } : {}),
+      ...(options.retry ? { retry: options.retry } : {}),
+    });
+  } catch (error) {
+    page?.stop();
+    await staffSocket?.close();
+    await app.close();
+    throw error;
   }
-  const address = app.server.address() as AddressInfo;
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const scheme = options.tls ? 'https' : 'http';
-  options.log.info('status page listening', { url: `${scheme}://${shownHost}:${address.port}/` });
-  const base = localBaseUrl(address, options.tls !== undefined) as string;
+  const listener = page;
+  const addressOf = (a: AddressInfo | undefined) =>
+    a ?? ({ address: host, port, family: host.includes(':') ? 'IPv6' : 'IPv4' } as AddressInfo);
+  const urlOf = (a: AddressInfo) =>
+    `${scheme}://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}/`;
+  const listening = listener.listening.then((address) => {
+    options.log.info('status page listening', { url: urlOf(address) });
+    return urlOf(address);
+  });
   let closing: Promise<void> | undefined;
   return {
     app,
-    url: `${scheme}://${shownHost}:${address.port}/`,
-    port: address.port,
+    get url() {
+      return urlOf(addressOf(listener.address));
+    },
+    get port() {
+      return addressOf(listener.address).port;
+    },
+    listening,
     ...(staffSocket ? { staffSocket } : {}),
-    loginAddress: (owner, ttlMs) => `${base}login?token=${sessions.mintCode(owner, ttlMs)}`,
+    loginAddress: (owner, ttlMs) =>
+      `${localBaseUrl(addressOf(listener.address), tls)}login?token=${sessions.mintCode(owner, ttlMs)}`,
     close: () => {
       closing ??= (async () => {
+        listener.stop();
         await staffSocket?.close();
         await app.close();
       })();
