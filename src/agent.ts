@@ -176,6 +176,12 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
         if (record.status >= 200 && record.status < 300) lastPlatformSuccess = clock.now();
         bus.emit({ type: 'request', at: clock.now(), record });
       },
+      onRefusedItems: (refused) => {
+        log.repeated('the platform sent items the agent refused', `${refused.operation} ${refused.reason}`, {
+          ...refused,
+        });
+        bus.emit({ type: 'refused', at: clock.now(), refused });
+      },
     });
     if (platform.wsUrl) {
       socket = new ConnectorSocket({

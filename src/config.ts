@@ -221,7 +221,7 @@ export function localeOf(
  * command reads their terminal's.
  */
 export function greetingLocaleOf(
-  config: Pick<Config, 'locale'>,
+  config: { locale?: Locale | undefined },
   env: NodeJS.ProcessEnv = process.env,
 ): Locale {
   return config.locale ?? systemLocale(env);

@@ -9,7 +9,7 @@ import { greetingLocaleOf, localeOf } from '../../src/config.js';
  */
 describe('the login greeting’s language', () => {
   it('is the configured locale, else the terminal’s, never the time zone’s', () => {
-    const rome = { timezone: 'Europe/Rome' };
+    const rome = { timezone: 'Europe/Rome', locale: undefined };
     expect(greetingLocaleOf({ ...rome, locale: 'en' }, { LANG: 'it_IT.UTF-8' })).toBe('en');
     expect(greetingLocaleOf({ ...rome, locale: 'it' }, { LANG: 'en_GB.UTF-8' })).toBe('it');
     expect(greetingLocaleOf(rome, { LANG: 'en_GB.UTF-8' })).toBe('en');
