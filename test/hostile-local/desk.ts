@@ -61,7 +61,13 @@ function fiscalActions(performed: string[]): () => DeviceAction[] {
 }
 
 export async function openDesk(
-  options: { accessToken?: string; perMinute?: number; journal?: boolean; auditFile?: string } = {},
+  options: {
+    accessToken?: string;
+    metricsToken?: string;
+    perMinute?: number;
+    journal?: boolean;
+    auditFile?: string;
+  } = {},
 ): Promise<Desk> {
   const performed: string[] = [];
   const source = new ActionSource(fiscalActions(performed));
@@ -79,6 +85,7 @@ export async function openDesk(
     sessions,
     listen: '127.0.0.1:0',
     ...(options.accessToken ? { accessToken: options.accessToken } : {}),
+    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
     ...(options.perMinute ? { actions: { perMinute: options.perMinute } } : {}),
   });
   return { server, source, sessions, clock, log, performed, close: () => server.close() };
