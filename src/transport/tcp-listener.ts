@@ -210,10 +210,15 @@ function bindError(error: NodeJS.ErrnoException, host: string, port: number): Ag
         details,
       });
     case 'EACCES':
-      return new AgentError('CONFIG_INVALID', `cannot listen on ${at}: not allowed (a port below 1024?)`, {
-        cause: error,
-        details,
-      });
+    case 'EPERM': // a bind the unit's SocketBindDeny=/SocketBindAllow= refuses
+      return new AgentError(
+        'CONFIG_INVALID',
+        `cannot listen on ${at}: not allowed (a port below 1024, or one the service unit does not allow)`,
+        {
+          cause: error,
+          details,
+        },
+      );
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
