@@ -67,6 +67,10 @@ export async function openDesk(
     perMinute?: number;
     journal?: boolean;
     auditFile?: string;
+    /** Where the page listens (default 127.0.0.1:0). */
+    listen?: string;
+    /** Serve HTTPS with this certificate and key (PEM). */
+    tls?: { cert: string; key: string };
   } = {},
 ): Promise<Desk> {
   const performed: string[] = [];
@@ -83,7 +87,8 @@ export async function openDesk(
     log,
     clock,
     sessions,
-    listen: '127.0.0.1:0',
+    listen: options.listen ?? '127.0.0.1:0',
+    ...(options.tls ? { tls: options.tls } : {}),
     ...(options.accessToken ? { accessToken: options.accessToken } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
     ...(options.perMinute ? { actions: { perMinute: options.perMinute } } : {}),
