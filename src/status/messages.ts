@@ -345,6 +345,14 @@ export const staffMessages = defineMessages('staff', {
     en: 'Open this address in the browser on this PC within {minutes} minutes; it works once:',
     it: 'Aprire questo indirizzo nel browser di questo PC entro {minutes} minuti; vale una volta sola:',
   },
+  loginOpening: {
+    en: 'The status page opens in the browser on this PC; the login works once, within {minutes} minutes.',
+    it: 'La pagina di stato si apre nel browser di questo PC; l’accesso vale una volta sola, entro {minutes} minuti.',
+  },
+  loginOpenFailed: {
+    en: 'The browser could not be opened ({error}): run frontdesk-agent login without --open and open the address it prints.',
+    it: 'Non è stato possibile aprire il browser ({error}): eseguire frontdesk-agent login senza --open e aprire l’indirizzo che stampa.',
+  },
   demoLogin: {
     en: 'Status page: open {url} to log in (the address works once).',
     it: 'Pagina di stato: aprire {url} per accedere (l’indirizzo vale una volta sola).',
