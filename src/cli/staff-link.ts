@@ -1,9 +1,9 @@
-import { lstatSync, readFileSync, type Stats } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import { request } from 'node:http';
 import { dirname } from 'node:path';
 import type { Message } from '../messages/message.js';
 import { staffMessages } from '../status/messages.js';
-import { staffSocketPath, untrustedDirectory } from '../status/staff-socket.js';
+import { accountId, staffSocketPath, untrustedDirectory } from '../status/staff-socket.js';
 
 /**
  * The command line's way to the running agent: HTTP over the staff socket (src/status/
@@ -25,21 +25,6 @@ export function staffSocketOf(config: { status: { staffSocket?: string | undefin
   return staffSocketPath(config.status.staffSocket);
 }
 
-/** A user's uid from /etc/passwd (Node has no getpwnam); undefined when there is no such user. */
-export function userId(name: string, file = '/etc/passwd'): number | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  for (const line of text.split('\n')) {
-    const [user, , uid] = line.split(':');
-    if (user === name && uid !== undefined && /^\d+$/.test(uid)) return Number(uid);
-  }
-  return undefined;
-}
-
 /** Why the command line could not talk to the agent, with the sentence for the person. */
 export class StaffLinkError extends Error {
   override readonly name = 'StaffLinkError';
@@ -56,7 +41,7 @@ export class StaffLinkError extends Error {
 /** The accounts a staff socket and its directories may belong to: root, the service, this user. */
 export function trustedOwners(
   ownUid = process.getuid?.() ?? -1,
-  serviceUid = userId(SERVICE_USER),
+  serviceUid = accountId(SERVICE_USER, '/etc/passwd'),
 ): number[] {
   return [0, ownUid, ...(serviceUid !== undefined ? [serviceUid] : [])];
 }

@@ -8,10 +8,11 @@ import { AgentError } from '../errors.js';
 import { errorFields, type Logger } from '../log.js';
 import { isLoopback } from '../loopback.js';
 import type { Locale } from '../messages/catalogue.js';
-import { type Message, readMessage } from '../messages/message.js';
+import { readMessage } from '../messages/message.js';
 import { english, messageRenderer } from '../messages/render.js';
 import type { StatusSource } from '../status-model.js';
 import { isLoopbackHostHeader, parseListen } from './access.js';
+import { BASE_HEADERS, pageCsp, REFUSALS } from './answers.js';
 import { FailedAttempts } from './attempts.js';
 import { accessOf, type Caller, type CallerDeps, identify, type Verdict, verdict } from './callers.js';
 import { cutErrorText, registerCutKeys } from './cut-keys.js';
@@ -20,7 +21,7 @@ import { noticeFor, registerDeviceActions } from './device-actions.js';
 import { createLiveFeed } from './live-feed.js';
 import { type LocalActionLimits, LocalActions } from './local-actions.js';
 import { localBaseUrl, registerLogin } from './login.js';
-import { pageMessages, staffMessages } from './messages.js';
+import { pageMessages } from './messages.js';
 import { createMetrics, type StatusMetrics } from './metrics.js';
 import { renderPage } from './page.js';
 import { listenForPage, type PageListener } from './page-listener.js';
@@ -89,48 +90,6 @@ export async function serveOnStaffSocket(
   });
   deps.staff = staff;
   return staff;
-}
-
-/** How each refusal is answered: status, code, and the sentence (the staff group's name in it). */
-const REFUSALS: Record<
-  Exclude<Verdict, 'ok'>,
-  { status: number; code: string; notes: (group: string) => Message }
-> = {
-  'not-staff': { status: 403, code: 'NOT_STAFF', notes: (group) => staffMessages.notStaff({ group }) },
-  'socket-only': { status: 403, code: 'SOCKET_ONLY', notes: () => staffMessages.socketOnly() },
-  'metrics-only': { status: 403, code: 'METRICS_ONLY', notes: () => staffMessages.metricsOnly() },
-  'token-in-clear': { status: 403, code: 'TLS_REQUIRED', notes: () => staffMessages.tokenNeedsTls() },
-  'wrong-token': { status: 401, code: 'WRONG_TOKEN', notes: () => staffMessages.wrongToken() },
-  'login-first': { status: 401, code: 'LOGIN_REQUIRED', notes: () => staffMessages.loginFirst() },
-  'too-many-attempts': {
-    status: 429,
-    code: 'TOO_MANY_ATTEMPTS',
-    notes: () => staffMessages.tooManyAttempts({ seconds: 60 }),
-  },
-};
-
-const BASE_HEADERS: Record<string, string> = {
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'same-origin',
-  'x-frame-options': 'DENY',
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'content-security-policy':
-    "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-};
-
-/** The page's policy: only our own inline style and script (by nonce), only our own origin. */
-export function pageCsp(nonce: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src 'nonce-${nonce}'`,
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    "form-action 'self'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
 }
 
 function pathOf(url: string): string {

@@ -99,8 +99,11 @@ export function isStaff(peer: PeerCredentials, policy: StaffPolicy): boolean {
   return gid !== undefined && (peer.gid === gid || (peer.groups ?? []).includes(gid));
 }
 
-/** A group's id from /etc/group (Node has no getgrnam); undefined when there is no such group. */
-export function groupId(name: string, file = '/etc/group'): number | undefined {
+/**
+ * The id of `name` in an account database laid out as `name:password:id:…` — /etc/passwd for a
+ * user, /etc/group for a group (Node has no getpwnam or getgrnam). Undefined when there is none.
+ */
+export function accountId(name: string, file: string): number | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -108,10 +111,15 @@ export function groupId(name: string, file = '/etc/group'): number | undefined {
     return undefined;
   }
   for (const line of text.split('\n')) {
-    const [group, , gid] = line.split(':');
-    if (group === name && gid !== undefined && /^\d+$/.test(gid)) return Number(gid);
+    const [entry, , id] = line.split(':');
+    if (entry === name && id !== undefined && /^\d+$/.test(id)) return Number(id);
   }
   return undefined;
+}
+
+/** A group's id from /etc/group; undefined when there is no such group. */
+export function groupId(name: string, file = '/etc/group'): number | undefined {
+  return accountId(name, file);
 }
 
 export interface StaffSocketOptions {

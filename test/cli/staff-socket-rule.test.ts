@@ -1,9 +1,8 @@
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { driverRegistry } from '../../drivers/index.js';
 import { createAgent } from '../../src/agent.js';
 import { runCli } from '../../src/cli.js';
@@ -14,6 +13,7 @@ import {
   prepareStaffDirectory,
   staffSocketPath,
 } from '../../src/status/staff-socket.js';
+import { writeAgentConfig } from '../helpers/agent-config.js';
 import { captureCli, runCliCaptured } from '../helpers/cli.js';
 import { eventually } from '../helpers/eventually.js';
 import { inCi } from '../helpers/tools.js';
@@ -88,27 +88,20 @@ describe('one rule for the staff socket', () => {
       const made = !existsSync('/run/frontdesk-agent');
       const dir = mkdtempSync(join(tmpdir(), 'fd-rule-'));
       dirs.push(dir);
-      const config = join(dir, 'agent.yaml');
-      writeFileSync(
-        config,
-        stringify({
-          version: 1,
-          locale: 'en',
-          platform: { url: 'http://127.0.0.1:8730' },
-          simulator: { enabled: true, port: 0, devices: true },
-          journal: { path: join(dir, 'journal.db') },
-          status: { listen: '127.0.0.1:0' },
-          devices: [
-            {
-              id: RT,
-              name: 'Reception RT',
-              type: 'FiscalMachine',
-              driver: 'epson-fpmate',
-              options: { url: `http://127.0.0.1:${await freePort()}` },
-            },
-          ],
-        }),
-      );
+      const config = writeAgentConfig(dir, {
+        platform: { url: 'http://127.0.0.1:8730' },
+        simulator: { enabled: true, port: 0, devices: true },
+        status: { listen: '127.0.0.1:0' },
+        devices: [
+          {
+            id: RT,
+            name: 'Reception RT',
+            type: 'FiscalMachine',
+            driver: 'epson-fpmate',
+            options: { url: `http://127.0.0.1:${await freePort()}` },
+          },
+        ],
+      });
       let stop: (() => void) | undefined;
       const agent = captureCli({});
       agent.io.onSignal = (handler) => {

@@ -1,5 +1,5 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { type ScriptedAnswer, type ScriptedRequest, sendScripted } from '../helpers/scripted-client.js';
 import { inCi, requireTool } from '../helpers/tools.js';
 
 /**
@@ -18,55 +18,17 @@ export interface Lan {
   /** The peer's two addresses (two machines, as far as the desk can tell). */
   peerAddresses: [string, string];
   /** Sends `requests` in order from inside the namespace; see `LanRequest`. */
-  send(requests: LanRequest[]): Promise<LanAnswer[]>;
+  send(requests: LanRequest[]): Promise<ScriptedAnswer[]>;
   close(): void;
 }
 
-export interface LanRequest {
-  /** http:// or https:// on the desk's LAN address. */
-  url: string;
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  /** Which of the peer's addresses sends it (default the first). */
-  from?: 0 | 1;
-  /** For https: the desk's certificate (PEM) to trust. */
-  ca?: string;
-}
-
-export interface LanAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
+/** A request of the peer's: `from` says which of its two addresses sends it (default the first). */
+export type LanRequest = Omit<ScriptedRequest, 'localAddress'> & { from?: 0 | 1 };
 
 function ip(...args: string[]): void {
   const result = spawnSync('ip', args, { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`ip ${args.join(' ')}: ${result.stderr.trim()}`);
 }
-
-const CLIENT = `
-const requests = JSON.parse(process.argv[1]);
-const addresses = JSON.parse(process.argv[2]);
-(async () => {
-  const out = [];
-  for (const r of requests) {
-    const url = new URL(r.url);
-    const lib = require(url.protocol === 'https:' ? 'node:https' : 'node:http');
-    const headers = { ...(r.headers ?? {}) };
-    if (r.body !== undefined) headers['content-length'] = String(Buffer.byteLength(r.body));
-    out.push(await new Promise((resolve) => {
-      const req = lib.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: r.method ?? 'GET', headers,
-        localAddress: addresses[r.from ?? 0], ...(r.ca ? { ca: r.ca } : {}) }, (res) => {
-        let text = ''; res.setEncoding('utf8'); res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
-      });
-      req.on('error', (e) => resolve({ status: 0, headers: {}, text: e.code ?? e.message }));
-      req.end(r.body);
-    }));
-  }
-  process.stdout.write(JSON.stringify(out));
-})();`;
 
 /** Makes the namespace and its link; `close()` takes both away. */
 export function openLan(): Lan {
@@ -95,67 +57,13 @@ export function openLan(): Lan {
     hostAddress,
     peerAddresses,
     send: (requests) =>
-      new Promise((resolve, reject) => {
-        const child = spawn(
-          'ip',
-          [
-            'netns',
-            'exec',
-            ns,
-            process.execPath,
-            '-e',
-            CLIENT,
-            JSON.stringify(requests),
-            JSON.stringify(peerAddresses),
-          ],
-          { stdio: ['ignore', 'pipe', 'inherit'] },
-        );
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString('utf8');
-        });
-        child.on('error', reject);
-        child.on('close', () => {
-          try {
-            resolve(JSON.parse(out) as LanAnswer[]);
-          } catch (error) {
-            reject(error);
-          }
-        });
-      }),
+      sendScripted(
+        ['ip', 'netns', 'exec', ns],
+        requests.map(({ from, ...request }) => ({ ...request, localAddress: peerAddresses[from ?? 0] })),
+      ),
     close() {
       spawnSync('ip', ['link', 'del', hostSide]);
       spawnSync('ip', ['netns', 'del', ns]);
     },
   };
-}
-
-/** A self-signed certificate for `address` (openssl), as IT would make one for the desk. */
-export function selfSignedCertificate(address: string, dir: string): { cert: string; key: string } {
-  const result = spawnSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=frontdesk-desk',
-      '-addext',
-      `subjectAltName=IP:${address},IP:127.0.0.1`,
-      '-keyout',
-      `${dir}/status.key`,
-      '-out',
-      `${dir}/status.crt`,
-    ],
-    { encoding: 'utf8' },
-  );
-  if (result.status !== 0) throw new Error(`openssl: ${result.stderr}`);
-  const read = (name: string) => readFileSync(`${dir}/${name}`, 'utf8');
-  return { cert: read('status.crt'), key: read('status.key') };
 }

@@ -2,9 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { selfSignedCertificate } from '../helpers/tls.js';
 import { type Desk, openDesk } from '../hostile-local/desk.js';
 import { FISCAL_ID } from '../status/fake-source.js';
-import { canMakeLan, type Lan, openLan, selfSignedCertificate } from './lan-peer.js';
+import { canMakeLan, type Lan, openLan } from './lan-peer.js';
 
 /**
  * Issue 40, findings H1 and H2 from the hotel's network (a peer in a network namespace: another
@@ -66,7 +67,7 @@ describe.skipIf(!canMakeLan)('the status page seen from the LAN', () => {
 
   it('over HTTPS: the action token acts (audited with its address), and a session works only from the address that opened it', async () => {
     const net = lan as Lan;
-    const tls = selfSignedCertificate(net.hostAddress, mkdtempSync(join(tmpdir(), 'fd-lan-tls-')));
+    const tls = selfSignedCertificate(mkdtempSync(join(tmpdir(), 'fd-lan-tls-')), net.hostAddress);
     desk = await openDesk({
       accessToken: ACTION,
       metricsToken: METRICS,

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { driverRegistry } from '../../drivers/index.js';
 import { defaultAccountSerials, Redactor } from '../../src/cli/redact.js';
+import { writeAgentConfig } from '../helpers/agent-config.js';
 import { runCliCaptured } from '../helpers/cli.js';
 
 /**
@@ -77,22 +77,14 @@ describe('a support bundle and a printer on its default account', () => {
 
   it('takes out the serial that is a password, and only that one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fd-bundle-serial-'));
-    const config = join(dir, 'agent.yaml');
-    writeFileSync(
-      config,
-      stringify({
-        version: 1,
-        locale: 'en',
-        platform: { url: 'http://127.0.0.1:9' },
-        journal: { path: join(dir, 'journal.db') },
-        status: { listen: '127.0.0.1:0', staffSocket: join(dir, 'staff.sock') },
-        devices: [
-          RT('rt-default', { serialNumber: DEFAULT }),
-          RT('rt-own', { serialNumber: OWN, credentials: { user: 'frontdesk', password: 'kY7-long-pass' } }),
-        ],
-      }),
-      { mode: 0o600 },
-    );
+    const config = writeAgentConfig(dir, {
+      platform: { url: 'http://127.0.0.1:9' },
+      status: { listen: '127.0.0.1:0', staffSocket: join(dir, 'staff.sock') },
+      devices: [
+        RT('rt-default', { serialNumber: DEFAULT }),
+        RT('rt-own', { serialNumber: OWN, credentials: { user: 'frontdesk', password: 'kY7-long-pass' } }),
+      ],
+    });
     const log = join(dir, 'agent.log');
     const now = new Date().toISOString();
     writeFileSync(

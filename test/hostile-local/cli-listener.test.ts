@@ -4,7 +4,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
+import { writeAgentConfig } from '../helpers/agent-config.js';
 import { runCliCaptured } from '../helpers/cli.js';
 import { canRunAsAnotherAccount, NOBODY } from './desk.js';
 
@@ -52,19 +52,11 @@ function desk(staffSocket: string, port: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'fd-impostor-'));
   const tokenFile = join(dir, 'status-token');
   writeFileSync(tokenFile, TOKEN, { mode: 0o600 });
-  const config = join(dir, 'agent.yaml');
-  writeFileSync(
-    config,
-    stringify({
-      version: 1,
-      locale: 'en',
-      platform: { url: 'https://platform.example' },
-      journal: { path: join(dir, 'journal.db') },
-      status: { listen: `127.0.0.1:${port}`, accessTokenFile: tokenFile, staffSocket },
-      devices: [{ id: RT, name: 'Reception RT', type: 'FiscalMachine', driver: 'sim-fiscal' }],
-    }),
-  );
-  return config;
+  return writeAgentConfig(dir, {
+    platform: { url: 'https://platform.example' },
+    status: { listen: `127.0.0.1:${port}`, accessTokenFile: tokenFile, staffSocket },
+    devices: [{ id: RT, name: 'Reception RT', type: 'FiscalMachine', driver: 'sim-fiscal' }],
+  });
 }
 
 describe('the command line sends nothing to a listener it has not verified', () => {
@@ -87,10 +79,16 @@ describe('the command line sends nothing to a listener it has not verified', () 
     expect(port.received).not.toContain(TOKEN);
   });
 
-  it('refuses a staff socket in a directory others can write: the impostor there gets no connection', async () => {
+  /**
+   * An impostor's socket at `below`/staff.sock, `below` being a world-writable directory or one
+   * inside it: `report z` must refuse it naming the open directory, and connect to nothing.
+   */
+  async function refusedBelowOpenDirectory(inside: boolean): Promise<void> {
     const open = mkdtempSync(join(tmpdir(), 'fd-open-'));
     chmodSync(open, 0o777);
-    const path = join(open, 'staff.sock');
+    const dir = inside ? join(open, 'own') : open;
+    if (inside) mkdirSync(dir, { mode: 0o700 });
+    const path = join(dir, 'staff.sock');
     const fake = await impostor({ path });
     const port = await impostor({ host: '127.0.0.1', port: 0 });
     const config = desk(path, (port.server.address() as { port: number }).port);
@@ -99,22 +97,13 @@ describe('the command line sends nothing to a listener it has not verified', () 
     expect(run.err).toContain(`Refused to use ${path}: ${open} can be written by others (mode 0777)`);
     expect(fake.connections).toBe(0);
     expect(port.connections).toBe(0);
-  });
+  }
 
-  it('refuses a staff socket below a directory others can write, however far up (issue 40, low finding)', async () => {
-    const open = mkdtempSync(join(tmpdir(), 'fd-open-'));
-    chmodSync(open, 0o777);
-    const own = join(open, 'own');
-    mkdirSync(own, { mode: 0o700 });
-    const path = join(own, 'staff.sock');
-    const fake = await impostor({ path });
-    const port = await impostor({ host: '127.0.0.1', port: 0 });
-    const config = desk(path, (port.server.address() as { port: number }).port);
-    const run = await runCliCaptured(['report', 'z', '--config', config, '--device', RT], { USER: 'maria' });
-    expect(run.code).toBe(1);
-    expect(run.err).toContain(`Refused to use ${path}: ${open} can be written by others (mode 0777)`);
-    expect(fake.connections).toBe(0);
-  });
+  it('refuses a staff socket in a directory others can write: the impostor there gets no connection', () =>
+    refusedBelowOpenDirectory(false));
+
+  it('refuses a staff socket below a directory others can write, however far up (issue 40, low finding)', () =>
+    refusedBelowOpenDirectory(true));
 
   it.skipIf(!canRunAsAnotherAccount)(
     'refuses a staff socket that belongs to another account, in a directory that looks right',

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { z } from 'zod';
 import { ManualClock } from '../../src/clock.js';
@@ -8,6 +7,7 @@ import { createMemoryLogger } from '../../src/log.js';
 import { textMessage } from '../../src/messages/message.js';
 import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
 import { StaffSessions } from '../../src/status/staff-sessions.js';
+import { type ScriptedRequest, sendScripted } from '../helpers/scripted-client.js';
 import { inCi } from '../helpers/tools.js';
 import { ActionSource } from '../status/action-source.js';
 import { NOW } from '../status/fake-source.js';
@@ -168,74 +168,16 @@ export const NOBODY = 65534;
 /** Other accounts' processes need root to start; CI runs as root, so there they must run. */
 export const canRunAsAnotherAccount = OWN_UID === 0 || inCi;
 
-/** One request of `asAccount`'s script; `{csrf}` in a header or the body is the last CSRF token read. */
-export interface ScriptedRequest {
-  method?: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-  /** Read `csrfToken` from this answer's JSON for the requests that follow. */
-  readCsrf?: boolean;
-}
+/** One request of `asAccount`'s script: a path on the desk; see `ScriptedRequest`. */
+export type AccountRequest = Omit<ScriptedRequest, 'url'> & { path: string };
 
 /**
  * Sends `requests` to `base` in order, from a process of another account (`setpriv`, no groups),
  * as a hostile local program would; resolves to each answer's status and body.
  */
-export function asAccount(uid: number, base: string, requests: ScriptedRequest[]): Promise<RawAnswer[]> {
-  const script = `
-const http = require('node:http');
-const base = new URL(process.argv[1]);
-const requests = JSON.parse(process.argv[2]);
-(async () => {
-  const out = [];
-  let csrf = '';
-  for (const r of requests) {
-    const fill = (text) => text.split('{csrf}').join(csrf);
-    const headers = Object.fromEntries(Object.entries(r.headers ?? {}).map(([k, v]) => [k, fill(v)]));
-    const body = r.body === undefined ? undefined : fill(r.body);
-    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-    const answer = await new Promise((resolve) => {
-      const req = http.request({ host: base.hostname, port: base.port, path: r.path, method: r.method ?? 'GET', headers }, (res) => {
-        let text = ''; res.setEncoding('utf8'); res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
-      });
-      req.on('error', (e) => resolve({ status: 0, headers: {}, text: e.code }));
-      req.end(body);
-    });
-    if (r.readCsrf) { try { csrf = JSON.parse(answer.text).csrfToken ?? ''; } catch {} }
-    out.push(answer);
-  }
-  process.stdout.write(JSON.stringify(out));
-})();`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'setpriv',
-      [
-        '--reuid',
-        String(uid),
-        '--regid',
-        String(uid),
-        '--clear-groups',
-        process.execPath,
-        '-e',
-        script,
-        base,
-        JSON.stringify(requests),
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', () => {
-      try {
-        resolve(JSON.parse(out) as RawAnswer[]);
-      } catch (error) {
-        reject(error);
-      }
-    });
-  });
+export function asAccount(uid: number, base: string, requests: AccountRequest[]): Promise<RawAnswer[]> {
+  return sendScripted(
+    ['setpriv', '--reuid', String(uid), '--regid', String(uid), '--clear-groups'],
+    requests.map(({ path, ...request }) => ({ ...request, url: new URL(path, base).href })),
+  );
 }

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  type AccountRequest,
   asAccount,
   canRunAsAnotherAccount,
   type Desk,
   NOBODY,
   openDesk,
   raw,
-  type ScriptedRequest,
 } from './desk.js';
 
 /**
@@ -27,7 +27,7 @@ afterEach(async () => {
 describe.skipIf(!canRunAsAnotherAccount)('guessing from another account', () => {
   it('10 wrong tokens, then even the right one is refused; the desk’s own account is not', async () => {
     desk = await openDesk({ accessToken: TOKEN });
-    const guess = (token: string): ScriptedRequest => ({
+    const guess = (token: string): AccountRequest => ({
       path: '/status.json',
       headers: { authorization: `Bearer ${token}` },
     });
@@ -45,7 +45,7 @@ describe.skipIf(!canRunAsAnotherAccount)('guessing from another account', () => 
     desk = await openDesk();
     const codes = Array.from(
       { length: 11 },
-      (_, i): ScriptedRequest => ({
+      (_, i): AccountRequest => ({
         path: `/login?token=${String(i).padStart(43, 'A')}`,
       }),
     );

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { ManualClock } from '../../src/clock.js';
 import { createMemoryLogger } from '../../src/log.js';
 import { buildStatusServer, serveOnStaffSocket } from '../../src/status/server.js';
 import { StaffSessions } from '../../src/status/staff-sessions.js';
 import type { StaffSocket } from '../../src/status/staff-socket.js';
+import { writeAgentConfig } from '../helpers/agent-config.js';
 import { runCliCaptured } from '../helpers/cli.js';
 import { eventually } from '../helpers/eventually.js';
 import { FakeSource, NOW } from '../status/fake-source.js';
@@ -44,17 +44,10 @@ describe('frontdesk-agent login --open', () => {
       group: 'frontdesk-staff',
       log: createMemoryLogger(),
     });
-    const config = join(dir, 'agent.yaml');
-    writeFileSync(
-      config,
-      stringify({
-        version: 1,
-        locale: 'en',
-        platform: { url: 'https://platform.example' },
-        journal: { path: join(dir, 'journal.db') },
-        status: { staffSocket: join(dir, 'staff.sock') },
-      }),
-    );
+    const config = writeAgentConfig(dir, {
+      platform: { url: 'https://platform.example' },
+      status: { staffSocket: join(dir, 'staff.sock') },
+    });
     // A stand-in for xdg-open: it notes what it was given, as /proc/<pid>/cmdline would show it.
     const bin = mkdtempSync(join(tmpdir(), 'fd-opener-'));
     const seen = join(bin, 'argv');
