@@ -13,7 +13,7 @@ import {
   type EngineTuning,
   openJournal,
 } from './commands/index.js';
-import { type Config, localeOf, type Secrets } from './config.js';
+import { type Config, greetingLocaleOf, localeOf, type Secrets } from './config.js';
 import { type ConnectorClient, createConnectorClient } from './connector/client.js';
 import { enterpriseForWrite } from './connector/enterprise.js';
 import { ConnectorSocket } from './connector/websocket.js';
@@ -25,6 +25,8 @@ import { messageRenderer } from './messages/render.js';
 import type { PlatformSimulator } from './simulator/index.js';
 import { createMetrics, type RunningStatusServer, startStatusServer } from './status/index.js';
 import { staffMessages } from './status/messages.js';
+import type { PassedSockets } from './status/passed-sockets.js';
+import { prepareStaffDirectory } from './status/staff-socket.js';
 import type { StatusSource } from './status-model.js';
 import { EscapedFaults, type EscapeOrigin, loopLag } from './supervision/index.js';
 import { createTransportFactory } from './transport/factory.js';
@@ -40,10 +42,16 @@ export interface AgentDeps {
    * that no log line can carry one.
    */
   redactions?: string[];
-  /** The status token (`status.accessTokenFile`): scripts' bearer, and a login for IT. */
+  /** The action token (`status.accessTokenFile`): scripts' bearer, and a login for IT. */
   statusAccessToken?: string;
-  /** Where the staff socket listens (`agentStaffSocket`); none when omitted. */
+  /** The read-only metrics token (`status.metricsTokenFile`). */
+  statusMetricsToken?: string;
+  /** The page's HTTPS key and certificate (`status.tls`), PEM. */
+  statusTls?: { key: string; cert: string };
+  /** Where the staff socket is (`staffSocketPath`); none when omitted. */
   staffSocket?: string;
+  /** The sockets systemd passed (passed-sockets.ts): the page's and the staff socket. */
+  passed?: PassedSockets;
   /**
    * Tells the person at the terminal something (not a log line). With the embedded simulator
    * (`npm start`) the agent says a one-time login address through it.
@@ -168,6 +176,12 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
         if (record.status >= 200 && record.status < 300) lastPlatformSuccess = clock.now();
         bus.emit({ type: 'request', at: clock.now(), record });
       },
+      onRefusedItems: (refused) => {
+        log.repeated('the platform sent items the agent refused', `${refused.operation} ${refused.reason}`, {
+          ...refused,
+        });
+        bus.emit({ type: 'refused', at: clock.now(), refused });
+      },
     });
     if (platform.wsUrl) {
       socket = new ConnectorSocket({
@@ -259,6 +273,10 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
     watchDevicesAndJournal();
     status = await startStatusServer({
       listen: config.status.listen,
+      ...(deps.passed ? { passed: deps.passed } : {}),
+      ...staffSocketOption(deps.staffSocket, deps.passed),
+      ...(deps.statusMetricsToken ? { metricsToken: deps.statusMetricsToken } : {}),
+      ...(deps.statusTls ? { tls: deps.statusTls } : {}),
       source,
       actions: config.status.actions,
       locale,
@@ -266,22 +284,52 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
       log: log.child({ component: 'status' }),
       metrics: createMetrics({ site: config.site, deviceNames: new Map(devices.map((d) => [d.id, d.name])) }),
       ...(deps.statusAccessToken ? { accessToken: deps.statusAccessToken } : {}),
-      ...(deps.staffSocket ? { staffSocket: deps.staffSocket } : {}),
       staffGroup: config.status.staffGroup,
     });
-    const statusUrl = status.url.replace(/\/$/, '');
-    log.info(`status page at ${statusUrl}`, {
-      devices: devices.length,
-      websocket: socket ? 'on' : 'off',
-      platform: platformUrl,
-      locale,
+    const page = status;
+    void page.listening.then((url) => {
+      log.info(`status page at ${url.replace(/\/$/, '')}`, {
+        devices: devices.length,
+        websocket: socket ? 'on' : 'off',
+        platform: platformUrl,
+        locale,
+      });
+      if (config.simulator?.enabled && deps.announce) {
+        // The demo is one command, like Jupyter: the address logs this browser in once — the
+        // browser of the account running the demo, and no other (staff-sessions.ts).
+        const address = page.loginAddress(
+          { login: 'start-link', uid: process.getuid?.() ?? -1 },
+          DEMO_LOGIN_MS,
+        );
+        deps.announce(
+          messageRenderer(greetingLocaleOf(config)).render(staffMessages.demoLogin({ url: address })),
+        );
+      }
     });
-    if (config.simulator?.enabled && deps.announce) {
-      // The demo is one command, like Jupyter: the address logs this browser in once.
-      const url = status.loginAddress({ login: 'start-link' }, DEMO_LOGIN_MS);
-      deps.announce(messageRenderer(locale).render(staffMessages.demoLogin({ url })));
+    return { statusUrl: status.url.replace(/\/$/, '') };
+  }
+
+  /**
+   * The staff socket to open (issue 41, item 2): the one systemd passed, else the path of the one
+   * rule (`staffSocketPath`) when its directory can be trusted — made now when this process may
+   * (root) — else none, and the log says exactly why.
+   */
+  function staffSocketOption(
+    path: string | undefined,
+    passed: PassedSockets | undefined,
+  ): { staffSocket?: string } {
+    if (!path) return {};
+    if (passed?.staff !== undefined) return { staffSocket: path };
+    const problem = prepareStaffDirectory(path, process.getuid?.() ?? -1);
+    if (problem) {
+      log.warn('no staff socket: the command line (login, report, void) cannot reach this agent', {
+        path,
+        reason: problem,
+        fix: 'start the agent as root or under systemd, or set status.staffSocket to a path in a directory of this user',
+      });
+      return {};
     }
-    return { statusUrl };
+    return { staffSocket: path };
   }
 
   /** Opens every driver once so the page shows real device state before the first job. */

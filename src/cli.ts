@@ -231,7 +231,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       'print a one-time address that logs this PC’s browser in to the status page (staff, through the running agent)',
     )
     .option('-c, --config <file>', 'configuration file (YAML)', '/etc/frontdesk-agent/agent.yaml')
-    .action(async (opts: { config: string }) =>
+    .option('--open', 'open it in the browser, never on a command line other accounts can read')
+    .action(async (opts: { config: string; open?: boolean }) =>
       setExit(await (await import('./cli/login.js')).loginCommand(opts, io)),
     );
 

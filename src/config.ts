@@ -1,11 +1,11 @@
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { AgentError, unreadableFile } from './errors.js';
 import { isLoopback } from './loopback.js';
 import { LOCALES, type Locale } from './messages/catalogue.js';
-import { defaultLocale } from './messages/locale.js';
+import { defaultLocale, systemLocale } from './messages/locale.js';
 import { formatIssues } from './zod-issues.js';
 
 /**
@@ -113,15 +113,21 @@ export const ConfigSchema = z
       .object({
         listen: listen.default('127.0.0.1:8720'),
         /**
-         * The status token: a login for IT and scripts (`Authorization: Bearer …`). Required when
-         * `listen` is not a loopback address.
+         * The desk's action token: IT's login to the page (the form at /login) and scripts'
+         * `Authorization: Bearer …`, which may act. From beyond loopback only over HTTPS (`tls`).
          */
         accessTokenFile: z.string().min(1).optional(),
+        /** A read-only token for `/metrics` and `/healthz` (Prometheus), one per desk. */
+        metricsTokenFile: z.string().min(1).optional(),
+        /** Serve the page over HTTPS: a PEM certificate and its key (owner-only, or a credential). */
+        tls: z
+          .object({ certFile: z.string().min(1), keyFile: z.string().min(1) })
+          .strict()
+          .optional(),
         /**
          * The staff socket: the command line's way in (`report`, `void`, `login`), for root, the
-         * service and members of `staffGroup` (src/status/staff-socket.ts). The agent's default:
-         * `$RUNTIME_DIRECTORY/staff.sock` under systemd, none otherwise; the command line's:
-         * /run/frontdesk-agent/staff.sock.
+         * service and members of `staffGroup` (src/status/staff-socket.ts). Default, for the
+         * agent and the command line alike: /run/frontdesk-agent/staff.sock (`staffSocketPath`).
          */
         staffSocket: z.string().min(1).max(100).optional(),
         /** The Unix group of the desk's staff (systemd/install.sh creates it). */
@@ -148,6 +154,11 @@ export const ConfigSchema = z
       .object({
         level: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
         format: z.enum(['plain', 'json']).default('plain'),
+        /**
+         * Where every `audit=` line also goes, out of reach of journald's rate limit
+         * (src/audit-file.ts). Default: `audit.log` beside the journal (none for `:memory:`).
+         */
+        auditFile: z.string().min(1).optional(),
       })
       .default({ level: 'info', format: 'plain' }),
     shutdown: z.object({ deadlineMs: z.number().int().min(0).default(20000) }).default({ deadlineMs: 20000 }),
@@ -183,11 +194,11 @@ export const ConfigSchema = z
       if (problem) ctx.addIssue({ code: 'custom', path: ['platform', key], message: problem });
     }
     const host = c.status.listen.replace(/:\d+$/, '');
-    if (!isLoopback(host) && !c.status.accessTokenFile) {
+    if (!isLoopback(host) && !c.status.accessTokenFile && !c.status.metricsTokenFile) {
       ctx.addIssue({
         code: 'custom',
-        path: ['status', 'accessTokenFile'],
-        message: 'required when status.listen is not a loopback address',
+        path: ['status', 'metricsTokenFile'],
+        message: 'a metrics or action token is required when status.listen is not a loopback address',
       });
     }
   });
@@ -200,6 +211,26 @@ export function localeOf(
   env: NodeJS.ProcessEnv = process.env,
 ): Locale {
   return config.locale ?? defaultLocale(config.timezone, env);
+}
+
+/**
+ * The language of the login greeting — the one-time address `npm start` and `frontdesk-agent login`
+ * print for the person at the terminal (issue 41, item 4): the configured `locale`, else the
+ * terminal's own (`LC_ALL`, `LC_MESSAGES`, `LANG`), never the time zone. The zone says which
+ * language the hotel's receptionists read in Notes and on the page; the person who just typed the
+ * command reads their terminal's.
+ */
+export function greetingLocaleOf(
+  config: { locale?: Locale | undefined },
+  env: NodeJS.ProcessEnv = process.env,
+): Locale {
+  return config.locale ?? systemLocale(env);
+}
+
+/** The audit file (`log.auditFile`), by default `audit.log` in the journal's directory. */
+export function auditFileOf(config: Pick<Config, 'log' | 'journal'>): string | undefined {
+  if (config.log.auditFile) return config.log.auditFile;
+  return config.journal.path === ':memory:' ? undefined : join(dirname(config.journal.path), 'audit.log');
 }
 
 /**
@@ -298,6 +329,19 @@ export function readTokenFile(path: string, what: string, credentialsDirectory?:
   } finally {
     closeSync(fd);
   }
+}
+
+/** A PEM certificate (`status.tls.certFile`); CONFIG_INVALID naming the file when unreadable or not PEM. */
+export function readCertificate(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw unreadableFile(`the status TLS certificate ${path}`, e);
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----'))
+    throw new AgentError('CONFIG_INVALID', `The status TLS certificate ${path} is not a PEM certificate`);
+  return text;
 }
 
 /**

@@ -1,6 +1,9 @@
 import { Writable } from 'node:stream';
 import winston from 'winston';
+import { AuditFile } from './audit-file.js';
+import type { Clock } from './clock.js';
 import { isAgentError, toAgentError } from './errors.js';
+import { RepeatWindows } from './log-repeats.js';
 import { sourceMappedStack } from './stack-map.js';
 
 /**
@@ -12,6 +15,14 @@ export interface Logger {
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
+  /**
+   * A warning that can come in floods (a refused connection, a failed login, a journal that
+   * cannot be read): `source` names who or what causes it (an address, a uid, the journal). The
+   * first of a quiet source is written at once; the rest are counted and summed up in one line
+   * per minute per source, the same message with `repeated=<count>` and `since=<time>`
+   * (log-repeats.ts).
+   */
+  repeated(message: string, source: string, fields?: LogFields): void;
   /** A logger that adds `fields` to every line. */
   child(fields: LogFields): Logger;
 }
@@ -35,6 +46,13 @@ export interface LoggerOptions {
    * writing to stdout and `JOURNAL_STREAM` says stdout is the journal.
    */
   journal?: boolean;
+  /**
+   * Where every `audit=` line also goes, plain and with its time, beyond the reach of journald's
+   * rate limit (audit-file.ts). None when omitted.
+   */
+  auditFile?: string;
+  /** The clock of `repeated`'s windows (tests pass a ManualClock). */
+  clock?: Clock;
 }
 
 /** Syslog priority prefixes understood by journald on stdout (sd-daemon(3)). */
@@ -178,27 +196,72 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     format: (options.format ?? 'plain') === 'json' ? jsonLine(secrets) : plainLine(journal, secrets),
     transports: [transport],
   });
-  return wrap(base, {});
+  const sink: Sink = {
+    base,
+    secrets,
+    repeats: new RepeatWindows<RepeatedLine>(
+      ({ count, since, last }) =>
+        write(sink, 'warn', last.message, {
+          ...last.fields,
+          repeated: count,
+          since: new Date(since).toISOString(),
+        }),
+      options.clock ? { clock: options.clock } : {},
+    ),
+    ...(options.auditFile ? { audit: new AuditFile(options.auditFile) } : {}),
+  };
+  return wrap(sink, {}, '');
 }
 
-function wrap(base: winston.Logger, bound: LogFields): Logger {
-  const emit = (level: LogLevel) => (message: string, fields?: LogFields) => {
-    try {
-      // winston formats a line before its transport drops it by level: a debug line off would
-      // cost as much as one printed (issue 26: the connector's debug lines were a third of the
-      // logging's allocations in a receipt burst).
-      if (!base.isLevelEnabled(level)) return;
-      base.log(level, message, { ...bound, ...fields });
-    } catch {
-      // A logger must never take the agent down.
+/** What every logger of one `createLogger` shares: winston, the secrets, the windows, the audit file. */
+interface Sink {
+  base: winston.Logger;
+  secrets: readonly string[];
+  repeats: RepeatWindows<RepeatedLine>;
+  audit?: AuditFile;
+}
+
+interface RepeatedLine {
+  message: string;
+  fields: LogFields;
+}
+
+/** One line to winston, and an audit line to the audit file too. Never throws. */
+function write(sink: Sink, level: LogLevel, message: string, fields: LogFields): void {
+  try {
+    // winston formats a line before its transport drops it by level: a debug line off would
+    // cost as much as one printed (issue 26: the connector's debug lines were a third of the
+    // logging's allocations in a receipt burst).
+    if (sink.base.isLevelEnabled(level)) sink.base.log(level, message, fields);
+    if (sink.audit && fields.audit !== undefined) {
+      const entry: Entry = { level, message, time: new Date().toISOString(), ...fields };
+      errorsToMessages(entry);
+      const failed = sink.audit.append(redact(plainText(entry, false), sink.secrets));
+      if (failed !== undefined)
+        sink.base.log('error', 'the audit file cannot be written', { file: sink.audit.path, error: failed });
     }
-  };
+  } catch {
+    // A logger must never take the agent down.
+  }
+}
+
+function wrap(sink: Sink, bound: LogFields, boundKey: string): Logger {
+  const emit = (level: LogLevel) => (message: string, fields?: LogFields) =>
+    write(sink, level, message, { ...bound, ...fields });
   return {
     debug: emit('debug'),
     info: emit('info'),
     warn: emit('warn'),
     error: emit('error'),
-    child: (fields) => wrap(base, { ...bound, ...fields }),
+    repeated(message, source, fields) {
+      const line = { message, fields: { ...bound, ...fields } };
+      if (sink.repeats.note(`${message}\u0000${source}\u0000${boundKey}`, line) !== undefined)
+        write(sink, 'warn', message, line.fields);
+    },
+    child: (fields) => {
+      const all = { ...bound, ...fields };
+      return wrap(sink, all, JSON.stringify(all));
+    },
   };
 }
 
@@ -223,6 +286,7 @@ export const silentLogger: Logger = {
   info() {},
   warn() {},
   error() {},
+  repeated() {},
   child() {
     return silentLogger;
   },

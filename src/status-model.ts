@@ -1,4 +1,4 @@
-import type { BudgetSnapshot, RequestRecord } from './connector/api.js';
+import type { BudgetSnapshot, RefusedItems, RequestRecord } from './connector/api.js';
 import type { RateLimitState } from './connector/rate-budget.js';
 import type { CommandState } from './connector/wire.js';
 import type { ActionField, DeviceStatus, JobResult } from './drivers-api/types.js';
@@ -137,6 +137,8 @@ export type AgentEvent =
     }
   | { type: 'progress'; at: number; commandId: string; deviceId: string; fraction: number }
   | { type: 'request'; at: number; record: RequestRecord }
+  /** Items of a platform answer the agent refused: a page over its bound, malformed items. */
+  | { type: 'refused'; at: number; refused: RefusedItems }
   | { type: 'device'; at: number; deviceId: string; status: DeviceStatus }
   | { type: 'platform'; at: number; websocket: PlatformSnapshot['websocket'] };
 

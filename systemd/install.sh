@@ -82,6 +82,7 @@ OPT="$PREFIX/opt/$NAME"
 ETC="$PREFIX/etc/$NAME"
 BIN="$PREFIX/usr/bin/$NAME"
 UNIT="$PREFIX/etc/systemd/system/$NAME.service"
+SOCKET_UNIT="$PREFIX/etc/systemd/system/$NAME.socket"
 RULES="$PREFIX/etc/udev/rules.d/99-$NAME.rules"
 
 # run CMD…: runs a command, or prints it under --dry-run.
@@ -133,7 +134,7 @@ write_secret() {
 # --- checks, before any change ------------------------------------------------------------------
 
 [ -f "$SOURCE/package.json" ] || die "$SOURCE is not the frontdesk-agent source tree (no package.json)"
-for f in src/main.ts config/agent.example.yaml systemd/$NAME.service systemd/99-$NAME.rules; do
+for f in src/main.ts config/agent.example.yaml systemd/$NAME.service systemd/$NAME.socket systemd/99-$NAME.rules; do
   [ -f "$SOURCE/$f" ] || die "missing $SOURCE/$f"
 done
 # The launcher runs node with the environment and flags of the agent's shebang
@@ -313,21 +314,33 @@ else
   run sed -i -E \
     -e 's@^([[:space:]]*)((client|access)TokenFile:)@\1# \2@' \
     -e 's@/etc/frontdesk-agent/status-token@/run/credentials/frontdesk-agent.service/status-token@' \
+    -e 's@/etc/frontdesk-agent/metrics-token@/run/credentials/frontdesk-agent.service/metrics-token@' \
     "$ETC/agent.yaml"
-  run chmod 0644 "$ETC/agent.yaml"
 fi
+# agent.yaml may hold a printer's password: readable by root, the service and the desk's staff
+# (the command line reads it too), nobody else — on upgrades too (it used to be 0644).
+run chmod 0640 "$ETC/agent.yaml"
+system chown "root:$STAFF_GROUP" "$ETC/agent.yaml"
 if [ -n "$CLIENT_TOKEN" ]; then write_secret "client token" "$CLIENT_TOKEN" "$ETC/client-token"; fi
 if [ -n "$ACCESS_TOKEN" ]; then write_secret "access token" "$ACCESS_TOKEN" "$ETC/access-token"; fi
+# Two tokens of the desk's own: the action token (status-token: IT's login, scripts that act)
+# and the read-only metrics token (metrics-token: Prometheus). Each desk makes its own.
 if [ -s "$ETC/status-token" ]; then
   say "keeping the existing status page token $ETC/status-token"
 else
   write_secret "status page token" "$(head -c 32 /dev/urandom | base64 | tr -d '\n=+/')" "$ETC/status-token"
+fi
+if [ -s "$ETC/metrics-token" ]; then
+  say "keeping the existing metrics token $ETC/metrics-token"
+else
+  write_secret "metrics token" "$(head -c 32 /dev/urandom | base64 | tr -d '\n=+/')" "$ETC/metrics-token"
 fi
 
 # --- systemd unit and udev rule -----------------------------------------------------------------
 
 run mkdir -p "$(dirname "$UNIT")" "$(dirname "$RULES")"
 run install -m 0644 "$SOURCE/systemd/$NAME.service" "$UNIT"
+run install -m 0644 "$SOURCE/systemd/$NAME.socket" "$SOCKET_UNIT"
 run install -m 0644 "$SOURCE/systemd/99-$NAME.rules" "$RULES"
 if command -v udevadm >/dev/null 2>&1 || [ "$DRY_RUN" = 1 ]; then
   system udevadm control --reload-rules
@@ -335,7 +348,7 @@ if command -v udevadm >/dev/null 2>&1 || [ "$DRY_RUN" = 1 ]; then
   system udevadm trigger --subsystem-match=hidraw --subsystem-match=tty --action=change
 fi
 system systemctl daemon-reload
-system systemctl enable "$NAME.service"
+system systemctl enable "$NAME.socket" "$NAME.service"
 
 if [ "$START" = no ]; then
   say "installed and enabled; start it with: systemctl start $NAME"
@@ -356,7 +369,10 @@ else
     printf 'skipped (not installing to /): checking the configuration\n'
   fi
   say "(re)starting $NAME"
-  system systemctl restart "$NAME.service" ||
+  # Both stop, so that the socket unit can take the port an older agent bound itself; then the
+  # socket unit holds it, and the service gets it from there.
+  system systemctl stop "$NAME.service" "$NAME.socket"
+  system systemctl start "$NAME.socket" "$NAME.service" ||
     die "the service did not start; see: journalctl -u $NAME -e"
   say "running: status page on http://127.0.0.1:8720/ (journalctl -u $NAME -f for the log)"
 fi

@@ -69,9 +69,10 @@ remove() {
 if [ "$DRY_RUN" = 1 ]; then say "dry run: nothing is changed"; fi
 
 if [ "$LIVE" = 0 ] || systemctl cat "$NAME.service" >/dev/null 2>&1 || [ "$DRY_RUN" = 1 ]; then
-  system systemctl disable --now "$NAME.service"
+  system systemctl disable --now "$NAME.service" "$NAME.socket"
 fi
 remove "$PREFIX/etc/systemd/system/$NAME.service"
+remove "$PREFIX/etc/systemd/system/$NAME.socket"
 remove "$PREFIX/etc/udev/rules.d/99-$NAME.rules"
 remove "$PREFIX/usr/bin/$NAME"
 remove "$PREFIX/usr/share/bash-completion/completions/$NAME"

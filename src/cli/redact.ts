@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import { z } from 'zod';
+import type { DriverRegistry } from '../drivers-api/types.js';
 
 /**
  * Redaction for support bundles. Nothing that leaves the PC may hold a token or a guest's name,
@@ -150,4 +152,48 @@ export function redactConfig(value: unknown, key = ''): unknown {
     return value.replace(/^([a-z][\w+.-]*:\/\/)[^/@\s]*@/i, '$1[redacted]@');
   }
   return value;
+}
+
+/** A configured device, as far as `defaultAccountSerials` reads it. */
+export interface BundledDevice {
+  id: string;
+  driver: string;
+  options: Record<string, unknown>;
+}
+
+/**
+ * The serial numbers that are also a printer's password, for the bundle to take out (issue 40,
+ * low finding): a device whose driver logs in to the printer with HTTP Basic (its options take
+ * `credentials`) and has none configured uses the printer's default account — for a Custom RT
+ * printer its serial (matricola) as user and password (drivers/custom-rt/README.md, "Setting
+ * up"), the serial printed on every receipt. So is one whose configured password is its serial.
+ * The serials come from the options (`serialNumber`) and from the device's status facts (what
+ * the printer told the running agent). Drivers are told apart by their options schema, never by
+ * name; a driver that cannot be loaded counts as having no account.
+ */
+export async function defaultAccountSerials(
+  devices: readonly BundledDevice[],
+  registry: DriverRegistry,
+  facts: ReadonlyMap<string, Record<string, unknown>>,
+): Promise<string[]> {
+  const serials = new Set<string>();
+  for (const device of devices) {
+    let schema: unknown;
+    try {
+      schema = (await registry.get(device.driver)?.())?.configSchema;
+    } catch {
+      continue;
+    }
+    const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, unknown>) : {};
+    if (!('credentials' in shape) && !('credentialsFile' in shape)) continue;
+    const known = [device.options.serialNumber, facts.get(device.id)?.serialNumber].filter(
+      (value): value is string => typeof value === 'string' && value.trim() !== '',
+    );
+    const credentials = device.options.credentials as { password?: unknown } | undefined;
+    const ownAccount =
+      (credentials !== undefined || device.options.credentialsFile !== undefined) &&
+      !known.some((serial) => serial.toUpperCase() === String(credentials?.password ?? '').toUpperCase());
+    if (!ownAccount) for (const serial of known) serials.add(serial.trim());
+  }
+  return [...serials];
 }

@@ -1,9 +1,10 @@
 import { createAgent } from '../agent.js';
-import { loadConfig, readTokenFile, resolveSecrets } from '../config.js';
+import { auditFileOf, loadConfig, readCertificate, readTokenFile, resolveSecrets } from '../config.js';
 import type { DriverRegistry } from '../drivers-api/types.js';
 import { toAgentError } from '../errors.js';
 import { createLogger } from '../log.js';
-import { agentStaffSocket } from '../status/staff-socket.js';
+import { passedSockets } from '../status/passed-sockets.js';
+import { staffSocketPath } from '../status/staff-socket.js';
 import { createNotifier, startWatchdog, watchdogInterval } from '../supervision/index.js';
 import { type CliIo, firstSignal, line } from './io.js';
 
@@ -20,21 +21,40 @@ export async function runCommand(
 ): Promise<number> {
   const config = loadConfig(opts.config);
   const redactions: string[] = [];
-  const log = createLogger({ level: config.log.level, format: config.log.format, secrets: redactions });
+  const auditFile = auditFileOf(config);
+  const log = createLogger({
+    level: config.log.level,
+    format: config.log.format,
+    secrets: redactions,
+    ...(auditFile ? { auditFile } : {}),
+  });
   const secrets = config.simulator?.enabled ? undefined : resolveSecrets(config, io.env);
-  const statusAccessToken = config.status.accessTokenFile
-    ? readTokenFile(config.status.accessTokenFile, 'status access token', io.env.CREDENTIALS_DIRECTORY)
+  const credentials = io.env.CREDENTIALS_DIRECTORY;
+  const { accessTokenFile, metricsTokenFile, tls } = config.status;
+  const statusAccessToken = accessTokenFile
+    ? readTokenFile(accessTokenFile, 'status action token', credentials)
     : undefined;
-  if (statusAccessToken) redactions.push(statusAccessToken);
+  const statusMetricsToken = metricsTokenFile
+    ? readTokenFile(metricsTokenFile, 'status metrics token', credentials)
+    : undefined;
+  // The key is a secret like the tokens (owner-only); the certificate is public.
+  const statusTls = tls
+    ? { key: readTokenFile(tls.keyFile, 'status TLS key', credentials), cert: readCertificate(tls.certFile) }
+    : undefined;
+  for (const secret of [statusAccessToken, statusMetricsToken]) if (secret) redactions.push(secret);
   const notifier = createNotifier(io.env.NOTIFY_SOCKET, { log });
-  const staffSocket = agentStaffSocket(config.status.staffSocket, io.env);
+  const staffSocket = staffSocketPath(config.status.staffSocket);
+  const passed = passedSockets(io.env, process.pid);
   const agent = createAgent(config, {
     registry,
     log,
     redactions,
     ...(secrets ? { secrets } : {}),
     ...(statusAccessToken ? { statusAccessToken } : {}),
-    ...(staffSocket ? { staffSocket } : {}),
+    ...(statusMetricsToken ? { statusMetricsToken } : {}),
+    ...(statusTls ? { statusTls } : {}),
+    staffSocket,
+    ...(passed ? { passed } : {}),
     announce: (text) => line(io.stdout, text),
   });
 

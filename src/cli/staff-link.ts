@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { dirname } from 'node:path';
 import type { Message } from '../messages/message.js';
 import { staffMessages } from '../status/messages.js';
-import { DEFAULT_STAFF_SOCKET } from '../status/staff-socket.js';
+import { accountId, staffSocketPath, untrustedDirectory } from '../status/staff-socket.js';
 
 /**
  * The command line's way to the running agent: HTTP over the staff socket (src/status/
@@ -11,14 +11,18 @@ import { DEFAULT_STAFF_SOCKET } from '../status/staff-socket.js';
  * sends no secret at all: nothing a process squatting on 127.0.0.1:8720 while the agent restarts
  * could collect (the status token used to go there).
  *
- * Before connecting it checks that the socket is the agent's: a socket (not a link), owned by root
- * or by the owner of its directory, in a directory no one else can write — /run/frontdesk-agent
- * is made by systemd for the service. A socket anybody could have put there is refused.
+ * Before connecting it checks that the socket is the agent's: a socket (not a link), owned by
+ * root, the service user (`frontdesk-agent`) or the user running the command (a developer's
+ * `npm start`), in a directory chain up to `/` that no one else can write (`untrustedDirectory`).
+ * A socket anybody else could have put there is refused.
  */
 
-/** Where the command line looks: the config's `status.staffSocket`, else the unit's directory. */
+/** The service's account (systemd/frontdesk-agent.service `User=`). */
+export const SERVICE_USER = 'frontdesk-agent';
+
+/** Where the command line looks: the one rule the agent follows too (`staffSocketPath`). */
 export function staffSocketOf(config: { status: { staffSocket?: string | undefined } }): string {
-  return config.status.staffSocket ?? DEFAULT_STAFF_SOCKET;
+  return staffSocketPath(config.status.staffSocket);
 }
 
 /** Why the command line could not talk to the agent, with the sentence for the person. */
@@ -34,17 +38,28 @@ export class StaffLinkError extends Error {
   }
 }
 
-/** Why a socket at `path` is not trusted to be the agent's; undefined when it is. */
-export function unsafeSocketReason(path: string, stat: (p: string) => Stats = lstatSync): string | undefined {
+/** The accounts a staff socket and its directories may belong to: root, the service, this user. */
+export function trustedOwners(
+  ownUid = process.getuid?.() ?? -1,
+  serviceUid = accountId(SERVICE_USER, '/etc/passwd'),
+): number[] {
+  return [0, ownUid, ...(serviceUid !== undefined ? [serviceUid] : [])];
+}
+
+/**
+ * Why a socket at `path` is not trusted to be the agent's; undefined when it is. Throws what
+ * `stat` throws (ENOENT when there is nothing there).
+ */
+export function unsafeSocketReason(
+  path: string,
+  owners: readonly number[] = trustedOwners(),
+  stat: (p: string) => Stats = lstatSync,
+): string | undefined {
   const socket = stat(path);
   if (!socket.isSocket()) return 'not a socket';
-  const directory = stat(dirname(path));
-  if (!directory.isDirectory()) return 'its directory is a link';
-  if ((directory.mode & 0o022) !== 0)
-    return `its directory ${dirname(path)} can be written by others (mode ${(directory.mode & 0o7777).toString(8)})`;
-  if (socket.uid !== 0 && socket.uid !== directory.uid)
-    return `owned by uid ${socket.uid}, neither root nor the owner of its directory (uid ${directory.uid})`;
-  return undefined;
+  if (!owners.includes(socket.uid))
+    return `owned by uid ${socket.uid}, neither root, the service user (${SERVICE_USER}) nor you`;
+  return untrustedDirectory(dirname(path), owners, stat);
 }
 
 export interface StaffAnswer {
@@ -64,8 +79,11 @@ export interface StaffRequest {
 
 /** The sentence and reason for a connection error, or undefined for one to rethrow. */
 function linkErrorOf(error: NodeJS.ErrnoException, path: string, group: string): StaffLinkError | undefined {
-  if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED')
-    return new StaffLinkError('absent', staffMessages.agentAbsent({ path }), `${error.code} ${path}`);
+  // What it looked for, and why it found nothing there (issue 41, item 2).
+  if (error.code === 'ENOENT')
+    return new StaffLinkError('absent', staffMessages.agentAbsent({ path }), `ENOENT ${path}`);
+  if (error.code === 'ECONNREFUSED')
+    return new StaffLinkError('absent', staffMessages.agentStopped({ path }), `ECONNREFUSED ${path}`);
   if (error.code === 'EACCES' || error.code === 'EPERM')
     return new StaffLinkError(
       'not-staff',

@@ -13,7 +13,7 @@ import { renderText } from './doctor-report.js';
 import { type CliIo, line } from './io.js';
 import { readRecentLog } from './log-source.js';
 import { bundleMessages } from './messages.js';
-import { harvestJournal, Redactor, redactConfig } from './redact.js';
+import { defaultAccountSerials, harvestJournal, Redactor, redactConfig } from './redact.js';
 
 export interface SupportBundleOptions {
   config: string;
@@ -48,7 +48,14 @@ export async function supportBundleCommand(
     doctor.config && doctor.config.journal.path !== ':memory:'
       ? harvestJournal(resolve(doctor.config.journal.path))
       : new Set<string>();
-  const redactor = new Redactor(doctor.secrets, personal);
+  const facts = new Map(
+    doctor.report.checks
+      .filter((c) => c.id === 'device' && c.deviceId !== undefined)
+      .map((c) => [c.deviceId as string, (c.facts ?? {}) as Record<string, unknown>]),
+  );
+  // A printer on its default account has its serial as password: the bundle takes it out.
+  const serials = doctor.config ? await defaultAccountSerials(doctor.config.devices, registry, facts) : [];
+  const redactor = new Redactor([...doctor.secrets, ...serials], personal);
   const log = await readRecentLog({
     logFile: opts.logFile,
     unit: opts.unit,
@@ -69,6 +76,7 @@ export async function supportBundleCommand(
       doctorFailures: doctor.report.failures,
       redaction: {
         tokens: doctor.secrets.length > 0,
+        printerSerialsOnTheirDefaultAccount: serials.length,
         personalStringsFromJournal: personal.size,
         patterns: [
           'e-mail addresses',

@@ -231,7 +231,7 @@ class CommandEngine implements Engine {
     try {
       return fn();
     } catch (e) {
-      this.options.log.warn('journal read failed', errorFields(e));
+      this.options.log.repeated('journal read failed', 'journal', errorFields(e));
       return fallback;
     }
   }

@@ -94,6 +94,17 @@ export interface RequestRecord {
   budgetWaitMs: number;
 }
 
+/**
+ * Items of a platform answer the agent refused (issue 40, M4), for `/metrics`: a whole page over
+ * its bound (`over-bound`, refused unread), or one item that cannot be read (`malformed`: the
+ * command, when it names one of ours, ends in Error as COMMAND_INVALID).
+ */
+export interface RefusedItems {
+  operation: string;
+  reason: 'over-bound' | 'malformed';
+  items: number;
+}
+
 /** What the rate budget can tell about itself at one moment. */
 export interface BudgetSnapshot {
   /** Requests counted in the current window. */

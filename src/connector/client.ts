@@ -7,6 +7,7 @@ import {
   type ConnectorApi,
   type PagedOptions,
   progressToWire,
+  type RefusedItems,
   type RequestOptions,
   type RequestRecord,
 } from './api.js';
@@ -78,7 +79,18 @@ export interface ConnectorClientOptions {
   enterpriseIds?: readonly string[];
   /** Called after every HTTP exchange, success or not (metrics). Must not throw. */
   onRequest?: (record: RequestRecord) => void;
+  /** Told of items refused: pages over their bound, malformed items (metrics). Must not throw. */
+  onRefusedItems?: (refused: RefusedItems) => void;
 }
+
+/**
+ * The most items one `commands/getAllActive` answer may hold. The operation takes no `Limitation`
+ * (../shared/docs/connector-api.md); the agent bounds it at five times the largest page the
+ * platform serves elsewhere (`Limitation.Count` ≤ 1000, connector-api/guidelines/pagination.md):
+ * a desk's devices never have that many commands waiting, and 5,000 malformed items cost a few
+ * MiB of records. A longer answer is refused unread, like a page longer than its Count.
+ */
+export const MAX_ACTIVE_COMMANDS = 5000;
 
 /** The Connector API client; `budget` is exposed for the status page and for sharing. */
 export interface ConnectorClient extends ConnectorApi {
@@ -135,6 +147,20 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
     budget,
     requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+    ...(options.onRefusedItems ? { onRefusedItems: options.onRefusedItems } : {}),
+  };
+  /** Normalises a listing's items, counting the malformed ones for `/metrics`. */
+  const counted = (operation: string, items: NormalizedItem[]): NormalizedItem[] => {
+    let malformed = 0;
+    for (const item of items) if (!item.ok) malformed++;
+    if (malformed > 0) {
+      try {
+        options.onRefusedItems?.({ operation, reason: 'malformed', items: malformed });
+      } catch {
+        // A counter must not change what was read.
+      }
+    }
+    return items;
   };
   const policy: RetryPolicy = {
     retries: options.retries ?? 4,
@@ -154,6 +180,7 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
     shrink?: () => boolean,
     continuation = false,
     spool?: DocumentSpool,
+    itemBound?: () => { key: string; max: number },
   ): Promise<z.output<S>> {
     const { signal } = requestOptions;
     return withRetries(
@@ -173,16 +200,21 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
           continuation,
           ...(signal ? { signal } : {}),
           ...(spool ? { spool } : {}),
+          ...(itemBound ? { itemBound: itemBound() } : {}),
         }),
     );
   }
 
-  /** A cursor-paged read; `toPage` picks the items out of one validated response. */
+  /**
+   * A cursor-paged read; `toPage` picks the items out of one validated response. A page whose
+   * list (`listKey`) holds more items than the `Limitation.Count` it asked for is refused unread.
+   */
   function paged<S extends z.ZodType, T>(
     spec: OperationSpec,
     body: (size: PageSize, cursor: string | undefined) => Record<string, unknown>,
     response: S,
     pagedOptions: PagedOptions,
+    listKey: string,
     toPage: (response: z.output<S>) => Page<T>,
   ): AsyncIterable<T[]> {
     return paginate(
@@ -201,6 +233,8 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
             pagedOptions,
             () => size.shrink(),
             cursor !== undefined,
+            undefined,
+            () => ({ key: listKey, max: size.count }),
           ),
         ),
     );
@@ -220,6 +254,7 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
         validateRequest(request, { ...filter, Limitation: limitation(size, cursor) }, spec.path),
       response,
       pagedOptions,
+      items,
       // The response schema has already read the list under `items` as the item type.
       (r) => ({
         items: (r as unknown as Record<string, AccountingItem[N][]>)[items] ?? [],
@@ -258,8 +293,9 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
         (size, cursor) => fiscalBody(filter, size, cursor),
         FiscalCommandListResponseSchema,
         pagedOptions,
+        'Commands',
         (r) => ({
-          items: normalizeUnknown(r.Commands, pagedOptions.known),
+          items: counted(OPERATIONS.fiscalCommands.path, normalizeUnknown(r.Commands, pagedOptions.known)),
           cursor: r.Cursor,
         }),
       );
@@ -276,8 +312,9 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
         undefined,
         false,
         spool,
+        () => ({ key: 'Commands', max: MAX_ACTIVE_COMMANDS }),
       );
-      return spool.attach(r.Commands.map(normalizeCommand));
+      return spool.attach(counted(OPERATIONS.activeCommands.path, r.Commands.map(normalizeCommand)));
     },
 
     async commandsByIds(ids, requestOptions = {}) {
@@ -306,8 +343,10 @@ export function createConnectorClient(options: ConnectorClientOptions): Connecto
           },
           false,
           spool,
+          // Each id comes back at most once: more items than ids asked is not an answer.
+          () => ({ key: 'Commands', max: current.length }),
         );
-        out.push(...spool.attach(r.Commands.map(normalizeCommand)));
+        out.push(...spool.attach(counted(op.path, r.Commands.map(normalizeCommand))));
       }
       return out;
     },

@@ -1,4 +1,5 @@
-import type { AgentError } from '../errors.js';
+import type { SerializedError } from '../errors.js';
+import type { Message } from '../messages/message.js';
 import type { DecodedBytes } from '../transport/base64-stream.js';
 import type { CommandState } from './wire.js';
 
@@ -125,7 +126,13 @@ export interface PrintJobData {
   printerPortName?: string;
 }
 
-/** What normalising one list item gave: a command, or an error naming what is known of it. */
+/**
+ * Why an item cannot be read, as the journal keeps an error (`SerializedError`): a record, not an
+ * `Error` — an answer of 400,000 malformed items must not cost 400,000 stack traces (issue 40, M4).
+ */
+export type InvalidCommand = SerializedError & { code: 'COMMAND_INVALID'; notes: Message };
+
+/** What normalising one list item gave: a command, or why not, naming what is known of it. */
 export type NormalizedItem =
   | { ok: true; command: PlatformCommand }
-  | { ok: false; id?: string; deviceId?: string; deviceType?: string; state?: string; error: AgentError };
+  | { ok: false; id?: string; deviceId?: string; deviceType?: string; state?: string; error: InvalidCommand };

@@ -4,7 +4,7 @@ import { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { linkSignals } from '../signals.js';
 import { formatIssues, ONE_LINE } from '../zod-issues.js';
-import type { RequestPriority, RequestRecord } from './api.js';
+import type { RefusedItems, RequestPriority, RequestRecord } from './api.js';
 import type { DocumentSpool } from './document-spool.js';
 import { parseRetryAfter, platformError, transportError } from './http-errors.js';
 import type { FetchLike, HttpAnswer } from './http-transport.js';
@@ -24,6 +24,8 @@ export interface ExchangeContext {
   budget: RateBudget;
   requestTimeoutMs: number;
   onRequest?: (record: RequestRecord) => void;
+  /** Told of every item the agent refused unread (a page over its bound); must not throw. */
+  onRefusedItems?: (refused: RefusedItems) => void;
 }
 
 export interface ExchangeRequest<S extends z.ZodType> {
@@ -39,6 +41,12 @@ export interface ExchangeRequest<S extends z.ZodType> {
   signal?: AbortSignal;
   /** Takes print documents out of the answer as it arrives (`document-spool.ts`); reset per attempt. */
   spool?: DocumentSpool;
+  /**
+   * The most items the answer's list `key` may hold: the `Limitation.Count` asked, the ids asked,
+   * or an operation's documented bound. A longer list is refused before anything reads its
+   * items (issue 40, M4: a page of 400,000 empty items exhausted the heap).
+   */
+  itemBound?: { key: string; max: number };
 }
 
 /**
@@ -160,6 +168,22 @@ export async function exchange<S extends z.ZodType>(
     finish(failure);
     throw failure;
   }
+  const overBound = itemsOverBound(json.value, request.itemBound);
+  if (overBound !== undefined) {
+    const max = request.itemBound?.max ?? 0;
+    const failure = new AgentError(
+      'RESPONSE_INVALID',
+      `${operation} answered ${overBound} items where at most ${max} may come; the page was refused unread`,
+      { details: { ...details, items: overBound, max } },
+    );
+    finish(failure);
+    try {
+      ctx.onRefusedItems?.({ operation, reason: 'over-bound', items: overBound });
+    } catch {
+      // A counter must not change the outcome of a request.
+    }
+    throw failure;
+  }
   const parsed = request.response.safeParse(json.value);
   if (!parsed.success) {
     const issues = formatIssues(parsed.error, ONE_LINE);
@@ -175,6 +199,13 @@ export async function exchange<S extends z.ZodType>(
   }
   finish();
   return parsed.data;
+}
+
+/** The length of the answer's list when it exceeds `bound`; undefined otherwise. */
+function itemsOverBound(value: unknown, bound: ExchangeRequest<z.ZodType>['itemBound']): number | undefined {
+  if (!bound || value === null || typeof value !== 'object') return undefined;
+  const list = (value as Record<string, unknown>)[bound.key];
+  return Array.isArray(list) && list.length > bound.max ? list.length : undefined;
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {

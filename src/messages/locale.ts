@@ -18,6 +18,11 @@ export const ITALIAN_ZONES: readonly string[] = ['Europe/Rome', 'Europe/San_Mari
 
 export function defaultLocale(timeZone: string, env: NodeJS.ProcessEnv = process.env): Locale {
   if (ITALIAN_ZONES.includes(timeZone)) return 'it';
+  return systemLocale(env);
+}
+
+/** The system's (or the terminal's) language: `LC_ALL`, `LC_MESSAGES`, `LANG`, in POSIX order. */
+export function systemLocale(env: NodeJS.ProcessEnv = process.env): Locale {
   const system = env.LC_ALL || env.LC_MESSAGES || env.LANG || '';
   return /^it([_.@-]|$)/i.test(system) ? 'it' : 'en';
 }

@@ -19,9 +19,10 @@ import { pageMessages, staffMessages } from './messages.js';
  *   it through the staff socket.
  * - `POST /actions/<device>/<action>`: runs one, with the fields as a form or a JSON object.
  *   From a page session: its Origin (or Referer) must name this host and it must carry the
- *   session's CSRF token (form field `csrf` or `X-CSRF-Token`), and an action with `confirm` needs
- *   `confirm=yes`. Through the staff socket or with `Authorization: Bearer <status token>`
- *   neither is asked: no browser can send those across sites.
+ *   session's CSRF token (form field `csrf` or `X-CSRF-Token`). Through the staff socket or with
+ *   `Authorization: Bearer <action token>` neither is asked: no browser can send those across
+ *   sites. An action with `confirm` (a void, a Z report) needs `confirm=yes` from every caller:
+ *   a script must say it means it, as a person ticks the box (issue 40, item 2).
  *
  * An unknown device or action is answered (404) before the caller's rate budget is touched; then
  * every attempt goes through `LocalActions`: rate-limited per caller (429, `Retry-After`, a
@@ -112,7 +113,6 @@ export function registerDeviceActions(
     const caller = deps.callerOf(request);
     // A page session is a browser: it must show it comes from our page. The others cannot be
     // sent by a browser across sites (a Unix socket, an Authorization header).
-    const api = caller.kind !== 'session';
     const body = (request.body ?? {}) as Record<string, unknown>;
     if (caller.kind === 'session') {
       const refused = formRefusal(request.headers, body, caller.session.csrfToken);
@@ -143,7 +143,7 @@ export function registerDeviceActions(
       const notes = say.render(staffMessages.unknownAction());
       return answer(404, { ok: false, title, notes }, { error: { code: 'COMMAND_INVALID', notes } });
     }
-    if (info.confirm && !api && body.confirm !== 'yes' && body.confirm !== 'on') {
+    if (info.confirm && body.confirm !== 'yes' && body.confirm !== 'on') {
       const notes = say.render(pageMessages.confirmFirst({ confirm: info.confirm }));
       return answer(400, { ok: false, title, notes }, { error: { code: 'NOT_CONFIRMED', notes } });
     }

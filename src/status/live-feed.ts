@@ -15,8 +15,11 @@ import { renderSections } from './page.js';
  * most `maxClients` streams are served at once.
  */
 export interface LiveFeed {
-  /** Takes over `res` (already hijacked from the framework) until the client goes away. */
-  attach(res: ServerResponse, headers: OutgoingHttpHeaders): void;
+  /**
+   * Takes over `res` (already hijacked from the framework) until the client goes away, or until
+   * `stillValid` (asked at every refresh) says the session it was opened for has ended.
+   */
+  attach(res: ServerResponse, headers: OutgoingHttpHeaders, stillValid?: () => boolean): void;
   readonly clients: number;
   /** Ends every stream and stops the timers. Idempotent. */
   close(): void;
@@ -40,7 +43,7 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
   const refreshMs = options.refreshMs ?? 5000;
   const maxBuffered = options.maxBufferedBytes ?? 1 << 20;
   const maxClients = options.maxClients ?? 32;
-  const clients = new Set<ServerResponse>();
+  const clients = new Map<ServerResponse, (() => boolean) | undefined>();
   let unsubscribe: (() => void) | undefined;
   let pending: NodeJS.Timeout | undefined;
   let refresh: NodeJS.Timeout | undefined;
@@ -57,7 +60,17 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
   };
 
   const broadcast = (chunk: string) => {
-    for (const res of clients) write(res, chunk);
+    for (const res of clients.keys()) write(res, chunk);
+  };
+
+  /** Ends the streams whose session has ended (logged out, over its lifetime). */
+  const dropEnded = () => {
+    for (const [res, stillValid] of clients) {
+      if (stillValid && !stillValid()) {
+        clients.delete(res);
+        res.end();
+      }
+    }
   };
 
   const frame = (): string | undefined => {
@@ -74,6 +87,7 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
 
   const renderNow = () => {
     pending = undefined;
+    dropEnded();
     if (clients.size === 0) return;
     const chunk = frame();
     if (chunk) broadcast(chunk);
@@ -100,7 +114,7 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
   };
 
   return {
-    attach(res, headers) {
+    attach(res, headers, stillValid) {
       if (closed || clients.size >= maxClients) {
         res
           .writeHead(503, { ...headers, 'content-type': 'text/plain; charset=utf-8', 'retry-after': '10' })
@@ -115,7 +129,7 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
         'x-accel-buffering': 'no',
       });
       res.socket?.setNoDelay(true);
-      clients.add(res);
+      clients.set(res, stillValid);
       if (clients.size === 1) start();
       res.on('close', () => {
         clients.delete(res);
@@ -131,7 +145,7 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
     close() {
       closed = true;
       stop();
-      for (const res of clients) res.end();
+      for (const res of clients.keys()) res.end();
       clients.clear();
     },
   };

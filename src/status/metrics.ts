@@ -182,6 +182,11 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
     'Requests the platform answered with 429, by operation.',
     ['operation'],
   );
+  const refusedItems = counter(
+    'frontdesk_platform_refused_items_total',
+    'Items of platform answers the agent refused: reason over_bound (a page longer than it asked for, refused unread) or malformed (an item that cannot be read).',
+    ['operation', 'reason'],
+  );
   const budgetWait = histogram(
     'frontdesk_platform_budget_wait_seconds',
     'Time each request waited for the client-side rate budget before being sent.',
@@ -236,6 +241,12 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
             if (r.status === 429) rateLimited.inc({ operation: r.operation });
             break;
           }
+          case 'refused':
+            refusedItems.inc(
+              { operation: event.refused.operation, reason: event.refused.reason.replace('-', '_') },
+              event.refused.items,
+            );
+            break;
           case 'device':
             snap('deviceUp').set(named(event.deviceId), event.status.connected ? 1 : 0);
             break;

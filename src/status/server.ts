@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import type { Clock } from '../clock.js';
+import type { BackoffRange } from '../backoff.js';
+import { type Clock, systemClock } from '../clock.js';
 import { AgentError } from '../errors.js';
 import { errorFields, type Logger } from '../log.js';
 import { isLoopback } from '../loopback.js';
@@ -11,6 +12,8 @@ import { readMessage } from '../messages/message.js';
 import { english, messageRenderer } from '../messages/render.js';
 import type { StatusSource } from '../status-model.js';
 import { isLoopbackHostHeader, parseListen } from './access.js';
+import { BASE_HEADERS, pageCsp, REFUSALS } from './answers.js';
+import { FailedAttempts } from './attempts.js';
 import { accessOf, type Caller, type CallerDeps, identify, type Verdict, verdict } from './callers.js';
 import { cutErrorText, registerCutKeys } from './cut-keys.js';
 import { registerDeliverNow } from './deliver-now.js';
@@ -18,22 +21,38 @@ import { noticeFor, registerDeviceActions } from './device-actions.js';
 import { createLiveFeed } from './live-feed.js';
 import { type LocalActionLimits, LocalActions } from './local-actions.js';
 import { localBaseUrl, registerLogin } from './login.js';
-import { pageMessages, staffMessages } from './messages.js';
+import { pageMessages } from './messages.js';
 import { createMetrics, type StatusMetrics } from './metrics.js';
 import { renderPage } from './page.js';
-import { type StaffIdentity, StaffSessions } from './staff-sessions.js';
+import { listenForPage, type PageListener } from './page-listener.js';
+import type { PassedSockets } from './passed-sockets.js';
+import { type ConnectionEnds, peerResolver } from './peer-uid.js';
+import { sessionCookieName } from './session-cookie.js';
+import { type CodeOwner, StaffSessions } from './staff-sessions.js';
 import { type StaffSocket, type StaffSocketOptions, startStaffSocket } from './staff-socket.js';
 
 export interface StatusServerOptions {
   source: StatusSource;
   log: Logger;
   /**
-   * The status token: `Authorization: Bearer …` for scripts, and a way to log in to the page
-   * (`/login`). When unset, only requests addressed to a loopback host name are served. Either
+   * The action token (`status.accessTokenFile`): `Authorization: Bearer …` for scripts, and IT's
+   * way to log in to the page (the form at `/login`); from beyond loopback only over TLS. Without
+   * it and `metricsToken`, only requests addressed to a loopback host name are served. Either
    * way the page, `/status.json` and every action need a caller who proved who they are
    * (callers.ts); only `/healthz` and `/metrics` stay open to loopback.
    */
   accessToken?: string;
+  /** The read-only metrics token (`status.metricsTokenFile`): `/metrics` and `/healthz` only. */
+  metricsToken?: string;
+  /** Serve HTTPS with this key and certificate (`status.tls`), PEM. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
+  /**
+   * The uid owning a loopback peer's socket (peer-uid.ts `loopbackPeerUid` by default): sessions
+   * and login codes are bound to it. Tests of `inject()`, which has no socket, pass their own.
+   */
+  peerUid?: (socket: ConnectionEnds) => Promise<number | undefined>;
+  /** Failed logins and tokens allowed per source in any 60 s (default 10, attempts.ts). */
+  failuresPerMinute?: number;
   /** The page's logins; a fresh set when omitted (tests pass one to mint login codes). */
   sessions?: StaffSessions;
   /** Fed from `source.subscribe()` by the server itself; a fresh set when omitted. */
@@ -73,30 +92,6 @@ export async function serveOnStaffSocket(
   return staff;
 }
 
-const BASE_HEADERS: Record<string, string> = {
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'same-origin',
-  'x-frame-options': 'DENY',
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'content-security-policy':
-    "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-};
-
-/** The page's policy: only our own inline style and script (by nonce), only our own origin. */
-export function pageCsp(nonce: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src 'nonce-${nonce}'`,
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    "form-action 'self'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-}
-
 function pathOf(url: string): string {
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
@@ -112,12 +107,27 @@ function pathOf(url: string): string {
  * unsubscribes from the source.
  */
 export function buildStatusServer(options: StatusServerOptions): FastifyInstance {
-  const { source, log, accessToken } = options;
+  const { source, log, accessToken, metricsToken } = options;
   const locale = options.locale ?? 'en';
   const say = messageRenderer(locale);
   const metrics = options.metrics ?? createMetrics();
-  const sessions = options.sessions ?? new StaffSessions(options.clock ? { clock: options.clock } : {});
-  const callerDeps: CallerDeps = { sessions, accessToken };
+  const clockOption = options.clock ? { clock: options.clock } : {};
+  const sessions = options.sessions ?? new StaffSessions(clockOption);
+  const tls = options.tls !== undefined;
+  const resolvePeer = peerResolver(options.peerUid);
+  const attempts = new FailedAttempts({
+    ...clockOption,
+    ...(options.failuresPerMinute ? { perMinute: options.failuresPerMinute } : {}),
+  });
+  const callerDeps: CallerDeps = {
+    sessions,
+    accessToken,
+    metricsToken,
+    cookieName: sessionCookieName(tls),
+    peerOf: resolvePeer,
+    attempts,
+    log,
+  };
   const live = createLiveFeed({ source, log, locale, ...options.live });
   const unsubscribeMetrics = source.subscribe((event) => metrics.handle(event));
   const actions = new LocalActions({
@@ -129,6 +139,7 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
   const stopping = new AbortController();
 
   const app = Fastify({
+    ...(options.tls ? { https: { key: options.tls.key, cert: options.tls.cert } } : {}),
     logger: false,
     bodyLimit: 16 * 1024,
     forceCloseConnections: true,
@@ -156,7 +167,8 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
     const caller = await identify(request.raw, request.ip, callerDeps);
     callers.set(request.raw, caller);
     const throughSocket = caller.kind === 'staff-socket' || caller.kind === 'refused';
-    if (accessToken === undefined && !throughSocket && !isLoopbackHostHeader(request.headers.host)) {
+    const remoteCredential = accessToken !== undefined || metricsToken !== undefined;
+    if (!remoteCredential && !throughSocket && !isLoopbackHostHeader(request.headers.host)) {
       log.debug('status server refused a request for a non-loopback host name');
       return reply
         .code(403)
@@ -171,26 +183,13 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
 
   const refuse = (reply: FastifyReply, decided: Exclude<Verdict, 'ok'>, pageRequest: boolean) => {
     if (decided === 'login-first' && pageRequest) return reply.code(303).header('location', 'login').send();
-    const status = decided === 'not-staff' || decided === 'socket-only' ? 403 : 401;
-    const notes = say.render(
-      decided === 'not-staff'
-        ? staffMessages.notStaff({ group: options.staffGroup ?? 'frontdesk-staff' })
-        : decided === 'socket-only'
-          ? staffMessages.socketOnly()
-          : decided === 'wrong-token'
-            ? staffMessages.wrongToken()
-            : staffMessages.loginFirst(),
-    );
-    if (status === 401 && accessToken !== undefined)
+    const { status, code, notes } = REFUSALS[decided];
+    if (status === 401 && (accessToken !== undefined || metricsToken !== undefined))
       reply.header('www-authenticate', 'Bearer realm="frontdesk-agent"');
     if (decided === 'not-staff') reply.header('connection', 'close');
-    const code = {
-      'not-staff': 'NOT_STAFF',
-      'socket-only': 'SOCKET_ONLY',
-      'wrong-token': 'WRONG_TOKEN',
-      'login-first': 'LOGIN_REQUIRED',
-    }[decided];
-    return reply.code(status).send({ error: { code, notes } });
+    if (decided === 'too-many-attempts') reply.header('retry-after', '60');
+    const group = options.staffGroup ?? 'frontdesk-staff';
+    return reply.code(status).send({ error: { code, notes: say.render(notes(group)) } });
   };
 
   app.addHook('onResponse', async (request, reply) => {
@@ -246,9 +245,12 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
       .send(body);
   });
 
-  app.get('/events', { exposeHeadRoute: false }, (_request, reply) => {
+  app.get('/events', { exposeHeadRoute: false }, (request, reply) => {
+    const caller = callerOf(request);
     reply.hijack();
-    live.attach(reply.raw, reply.getHeaders() as OutgoingHttpHeaders);
+    // An open page keeps its session from going idle, and its stream ends with the session.
+    const stillValid = caller.kind === 'session' ? () => sessions.keepAlive(caller.cookie) : undefined;
+    live.attach(reply.raw, reply.getHeaders() as OutgoingHttpHeaders, stillValid);
   });
 
   app.get('/status.json', async (_request, reply) =>
@@ -269,7 +271,19 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
     return reply.header('cache-control', 'no-store').type(metrics.contentType).send(text);
   });
 
-  registerLogin(app, { sessions, accessToken, say, locale, log, callerOf, csp: pageCsp });
+  registerLogin(app, {
+    sessions,
+    accessToken,
+    metricsToken,
+    say,
+    locale,
+    log,
+    callerOf,
+    peerOf: (request) => resolvePeer(request.raw.socket, request.ip),
+    attempts,
+    tls,
+    csp: pageCsp,
+  });
   registerCutKeys(app, { source, log, actions, callerOf, say });
   const actionNotices = registerDeviceActions(app, {
     source,
@@ -302,30 +316,41 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
 export interface StartStatusServerOptions extends StatusServerOptions {
   /** `host:port`, e.g. `127.0.0.1:8720`; port 0 picks a free one. */
   listen: string;
-  /** The staff socket's path (`status.staffSocket`); none when omitted. */
+  /** The staff socket's path (`staffSocketPath`); none when omitted. */
   staffSocket?: string;
+  /** The sockets systemd passed (passed-sockets.ts), taken instead of binding. */
+  passed?: PassedSockets;
+  /** Waits between tries while the page's port is busy (page-listener.ts). */
+  retry?: BackoffRange;
 }
 
 export interface RunningStatusServer {
   app: FastifyInstance;
-  /** The bound address as a base URL, e.g. `http://127.0.0.1:8720/`. */
-  url: string;
-  port: number;
+  /**
+   * The page's base URL, e.g. `http://127.0.0.1:8720/`: where it listens, or, while its port is
+   * busy, where it will.
+   */
+  readonly url: string;
+  readonly port: number;
+  /** Resolves with `url` once the page listens (at once unless its port was busy). */
+  readonly listening: Promise<string>;
   /** The staff socket, when one was asked for. */
   staffSocket?: StaffSocket;
   /**
-   * A one-time login address for this PC's browser (`npm start` prints one). `ttlMs` defaults to
-   * the sessions' code lifetime.
+   * A one-time login address for this PC's browser (`npm start` prints one), for `owner`'s
+   * account only. `ttlMs` defaults to the sessions' code lifetime.
    */
-  loginAddress(identity: StaffIdentity, ttlMs?: number): string;
+  loginAddress(owner: CodeOwner, ttlMs?: number): string;
   /** Idempotent. */
   close(): Promise<void>;
 }
 
 /**
- * Builds and starts the status server. Rejects with CONFIG_INVALID, before binding anything, when
- * `listen` is not a loopback address and no access token is configured; rejects with
- * CONFIG_INVALID when the address cannot be bound (in use, not local).
+ * Builds and starts the status server: the staff socket first (the command line's way in, even
+ * while the page waits for its port), then the page (page-listener.ts: the socket systemd passed,
+ * or `listen`, tried again in the background while another program holds it). Rejects with
+ * CONFIG_INVALID, before binding anything, when `listen` is not a loopback address and no token is
+ * configured, and when an address can never be bound (not on this PC, not a socket of its kind).
  */
 export async function startStatusServer(options: StartStatusServerOptions): Promise<RunningStatusServer> {
   let host: string;
@@ -335,52 +360,68 @@ export async function startStatusServer(options: StartStatusServerOptions): Prom
   } catch (error) {
     throw new AgentError('CONFIG_INVALID', `status.listen: ${(error as Error).message}`);
   }
-  if (!isLoopback(host) && !options.accessToken) {
+  if (!isLoopback(host) && !options.accessToken && !options.metricsToken) {
     throw new AgentError(
       'CONFIG_INVALID',
-      `status.listen ${options.listen} is not a loopback address: configure status.accessTokenFile, or listen on 127.0.0.1`,
+      `status.listen ${options.listen} is not a loopback address: configure status.metricsTokenFile or status.accessTokenFile, or listen on 127.0.0.1`,
     );
   }
-  const sessions = options.sessions ?? new StaffSessions(options.clock ? { clock: options.clock } : {});
+  const clock = options.clock ?? systemClock;
+  const sessions = options.sessions ?? new StaffSessions({ clock });
   const app = buildStatusServer({ ...options, sessions });
-  try {
-    await app.listen({ host, port });
-  } catch (error) {
-    await app.close();
-    throw new AgentError(
-      'CONFIG_INVALID',
-      `Cannot listen on ${options.listen}: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
-  }
+  const tls = options.tls !== undefined;
+  const scheme = tls ? 'https' : 'http';
   let staffSocket: StaffSocket | undefined;
-  if (options.staffSocket) {
-    try {
+  let page: PageListener | undefined;
+  try {
+    if (options.staffSocket) {
       staffSocket = await serveOnStaffSocket(app, {
         path: options.staffSocket,
         group: options.staffGroup ?? 'frontdesk-staff',
         log: options.log,
+        ...(options.passed?.staff !== undefined ? { fd: options.passed.staff } : {}),
       });
-    } catch (error) {
-      await app.close();
-      throw error;
     }
+    page = await listenForPage({
+      app,
+      host,
+      port,
+      clock,
+      log: options.log,
+      ...(options.passed?.status !== undefined ? { fd: options.passed.status } : {}),
+      ...(options.retry ? { retry: options.retry } : {}),
+    });
+  } catch (error) {
+    page?.stop();
+    await staffSocket?.close();
+    await app.close();
+    throw error;
   }
-  const address = app.server.address() as AddressInfo;
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  options.log.info('status page listening', { url: `http://${shownHost}:${address.port}/` });
-  const base = localBaseUrl(address) as string;
+  const listener = page;
+  const addressOf = (a: AddressInfo | undefined) =>
+    a ?? ({ address: host, port, family: host.includes(':') ? 'IPv6' : 'IPv4' } as AddressInfo);
+  const urlOf = (a: AddressInfo) =>
+    `${scheme}://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}/`;
+  const listening = listener.listening.then((address) => {
+    options.log.info('status page listening', { url: urlOf(address) });
+    return urlOf(address);
+  });
   let closing: Promise<void> | undefined;
   return {
     app,
-    url: `http://${shownHost}:${address.port}/`,
-    port: address.port,
+    get url() {
+      return urlOf(addressOf(listener.address));
+    },
+    get port() {
+      return addressOf(listener.address).port;
+    },
+    listening,
     ...(staffSocket ? { staffSocket } : {}),
-    loginAddress: (identity, ttlMs) => `${base}login?token=${sessions.mintCode(identity, ttlMs)}`,
+    loginAddress: (owner, ttlMs) =>
+      `${localBaseUrl(addressOf(listener.address), tls)}login?token=${sessions.mintCode(owner, ttlMs)}`,
     close: () => {
       closing ??= (async () => {
+        listener.stop();
         await staffSocket?.close();
         await app.close();
       })();

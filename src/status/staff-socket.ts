@@ -1,8 +1,10 @@
-import { chmodSync, chownSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, mkdirSync, readFileSync, type Stats, unlinkSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { dirname, resolve } from 'node:path';
 import { AgentError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { unixSocketPath } from './passed-sockets.js';
 import { type PeerCredentials, readPeerCredentials } from './peer-credentials.js';
 
 /**
@@ -21,18 +23,66 @@ import { type PeerCredentials, readPeerCredentials } from './peer-credentials.js
  * this system (`npm start` on a laptop) the socket is 0600: the user running the agent, and root.
  */
 
-/** Where the command line looks for the staff socket when the config names none. */
+/** Where the staff socket is when the config names none: the socket unit's, /run/frontdesk-agent. */
 export const DEFAULT_STAFF_SOCKET = '/run/frontdesk-agent/staff.sock';
 
 /**
- * Where the agent listens: the configured path, else `$RUNTIME_DIRECTORY/staff.sock` under
- * systemd (the unit's RuntimeDirectory=frontdesk-agent: /run/frontdesk-agent, root's /run, so no
- * one else can put a socket there while the agent restarts), else nowhere.
+ * The one rule for where the staff socket is (issue 41, item 2), for the agent and the command
+ * line alike, with or without systemd: `status.staffSocket` when the configuration names one,
+ * else `/run/frontdesk-agent/staff.sock` — the path systemd/frontdesk-agent.socket holds, and the
+ * one an agent started by hand as root makes. Both sides read the same configuration file, so
+ * they find the same path.
  */
-export function agentStaffSocket(configured: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
-  if (configured) return configured;
-  const runtime = env.RUNTIME_DIRECTORY?.split(':')[0];
-  return runtime ? `${runtime}/staff.sock` : undefined;
+export function staffSocketPath(configured: string | undefined): string {
+  return configured ?? DEFAULT_STAFF_SOCKET;
+}
+
+/**
+ * Why the directories leading to a socket cannot be trusted, or undefined when they can: every
+ * one from `dir` up to `/` must be a directory (not a link), owned by root or one of `owners`, and
+ * writable by no one else — a group- or world-writable one only with the sticky bit and root's
+ * (`/tmp`), where nobody can replace what another user made. Otherwise someone else could have put
+ * a socket of theirs where the agent's is looked for. Throws what `stat` throws for a missing one.
+ */
+export function untrustedDirectory(
+  dir: string,
+  owners: readonly number[],
+  stat: (p: string) => Stats = lstatSync,
+): string | undefined {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    const info = stat(at);
+    if (!info.isDirectory()) return `${at} is not a directory`;
+    const mode = (info.mode & 0o7777).toString(8).padStart(4, '0');
+    if (info.uid !== 0 && !owners.includes(info.uid))
+      return `${at} belongs to uid ${info.uid}, neither root nor the agent`;
+    const shared = (info.mode & 0o022) !== 0;
+    if (shared && !((info.mode & 0o1000) !== 0 && info.uid === 0))
+      return `${at} can be written by others (mode ${mode})`;
+    if (at === dirname(at)) return undefined;
+  }
+}
+
+/**
+ * Makes the staff socket's directory when it is missing and this process may (root, for
+ * /run/frontdesk-agent: mode 0755, root's), then checks the chain up to `/` (`untrustedDirectory`,
+ * owned by root or this process). Returns why there can be no staff socket there, or undefined.
+ */
+export function prepareStaffDirectory(path: string, ownUid: number): string | undefined {
+  const dir = dirname(resolve(path));
+  try {
+    // One level only, as systemd makes it (and a recursive mkdir never returns under /proc).
+    mkdirSync(dir, { mode: 0o755 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    if (code !== 'EEXIST')
+      return `its directory ${dir} does not exist and cannot be made (${code}: only root, or systemd's frontdesk-agent.socket, can make it)`;
+  }
+  try {
+    const problem = untrustedDirectory(dir, [ownUid]);
+    return problem ? `${problem}: anyone could put a socket there` : undefined;
+  } catch (error) {
+    return `its directory ${dir} cannot be checked (${(error as Error).message})`;
+  }
 }
 
 export interface StaffPolicy {
@@ -49,8 +99,11 @@ export function isStaff(peer: PeerCredentials, policy: StaffPolicy): boolean {
   return gid !== undefined && (peer.gid === gid || (peer.groups ?? []).includes(gid));
 }
 
-/** A group's id from /etc/group (Node has no getgrnam); undefined when there is no such group. */
-export function groupId(name: string, file = '/etc/group'): number | undefined {
+/**
+ * The id of `name` in an account database laid out as `name:password:id:…` — /etc/passwd for a
+ * user, /etc/group for a group (Node has no getpwnam or getgrnam). Undefined when there is none.
+ */
+export function accountId(name: string, file: string): number | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -58,14 +111,24 @@ export function groupId(name: string, file = '/etc/group'): number | undefined {
     return undefined;
   }
   for (const line of text.split('\n')) {
-    const [group, , gid] = line.split(':');
-    if (group === name && gid !== undefined && /^\d+$/.test(gid)) return Number(gid);
+    const [entry, , id] = line.split(':');
+    if (entry === name && id !== undefined && /^\d+$/.test(id)) return Number(id);
   }
   return undefined;
 }
 
+/** A group's id from /etc/group; undefined when there is no such group. */
+export function groupId(name: string, file = '/etc/group'): number | undefined {
+  return accountId(name, file);
+}
+
 export interface StaffSocketOptions {
   path: string;
+  /**
+   * The socket systemd made and passed (passed-sockets.ts): already bound at its path, with the
+   * unit's owner, group and mode (`SocketGroup=`, `SocketMode=`), so it is taken as it is.
+   */
+  fd?: number;
   /** The staff group's name (`status.staffGroup`). */
   group: string;
   /** Serves one request (the status server's `app.routing`). */
@@ -113,7 +176,25 @@ async function clearStale(path: string): Promise<void> {
   unlinkSync(path);
 }
 
-/** Listens on `options.path` (mode 0660, the staff group) and serves staff only. */
+/** `server.listen(where)`, rejecting with CONFIG_INVALID that names `what`. */
+function listenOn(server: Server, where: string | { fd: number }, what: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(where, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch((error: unknown) => {
+    throw new AgentError('CONFIG_INVALID', `Cannot listen on ${what}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  });
+}
+
+/**
+ * Listens on `options.path` (mode 0660, the staff group), or takes the socket systemd passed
+ * (`options.fd`), and serves staff only.
+ */
 export async function startStaffSocket(options: StaffSocketOptions): Promise<StaffSocket> {
   const { path, log } = options;
   const staffGid = groupId(options.group, options.groupFile);
@@ -156,40 +237,48 @@ export async function startStaffSocket(options: StaffSocketOptions): Promise<Sta
     peers.set(socket, peer);
   });
 
-  await clearStale(path);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(path, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  }).catch((error: unknown) => {
-    throw new AgentError(
-      'CONFIG_INVALID',
-      `Cannot listen on status.staffSocket ${path}: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
-  });
-  let mode = 0o600;
-  if (staffGid !== undefined) {
-    try {
-      chownSync(path, -1, staffGid);
-      mode = 0o660;
-    } catch (error) {
-      log.warn('the staff socket cannot be given to the staff group: only this user and root can use it', {
+  if (options.fd !== undefined) {
+    await listenOn(server, { fd: options.fd }, `the staff socket systemd passed (fd ${options.fd})`);
+    // Node names no address for a Unix socket taken by descriptor (null), and a TCP one's.
+    if (server.address() !== null) {
+      server.close();
+      throw new AgentError(
+        'CONFIG_INVALID',
+        `The second socket systemd passed is not a Unix socket: frontdesk-agent.socket must list 127.0.0.1:8720 first, then the staff socket`,
+      );
+    }
+    const bound = unixSocketPath(options.fd) ?? path;
+    if (resolve(bound) !== resolve(path))
+      log.warn(
+        'systemd passes a staff socket other than status.staffSocket: the command line looks for the configured one',
+        {
+          passed: bound,
+          configured: path,
+        },
+      );
+    log.info('staff socket listening (held by systemd)', { path: bound, group: options.group });
+  } else {
+    await clearStale(path);
+    await listenOn(server, path, `status.staffSocket ${path}`);
+    let mode = 0o600;
+    if (staffGid !== undefined) {
+      try {
+        chownSync(path, -1, staffGid);
+        mode = 0o660;
+      } catch (error) {
+        log.warn('the staff socket cannot be given to the staff group: only this user and root can use it', {
+          group: options.group,
+          error: (error as Error).message,
+        });
+      }
+    } else {
+      log.info('no staff group on this system: only this user and root can use the staff socket', {
         group: options.group,
-        error: (error as Error).message,
       });
     }
-  } else {
-    log.info('no staff group on this system: only this user and root can use the staff socket', {
-      group: options.group,
-    });
+    chmodSync(path, mode);
+    log.info('staff socket listening', { path, mode: mode.toString(8), group: options.group });
   }
-  chmodSync(path, mode);
-  log.info('staff socket listening', { path, mode: mode.toString(8), group: options.group });
 
   let closing: Promise<void> | undefined;
   return {

@@ -14,8 +14,8 @@ import type { Transport } from './types.js';
  *   otherwise) and stays bound until `close()`. It rejects DEVICE_UNAVAILABLE (retryable) when
  *   the port is taken by another program — which may go away — and CONFIG_INVALID when it can
  *   never work: the address is not on this machine, or the port needs privileges the agent has not.
- * - A connection from an address not in `allow` is closed at once, logged, and reported to
- *   `onRefused`; an allowed one becomes a `Transport` handed to `onPeer` (already open; its
+ * - A connection from an address not in `allow` is closed at once, logged (`Logger.repeated`:
+ *   one line per minute per address, however fast it retries), and reported to `onRefused`; an allowed one becomes a `Transport` handed to `onPeer` (already open; its
  *   `onClose` fires when the peer hangs up or the connection breaks).
  * - TCP keep-alive probes run on accepted connections, so a peer that vanished without closing
  *   (power cut, cable pulled) is noticed by the kernel even when the protocol is silent.
@@ -184,7 +184,8 @@ export class TcpListener {
     if (!this.allowed.has(address)) {
       socket.on('error', () => undefined);
       socket.destroy();
-      log.warn('refused a connection from an address that is not allowed', {
+      // A peer may retry hundreds of times a second: one line per minute per address.
+      log.repeated('refused a connection from an address that is not allowed', address, {
         from: address,
         at: this.description,
       });
@@ -209,10 +210,15 @@ function bindError(error: NodeJS.ErrnoException, host: string, port: number): Ag
         details,
       });
     case 'EACCES':
-      return new AgentError('CONFIG_INVALID', `cannot listen on ${at}: not allowed (a port below 1024?)`, {
-        cause: error,
-        details,
-      });
+    case 'EPERM': // a bind the unit's SocketBindDeny=/SocketBindAllow= refuses
+      return new AgentError(
+        'CONFIG_INVALID',
+        `cannot listen on ${at}: not allowed (a port below 1024, or one the service unit does not allow)`,
+        {
+          cause: error,
+          details,
+        },
+      );
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
     case 'EAI_AGAIN':

@@ -47,7 +47,7 @@ export interface LocalPlatformAgent {
  */
 export async function startLocalPlatformAgent(
   handle: (operation: string, res: ServerResponse, req: IncomingMessage) => void,
-  options: { poll?: Record<string, unknown> } = {},
+  options: { poll?: Record<string, unknown>; listen?: string } = {},
 ): Promise<LocalPlatformAgent> {
   let received = 0;
   const server = createServer((req, res) => {
@@ -65,7 +65,7 @@ export async function startLocalPlatformAgent(
     platform: { url: `http://127.0.0.1:${port}` },
     ...(options.poll ? { poll: options.poll } : {}),
     journal: { path: join(dir, 'journal.db') },
-    status: { listen: '127.0.0.1:0' },
+    status: { listen: options.listen ?? '127.0.0.1:0' },
     devices: [
       {
         id: 'c0000000-0000-4000-8000-0000000000c1',

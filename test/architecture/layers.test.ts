@@ -65,6 +65,9 @@ const FLOORS: readonly Floor[] = [
       'src/periodic.ts',
       'src/loopback.ts',
       'src/zod-issues.ts',
+      // The log's brake on floods and its audit file: mechanisms on the clock and the file system.
+      'src/log-repeats.ts',
+      'src/audit-file.ts',
     ],
   },
   { floor: 'errors', rooms: ['src/errors.ts'] },

@@ -7,7 +7,7 @@ import { CHROMIUM, launchChromium } from '../helpers/browser.js';
 import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';
 import { FakeSource, NOW, PRINTER_ID } from '../status/fake-source.js';
-import { MARIA } from '../status/staff-login.js';
+import { THIS_USER } from '../status/staff-login.js';
 
 /**
  * The page's Waiting section in a real browser: what waits with why, and staff's "Try delivery
@@ -53,7 +53,7 @@ describe.skipIf(!available)('the queue on the status page, in Chromium', () => {
       if (message.type() === 'error') problems.push(message.text());
     });
     page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(server.loginAddress(MARIA));
+    await page.goto(server.loginAddress(THIS_USER));
   });
 
   afterAll(async () => {

@@ -8,7 +8,7 @@ import { CHROMIUM, launchChromium } from '../helpers/browser.js';
 import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';
 import { ENCODER_ID, FakeSource, FISCAL_ID, PRINTER_ID } from '../status/fake-source.js';
-import { MARIA } from '../status/staff-login.js';
+import { THIS_USER } from '../status/staff-login.js';
 
 const available = requireTool(CHROMIUM, 'drives the status page in a real browser');
 const outputDir = join(import.meta.dirname, '..', '..', 'test-output');
@@ -37,7 +37,7 @@ describe.skipIf(!available)('status page in Chromium (fake source)', () => {
       if (!request.url().startsWith(server.url)) problems.push(`request outside the agent: ${request.url()}`);
     });
     // Logged in as staff are: the one-time address `frontdesk-agent login` prints.
-    await page.goto(server.loginAddress(MARIA));
+    await page.goto(server.loginAddress(THIS_USER));
   });
 
   afterAll(async () => {
@@ -133,7 +133,7 @@ describe.skipIf(!available)('status page in Chromium (fake source)', () => {
       await phone.goto(server.url);
       expect(await phone.locator('input[name="token"]').isVisible()).toBe(true);
       expect(await overflow()).toBeLessThanOrEqual(0);
-      await phone.goto(server.loginAddress(MARIA));
+      await phone.goto(server.loginAddress(THIS_USER));
       expect(await phone.locator('[data-device-id]').count()).toBeGreaterThan(0);
       expect(await overflow()).toBeLessThanOrEqual(0);
     } finally {

@@ -48,9 +48,11 @@ describe('config', () => {
     expect(error.message).toContain('devices[1].id: duplicate device id');
   });
 
-  it('refuses a status page on a public address without an access token', () => {
+  it('refuses a status page on a public address without a metrics or action token', () => {
     const error = thrownBy(() => parseConfig({ ...minimal, status: { listen: '0.0.0.0:8720' } }));
-    expect(error.message).toContain('status.accessTokenFile');
+    expect(error.message).toContain(
+      'status.metricsTokenFile: a metrics or action token is required when status.listen is not a loopback address',
+    );
   });
 
   it('reports unreadable files and bad YAML clearly', () => {

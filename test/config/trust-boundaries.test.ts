@@ -162,7 +162,7 @@ describe('the command line', () => {
       FRONTDESK_ACCESS_TOKEN: 'access-env-token',
     });
     expect(run.code).toBe(1);
-    expect(run.err).toContain('The status access token file');
+    expect(run.err).toContain('The status action token file');
     expect(run.err).toContain('chmod 600');
   });
 });

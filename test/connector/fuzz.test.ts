@@ -102,7 +102,7 @@ function mutate(root: Record<string, unknown>, path: string[], value: unknown, r
 
 /** The normaliser's contract: an answer, either a command that can be journaled or a refusal. */
 function wellBehaved(item: NormalizedItem): boolean {
-  if (!item.ok) return item.error instanceof AgentError && item.error.code === 'COMMAND_INVALID';
+  if (!item.ok) return !(item.error instanceof Error) && item.error.code === 'COMMAND_INVALID';
   // What is accepted can be journaled: JSON.stringify does not throw (a stack overflow did).
   return JSON.stringify(item.command).length > 0;
 }

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 
 /** A fresh self-signed certificate: PEM key and certificate, and its SHA-256 fingerprint. */
@@ -12,7 +13,8 @@ export interface SelfSigned {
 }
 
 /**
- * Makes a two-day self-signed P-256 certificate for `host` (CN and subjectAltName) with the
+ * Makes a two-day self-signed P-256 certificate for `host` (CN and subjectAltName: a name, or an
+ * IP address as the desk's LAN address) with the
  * `openssl` command line, writing key.pem and cert.pem into `dir`. Callers check the tool first
  * (`requireTool('openssl', …)`).
  */
@@ -32,7 +34,7 @@ export function selfSignedCertificate(dir: string, host: string): SelfSigned {
       '-subj',
       `/CN=${host}`,
       '-addext',
-      `subjectAltName=DNS:${host}`,
+      `subjectAltName=${isIP(host) ? 'IP' : 'DNS'}:${host}`,
       '-keyout',
       join(dir, 'key.pem'),
       '-out',

@@ -1,5 +1,12 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { Redactor } from '../../src/cli/redact.js';
+import { driverRegistry } from '../../drivers/index.js';
+import { defaultAccountSerials, Redactor } from '../../src/cli/redact.js';
+import { writeAgentConfig } from '../helpers/agent-config.js';
+import { runCliCaptured } from '../helpers/cli.js';
 
 /**
  * Issue 27, finding 9 (what a support bundle lets out): every file of the bundle passes through
@@ -48,5 +55,75 @@ describe('a support bundle lets out no Italian code, national phone number or UR
     expect(out).toContain('https://api.example.com/v1/bills?access_token=[redacted]&limit=50');
     expect(out).toContain('https://[redacted]@hooks.example.com/frontdesk?api_key=[redacted]&sig=[redacted]');
     expect(out).toContain('[codice fiscale]');
+  });
+});
+
+/**
+ * Issue 40, low finding: a Custom RT printer logs the agent in with its default account — the
+ * serial as user and password — and that serial is printed on every receipt and was kept by the
+ * support bundle (configuration, device facts, every log line naming the printer). Now the bundle
+ * takes out the serial of every printer that is on its default account, and keeps the others'.
+ */
+describe('a support bundle and a printer on its default account', () => {
+  const DEFAULT = 'STMTE501091';
+  const OWN = 'STMTE501092';
+  const RT = (id: string, options: Record<string, unknown>) => ({
+    id,
+    name: `RT ${id}`,
+    type: 'FiscalMachine',
+    driver: 'custom-rt',
+    options: { url: 'http://127.0.0.1:9', ...options },
+  });
+
+  it('takes out the serial that is a password, and only that one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fd-bundle-serial-'));
+    const config = writeAgentConfig(dir, {
+      platform: { url: 'http://127.0.0.1:9' },
+      status: { listen: '127.0.0.1:0', staffSocket: join(dir, 'staff.sock') },
+      devices: [
+        RT('rt-default', { serialNumber: DEFAULT }),
+        RT('rt-own', { serialNumber: OWN, credentials: { user: 'frontdesk', password: 'kY7-long-pass' } }),
+      ],
+    });
+    const log = join(dir, 'agent.log');
+    const now = new Date().toISOString();
+    writeFileSync(
+      log,
+      `${now} info Receipt 0012-0034 on RT ${DEFAULT}\n${now} info Receipt 0013-0001 on RT ${OWN}\n`,
+    );
+    const archive = join(dir, 'bundle.tar.gz');
+    const run = await runCliCaptured(
+      ['support-bundle', '--config', config, '-o', archive, '--log-file', log],
+      {
+        FRONTDESK_CLIENT_TOKEN: 'client-0123456789',
+        FRONTDESK_ACCESS_TOKEN: 'access-0123456789',
+      },
+    );
+    expect(run.code).toBe(0);
+    const text = gunzipSync(readFileSync(archive)).toString('utf8');
+    expect(text).not.toContain(DEFAULT);
+    expect(text).toContain(`Receipt 0012-0034 on RT [redacted]`);
+    expect(text).toContain(`Receipt 0013-0001 on RT ${OWN}`);
+  });
+
+  it('knows a default account from the driver’s options schema, not its name', async () => {
+    const serials = await defaultAccountSerials(
+      [
+        { id: 'a', driver: 'custom-rt', options: {} },
+        {
+          id: 'b',
+          driver: 'custom-rt',
+          options: { credentials: { user: 'x', password: OWN.toLowerCase() } },
+        },
+        { id: 'c', driver: 'epson-fpmate', options: { serialNumber: '99MEY123456' } },
+        { id: 'd', driver: 'no-such-driver', options: { serialNumber: 'ZZZZ99999999' } },
+      ],
+      driverRegistry,
+      new Map([
+        ['a', { serialNumber: DEFAULT }],
+        ['b', { serialNumber: OWN }],
+      ]),
+    );
+    expect(serials.sort()).toEqual([DEFAULT, OWN]);
   });
 });

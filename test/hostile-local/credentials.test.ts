@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ENCODER_ID, FISCAL_ID } from '../status/fake-source.js';
-import { csrfOf, type Desk, openDesk, raw, staffCookie } from './desk.js';
+import { csrfOf, type Desk, OWN_UID, openDesk, raw, staffCookie } from './desk.js';
 
 /**
  * Issue 27, finding 1: any local process could void fiscal receipts, run Z reports and cut keys.
@@ -107,7 +107,7 @@ describe('hostile local process, no credential', () => {
 
   it('cannot log in with a login address that was used already, nor with a made-up one', async () => {
     desk = await openDesk();
-    const address = desk.server.loginAddress({ login: 'link', uid: 1001, user: 'maria' });
+    const address = desk.server.loginAddress({ login: 'link', uid: OWN_UID, user: 'maria' });
     expect((await raw(address, address)).status).toBe(303);
     const again = await raw(address, address);
     expect(again.status).toBe(401);

@@ -7,6 +7,8 @@ import { createMemoryLogger } from '../../src/log.js';
 import { textMessage } from '../../src/messages/message.js';
 import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
 import { StaffSessions } from '../../src/status/staff-sessions.js';
+import { type ScriptedRequest, sendScripted } from '../helpers/scripted-client.js';
+import { inCi } from '../helpers/tools.js';
 import { ActionSource } from '../status/action-source.js';
 import { NOW } from '../status/fake-source.js';
 
@@ -59,20 +61,36 @@ function fiscalActions(performed: string[]): () => DeviceAction[] {
 }
 
 export async function openDesk(
-  options: { accessToken?: string; perMinute?: number; journal?: boolean } = {},
+  options: {
+    accessToken?: string;
+    metricsToken?: string;
+    perMinute?: number;
+    journal?: boolean;
+    auditFile?: string;
+    /** Where the page listens (default 127.0.0.1:0). */
+    listen?: string;
+    /** Serve HTTPS with this certificate and key (PEM). */
+    tls?: { cert: string; key: string };
+  } = {},
 ): Promise<Desk> {
   const performed: string[] = [];
   const source = new ActionSource(fiscalActions(performed));
   const clock = new ManualClock(NOW);
-  const log = createMemoryLogger(options.journal ? { journal: true } : {});
+  const log = createMemoryLogger({
+    clock,
+    ...(options.journal ? { journal: true } : {}),
+    ...(options.auditFile ? { auditFile: options.auditFile } : {}),
+  });
   const sessions = new StaffSessions({ clock });
   const server = await startStatusServer({
     source,
     log,
     clock,
     sessions,
-    listen: '127.0.0.1:0',
+    listen: options.listen ?? '127.0.0.1:0',
+    ...(options.tls ? { tls: options.tls } : {}),
     ...(options.accessToken ? { accessToken: options.accessToken } : {}),
+    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
     ...(options.perMinute ? { actions: { perMinute: options.perMinute } } : {}),
   });
   return { server, source, sessions, clock, log, performed, close: () => server.close() };
@@ -124,9 +142,15 @@ export function raw(
   });
 }
 
-/** A staff member's session cookie, from a one-time login address (`frontdesk-agent login`). */
-export async function staffCookie(desk: Desk, user = 'maria', uid = 1001): Promise<string> {
-  const address = desk.server.loginAddress({ login: 'link', uid, user });
+/** The uid of the account running the tests: its browser is the one a code is minted for. */
+export const OWN_UID = process.getuid?.() ?? 0;
+
+/**
+ * A staff member's session cookie, from a one-time login address (`frontdesk-agent login`) of
+ * this process's account: codes and sessions belong to the Unix user who asked (staff-sessions.ts).
+ */
+export async function staffCookie(desk: Desk, user = 'maria'): Promise<string> {
+  const address = desk.server.loginAddress({ login: 'link', uid: OWN_UID, user });
   const login = await raw(address, address);
   if (login.status !== 303) throw new Error(`login refused (${login.status})`);
   return String(login.headers['set-cookie']).split(';')[0] as string;
@@ -136,4 +160,24 @@ export async function staffCookie(desk: Desk, user = 'maria', uid = 1001): Promi
 export async function csrfOf(desk: Desk, cookie: string): Promise<string> {
   const listing = await raw(desk.server.url, '/actions', { headers: { cookie } });
   return (JSON.parse(listing.text) as { csrfToken: string }).csrfToken;
+}
+
+/** `nobody`: another account of this PC, as an unprivileged attacker's process runs. */
+export const NOBODY = 65534;
+
+/** Other accounts' processes need root to start; CI runs as root, so there they must run. */
+export const canRunAsAnotherAccount = OWN_UID === 0 || inCi;
+
+/** One request of `asAccount`'s script: a path on the desk; see `ScriptedRequest`. */
+export type AccountRequest = Omit<ScriptedRequest, 'url'> & { path: string };
+
+/**
+ * Sends `requests` to `base` in order, from a process of another account (`setpriv`, no groups),
+ * as a hostile local program would; resolves to each answer's status and body.
+ */
+export function asAccount(uid: number, base: string, requests: AccountRequest[]): Promise<RawAnswer[]> {
+  return sendScripted(
+    ['setpriv', '--reuid', String(uid), '--regid', String(uid), '--clear-groups'],
+    requests.map(({ path, ...request }) => ({ ...request, url: new URL(path, base).href })),
+  );
 }

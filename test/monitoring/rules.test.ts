@@ -67,22 +67,38 @@ describe.runIf(available)('Prometheus alert rules', () => {
     for (const alert of alerts) expect(fired.has(alert), alert).toBe(true);
   });
 
-  it('the example Prometheus configuration passes promtool check config', () => {
+  it('the example Prometheus configuration passes promtool check config: a metrics token and HTTPS per desk', () => {
     const dir = tempDir('prometheus');
     copyFileSync(join(monitoring, 'alerts.yml'), join(dir, 'alerts.yml'));
-    writeFileSync(join(dir, 'token'), 'status-token\n', { mode: 0o600 });
     const config = readFileSync(join(monitoring, 'prometheus.yml'), 'utf8');
-    expect(config).toContain('credentials_file: /etc/prometheus/frontdesk-status-token');
-    writeFileSync(
-      join(dir, 'prometheus.yml'),
-      config.replace('/etc/prometheus/frontdesk-status-token', join(dir, 'token')),
-    );
+    // Issue 40, item 2: never the action token, never plain HTTP, never one token for all desks.
+    const jobs = config.split('- job_name: ').slice(1);
+    expect(jobs.length).toBeGreaterThan(1);
+    const tokens = new Set<string>();
+    for (const job of jobs) {
+      expect(job).toMatch(/^frontdesk-agent-[\w-]+\n/);
+      expect(job).toContain('scheme: https');
+      const token = /credentials_file: (\S+\.metrics-token)\n/.exec(job)?.[1];
+      expect(token, job).toBeDefined();
+      tokens.add(token as string);
+      expect(job).toMatch(/tls_config:\n\s+ca_file: \S+\.crt\n/);
+    }
+    expect(tokens.size).toBe(jobs.length);
+    expect(config).not.toMatch(/status-token|scheme: http\n/);
+    // promtool reads the files a job names: stand-ins in a temporary directory.
+    let local = config;
+    for (const file of new Set(config.match(/\/etc\/prometheus\/frontdesk\/\S+/g) ?? [])) {
+      const copy = join(dir, file.split('/').pop() as string);
+      writeFileSync(copy, 'x\n', { mode: 0o600 });
+      local = local.split(file).join(copy);
+    }
+    writeFileSync(join(dir, 'prometheus.yml'), local);
     const { status, out } = promtool(['check', 'config', 'prometheus.yml'], dir);
     expect(out).toContain('SUCCESS: 1 rule files found');
     expect(status, out).toBe(0);
-    // The operation guide shows the same scrape configuration.
-    const readme = readFileSync(join(monitoring, '..', 'docs', 'operation.md'), 'utf8');
+    // The operators' guide shows the same scrape configuration.
+    const guide = readFileSync(join(monitoring, '..', 'docs', 'security.md'), 'utf8');
     const scrape = config.slice(config.indexOf('scrape_configs:'));
-    expect(readme).toContain(scrape.trim());
+    expect(guide).toContain(scrape.trim());
   });
 });

@@ -5,7 +5,7 @@ import { silentLogger } from '../../src/log.js';
 import { buildStatusServer } from '../../src/status/server.js';
 import { StaffSessions } from '../../src/status/staff-sessions.js';
 import { ENCODER_ID, FakeSource } from './fake-source.js';
-import { logIn } from './staff-login.js';
+import { asMaria, logIn } from './staff-login.js';
 
 /**
  * The Cut keys form sends `EnterpriseId` as the CLI does: `commands/addKeyCutter` requires it with
@@ -26,7 +26,7 @@ async function setup(enterpriseIds?: string[]) {
   const source = new FakeSource();
   if (enterpriseIds) source.snap.enterpriseIds = enterpriseIds;
   const sessions = new StaffSessions();
-  const app = buildStatusServer({ source, log: silentLogger, sessions });
+  const app = buildStatusServer({ source, log: silentLogger, sessions, peerUid: asMaria });
   apps.push(app);
   const staff = await logIn(app, sessions);
   const page = await staff.inject({ url: '/' });

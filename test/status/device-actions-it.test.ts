@@ -9,7 +9,7 @@ import { buildStatusServer } from '../../src/status/server.js';
 import { StaffSessions } from '../../src/status/staff-sessions.js';
 import { ActionSource } from './action-source.js';
 import { FISCAL_ID, NOW } from './fake-source.js';
-import { logIn } from './staff-login.js';
+import { asMaria, logIn } from './staff-login.js';
 
 /**
  * Issue 18.1 for the device actions: with `locale: it` the page names the Epson printer's actions,
@@ -47,6 +47,7 @@ describe('device actions in Italian', () => {
   it('the page names the actions in Italian, and their answers are Italian', async () => {
     const sessions = new StaffSessions();
     const app = buildStatusServer({
+      peerUid: asMaria,
       source: new ActionSource(actions, 'Stampante fiscale'),
       log: createMemoryLogger(),
       clock: new ManualClock(NOW),

@@ -6,7 +6,7 @@ import { buildStatusServer } from '../../src/status/server.js';
 import { StaffSessions } from '../../src/status/staff-sessions.js';
 import { ActionSource, calls } from './action-source.js';
 import { FISCAL_ID, NOW } from './fake-source.js';
-import { logIn } from './staff-login.js';
+import { asMaria, logIn } from './staff-login.js';
 
 /**
  * The device actions of the status server (src/status/device-actions.ts): the same guard as the
@@ -25,6 +25,7 @@ function build(options: { accessToken?: string; perMinute?: number } = {}) {
   const log = createMemoryLogger();
   const sessions = new StaffSessions();
   const app = buildStatusServer({
+    peerUid: asMaria,
     source: new ActionSource(),
     log,
     sessions,

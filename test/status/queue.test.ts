@@ -10,7 +10,7 @@ import { buildStatusServer } from '../../src/status/server.js';
 import { StaffSessions } from '../../src/status/staff-sessions.js';
 import type { AgentSnapshot } from '../../src/status-model.js';
 import { FakeSource, FISCAL_ID, NOW, PRINTER_ID, sampleSnapshot } from './fake-source.js';
-import { logIn } from './staff-login.js';
+import { asMaria, logIn } from './staff-login.js';
 
 /**
  * The queue, visible and movable (issue 26): what waits — each device's queued commands, the
@@ -130,6 +130,7 @@ function build(options: { accessToken?: string; perMinute?: number; locale?: 'en
   const source = new FakeSource();
   source.snap = troubled();
   const app = buildStatusServer({
+    peerUid: asMaria,
     source,
     log,
     sessions,

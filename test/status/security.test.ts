@@ -5,7 +5,7 @@ import { createMemoryLogger, silentLogger } from '../../src/log.js';
 import { buildStatusServer, startStatusServer } from '../../src/status/server.js';
 import { StaffSessions } from '../../src/status/staff-sessions.js';
 import { ENCODER_ID, FakeSource, FISCAL_ID } from './fake-source.js';
-import { logIn, type StaffBrowser } from './staff-login.js';
+import { asMaria, logIn, type StaffBrowser } from './staff-login.js';
 
 const apps: FastifyInstance[] = [];
 afterEach(async () => {
@@ -16,7 +16,13 @@ const sessionsOf = new WeakMap<FastifyInstance, StaffSessions>();
 
 function build(source = new FakeSource(), accessToken?: string, log = silentLogger) {
   const sessions = new StaffSessions();
-  const app = buildStatusServer({ source, log, sessions, ...(accessToken ? { accessToken } : {}) });
+  const app = buildStatusServer({
+    source,
+    log,
+    sessions,
+    peerUid: asMaria,
+    ...(accessToken ? { accessToken } : {}),
+  });
   sessionsOf.set(app, sessions);
   apps.push(app);
   return app;
@@ -256,17 +262,23 @@ describe('with an access token', () => {
     expect(ok.statusCode).toBe(200);
   });
 
-  it('/login with the token opens a session: an HttpOnly, SameSite=Strict cookie that is not the token; the cookie then grants access', async () => {
+  it('the login form with the token opens a session: an HttpOnly, SameSite=Strict cookie that is not the token; the cookie then grants access', async () => {
     const log = createMemoryLogger();
     const app = build(new FakeSource(), TOKEN, log);
-    const bad = await app.inject({ url: '/login?token=wrong' });
-    expect(bad.statusCode).toBe(401);
-    const res = await app.inject({ url: `/login?token=${TOKEN}`, headers: { host: 'frontdesk.lan:8720' } });
+    const login = (token: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/login',
+        headers: { host: 'frontdesk.lan:8720', origin: 'http://frontdesk.lan:8720', 'content-type': FORM },
+        payload: form({ token }),
+      });
+    expect((await login('wrong')).statusCode).toBe(401);
+    const res = await login(TOKEN);
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('./');
     const cookie = String(res.headers['set-cookie']);
     expect(cookie).toMatch(
-      /^frontdesk_session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/,
+      /^frontdesk_session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=28800$/,
     );
     expect(cookie).not.toContain(TOKEN);
     expect(res.body).not.toContain(TOKEN);
@@ -276,61 +288,76 @@ describe('with an access token', () => {
     });
     expect(page.statusCode).toBe(200);
     expect(page.body).not.toContain(TOKEN);
+    // Issue 40, item 2: never in an address, where the browser's history keeps it.
+    const inAddress = await app.inject({
+      url: `/login?token=${TOKEN}`,
+      headers: { host: 'frontdesk.lan:8720' },
+    });
+    expect(inAddress.statusCode).toBe(400);
+    expect(inAddress.headers['set-cookie']).toBeUndefined();
     expect(log.lines.join('\n')).not.toContain(TOKEN);
   });
 
-  it('a browser logged in with it still needs same origin and the CSRF token for cut-keys; a script with the bearer token needs neither', async () => {
+  it('a browser logged in with it still needs same origin and the CSRF token for cut-keys; a script with the bearer token needs neither, and from elsewhere neither gets in over plain HTTP', async () => {
     const source = new FakeSource();
     const app = build(source, TOKEN);
     const host = { host: 'frontdesk.lan:8720' };
     const login = await app.inject({
-      url: `/login?token=${TOKEN}`,
-      headers: host,
-      remoteAddress: '192.0.2.7',
+      method: 'POST',
+      url: '/login',
+      headers: { ...host, origin: 'http://frontdesk.lan:8720', 'content-type': FORM },
+      payload: form({ token: TOKEN }),
     });
     const cookie = String(login.headers['set-cookie']).split(';')[0] as string;
-    const listing = await app.inject({
-      url: '/actions',
-      headers: { ...host, cookie },
-      remoteAddress: '192.0.2.7',
-    });
+    const listing = await app.inject({ url: '/actions', headers: { ...host, cookie } });
     const csrf = (listing.json() as { csrfToken: string }).csrfToken;
     const payload = form({ csrf, deviceId: ENCODER_ID, reservationId: 'r', keyCount: '1' });
-    const post = (headers: Record<string, string>, body = payload) =>
+    const post = (headers: Record<string, string>, body = payload, remoteAddress = '127.0.0.1') =>
       app.inject({
         method: 'POST',
         url: '/cut-keys',
         headers: { ...host, 'content-type': FORM, accept: 'application/json', ...headers },
         payload: body,
-        remoteAddress: '192.0.2.7',
+        remoteAddress,
       });
     expect((await post({ cookie, origin: 'http://evil.example' })).statusCode).toBe(403);
     expect((await post({ cookie, origin: 'http://frontdesk.lan:8720' })).statusCode).toBe(201);
-    const script = await post(
-      { authorization: `Bearer ${TOKEN}` },
-      form({ deviceId: ENCODER_ID, reservationId: 'r', keyCount: '1' }),
-    );
-    expect(script.statusCode).toBe(201);
+    const bearer = { authorization: `Bearer ${TOKEN}` };
+    const script = form({ deviceId: ENCODER_ID, reservationId: 'r', keyCount: '1' });
+    expect((await post(bearer, script)).statusCode).toBe(201);
+    // Beyond loopback the session is not this browser's, and the token has crossed in clear.
+    expect(
+      (await post({ cookie, origin: 'http://frontdesk.lan:8720' }, payload, '192.0.2.7')).statusCode,
+    ).toBe(401);
+    const inClear = await post(bearer, script, '192.0.2.7');
+    expect(inClear.statusCode).toBe(403);
+    expect(inClear.json()).toMatchObject({ error: { code: 'TLS_REQUIRED' } });
     expect(source.cutCalls).toHaveLength(2);
   });
 
-  it('may bind a non-loopback address', async () => {
+  it('may bind a non-loopback address with a metrics token: Prometheus reads /metrics from elsewhere, and nothing else', async () => {
     const server = await startStatusServer({
       source: new FakeSource(),
       log: silentLogger,
       listen: '0.0.0.0:0',
+      metricsToken: 'metrics-secret-0123456789',
       accessToken: TOKEN,
     });
     try {
-      // Monitoring on this PC needs no login; from elsewhere the token is asked for.
+      // Monitoring on this PC needs no login; from elsewhere a token is asked for.
       expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
-      const remote = { url: '/healthz', headers: { host: 'frontdesk.lan:8720' }, remoteAddress: '192.0.2.7' };
-      expect((await server.app.inject(remote)).statusCode).toBe(401);
-      const ok = await server.app.inject({
-        ...remote,
-        headers: { ...remote.headers, authorization: `Bearer ${TOKEN}` },
-      });
-      expect(ok.statusCode).toBe(200);
+      const remote = { headers: { host: 'frontdesk.lan:8720' }, remoteAddress: '192.0.2.7' };
+      expect((await server.app.inject({ ...remote, url: '/metrics' })).statusCode).toBe(401);
+      const metrics = { ...remote.headers, authorization: 'Bearer metrics-secret-0123456789' };
+      expect((await server.app.inject({ ...remote, url: '/metrics', headers: metrics })).statusCode).toBe(
+        200,
+      );
+      expect((await server.app.inject({ ...remote, url: '/healthz', headers: metrics })).statusCode).toBe(
+        200,
+      );
+      const status = await server.app.inject({ ...remote, url: '/status.json', headers: metrics });
+      expect(status.statusCode).toBe(403);
+      expect(status.json()).toMatchObject({ error: { code: 'METRICS_ONLY' } });
     } finally {
       await server.close();
     }

@@ -5,7 +5,7 @@ import { textMessage } from '../../src/messages/message.js';
 import { buildStatusServer } from '../../src/status/server.js';
 import { StaffSessions } from '../../src/status/staff-sessions.js';
 import { ENCODER_ID, FakeSource, FISCAL_ID, PRINTER_ID, XSS } from './fake-source.js';
-import { logIn, type StaffBrowser } from './staff-login.js';
+import { asMaria, logIn, type StaffBrowser } from './staff-login.js';
 
 let source: FakeSource;
 let app: FastifyInstance;
@@ -14,7 +14,7 @@ let browser: StaffBrowser;
 beforeEach(async () => {
   source = new FakeSource();
   const sessions = new StaffSessions();
-  app = buildStatusServer({ source, log: silentLogger, sessions });
+  app = buildStatusServer({ source, log: silentLogger, sessions, peerUid: asMaria });
   browser = await logIn(app, sessions);
 });
 

@@ -1,5 +1,6 @@
+import { userInfo } from 'node:os';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { StaffIdentity, StaffSessions } from '../../src/status/staff-sessions.js';
+import type { CodeOwner, StaffSessions } from '../../src/status/staff-sessions.js';
 
 /**
  * A staff member's browser for `inject()` tests: logged in the way staff are (a one-time login
@@ -12,12 +13,25 @@ export interface StaffBrowser {
   inject(options: InjectOptions): Promise<LightMyRequestResponse>;
 }
 
-export const MARIA: StaffIdentity = { login: 'link', uid: 1001, user: 'maria' };
+export const MARIA: CodeOwner = { login: 'link', uid: 1001, user: 'maria' };
+
+/**
+ * `peerUid` for a server tested with `inject()` (no socket): every request comes from Maria's
+ * account, as a one-time code of hers must (staff-sessions.ts).
+ */
+export const asMaria = async (): Promise<number> => MARIA.uid;
+
+/** The account running the tests: a code for a browser on a real connection from this process. */
+export const THIS_USER: CodeOwner = {
+  login: 'link',
+  uid: process.getuid?.() ?? 0,
+  user: userInfo().username,
+};
 
 export async function logIn(
   app: FastifyInstance,
   sessions: StaffSessions,
-  options: { identity?: StaffIdentity; headers?: Record<string, string>; remoteAddress?: string } = {},
+  options: { identity?: CodeOwner; headers?: Record<string, string>; remoteAddress?: string } = {},
 ): Promise<StaffBrowser> {
   const code = sessions.mintCode(options.identity ?? MARIA);
   const login = await app.inject({
@@ -39,11 +53,11 @@ export async function logIn(
   return { cookie, csrf, inject };
 }
 
-/** The session cookie of a staff login on a listening server (its one-time login address). */
+/** The session cookie of a staff login on a listening server (its one-time login address, for this process's account). */
 export async function loginCookie(server: {
-  loginAddress(identity: StaffIdentity, ttlMs?: number): string;
+  loginAddress(owner: CodeOwner, ttlMs?: number): string;
 }): Promise<string> {
-  const answer = await fetch(server.loginAddress(MARIA), { redirect: 'manual' });
+  const answer = await fetch(server.loginAddress(THIS_USER), { redirect: 'manual' });
   if (answer.status !== 303) throw new Error(`login refused (${answer.status})`);
   return String(answer.headers.get('set-cookie')).split(';')[0] as string;
 }

@@ -131,8 +131,16 @@ describe('install.sh --dry-run', () => {
         'm',
       ),
       new RegExp(`^would: write the status page token to ${prefix}/etc/frontdesk-agent/status-token`, 'm'),
+      new RegExp(`^would: write the metrics token to ${prefix}/etc/frontdesk-agent/metrics-token`, 'm'),
+      // Issue 40, low finding: agent.yaml (a printer's password) is root's and the staff's only.
+      new RegExp(`^would: chmod 0640 ${prefix}/etc/frontdesk-agent/agent.yaml$`, 'm'),
+      new RegExp(`^would: chown root:frontdesk-staff ${prefix}/etc/frontdesk-agent/agent.yaml$`, 'm'),
       new RegExp(
         `^would: install -m 0644 \\S+/frontdesk-agent.service ${prefix}/etc/systemd/system/frontdesk-agent.service$`,
+        'm',
+      ),
+      new RegExp(
+        `^would: install -m 0644 \\S+/frontdesk-agent.socket ${prefix}/etc/systemd/system/frontdesk-agent.socket$`,
         'm',
       ),
       new RegExp(
@@ -141,7 +149,7 @@ describe('install.sh --dry-run', () => {
       ),
       /^would: udevadm control --reload-rules$/m,
       /^would: systemctl daemon-reload$/m,
-      /^would: systemctl enable frontdesk-agent.service$/m,
+      /^would: systemctl enable frontdesk-agent.socket frontdesk-agent.service$/m,
       /installed and enabled, not started: the configuration is the example/,
       /staff log in with: frontdesk-agent login \(their account must be in frontdesk-staff: sudo adduser NAME frontdesk-staff\)/,
     ];
@@ -157,7 +165,7 @@ describe('install.sh --dry-run', () => {
     const prefix = mkdtempSync(join(scratch, 'prefix-'));
     const etc = join(prefix, 'etc', 'frontdesk-agent');
     mkdirSync(etc, { recursive: true });
-    for (const f of ['agent.yaml', 'client-token', 'access-token', 'status-token'])
+    for (const f of ['agent.yaml', 'client-token', 'access-token', 'status-token', 'metrics-token'])
       writeFileSync(join(etc, f), 'x\n');
     const { status, out } = run(install, ['--dry-run', '--prefix', prefix]);
     expect(status, out).toBe(0);
@@ -172,7 +180,10 @@ describe('install.sh --dry-run', () => {
       ),
     );
     expect(out).not.toMatch(/^would: (?!setpriv).*check-config/m);
-    expect(out).toMatch(/^would: systemctl restart frontdesk-agent.service$/m);
+    // The socket unit takes the port (from an older agent that bound it itself), then the service.
+    expect(out).toMatch(/^would: systemctl stop frontdesk-agent.service frontdesk-agent.socket$/m);
+    expect(out).toMatch(/^would: systemctl start frontdesk-agent.socket frontdesk-agent.service$/m);
+    expect(out).toMatch(new RegExp(`^would: chmod 0640 ${etc}/agent.yaml$`, 'm'));
   });
 
   it('of a live install runs npm ci and the build as a throwaway user, and only the system steps as root', () => {
@@ -307,8 +318,9 @@ describe('install.sh into a temp prefix (npm replaced by a stand-in)', () => {
     expect(config).not.toMatch(/^\s*(client|access)TokenFile:/m);
     expect(readFileSync(join(etc, 'client-token'), 'utf8')).toBe(`${CLIENT}\n`);
     expect(readFileSync(join(etc, 'access-token'), 'utf8')).toBe(`${ACCESS}\n`);
-    for (const f of ['client-token', 'access-token', 'status-token'])
+    for (const f of ['client-token', 'access-token', 'status-token', 'metrics-token'])
       expect(mode(join(etc, f)), f).toBe('600');
+    expect(mode(join(etc, 'agent.yaml'))).toBe('640');
     const statusToken = readFileSync(join(etc, 'status-token'), 'utf8');
     expect(statusToken.trim()).toMatch(/^[A-Za-z0-9]{30,}$/);
 
@@ -327,7 +339,9 @@ describe('install.sh into a temp prefix (npm replaced by a stand-in)', () => {
     expect(readFileSync(join(etc, 'agent.yaml'), 'utf8')).toContain('# edited by IT');
     expect(readFileSync(join(etc, 'client-token'), 'utf8')).toBe(`${CLIENT}\n`);
     expect(readFileSync(join(etc, 'status-token'), 'utf8')).toBe(statusToken);
-    expect(second.out).toContain('skipped (not installing to /): systemctl restart frontdesk-agent.service');
+    expect(second.out).toContain(
+      'skipped (not installing to /): systemctl start frontdesk-agent.socket frontdesk-agent.service',
+    );
 
     // uninstall keeps the journal and the configuration; --purge removes them.
     const state = join(prefix, 'var', 'lib', 'frontdesk-agent');

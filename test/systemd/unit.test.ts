@@ -8,6 +8,7 @@ import { requireTool } from '../helpers/tools.js';
 const systemdDir = join(import.meta.dirname, '..', '..', 'systemd');
 const unitPath = join(systemdDir, 'frontdesk-agent.service');
 const unitText = readFileSync(unitPath, 'utf8');
+const socketText = readFileSync(join(systemdDir, 'frontdesk-agent.socket'), 'utf8');
 const scratch = mkdtempSync(join(tmpdir(), 'fd-unit-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -24,7 +25,10 @@ function settings(text: string): Map<string, string[]> {
   return out;
 }
 
-/** A copy of the unit, named as the real one, whose ExecStart binary exists on this machine. */
+/**
+ * A copy of the units, named as the real ones, whose ExecStart binary exists on this machine; the
+ * service's path (its socket unit beside it).
+ */
 function verifiableCopy(): string {
   const dir = mkdtempSync(join(scratch, 'unit-'));
   const path = join(dir, 'frontdesk-agent.service');
@@ -32,6 +36,7 @@ function verifiableCopy(): string {
     path,
     unitText.replace(/^ExecStart=\/usr\/bin\/frontdesk-agent /m, `ExecStart=${process.execPath} `),
   );
+  writeFileSync(join(dir, 'frontdesk-agent.socket'), socketText);
   return path;
 }
 
@@ -52,17 +57,28 @@ describe('frontdesk-agent.service', () => {
       'client-token:/etc/frontdesk-agent/client-token',
       'access-token:/etc/frontdesk-agent/access-token',
       'status-token:/etc/frontdesk-agent/status-token',
+      'metrics-token:/etc/frontdesk-agent/metrics-token',
     ]);
     expect(one('User')).toBe('frontdesk-agent');
     // No shared desktop group (dialout, plugdev): the devices' group is the service's own. The
     // staff group grants no device; the service joins it to give the staff socket to it.
     expect(s.get('SupplementaryGroups')).toEqual(['frontdesk-staff']);
-    expect(one('RuntimeDirectory')).toBe('frontdesk-agent');
-    expect(one('RuntimeDirectoryMode')).toBe('0755');
+    // The socket unit owns /run/frontdesk-agent: a RuntimeDirectory= would be removed at each stop.
+    expect(s.has('RuntimeDirectory')).toBe(false);
+    expect(one('Requires')).toBe('frontdesk-agent.socket');
     expect(one('Group')).toBe('frontdesk-agent');
     expect(one('DevicePolicy')).toBe('closed');
     expect(s.get('DeviceAllow')).toEqual(['char-ttyUSB rw', 'char-ttyACM rw', 'char-hidraw rw']);
-    expect(one('RestrictAddressFamilies')).toBe('AF_UNIX AF_INET AF_INET6 AF_NETLINK');
+    // Issue 40, item 8: hardening that costs nothing.
+    expect(one('RestrictAddressFamilies')).toBe('AF_UNIX AF_INET AF_INET6');
+    expect(one('ProcSubset')).toBe('pid');
+    expect(one('ProtectProc')).toBe('invisible');
+    expect(s.get('SocketBindDeny')).toEqual(['any']);
+    expect(s.get('SocketBindAllow')).toEqual(['tcp']);
+    expect(one('MemoryMax')).toBe('768M');
+    // Issue 40, M5: the log's rate limit is set on purpose, above the agent's own bounded peak.
+    expect(one('LogRateLimitIntervalSec')).toBe('30s');
+    expect(one('LogRateLimitBurst')).toBe('20000');
     expect(one('CapabilityBoundingSet')).toBe('');
     for (const key of [
       'ProtectSystem',
@@ -80,12 +96,26 @@ describe('frontdesk-agent.service', () => {
   });
 
   it.runIf(haveAnalyze)('passes systemd-analyze verify without a single line of output', () => {
-    const result = spawnSync('systemd-analyze', ['verify', verifiableCopy()], { encoding: 'utf8' });
+    const service = verifiableCopy();
+    const result = spawnSync('systemd-analyze', ['verify', service, service.replace(/service$/, 'socket')], {
+      encoding: 'utf8',
+    });
     expect(`${result.stdout}${result.stderr}`).toBe('');
     expect(result.status).toBe(0);
   });
 
-  it.runIf(haveAnalyze)('has an offline security exposure of at most 2.0', () => {
+  it('has a socket unit that holds the page’s port and the staff socket, in that order (issue 40, M6)', () => {
+    const socket = settings(socketText);
+    expect(socket.get('ListenStream')).toEqual(['127.0.0.1:8720', '/run/frontdesk-agent/staff.sock']);
+    expect(socket.get('SocketUser')).toEqual(['root']);
+    expect(socket.get('SocketGroup')).toEqual(['frontdesk-staff']);
+    expect(socket.get('SocketMode')).toEqual(['0660']);
+    expect(socket.get('DirectoryMode')).toEqual(['0755']);
+    expect(socket.get('Accept')).toEqual(['no']);
+    expect(socket.get('Service')).toEqual(['frontdesk-agent.service']);
+  });
+
+  it.runIf(haveAnalyze)('has an offline security exposure of at most 1.5', () => {
     const result = spawnSync(
       'systemd-analyze',
       ['security', '--offline=yes', '--no-pager', verifiableCopy()],
@@ -97,7 +127,7 @@ describe('frontdesk-agent.service', () => {
     expect(match, result.stdout + result.stderr).not.toBeNull();
     const exposure = Number(match?.[1]);
     expect(exposure).toBeGreaterThan(0);
-    expect(exposure).toBeLessThanOrEqual(2.0);
+    expect(exposure).toBeLessThanOrEqual(1.5);
   });
 });
 

@@ -122,7 +122,8 @@ export class DiscoveryRequests {
     }
     if (error.code === 'PLATFORM_AUTH') this.state.authRejected = true;
     if (error.retryable) this.options.observer?.platformFailed();
-    this.options.log.warn(`${what} failed`, errorFields(error));
+    // An outage or a full disk fails every round again: one line per minute per round and cause.
+    this.options.log.repeated(`${what} failed`, error.code, errorFields(error));
   }
 }
 

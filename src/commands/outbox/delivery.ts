@@ -214,7 +214,7 @@ export class OutboxDelivery implements PlatformObserver {
         try {
           items = journal.closed ? [] : journal.outbox.heads(room, this.busyCommands);
         } catch (e) {
-          log.error('outbox cannot read the journal', errorFields(e));
+          log.repeated('outbox cannot read the journal', 'journal', errorFields(e));
         }
       }
       for (const item of items) this.track(this.deliver(item));

@@ -191,7 +191,7 @@ export class Ownership implements IntakeSink {
         via,
       });
       const create = { ...this.identity(device), id: item.id, kind: 'invalid' };
-      const event = { type: 'invalid', platformState: item.state, error: item.error.toJSON() } as const;
+      const event = { type: 'invalid', platformState: item.state, error: item.error } as const;
       executor.apply(item.id, event, { create });
       return undefined;
     }
