@@ -3,7 +3,6 @@ import type { Clock } from '../../src/clock.js';
 import type { Logger } from '../../src/log.js';
 import type { AcceptedPeer } from '../../src/transport/tcp-listener.js';
 import type { FiasLink } from './link.js';
-import { RepeatedWarning } from './repeated-warning.js';
 
 /**
  * Who gets the FIAS link when a connection arrives from the lock server's address (issue 40 M1).
@@ -51,30 +50,19 @@ export class LinkAdmission {
   private readonly contests = new Backoff({ minMs: CONTEST_MIN_MS, maxMs: CONTEST_MAX_MS });
   private nextContestAt = Number.NEGATIVE_INFINITY;
   private lastContestAt: number | undefined;
-  private readonly refused: RepeatedWarning;
-  private readonly replaced: RepeatedWarning;
+  private refusedCount = 0;
+  private replacedCount = 0;
 
-  constructor(private readonly options: AdmissionOptions) {
-    this.refused = new RepeatedWarning(
-      options.log,
-      options.clock,
-      'FIAS: refused another connection from the lock server’s address; the link in force is kept',
-    );
-    this.replaced = new RepeatedWarning(
-      options.log,
-      options.clock,
-      'FIAS: the link in force did not answer its alive check; a newer connection from the lock server’s address replaces it',
-    );
-  }
+  constructor(private readonly options: AdmissionOptions) {}
 
   /** Connections from the lock server's address refused while its link was kept. */
   get refusals(): number {
-    return this.refused.count;
+    return this.refusedCount;
   }
 
   /** Links dropped for a newer connection because they no longer answered. */
   get replacements(): number {
-    return this.replaced.count;
+    return this.replacedCount;
   }
 
   /** A connection from the lock server's address. */
@@ -99,12 +87,6 @@ export class LinkAdmission {
     void this.contest(older, peer);
   }
 
-  /** Logs what is still only counted. */
-  close(): void {
-    this.refused.close();
-    this.replaced.close();
-  }
-
   private async contest(older: FiasLink, peer: AcceptedPeer): Promise<void> {
     this.contender = peer;
     const offClose = peer.transport.onClose(() => {
@@ -125,7 +107,13 @@ export class LinkAdmission {
       this.refuse(peer, 'the link in force answered its alive check');
     } else {
       if (current === older) {
-        this.replaced.note({ peer: peer.address });
+        this.replacedCount++;
+        // A peer can make this repeat as fast as it likes: one line a minute (Logger.repeated).
+        this.options.log.repeated(
+          'FIAS: the link in force did not answer its alive check; a newer connection from the lock server’s address replaces it',
+          `fias-replaced:${peer.address}`,
+          { peer: peer.address },
+        );
         older.drop('it did not answer its alive check when another connection came from its address');
       }
       this.options.adopt(peer);
@@ -133,7 +121,12 @@ export class LinkAdmission {
   }
 
   private refuse(peer: AcceptedPeer, why: string): void {
-    this.refused.note({ peer: peer.address, why });
+    this.refusedCount++;
+    this.options.log.repeated(
+      'FIAS: refused another connection from the lock server’s address; the link in force is kept',
+      `fias-refused:${peer.address}`,
+      { peer: peer.address, why },
+    );
     void peer.transport.close().catch(() => undefined);
   }
 }

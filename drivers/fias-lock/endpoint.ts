@@ -248,7 +248,6 @@ export class FiasEndpoint {
     this.released = true;
     this.forget();
     this.lifetime.abort();
-    this.admission.close();
     const link = this.current;
     this.current = undefined;
     await link?.end('the agent closed the device');

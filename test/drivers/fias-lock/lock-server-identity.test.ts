@@ -23,7 +23,7 @@ import { type FiasRig, fiasRig, keyJob, live, run } from './rig.js';
  * - connecting again and again killed the key request in flight.
  *
  * Now an established link that answers its alive check is kept; the newcomer is refused, counted
- * and logged once a minute at most (`drivers/fias-lock/endpoint.ts`).
+ * and logged once a minute at most (`Logger.repeated`, `drivers/fias-lock/admission.ts`).
  */
 
 let rig: FiasRig | undefined;
@@ -103,7 +103,7 @@ describe('fias-lock: the lock server is who the configuration says (issue 40 M1)
 
   it('connections again and again from that address while a key is cut: the request in flight completes, each is refused, one log line a minute', async () => {
     const clock = new ManualClock();
-    rig = await fiasRig({ lateMs: 200 });
+    rig = await fiasRig({ lateMs: 200 }, clock);
     const driver = rig.driver({}, { clock });
     rig.sim.start();
     await driver.open(live());

@@ -4,6 +4,7 @@ import {
   type FiasLockServerOptions,
   FiasLockServerSimulator,
 } from '../../../drivers/fias-lock/simulator/index.js';
+import type { Clock } from '../../../src/clock.js';
 import type { KeyJobData } from '../../../src/connector/model.js';
 import type { Driver, DriverContext, Job } from '../../../src/drivers-api/types.js';
 import { toAgentError } from '../../../src/errors.js';
@@ -60,9 +61,13 @@ export interface FiasRig {
   dispose(): Promise<void>;
 }
 
-export async function fiasRig(simOptions: Partial<FiasLockServerOptions> = {}): Promise<FiasRig> {
+/** `logClock`: the clock of the log's once-a-minute summaries (`Logger.repeated`). */
+export async function fiasRig(
+  simOptions: Partial<FiasLockServerOptions> = {},
+  logClock?: Clock,
+): Promise<FiasRig> {
   const port = await freePort();
-  const log = createMemoryLogger({ level: 'debug' });
+  const log = createMemoryLogger({ level: 'debug', ...(logClock ? { clock: logClock } : {}) });
   const sim = new FiasLockServerSimulator({ host: '127.0.0.1', port, retryMs: 20, ...simOptions });
   const drivers: Driver[] = [];
   return {
