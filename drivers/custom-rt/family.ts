@@ -133,6 +133,7 @@ class CustomParts implements RtParts<CustomLink, CustomPlan> {
         ownSerial: this.serial(),
       },
       this.serial(),
+      (ref) => this.host.state.find(ref.z, ref.doc)?.lottery === true,
     ).then((plan) => {
       for (const line of plan.log ?? []) ctx.log.info(line, { commandId: job.commandId });
       return plan;

@@ -15,7 +15,7 @@ import { idCmds } from './idcmd.js';
 import type { CustomLink } from './link.js';
 import { customActionWords, customResults, customRefusals as r } from './messages.js';
 import type { CustomPlan } from './plan.js';
-import { receiptXml, referenceCheckXml } from './receipt.js';
+import { isForeignRefund, receiptXml, referenceCheckXml } from './receipt.js';
 import { docLabel } from './results.js';
 import type { SlotProgramming } from './vat-slots.js';
 import { voidLinesOf } from './void-lines.js';
@@ -34,6 +34,8 @@ export async function checkReference(
   signal: AbortSignal,
 ): Promise<void> {
   if (isNoReference(ref) || !d.options.checkReferences) return;
+  // Another device's receipt: this printer's journal cannot hold it (p.39; receipt.ts).
+  if (isForeignRefund(ref, d.serial())) return;
   const response = await d.link.exchange(referenceCheckXml(ref, d.serial()), signal);
   const answer = response?.success ? response.addInfo.responseBuf?.trim().charAt(0) : undefined;
   const args = {

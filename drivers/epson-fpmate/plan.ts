@@ -78,6 +78,10 @@ export async function planJob(
   if (model.reference) plan.reference = model.reference;
   plan.lines = departmentUses(model);
   if (model.notes.length > 0) plan.notes = model.notes;
+  // Epson's refund and void name their original by the reference line alone (`printRecMessage`
+  // messageType 4: fiskaltrust `EpsonCommandFactory.cs`); `printRecLotteryID` is a sale's
+  // (fiskaltrust `Models/FiscalReceipt.cs`): the protocol has no field for the original's code.
+  if (model.originalLottery) model.log.push(`lottery code left off: a ${model.kind} carries none on Epson`);
   if (model.log.length > 0) plan.log = model.log;
   return plan;
 }
