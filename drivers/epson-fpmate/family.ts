@@ -1,6 +1,7 @@
 import type { ExecuteContext, Job, JobResult } from '../../src/drivers-api/types.js';
 import type { Message } from '../../src/messages/message.js';
 import type { HttpClient } from '../../src/transport/http.js';
+import { lawNotes } from '../fiscal-it/messages.js';
 import {
   afterConfirmedClosure,
   closureOf,
@@ -170,7 +171,8 @@ class EpsonParts implements RtParts<PrinterLink, Plan> {
       plan,
       ectx,
     );
-    return withFiscalNotes(result, plan.notes);
+    const refused = result.details?.lotteryRefused === true ? [lawNotes.lotteryRefused()] : [];
+    return withFiscalNotes(result, [...(plan.notes ?? []), ...refused]);
   }
 
   /** One status poll: state, the fiscal day, files waiting, the serial and the programming. */
