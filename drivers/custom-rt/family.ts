@@ -89,9 +89,9 @@ class CustomParts implements RtParts<CustomLink, CustomPlan> {
       refusal: (lines, read) => slotRefusal(table(), lines, read),
       report: (read) => {
         const findings = read.kind === 'read' ? compareSlots(table(), read.slots) : [];
-        if (findings.some((f) => f.refuses)) {
+        if (findings.length > 0) {
           host.ctx.log.warn('the printer’s VAT slots differ from the driver’s vatSlots', {
-            slots: findings.filter((f) => f.refuses).map((f) => f.slot),
+            slots: findings.map((f) => f.slot),
           });
         }
         this.board.vatSlotsRead(slotsFact(read, findings), findings.map(slotWarning));

@@ -2,20 +2,18 @@ import { defineMessages } from '../../src/messages/catalogue.js';
 
 /**
  * What staff read of the check of the printer's VAT slots (`vat-slots.ts`, `getVatRate`, XML
- * protocol manual rev 2.00 p.71): the page's fact, a slot at another rate than `vatSlots` says, a
- * slot the agent cannot judge, and a bill refused because of one. `{expected}` and `{actual}` are
- * "VAT 22 %" or "nature N4" in the Epson family's words (`classRate`, `classNature`).
+ * protocol manual rev 2.00 p.71): the page's fact, a slot at another rate than `vatSlots` says,
+ * and a bill refused because of one. `{expected}` and `{actual}` are `rate` ("VAT 22 %").
  */
 export const customVatWords = defineMessages('custom.vat', {
   rate: { en: 'VAT {rate} %', it: 'IVA {rate} %' },
-  nature: { en: 'nature {nature} (no VAT)', it: 'natura {nature} (senza IVA)' },
   slotsMatch: {
     en: 'matches the driver’s vatSlots ({count, plural, one {# slot} other {# slots}} read)',
     it: 'corrisponde ai vatSlots del driver ({count, plural, one {# aliquota letta} other {# aliquote lette}})',
   },
   slotsDiffer: {
-    en: '{count, plural, one {# VAT slot needs} other {# VAT slots need}} checking against the driver’s vatSlots',
-    it: '{count, plural, one {# aliquota IVA da controllare} other {# aliquote IVA da controllare}} rispetto ai vatSlots del driver',
+    en: '{count, plural, one {# VAT slot differs} other {# VAT slots differ}} from the driver’s vatSlots',
+    it: '{count, plural, one {# aliquota IVA diversa} other {# aliquote IVA diverse}} dai vatSlots del driver',
   },
   slotsUnreadable: {
     en: 'cannot be read from this printer (getVatRate refused or answered in another layout): not checked',
@@ -24,10 +22,6 @@ export const customVatWords = defineMessages('custom.vat', {
   slotMismatch: {
     en: 'VAT slot {slot} is programmed on the printer at {actual}, but the agent prints its {expected} lines in it: program slot {slot} at {expected} on the printer, or change the driver’s vatSlots ("{key}": the slot programmed for {expected}).',
     it: 'L’aliquota IVA {slot} è programmata sulla stampante a {actual}, ma l’agente vi stampa le righe con {expected}: programmare l’aliquota {slot} a {expected} sulla stampante, oppure cambiare i vatSlots del driver ("{key}": l’aliquota programmata per {expected}).',
-  },
-  natureUnchecked: {
-    en: 'VAT slot {slot} carries no VAT on the printer with exemption code {code}, which the printer’s manual does not name, so the agent cannot check that it is {expected}; receipts still print. Check on the printer that slot {slot} is for {expected} ("{key}" in the driver’s vatSlots).',
-    it: 'L’aliquota IVA {slot} è senza IVA sulla stampante con codice di esenzione {code}, che il manuale della stampante non spiega, quindi l’agente non può controllare che sia per {expected}; gli scontrini si stampano comunque. Controllare sulla stampante che l’aliquota {slot} sia per {expected} ("{key}" nei vatSlots del driver).',
   },
   lineAtWrongSlot: {
     en: 'The bill line "{item}" would print in VAT slot {slot}, which the printer has programmed at {actual} instead of {expected}; nothing was printed. Ask IT to program VAT slot {slot} at {expected} on the printer, or to change the driver’s vatSlots.',

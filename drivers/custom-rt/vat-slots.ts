@@ -1,7 +1,6 @@
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import type { DepartmentUse } from '../fiscal-it/model.js';
-import { NATURE_PATTERN } from '../fiscal-it/natures.js';
 import type { CustomLink } from './link.js';
 import { customVatWords as v } from './messages-vat.js';
 import { command, element } from './xml.js';
@@ -16,12 +15,13 @@ import { command, element } from './xml.js';
  * p.253): `<getVatRate numVat="N">`, answered in `responseBuf` as VATIDX (2, the slot), VALUE
  * (4: two integers, two decimals), EXCODE (1, "exempt code", 1–6 on p.253), PROGFLAG (1) and DESC
  * (25). What the manual explains decides: the VALUE is the slot's rate. What it does not — which
- * nature each exempt code 1–6 stands for — is never a refusal: a slot the map gives a nature is
- * "cannot check" (a warning on the page and in `doctor`) unless its rate is not zero.
+ * nature each exempt code 1–6 stands for — is never read as anything. `vatSlots` maps rates only
+ * (config.ts): a nature line goes without `idVat` and takes its department's class, which
+ * `getVatRate` does not show, so nature lines are not checked here.
  *
  * A bill is refused (FISCAL_REJECTED, nothing sent) only when a slot it uses carries a rate other
- * than the map's: a rated line at another rate, or a nature line in a slot with VAT. An answer in
- * another layout, or a refusal of the read, leaves the table "cannot be read": nothing refused.
+ * than the map's: the page and `doctor` name the slot and the fix. An answer in another layout, or
+ * a refusal of the read, leaves the table "cannot be read" on the page: nothing refused.
  */
 
 /** One slot as read: its rate (percent) and exempt code. */
@@ -36,12 +36,11 @@ export type SlotProgramming =
   /** The printer did not answer: read again later. */
   | { kind: 'unreachable' };
 
-/** A map entry the printer's table contradicts (`refuses`) or that cannot be judged. */
+/** A map entry the printer's table contradicts. */
 export interface SlotFinding {
   key: string;
   slot: number;
   actual: VatSlot;
-  refuses: boolean;
 }
 
 /** The slot of a `getVatRate` answer (p.71 layout), or undefined when the answer is not one. */
@@ -70,13 +69,12 @@ export async function readVatSlots(
 
 const SAME = 0.005;
 
-/** Whether a slot read as `actual` gives a line of map key `key` the wrong VAT. */
+/** Whether a slot read as `actual` gives a line at rate `key` the wrong VAT. */
 function refuses(key: string, actual: VatSlot): boolean {
-  if (NATURE_PATTERN.test(key)) return actual.rate !== 0;
   return Math.abs(actual.rate - Number(key)) >= SAME;
 }
 
-/** The map's entries the table contradicts, and the nature slots it cannot judge. */
+/** The map's entries the table contradicts. */
 export function compareSlots(
   table: Readonly<Record<string, number>>,
   slots: ReadonlyMap<number, VatSlot>,
@@ -84,25 +82,19 @@ export function compareSlots(
   const out: SlotFinding[] = [];
   for (const [key, slot] of Object.entries(table)) {
     const actual = slots.get(slot);
-    if (!actual) continue;
-    if (refuses(key, actual)) out.push({ key, slot, actual, refuses: true });
-    else if (NATURE_PATTERN.test(key)) out.push({ key, slot, actual, refuses: false });
+    if (actual && refuses(key, actual)) out.push({ key, slot, actual });
   }
   return out.sort((a, b) => a.slot - b.slot || a.key.localeCompare(b.key));
 }
 
-function classOf(key: string): Message {
-  return NATURE_PATTERN.test(key) ? v.nature({ nature: key }) : v.rate({ rate: key });
-}
+const rateWords = (rate: string | number) => v.rate({ rate: String(rate) });
 
 /** The page's warning (and `doctor`'s fix) for one finding. */
 export function slotWarning(f: SlotFinding): Message {
-  const expected = classOf(f.key);
-  if (!f.refuses) return v.natureUnchecked({ slot: f.slot, code: f.actual.exemptCode, expected, key: f.key });
   return v.slotMismatch({
     slot: f.slot,
-    actual: v.rate({ rate: String(f.actual.rate) }),
-    expected,
+    actual: rateWords(f.actual.rate),
+    expected: rateWords(f.key),
     key: f.key,
   });
 }
@@ -127,7 +119,8 @@ export function slotRefusal(
 ): AgentError | undefined {
   if (programming?.kind !== 'read') return undefined;
   for (const line of lines) {
-    const key = line.nature ?? (line.rate !== undefined ? String(line.rate) : undefined);
+    // A nature line goes without idVat: its department decides (receipt.ts `itemNode`).
+    const key = line.nature === undefined && line.rate !== undefined ? String(line.rate) : undefined;
     const slot = key === undefined ? undefined : table[key];
     const actual = slot === undefined ? undefined : programming.slots.get(slot);
     if (key === undefined || slot === undefined || !actual || !refuses(key, actual)) continue;
@@ -138,8 +131,8 @@ export function slotRefusal(
         notes: v.lineAtWrongSlot({
           item: line.description,
           slot,
-          actual: v.rate({ rate: String(actual.rate) }),
-          expected: classOf(key),
+          actual: rateWords(actual.rate),
+          expected: rateWords(key),
         }),
         details: { vatSlot: slot, expected: key, nothingSent: true },
         retryable: false,
