@@ -1,26 +1,15 @@
 import { customRtFactory, simulatedProgramming } from '../../drivers/custom-rt/index.js';
 import { startCustomRtSimulator } from '../../drivers/custom-rt/simulator/index.js';
 import { epsonFpmateFactory } from '../../drivers/epson-fpmate/index.js';
-import {
-  type DepartmentClass,
-  type PrintedDocument,
-  startFpmateSimulator,
-} from '../../drivers/epson-fpmate/simulator/index.js';
+import { type DepartmentClass, startFpmateSimulator } from '../../drivers/epson-fpmate/simulator/index.js';
 import { SIM_DEPARTMENTS } from '../../drivers/epson-fpmate/simulator/programming.js';
 import type { WireOrderItem, WirePayment } from '../../src/connector/wire.js';
-import type { Driver, DriverContext, JobResult } from '../../src/drivers-api/types.js';
+import type { Driver, JobResult } from '../../src/drivers-api/types.js';
 import { type AgentError, isAgentError } from '../../src/errors.js';
-import { createMemoryLogger } from '../../src/log.js';
 import { english } from '../../src/messages/render.js';
-import { createHttpClient } from '../../src/transport/http.js';
 import { QUICK_DRIVER } from '../drivers/epson-fpmate/helpers.js';
-import {
-  jobFor,
-  memoryStore,
-  recordingExecuteContext,
-  testDriverContext,
-} from '../helpers/driver-context.js';
-import { type WireCommandOptions, wireCommand } from './helpers.js';
+import { jobFor, recordingExecuteContext } from '../helpers/driver-context.js';
+import { recordingContext, type WireCommandOptions, wireCommand } from './helpers.js';
 
 /**
  * The fiscal law suite's RT families, one entry each (issue 39: "over every RT family"): a case
@@ -91,26 +80,6 @@ export interface LawFamily {
 
 const never = () => new AbortController().signal;
 
-/** A driver context whose HTTP client records every request body, and a memory log. */
-function recordingContext(items: WireOrderItem[], payments: WirePayment[], sent: string[]) {
-  const logger = createMemoryLogger();
-  const ctx: DriverContext = {
-    ...testDriverContext({ store: memoryStore(), orderItems: items, payments }),
-    log: logger,
-    http: () => {
-      const client = createHttpClient();
-      return {
-        request: async (request: Parameters<typeof client.request>[0]) => {
-          sent.push(String(request.body ?? ''));
-          return client.request(request);
-        },
-        close: () => client.close(),
-      };
-    },
-  };
-  return { ctx, lines: logger.lines };
-}
-
 /** The bench every family shares around its driver and its simulator's documents. */
 function benchOf(parts: {
   serial: string;
@@ -170,6 +139,32 @@ function benchOf(parts: {
 
 const FISCAL = new Set(['sale', 'refund', 'void']);
 
+/** What both simulators book of a document, as a `LawDoc`. */
+interface Booked {
+  kind: string;
+  totalCents: number;
+  payments: ReadonlyArray<{ amountCents: number }>;
+  lottery?: string | undefined;
+  z: number;
+  doc: number;
+  at: number;
+}
+
+/** The fiscal documents a simulator booked, in one shape. */
+function lawDocs(printed: readonly Booked[]): LawDoc[] {
+  return printed
+    .filter((d) => FISCAL.has(d.kind))
+    .map((d) => ({
+      kind: d.kind,
+      totalCents: d.totalCents,
+      paidCents: d.payments.reduce((s, p) => s + p.amountCents, 0),
+      lottery: d.lottery,
+      z: d.z,
+      doc: d.doc,
+      at: d.at,
+    }));
+}
+
 const epson: LawFamily = {
   name: 'Epson',
   driver: 'epson-fpmate',
@@ -197,7 +192,6 @@ const epson: LawFamily = {
       ...setup.options,
     });
     const driver = epsonFpmateFactory.create(options, ctx);
-    const fiscal = (d: PrintedDocument) => FISCAL.has(d.kind);
     return benchOf({
       serial: '99MEY123456',
       driver,
@@ -205,16 +199,7 @@ const epson: LawFamily = {
       payments,
       sent,
       log: lines,
-      printed: () =>
-        sim.printed.filter(fiscal).map((d) => ({
-          kind: d.kind,
-          totalCents: d.totalCents,
-          paidCents: d.payments.reduce((s, p) => s + p.amountCents, 0),
-          lottery: d.lottery,
-          z: d.z,
-          doc: d.doc,
-          at: d.at,
-        })),
+      printed: () => lawDocs(sim.printed),
       // Department 2 carries the 10 % lines (the driver's default map, the simulator's default).
       programTenPercent: async (rate) => {
         departments[2] = { rate };
@@ -262,18 +247,7 @@ const custom: LawFamily = {
       payments,
       sent,
       log: lines,
-      printed: () =>
-        sim.printed
-          .filter((d) => FISCAL.has(d.kind))
-          .map((d) => ({
-            kind: d.kind,
-            totalCents: d.totalCents,
-            paidCents: d.payments.reduce((s, p) => s + p.amountCents, 0),
-            lottery: d.lottery,
-            z: d.z,
-            doc: d.doc,
-            at: d.at,
-          })),
+      printed: () => lawDocs(sim.printed),
       // The technician's `setVatRate` (XML p.116) on slot 2, the driver's 10 % slot.
       programTenPercent: async (rate) => {
         const auth = Buffer.from(`${CUSTOM_SERIAL}:${CUSTOM_SERIAL}`).toString('base64');
