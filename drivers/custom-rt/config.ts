@@ -15,13 +15,20 @@ export { FROM_PLATFORM } from '../fiscal-it/rt/address.js';
 /**
  * A platform payment as the printer records it: the core's rule (`{kind}`, `{deduct}`) or a
  * Custom payment number as it is: `printRecTotal paymentType` 1–30, "based on the database
- * programming" of the printer (XML protocol manual rev 2.00 p.99).
+ * programming" of the printer (XML protocol manual rev 2.00 p.99), or one of the native payment
+ * table's numbers past that range (3007, directIO manual rev 6.00 p.119: 51 "non riscosso
+ * fatture" for bills settled by invoice, as the demo's configuration uses it).
  */
 export const CustomPaymentMappingSchema = z.union([
   PaymentRuleSchema,
   z
     .object({
-      paymentType: z.number().int().min(1).max(30),
+      // 1–30 (XML p.99), or the 3007 table's 50–53 past XML's range (DIO p.119: 50 not collected –
+      // services, 51 – invoices, 52 – DCR to SSN, 53 discount on payment).
+      paymentType: z
+        .number()
+        .int()
+        .refine((n) => (n >= 1 && n <= 30) || (n >= 50 && n <= 53), 'a payment number 1–30, or 50–53'),
       description: z.string().min(1).max(22).optional(),
     })
     .strict(),

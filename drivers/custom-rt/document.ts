@@ -164,7 +164,7 @@ function classify(d: DocumentDeps, result: PostResult): AnswerClass<PrintedDocum
 /** The printed document's result; the page and the fiscal day learn of it. */
 export function finishPrinted(
   d: DocumentDeps,
-  plan: Pick<CustomPlan, 'label' | 'reference' | 'sold'>,
+  plan: Pick<CustomPlan, 'label' | 'reference' | 'sold' | 'lottery'>,
   numbers: Omit<Printed, 'kind' | 'serial' | 'reference'>,
 ): JobResult {
   const printed: Printed = {
@@ -182,6 +182,7 @@ export function finishPrinted(
       doc: printed.doc,
       kind: plan.label,
       ...(plan.sold ? { lines: plan.sold } : {}),
+      ...(plan.lottery ? { lottery: true } : {}),
     });
     d.state.dayOpen(d.clock.now(), printed.doc === 1);
   } else d.state.dayOpen(d.clock.now(), false);

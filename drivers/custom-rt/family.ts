@@ -1,22 +1,41 @@
 import type { Job } from '../../src/drivers-api/types.js';
 import type { HttpClient } from '../../src/transport/http.js';
+import type { DepartmentUse } from '../fiscal-it/model.js';
 import { printerAddress } from '../fiscal-it/rt/address.js';
 import { type PrinterCredentials, readPrinterCredentials } from '../fiscal-it/rt/credentials.js';
-import { closureOf, type RtFamily, type RtHost, type RtParts } from '../fiscal-it/rt/family.js';
+import {
+  afterConfirmedClosure,
+  closureOf,
+  type RtClosure,
+  type RtFamily,
+  type RtHost,
+  type RtParts,
+} from '../fiscal-it/rt/family.js';
+import type { CloseDay } from '../fiscal-it/rt/fiscal-state.js';
 import { rtKitWords } from '../fiscal-it/rt/messages.js';
+import { ProgrammingCheck } from '../fiscal-it/rt/programming-check.js';
 import { reconcileContextOf, type SendingRecord } from '../fiscal-it/rt/reconcile.js';
 import { type ActionHost, customActions } from './actions.js';
 import { type Checkpoint, readCheckpoint } from './checkpoint.js';
-import type { CustomRtOptions } from './config.js';
+import { type CustomRtOptions, vatSlotTable } from './config.js';
 import { customDocument, type DocumentDeps } from './document.js';
 import { readFilesWaiting } from './files.js';
 import { basicAuth, customEndpoint } from './http.js';
 import { CustomLink } from './link.js';
 import { customRefusals, customResults } from './messages.js';
+import { customVatWords } from './messages-vat.js';
 import { type CustomPlan, fiscalData, planJob } from './plan.js';
-import { closeDay, printXReport, settleClosure, zReportResult } from './reports.js';
+import { closeDay, printXReport, type ReportDeps, settleClosure, zReportResult } from './reports.js';
 import { printedResult } from './results.js';
 import { StatusBoard } from './status.js';
+import {
+  compareSlots,
+  readVatSlots,
+  type SlotProgramming,
+  slotRefusal,
+  slotsFact,
+  slotWarning,
+} from './vat-slots.js';
 import type { PrintedDocument } from './witnesses.js';
 import { printPlanned, reprintLast, settlePendingVoid, staffVoid } from './work.js';
 
@@ -38,7 +57,14 @@ export function accountOf(options: CustomRtOptions): PrinterCredentials | undefi
 class CustomParts implements RtParts<CustomLink, CustomPlan> {
   readonly board: StatusBoard;
   readonly refreshAfter: ReadonlySet<string> = new Set();
-  readonly closure = closureOf((link: CustomLink) => this.deps(link), closeDay, settleClosure);
+  readonly closure: RtClosure<CustomLink>;
+  /**
+   * The printer's VAT slots (vat-slots.ts, the kit's check): read at its first answer, again after
+   * every Z report it confirms and once more before a line is refused.
+   */
+  private readonly check: ProgrammingCheck<CustomLink, SlotProgramming, DepartmentUse>;
+  /** Every Z report of this printer — scheduled or staff — then the VAT slots read. */
+  private readonly closeDay: CloseDay<ReportDeps>;
   readonly words = {
     addressUnknown: () => customRefusals.addressUnknown(),
     notAnswering: () => customRefusals.notAnswering(),
@@ -56,6 +82,26 @@ class CustomParts implements RtParts<CustomLink, CustomPlan> {
       closure: host.options.dailyClosure,
       timeZone: host.ctx.timezone,
     });
+    const table = () => vatSlotTable(host.options);
+    this.check = new ProgrammingCheck({
+      read: (link, signal) => readVatSlots(link, table(), signal),
+      answered: (read) => read.kind !== 'unreachable',
+      refusal: (lines, read) => slotRefusal(table(), lines, read),
+      report: (read) => {
+        const findings = read.kind === 'read' ? compareSlots(table(), read.slots) : [];
+        if (findings.length > 0) {
+          host.ctx.log.warn('the printer’s VAT slots differ from the driver’s vatSlots', {
+            slots: findings.map((f) => f.slot),
+          });
+        }
+        this.board.vatSlotsRead(slotsFact(read, findings), findings.map(slotWarning));
+      },
+      unanswered: () => customVatWords.recheckUnanswered(),
+    });
+    this.closeDay = afterConfirmedClosure(closeDay, async (d, signal) => {
+      await this.check.read(d.link, signal);
+    });
+    this.closure = closureOf((link: CustomLink) => this.deps(link), this.closeDay, settleClosure);
   }
 
   checkAddress(address: string): void {
@@ -87,6 +133,7 @@ class CustomParts implements RtParts<CustomLink, CustomPlan> {
         ownSerial: this.serial(),
       },
       this.serial(),
+      (ref) => this.host.state.find(ref.z, ref.doc)?.lottery === true,
     ).then((plan) => {
       for (const line of plan.log ?? []) ctx.log.info(line, { commandId: job.commandId });
       return plan;
@@ -94,7 +141,7 @@ class CustomParts implements RtParts<CustomLink, CustomPlan> {
   }
 
   print(link: CustomLink, plan: CustomPlan, ectx: Parameters<RtParts<CustomLink, CustomPlan>['print']>[2]) {
-    return printPlanned(this.deps(link), plan, ectx);
+    return printPlanned({ ...this.deps(link), check: this.check }, plan, ectx);
   }
 
   async refresh(link: CustomLink, signal?: AbortSignal): Promise<boolean> {
@@ -105,6 +152,7 @@ class CustomParts implements RtParts<CustomLink, CustomPlan> {
       return false;
     }
     this.board.noteStatus(response);
+    if (this.check.needsRead()) await this.check.read(link, signal);
     const files = await readFilesWaiting(link, signal);
     if (files) {
       this.board.noteFilesWaiting(files.waiting);
@@ -158,7 +206,7 @@ class CustomParts implements RtParts<CustomLink, CustomPlan> {
   actions(turn: Parameters<RtParts<CustomLink, CustomPlan>['actions']>[0]) {
     const host: ActionHost = {
       xReport: () => turn((link) => printXReport(this.deps(link))),
-      zReport: (signal) => turn((link) => zReportResult(this.deps(link), signal)),
+      zReport: (signal) => turn((link) => zReportResult(this.deps(link), signal, this.closeDay)),
       voidReceipt: (params, signal) => turn((link) => staffVoid(this.deps(link), params, signal)),
       reprint: (params) => turn((link) => reprintLast(this.deps(link), params.receipt, this.lastReceipt())),
     };

@@ -22,6 +22,7 @@ export function simulatedProgramming(options: CustomRtOptions) {
   for (const [rate, slot] of Object.entries(slots)) vatRates[slot] = Math.round(Number(rate) * 100);
   let free = Math.max(0, ...Object.values(slots)) + 1;
   const natureSlots = new Map<string, number>();
+  const exemptCodes: Record<number, number> = {};
   const departments: Record<number, { description: string; idVat: number }> = {};
   for (const [key, department] of Object.entries(departmentTable(options))) {
     let idVat = slots[key];
@@ -30,11 +31,13 @@ export function simulatedProgramming(options: CustomRtOptions) {
       if (idVat !== undefined) {
         natureSlots.set(key, idVat);
         vatRates[idVat] = 0;
+        // The nature's number as its exempt code (1–6, DIO p.253): the manual names none.
+        exemptCodes[idVat] = Number(key.charAt(1));
       }
     }
     if (idVat !== undefined) departments[department] = { description: `REPARTO ${department}`, idVat };
   }
-  return { vatRates, departments };
+  return { vatRates, exemptCodes, departments };
 }
 
 /** Custom RT printers (KUBEX, Q3X, K3, BIG PLUS, VKP80III, P3, FUSION, EDGE) over the XML protocol. */

@@ -120,6 +120,7 @@ export const customLabels = defineMessages('label.custom-rt', {
     it: 'Scadenza del certificato del dispositivo',
   },
   serialNumber: { en: 'Serial number', it: 'Matricola' },
+  vatTable: { en: 'VAT table', it: 'Tabella IVA' },
   firmware: { en: 'Firmware', it: 'Firmware' },
   dailyClosureAt: { en: 'Daily closure at', it: 'Chiusura giornaliera alle' },
   nextClosure: { en: 'Next closure', it: 'Prossima chiusura' },

@@ -33,6 +33,10 @@ export function kindOfCustomCode(code: number): PaymentKind {
     6: 'not-collected',
     7: 'not-collected-goods',
     8: 'debit-card',
+    // The 3007 table's numbers past XML's 1–30 (p.119), for a printer programmed with them.
+    50: 'not-collected-services',
+    51: 'not-collected-invoice',
+    53: 'payment-discount',
   };
   return kinds[code] ?? 'electronic';
 }

@@ -24,6 +24,8 @@ export interface CustomPlan {
   lines?: DepartmentUse[];
   /** What the document sells per department, remembered for a later staff void (void-lines.ts). */
   sold?: SoldLine[];
+  /** The sale carries a lottery code: remembered, so that its refund or void carries one too. */
+  lottery?: boolean;
   notes?: Message[];
   log?: string[];
 }
@@ -49,6 +51,8 @@ export async function planJob(
   options: CustomRtOptions,
   ctx: BuildContext,
   serial: string | undefined,
+  /** Whether the agent printed the original with a lottery code (its history: `history-ring.ts`). */
+  carriedLottery: (ref: DocumentReference) => boolean = () => false,
 ): Promise<CustomPlan> {
   const fiscal = fiscalData(job);
   const doc = fiscal.document;
@@ -66,14 +70,21 @@ export async function planJob(
     model = { ...model, lines: priced.lines, totalCents: priced.totalCents };
   }
   const ids = idCmds(KIND[model.kind], job.commandId, job.attempt);
+  const originalCarriedLottery =
+    model.originalLottery !== undefined && model.reference !== undefined && carriedLottery(model.reference);
+  if (model.originalLottery && !originalCarriedLottery)
+    model.log.push(
+      `lottery code left off: the agent did not print the original ${model.kind === 'void' ? 'voided' : 'refunded'} with one`,
+    );
   const xml = receiptXml(
     model,
-    { vatSlots: vatSlotTable(options), codes: paymentsOf(options).codes, serial },
+    { vatSlots: vatSlotTable(options), codes: paymentsOf(options).codes, serial, originalCarriedLottery },
     ids,
   );
   const plan: CustomPlan = { label: model.kind, xml, ids, lines: departmentUses(model) };
   if (model.kind !== 'void') plan.expectedCents = model.totalCents;
   if (model.kind === 'sale') plan.sold = soldLines(model);
+  if (model.lottery) plan.lottery = true;
   if (model.reference) plan.reference = model.reference;
   if (model.notes.length > 0) plan.notes = model.notes;
   if (model.log.length > 0) plan.log = model.log;

@@ -20,10 +20,21 @@ import { element, printerText, request } from './xml.js';
  * `printRecSubtotal` (p.96),
  * the customer's codice fiscale / partita IVA as `fixedLines pitch="B"` before the payments
  * (p.55; directIO manual 3010 p.124), one `printRecTotal` per payment (p.99), and one
- * `endFiscalReceipt` (p.49). A refund opens with `beginRtDocRefund` (p.38) and lists the refunded
- * lines, positive, with no payment (fiskaltrust's field-tested form); an unreferenced one with
- * `beginRtDocRefundSpecial service="ND"` (p.39). A void is `beginRtDocAnnulment` (p.36), the
- * original's lines (void-lines.ts) and the end node: the printer voids the original as it stands.
+ * `endFiscalReceipt` (p.49). A refund opens with `beginRtDocRefund` (p.38), lists the refunded
+ * lines, positive, and pays them back with its payment form: the manual's structure of every
+ * fiscal receipt, refunds included, is "Sale(s), Payment(s)" (p.16), one `printRecTotal` each
+ * (p.99). A refund of another device's receipt, and an unreferenced one, open with
+ * `beginRtDocRefundSpecial service="ND"` (p.39, "Returning a receipt of a different device"; p.15
+ * "a receipt not present on the device"): the printer can look up only its own journal, so the
+ * `checkOnly` step (pp.36, 38) would answer "not found". A void is `beginRtDocAnnulment` (p.36),
+ * the original's lines (void-lines.ts) and the end node: the printer voids the original as it
+ * stands. A refund or void of a sale that carried a lottery code carries it as `codLottery`
+ * (pp.36, 38).
+ *
+ * A deposit uses the protocol's deposit form, `printRecAdvancePayments` (p.87, "the deposit amount
+ * previously paid"), when the receipt has a single VAT slot: p.87 names no VAT, so only then is
+ * its VAT the one the core decided (the deposit's own rate, deductions.ts) whatever the printer
+ * does with it. With several slots the deposit stays an adjustment on its own rate's department.
  */
 
 export interface CustomRendering {
@@ -32,6 +43,18 @@ export interface CustomRendering {
   codes: CustomPayments['codes'];
   /** This printer's serial, written as `fiscalSerial` when the reference names no other. */
   serial: string | undefined;
+  /** The original of a refund or void carried a lottery code (the agent's history says so). */
+  originalCarriedLottery?: boolean;
+}
+
+/**
+ * A refund whose reference names another device (its serial is not this printer's): opened with
+ * `beginRtDocRefundSpecial` (p.39), never checked with `checkOnly` (this printer's journal cannot
+ * hold it). With this printer's serial unknown, the reference counts as this printer's.
+ */
+export function isForeignRefund(ref: DocumentReference, serial: string | undefined): boolean {
+  if (ref.kind !== 'REFUND' || isNoReference(ref) || !ref.serial || !serial) return false;
+  return ref.serial.toUpperCase() !== serial.toUpperCase();
 }
 
 const DESCRIPTION = 22;
@@ -65,7 +88,7 @@ export function referenceCheckXml(ref: DocumentReference, serial: string | undef
 function beginNode(model: FiscalDocumentModel, r: CustomRendering, ids: IdPair): string {
   const ref = model.reference;
   if (!ref) return element('beginFiscalReceipt', { IdCmd: ids.begin });
-  if (isNoReference(ref)) {
+  if (isNoReference(ref) || isForeignRefund(ref, r.serial)) {
     return element('beginRtDocRefundSpecial', {
       service: 'ND',
       docDate: docDate(ref.date),
@@ -77,6 +100,7 @@ function beginNode(model: FiscalDocumentModel, r: CustomRendering, ids: IdPair):
     ...referenceAttributes(ref, r.serial),
     printPreview: 0,
     checkOnly: 0,
+    codLottery: r.originalCarriedLottery ? model.originalLottery : undefined,
     IdCmd: ids.begin,
   });
 }
@@ -112,6 +136,36 @@ function itemNode(r: CustomRendering, line: DocumentLine): string {
   });
 }
 
+/**
+ * The deposits' amount for `printRecAdvancePayments` (p.87), or undefined when they stay item
+ * adjustments: only a sale whose lines, discounts and deposits all print in one VAT slot (see the
+ * module comment).
+ */
+function depositForm(model: FiscalDocumentModel, r: CustomRendering): number | undefined {
+  const deposits = model.deductions.filter((d) => d.kind === 'deposit');
+  if (model.kind !== 'sale' || deposits.length === 0) return undefined;
+  const slots = new Set(
+    [...model.lines, ...model.discounts, ...deposits].map((use) =>
+      use.rate === undefined ? `nature ${use.nature}` : slotOf(r, use),
+    ),
+  );
+  return slots.size === 1 ? deposits.reduce((sum, d) => sum + d.cents, 0) : undefined;
+}
+
+function paymentNode(p: FiscalDocumentModel['payments'][number], rendering: CustomRendering): string {
+  const code = customCodeOf(p, rendering.codes);
+  if (code === undefined) {
+    throw new AgentError('COMMAND_INVALID', `Payment ${p.key} (${p.kind}) has no Custom payment number`, {
+      notes: r.paymentUnmapped({ key: p.key, kind: p.kind }),
+    });
+  }
+  return element('printRecTotal', {
+    description: printerText(p.description, DESCRIPTION) || 'PAGAMENTO',
+    payment: p.cents,
+    paymentType: code,
+  });
+}
+
 export function receiptXml(model: FiscalDocumentModel, rendering: CustomRendering, ids: IdPair): string {
   const text = (t: string, fallback: string) => printerText(t, DESCRIPTION) || fallback;
   const parts: string[] = [beginNode(model, rendering, ids)];
@@ -126,9 +180,12 @@ export function receiptXml(model: FiscalDocumentModel, rendering: CustomRenderin
       number,
       Array<{ description: string; left: number; idVat: number | undefined }>
     >();
+    const advance = depositForm(model, rendering);
     const adjustments = [
       ...model.discounts.map((d) => ({ ...d, fallback: 'SCONTO' })),
-      ...model.deductions.map((d) => ({ ...d, fallback: 'ACCONTO' })),
+      ...model.deductions
+        .filter((d) => !(advance && d.kind === 'deposit'))
+        .map((d) => ({ ...d, fallback: 'ACCONTO' })),
     ];
     for (const adj of adjustments) {
       const queue = pending.get(adj.department) ?? [];
@@ -171,29 +228,13 @@ export function receiptXml(model: FiscalDocumentModel, rendering: CustomRenderin
         },
       );
     }
+    if (advance) parts.push(element('printRecAdvancePayments', { amount: advance }));
     if (model.kind === 'sale') {
       parts.push(element('printRecSubtotal'));
       if (model.customer) parts.push(element('fixedLines', { description: model.customer.id, pitch: 'B' }));
-      for (const p of model.payments) {
-        const code = customCodeOf(p, rendering.codes);
-        if (code === undefined) {
-          throw new AgentError(
-            'COMMAND_INVALID',
-            `Payment ${p.key} (${p.kind}) has no Custom payment number`,
-            {
-              notes: r.paymentUnmapped({ key: p.key, kind: p.kind }),
-            },
-          );
-        }
-        parts.push(
-          element('printRecTotal', {
-            description: text(p.description, 'PAGAMENTO'),
-            payment: p.cents,
-            paymentType: code,
-          }),
-        );
-      }
     }
+    // A sale pays, a refund pays back: "Sale(s), Payment(s)" for every fiscal receipt (p.16).
+    for (const p of model.payments) parts.push(paymentNode(p, rendering));
   }
   // A void repeats the original's lines (p.16 "at least one sales line"; void-lines.ts).
   if (model.kind === 'void') for (const line of model.lines) parts.push(itemNode(rendering, line));

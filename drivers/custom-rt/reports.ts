@@ -126,8 +126,12 @@ export async function settleClosure(d: ReportDeps, signal?: AbortSignal): Promis
 }
 
 /** A staff Z report as a job result. */
-export async function zReportResult(d: ReportDeps, signal?: AbortSignal): Promise<JobResult> {
-  const outcome = await closeDay(d, 'staff', signal);
+export async function zReportResult(
+  d: ReportDeps,
+  signal?: AbortSignal,
+  close: CloseDay<ReportDeps> = closeDay,
+): Promise<JobResult> {
+  const outcome = await close(d, 'staff', signal);
   if (outcome.status === 'done' || outcome.status === 'skipped') {
     return {
       notes: outcome.detail,

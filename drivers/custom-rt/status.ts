@@ -26,6 +26,8 @@ export class StatusBoard extends RtBoardBase {
   private info: Facts = {};
   private lastReceipt: string | undefined;
   private jobError: AgentError | undefined;
+  /** The VAT table as read (vat-slots.ts): the fact, and a warning per finding. */
+  private vatTable: { fact: Message; warnings: Message[] } | undefined;
 
   constructor(
     clock: Clock,
@@ -68,6 +70,11 @@ export class StatusBoard extends RtBoardBase {
     if (response.addInfo.cpuRel) this.printer.firmware = response.addInfo.cpuRel;
   }
 
+  /** What the read of the printer's VAT slots found (`getVatRate`, vat-slots.ts). */
+  vatSlotsRead(fact: Message | undefined, warnings: Message[]): void {
+    if (fact) this.vatTable = { fact, warnings };
+  }
+
   /** Closures waiting to be sent to the tax agency (directIO 1514, files.ts). */
   noteFilesWaiting(count: number): void {
     this.info.filesToSend = count;
@@ -90,11 +97,13 @@ export class StatusBoard extends RtBoardBase {
     else if (String(this.printer.printerStatus ?? '').charAt(2) === '1') warnings.push(s.paperLow());
     if (String(this.printer.printerStatus ?? '').charAt(0) === '1') warnings.push(s.coverOpen());
     if (String(this.printer.printerStatus ?? '').charAt(4) === '1') warnings.push(s.journalNearlyFull());
+    if (this.vatTable) warnings.push(...this.vatTable.warnings);
     if (this.settleWarning) warnings.push(this.settleWarning);
     if (this.jobError?.code === 'STATE_UNKNOWN') warnings.push(s.outcomeUnknown());
     else if (this.jobError) warnings.push(this.jobError.notes);
     const facts: Facts = { ...this.printer, ...this.info };
     if (this.lastReceipt) facts.lastReceipt = this.lastReceipt;
+    if (this.vatTable) facts.vatTable = this.vatTable.fact;
     const day = this.fiscal.state.fiscalDay();
     facts.fiscalDayOpen = day !== undefined;
     if (day) {

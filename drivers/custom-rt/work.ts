@@ -1,8 +1,10 @@
 import type { ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import { voidDocument } from '../fiscal-it/build.js';
+import type { DepartmentUse } from '../fiscal-it/model.js';
 import { type DocumentReference, isNoReference } from '../fiscal-it/reference.js';
 import { readPatiently } from '../fiscal-it/rt/printer-read.js';
+import type { ProgrammingCheck } from '../fiscal-it/rt/programming-check.js';
 import { decideRead, type SendContext, sendContextOf, sendDocument } from '../fiscal-it/rt/send.js';
 import { runStaffDocument, settleStaffDocument } from '../fiscal-it/rt/staff-document.js';
 import type { VoidParams } from './actions.js';
@@ -10,10 +12,12 @@ import { CHECKPOINT_VERSION, readCheckpoint } from './checkpoint.js';
 import { paymentsOf, vatSlotTable } from './config.js';
 import { customDocument, type DocumentDeps } from './document.js';
 import { idCmds } from './idcmd.js';
+import type { CustomLink } from './link.js';
 import { customActionWords, customResults, customRefusals as r } from './messages.js';
 import type { CustomPlan } from './plan.js';
-import { receiptXml, referenceCheckXml } from './receipt.js';
+import { isForeignRefund, receiptXml, referenceCheckXml } from './receipt.js';
 import { docLabel } from './results.js';
+import type { SlotProgramming } from './vat-slots.js';
 import { voidLinesOf } from './void-lines.js';
 import { element, request } from './xml.js';
 
@@ -30,6 +34,8 @@ export async function checkReference(
   signal: AbortSignal,
 ): Promise<void> {
   if (isNoReference(ref) || !d.options.checkReferences) return;
+  // Another device's receipt: this printer's journal cannot hold it (p.39; receipt.ts).
+  if (isForeignRefund(ref, d.serial())) return;
   const response = await d.link.exchange(referenceCheckXml(ref, d.serial()), signal);
   const answer = response?.success ? response.addInfo.responseBuf?.trim().charAt(0) : undefined;
   const args = {
@@ -59,12 +65,17 @@ export function sendContext(d: DocumentDeps): SendContext {
   return sendContextOf(d, CHECKPOINT_VERSION, { afterLost: 0, afterBusy: 0 });
 }
 
-/** Prints a planned document: the reference check, then the kit's exactly-once sending. */
+/**
+ * Prints a planned document: the check of its VAT slots against the printer's table (after one
+ * more read when it would refuse: vat-slots.ts), the reference check, then the kit's exactly-once
+ * sending.
+ */
 export async function printPlanned(
-  d: DocumentDeps,
+  d: DocumentDeps & { check?: ProgrammingCheck<CustomLink, SlotProgramming, DepartmentUse> },
   plan: CustomPlan,
   ectx: ExecuteContext,
 ): Promise<JobResult> {
+  if (plan.lines && d.check) await d.check.check(plan.lines, d.link, ectx.signal);
   if (plan.reference) await checkReference(d, plan.reference, ectx.signal);
   return sendDocument(sendContext(d), customDocument(d, plan), ectx);
 }

@@ -1,7 +1,17 @@
 import type { ExecuteContext, Job, JobResult } from '../../src/drivers-api/types.js';
 import type { Message } from '../../src/messages/message.js';
 import type { HttpClient } from '../../src/transport/http.js';
-import { closureOf, type RtFamily, type RtHost, type RtParts, type Turn } from '../fiscal-it/rt/family.js';
+import { lawNotes } from '../fiscal-it/messages.js';
+import {
+  afterConfirmedClosure,
+  closureOf,
+  type RtClosure,
+  type RtFamily,
+  type RtHost,
+  type RtParts,
+  type Turn,
+} from '../fiscal-it/rt/family.js';
+import type { CloseDay } from '../fiscal-it/rt/fiscal-state.js';
 import { rtKitWords } from '../fiscal-it/rt/messages.js';
 import { reconcileContextOf, type SendingRecord } from '../fiscal-it/rt/reconcile.js';
 import { departmentTable } from '../fiscal-it/rules.js';
@@ -17,7 +27,7 @@ import { epsonPrinterWords } from './messages-printer.js';
 import { epsonRefusals } from './messages-refusals.js';
 import { epsonClosure, epsonResults, oneAfterAnother } from './messages-results.js';
 import { fiscalData, type Plan, PrinterMemory, planJob } from './plan.js';
-import { compareProgramming, mismatchWarning, type Programming, readProgramming } from './programming.js';
+import { ProgrammingCheck } from './programming-check.js';
 import { closeDay, printXReport, type ReportDeps, settleClosure } from './reports.js';
 import { reprintReceipt } from './reprint.js';
 import { recoveredResult } from './results.js';
@@ -61,7 +71,14 @@ function withFiscalNotes(result: JobResult, notes: readonly Message[] | undefine
 class EpsonParts implements RtParts<PrinterLink, Plan> {
   readonly board: StatusBoard;
   readonly refreshAfter: ReadonlySet<string> = REFRESH_AFTER;
-  readonly closure = closureOf((link: PrinterLink) => this.reportDeps(link), closeDay, settleClosure);
+  /**
+   * The printer's department programming (programming-check.ts): read at its first answer, again
+   * after every Z report it confirms and once more before a line is refused.
+   */
+  private readonly check: ProgrammingCheck;
+  /** Every Z report of this printer — scheduled, staff, day too long — then the programming read. */
+  private readonly closeDay: CloseDay<ReportDeps>;
+  readonly closure: RtClosure<PrinterLink>;
   readonly words = {
     addressUnknown: () => epsonRefusals.addressUnknown(),
     notAnswering: () => epsonRefusals.notAnswering(),
@@ -69,8 +86,6 @@ class EpsonParts implements RtParts<PrinterLink, Plan> {
     closure: epsonClosure,
   };
   private readonly memory: PrinterMemory;
-  /** The printer's department programming, read at the first answer (programming.ts). */
-  private programming: Programming | undefined;
   /** The address of the last link made, for the status card. */
   private linkAddress: string | undefined;
 
@@ -93,6 +108,21 @@ class EpsonParts implements RtParts<PrinterLink, Plan> {
     );
     const serial = this.memory.serial();
     if (serial) this.board.noteSerial(serial);
+    this.check = new ProgrammingCheck(
+      () => departmentTable(options),
+      (read) => {
+        if (read.findings.length > 0) {
+          ctx.log.warn('the printer’s department programming differs from the driver’s departments', {
+            departments: read.findings.map((m) => m.department),
+          });
+        }
+        this.board.programmingRead(read.programming, read.warnings);
+      },
+    );
+    this.closeDay = afterConfirmedClosure(closeDay, async (d, signal) => {
+      await this.check.read(d.link, signal);
+    });
+    this.closure = closureOf((link: PrinterLink) => this.reportDeps(link), this.closeDay, settleClosure);
   }
 
   checkAddress(address: string): void {
@@ -136,8 +166,13 @@ class EpsonParts implements RtParts<PrinterLink, Plan> {
 
   async print(link: PrinterLink, plan: Plan, ectx: ExecuteContext): Promise<JobResult> {
     const reports = this.reportDeps(link);
-    const result = await printPlanned({ ...reports, reports, programming: this.programming }, plan, ectx);
-    return withFiscalNotes(result, plan.notes);
+    const result = await printPlanned(
+      { ...reports, reports, check: this.check, closeDay: this.closeDay },
+      plan,
+      ectx,
+    );
+    const refused = result.details?.lotteryRefused === true ? [lawNotes.lotteryRefused()] : [];
+    return withFiscalNotes(result, [...(plan.notes ?? []), ...refused]);
   }
 
   /** One status poll: state, the fiscal day, files waiting, the serial and the programming. */
@@ -157,9 +192,7 @@ class EpsonParts implements RtParts<PrinterLink, Plan> {
       state.filesWaiting((rt.filesToSend ?? 0) + (rt.oldFilesToSend ?? 0), now);
     }
     if (!this.memory.serial()) await this.learnSerial(link, response.addInfo.rtType, signal);
-    if (this.programming === undefined || this.programming.kind === 'unreachable') {
-      await this.readProgramming(link, signal);
-    }
+    if (this.check.needsRead()) await this.check.read(link, signal);
     return true;
   }
 
@@ -202,7 +235,7 @@ class EpsonParts implements RtParts<PrinterLink, Plan> {
           ),
         ),
       xReport: () => turn((link) => printXReport(this.reportDeps(link))),
-      zReport: (signal) => turn((link) => closeDay(this.reportDeps(link), 'staff', signal)),
+      zReport: (signal) => turn((link) => this.closeDay(this.reportDeps(link), 'staff', signal)),
       voidReceipt: (params, signal) => turn((link) => voidReceipt(this.voidDeps(link), params, signal)),
     });
   }
@@ -254,23 +287,6 @@ class EpsonParts implements RtParts<PrinterLink, Plan> {
     if (!serial) return;
     this.memory.learnSerial(serial);
     this.board.noteSerial(serial);
-  }
-
-  /** Reads the printer's department programming and puts what differs on the page (programming.ts). */
-  private async readProgramming(link: PrinterLink, signal?: AbortSignal): Promise<void> {
-    const table = departmentTable(this.host.options);
-    const departments = Object.entries(table)
-      .filter(([key]) => key !== '0')
-      .map(([, department]) => department);
-    this.programming = await readProgramming(link, departments, signal);
-    const mismatches =
-      this.programming.kind === 'read' ? compareProgramming(table, this.programming.departments) : [];
-    if (mismatches.length > 0) {
-      this.host.ctx.log.warn('the printer’s department programming differs from the driver’s departments', {
-        departments: mismatches.map((m) => m.department),
-      });
-    }
-    this.board.programmingRead(this.programming, mismatches.map(mismatchWarning));
   }
 
   private sendDeps(link: PrinterLink): SendDeps {

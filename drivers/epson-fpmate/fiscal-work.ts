@@ -2,14 +2,14 @@ import type { ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
 import { english } from '../../src/messages/render.js';
 import { isNoReference } from '../fiscal-it/reference.js';
-import type { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
+import type { CloseDay, FiscalState } from '../fiscal-it/rt/fiscal-state.js';
 import { documentWords } from './answers.js';
 import { epsonAnswers, fiscalNotes } from './messages.js';
 import type { Plan } from './plan.js';
-import { checkLines, type Programming } from './programming.js';
+import type { ProgrammingCheck } from './programming-check.js';
 import { docLabel } from './protocol.js';
 import { checkReference } from './reference-check.js';
-import { closeDay, type ReportDeps } from './reports.js';
+import type { ReportDeps } from './reports.js';
 import { documentOf, type SendDeps, sendPlanned } from './send.js';
 import { parseRtState } from './status.js';
 
@@ -18,8 +18,10 @@ const HOUR = 3_600_000;
 export interface WorkDeps extends SendDeps {
   state: FiscalState;
   reports: ReportDeps;
-  /** The printer's department programming as last read (programming.ts), if it was. */
-  programming?: Programming | undefined;
+  /** The printer's department programming and its check before sending (programming-check.ts). */
+  check: ProgrammingCheck;
+  /** The family's Z report (the programming read again once the printer confirms it). */
+  closeDay: CloseDay<ReportDeps>;
 }
 
 /** Why a refusal with status 17 is the daily closure due: the printer says so, or the hours. */
@@ -76,8 +78,9 @@ function closureDueError(error: AgentError, due: ClosureDue, plan: Plan): AgentE
  * 17 is reported as what it is ("not possible now").
  */
 export async function printPlanned(d: WorkDeps, plan: Plan, ectx: ExecuteContext): Promise<JobResult> {
-  // A line at a rate the printer's department does not carry ends here, before anything prints.
-  if (plan.lines) checkLines(plan.lines, d.programming);
+  // A line at a rate the printer's department does not carry ends here, before anything prints
+  // (after one more read of the programming: a printer fixed since is not refused).
+  if (plan.lines) await d.check.check(plan.lines, d.link, ectx.signal);
   const ref = plan.reference;
   if (ref && d.options.checkReferences && !isNoReference(ref) && ref.serial === d.memory.serial()) {
     if ((await checkReference(d.link, ref, ectx.signal)) === 'refused') {
@@ -98,7 +101,7 @@ export async function printPlanned(d: WorkDeps, plan: Plan, ectx: ExecuteContext
     if (!due) throw error;
     if (d.options.dailyClosure.onDayTooLong !== 'close-and-print') throw closureDueError(error, due, plan);
     d.log.warn('receipt refused with the fiscal day open too long: closing the day first');
-    const closure = await closeDay(d.reports, 'day-too-long', ectx.signal);
+    const closure = await d.closeDay(d.reports, 'day-too-long', ectx.signal);
     if (closure.status !== 'done') {
       throw new AgentError(
         'DEVICE_ERROR',

@@ -34,6 +34,13 @@ export interface Plan {
    * just before sending (`checkLines` in programming.ts).
    */
   lines?: PlannedLine[];
+  /**
+   * The same receipt without its lottery code, sent instead when the printer refuses the code's
+   * check character (status 30: the kit's fallback, send.ts `epsonDocument`).
+   */
+  withoutLottery?: string;
+  /** This is that receipt: its result says the code was not accepted. */
+  lotteryRefused?: boolean;
   /** Sentences the fiscal core adds to the printed receipt's Notes (a customer code left off …). */
   notes?: Message[];
   /** English lines for the log (a lottery code left off, and why). */
@@ -66,18 +73,27 @@ export async function planJob(
     return { kind: 'receipt', label: payload.kind, root: 'printerFiscalReceipt', xml: payload.xml };
   }
   const model = await buildFiscalDocument(fiscal, rulesOf(options), ctx);
-  const xml = receiptXml(model, {
+  const rendering = {
     operator: options.operator,
     header: options.headerLines,
     lineLength: options.lineLength,
     codes: paymentsOf(options).codes,
-  });
+  };
+  const xml = receiptXml(model, rendering);
   const plan: Plan = { kind: 'receipt', label: model.kind, root: 'printerFiscalReceipt', xml: envelope(xml) };
+  if (model.lottery) {
+    const { lottery: _left, ...withoutCode } = model;
+    plan.withoutLottery = envelope(receiptXml(withoutCode, rendering));
+  }
   // A void prints the original's total, which the bill of the cancellation need not repeat.
   if (model.kind !== 'void') plan.expectedCents = model.totalCents;
   if (model.reference) plan.reference = model.reference;
   plan.lines = departmentUses(model);
   if (model.notes.length > 0) plan.notes = model.notes;
+  // Epson's refund and void name their original by the reference line alone (`printRecMessage`
+  // messageType 4: fiskaltrust `EpsonCommandFactory.cs`); `printRecLotteryID` is a sale's
+  // (fiskaltrust `Models/FiscalReceipt.cs`): the protocol has no field for the original's code.
+  if (model.originalLottery) model.log.push(`lottery code left off: a ${model.kind} carries none on Epson`);
   if (model.log.length > 0) plan.log = model.log;
   return plan;
 }

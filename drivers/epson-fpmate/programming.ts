@@ -233,15 +233,18 @@ export function refusedLine(
 }
 
 /**
- * Refuses a document before anything prints when one of its lines would print at the wrong VAT
- * (`refusedLine`): FISCAL_REJECTED, nothing sent. `ProgrammingCheck.check` reads the programming
- * once more before it calls this (programming-check.ts).
+ * The refusal of a document one of whose lines would print at the wrong VAT (`refusedLine`):
+ * FISCAL_REJECTED, nothing sent; undefined when every line may print. The kit's
+ * `ProgrammingCheck` reads the programming once more before it refuses (programming-check.ts).
  */
-export function checkLines(lines: readonly PlannedLine[], programming: Programming | undefined): void {
+export function lineRefusal(
+  lines: readonly PlannedLine[],
+  programming: Programming | undefined,
+): AgentError | undefined {
   const refused = refusedLine(lines, programming);
-  if (!refused) return;
+  if (!refused) return undefined;
   const { line, key, actual } = refused;
-  throw new AgentError(
+  return new AgentError(
     'FISCAL_REJECTED',
     `Line "${line.description}" would print in department ${line.department}, programmed for another class`,
     {

@@ -157,6 +157,16 @@ export function lastDocumentRead(d: Pick<SendDeps, 'link' | 'memory' | 'board'>)
   };
 }
 
+/**
+ * Status 30, "CHECKSUM ERRATO" (fiskaltrust `Models/ErrorInfoFactory.cs` L57): on a receipt whose
+ * only code is its lottery code (the core never prints one beside a codice fiscale or partita
+ * IVA: lottery.ts), the code's check character. The printer processes a receipt's elements in
+ * order and stops at the refused one (`printRecLotteryID` comes before the payments and
+ * `endFiscalReceipt`), so the receipt was not closed; the kit resets it and asks the witnesses
+ * before the receipt goes again without the code (`fallback`).
+ */
+const LOTTERY_CHECK = '30';
+
 /** One Epson receipt for the kit's `sendDocument`: protocol only. */
 export function epsonDocument(d: SendDeps, plan: Plan): OutgoingDocument<Baseline, LastDocument, Printed> {
   const read = lastDocumentRead(d);
@@ -197,6 +207,12 @@ export function epsonDocument(d: SendDeps, plan: Plan): OutgoingDocument<Baselin
     },
     result: (printed) => printedResult(d, plan, printed),
     words: epsonOutgoingWords(plan, d.options.settleUnansweredForMinutes),
+    fallback: (refusal) => {
+      if (plan.withoutLottery === undefined || refusal.details.printerStatusCode !== LOTTERY_CHECK) return;
+      d.log.warn('the printer refused the lottery code (status 30): the receipt goes without it');
+      const { withoutLottery, ...rest } = plan;
+      return epsonDocument(d, { ...rest, xml: withoutLottery, lotteryRefused: true });
+    },
   };
 }
 
@@ -243,7 +259,8 @@ function printedResult(d: SendDeps, plan: Plan, outcome: PrintedOutcome<Printed>
     });
     // The day's first document opens the fiscal day: from then on the closure is due.
     d.state?.dayOpen(d.clock.now(), printed.doc === 1);
-    return receiptResult(printed, d.options.currency);
+    const result = receiptResult(printed, d.options.currency);
+    return plan.lotteryRefused ? { ...result, details: { ...result.details, lotteryRefused: true } } : result;
   }
   if (outcome.answer) {
     // Printed, but neither the answer nor the counters say under which number.

@@ -2,7 +2,7 @@ import type { FiscalJobData } from '../../src/connector/model.js';
 import { AgentError } from '../../src/errors.js';
 import { type BillReader, priceBill } from './bill.js';
 import { customerCode } from './customer-codes.js';
-import { lotteryCode } from './lottery.js';
+import { consumerLottery, lotteryCode } from './lottery.js';
 import { lawNotes } from './messages.js';
 import type { FiscalDocumentModel } from './model.js';
 import { type DocumentReference, isUnreferenced, refundReference, unreferencedRefund } from './reference.js';
@@ -86,7 +86,11 @@ export async function buildFiscalDocument(
   let reference: DocumentReference | undefined;
   if (doc.isRefund) {
     const refund = refundKind(fiscal, rules, ctx);
-    if (refund.kind === 'void') return voidDocument(refund.reference, rules.currency);
+    if (refund.kind === 'void') {
+      const original = consumerLottery(fiscal.bill.buyer, rules.lottery);
+      const model = voidDocument(refund.reference, rules.currency);
+      return original ? { ...model, originalLottery: original } : model;
+    }
     reference = refund.reference;
   }
   const kind = doc.isRefund ? 'refund' : 'sale';
@@ -108,8 +112,9 @@ export async function buildFiscalDocument(
     );
     if ('code' in lottery) model.lottery = lottery.code;
     else if ('leftOff' in lottery) model.log.push(lottery.leftOff);
-  } else if (fiscal.bill.buyer?.lotteryCode) {
-    model.log.push('lottery code left off: a refund carries none');
+  } else {
+    const original = consumerLottery(fiscal.bill.buyer, rules.lottery);
+    if (original) model.originalLottery = original;
   }
   return model;
 }

@@ -22,9 +22,13 @@ import { ELECTRONIC_KINDS, type PaymentKind } from './payments.js';
  *   codes the customer gives (AdE, "Chi può partecipare"), and a partita IVA is a business
  *   purchase, which c. 540 excludes; nor for a bill issued to a company;
  * - a purchase of at least €1 (one virtual ticket per euro, lottery portal FAQ);
- * - on sales only, never on refunds or voids (fiskaltrust `scu-it` sends it on sales only);
+ * - on sales only (fiskaltrust `scu-it` sends it on sales only); a refund or void carries the
+ *   original's code only where its protocol has the field (Custom `codLottery`, XML protocol
+ *   manual rev 2.00 pp.36, 38) and the original carried one (`consumerLottery`);
  * - 8 letters and digits (the code the lottery portal generates); its check character is the
- *   printer's to verify (status 30; the algorithm is not public).
+ *   printer's to verify (Epson status 30; the algorithm is not public): a code the printer refuses
+ *   is left off and the receipt printed without it, the Notes saying so (the kit's
+ *   `sendDocument` fallback, after the witnesses prove the first attempt unprinted).
  *
  * Whenever one of these fails the code is left off and the receipt prints: the reason goes to
  * the log, never a failed receipt (a refused sale would cost the guest the receipt, not the
@@ -44,6 +48,17 @@ export interface LotteryInput {
 
 /** The lottery code to print, or why none is printed (one English sentence for the log). */
 export type LotteryDecision = { code: string } | { leftOff: string } | { none: true };
+
+/**
+ * The consumer's code for a refund or void (`originalLottery`): the bill's own, normalised, when
+ * the option is on and the bill is a consumer's; undefined otherwise. Whether the original carried
+ * it is the family's to know (only a code the original printed is sent with its refund or void).
+ */
+export function consumerLottery(buyer: FiscalBill['buyer'], enabled: boolean): string | undefined {
+  const raw = buyer?.lotteryCode?.replace(/\s+/g, '').toUpperCase();
+  if (!raw || !enabled || buyer?.kind !== 'customer' || !/^[A-Z0-9]{8}$/.test(raw)) return undefined;
+  return raw;
+}
 
 export function lotteryCode(input: LotteryInput, enabled: boolean): LotteryDecision {
   const raw = input.buyer?.lotteryCode?.replace(/\s+/g, '').toUpperCase();

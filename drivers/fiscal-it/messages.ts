@@ -10,6 +10,10 @@ import type { Message, MessageArg } from '../../src/messages/message.js';
  * field names only: never a guest's data, never the customer's code itself.
  */
 const m = defineMessages('fiscal-it', {
+  lotteryRefused: {
+    en: 'The lottery code was not accepted by the printer; the receipt was printed without it.',
+    it: 'Il codice lotteria non è stato accettato dalla stampante; lo scontrino è stato stampato senza.',
+  },
   unclassifiable: {
     en: 'The bill line "{item}" has no VAT rate and no VAT nature (exempt, not subject, city tax …) the agent can tell; nothing was printed. Ask IT to set its tax code or exemption on the platform, or map it in the fiscal printer’s itemNatures.',
     it: 'La riga del conto "{item}" non ha un’aliquota IVA né una natura IVA (esente, non soggetta, imposta di soggiorno …) che l’agente riconosca; non è stato stampato nulla. Chiedere all’assistenza informatica di impostarne il codice IVA o l’esenzione sulla piattaforma, o di mapparla negli itemNatures della stampante fiscale.',
@@ -156,6 +160,8 @@ export const lawNotes = {
   taxIdLeftOff: () => m.taxIdLeftOff(),
   foreignTaxIdLeftOff: () => m.foreignTaxIdLeftOff(),
   noUnreferencedRefunds: () => m.noUnreferencedRefunds(),
+  /** A wrong lottery check character (Epson status 30): printed without the code (lottery.ts). */
+  lotteryRefused: () => m.lotteryRefused(),
 };
 
 /** What an amount belongs to, for `amountOutOfRange`: a bill line, a payment, or neither. */

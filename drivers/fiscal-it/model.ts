@@ -71,6 +71,12 @@ export interface FiscalDocumentModel {
   customer?: CustomerCode;
   /** The consumer's lottery code (sales paid wholly by electronic means only: lottery.ts). */
   lottery?: string;
+  /**
+   * A refund's or void's: the lottery code the bill's consumer gives, for a family whose protocol
+   * carries the original's code (Custom `codLottery`, XML protocol manual rev 2.00 pp.36, 38).
+   * The family sends it only when it knows the original carried one (`lotteryFor`).
+   */
+  originalLottery?: string;
   /** Sentences for the Notes of the printed document (a customer code left off …). */
   notes: Message[];
   /** English lines for the log (a lottery code left off, and why). */

@@ -14,7 +14,7 @@ import {
   type WireOrderItem,
   type WirePayment,
 } from '../../src/connector/wire.js';
-import type { Driver, JobResult } from '../../src/drivers-api/types.js';
+import type { Driver, DriverContext, JobResult } from '../../src/drivers-api/types.js';
 import { type AgentError, isAgentError } from '../../src/errors.js';
 import { createMemoryLogger } from '../../src/log.js';
 import type { Message } from '../../src/messages/message.js';
@@ -53,19 +53,12 @@ export interface LawBench {
 }
 
 /**
- * A simulator and a driver configured with `options` (the fiscal rules under test); `printer`
- * programs the simulated printer otherwise than its default (`departments`).
+ * A driver context over the bill's `items` and `payments` whose HTTP client records every request
+ * body in `sent`, with a memory log (`lines`).
  */
-export async function lawBench(
-  options: Record<string, unknown> = {},
-  printer: FpmateSimulatorOptions = {},
-): Promise<LawBench> {
-  const sim = await startFpmateSimulator({ ...printer, host: '127.0.0.1', port: 0 });
-  const sent: string[] = [];
+export function recordingContext(items: WireOrderItem[], payments: WirePayment[], sent: string[]) {
   const logger = createMemoryLogger();
-  const items: WireOrderItem[] = [];
-  const payments: WirePayment[] = [];
-  const ctx = {
+  const ctx: DriverContext = {
     ...testDriverContext({ store: memoryStore(), orderItems: items, payments }),
     log: logger,
     http: () => {
@@ -79,6 +72,22 @@ export async function lawBench(
       };
     },
   };
+  return { ctx, lines: logger.lines };
+}
+
+/**
+ * A simulator and a driver configured with `options` (the fiscal rules under test); `printer`
+ * programs the simulated printer otherwise than its default (`departments`).
+ */
+export async function lawBench(
+  options: Record<string, unknown> = {},
+  printer: FpmateSimulatorOptions = {},
+): Promise<LawBench> {
+  const sim = await startFpmateSimulator({ ...printer, host: '127.0.0.1', port: 0 });
+  const sent: string[] = [];
+  const items: WireOrderItem[] = [];
+  const payments: WirePayment[] = [];
+  const { ctx, lines } = recordingContext(items, payments, sent);
   const parsed = epsonFpmateFactory.configSchema.parse({
     url: sim.url,
     ...QUICK_DRIVER,
@@ -90,7 +99,7 @@ export async function lawBench(
     sim,
     driver,
     sent,
-    log: logger.lines,
+    log: lines,
     items,
     payments,
     async close() {

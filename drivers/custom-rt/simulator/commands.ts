@@ -11,8 +11,8 @@ import { decimal, infoXml, responseXml, textNode, vatBlock } from './xml.js';
  * `printerCommand` (XML pp.19–20), one node per request. Modelled: `queryPrinterStatus` (p.107,
  * its own node list with `cpuRel` and `mfStatus`), `getInfo` (p.69, root `infoResp`),
  * `getBusyStatus` (p.57, 16 flags), `getDailyTotals` (p.60), `getDateTime` (p.62, DDMMYYhhmmss),
- * `getVatRate` (p.71), `getVatTotalsOnDemand` (pp.72–74), `resetPrinter` (p.111), `directIO`.
- * Any other node is refused with 3.
+ * `getVatRate` (p.71), `getVatTotalsOnDemand` (pp.72–74), `resetPrinter` (p.111), `setVatRate`
+ * (p.116), `directIO`. Any other node is refused with 3.
  */
 export function commandNode(p: PrinterState, ex: Exchange, name: string, a: Record<string, string>): void {
   switch (name) {
@@ -34,11 +34,13 @@ export function commandNode(p: PrinterState, ex: Exchange, name: string, a: Reco
       ex.responseBuf = `${two(t.day)}${two(t.month)}${two(t.year % 100)}${two(t.hour)}${two(t.minute)}${two(t.second)}`;
       return;
     }
-    case 'getVatRate': {
-      const slot = digits(a.numVat, 1, 99);
-      const rate = p.o.vatRates.get(slot);
-      const desc = rate === undefined ? '' : `IVA ${decimal(rate)}%`;
-      ex.responseBuf = `${String(slot).padStart(2, '0')}${String(rate ?? 0).padStart(4, '0')}01${desc.padEnd(25)}`;
+    case 'getVatRate':
+      ex.responseBuf = vatRateBuf(p, digits(a.numVat, 1, VAT_SLOTS));
+      return;
+    case 'setVatRate': {
+      // p.116: numVat and vatRate (4 bytes, two integers and two decimals); p.253's 11 slots.
+      const slot = digits(a.numVat, 1, VAT_SLOTS);
+      p.o.vatRates.set(slot, digits(a.vatRate, 0, 9999));
       return;
     }
     case 'getVatTotalsOnDemand':
@@ -50,6 +52,21 @@ export function commandNode(p: PrinterState, ex: Exchange, name: string, a: Reco
     default:
       throw new CustomRefusal(ST.invalid);
   }
+}
+
+/** The VAT table's slots: 01 to 11 (directIO manual rev 6.00 p.253, 7112 `VATIDX`). */
+const VAT_SLOTS = 11;
+
+/**
+ * `getVatRate`'s `responseBuf` (XML p.71, the layout of native 7112, directIO manual p.253):
+ * VATIDX (2), VALUE (4: two integers, two decimals), EXCODE (1, the exempt code 1–6; 0 for a
+ * rated slot), PROGFLAG (1: 1 programmable) and DESC (25). An unprogrammed slot reads 0000.
+ */
+function vatRateBuf(p: PrinterState, slot: number): string {
+  const rate = p.o.vatRates.get(slot);
+  const exempt = p.o.exemptCodes.get(slot) ?? 0;
+  const desc = rate === undefined ? '' : rate === 0 && exempt ? `ESENTE ${exempt}` : `IVA ${decimal(rate)}%`;
+  return `${String(slot).padStart(2, '0')}${String(rate ?? 0).padStart(4, '0')}${exempt}1${desc.padEnd(25)}`;
 }
 
 /** p.107: the exceptional answer. `lastIdCmd` is added too: p.25 says every later answer has it. */

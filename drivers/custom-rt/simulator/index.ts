@@ -28,7 +28,9 @@
  * - `IdCmd` on any node and `lastIdCmd` in every later answer (`answer.ts`, p.25);
  * - directIO 1001, 1017 (with the manual's 4-byte echo, or without by fault), 1104, 1106, 1107,
  *   1514, 1530 (`direct-io.ts`); queryPrinterStatus, getInfo, getBusyStatus, getDateTime,
- *   getVatRate, resetPrinter (`commands.ts`);
+ *   getVatRate over the VAT table of slots 01–11 with their exempt codes (XML p.71, DIO 7112
+ *   p.253), setVatRate (p.116), resetPrinter (`commands.ts`);
+ * - `codLottery` on a refund or void (pp.36, 38), kept with the document;
  * - faults (`types.ts` `CustomFaults`): paper out (16), cover open (64), paper low (a flag only),
  *   busy (213 or another busy status; queries still answer), fiscal documents refused with a
  *   given status (54, 61, 84…), a lost answer after a printing request is carried out, a slow

@@ -212,6 +212,8 @@ export class CustomSimPrinter implements PrinterState {
           ...fresh,
           reference: check.reference,
           ...(check.target ? { target: check.target } : {}),
+          // pp.36, 38: `codLottery` "allows to enter the lottery code" of the document.
+          ...(a.codLottery?.trim() ? { lottery: a.codLottery.trim() } : {}),
         };
         return;
       }

@@ -23,8 +23,10 @@ export interface CustomRtSimulatorOptions extends PrinterSimulatorOptions {
   credentials?: { user: string; password: string } | null;
   /** Department → its VAT slot (default 1–4 → slots 1–4). */
   departments?: Readonly<Record<number, CustomDepartment>>;
-  /** VAT slot → rate in basis points (default 1: 22%, 2: 10%, 3: 4%, 4: 5%). */
+  /** VAT slot (1–11, DIO p.253) → rate in basis points (default 1: 22%, 2: 10%, 3: 4%, 4: 5%). */
   vatRates?: Readonly<Record<number, number>>;
+  /** VAT slot → its exempt code 1–6 (DIO p.253 `EXCODE`, XML p.71), for slots at 0 %. */
+  exemptCodes?: Readonly<Record<number, number>>;
   /** The last Z closed before the simulator starts (default 0: the first day is Z 1). */
   lastZ?: number;
 }
@@ -104,6 +106,7 @@ export async function startCustomRtSimulator(
       clock,
       timeZone: options.timeZone ?? 'Europe/Rome',
       vatRates: new Map(Object.entries(options.vatRates ?? DEFAULT_VAT).map(([k, v]) => [Number(k), v])),
+      exemptCodes: new Map(Object.entries(options.exemptCodes ?? {}).map(([k, v]) => [Number(k), v])),
       departments: options.departments ?? DEFAULT_DEPARTMENTS,
       lastZ: options.lastZ ?? 0,
     },

@@ -20,8 +20,13 @@ export interface CustomSimPrinterOptions {
   serial: string;
   clock: Clock;
   timeZone: string;
-  /** VAT slot → rate in basis points (2200 = 22%). */
-  vatRates: ReadonlyMap<number, number>;
+  /**
+   * The VAT table, slot → rate in basis points (2200 = 22%): slots 01–11 (directIO manual rev 6.00
+   * p.253, `VATIDX`); `setVatRate` (XML p.116) changes it, as a technician does.
+   */
+  vatRates: Map<number, number>;
+  /** Slot → its exempt code, 1–6 (p.253 `EXCODE`; XML p.71); a slot not listed answers 0. */
+  exemptCodes: Map<number, number>;
   departments: Readonly<Record<number, CustomDepartment>>;
   /** The number of the last Z closed before the simulator started. */
   lastZ: number;

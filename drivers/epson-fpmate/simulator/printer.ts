@@ -18,6 +18,12 @@ export interface SimPrinterOptions {
   expiryCD: string;
   expiryCA: string;
   departments: Readonly<Record<number, DepartmentClass>>;
+  /**
+   * Lottery codes whose check character this printer refuses with status 30 ("CHECKSUM ERRATO",
+   * fiskaltrust `Models/ErrorInfoFactory.cs` L57): the algorithm is not public, so a test names
+   * the codes. The receipt is refused whole: nothing printed, nothing left open.
+   */
+  refusedLotteryCodes: readonly string[];
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -112,6 +118,8 @@ export class SimPrinter {
   private receipt(elements: SimElement[]): string {
     this.canPrint(true);
     const checked = checkReceipt(elements);
+    if (checked.lottery && this.o.refusedLotteryCodes.includes(checked.lottery))
+      throw new SimRefusal('PRINTER ERROR', '30');
     const target = checked.reference ? this.referenced(checked) : undefined;
     for (const line of checked.lines) line.vatClass = classKey(this.o.departments[line.department]);
     this.dayOpenedAt ??= this.o.clock.now();

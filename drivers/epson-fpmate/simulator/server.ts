@@ -21,6 +21,8 @@ export interface FpmateSimulatorOptions extends PrinterSimulatorOptions {
   expiryCA?: string;
   /** The department programming (programming.ts `SIM_DEPARTMENTS` by default). */
   departments?: Readonly<Record<number, DepartmentClass>>;
+  /** Lottery codes refused with status 30 (`SimPrinterOptions.refusedLotteryCodes`). */
+  refusedLotteryCodes?: readonly string[];
 }
 
 /** What `onHandled` listeners learn about a request. */
@@ -109,6 +111,7 @@ export async function startFpmateSimulator(options: FpmateSimulatorOptions = {})
       expiryCD: options.expiryCD ?? '20301231',
       expiryCA: options.expiryCA ?? '20301231',
       departments: options.departments ?? SIM_DEPARTMENTS,
+      refusedLotteryCodes: options.refusedLotteryCodes ?? [],
     },
     faults,
   );

@@ -103,6 +103,27 @@ export function closureOf<L, D>(
   };
 }
 
+/**
+ * A family's Z report followed by `after` whenever the closure ends `done` (the printer confirmed
+ * it, or its state proved it): what a family reads again once the fiscal day is closed — the
+ * programming check (`programming-check.ts`), since a printer's VAT table and departments are
+ * reprogrammed only with the day closed (JavaPOS `tax/VatCommands.java` `setVATtable` returns
+ * while `isDailyOpen()`, linokoetting/iconic.mytrade.gutenbergPrinter-epson; Custom's
+ * `setVatRate`, XML protocol manual rev 2.00 p.116, is a `printerCommand` a technician sends
+ * between documents). A family passes the wrapped report wherever it closes the day — the
+ * scheduler (`closureOf`), the staff action and a day open too long — so no closure misses it.
+ */
+export function afterConfirmedClosure<D>(
+  close: CloseDay<D>,
+  after: (d: D, signal?: AbortSignal) => Promise<void>,
+): CloseDay<D> {
+  return async (d, reason, signal, date) => {
+    const record = await close(d, reason, signal, date);
+    if (record.status === 'done') await after(d, signal);
+    return record;
+  };
+}
+
 /** The family's sentences the kit's driver shows. */
 export interface RtDriverWords {
   addressUnknown(): Message;

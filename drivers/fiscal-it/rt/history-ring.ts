@@ -9,6 +9,11 @@ export const HistoryEntrySchema = z.object({
   totalCents: z.number().int().optional(),
   kind: z.enum(['sale', 'refund', 'void']),
   /**
+   * The sale carried a lottery code (never the code itself: the journal keeps no guest data), so
+   * that its refund or void may carry the consumer's code where the protocol has the field.
+   */
+  lottery: z.boolean().optional(),
+  /**
    * What the document sold per department, for a family whose void must repeat the original's
    * lines (Custom: a document "must include at least one sales line", XML protocol manual rev
    * 2.00 p.16). Kept only by such a family.

@@ -98,6 +98,13 @@ export interface OutgoingDocument<B, E, D> {
   /** The result, once printed; the kit then stores the final checkpoint. */
   result(printed: PrintedOutcome<D>): JobResult;
   words: OutgoingWords;
+  /**
+   * The document to send instead after this one's `refused` answer, when the family can do
+   * without what the printer refused (Epson status 30 on the lottery code: the receipt without
+   * it, lottery.ts); undefined: the refusal stands. The kit sends it only once the witnesses
+   * prove this one unprinted (`send.ts`), never twice a printed document.
+   */
+  fallback?(refusal: AgentError): OutgoingDocument<B, E, D> | undefined;
 }
 
 /** When the kit may send a document again itself, once the witnesses proved it unprinted. */

@@ -113,7 +113,9 @@ export async function sendDocument<B, E, D>(
     if (meaning.kind === 'not-taken') throw meaning.error;
     if (meaning.kind === 'refused') {
       await doc.resetOwn();
-      throw meaning.error;
+      const instead = doc.fallback?.(meaning.error);
+      if (!instead) throw meaning.error;
+      return sendInstead(c, doc, instead, baseline, meaning.error, ectx);
     }
     if (meaning.kind === 'other-till') {
       baseline = await readyToSend(c, doc, ectx.signal, meaning.read);
@@ -158,6 +160,37 @@ export async function sendDocument<B, E, D>(
       reason: meaning.reason,
     });
   }
+}
+
+/**
+ * A refused document's fallback (`OutgoingDocument.fallback`). A refusal says the printer did not
+ * close the document, but the witnesses decide, as after any answer: the refused document is
+ * printed when they say so (the result, nothing sent again), unknown when they cannot tell (Error
+ * "check the printer", nothing sent again), and only when they prove it unprinted is the fallback
+ * sent, with its own baseline and checkpoint.
+ */
+async function sendInstead<B, E, D>(
+  c: SendContext,
+  doc: OutgoingDocument<B, E, D>,
+  instead: OutgoingDocument<B, E, D>,
+  baseline: B | null,
+  refusal: AgentError,
+  ectx: ExecuteContext,
+): Promise<JobResult> {
+  const read = await readPatiently(doc.read, c.clock, c.policy, ectx.signal);
+  const decision = decideRead(doc, baseline, read);
+  c.log.info('refused document checked against the printer before its fallback', {
+    refusal: refusal.message,
+    outcome: decision.outcome,
+    witnesses: witnessLine(decision.witnesses),
+  });
+  if (decision.outcome === 'printed') {
+    return finish(c, doc, ectx, { document: decision.document, recovered: true, warnings: [] });
+  }
+  if (decision.outcome === 'unknown') {
+    throw doc.words.unknown(`${refusal.message}; ${english(decision.reason)}`, decision.reason);
+  }
+  return sendDocument(c, instead, ectx);
 }
 
 /** Another till kept its document open past `OTHER_TILL_WAIT_MS`: nothing printed, nothing reset. */
