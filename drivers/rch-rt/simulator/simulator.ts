@@ -59,12 +59,13 @@ export interface RchRtSimulator {
   /**
    * Turns a fault on or off: `true`/`false` for switches, an object for faults with parameters
    * (`slow: {ms}`, `otherTerminalDocument: {lines, closeAs, answer}`). Turning
-   * `otherTerminalDocument` off ends that document as its `closeAs` says.
+   * `otherTerminalDocument` off ends that document as its `closeAs` says; `refused` stops
+   * listening until turned off (resolves once done). Every other switch takes effect at once.
    */
   setFault<N extends RchFaultName>(
     name: N,
     value: boolean | Exclude<RchFaults[N], boolean | undefined>,
-  ): void;
+  ): Promise<void>;
   /**
    * A power cycle: connections dropped (held answers too), volatile state lost (`printer.ts`
    * `reboot`), the port closed for `downMs` on the simulator's clock, then listening again.
@@ -120,16 +121,18 @@ export async function startRchRtSimulator(options: RchRtSimulatorOptions = {}): 
   const listeners = new Listeners<[RchHandledRequest]>((error) => {
     throw error;
   });
-  const service = await listenService(options.host ?? '127.0.0.1', options.port ?? 0, clock, {
-    handle: (body) => printer.handle(body),
-    busy: (body) => printer.busyAnswer(parseServiceRequest(body) ?? []),
-    handled: (result: Handled) => {
-      requests.push(result.commands);
-      const { errorCode, lastCmd, busy } = result.flags;
-      listeners.emit({ commands: result.commands, printed: result.printed, errorCode, lastCmd, busy });
+  const service = await listenService(
+    { host: options.host ?? '127.0.0.1', port: options.port ?? 0, clock, faults: state.faults },
+    {
+      handle: (body) => printer.handle(body),
+      busy: (body) => printer.busyAnswer(parseServiceRequest(body) ?? []),
+      handled: (result: Handled) => {
+        requests.push(result.commands);
+        const { errorCode, lastCmd, busy } = result.flags;
+        listeners.emit({ commands: result.commands, printed: result.printed, errorCode, lastCmd, busy });
+      },
     },
-    faults: () => state.faults,
-  });
+  );
   let closed = false;
 
   return {
@@ -158,25 +161,25 @@ export async function startRchRtSimulator(options: RchRtSimulatorOptions = {}): 
     requests,
     onHandled: (listener) => listeners.add(listener),
     setFault(name, value) {
-      const faults = state.faults as Record<string, unknown>;
       if (name === 'otherTerminalDocument') {
         const spec = value === true ? {} : value;
         if (spec) printer.openOtherTerminal(spec as NonNullable<RchFaults['otherTerminalDocument']>);
         else printer.closeOtherTerminal(state.faults.otherTerminalDocument?.closeAs);
+        return service.setFault('otherTerminalDocument', spec ? { ...spec } : false);
       }
-      if (value === false) delete faults[name];
-      else faults[name] = value === true && name === 'otherTerminalDocument' ? {} : value;
+      return service.setFault(name, value as RchFaults[typeof name] | boolean);
     },
     async reboot(downMs = 0) {
-      await service.stopListening();
+      // The port closes (connections dropped, held answers too) while the printer restarts.
+      await service.setFault('refused', true);
       printer.reboot();
       if (downMs > 0) await clock.sleep(downMs);
-      if (!closed) await service.listenAgain();
+      if (!closed) await service.setFault('refused', false);
     },
     async close() {
       if (closed) return;
       closed = true;
-      await service.stopListening();
+      await service.close();
     },
   };
 }

@@ -1,3 +1,5 @@
+import type { CommonFaults } from '../../simulator-kit/faults.js';
+
 /**
  * The shapes the simulated RCH printer keeps and shows tests: its programming (VAT table,
  * departments, payment forms), the documents it printed, and its fault switches. Tests read these
@@ -121,8 +123,11 @@ export interface OtherTerminalDocument {
   answer?: 'busy' | 'refuse';
 }
 
-/** The switches of the simulated printer (see `setFault`), named as the other simulators name theirs. */
-export interface RchFaults {
+/**
+ * The switches of the simulated printer (see `setFault`), named as the other simulators name theirs;
+ * `refused` (the port closed: connection refused) is the simulator kit's (`drivers/simulator-kit/faults.ts`).
+ */
+export interface RchFaults extends CommonFaults {
   /** Paper end: `paperEnd` 1 in every answer, printing commands refused. */
   paperOut?: boolean;
   /** Cover open: `coverOpen` 1 in every answer, printing commands refused. */
