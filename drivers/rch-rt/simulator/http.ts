@@ -15,7 +15,7 @@ import type { RchFaults } from './types.js';
  * busy answer at once, carried out never — so the kit serves requests side by side
  * (`oneAtATime: false`) and this file answers the second one busy.
  *
- * The faults are the family's (`types.ts` `RchFaults`): `slow` holds every answer on the clock,
+ * The faults are the family's (`types.ts` `RchFaults`): `slow` holds every answer (or only a printing request's) on the clock,
  * `dropAfterPrint` closes the connection of a request that printed, `loseAnswer` never answers a
  * request that changed the printer (the connection stays open until the client gives up or the
  * simulator closes or restarts); the kit's `refused` stops listening.
@@ -58,7 +58,7 @@ export async function listenService(
       // Read before the listeners run: they may switch faults for the next exchange.
       const f = { ...o.faults };
       hooks.handled(result);
-      if (f.slow) await o.clock.sleep(f.slow.ms);
+      if (f.slow && (!f.slow.printedOnly || result.printed)) await o.clock.sleep(f.slow.ms);
       if (result.printed && f.dropAfterPrint) return exchange.drop();
       if (result.changed && f.loseAnswer) return;
       send(exchange, result.xml);

@@ -68,7 +68,7 @@ export interface RchRtSimulator {
   ): Promise<void>;
   /**
    * A power cycle: connections dropped (held answers too), volatile state lost (`printer.ts`
-   * `reboot`), the port closed for `downMs` on the simulator's clock, then listening again.
+   * `reboot`); with `downMs`, the port closed that long on the simulator's clock, then listening again.
    */
   reboot(downMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -170,10 +170,15 @@ export async function startRchRtSimulator(options: RchRtSimulatorOptions = {}): 
       return service.setFault(name, value as RchFaults[typeof name] | boolean);
     },
     async reboot(downMs = 0) {
-      // The port closes (connections dropped, held answers too) while the printer restarts.
+      if (downMs === 0) {
+        // An instant restart: connections dropped (held answers too), the port never closed.
+        service.dropConnections();
+        return printer.reboot();
+      }
+      // The port closes while the printer restarts.
       await service.setFault('refused', true);
       printer.reboot();
-      if (downMs > 0) await clock.sleep(downMs);
+      await clock.sleep(downMs);
       if (!closed) await service.setFault('refused', false);
     },
     async close() {

@@ -136,8 +136,11 @@ export interface RchFaults extends CommonFaults {
   printerError?: boolean;
   /** Every request answered `busy` 1 and not carried out, as while the printer prints. */
   busy?: boolean;
-  /** Every answer waits this long on the simulator's clock (the request is carried out first). */
-  slow?: { ms: number };
+  /**
+   * Every answer waits this long on the simulator's clock (the request is carried out first), or
+   * with `printedOnly` only the answer to a request that printed (a long receipt).
+   */
+  slow?: { ms: number; printedOnly?: boolean };
   /** A request that printed is carried out, then its connection is closed without an answer. */
   dropAfterPrint?: boolean;
   /**
@@ -148,6 +151,17 @@ export interface RchFaults extends CommonFaults {
   loseAnswer?: boolean;
   /** Another till's document is open; turning the switch off ends it (`closeAs`). */
   otherTerminalDocument?: OtherTerminalDocument;
+  /**
+   * Payments (`=T`) refused with this code, the document left open as after any refusal (RCH
+   * "Manuale Web Service Print! F" V5 §3): the paper running out as a receipt is paid, say.
+   * **Inferred**: which code a real printer gives (`codes.ts`).
+   */
+  refusePayment?: { code: number };
+  /**
+   * The journal read (`=C453/$0`) refused (`RCH_CODE.journalUnavailable`), as a journal the
+   * printer cannot read back. **Inferred**: no source shows the journal failing.
+   */
+  journalUnreadable?: boolean;
 }
 
 export type RchFaultName = keyof RchFaults;
