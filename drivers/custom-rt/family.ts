@@ -2,7 +2,14 @@ import type { Job } from '../../src/drivers-api/types.js';
 import type { HttpClient } from '../../src/transport/http.js';
 import { printerAddress } from '../fiscal-it/rt/address.js';
 import { type PrinterCredentials, readPrinterCredentials } from '../fiscal-it/rt/credentials.js';
-import { closureOf, type RtFamily, type RtHost, type RtParts } from '../fiscal-it/rt/family.js';
+import {
+  closureOf,
+  familyDeps,
+  type RtFamily,
+  type RtHost,
+  type RtParts,
+  serialOf,
+} from '../fiscal-it/rt/family.js';
 import { rtKitWords } from '../fiscal-it/rt/messages.js';
 import { reconcileContextOf, type SendingRecord } from '../fiscal-it/rt/reconcile.js';
 import { type ActionHost, customActions } from './actions.js';
@@ -167,9 +174,7 @@ class CustomParts implements RtParts<CustomLink, CustomPlan> {
 
   /** The serial: configured, else learnt from `getInfo` (XML p.69) and kept in the store. */
   private serial(): string | undefined {
-    if (this.host.options.serialNumber) return this.host.options.serialNumber.toUpperCase();
-    const stored = this.host.ctx.store.get('serial');
-    return typeof stored === 'string' && stored ? stored : undefined;
+    return serialOf(this.host);
   }
 
   /**
@@ -191,16 +196,7 @@ class CustomParts implements RtParts<CustomLink, CustomPlan> {
   }
 
   private deps(link: CustomLink): DocumentDeps {
-    const { ctx, options, state } = this.host;
-    return {
-      link,
-      options,
-      clock: ctx.clock,
-      log: ctx.log,
-      board: this.board,
-      state,
-      serial: () => this.serial(),
-    };
+    return familyDeps(this.host, this.board, link);
   }
 
   private lastReceipt(): string | undefined {

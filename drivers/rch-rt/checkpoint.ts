@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import {
-  checkpointSchemaOf,
-  ReferenceSchema,
-  type CheckpointRead as RtCheckpointRead,
-  readCheckpointWith,
-} from '../fiscal-it/rt/checkpoint.js';
+import { checkpointReader, ReferenceSchema } from '../fiscal-it/rt/checkpoint.js';
 
 /**
  * The RCH document's checkpoint (README "Exactly once"): on disk before the request leaves, it
@@ -36,9 +31,6 @@ export const SendingCheckpointSchema = z.object({
 });
 export type SendingCheckpoint = z.infer<typeof SendingCheckpointSchema>;
 
-const CheckpointSchema = checkpointSchemaOf(CHECKPOINT_VERSION, SendingCheckpointSchema);
-export type Checkpoint = z.infer<typeof CheckpointSchema>;
-
 /** A job's checkpoint: absent (nothing was sent), ok, or unreadable (unknown, never "not sent"). */
-export const readCheckpoint = (value: unknown): RtCheckpointRead<Checkpoint> =>
-  readCheckpointWith(CheckpointSchema, value);
+export const readCheckpoint = checkpointReader(CHECKPOINT_VERSION, SendingCheckpointSchema);
+export type Checkpoint = Extract<ReturnType<typeof readCheckpoint>, { kind: 'ok' }>['checkpoint'];

@@ -5,7 +5,7 @@ import type { Logger } from '../../src/log.js';
 import type { DocumentReference } from '../fiscal-it/reference.js';
 import type { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
 import type { PostResult } from '../fiscal-it/rt/http.js';
-import { rtKitWords } from '../fiscal-it/rt/messages.js';
+import { rtCardWords, rtKitWords } from '../fiscal-it/rt/messages.js';
 import type {
   AnswerClass,
   BeforeSend,
@@ -21,7 +21,6 @@ import type { RchRtOptions } from './config.js';
 import { busyError, refusalOf } from './errors.js';
 import type { Evidence, PrinterState, RchLink } from './link.js';
 import { rchRefusals, rchResults } from './messages.js';
-import { rchStatusWords } from './messages-printer.js';
 import type { RchPlan } from './plan.js';
 import { parseAnswer, type RchAnswer } from './service.js';
 import type { StatusBoard } from './status.js';
@@ -95,7 +94,7 @@ export function rchOutgoingWords(o: Pick<Outgoing, 'label' | 'marker' | 'referen
         details: { reason, nothingSent: true },
       }),
     otherTill: otherTillError,
-    waiting: (_sentAt, until) => rchStatusWords.waiting({ until: { at: until, show: 'time' } }),
+    waiting: (_sentAt, until) => rtCardWords.waiting({ until: { at: until, show: 'time' } }),
   };
 }
 

@@ -1,17 +1,24 @@
 import type { Job } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { HttpClient } from '../../src/transport/http.js';
+import { rtActions } from '../fiscal-it/rt/actions.js';
 import { printerAddress } from '../fiscal-it/rt/address.js';
-import { closureOf, type RtFamily, type RtHost, type RtParts } from '../fiscal-it/rt/family.js';
-import { rtKitWords } from '../fiscal-it/rt/messages.js';
+import {
+  closureOf,
+  familyDeps,
+  type RtFamily,
+  type RtHost,
+  type RtParts,
+  serialOf,
+} from '../fiscal-it/rt/family.js';
+import { rtAddressWords, rtKitWords } from '../fiscal-it/rt/messages.js';
 import { reconcileContextOf, type SendingRecord } from '../fiscal-it/rt/reconcile.js';
-import { rchActions } from './actions.js';
 import { type Checkpoint, readCheckpoint } from './checkpoint.js';
 import { QUERY } from './commands.js';
 import type { RchRtOptions } from './config.js';
 import { type DocumentDeps, printedResult, rchDocument } from './document.js';
 import { RchLink } from './link.js';
-import { rchRefusals, rchResults } from './messages.js';
+import { rchResults } from './messages.js';
 import { fiscalData, planJob, type RchPlan } from './plan.js';
 import { closeDay, printXReport, settleClosure, zReportResult } from './reports.js';
 import { StatusBoard } from './status.js';
@@ -38,8 +45,8 @@ class RchParts implements RtParts<RchLink, RchPlan> {
   readonly refreshAfter: ReadonlySet<string> = new Set(['PAPER_OUT', 'COVER_OPEN', 'DEVICE_ERROR']);
   readonly closure = closureOf((link: RchLink) => this.deps(link), closeDay, settleClosure);
   readonly words = {
-    addressUnknown: () => rchRefusals.addressUnknown(),
-    notAnswering: () => rchRefusals.notAnswering(),
+    addressUnknown: () => rtAddressWords.addressUnknown(),
+    notAnswering: () => rtAddressWords.notAnswering(),
     busySettling: () => rtKitWords.busySettling(),
     closure: rchResults,
   };
@@ -62,9 +69,9 @@ class RchParts implements RtParts<RchLink, RchPlan> {
       url = undefined;
     }
     if (url?.protocol === 'http:' || url?.protocol === 'https:') return;
-    const what = url ? rchRefusals.addressNotHttp() : rchRefusals.addressNotUrl();
+    const what = url ? rtAddressWords.addressNotHttp() : rtAddressWords.addressNotUrl();
     throw new AgentError('COMMAND_INVALID', 'The printer address is not an http(s) URL', {
-      notes: rchRefusals.addressRefused({ what }),
+      notes: rtAddressWords.addressRefused({ what }),
     });
   }
 
@@ -73,7 +80,7 @@ class RchParts implements RtParts<RchLink, RchPlan> {
   }
 
   address(job: Job): string {
-    return printerAddress(this.host.options, fiscalData(job).apiUrl, rchRefusals);
+    return printerAddress(this.host.options, fiscalData(job).apiUrl, rtAddressWords);
   }
 
   async beforePlan(_job: Job, link: RchLink, signal: AbortSignal): Promise<void> {
@@ -145,18 +152,16 @@ class RchParts implements RtParts<RchLink, RchPlan> {
   }
 
   actions(turn: Parameters<RtParts<RchLink, RchPlan>['actions']>[0]) {
-    return rchActions({
+    return rtActions({
       xReport: (signal) => turn((link) => printXReport(this.deps(link), signal)),
       zReport: (signal) => turn((link) => zReportResult(this.deps(link), signal)),
       voidReceipt: (params, signal) => turn((link) => staffVoid(this.deps(link), params, signal)),
     });
   }
 
-  /** The serial: configured, else read with `<</?m` and kept in the store. */
+  /** The serial: configured, else read with `<</?m` (`identify`) and kept in the store. */
   serial(): string | undefined {
-    if (this.host.options.serialNumber) return this.host.options.serialNumber.toUpperCase();
-    const stored = this.host.ctx.store.get('serial');
-    return typeof stored === 'string' && stored ? stored : undefined;
+    return serialOf(this.host);
   }
 
   /** The serial (`<</?m`), the firmware (`<</?f`) and the RT state (`<</?i/*3`), once they answer. */
@@ -174,15 +179,6 @@ class RchParts implements RtParts<RchLink, RchPlan> {
   }
 
   private deps(link: RchLink): DocumentDeps {
-    const { ctx, options, state } = this.host;
-    return {
-      link,
-      options,
-      clock: ctx.clock,
-      log: ctx.log,
-      board: this.board,
-      state,
-      serial: () => this.serial(),
-    };
+    return familyDeps(this.host, this.board, link);
   }
 }

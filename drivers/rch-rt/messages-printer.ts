@@ -1,4 +1,5 @@
 import { defineMessages } from '../../src/messages/catalogue.js';
+import { RT_LABEL_TEXTS } from '../fiscal-it/rt/messages.js';
 
 /**
  * What the printer's answers tell staff. RCH publishes its error codes only behind a partner login:
@@ -34,12 +35,8 @@ export const rchPrinterErrors = defineMessages('rch.printer', {
   },
 });
 
-/** The status card's sentences. */
+/** The status card's sentences of RCH's own (the rest are the kit's `rtCardWords`). */
 export const rchStatusWords = defineMessages('rch.status', {
-  ready: { en: 'Ready', it: 'Pronta' },
-  unreachable: { en: 'Not answering ({reason})', it: 'Non risponde ({reason})' },
-  paperOut: { en: 'Out of paper: replace the roll.', it: 'Carta finita: sostituire il rotolo.' },
-  coverOpen: { en: 'Cover open: close it.', it: 'Coperchio aperto: chiuderlo.' },
   printerError: {
     en: 'The printer reports a fault: look at its display.',
     it: 'La stampante segnala un guasto: guardarne il display.',
@@ -47,22 +44,6 @@ export const rchStatusWords = defineMessages('rch.status', {
   notInService: {
     en: 'The printer is not in service as an RT ({state}): call the technician.',
     it: 'La stampante non è in servizio come RT ({state}): chiamare il tecnico.',
-  },
-  outcomeUnknown: {
-    en: 'A document’s outcome is unknown: check the printer’s last receipt.',
-    it: 'L’esito di un documento è sconosciuto: controllare l’ultimo scontrino della stampante.',
-  },
-  waiting: {
-    en: 'A document waits for the printer to come back (until {until}).',
-    it: 'Un documento attende che la stampante torni disponibile (fino alle {until}).',
-  },
-  dayOpenLong: {
-    en: 'The fiscal day has been open for {hours} hours: the daily closure is due.',
-    it: 'La giornata fiscale è aperta da {hours} ore: la chiusura giornaliera è dovuta.',
-  },
-  closureFailed: {
-    en: 'The last daily closure did not run: {detail}',
-    it: 'L’ultima chiusura giornaliera non è stata eseguita: {detail}',
   },
 });
 
@@ -76,37 +57,12 @@ export const rchFactWords = defineMessages('rch.fact', {
   noDocument: { en: 'no document open', it: 'nessun documento aperto' },
 });
 
-/**
- * The facts' labels, with the names the other RT families use for the same facts (so the page,
- * `/metrics` and the alert rules read every family alike).
- */
+/** The labels of an RCH printer's facts and details: the kit's `RT_LABEL_TEXTS` and RCH's own. */
 export const rchLabels = defineMessages('label.rch-rt', {
-  lastReceipt: { en: 'Last receipt', it: 'Ultimo scontrino' },
-  lastAction: { en: 'Last action', it: 'Ultima operazione' },
-  paper: { en: 'Paper', it: 'Carta' },
-  cover: { en: 'Cover', it: 'Coperchio' },
-  documentState: { en: 'Document state', it: 'Stato del documento' },
+  ...RT_LABEL_TEXTS,
   key: { en: 'Key (mode)', it: 'Chiave (modalità)' },
   rtState: { en: 'RT state code', it: 'Codice di stato RT' },
-  fiscalDayOpen: { en: 'Fiscal day open', it: 'Giornata fiscale aperta' },
-  fiscalDayOpenSince: { en: 'Fiscal day open since', it: 'Inizio della giornata fiscale' },
-  fiscalDayOpenHours: { en: 'Fiscal day open (hours)', it: 'Ore di apertura della giornata fiscale' },
-  filesToSend: { en: 'Daily files to send', it: 'File giornalieri da inviare' },
-  serialNumber: { en: 'Serial number', it: 'Matricola' },
-  firmware: { en: 'Firmware', it: 'Firmware' },
   zCount: { en: 'Daily closures made', it: 'Chiusure giornaliere eseguite' },
   lastDocument: { en: 'Last document of the day', it: 'Ultimo documento della giornata' },
-  dailyClosureAt: { en: 'Daily closure at', it: 'Chiusura giornaliera alle' },
-  nextClosure: { en: 'Next closure', it: 'Prossima chiusura' },
-  lastClosure: { en: 'Last closure', it: 'Ultima chiusura' },
-  lastClosureStatus: { en: 'Last closure’s outcome', it: 'Esito dell’ultima chiusura' },
-  lastClosureZ: { en: 'Last closure’s Z number', it: 'Numero Z dell’ultima chiusura' },
-  receiptNumber: { en: 'Receipt number', it: 'Numero dello scontrino' },
-  zNumber: { en: 'Z number', it: 'Numero di chiusura (Z)' },
-  documentNumber: { en: 'Document number', it: 'Numero del documento' },
-  recovered: { en: 'Recovered from the printer’s memory', it: 'Recuperato dalla memoria della stampante' },
-  printerSerial: { en: 'Printer serial number', it: 'Matricola della stampante' },
-  reference: { en: 'Original receipt', it: 'Scontrino originale' },
   marker: { en: 'Line printed on the receipt', it: 'Riga stampata sullo scontrino' },
-  report: { en: 'Report', it: 'Rapporto' },
 });

@@ -1,5 +1,6 @@
 import type { JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import { closureJobResult } from '../fiscal-it/rt/actions.js';
 import type { CloseDay, ClosureInFlight, ClosureRecord } from '../fiscal-it/rt/fiscal-state.js';
 import { KEY, REPORT } from './commands.js';
 import type { DocumentDeps } from './document.js';
@@ -114,21 +115,7 @@ export async function settleClosure(d: ReportDeps, signal?: AbortSignal): Promis
   return record(d, reason, 'failed', { detail: m.closureNotDone() });
 }
 
-/** A staff Z report as a job result. */
+/** A staff Z report as a job result (the kit's `closureJobResult`). */
 export async function zReportResult(d: ReportDeps, signal?: AbortSignal): Promise<JobResult> {
-  const outcome = await closeDay(d, 'staff', signal);
-  if (outcome.status === 'done' || outcome.status === 'skipped') {
-    return {
-      notes: outcome.detail,
-      details: { report: 'z', status: outcome.status, ...(outcome.z ? { zNumber: outcome.z } : {}) },
-    };
-  }
-  throw new AgentError(
-    outcome.status === 'unknown' ? 'STATE_UNKNOWN' : 'DEVICE_ERROR',
-    'Z report did not complete',
-    {
-      notes: outcome.detail,
-      retryable: false,
-    },
-  );
+  return closureJobResult(await closeDay(d, 'staff', signal));
 }

@@ -1,11 +1,7 @@
-import type { Clock } from '../../src/clock.js';
 import type { DeviceStatus, FactsOf } from '../../src/drivers-api/types.js';
-import type { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
-import { RtBoardBase } from '../fiscal-it/rt/board-base.js';
-import type { DailyClosureOptions } from '../fiscal-it/rt/daily-closure.js';
-import type { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
-import { fiscalDayCard, staffFactsOf } from '../fiscal-it/rt/status-card.js';
+import { RtCardBase } from '../fiscal-it/rt/board-base.js';
+import { rtCardWords as card } from '../fiscal-it/rt/messages.js';
 import type { PrinterState } from './link.js';
 import { rchFactWords as f, type rchLabels, rchStatusWords as s } from './messages-printer.js';
 
@@ -20,35 +16,17 @@ export const RT_IN_SERVICE = '111000';
 
 /**
  * What the status page, `doctor` and `/metrics` show of an RCH printer, under the fact names the
- * other RT families use (paper, cover, documentState …). From every answer: the flags paper end,
+ * other RT families use (paper, cover, documentState …): from every answer the flags paper end,
  * cover open, printer error (lyancoder/fiscal-printer `xml-RCH-http.ts`); from `<</?s` the key and
  * whether a document is open, from `<</?7` the closures made; once, the serial (`<</?m`), the
  * firmware (`<</?f`) and the RT state (`<</?i/*3`); each poll, the files waiting for the tax
- * agency (`<</?i/*5`, rch-driver-js `src/printer/InactivityAndPendings.ts`). The fiscal day is
- * the agent's own record (`fiscalDayCard`).
+ * agency (`<</?i/*5`, rch-driver-js `src/printer/InactivityAndPendings.ts`). The fiscal day and
+ * the rest of the card are the kit's (`RtCardBase`).
  */
-export class StatusBoard extends RtBoardBase {
-  private printer: Facts = {};
+export class StatusBoard extends RtCardBase {
+  private readonly printer: Facts = {};
   private readonly info: Facts = {};
   private flags: Pick<PrinterState, 'paperEnd' | 'coverOpen' | 'printerError'> | undefined;
-  private lastReceipt: string | undefined;
-  private jobError: AgentError | undefined;
-
-  constructor(
-    clock: Clock,
-    private readonly fiscal: { state: FiscalState; closure: DailyClosureOptions; timeZone: string },
-  ) {
-    super(clock);
-  }
-
-  noteReceipt(label: string): void {
-    this.lastReceipt = label;
-    this.jobError = undefined;
-  }
-
-  noteJobError(error: AgentError): void {
-    this.jobError = error;
-  }
 
   /** A status read, or the flags of any answer. */
   noteFlags(flags: Pick<PrinterState, 'paperEnd' | 'coverOpen' | 'printerError'>): void {
@@ -74,28 +52,12 @@ export class StatusBoard extends RtBoardBase {
   }
 
   snapshot(): DeviceStatus {
-    const day = fiscalDayCard(this.fiscal, this.clock.now(), s);
     const warnings: Message[] = [];
-    if (this.flags?.paperEnd) warnings.push(s.paperOut());
-    if (this.flags?.coverOpen) warnings.push(s.coverOpen());
+    if (this.flags?.paperEnd) warnings.push(card.paperOut());
+    if (this.flags?.coverOpen) warnings.push(card.coverOpen());
     if (this.flags?.printerError) warnings.push(s.printerError());
     const rt = this.info.rtState;
     if (typeof rt === 'string' && rt !== RT_IN_SERVICE) warnings.push(s.notInService({ state: rt }));
-    if (this.settleWarning) warnings.push(this.settleWarning);
-    if (this.jobError?.code === 'STATE_UNKNOWN') warnings.push(s.outcomeUnknown());
-    else if (this.jobError) warnings.push(this.jobError.notes);
-    warnings.push(...day.warnings);
-    const facts: Facts = { ...this.printer, ...this.info, ...day.facts };
-    if (this.lastReceipt) facts.lastReceipt = this.lastReceipt;
-    const status: DeviceStatus = {
-      connected: this.connected,
-      summary: this.connected ? s.ready() : s.unreachable({ reason: this.failure ?? '—' }),
-      warnings,
-      facts,
-      // The kit's one card: staff facts first, the rest folded.
-      staffFacts: staffFactsOf(facts),
-    };
-    if (this.lastContact !== undefined) status.lastContact = this.lastContact;
-    return status;
+    return this.card({ ...this.printer, ...this.info }, warnings);
   }
 }

@@ -1,13 +1,14 @@
 import type { ExecuteContext, JobResult } from '../../src/drivers-api/types.js';
 import { voidDocument } from '../fiscal-it/build.js';
 import type { DocumentReference } from '../fiscal-it/reference.js';
+import type { ReceiptByNumber } from '../fiscal-it/rt/actions.js';
+import { rtCardWords } from '../fiscal-it/rt/messages.js';
 import { readPatiently } from '../fiscal-it/rt/printer-read.js';
 import { decideRead, type SendContext, sendContextOf, sendDocument } from '../fiscal-it/rt/send.js';
 import { runStaffDocument, settleStaffDocument } from '../fiscal-it/rt/staff-document.js';
 import { CHECKPOINT_VERSION, readCheckpoint } from './checkpoint.js';
 import { type DocumentDeps, printedResult, rchDocument } from './document.js';
 import { rchResults } from './messages.js';
-import { rchStatusWords } from './messages-printer.js';
 import type { RchPlan } from './plan.js';
 import { renderDocument } from './receipt.js';
 
@@ -24,20 +25,13 @@ export function printPlanned(d: DocumentDeps, plan: RchPlan, ectx: ExecuteContex
   return sendDocument(sendContext(d), rchDocument(d, plan), ectx);
 }
 
-export interface VoidParams {
-  z: number;
-  doc: number;
-  /** ddMMyyyy */
-  date: string;
-}
-
 /**
  * A staff void: `=k` naming the receipt (checked first), with the same exactly-once rules as a
  * command's. Its checkpoint is kept as the fiscal state's pending action, so that a kill in flight
  * is settled from the printer at the next start (`settlePendingVoid`). RCH voids by reference
  * alone: the agent need not know the receipt's lines.
  */
-export function staffVoid(d: DocumentDeps, params: VoidParams, signal: AbortSignal): Promise<JobResult> {
+export function staffVoid(d: DocumentDeps, params: ReceiptByNumber, signal: AbortSignal): Promise<JobResult> {
   const ref: DocumentReference = { kind: 'VOID', ...params, serial: d.serial() ?? '' };
   const rendered = renderDocument(
     voidDocument(ref, d.options.currency),
@@ -62,7 +56,7 @@ export function settlePendingVoid(d: DocumentDeps, signal: AbortSignal): Promise
       words: {
         printed: (c, decision) => printedResult(d, c, { document: decision.document, recovered: true }).notes,
         notPrinted: () => rchResults.notPrintedProven(),
-        unknown: () => rchStatusWords.outcomeUnknown(),
+        unknown: () => rtCardWords.outcomeUnknown(),
       },
     },
     signal,

@@ -4,6 +4,7 @@ import type { Message } from '../../../src/messages/message.js';
 import { nextOccurrence } from './closure-time.js';
 import type { DailyClosureOptions } from './daily-closure.js';
 import type { FiscalState } from './fiscal-state.js';
+import { rtCardWords } from './messages.js';
 
 /**
  * One status card for every RT family (issue 42 item 7): the facts a receptionist acts on lead,
@@ -28,12 +29,6 @@ export function staffFactsOf(facts: Readonly<Record<string, unknown>>): string[]
   return RT_STAFF_FACTS.filter((key) => facts[key] !== undefined);
 }
 
-/** A family's sentences for the fiscal day's warnings (each family keeps its catalogue keys). */
-export interface DayCardWords {
-  dayOpenLong(args: { hours: number }): Message;
-  closureFailed(args: { detail: Message }): Message;
-}
-
 /**
  * The card's facts about the fiscal day from what the kit keeps (`fiscal-state.ts`): whether the
  * day is open, since when and for how many hours (a warning past `warnAfterHours`), the closure's
@@ -43,7 +38,6 @@ export interface DayCardWords {
 export function fiscalDayCard(
   fiscal: { state: FiscalState; closure: DailyClosureOptions; timeZone: string },
   now: number,
-  words: DayCardWords,
 ): { facts: Record<string, FactValue>; warnings: Message[] } {
   const { state, closure } = fiscal;
   const facts: Record<string, FactValue> = {};
@@ -54,7 +48,7 @@ export function fiscalDayCard(
     const hours = Math.floor((now - day.openSince) / 3_600_000);
     facts.fiscalDayOpenSince = factTime(day.openSince);
     facts.fiscalDayOpenHours = hours;
-    if (hours >= closure.warnAfterHours) warnings.push(words.dayOpenLong({ hours }));
+    if (hours >= closure.warnAfterHours) warnings.push(rtCardWords.dayOpenLong({ hours }));
   }
   if (closure.enabled) {
     facts.dailyClosureAt = closure.at;
@@ -65,7 +59,7 @@ export function fiscalDayCard(
     facts.lastClosure = factTime(closed.at);
     facts.lastClosureStatus = closed.status;
     if (closed.z !== undefined) facts.lastClosureZ = closed.z;
-    if (closed.status === 'failed') warnings.push(words.closureFailed({ detail: closed.detail }));
+    if (closed.status === 'failed') warnings.push(rtCardWords.closureFailed({ detail: closed.detail }));
   }
   const action = state.lastAction();
   if (action) facts.lastAction = action.notes;

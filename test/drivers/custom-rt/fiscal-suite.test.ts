@@ -15,10 +15,10 @@ import { deriveRng } from '../../../src/simulator/rng.js';
 import {
   breakdown,
   cents,
-  SUITE_ENTERPRISE as ENTERPRISE,
   platformBill,
-  suiteReservation as reservation,
-  SUITE_START as START,
+  SUITE_ENTERPRISE,
+  SUITE_START,
+  suiteReservation,
 } from '../../fiscal-law/platform-bills.js';
 import {
   jobFor,
@@ -107,9 +107,9 @@ describe('the Custom fiscal suite: the platform simulator’s bills through the 
     for (let n = 0; n < 40; n++) {
       const bill = ledger.createSale(
         rng,
-        ENTERPRISE,
-        START + n * 60_000,
-        n % 4 === 3 ? undefined : reservation(n),
+        SUITE_ENTERPRISE,
+        SUITE_START + n * 60_000,
+        n % 4 === 3 ? undefined : suiteReservation(n),
         {
           variety: true,
         },
@@ -161,7 +161,7 @@ describe('the Custom fiscal suite: the platform simulator’s bills through the 
       (s) => !s.bill.payments.some((p) => p.type !== 'CashPayment' && p.type !== 'CreditCardPayment'),
     );
     if (!original) throw new Error('no plain sale to refund');
-    publish(ledger.createRefund(deriveRng(25, 'refund'), ENTERPRISE, START, original.bill));
+    publish(ledger.createRefund(deriveRng(25, 'refund'), SUITE_ENTERPRISE, SUITE_START, original.bill));
     const result = await print('refund1', {
       type: 'data',
       isRefund: true,
@@ -176,7 +176,7 @@ describe('the Custom fiscal suite: the platform simulator’s bills through the 
 
   it('voids a cancelled bill after the printer’s check, and refuses to void it twice before printing', async () => {
     const original = sales.at(-1) as (typeof sales)[number];
-    publish(ledger.createRefund(deriveRng(25, 'void'), ENTERPRISE, START, original.bill));
+    publish(ledger.createRefund(deriveRng(25, 'void'), SUITE_ENTERPRISE, SUITE_START, original.bill));
     const data = {
       type: 'data' as const,
       isRefund: true,

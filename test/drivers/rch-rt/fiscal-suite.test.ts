@@ -50,10 +50,16 @@ const print = (commandId: string, data: FiscalJobData['document'], extra: Partia
   r.driver.execute(jobFor(fiscalData(data, extra), { commandId }), recordingExecuteContext());
 
 const sales: Array<{ bill: SimBill; doc: RchDocument }> = [];
-const reference = (doc: RchDocument) => ({
-  sequence: String(doc.z),
-  receiptNumber: String(doc.number),
-  dateTimeUtc: new Date(doc.at).toISOString(),
+/** A refund command's document naming `doc` as its original, as the platform sends it. */
+const refundOf = (doc: RchDocument) => ({
+  type: 'data' as const,
+  isRefund: true,
+  rebated: {
+    sequence: String(doc.z),
+    receiptNumber: String(doc.number),
+    dateTimeUtc: new Date(doc.at).toISOString(),
+  },
+  printerSerialNumber: SERIAL,
 });
 
 describe('the RCH fiscal suite: the platform simulator’s bills through the RCH driver and simulator', () => {
@@ -112,13 +118,7 @@ describe('the RCH fiscal suite: the platform simulator’s bills through the RCH
     );
     if (!original) throw new Error('no plain sale to refund');
     bill.publish(ledger.createRefund(deriveRng(43, 'refund'), SUITE_ENTERPRISE, SUITE_START, original.bill));
-    const data = {
-      type: 'data' as const,
-      isRefund: true,
-      rebated: reference(original.doc),
-      printerSerialNumber: SERIAL,
-    };
-    const result = await print('refund1', data);
+    const result = await print('refund1', refundOf(original.doc));
     expect(english(result.notes)).toMatch(/^Refund \d{4}-\d{4} printed on RT 72MS0012345\.$/);
     expect(r.sim.documents.at(-1)).toMatchObject({
       kind: 'refund',
@@ -130,12 +130,7 @@ describe('the RCH fiscal suite: the platform simulator’s bills through the RCH
   it('voids a cancelled bill after the printer’s check, and refuses to void it twice before printing', async () => {
     const original = sales.at(-1) as (typeof sales)[number];
     bill.publish(ledger.createRefund(deriveRng(43, 'void'), SUITE_ENTERPRISE, SUITE_START, original.bill));
-    const data = {
-      type: 'data' as const,
-      isRefund: true,
-      rebated: reference(original.doc),
-      printerSerialNumber: SERIAL,
-    };
+    const data = refundOf(original.doc);
     const cancellation = { bill: { id: 'cancel', correctionType: 'Cancellation' } };
     expect(english((await print('void1', data, cancellation)).notes)).toMatch(
       /^Void \d{4}-\d{4} printed on RT/,

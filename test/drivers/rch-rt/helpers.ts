@@ -5,10 +5,8 @@ import {
   type RchRtSimulatorOptions,
   startRchRtSimulator,
 } from '../../../drivers/rch-rt/simulator/index.js';
-import type { Clock } from '../../../src/clock.js';
-import type { WireOrderItem, WirePayment } from '../../../src/connector/wire.js';
-import type { DeviceStore, Driver, DriverContext } from '../../../src/drivers-api/types.js';
-import { memoryStore, testDriverContext } from '../../helpers/driver-context.js';
+import type { DeviceStore, Driver } from '../../../src/drivers-api/types.js';
+import { driversOn, type RigContext } from '../../helpers/driver-context.js';
 
 export { orderItem, payment, refundJob, saleJob } from '../epson-fpmate/helpers.js';
 
@@ -37,15 +35,7 @@ export const QUICK_RCH = {
 
 /** A simulated RCH printer, programmed as the driver's defaults expect, and an RCH driver on it. */
 export async function rchRig(
-  o: {
-    items?: WireOrderItem[];
-    payments?: WirePayment[];
-    driver?: Record<string, unknown>;
-    sim?: Partial<RchRtSimulatorOptions>;
-    clock?: Clock;
-    /** Wraps each driver's context (a platform outage, say). */
-    ctx?: (ctx: DriverContext) => DriverContext;
-  } = {},
+  o: RigContext & { driver?: Record<string, unknown>; sim?: Partial<RchRtSimulatorOptions> } = {},
 ): Promise<RchRig> {
   const options = rchRtFactory.configSchema.parse({ url: 'http://127.0.0.1:1', ...QUICK_RCH, ...o.driver });
   const sim = await startRchRtSimulator({
@@ -58,31 +48,7 @@ export async function rchRig(
     ...o.sim,
   });
   options.url = sim.url;
-  const store = memoryStore();
-  const drivers: Driver[] = [];
-  const make = () => {
-    const ctx = testDriverContext({
-      store,
-      orderItems: o.items ?? [],
-      payments: o.payments ?? [],
-      ...(o.clock ? { clock: o.clock } : {}),
-    });
-    const driver = rchRtFactory.create(options, o.ctx ? o.ctx(ctx) : ctx);
-    drivers.push(driver);
-    return driver;
-  };
-  const driver = make();
-  return {
-    sim,
-    store,
-    options,
-    driver,
-    restart: make,
-    async close() {
-      for (const d of drivers) await d.close();
-      await sim.close();
-    },
-  };
+  return { sim, options, ...driversOn(rchRtFactory, options, o, sim) };
 }
 
 /** The fiscal documents the web service printed (another till's apart). */
