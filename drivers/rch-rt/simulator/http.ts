@@ -40,7 +40,13 @@ export interface ServiceHooks {
 }
 
 export async function listenService(
-  o: { host: string; port: number; clock: Clock; faults: RchFaults },
+  o: {
+    host: string;
+    port: number;
+    clock: Clock;
+    faults: RchFaults;
+    tls?: { key: string | Buffer; cert: string | Buffer } | undefined;
+  },
   hooks: ServiceHooks,
 ): Promise<SimulatorHttp<RchFaults>> {
   let inFlight = false;
@@ -70,6 +76,7 @@ export async function listenService(
   return startSimulatorHttp({
     host: o.host,
     port: o.port,
+    tls: o.tls,
     clock: o.clock,
     faults: o.faults,
     serves: (path) => path === '/service.cgi',

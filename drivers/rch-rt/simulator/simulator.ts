@@ -31,6 +31,8 @@ export interface RchRtSimulatorOptions {
   payments?: Readonly<Record<number, RchPaymentForm>>;
   /** Closures made before the simulator starts (default 0: the first day's documents are Z 1). */
   lastZ?: number;
+  /** Serve HTTPS with this key and certificate (PEM): for the agent's certificate pinning tests. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 export interface RchRtSimulator {
@@ -122,7 +124,13 @@ export async function startRchRtSimulator(options: RchRtSimulatorOptions = {}): 
     throw error;
   });
   const service = await listenService(
-    { host: options.host ?? '127.0.0.1', port: options.port ?? 0, clock, faults: state.faults },
+    {
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? 0,
+      clock,
+      faults: state.faults,
+      tls: options.tls,
+    },
     {
       handle: (body) => printer.handle(body),
       busy: (body) => printer.busyAnswer(parseServiceRequest(body) ?? []),

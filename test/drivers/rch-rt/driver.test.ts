@@ -1,8 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { rchRtFactory } from '../../../drivers/rch-rt/index.js';
 import type { DriverContext, JobResult } from '../../../src/drivers-api/types.js';
 import { type AgentError, toAgentError } from '../../../src/errors.js';
 import { english } from '../../../src/messages/render.js';
-import { jobFor, recordingExecuteContext } from '../../helpers/driver-context.js';
+import { jobFor, recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
+import { selfSignedCertificate } from '../../helpers/tls.js';
+import { requireTool } from '../../helpers/tools.js';
 import { fiscalData } from '../epson-fpmate/helpers.js';
 import { orderItem, payment, printedOf, type RchRig, rchRig, refundJob, SERIAL, saleJob } from './helpers.js';
 
@@ -200,3 +206,44 @@ function stripCounters(http: DriverContext['http']): DriverContext['http'] {
     };
   };
 }
+
+const haveOpenssl = requireTool('openssl', 'a self-signed printer certificate for the HTTPS test');
+
+describe.runIf(haveOpenssl)('rch-rt over HTTPS: the kit’s certificate pinning and address rules', () => {
+  it('prints to the pinned certificate, sends nothing to another, and refuses a plain http ApiUrl with tls', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rch-tls-'));
+    try {
+      const tls = selfSignedCertificate(dir, 'printer.local');
+      const sim = { tls: { key: tls.key, cert: tls.cert } };
+      r = await rchRig({
+        items,
+        payments,
+        sim,
+        driver: { tls: { fingerprint: tls.fingerprint, serverName: 'printer.local' } },
+      });
+      expect(r.options.url).toMatch(/^https:/);
+      expect(notes(await run(r, saleJob('pinned')))).toMatch(/^Receipt 1161-0001 printed/);
+      const wrong = await rchRig({ items, payments, sim, driver: { tls: { fingerprint: 'AB'.repeat(32) } } });
+      try {
+        const refused = await run(wrong, saleJob('other'));
+        expect(refused.error?.code).toBe('DEVICE_UNAVAILABLE');
+        expect(wrong.sim.requests).toEqual([]);
+      } finally {
+        await wrong.close();
+      }
+      const platform = rchRtFactory.configSchema.parse({
+        url: 'fromPlatform',
+        allowedHosts: ['printer.local'],
+        tls: {},
+      });
+      const driver = rchRtFactory.create(platform, testDriverContext());
+      const job = saleJob('plain');
+      if (job.data.kind === 'fiscal') job.data.fiscal.apiUrl = 'http://printer.local';
+      const plain = await driver.execute(job, recordingExecuteContext()).catch(toAgentError);
+      expect('code' in plain && plain.code).toBe('COMMAND_INVALID');
+      await driver.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
