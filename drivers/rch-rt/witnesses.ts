@@ -136,13 +136,13 @@ function journalWitness(
     if (doc.number) Object.assign(document, doc.number);
     return { witness: witness('journal', 'printed', `${label} (ours)`), document };
   }
-  const last =
-    baseline?.journal !== null && baseline?.journal !== undefined
-      ? baseline.journal === doc.fingerprint
-      : baseline?.z != null && baseline.doc != null && doc.number !== undefined
-        ? doc.number.z === baseline.z + 1 && doc.number.doc === baseline.doc
-        : undefined;
-  const verdict = last === true ? 'not-printed' : 'unknown';
+  // Not ours: "not printed" only when it is the very document that was last before the request.
+  let wasLast = false;
+  if (baseline?.journal) wasLast = baseline.journal === doc.fingerprint;
+  else if (baseline && baseline.z !== null && baseline.doc !== null && doc.number) {
+    wasLast = doc.number.z === baseline.z + 1 && doc.number.doc === baseline.doc;
+  }
+  const verdict = wasLast ? 'not-printed' : 'unknown';
   return { witness: witness('journal', verdict, `${label} (not ours)`, m.otherDocument()) };
 }
 
@@ -160,8 +160,8 @@ export function rchWitnesses(
     witnesses: [command.witness, counters.witness, journal.witness],
     ownDocumentOpen: command.ownOpen,
   };
-  // The journal names the document with its date; the counters only with its numbers.
+  // The journal names the document with its date and total; the counters only with its numbers.
   const document = journal.document ?? counters.document;
-  if (document) reading.document = { ...counters.document, ...journal.document };
+  if (document) reading.document = document;
   return reading;
 }
