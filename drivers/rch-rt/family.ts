@@ -3,14 +3,8 @@ import { AgentError } from '../../src/errors.js';
 import type { HttpClient } from '../../src/transport/http.js';
 import { rtActions } from '../fiscal-it/rt/actions.js';
 import { printerAddress } from '../fiscal-it/rt/address.js';
-import {
-  closureOf,
-  familyDeps,
-  type RtFamily,
-  type RtHost,
-  type RtParts,
-  serialOf,
-} from '../fiscal-it/rt/family.js';
+import type { RtFamily, RtHost, RtParts } from '../fiscal-it/rt/family.js';
+import { closureOf, familyDeps, serialOf } from '../fiscal-it/rt/family.js';
 import { rtAddressWords, rtKitWords } from '../fiscal-it/rt/messages.js';
 import { reconcileContextOf, type SendingRecord } from '../fiscal-it/rt/reconcile.js';
 import { type Checkpoint, readCheckpoint } from './checkpoint.js';

@@ -115,6 +115,20 @@ export function jobFor(data: CommandData, overrides: Partial<Job> = {}): Job {
   return { commandId: command.id, deviceId: 'dev-1', command, data, attempt: 1, ...overrides };
 }
 
+/**
+ * An RT driver's options for tests: short timeouts, no background polls, no wait for a printer
+ * that went away, no closure schedule (on the system clock it could fire mid-test).
+ */
+export const QUICK_RT = {
+  statusIntervalMs: 0,
+  documentTimeoutMs: 2_000,
+  reportTimeoutMs: 2_000,
+  readTimeoutMs: 1_000,
+  busyRetryDelayMs: 5,
+  settleUnansweredForMinutes: 0,
+  dailyClosure: { enabled: false },
+};
+
 /** What a device rig's drivers read: the bill, the clock and HTTP stack, and a wrap of their context. */
 export interface RigContext {
   items?: WireOrderItem[] | undefined;

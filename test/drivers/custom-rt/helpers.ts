@@ -5,7 +5,7 @@ import {
   startCustomRtSimulator,
 } from '../../../drivers/custom-rt/simulator/index.js';
 import type { DeviceStore, Driver, ExecuteContext } from '../../../src/drivers-api/types.js';
-import { driversOn, type RigContext } from '../../helpers/driver-context.js';
+import { driversOn, QUICK_RT, type RigContext } from '../../helpers/driver-context.js';
 
 export { orderItem, payloadJob, payment, refundJob, saleJob } from '../epson-fpmate/helpers.js';
 
@@ -28,13 +28,7 @@ export async function customRig(
   const options = customRtFactory.configSchema.parse({
     url: sim.url,
     serialNumber: SERIAL,
-    statusIntervalMs: 0,
-    documentTimeoutMs: 2_000,
-    reportTimeoutMs: 2_000,
-    readTimeoutMs: 1_000,
-    busyRetryDelayMs: 5,
-    settleUnansweredForMinutes: 0,
-    dailyClosure: { enabled: false },
+    ...QUICK_RT,
     ...o.driver,
   });
   return { sim, options, ...driversOn(customRtFactory, options, o, sim) };

@@ -6,16 +6,7 @@ import { toAgentError } from '../../../src/errors.js';
 import { english } from '../../../src/messages/render.js';
 import { Ledger, type SimBill } from '../../../src/simulator/bills.js';
 import { deriveRng } from '../../../src/simulator/rng.js';
-import {
-  billClass,
-  billFigures,
-  breakdown,
-  cents,
-  platformBill,
-  SUITE_ENTERPRISE,
-  SUITE_START,
-  suiteReservation,
-} from '../../fiscal-law/platform-bills.js';
+import * as bills from '../../fiscal-law/platform-bills.js';
 import { jobFor, recordingExecuteContext } from '../../helpers/driver-context.js';
 import { fiscalData } from '../epson-fpmate/helpers.js';
 import { type RchRig, rchRig, SERIAL } from './helpers.js';
@@ -29,7 +20,7 @@ import { type RchRig, rchRig, SERIAL } from './helpers.js';
  */
 
 const ledger = new Ledger(43);
-const bill = platformBill(ledger);
+const bill = bills.platformBill(ledger);
 let r: RchRig;
 const programming = simulatedProgramming({ departments: {} });
 
@@ -69,9 +60,9 @@ describe('the RCH fiscal suite: the platform simulator’s bills through the RCH
     for (let n = 0; n < 30; n++) {
       const sale = ledger.createSale(
         rng,
-        SUITE_ENTERPRISE,
-        SUITE_START + n * 60_000,
-        n % 4 === 3 ? undefined : suiteReservation(n),
+        bills.SUITE_ENTERPRISE,
+        bills.SUITE_START + n * 60_000,
+        n % 4 === 3 ? undefined : bills.suiteReservation(n),
         {
           variety: true,
         },
@@ -81,7 +72,7 @@ describe('the RCH fiscal suite: the platform simulator’s bills through the RCH
       expect(english(result.notes)).toMatch(new RegExp(`^Receipt \\d{4}-\\d{4} printed on RT ${SERIAL}\\.$`));
       const doc = r.sim.documents.at(-1) as RchDocument;
       sales.push({ bill: sale, doc });
-      const { gross, deposits } = billFigures(bill.items, bill.payments);
+      const { gross, deposits } = bills.billFigures(bill.items, bill.payments);
       expect(doc.totalCents).toBe(gross - deposits);
       expect(doc.payments.reduce((s, p) => s + p.amountCents, 0)).toBe(gross - deposits);
       // Deposits come off their own department as `=U … (ACCONTO)` (receipt.ts).
@@ -92,12 +83,14 @@ describe('the RCH fiscal suite: the platform simulator’s bills through the RCH
         .flatMap((l) =>
           Object.entries(l.vat).map(([slot, c]) => ({ key: slotClass(Number(slot)), cents: c })),
         );
-      expect(breakdown(booked)).toEqual(
-        breakdown(bill.items.map((i) => ({ key: billClass(i), cents: cents(i.Amount.GrossValue ?? 0) }))),
+      expect(bills.breakdown(booked)).toEqual(
+        bills.breakdown(
+          bill.items.map((i) => ({ key: bills.billClass(i), cents: bills.cents(i.Amount.GrossValue ?? 0) })),
+        ),
       );
       expect(doc.lines.filter(deposit).reduce((s, l) => s - l.amountCents, 0)).toBe(deposits);
       for (const p of bill.payments) seen.add(`${p.Type}:${p.Data?.External?.Type ?? ''}`);
-      for (const i of bill.items) seen.add(billClass(i));
+      for (const i of bill.items) seen.add(bills.billClass(i));
     }
     // The bills were varied enough to mean something.
     expect([...seen]).toEqual(
@@ -117,7 +110,9 @@ describe('the RCH fiscal suite: the platform simulator’s bills through the RCH
       s.bill.payments.every((p) => p.type === 'CashPayment' || p.type === 'CreditCardPayment'),
     );
     if (!original) throw new Error('no plain sale to refund');
-    bill.publish(ledger.createRefund(deriveRng(43, 'refund'), SUITE_ENTERPRISE, SUITE_START, original.bill));
+    bill.publish(
+      ledger.createRefund(deriveRng(43, 'refund'), bills.SUITE_ENTERPRISE, bills.SUITE_START, original.bill),
+    );
     const result = await print('refund1', refundOf(original.doc));
     expect(english(result.notes)).toMatch(/^Refund \d{4}-\d{4} printed on RT 72MS0012345\.$/);
     expect(r.sim.documents.at(-1)).toMatchObject({
@@ -129,7 +124,9 @@ describe('the RCH fiscal suite: the platform simulator’s bills through the RCH
 
   it('voids a cancelled bill after the printer’s check, and refuses to void it twice before printing', async () => {
     const original = sales.at(-1) as (typeof sales)[number];
-    bill.publish(ledger.createRefund(deriveRng(43, 'void'), SUITE_ENTERPRISE, SUITE_START, original.bill));
+    bill.publish(
+      ledger.createRefund(deriveRng(43, 'void'), bills.SUITE_ENTERPRISE, bills.SUITE_START, original.bill),
+    );
     const data = refundOf(original.doc);
     const cancellation = { bill: { id: 'cancel', correctionType: 'Cancellation' } };
     expect(english((await print('void1', data, cancellation)).notes)).toMatch(

@@ -6,7 +6,7 @@ import {
   startRchRtSimulator,
 } from '../../../drivers/rch-rt/simulator/index.js';
 import type { DeviceStore, Driver } from '../../../src/drivers-api/types.js';
-import { driversOn, type RigContext } from '../../helpers/driver-context.js';
+import { driversOn, QUICK_RT, type RigContext } from '../../helpers/driver-context.js';
 
 export { orderItem, payment, refundJob, saleJob } from '../epson-fpmate/helpers.js';
 
@@ -21,23 +21,16 @@ export interface RchRig {
   close(): Promise<void>;
 }
 
-/** Driver options for tests: short timeouts, no background polls, no closure schedule. */
-export const QUICK_RCH = {
-  serialNumber: SERIAL,
-  statusIntervalMs: 0,
-  documentTimeoutMs: 2_000,
-  reportTimeoutMs: 2_000,
-  readTimeoutMs: 1_000,
-  busyRetryDelayMs: 5,
-  settleUnansweredForMinutes: 0,
-  dailyClosure: { enabled: false },
-};
-
 /** A simulated RCH printer, programmed as the driver's defaults expect, and an RCH driver on it. */
 export async function rchRig(
   o: RigContext & { driver?: Record<string, unknown>; sim?: Partial<RchRtSimulatorOptions> } = {},
 ): Promise<RchRig> {
-  const options = rchRtFactory.configSchema.parse({ url: 'http://127.0.0.1:1', ...QUICK_RCH, ...o.driver });
+  const options = rchRtFactory.configSchema.parse({
+    url: 'http://127.0.0.1:1',
+    serialNumber: SERIAL,
+    ...QUICK_RT,
+    ...o.driver,
+  });
   const sim = await startRchRtSimulator({
     host: '127.0.0.1',
     port: 0,
