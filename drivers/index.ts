@@ -9,6 +9,9 @@ import './fias-lock/messages.js';
 import './fiscal-it/messages.js';
 import './fiscal-it/rt/messages.js';
 import './ipp-printer/messages.js';
+import './rch-rt/messages.js';
+import './rch-rt/messages-describe.js';
+import './rch-rt/messages-printer.js';
 import './salto-encoder/messages.js';
 import './sim/messages.js';
 
@@ -46,6 +49,7 @@ const entries: RegistryEntry[] = [
     async () => (await import('./epson-fpmate/index.js')).epsonFpmateFactory,
   ),
   entry('custom-rt', 'rt-printer', async () => (await import('./custom-rt/index.js')).customRtFactory),
+  entry('rch-rt', 'rt-printer', async () => (await import('./rch-rt/index.js')).rchRtFactory),
   entry(
     'ipp-printer',
     'office-printer',

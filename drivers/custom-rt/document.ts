@@ -4,7 +4,7 @@ import { AgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
 import type { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
 import type { PostResult } from '../fiscal-it/rt/http.js';
-import { rtKitWords } from '../fiscal-it/rt/messages.js';
+import { rtCardWords, rtKitWords } from '../fiscal-it/rt/messages.js';
 import type { AnswerClass, BeforeSend, OutgoingDocument, OutgoingWords } from '../fiscal-it/rt/outgoing.js';
 import { readPatiently } from '../fiscal-it/rt/printer-read.js';
 import { otherTillError } from '../fiscal-it/rt/send.js';
@@ -13,7 +13,6 @@ import type { CustomRtOptions } from './config.js';
 import { refusal } from './errors.js';
 import type { Counters, CustomLink } from './link.js';
 import { customRefusals, customResults } from './messages.js';
-import { customStatusWords } from './messages-printer.js';
 import type { CustomPlan } from './plan.js';
 import { docLabel, numbersOf, type Printed, printedResult } from './results.js';
 import type { StatusBoard } from './status.js';
@@ -59,7 +58,7 @@ export function customOutgoingWords(label: string): OutgoingWords {
         details: { reason, nothingSent: true },
       }),
     otherTill: otherTillError,
-    waiting: (_sentAt, until) => customStatusWords.waiting({ until: { at: until, show: 'time' } }),
+    waiting: (_sentAt, until) => rtCardWords.waiting({ until: { at: until, show: 'time' } }),
   };
 }
 

@@ -6,10 +6,12 @@ import { type PrinterCredentials, readPrinterCredentials } from '../fiscal-it/rt
 import {
   afterConfirmedClosure,
   closureOf,
+  familyDeps,
   type RtClosure,
   type RtFamily,
   type RtHost,
   type RtParts,
+  serialOf,
 } from '../fiscal-it/rt/family.js';
 import type { CloseDay } from '../fiscal-it/rt/fiscal-state.js';
 import { rtKitWords } from '../fiscal-it/rt/messages.js';
@@ -215,9 +217,7 @@ class CustomParts implements RtParts<CustomLink, CustomPlan> {
 
   /** The serial: configured, else learnt from `getInfo` (XML p.69) and kept in the store. */
   private serial(): string | undefined {
-    if (this.host.options.serialNumber) return this.host.options.serialNumber.toUpperCase();
-    const stored = this.host.ctx.store.get('serial');
-    return typeof stored === 'string' && stored ? stored : undefined;
+    return serialOf(this.host);
   }
 
   /**
@@ -239,16 +239,7 @@ class CustomParts implements RtParts<CustomLink, CustomPlan> {
   }
 
   private deps(link: CustomLink): DocumentDeps {
-    const { ctx, options, state } = this.host;
-    return {
-      link,
-      options,
-      clock: ctx.clock,
-      log: ctx.log,
-      board: this.board,
-      state,
-      serial: () => this.serial(),
-    };
+    return familyDeps(this.host, this.board, link);
   }
 
   private lastReceipt(): string | undefined {

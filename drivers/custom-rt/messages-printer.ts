@@ -1,4 +1,5 @@
 import { defineMessages } from '../../src/messages/catalogue.js';
+import { RT_LABEL_TEXTS } from '../fiscal-it/rt/messages.js';
 
 /**
  * The printer's error codes told to staff, from the status guide appended to the XML protocol
@@ -52,35 +53,15 @@ export const customPrinterErrors = defineMessages('custom.printer', {
   },
 });
 
-/** How the driver treats a printer status code; see errors.ts. */
+/** The status card's sentences of Custom's own (the rest are the kit's `rtCardWords`). */
 export const customStatusWords = defineMessages('custom.status', {
-  ready: { en: 'Ready', it: 'Pronta' },
-  unreachable: { en: 'Not answering ({reason})', it: 'Non risponde ({reason})' },
   paperLow: {
     en: 'Paper is running low: have a new roll ready.',
     it: 'La carta sta finendo: tenere pronto un rotolo nuovo.',
   },
-  paperOut: { en: 'Out of paper: replace the roll.', it: 'Carta finita: sostituire il rotolo.' },
-  coverOpen: { en: 'Cover open: close it.', it: 'Coperchio aperto: chiuderlo.' },
   journalNearlyFull: {
     en: 'The electronic journal is nearly full: call the printer’s technician.',
     it: 'Il giornale elettronico è quasi pieno: chiamare il tecnico della stampante.',
-  },
-  outcomeUnknown: {
-    en: 'A document’s outcome is unknown: check the printer’s last receipt.',
-    it: 'L’esito di un documento è sconosciuto: controllare l’ultimo scontrino della stampante.',
-  },
-  waiting: {
-    en: 'A document waits for the printer to come back (until {until}).',
-    it: 'Un documento attende che la stampante torni disponibile (fino alle {until}).',
-  },
-  dayOpenLong: {
-    en: 'The fiscal day has been open for {hours} hours: the daily closure is due.',
-    it: 'La giornata fiscale è aperta da {hours} ore: la chiusura giornaliera è dovuta.',
-  },
-  closureFailed: {
-    en: 'The last daily closure did not run: {detail}',
-    it: 'L’ultima chiusura giornaliera non è stata eseguita: {detail}',
   },
 });
 
@@ -100,38 +81,16 @@ export const customFactWords = defineMessages('custom.fact', {
 });
 
 /**
- * The facts' labels, with the Epson family's names for the same facts (so the page, `/metrics`
- * and the alert rules read both families alike).
+ * The labels of Custom's own facts, with the Epson family's names for the same facts (so the
+ * page, `/metrics` and the alert rules read every family alike); the rest the kit's `RT_LABEL_TEXTS`.
  */
 export const customLabels = defineMessages('label.custom-rt', {
-  lastReceipt: { en: 'Last receipt', it: 'Ultimo scontrino' },
-  lastAction: { en: 'Last action', it: 'Ultima operazione' },
-  paper: { en: 'Paper', it: 'Carta' },
-  cover: { en: 'Cover', it: 'Coperchio' },
+  ...RT_LABEL_TEXTS,
   electronicJournal: { en: 'Electronic journal', it: 'Giornale elettronico' },
-  documentState: { en: 'Document state', it: 'Stato del documento' },
   printerStatus: { en: 'Printer status code', it: 'Codice di stato della stampante' },
-  fiscalDayOpen: { en: 'Fiscal day open', it: 'Giornata fiscale aperta' },
-  fiscalDayOpenSince: { en: 'Fiscal day open since', it: 'Inizio della giornata fiscale' },
-  fiscalDayOpenHours: { en: 'Fiscal day open (hours)', it: 'Ore di apertura della giornata fiscale' },
-  filesToSend: { en: 'Daily files to send', it: 'File giornalieri da inviare' },
   certificateExpiryDevice: {
     en: 'Device certificate expires',
     it: 'Scadenza del certificato del dispositivo',
   },
-  serialNumber: { en: 'Serial number', it: 'Matricola' },
   vatTable: { en: 'VAT table', it: 'Tabella IVA' },
-  firmware: { en: 'Firmware', it: 'Firmware' },
-  dailyClosureAt: { en: 'Daily closure at', it: 'Chiusura giornaliera alle' },
-  nextClosure: { en: 'Next closure', it: 'Prossima chiusura' },
-  lastClosure: { en: 'Last closure', it: 'Ultima chiusura' },
-  lastClosureStatus: { en: 'Last closure’s outcome', it: 'Esito dell’ultima chiusura' },
-  lastClosureZ: { en: 'Last closure’s Z number', it: 'Numero Z dell’ultima chiusura' },
-  receiptNumber: { en: 'Receipt number', it: 'Numero dello scontrino' },
-  zNumber: { en: 'Z number', it: 'Numero di chiusura (Z)' },
-  documentNumber: { en: 'Document number', it: 'Numero del documento' },
-  recovered: { en: 'Recovered from the printer’s memory', it: 'Recuperato dalla memoria della stampante' },
-  printerSerial: { en: 'Printer serial number', it: 'Matricola della stampante' },
-  reference: { en: 'Original receipt', it: 'Scontrino originale' },
-  report: { en: 'Report', it: 'Rapporto' },
 });

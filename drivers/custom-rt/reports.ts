@@ -2,6 +2,7 @@ import type { Clock } from '../../src/clock.js';
 import type { JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
+import { closureJobResult } from '../fiscal-it/rt/actions.js';
 import type { CloseDay, ClosureInFlight, ClosureRecord, FiscalState } from '../fiscal-it/rt/fiscal-state.js';
 import type { CustomRtOptions } from './config.js';
 import { refusal } from './errors.js';
@@ -125,25 +126,11 @@ export async function settleClosure(d: ReportDeps, signal?: AbortSignal): Promis
   return record(d, reason, 'failed', { detail: m.notPrintedSilent() });
 }
 
-/** A staff Z report as a job result. */
+/** A staff Z report as a job result (the kit's `closureJobResult`); `close` runs the Z (with what follows a confirmed one). */
 export async function zReportResult(
   d: ReportDeps,
   signal?: AbortSignal,
   close: CloseDay<ReportDeps> = closeDay,
 ): Promise<JobResult> {
-  const outcome = await close(d, 'staff', signal);
-  if (outcome.status === 'done' || outcome.status === 'skipped') {
-    return {
-      notes: outcome.detail,
-      details: { report: 'z', status: outcome.status, ...(outcome.z ? { zNumber: outcome.z } : {}) },
-    };
-  }
-  throw new AgentError(
-    outcome.status === 'unknown' ? 'STATE_UNKNOWN' : 'DEVICE_ERROR',
-    'Z report did not complete',
-    {
-      notes: outcome.detail,
-      retryable: false,
-    },
-  );
+  return closureJobResult(await close(d, 'staff', signal));
 }

@@ -29,6 +29,10 @@ export interface SimulatorHttpOptions<F extends CommonFaults> {
   authorization?: string | undefined;
   /** Requests wait for the one before (the device answers one at a time). */
   oneAtATime: boolean;
+  /** Headers every answer carries besides its `Content-Type` (a vendor's documented answer headers). */
+  headers?: Readonly<Record<string, string>> | undefined;
+  /** A request body longer than this drops the connection unanswered; default: no limit. */
+  maxBodyBytes?: number | undefined;
   /** Handles one request body and answers it through `exchange`. */
   handle(body: string, exchange: SimulatorExchange<F>): Promise<void> | void;
 }
@@ -70,7 +74,7 @@ export async function startSimulatorHttp<F extends CommonFaults>(
 
   const exchangeOf = (req: IncomingMessage, res: ServerResponse): SimulatorExchange<F> => {
     const send = (body: string, contentType = XML) => {
-      if (!res.destroyed) res.writeHead(200, { 'Content-Type': contentType }).end(body);
+      if (!res.destroyed) res.writeHead(200, { ...o.headers, 'Content-Type': contentType }).end(body);
     };
     return {
       req,
@@ -93,7 +97,12 @@ export async function startSimulatorHttp<F extends CommonFaults>(
       return void res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="printer"' }).end();
     }
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (o.maxBodyBytes !== undefined && size > o.maxBodyBytes) return void req.socket.destroy();
+      chunks.push(c);
+    });
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const run = () => o.handle(body, exchangeOf(req, res));

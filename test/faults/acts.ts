@@ -50,12 +50,19 @@ async function settling(daemon: DaemonHandle, deviceId: string): Promise<boolean
 export interface FaultTally {
   /** Custom RT documents printed whose answer the printer never sent. */
   customAnswersLost: number;
+  /** RCH RT documents printed whose connection the printer closed unanswered. */
+  rchAnswersLost: number;
 }
 
 export function faultActs({ rig, traffic, daemon }: ActContext, tally: FaultTally): Act[] {
-  const { platform, printer, mangler, salto, fias, custom } = rig;
+  const { platform, printer, mangler, salto, fias, custom, rch } = rig;
   const epson = FAULT_DEVICES.epson;
   const customRt = FAULT_DEVICES.custom;
+  const rchRt = FAULT_DEVICES.rch;
+  /** Fiscal documents the RCH RT printed since its `from`-th. */
+  const rchPrintedSince = (from: number) =>
+    rch.documents.slice(from).filter((d) => d.kind === 'sale' || d.kind === 'refund' || d.kind === 'void')
+      .length;
   /** Fiscal documents the Custom RT printed since its `from`-th. */
   const customPrintedSince = (from: number) =>
     custom.printed.slice(from).filter((d) => d.kind === 'sale' || d.kind === 'refund' || d.kind === 'void')
@@ -242,17 +249,31 @@ export function faultActs({ rig, traffic, daemon }: ActContext, tally: FaultTall
     {
       // Issue 25: the answer to a printed document never comes (the connection drops after the
       // print); the driver must find it in the printer (lastIdCmd, 1017, counters), never resend.
-      what: 'Custom RT loses its answer after printing, for the next 2 documents',
+      // Issue 43: the same for the RCH RT, whose witnesses are lastCmd, its counters and the
+      // marker line in its journal. Both printers at once, so the campaign takes no longer.
+      what: 'Custom RT and RCH RT lose their answers after printing, for their next 2 documents each',
       async run() {
-        await custom.setFault('loseAnswer', true);
-        const from = custom.printed.length;
-        await traffic.until(
-          '2 Custom documents printed without an answer',
-          () => customPrintedSince(from) >= 2,
-          customRt,
-        );
-        tally.customAnswersLost += customPrintedSince(from);
-        await custom.setFault('loseAnswer', false);
+        await Promise.all([custom.setFault('loseAnswer', true), rch.setFault('dropAfterPrint', true)]);
+        const fromCustom = custom.printed.length;
+        const fromRch = rch.documents.length;
+        await Promise.all([
+          traffic
+            .until(
+              '2 Custom documents printed without an answer',
+              () => customPrintedSince(fromCustom) >= 2,
+              customRt,
+            )
+            .then(async () => {
+              await custom.setFault('loseAnswer', false);
+              tally.customAnswersLost += customPrintedSince(fromCustom);
+            }),
+          traffic
+            .until('2 RCH documents printed without an answer', () => rchPrintedSince(fromRch) >= 2, rchRt)
+            .then(async () => {
+              await rch.setFault('dropAfterPrint', false);
+              tally.rchAnswersLost += rchPrintedSince(fromRch);
+            }),
+        ]);
       },
     },
     spoil('garbage-after', 'with garbage after printing'),

@@ -6,7 +6,7 @@ import { createRng } from '../../src/simulator/rng.js';
 import { eventually } from '../helpers/eventually.js';
 import { type FaultTally, faultActs, playActs } from './acts.js';
 import { ChaosLog, killLoop, killPlan, QuietLock } from './chaos.js';
-import { deviceProblems } from './device-invariants.js';
+import { deviceProblems, rchPrintedDocs } from './device-invariants.js';
 import type { LedgerLine } from './invariants-devices.js';
 import {
   exitProblems,
@@ -23,7 +23,8 @@ import { Traffic } from './traffic.js';
  * The fault campaign: a mixed fiscal and encoder run against the real daemon while everything
  * goes wrong — ≥ 20 kill -9 (some during start-up and recovery), a platform outage, two 429
  * storms, WebSocket drops, connection resets and hangs, an RT printer out of paper / busy /
- * dropping or spoiling its answer after printing / refusing connections / answering garbage, an
+ * dropping or spoiling its answer after printing / refusing connections / answering garbage, the
+ * Custom and RCH RT printers losing their answers after printing, an
  * encoder unplugged (also mid-card) and answering garbage, a FIAS lock server dropping its link
  * right after writing a card, refusing, busy and silent, and 220 malformed commands. Then the
  * invariants, each failure naming the command and the invariant it broke.
@@ -69,7 +70,7 @@ describe('fault campaign against the real daemon', () => {
   it('keeps every invariant through kills, outages, 429 storms, flapping, device faults and garbage', async () => {
     const rng = createRng(SEED);
     rig = await startRig(SEED, 200);
-    const { platform, daemon, printer, salto, fias, mangler, custom, dir } = rig;
+    const { platform, daemon, printer, salto, fias, mangler, custom, rch, dir } = rig;
     const reservations = platform.world.reservations.map((r) => ({ id: r.id, number: r.number }));
     const specs = compose(rng, COMPOSITION);
     const log = new ChaosLog(Date.now());
@@ -77,7 +78,7 @@ describe('fault campaign against the real daemon', () => {
     const lock = new QuietLock();
 
     const context = { rig, traffic, daemon };
-    const tally: FaultTally = { customAnswersLost: 0 };
+    const tally: FaultTally = { customAnswersLost: 0, rchAnswersLost: 0 };
     let failed = false;
     const [killedAt] = await Promise.all([
       killLoop(
@@ -125,7 +126,7 @@ describe('fault campaign against the real daemon', () => {
     }
     console.info(
       `fault campaign, seed ${SEED}: ${planned.length} commands (${planned.filter((c) => c.malformed).length} malformed), ` +
-        `${killedAt.length} kills, final states ${JSON.stringify(finals)}, Epson documents ${printer.printed.length}, Custom documents ${custom.printed.length}, ` +
+        `${killedAt.length} kills, final states ${JSON.stringify(finals)}, Epson documents ${printer.printed.length}, Custom documents ${custom.printed.length}, RCH documents ${rch.documents.length}, ` +
         `Salto cards ${salto.sim.cards.length}, FIAS keys ${fias.sim.cards.length} (${fias.sim.connections} links), 429 answers ${platform.counters().rateLimited}, ` +
         `${((Date.now() - log.t0) / 1000).toFixed(0)} s`,
     );
@@ -138,6 +139,7 @@ describe('fault campaign against the real daemon', () => {
         ledger,
         printed: printer.printed,
         customPrinted: custom.printed,
+        rchPrinted: rchPrintedDocs(rch.documents),
         saltoWritten: salto.sim.cards,
         fiasWritten: fias.sim.cards,
       }),
@@ -167,6 +169,8 @@ describe('fault campaign against the real daemon', () => {
       epsonAnswersMangled: mangler.mangled >= 8,
       customPrinted: custom.printed.some((d) => d.kind === 'sale'),
       customAnswersLost: tally.customAnswersLost >= 2,
+      rchPrinted: rch.documents.some((d) => d.kind === 'sale'),
+      rchAnswersLost: tally.rchAnswersLost >= 2,
       customPayloadRefused: planned.some(
         (c) => c.deviceId === FAULT_DEVICES.custom && c.kind === 'fiscal-payload',
       ),
@@ -187,6 +191,8 @@ describe('fault campaign against the real daemon', () => {
       epsonAnswersMangled: true,
       customPrinted: true,
       customAnswersLost: true,
+      rchPrinted: true,
+      rchAnswersLost: true,
       customPayloadRefused: true,
       saltoCardsCut: true,
       saltoGarbage: true,

@@ -1,4 +1,5 @@
 import type { EncodedKey } from '../../drivers/fias-lock/simulator/index.js';
+import type { RchDocument } from '../../drivers/rch-rt/simulator/index.js';
 import {
   fiasCards,
   keyProblems,
@@ -24,10 +25,17 @@ export interface DeviceRecords {
   printed: readonly PrintedDoc[];
   /** What the Custom RT printer simulator printed. */
   customPrinted: readonly PrintedDoc[];
+  /** What the RCH RT printer simulator printed. */
+  rchPrinted: readonly PrintedDoc[];
   /** The cards the Salto encoder simulator wrote. */
   saltoWritten: readonly WrittenCard[];
   /** The keys the FIAS lock-server simulator wrote. */
   fiasWritten: readonly EncodedKey[];
+}
+
+/** What the RCH RT simulator printed, as the invariants read a printed document. */
+export function rchPrintedDocs(documents: readonly RchDocument[]): PrintedDoc[] {
+  return documents.map((d) => ({ kind: d.kind, z: d.z, doc: d.number, at: d.at, totalCents: d.totalCents }));
 }
 
 /**
@@ -57,6 +65,7 @@ export function deviceProblems(r: DeviceRecords): string[] {
     ),
     ...rtProblems(on(FAULT_DEVICES.epson), r.printed, r.histories),
     ...rtProblems(on(FAULT_DEVICES.custom), r.customPrinted, r.histories, 'the Custom RT'),
+    ...rtProblems(on(FAULT_DEVICES.rch), r.rchPrinted, r.histories, 'the RCH RT'),
     ...foreignPayloadProblems(
       on(FAULT_DEVICES.custom).filter((c) => c.kind === 'fiscal-payload' && !c.malformed),
       r.histories,

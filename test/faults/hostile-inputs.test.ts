@@ -7,7 +7,7 @@ import { createRng } from '../../src/simulator/rng.js';
 import { createDaemon, tempDir } from '../helpers/daemon.js';
 import { eventually } from '../helpers/eventually.js';
 import { ChaosLog } from './chaos.js';
-import { deviceProblems } from './device-invariants.js';
+import { deviceProblems, rchPrintedDocs } from './device-invariants.js';
 import { errorCode, type LedgerLine } from './invariants-devices.js';
 import {
   describe as name,
@@ -27,6 +27,7 @@ import {
   LEDGERS,
   startCustomPrinter,
   startFiasSite,
+  startRchPrinter,
   startSaltoSite,
 } from './rig.js';
 import { Traffic } from './traffic.js';
@@ -99,10 +100,12 @@ describe('hostile-input campaign against the real daemon', () => {
     closers.push(() => fias.close());
     const custom = await startCustomPrinter();
     closers.push(() => custom.close());
+    const rch = await startRchPrinter();
+    closers.push(() => rch.close());
     // The RT printer is reached directly here: the campaign's proxy reads a whole answer before it
     // forwards it, and would hold every 300 MB answer in this process.
     const direct = { url: printer.url } as ReplyMangler;
-    const config = agentConfig({ dir, platform, printer, mangler: direct, salto, fias, custom });
+    const config = agentConfig({ dir, platform, printer, mangler: direct, salto, fias, custom, rch });
     config.platform = {
       ...config.platform,
       rateLimit: { ...config.platform.rateLimit, maxRetryAfterSeconds: RETRY_AFTER_CAP_S },
@@ -237,6 +240,7 @@ describe('hostile-input campaign against the real daemon', () => {
         ledger,
         printed: printer.printed,
         customPrinted: custom.printed,
+        rchPrinted: rchPrintedDocs(rch.documents),
         saltoWritten: salto.sim.cards,
         fiasWritten: fias.sim.cards,
       }),

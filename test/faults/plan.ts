@@ -38,6 +38,7 @@ const DEVICE_NAMES: Record<string, string> = {
   [FAULT_DEVICES.salto]: 'Encoder Salto',
   [FAULT_DEVICES.fias]: 'Encoder FIAS',
   [FAULT_DEVICES.custom]: 'RT Custom',
+  [FAULT_DEVICES.rch]: 'RT RCH',
   [FAULT_DEVICES.printer]: 'Laser (not ours)',
 };
 
@@ -46,6 +47,7 @@ const FISCAL = [
   FAULT_DEVICES.simFiscalB,
   FAULT_DEVICES.epson,
   FAULT_DEVICES.custom,
+  FAULT_DEVICES.rch,
 ];
 const KEYS = [FAULT_DEVICES.simKeys, FAULT_DEVICES.salto, FAULT_DEVICES.fias];
 /** Key encoders whose cards name their command's reservation. */
@@ -79,6 +81,8 @@ export function compose(rng: Rng, c: Composition): Spec[] {
     // A Custom printer prints the bill data; now and then it meets an Epson document as payload,
     // which it must refuse before sending anything (issue 25.5).
     () => ({ kind: rng.chance(0.15) ? 'fiscal-payload' : 'fiscal-data', deviceId: FAULT_DEVICES.custom }),
+    // An RCH printer prints the bill data only (the platform writes its payloads for Epson).
+    () => ({ kind: 'fiscal-data', deviceId: FAULT_DEVICES.rch }),
     () => ({ kind: 'keys', deviceId: FAULT_DEVICES.simKeys }),
     () => ({ kind: 'keys', deviceId: FAULT_DEVICES.salto }),
     () => ({ kind: 'keys', deviceId: FAULT_DEVICES.fias }),

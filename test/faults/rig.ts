@@ -4,6 +4,8 @@ import { CustomRtOptionsSchema, simulatedProgramming } from '../../drivers/custo
 import { type CustomRtSimulator, startCustomRtSimulator } from '../../drivers/custom-rt/simulator/index.js';
 import { type FpmateSimulator, startFpmateSimulator } from '../../drivers/epson-fpmate/simulator/index.js';
 import { FiasLockServerSimulator } from '../../drivers/fias-lock/simulator/index.js';
+import { RchRtOptionsSchema, simulatedProgramming as rchProgramming } from '../../drivers/rch-rt/index.js';
+import { type RchRtSimulator, startRchRtSimulator } from '../../drivers/rch-rt/simulator/index.js';
 import {
   EncoderSimulator,
   type EncoderTcpServer,
@@ -25,7 +27,9 @@ import { type ReplyMangler, startReplyMangler } from './reply-mangler.js';
  * driver over TCP against the encoder simulator, which can be unplugged and plugged back, and a
  * FIAS encoder driven by the fias-lock driver, whose simulated lock server connects to the
  * daemon's port (and again after every kill) and can drop the link mid-request, and a Custom RT
- * driven by the custom-rt driver against the Custom printer simulator (which can lose its answers).
+ * driven by the custom-rt driver against the Custom printer simulator (which can lose its answers),
+ * and an RCH RT driven by the rch-rt driver against the RCH printer simulator (which can drop the
+ * connection of a request that printed).
  */
 
 export const FAULT_DEVICES = {
@@ -37,6 +41,7 @@ export const FAULT_DEVICES = {
   printer: 'fa000000-0000-4000-8000-000000000006',
   fias: 'fa000000-0000-4000-8000-000000000007',
   custom: 'fa000000-0000-4000-8000-000000000008',
+  rch: 'fa000000-0000-4000-8000-000000000009',
 } as const;
 
 export const FAULT_TOKENS = {
@@ -74,6 +79,21 @@ function customOptions(url: string) {
 export function startCustomPrinter(): Promise<CustomRtSimulator> {
   const programming = simulatedProgramming(CustomRtOptionsSchema.parse(customOptions('http://127.0.0.1:1')));
   return startCustomRtSimulator({ serial: CUSTOM_SERIAL, ...programming });
+}
+
+/** An RCH serial: 72, two letters, seven digits (rch-driver-js `src/RegexUtils.ts`). */
+export const RCH_SERIAL = '72MS0900009';
+
+/** The RCH RT's options, short timeouts as the Custom RT's. */
+function rchOptions(url: string) {
+  const { serialNumber: _custom, ...timeouts } = customOptions(url);
+  return { ...timeouts, serialNumber: RCH_SERIAL };
+}
+
+/** The RCH printer simulator, programmed as the driver's defaults expect (departments, VAT). */
+export function startRchPrinter(): Promise<RchRtSimulator> {
+  const programming = rchProgramming(RchRtOptionsSchema.parse(rchOptions('http://127.0.0.1:1')));
+  return startRchRtSimulator({ serial: RCH_SERIAL, ...programming });
 }
 
 export function faultScenario(seed: number, reservations: number): ScenarioInput {
@@ -135,6 +155,14 @@ export function faultScenario(seed: number, reservations: number): ScenarioInput
         apiUrl: 'http://127.0.0.1:1',
         serialNumber: CUSTOM_SERIAL,
         settings: { model: 'Q3X RT' },
+      },
+      {
+        id: FAULT_DEVICES.rch,
+        type: 'FiscalMachine',
+        name: 'RT RCH',
+        apiUrl: 'http://127.0.0.1:1',
+        serialNumber: RCH_SERIAL,
+        settings: { model: 'Print!F' },
       },
       { id: FAULT_DEVICES.printer, type: 'Printer', name: 'Laser (not ours)' },
     ],
@@ -208,6 +236,7 @@ export interface Rig {
   printer: FpmateSimulator;
   mangler: ReplyMangler;
   custom: CustomRtSimulator;
+  rch: RchRtSimulator;
   salto: SaltoSite;
   fias: FiasSite;
   daemon: DaemonHandle;
@@ -317,6 +346,13 @@ export function agentConfig(rig: Omit<Rig, 'daemon' | 'close' | 'tracePath'>) {
         driver: 'custom-rt',
         options: customOptions(rig.custom.url),
       },
+      {
+        id: FAULT_DEVICES.rch,
+        name: 'RT RCH',
+        type: 'FiscalMachine',
+        driver: 'rch-rt',
+        options: rchOptions(rig.rch.url),
+      },
     ],
   };
 }
@@ -330,7 +366,8 @@ export async function startRig(seed: number, reservations: number): Promise<Rig>
   const salto = await startSaltoSite();
   const fias = await startFiasSite();
   const custom = await startCustomPrinter();
-  const parts = { dir, platform, printer, mangler, salto, fias, custom };
+  const rch = await startRchPrinter();
+  const parts = { dir, platform, printer, mangler, salto, fias, custom, rch };
   const tracePath = join(dir, 'http-trace.jsonl');
   const daemon = createDaemon({
     config: agentConfig(parts),
@@ -354,6 +391,7 @@ export async function startRig(seed: number, reservations: number): Promise<Rig>
         salto.close(),
         fias.close(),
         custom.close(),
+        rch.close(),
       ]);
     },
   };

@@ -2,7 +2,14 @@ import type { Clock } from '../../src/clock.js';
 import { systemClock } from '../../src/clock.js';
 import type { CommandData, PlatformCommand } from '../../src/connector/model.js';
 import type { WireOrderItem, WirePayment } from '../../src/connector/wire.js';
-import type { DeviceStore, DriverContext, ExecuteContext, Job } from '../../src/drivers-api/types.js';
+import type {
+  DeviceStore,
+  Driver,
+  DriverContext,
+  DriverFactory,
+  ExecuteContext,
+  Job,
+} from '../../src/drivers-api/types.js';
 import { silentLogger } from '../../src/log.js';
 import { createHttpClient } from '../../src/transport/http.js';
 import type { TransportFactory } from '../../src/transport/types.js';
@@ -106,4 +113,63 @@ export function jobFor(data: CommandData, overrides: Partial<Job> = {}): Job {
     data,
   };
   return { commandId: command.id, deviceId: 'dev-1', command, data, attempt: 1, ...overrides };
+}
+
+/**
+ * An RT driver's options for tests: short timeouts, no background polls, no wait for a printer
+ * that went away, no closure schedule (on the system clock it could fire mid-test).
+ */
+export const QUICK_RT = {
+  statusIntervalMs: 0,
+  documentTimeoutMs: 2_000,
+  reportTimeoutMs: 2_000,
+  readTimeoutMs: 1_000,
+  busyRetryDelayMs: 5,
+  settleUnansweredForMinutes: 0,
+  dailyClosure: { enabled: false },
+};
+
+/** What a device rig's drivers read: the bill, the clock and HTTP stack, and a wrap of their context. */
+export interface RigContext {
+  items?: WireOrderItem[] | undefined;
+  payments?: WirePayment[] | undefined;
+  clock?: Clock | undefined;
+  http?: DriverContext['http'] | undefined;
+  /** Wraps each driver's context (a platform outage, say). */
+  ctx?: ((ctx: DriverContext) => DriverContext) | undefined;
+}
+
+/**
+ * Drivers of `factory` with `options` on one device store: `driver` first, `restart()` another on
+ * the same store (the agent after a crash); `close()` closes them all, then `device`.
+ */
+export function driversOn<C>(
+  factory: Pick<DriverFactory<C>, 'create'>,
+  options: C,
+  o: RigContext,
+  device: { close(): Promise<void> },
+): { store: DeviceStore; driver: Driver; restart(): Driver; close(): Promise<void> } {
+  const store = memoryStore();
+  const drivers: Driver[] = [];
+  const restart = () => {
+    const ctx = testDriverContext({
+      store,
+      orderItems: o.items ?? [],
+      payments: o.payments ?? [],
+      ...(o.clock ? { clock: o.clock } : {}),
+      ...(o.http ? { http: o.http } : {}),
+    });
+    const driver = factory.create(options, o.ctx ? o.ctx(ctx) : ctx);
+    drivers.push(driver);
+    return driver;
+  };
+  return {
+    store,
+    driver: restart(),
+    restart,
+    async close() {
+      for (const d of drivers) await d.close();
+      await device.close();
+    },
+  };
 }

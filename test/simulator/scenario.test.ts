@@ -40,10 +40,11 @@ function schemaKeys(schema: z.ZodType, out = new Set<string>()): Set<string> {
 }
 
 describe('scenarios', () => {
-  it('loads the demo scenario: three RT printers (Epson, Custom, simulated), three encoders, a printer, a steady stream', async () => {
+  it('loads the demo scenario: four RT printers (Epson, Custom, RCH, simulated), three encoders, a printer, a steady stream', async () => {
     const scenario = loadScenario(DEMO);
     const types = scenario.devices.map((d) => d.type).sort();
     expect(types).toEqual([
+      'FiscalMachine',
       'FiscalMachine',
       'FiscalMachine',
       'FiscalMachine',
@@ -61,7 +62,7 @@ describe('scenarios', () => {
     await clock.advance(10_000);
     expect(sim.commands()).toHaveLength(scenario.generator.backlog + 2);
     const devices = await call(sim, 'devices/getAll');
-    expect((devices.body.Devices as unknown[]).length).toBe(7);
+    expect((devices.body.Devices as unknown[]).length).toBe(8);
     // Each encoder's key commands carry its Data JSON, naming the protocol it speaks.
     const keyCutterData = (deviceId: string) =>
       (sim.createKeys({ deviceId }).wire.command.Data as { KeyCutterData?: string }).KeyCutterData;

@@ -73,3 +73,12 @@ export function checkpointSchemaOf<
 >(version: V, sending: S) {
   return z.discriminatedUnion('phase', [sending, doneCheckpointSchema(version)]);
 }
+
+/** The reader of a family's whole checkpoint (`checkpointSchemaOf`); never throws. */
+export function checkpointReader<V extends number, S extends z.ZodObject<{ phase: z.ZodLiteral<'sending'> }>>(
+  version: V,
+  sending: S,
+) {
+  const schema = checkpointSchemaOf(version, sending);
+  return (value: unknown): CheckpointRead<z.output<typeof schema>> => readCheckpointWith(schema, value);
+}

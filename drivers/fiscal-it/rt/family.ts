@@ -50,6 +50,26 @@ export interface RtHost<O> {
   state: FiscalState;
 }
 
+/**
+ * The printer's serial: configured (`serialNumber`), else the one the family read from the printer
+ * and kept in the device store under `serial`.
+ */
+export function serialOf(host: RtHost<{ serialNumber?: string | undefined }>): string | undefined {
+  if (host.options.serialNumber) return host.options.serialNumber.toUpperCase();
+  const stored = host.ctx.store.get('serial');
+  return typeof stored === 'string' && stored ? stored : undefined;
+}
+
+/** What a family's documents and reports need of the driver, on `link` (its `deps`). */
+export function familyDeps<O extends { serialNumber?: string | undefined }, B, L>(
+  host: RtHost<O>,
+  board: B,
+  link: L,
+) {
+  const { ctx, options, state } = host;
+  return { link, options, clock: ctx.clock, log: ctx.log, board, state, serial: () => serialOf(host) };
+}
+
 /** Runs `work` in the printer's turn (the line's mutex) with the current link. */
 export type Turn<L> = <T>(work: (link: L) => Promise<T>) => Promise<T>;
 

@@ -60,6 +60,8 @@ export const RCH_CODE = {
   emptyDocument: 920,
   /** Inferred: `=c` (close) on a document not yet paid in full. */
   paymentIncomplete: 921,
+  /** Inferred: the journal cannot be read back (the `journalUnreadable` switch). */
+  journalUnavailable: 922,
 } as const;
 
 /** A command the simulated printer refuses: processing stops there, `lastCmd` counts the ones before. */

@@ -128,7 +128,10 @@ export class RchSimPrinter {
     if (c.prefix !== '=') throw new RchRefusal(RCH_CODE.invalidCommand);
     const v = c.verb;
     if (isKeyVerb(v)) return void selectKey(s, v);
-    if (v === 'C453') return { kind: 'journal', text: readLastDocument(s, c) };
+    if (v === 'C453') {
+      if (this.faults.journalUnreadable) throw new RchRefusal(RCH_CODE.journalUnavailable);
+      return { kind: 'journal', text: readLastDocument(s, c) };
+    }
     if (v === 'C10') {
       this.needPaper();
       return void runReport(p, s);
@@ -145,8 +148,10 @@ export class RchSimPrinter {
     else if (['%-', '%+', '%', 'V-', 'V+', 'V', 'U'].includes(v)) adjust(s, c, p);
     else if (v === 'S') subtotal(s);
     else if (v === 's') voidLastLine(s);
-    else if (/^T\d+$/.test(v)) pay(p, s, c);
-    else if (v === 'o' || v === 'c') nonFiscal(p, s, v);
+    else if (/^T\d+$/.test(v)) {
+      if (this.faults.refusePayment) throw new RchRefusal(this.faults.refusePayment.code);
+      pay(p, s, c);
+    } else if (v === 'o' || v === 'c') nonFiscal(p, s, v);
     else if (v === 'a') cancelOpen(p, s);
     else throw new RchRefusal(RCH_CODE.invalidCommand);
     return undefined;

@@ -31,6 +31,8 @@ export interface RchRtSimulatorOptions {
   payments?: Readonly<Record<number, RchPaymentForm>>;
   /** Closures made before the simulator starts (default 0: the first day's documents are Z 1). */
   lastZ?: number;
+  /** Serve HTTPS with this key and certificate (PEM): for the agent's certificate pinning tests. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 export interface RchRtSimulator {
@@ -59,15 +61,16 @@ export interface RchRtSimulator {
   /**
    * Turns a fault on or off: `true`/`false` for switches, an object for faults with parameters
    * (`slow: {ms}`, `otherTerminalDocument: {lines, closeAs, answer}`). Turning
-   * `otherTerminalDocument` off ends that document as its `closeAs` says.
+   * `otherTerminalDocument` off ends that document as its `closeAs` says; `refused` stops
+   * listening until turned off (resolves once done). Every other switch takes effect at once.
    */
   setFault<N extends RchFaultName>(
     name: N,
     value: boolean | Exclude<RchFaults[N], boolean | undefined>,
-  ): void;
+  ): Promise<void>;
   /**
    * A power cycle: connections dropped (held answers too), volatile state lost (`printer.ts`
-   * `reboot`), the port closed for `downMs` on the simulator's clock, then listening again.
+   * `reboot`); with `downMs`, the port closed that long on the simulator's clock, then listening again.
    */
   reboot(downMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -120,16 +123,24 @@ export async function startRchRtSimulator(options: RchRtSimulatorOptions = {}): 
   const listeners = new Listeners<[RchHandledRequest]>((error) => {
     throw error;
   });
-  const service = await listenService(options.host ?? '127.0.0.1', options.port ?? 0, clock, {
-    handle: (body) => printer.handle(body),
-    busy: (body) => printer.busyAnswer(parseServiceRequest(body) ?? []),
-    handled: (result: Handled) => {
-      requests.push(result.commands);
-      const { errorCode, lastCmd, busy } = result.flags;
-      listeners.emit({ commands: result.commands, printed: result.printed, errorCode, lastCmd, busy });
+  const service = await listenService(
+    {
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? 0,
+      clock,
+      faults: state.faults,
+      tls: options.tls,
     },
-    faults: () => state.faults,
-  });
+    {
+      handle: (body) => printer.handle(body),
+      busy: (body) => printer.busyAnswer(parseServiceRequest(body) ?? []),
+      handled: (result: Handled) => {
+        requests.push(result.commands);
+        const { errorCode, lastCmd, busy } = result.flags;
+        listeners.emit({ commands: result.commands, printed: result.printed, errorCode, lastCmd, busy });
+      },
+    },
+  );
   let closed = false;
 
   return {
@@ -158,25 +169,30 @@ export async function startRchRtSimulator(options: RchRtSimulatorOptions = {}): 
     requests,
     onHandled: (listener) => listeners.add(listener),
     setFault(name, value) {
-      const faults = state.faults as Record<string, unknown>;
       if (name === 'otherTerminalDocument') {
         const spec = value === true ? {} : value;
         if (spec) printer.openOtherTerminal(spec as NonNullable<RchFaults['otherTerminalDocument']>);
         else printer.closeOtherTerminal(state.faults.otherTerminalDocument?.closeAs);
+        return service.setFault('otherTerminalDocument', spec ? { ...spec } : false);
       }
-      if (value === false) delete faults[name];
-      else faults[name] = value === true && name === 'otherTerminalDocument' ? {} : value;
+      return service.setFault(name, value as RchFaults[typeof name] | boolean);
     },
     async reboot(downMs = 0) {
-      await service.stopListening();
+      if (downMs === 0) {
+        // An instant restart: connections dropped (held answers too), the port never closed.
+        service.dropConnections();
+        return printer.reboot();
+      }
+      // The port closes while the printer restarts.
+      await service.setFault('refused', true);
       printer.reboot();
-      if (downMs > 0) await clock.sleep(downMs);
-      if (!closed) await service.listenAgain();
+      await clock.sleep(downMs);
+      if (!closed) await service.setFault('refused', false);
     },
     async close() {
       if (closed) return;
       closed = true;
-      await service.stopListening();
+      await service.close();
     },
   };
 }

@@ -1,3 +1,5 @@
+import type { CommonFaults } from '../../simulator-kit/faults.js';
+
 /**
  * The shapes the simulated RCH printer keeps and shows tests: its programming (VAT table,
  * departments, payment forms), the documents it printed, and its fault switches. Tests read these
@@ -121,8 +123,11 @@ export interface OtherTerminalDocument {
   answer?: 'busy' | 'refuse';
 }
 
-/** The switches of the simulated printer (see `setFault`), named as the other simulators name theirs. */
-export interface RchFaults {
+/**
+ * The switches of the simulated printer (see `setFault`), named as the other simulators name theirs;
+ * `refused` (the port closed: connection refused) is the simulator kit's (`drivers/simulator-kit/faults.ts`).
+ */
+export interface RchFaults extends CommonFaults {
   /** Paper end: `paperEnd` 1 in every answer, printing commands refused. */
   paperOut?: boolean;
   /** Cover open: `coverOpen` 1 in every answer, printing commands refused. */
@@ -131,8 +136,11 @@ export interface RchFaults {
   printerError?: boolean;
   /** Every request answered `busy` 1 and not carried out, as while the printer prints. */
   busy?: boolean;
-  /** Every answer waits this long on the simulator's clock (the request is carried out first). */
-  slow?: { ms: number };
+  /**
+   * Every answer waits this long on the simulator's clock (the request is carried out first), or
+   * with `printedOnly` only the answer to a request that printed (a long receipt).
+   */
+  slow?: { ms: number; printedOnly?: boolean };
   /** A request that printed is carried out, then its connection is closed without an answer. */
   dropAfterPrint?: boolean;
   /**
@@ -143,6 +151,17 @@ export interface RchFaults {
   loseAnswer?: boolean;
   /** Another till's document is open; turning the switch off ends it (`closeAs`). */
   otherTerminalDocument?: OtherTerminalDocument;
+  /**
+   * Payments (`=T`) refused with this code, the document left open as after any refusal (RCH
+   * "Manuale Web Service Print! F" V5 §3): the paper running out as a receipt is paid, say.
+   * **Inferred**: which code a real printer gives (`codes.ts`).
+   */
+  refusePayment?: { code: number };
+  /**
+   * The journal read (`=C453/$0`) refused (`RCH_CODE.journalUnavailable`), as a journal the
+   * printer cannot read back. **Inferred**: no source shows the journal failing.
+   */
+  journalUnreadable?: boolean;
 }
 
 export type RchFaultName = keyof RchFaults;

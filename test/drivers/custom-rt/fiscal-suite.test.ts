@@ -6,19 +6,20 @@ import {
   startCustomRtSimulator,
 } from '../../../drivers/custom-rt/simulator/index.js';
 import type { FiscalJobData } from '../../../src/connector/model.js';
-import {
-  OrderItemSchema,
-  PaymentSchema,
-  type WireOrderItem,
-  type WirePayment,
-} from '../../../src/connector/wire.js';
+import type { WireOrderItem } from '../../../src/connector/wire.js';
 import type { Driver } from '../../../src/drivers-api/types.js';
 import { isAgentError } from '../../../src/errors.js';
 import { english } from '../../../src/messages/render.js';
-import { wireOrderItem, wirePayment } from '../../../src/simulator/bill-wire.js';
 import { Ledger, type SimBill } from '../../../src/simulator/bills.js';
 import { deriveRng } from '../../../src/simulator/rng.js';
-import type { SimReservation } from '../../../src/simulator/world.js';
+import {
+  breakdown,
+  cents,
+  platformBill,
+  SUITE_ENTERPRISE,
+  SUITE_START,
+  suiteReservation,
+} from '../../fiscal-law/platform-bills.js';
 import {
   jobFor,
   memoryStore,
@@ -36,13 +37,10 @@ import { fiscalData } from '../epson-fpmate/helpers.js';
  * (`checkOnly="1"`), and X and Z reports close the day.
  */
 
-const ENTERPRISE = 'e0000000-0000-4000-8000-000000000001';
 const SERIAL = 'STMTE501091';
-const START = Date.UTC(2026, 10, 21, 8, 0);
 
-const items: WireOrderItem[] = [];
-const payments: WirePayment[] = [];
 const ledger = new Ledger(25);
+const { items, payments, publish } = platformBill(ledger);
 let sim: CustomRtSimulator;
 let driver: Driver;
 const options = customRtFactory.configSchema.parse({
@@ -70,25 +68,6 @@ afterAll(async () => {
   await sim?.close();
 });
 
-function reservation(n: number): SimReservation {
-  return {
-    id: `res-${n}`,
-    number: `R${n}`,
-    enterpriseId: ENTERPRISE,
-    guest: { lastName: 'Rossi', firstName: 'Maria', customerId: `cust-${n}` },
-    rooms: [String(100 + n)],
-    lockIds: [`lock-${n}`],
-    startUtc: START - 3 * 86_400_000,
-    endUtc: START,
-    nights: 1 + (n % 4),
-  } as SimReservation;
-}
-
-function publish(bill: SimBill): void {
-  items.splice(0, items.length, ...bill.items.map((i) => OrderItemSchema.parse(wireOrderItem(i, ledger))));
-  payments.splice(0, payments.length, ...bill.payments.map((p) => PaymentSchema.parse(wirePayment(p))));
-}
-
 /** The printer's VAT slot of an order item as the bill states it: its nature's, else its rate's. */
 function billSlot(item: WireOrderItem): number {
   const exemption = /^IT_(N\d)/.exec(item.TaxExemptionReason ?? '');
@@ -100,13 +79,6 @@ function billSlot(item: WireOrderItem): number {
   const net = item.Amount.NetValue ?? 0;
   const tax = (item.Amount.TaxValues ?? []).reduce((s, t) => s + t.Value, 0);
   return { 22: 1, 10: 2, 4: 3, 5: 4 }[Math.round((tax / net) * 100)] ?? -1;
-}
-
-const cents = (euro: number) => Math.round(euro * 100);
-function breakdown(lines: Array<{ key: number; cents: number }>): Record<number, number> {
-  const out: Record<number, number> = {};
-  for (const l of lines) out[l.key] = (out[l.key] ?? 0) + l.cents;
-  return out;
 }
 
 const print = (commandId: string, data: FiscalJobData['document'], extra: Partial<FiscalJobData> = {}) =>
@@ -135,9 +107,9 @@ describe('the Custom fiscal suite: the platform simulator’s bills through the 
     for (let n = 0; n < 40; n++) {
       const bill = ledger.createSale(
         rng,
-        ENTERPRISE,
-        START + n * 60_000,
-        n % 4 === 3 ? undefined : reservation(n),
+        SUITE_ENTERPRISE,
+        SUITE_START + n * 60_000,
+        n % 4 === 3 ? undefined : suiteReservation(n),
         {
           variety: true,
         },
@@ -189,7 +161,7 @@ describe('the Custom fiscal suite: the platform simulator’s bills through the 
       (s) => !s.bill.payments.some((p) => p.type !== 'CashPayment' && p.type !== 'CreditCardPayment'),
     );
     if (!original) throw new Error('no plain sale to refund');
-    publish(ledger.createRefund(deriveRng(25, 'refund'), ENTERPRISE, START, original.bill));
+    publish(ledger.createRefund(deriveRng(25, 'refund'), SUITE_ENTERPRISE, SUITE_START, original.bill));
     const result = await print('refund1', {
       type: 'data',
       isRefund: true,
@@ -204,7 +176,7 @@ describe('the Custom fiscal suite: the platform simulator’s bills through the 
 
   it('voids a cancelled bill after the printer’s check, and refuses to void it twice before printing', async () => {
     const original = sales.at(-1) as (typeof sales)[number];
-    publish(ledger.createRefund(deriveRng(25, 'void'), ENTERPRISE, START, original.bill));
+    publish(ledger.createRefund(deriveRng(25, 'void'), SUITE_ENTERPRISE, SUITE_START, original.bill));
     const data = {
       type: 'data' as const,
       isRefund: true,

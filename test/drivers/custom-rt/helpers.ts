@@ -4,10 +4,8 @@ import {
   type CustomRtSimulatorOptions,
   startCustomRtSimulator,
 } from '../../../drivers/custom-rt/simulator/index.js';
-import type { Clock } from '../../../src/clock.js';
-import type { WireOrderItem, WirePayment } from '../../../src/connector/wire.js';
-import type { DeviceStore, Driver, DriverContext, ExecuteContext } from '../../../src/drivers-api/types.js';
-import { memoryStore, testDriverContext } from '../../helpers/driver-context.js';
+import type { DeviceStore, Driver, ExecuteContext } from '../../../src/drivers-api/types.js';
+import { driversOn, QUICK_RT, type RigContext } from '../../helpers/driver-context.js';
 
 export { orderItem, payloadJob, payment, refundJob, saleJob } from '../epson-fpmate/helpers.js';
 
@@ -24,54 +22,16 @@ export interface CustomRig {
 
 /** A simulated Custom printer and a Custom driver on it: short timeouts, no background polls. */
 export async function customRig(
-  o: {
-    items?: WireOrderItem[];
-    payments?: WirePayment[];
-    driver?: Record<string, unknown>;
-    sim?: Partial<CustomRtSimulatorOptions>;
-    clock?: Clock;
-    /** Wraps each driver's context (a platform outage, say). */
-    ctx?: (ctx: DriverContext) => DriverContext;
-  } = {},
+  o: RigContext & { driver?: Record<string, unknown>; sim?: Partial<CustomRtSimulatorOptions> } = {},
 ): Promise<CustomRig> {
   const sim = await startCustomRtSimulator({ host: '127.0.0.1', port: 0, serial: SERIAL, ...o.sim });
-  const store = memoryStore();
   const options = customRtFactory.configSchema.parse({
     url: sim.url,
     serialNumber: SERIAL,
-    statusIntervalMs: 0,
-    documentTimeoutMs: 2_000,
-    reportTimeoutMs: 2_000,
-    readTimeoutMs: 1_000,
-    busyRetryDelayMs: 5,
-    settleUnansweredForMinutes: 0,
-    dailyClosure: { enabled: false },
+    ...QUICK_RT,
     ...o.driver,
   });
-  const drivers: Driver[] = [];
-  const make = () => {
-    const ctx = testDriverContext({
-      store,
-      orderItems: o.items ?? [],
-      payments: o.payments ?? [],
-      ...(o.clock ? { clock: o.clock } : {}),
-    });
-    const driver = customRtFactory.create(options, o.ctx ? o.ctx(ctx) : ctx);
-    drivers.push(driver);
-    return driver;
-  };
-  const driver = make();
-  return {
-    sim,
-    store,
-    options,
-    driver,
-    restart: make,
-    async close() {
-      for (const d of drivers) await d.close();
-      await sim.close();
-    },
-  };
+  return { sim, options, ...driversOn(customRtFactory, options, o, sim) };
 }
 
 /** An execute context that keeps the checkpoints, as the core's journal would. */

@@ -1,19 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrintedDocument } from '../../../drivers/epson-fpmate/simulator/index.js';
 import type { FiscalJobData } from '../../../src/connector/model.js';
-import {
-  OrderItemSchema,
-  PaymentSchema,
-  type WireOrderItem,
-  type WirePayment,
-} from '../../../src/connector/wire.js';
+import { PaymentSchema } from '../../../src/connector/wire.js';
 import type { Driver } from '../../../src/drivers-api/types.js';
 import { isAgentError } from '../../../src/errors.js';
 import { english } from '../../../src/messages/render.js';
-import { wireOrderItem, wirePayment } from '../../../src/simulator/bill-wire.js';
 import { Ledger, type SimBill } from '../../../src/simulator/bills.js';
 import { deriveRng } from '../../../src/simulator/rng.js';
-import type { SimReservation } from '../../../src/simulator/world.js';
+import {
+  billClass,
+  breakdown,
+  cents,
+  SUITE_ENTERPRISE as ENTERPRISE,
+  platformBill,
+  suiteReservation as reservation,
+  SUITE_START as START,
+} from '../../fiscal-law/platform-bills.js';
 import { jobFor, recordingExecuteContext } from '../../helpers/driver-context.js';
 import { fiscalData, type Rig, rig } from './helpers.js';
 
@@ -26,14 +28,11 @@ import { fiscalData, type Rig, rig } from './helpers.js';
  * simulator refuses.
  */
 
-const ENTERPRISE = 'e0000000-0000-4000-8000-000000000001';
 const SERIAL = '99MEY123456';
-const START = Date.UTC(2026, 10, 21, 8, 0);
 
 let r: Rig;
-const items: WireOrderItem[] = [];
-const payments: WirePayment[] = [];
 const ledger = new Ledger(14);
+const { items, payments, publish } = platformBill(ledger);
 
 beforeAll(async () => {
   r = await rig({ items, payments });
@@ -41,44 +40,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await r?.close();
 });
-
-function reservation(n: number): SimReservation {
-  return {
-    id: `res-${n}`,
-    number: `R${n}`,
-    enterpriseId: ENTERPRISE,
-    guest: { lastName: 'Rossi', firstName: 'Maria', customerId: `cust-${n}` },
-    rooms: [String(100 + n)],
-    lockIds: [`lock-${n}`],
-    startUtc: START - 3 * 86_400_000,
-    endUtc: START,
-    nights: 1 + (n % 4),
-  } as SimReservation;
-}
-
-/** The bill on the platform: its order items and payments, as the agent will read them. */
-function publish(bill: SimBill): void {
-  items.splice(0, items.length, ...bill.items.map((i) => OrderItemSchema.parse(wireOrderItem(i, ledger))));
-  payments.splice(0, payments.length, ...bill.payments.map((p) => PaymentSchema.parse(wirePayment(p))));
-}
-
-/** The VAT class of an order item as the bill states it: its nature, else its rate. */
-function billClass(item: WireOrderItem): string {
-  const exemption = /^IT_(N\d)/.exec(item.TaxExemptionReason ?? '');
-  if (exemption) return exemption[1] as string;
-  if (item.Type === 'CityTax') return 'N1';
-  const net = item.Amount.NetValue ?? 0;
-  const tax = (item.Amount.TaxValues ?? []).reduce((s, t) => s + t.Value, 0);
-  return `${Math.round((tax / net) * 100)}%`;
-}
-
-const cents = (euro: number) => Math.round(euro * 100);
-
-function breakdown(lines: Array<{ key: string; cents: number }>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const l of lines) out[l.key] = (out[l.key] ?? 0) + l.cents;
-  return out;
-}
 
 async function print(commandId: string, data: FiscalJobData['document'], extra: Partial<FiscalJobData> = {}) {
   return r.driver.execute(jobFor(fiscalData(data, extra), { commandId }), recordingExecuteContext());

@@ -5,7 +5,6 @@ import {
   startFpmateSimulator,
 } from '../../../drivers/epson-fpmate/simulator/index.js';
 import { envelope } from '../../../drivers/epson-fpmate/xml-build.js';
-import type { Clock } from '../../../src/clock.js';
 import type { CommandData, FiscalBill, FiscalJobData } from '../../../src/connector/model.js';
 import {
   OrderItemSchema,
@@ -13,17 +12,11 @@ import {
   type WireOrderItem,
   type WirePayment,
 } from '../../../src/connector/wire.js';
-import type {
-  DeviceStatus,
-  DeviceStore,
-  Driver,
-  DriverContext,
-  Job,
-} from '../../../src/drivers-api/types.js';
+import type { DeviceStatus, DeviceStore, Driver, Job } from '../../../src/drivers-api/types.js';
 import { isMessage, type Message } from '../../../src/messages/message.js';
 import { english } from '../../../src/messages/render.js';
 import { createHttpClient } from '../../../src/transport/http.js';
-import { jobFor, memoryStore, testDriverContext } from '../../helpers/driver-context.js';
+import { driversOn, jobFor, type RigContext } from '../../helpers/driver-context.js';
 
 /** An order item of `units` × `unitGross` euro at `rate` % VAT, shaped like orderItems/getAll. */
 export function orderItem(
@@ -111,16 +104,9 @@ export interface Rig {
   close(): Promise<void>;
 }
 
-export interface RigOptions {
-  items?: WireOrderItem[];
-  payments?: WirePayment[];
+export interface RigOptions extends RigContext {
   driver?: Record<string, unknown>;
   sim?: FpmateSimulatorOptions;
-  clock?: Clock;
-  /** The driver's HTTP stack (default: the agent's), e.g. wrapped to count or fault exchanges. */
-  http?: DriverContext['http'];
-  /** Wraps each driver's context (a platform outage, say). */
-  ctx?: (ctx: DriverContext) => DriverContext;
 }
 
 /** Driver options for tests: short timeouts and retries, no background status polling. */
@@ -135,7 +121,6 @@ export const QUICK_DRIVER = {
 /** A simulator and a driver bound to it, with short timeouts and no background polling. */
 export async function rig(options: RigOptions = {}): Promise<Rig> {
   const sim = await startFpmateSimulator({ host: '127.0.0.1', port: 0, ...options.sim });
-  const store = memoryStore();
   const parsed = epsonFpmateFactory.configSchema.parse({
     url: sim.url,
     ...QUICK_DRIVER,
@@ -143,31 +128,7 @@ export async function rig(options: RigOptions = {}): Promise<Rig> {
     dailyClosure: { enabled: false },
     ...options.driver,
   });
-  const drivers: Driver[] = [];
-  const make = () => {
-    const ctx = testDriverContext({
-      store,
-      orderItems: options.items ?? [],
-      payments: options.payments ?? [],
-      ...(options.clock ? { clock: options.clock } : {}),
-      ...(options.http ? { http: options.http } : {}),
-    });
-    const driver = epsonFpmateFactory.create(parsed, options.ctx ? options.ctx(ctx) : ctx);
-    drivers.push(driver);
-    return driver;
-  };
-  const driver = make();
-  return {
-    sim,
-    store,
-    options: parsed,
-    driver,
-    restart: make,
-    async close() {
-      for (const d of drivers) await d.close();
-      await sim.close();
-    },
-  };
+  return { sim, options: parsed, ...driversOn(epsonFpmateFactory, parsed, options, sim) };
 }
 
 /** Documents of a kind the simulator printed. */

@@ -208,8 +208,7 @@ export const CELLS: readonly Cell[] = [
     source:
       'XML protocol rev 2.00 p.137 (76); fiskaltrust/middleware scu-it/src/fiskaltrust.Middleware.SCU.IT.CustomRTPrinter/CustomRTPrinterSCU.cs PdfBusyStatus',
     async run(rig, clock) {
-      const shared = need(rig.shared);
-      await shared.consolidating(true);
+      await need(need(rig.shared).consolidating)(true);
       const out = await execute(rig, rig.sale('s76'), clock);
       expect(out.ok && out.result.details?.receiptNumber).toMatch(/^\d{4}-\d{4}$/);
       expect(rig.documents('sale')).toHaveLength(1);

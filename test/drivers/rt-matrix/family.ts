@@ -75,8 +75,8 @@ export interface MatrixRig {
     foreignResets(): number;
     /** Another till opens its document right after the agent's last read before a document. */
     foreignOpensBeforeNextDocument(): void;
-    /** Answers the next printed document with status 76 (consolidating). */
-    consolidating(on: boolean): Promise<void>;
+    /** Answers the next printed document with status 76 (consolidating): Custom's own state. */
+    consolidating?(on: boolean): Promise<void>;
   };
   close(): Promise<void>;
 }

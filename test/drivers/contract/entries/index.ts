@@ -3,6 +3,7 @@ import { customEntry } from './custom.js';
 import { epsonEntry } from './epson.js';
 import { fiasEntry } from './fias.js';
 import { ippEntries } from './ipp.js';
+import { rchEntry } from './rch.js';
 import { saltoEntries } from './salto.js';
 import { simEntries } from './sim.js';
 
@@ -11,6 +12,7 @@ export const contractEntries: ContractEntry[] = [
   ...simEntries,
   epsonEntry,
   customEntry,
+  rchEntry,
   ...saltoEntries,
   fiasEntry,
   ...ippEntries,

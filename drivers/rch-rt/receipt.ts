@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import { AgentError } from '../../src/errors.js';
+import type { DocumentLine, DocumentPayment, FiscalDocumentModel } from '../fiscal-it/model.js';
+import { isNoReference } from '../fiscal-it/reference.js';
+import {
+  customerCodeLine,
+  departmentDiscount,
+  lotteryLine,
+  payment,
+  refundOpen,
+  saleLine,
+  textLine,
+  voidOf,
+} from './commands.js';
+import { rchRefusals as r } from './messages.js';
+import { formOf, type RchPayments } from './payment-forms.js';
+
+/**
+ * The fiscal core's document (`drivers/fiscal-it/model.ts`) as the native commands of one RCH web
+ * service request (one document per request: lyancoder/fiscal-printer sends a sale's lines and its
+ * payment in one `<Service>`, and the answer's `lastCmd` counts them). This file maps the core's
+ * kinds to RCH's commands (`commands.ts`, each cited there) and decides no law.
+ *
+ * A sale: one `=R` per line (its quantity when it is whole and the line is its multiple, else its
+ * amount once), the discounts and then the deposits and single-use vouchers as `=U` on their
+ * department (the core puts each on the department of its own rate), the customer's code, the
+ * lottery code, the **marker line** (below), and the payments — all but the last with their
+ * amount, the last without, so that it pays what is left and closes the document. A refund opens
+ * with `=r` naming its original and follows with its lines, the marker and its payments (`=T1`
+ * when the bill has none: rch-driver-js `src/Driver.ts` `printReceipt`). A void is `=k` alone: it
+ * prints the whole void at once (optyker-web `Emit-Receipt` acknowledges exactly one command).
+ *
+ * The **marker**: RCH answers no request id, so each document prints one short line of its own,
+ * `RIF. ` and 13 characters derived from the command id and attempt, and the driver finds it again
+ * in the electronic journal's last document after a lost answer — the technique of
+ * Leahcim12/optyker-web (`Assert-FiscalDocument` `receiptMarker`, `Parse-ReceiptJournal`).
+ */
+export interface RchRendering {
+  forms: RchPayments['forms'];
+  serial: string | undefined;
+}
+
+export interface RenderedDocument {
+  commands: string[];
+  /** Commands before the first payment (a void: before `=k`): a request stopped there closed nothing. */
+  beforePayment: number;
+  marker?: string;
+}
+
+/** The marker line of a command's attempt: `RIF. ` + 12 hex digits of its SHA-256 + the attempt's digit. */
+export function markerOf(commandId: string, attempt: number): string {
+  const hash = createHash('sha256').update(commandId).digest('hex').slice(0, 12).toUpperCase();
+  return `RIF. ${hash}${Math.abs(Math.trunc(attempt)) % 10}`;
+}
+
+const MAX_QUANTITY = 9999;
+
+function lineCommand(line: DocumentLine): string {
+  const counted =
+    Number.isInteger(line.quantity) &&
+    line.quantity >= 1 &&
+    line.quantity <= MAX_QUANTITY &&
+    line.quantity * line.unitCents === line.totalCents;
+  return counted
+    ? saleLine(line.department, line.unitCents, line.quantity, line.description)
+    : saleLine(line.department, line.totalCents, 1, line.description);
+}
+
+function paymentCommands(payments: readonly DocumentPayment[], forms: RchPayments['forms']): string[] {
+  if (payments.length === 0) return [payment(1, undefined, 'CONTANTI')];
+  return payments.map((p, i) => {
+    const form = formOf(p, forms);
+    if (form === undefined) {
+      throw new AgentError('COMMAND_INVALID', `Payment ${p.key} (${p.kind}) has no RCH payment form`, {
+        notes: r.paymentUnmapped({ key: p.key, kind: p.kind }),
+      });
+    }
+    return payment(form, i === payments.length - 1 ? undefined : p.cents, p.description);
+  });
+}
+
+/** The commands of `model` with `marker` (see above). Rejects what RCH cannot print, before any contact. */
+export function renderDocument(
+  model: FiscalDocumentModel,
+  rendering: RchRendering,
+  marker: string,
+): RenderedDocument {
+  const ref = model.reference;
+  if (ref && isNoReference(ref)) {
+    throw new AgentError('FISCAL_REJECTED', 'RCH prints a refund only with its original', {
+      notes: r.noUnreferencedRefund(),
+      retryable: false,
+    });
+  }
+  // `=k` is the void's one command: it prints the void, or nothing.
+  if (model.kind === 'void' && ref) return { commands: [voidOf(ref, rendering.serial)], beforePayment: 0 };
+  const body: string[] = [];
+  if (model.kind === 'refund' && ref) body.push(refundOpen(ref));
+  body.push(...model.lines.map(lineCommand));
+  for (const d of [...model.discounts, ...model.deductions]) {
+    body.push(departmentDiscount(d.department, d.cents, d.description));
+  }
+  if (model.customer) body.push(customerCodeLine(model.customer.id));
+  if (model.lottery) body.push(lotteryLine(model.lottery));
+  body.push(textLine(marker));
+  return {
+    commands: [...body, ...paymentCommands(model.payments, rendering.forms)],
+    beforePayment: body.length,
+    marker,
+  };
+}

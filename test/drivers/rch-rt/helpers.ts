@@ -1,0 +1,49 @@
+import { type RchRtOptions, rchRtFactory, simulatedProgramming } from '../../../drivers/rch-rt/index.js';
+import {
+  type RchDocument,
+  type RchRtSimulator,
+  type RchRtSimulatorOptions,
+  startRchRtSimulator,
+} from '../../../drivers/rch-rt/simulator/index.js';
+import type { DeviceStore, Driver } from '../../../src/drivers-api/types.js';
+import { driversOn, QUICK_RT, type RigContext } from '../../helpers/driver-context.js';
+
+export { orderItem, payment, refundJob, saleJob } from '../epson-fpmate/helpers.js';
+
+export const SERIAL = '72MS0012345';
+
+export interface RchRig {
+  sim: RchRtSimulator;
+  store: DeviceStore;
+  options: RchRtOptions;
+  driver: Driver;
+  restart(): Driver;
+  close(): Promise<void>;
+}
+
+/** A simulated RCH printer, programmed as the driver's defaults expect, and an RCH driver on it. */
+export async function rchRig(
+  o: RigContext & { driver?: Record<string, unknown>; sim?: Partial<RchRtSimulatorOptions> } = {},
+): Promise<RchRig> {
+  const options = rchRtFactory.configSchema.parse({
+    url: 'http://127.0.0.1:1',
+    serialNumber: SERIAL,
+    ...QUICK_RT,
+    ...o.driver,
+  });
+  const sim = await startRchRtSimulator({
+    host: '127.0.0.1',
+    port: 0,
+    serial: SERIAL,
+    lastZ: 1160,
+    ...simulatedProgramming(options),
+    ...(o.clock ? { clock: o.clock } : {}),
+    ...o.sim,
+  });
+  options.url = sim.url;
+  return { sim, options, ...driversOn(rchRtFactory, options, o, sim) };
+}
+
+/** The fiscal documents the web service printed (another till's apart). */
+export const printedOf = (sim: RchRtSimulator, kind: RchDocument['kind']) =>
+  sim.documents.filter((d) => d.kind === kind && d.terminal === 'web-service');
