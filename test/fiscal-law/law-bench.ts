@@ -1,9 +1,9 @@
 import type { WireOrderItem, WirePayment } from '../../src/connector/wire.js';
-import type { Driver, JobResult } from '../../src/drivers-api/types.js';
+import type { Driver, DriverContext, JobResult } from '../../src/drivers-api/types.js';
 import { type AgentError, isAgentError } from '../../src/errors.js';
 import { english } from '../../src/messages/render.js';
 import { jobFor, recordingExecuteContext } from '../helpers/driver-context.js';
-import { type WireCommandOptions, wireCommand } from './helpers.js';
+import { recordingContext, type WireCommandOptions, wireCommand } from './helpers.js';
 
 /**
  * What the fiscal law suite's cases see of an RT family (issue 39: "over every RT family"): one
@@ -100,19 +100,37 @@ export interface LawFamily {
 
 const never = () => new AbortController().signal;
 
-/** The bench every family shares around its driver and its simulator's documents. */
-export function benchOf(parts: {
-  serial: string;
-  driver: Driver;
-  requests: RequestShapes;
+/** The bill a bench publishes, and a driver context that records every request body and log line. */
+export interface Recorder {
   items: WireOrderItem[];
   payments: WirePayment[];
   sent: string[];
   log: string[];
-  printed: () => LawDoc[];
-  programTenPercent?: (rate: number) => Promise<void>;
-  stop(): Promise<void>;
-}): FamilyBench {
+  ctx: DriverContext;
+  /** Another context (a family's test rig's) reading this bill, logging and posting through this one. */
+  wrap(ctx: DriverContext): DriverContext;
+}
+
+export function recorder(): Recorder {
+  const items: WireOrderItem[] = [];
+  const payments: WirePayment[] = [];
+  const sent: string[] = [];
+  const { ctx, lines } = recordingContext(items, payments, sent);
+  return { items, payments, sent, log: lines, ctx, wrap: (c) => ({ ...c, log: ctx.log, http: ctx.http }) };
+}
+
+/** The bench every family shares around its driver, its recorder and its simulator's documents. */
+export function benchOf(
+  rec: Recorder,
+  parts: {
+    serial: string;
+    driver: Driver;
+    requests: RequestShapes;
+    printed: () => LawDoc[];
+    programTenPercent?: (rate: number) => Promise<void>;
+    stop(): Promise<void>;
+  },
+): FamilyBench {
   let commands = 0;
   const action = (name: string) => {
     const found = parts.driver.actions?.().find((a) => a.name === name);
@@ -122,13 +140,13 @@ export function benchOf(parts: {
   const bench: FamilyBench = {
     serial: parts.serial,
     driver: parts.driver,
-    items: parts.items,
-    payments: parts.payments,
-    sent: parts.sent,
+    items: rec.items,
+    payments: rec.payments,
+    sent: rec.sent,
     async run(o = {}) {
       const printed = parts.printed().length;
-      const sent = parts.sent.length;
-      const logged = parts.log.length;
+      const sent = rec.sent.length;
+      const logged = rec.log.length;
       const out: LawOutcome = { log: [] };
       try {
         out.result = await parts.driver.execute(
@@ -141,11 +159,11 @@ export function benchOf(parts: {
       }
       const doc = parts.printed().slice(printed).at(-1);
       if (doc) out.doc = doc;
-      const xml = parts.sent
+      const xml = rec.sent
         .slice(sent)
         .findLast((b) => parts.requests.document.test(b) && !parts.requests.check.test(b));
       if (xml) out.xml = xml;
-      out.log = parts.log.slice(logged);
+      out.log = rec.log.slice(logged);
       return out;
     },
     zReport: () => action('z-report'),

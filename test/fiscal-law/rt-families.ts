@@ -1,15 +1,11 @@
-import { simulatedProgramming as customProgramming, customRtFactory } from '../../drivers/custom-rt/index.js';
+import { customRtFactory, simulatedProgramming } from '../../drivers/custom-rt/index.js';
 import { startCustomRtSimulator } from '../../drivers/custom-rt/simulator/index.js';
 import { epsonFpmateFactory } from '../../drivers/epson-fpmate/index.js';
 import { type DepartmentClass, startFpmateSimulator } from '../../drivers/epson-fpmate/simulator/index.js';
 import { SIM_DEPARTMENTS } from '../../drivers/epson-fpmate/simulator/programming.js';
-import { simulatedProgramming as rchProgramming, rchRtFactory } from '../../drivers/rch-rt/index.js';
-import { startRchRtSimulator } from '../../drivers/rch-rt/simulator/index.js';
-import type { WireOrderItem, WirePayment } from '../../src/connector/wire.js';
 import { QUICK_DRIVER } from '../drivers/epson-fpmate/helpers.js';
-import { QUICK_RT } from '../helpers/driver-context.js';
-import { recordingContext } from './helpers.js';
-import { benchOf, type LawFamily, lawDocs } from './law-bench.js';
+import { rchRig, SERIAL } from '../drivers/rch-rt/helpers.js';
+import { benchOf, type LawFamily, lawDocs, recorder } from './law-bench.js';
 
 /**
  * The fiscal law suite's RT families, one entry each (issue 39: "over every RT family"): a case
@@ -41,25 +37,17 @@ const epson: LawFamily = {
       departments,
       refusedLotteryCodes: setup.refusedLotteryCodes ?? [],
     });
-    const items: WireOrderItem[] = [];
-    const payments: WirePayment[] = [];
-    const sent: string[] = [];
-    const { ctx, lines } = recordingContext(items, payments, sent);
     const options = epsonFpmateFactory.configSchema.parse({
       url: sim.url,
       ...QUICK_DRIVER,
       dailyClosure: { enabled: false },
       ...setup.options,
     });
-    const driver = epsonFpmateFactory.create(options, ctx);
-    return benchOf({
+    const rec = recorder();
+    return benchOf(rec, {
       serial: '99MEY123456',
-      driver,
+      driver: epsonFpmateFactory.create(options, rec.ctx),
       requests: epson.requests,
-      items,
-      payments,
-      sent,
-      log: lines,
       printed: () => lawDocs(sim.printed),
       // Department 2 carries the 10 % lines (the driver's default map, the simulator's default).
       programTenPercent: async (rate) => {
@@ -95,22 +83,14 @@ const custom: LawFamily = {
       host: '127.0.0.1',
       port: 0,
       serial: CUSTOM_SERIAL,
-      ...customProgramming(options),
+      ...simulatedProgramming(options),
     });
     options.url = sim.url;
-    const items: WireOrderItem[] = [];
-    const payments: WirePayment[] = [];
-    const sent: string[] = [];
-    const { ctx, lines } = recordingContext(items, payments, sent);
-    const driver = customRtFactory.create(options, ctx);
-    return benchOf({
+    const rec = recorder();
+    return benchOf(rec, {
       serial: CUSTOM_SERIAL,
-      driver,
+      driver: customRtFactory.create(options, rec.ctx),
       requests: custom.requests,
-      items,
-      payments,
-      sent,
-      log: lines,
       printed: () => lawDocs(sim.printed),
       // The technician's `setVatRate` (XML p.116) on slot 2, the driver's 10 % slot.
       programTenPercent: async (rate) => {
@@ -127,8 +107,6 @@ const custom: LawFamily = {
     });
   },
 };
-
-const RCH_SERIAL = '72MS0012345';
 
 /** Why RCH's programming cannot be checked, so neither is read again (README, "What a first real printer must confirm"). */
 const RCH_PROGRAMMING_UNREAD =
@@ -153,35 +131,20 @@ const rch: LawFamily = {
   },
   readme: 'drivers/rch-rt/README.md',
   async start(setup = {}) {
-    const options = rchRtFactory.configSchema.parse({
-      url: 'http://127.0.0.1:1',
-      serialNumber: RCH_SERIAL,
-      ...QUICK_RT,
-      ...setup.options,
+    // The RCH suite's rig (test/drivers/rch-rt/helpers.ts): the printer programmed as the driver expects.
+    const rec = recorder();
+    const rig = await rchRig({
+      items: rec.items,
+      payments: rec.payments,
+      driver: setup.options,
+      ctx: rec.wrap,
     });
-    const sim = await startRchRtSimulator({
-      host: '127.0.0.1',
-      port: 0,
-      serial: RCH_SERIAL,
-      lastZ: 1160,
-      ...rchProgramming(options),
-    });
-    options.url = sim.url;
-    const items: WireOrderItem[] = [];
-    const payments: WirePayment[] = [];
-    const sent: string[] = [];
-    const { ctx, lines } = recordingContext(items, payments, sent);
-    const driver = rchRtFactory.create(options, ctx);
-    return benchOf({
-      serial: RCH_SERIAL,
-      driver,
+    return benchOf(rec, {
+      serial: SERIAL,
+      driver: rig.driver,
       requests: rch.requests,
-      items,
-      payments,
-      sent,
-      log: lines,
-      printed: () => lawDocs(sim.documents.map((d) => ({ ...d, doc: d.number }))),
-      stop: () => sim.close(),
+      printed: () => lawDocs(rig.sim.documents.map((d) => ({ ...d, doc: d.number }))),
+      stop: () => rig.sim.close(),
     });
   },
 };
