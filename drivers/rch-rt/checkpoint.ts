@@ -6,7 +6,8 @@ import { checkpointReader, ReferenceSchema } from '../fiscal-it/rt/checkpoint.js
  * holds what the witnesses need after a lost answer or a kill (witnesses.ts) — the baseline read
  * just before (the Z count, the last document number, the journal's last document's fingerprint
  * when the counters could not name it), the request's size and where its payments start, the
- * marker line and the expected total. No line of the document and no customer code is kept.
+ * marker line, the expected total and whether a sale carries a lottery code (never the code: its
+ * history entry says so, for its refund). No line of the document and no customer code is kept.
  */
 /** The checkpoint shape's version (the factory's `checkpointVersion`). */
 export const CHECKPOINT_VERSION = 1;
@@ -27,6 +28,7 @@ export const SendingCheckpointSchema = z.object({
     .nullable(),
   expectedCents: z.number().int().optional(),
   reference: ReferenceSchema.optional(),
+  lottery: z.literal(true).optional(),
   sentAt: z.number(),
 });
 export type SendingCheckpoint = z.infer<typeof SendingCheckpointSchema>;

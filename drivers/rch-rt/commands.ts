@@ -36,6 +36,25 @@ export function departmentDiscount(department: number, cents: number, text: stri
   return `=U/*${department}/$${cents}/(${rchText(text)})`;
 }
 
+/**
+ * `=R<dept>/$<cents>/&<2|3>/(<text>)`: an amount already certified that the document takes off its
+ * department — `/&2` an advance (acconto), `/&3` a single-use voucher (buono monouso): the sale
+ * line's modifiers (rch-driver-js-core `departmentSell`, `SellType.ADVANCE_PAYMENT` and
+ * `COUPON_SINGLE_USE`). The JavaPOS driver prints a deposit and a voucher so
+ * (linokoetting/iconic.mytrade.gutenbergPrinter-rch `PrinterCommands.java` `printRecRefund` →
+ * `printRecAcconto`/`printRecBMonoUso` → `newModifierCommand`, "=R2/$2000/&2/(ACCONTO)"), for
+ * JavaPOS's refund line, an amount off the receipt: its own journal copy books both negative
+ * (`ej/FiscalEJ.java` `printRecRefund`, `formatNegAmount`).
+ */
+export function deductionLine(
+  kind: 'deposit' | 'single-use-voucher',
+  department: number,
+  cents: number,
+  text: string,
+): string {
+  return `=R${department}/$${cents}/&${kind === 'deposit' ? 2 : 3}/(${rchText(text)})`;
+}
+
 /** `="/?C/(<code>)`: the customer's codice fiscale or partita IVA (core `printFiscalCode`; optyker). */
 export const customerCodeLine = (code: string) => `="/?C/(${code})`;
 

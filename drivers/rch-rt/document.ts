@@ -160,6 +160,7 @@ export function rchDocument(
       if (o.marker !== undefined) checkpoint.marker = o.marker;
       if (o.expectedCents !== undefined) checkpoint.expectedCents = o.expectedCents;
       if (o.reference) checkpoint.reference = o.reference;
+      if (o.lottery) checkpoint.lottery = true;
       return checkpoint;
     },
     post(holdUntil) {
@@ -254,10 +255,13 @@ function classify(
   };
 }
 
-/** The printed document's result; the page and the fiscal day learn of it. */
+/**
+ * The printed document's result; the page and the fiscal day learn of it, and the printer's history
+ * (`history-ring.ts`) whether a sale carried a lottery code, for its refund (plan.ts).
+ */
 export function printedResult(
   d: DocumentDeps,
-  o: Pick<Outgoing, 'label' | 'reference' | 'marker'>,
+  o: Pick<Outgoing, 'label' | 'reference' | 'marker' | 'lottery'>,
   printed: Pick<PrintedOutcome<PrintedDocument>, 'document' | 'recovered'>,
 ): JobResult {
   const doc = printed.document;
@@ -275,6 +279,7 @@ export function printedResult(
   Object.assign(details, { receiptNumber: label, zNumber: doc.z, documentNumber: doc.doc });
   if (doc.dateTime) details.dateTime = doc.dateTime;
   d.board.noteReceipt(label);
+  d.state.remember({ z: doc.z, doc: doc.doc, kind: o.label, ...(o.lottery ? { lottery: true } : {}) });
   d.state.dayOpen(d.clock.now(), doc.doc === 1);
   const words = { kind: o.label, label, serial: serialWords };
   return { notes: printed.recovered ? rchResults.recovered(words) : rchResults.printed(words), details };

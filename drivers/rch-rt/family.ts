@@ -89,6 +89,7 @@ class RchParts implements RtParts<RchLink, RchPlan> {
       this.host.options,
       { platform: ctx.platform, signal, timeZone: ctx.timezone, now: ctx.clock.now(), ownSerial: serial },
       serial,
+      (ref) => this.host.state.find(ref.z, ref.doc)?.lottery === true,
     );
     for (const line of plan.log ?? []) ctx.log.info(line, { commandId: job.commandId });
     return plan;

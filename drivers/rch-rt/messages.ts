@@ -24,6 +24,10 @@ export const rchRefusals = defineMessages('rch.refusal', {
     en: 'An RCH printer prints a refund only with the original receipt’s number and date, and this refund names none. Issue it at the printer. Nothing was printed.',
     it: 'Una stampante RCH stampa un reso solo con numero e data dello scontrino originale, e questo reso non li indica. Emetterlo dalla stampante. Non è stato stampato nulla.',
   },
+  refundOfOtherPrinter: {
+    en: 'This refund names a receipt of printer {serial}, and an RCH printer can refund only the receipts it printed itself. Issue the refund on printer {serial}. Nothing was printed.',
+    it: 'Questo reso indica uno scontrino della stampante {serial}, e una stampante RCH può rendere solo gli scontrini che ha stampato lei. Emettere il reso sulla stampante {serial}. Non è stato stampato nulla.',
+  },
   notRegistering: {
     en: 'The printer is not in sale mode (REG) and would not switch to it: set it to REG on its keyboard. Nothing was printed.',
     it: 'La stampante non è in modalità vendita (REG) e non vi è passata: impostarla su REG dalla tastiera. Non è stato stampato nulla.',

@@ -3,6 +3,7 @@ import type { Job } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import { type BuildContext, buildFiscalDocument } from '../fiscal-it/build.js';
+import type { FiscalDocumentModel } from '../fiscal-it/model.js';
 import type { DocumentReference } from '../fiscal-it/reference.js';
 import { paymentsOf, type RchRtOptions, rulesOf } from './config.js';
 import { rchRefusals } from './messages.js';
@@ -17,8 +18,32 @@ export interface RchPlan {
   /** The total the printer must book (a void's is the original's, which the agent may not know). */
   expectedCents?: number;
   reference?: DocumentReference;
+  /** A sale that prints the consumer's lottery code: its history entry says so, for its refund. */
+  lottery?: true;
   notes?: Message[];
   log?: string[];
+}
+
+/**
+ * The lottery code a refund prints: the consumer's (the core's `originalLottery`) when the agent
+ * printed the original with one — a refund carries it after its lines (rch-driver-js `src/Driver.ts`
+ * `printReceipt`; the JavaPOS driver as it closes a refund: linokoetting/iconic.mytrade.
+ * gutenbergPrinter-rch `PrinterCommands.java` `printRecTotal`, `SendLotteryCode`). A void is one
+ * `=k` with no field for it (rch-driver-js-core `src/Core.ts` `returnReceipt`). Each code left off
+ * is a line in `model.log`.
+ */
+function originalLottery(
+  model: FiscalDocumentModel,
+  carriedLottery: (ref: DocumentReference) => boolean,
+): string | undefined {
+  if (!model.originalLottery || !model.reference) return undefined;
+  if (model.kind === 'void') {
+    model.log.push('lottery code left off: a void carries none on RCH');
+    return undefined;
+  }
+  if (carriedLottery(model.reference)) return model.originalLottery;
+  model.log.push('lottery code left off: the agent did not print the original refunded with one');
+  return undefined;
 }
 
 export function fiscalData(job: Job): FiscalJobData {
@@ -41,6 +66,8 @@ export async function planJob(
   options: RchRtOptions,
   ctx: BuildContext,
   serial: string | undefined,
+  /** Whether the agent printed the original with a lottery code (its history: `history-ring.ts`). */
+  carriedLottery: (ref: DocumentReference) => boolean = () => false,
 ): Promise<RchPlan> {
   const fiscal = fiscalData(job);
   if (fiscal.document.type === 'payload') {
@@ -53,13 +80,15 @@ export async function planJob(
     );
   }
   const model = await buildFiscalDocument(fiscal, rulesOf(options), ctx);
+  const refundLottery = originalLottery(model, carriedLottery);
   const rendered = renderDocument(
     model,
-    { forms: paymentsOf(options).forms, serial },
+    { forms: paymentsOf(options).forms, serial, ...(refundLottery ? { refundLottery } : {}) },
     markerOf(job.commandId, job.attempt),
   );
   const plan: RchPlan = { label: model.kind, ...rendered };
   if (model.kind !== 'void') plan.expectedCents = model.totalCents;
+  if (model.lottery) plan.lottery = true;
   if (model.reference) plan.reference = model.reference;
   if (model.notes.length > 0) plan.notes = model.notes;
   if (model.log.length > 0) plan.log = model.log;

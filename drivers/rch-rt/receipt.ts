@@ -4,6 +4,7 @@ import type { DocumentLine, DocumentPayment, FiscalDocumentModel } from '../fisc
 import { isNoReference } from '../fiscal-it/reference.js';
 import {
   customerCodeLine,
+  deductionLine,
   departmentDiscount,
   lotteryLine,
   payment,
@@ -22,13 +23,17 @@ import { formOf, type RchPayments } from './payment-forms.js';
  * kinds to RCH's commands (`commands.ts`, each cited there) and decides no law.
  *
  * A sale: one `=R` per line (its quantity when it is whole and the line is its multiple, else its
- * amount once), the discounts and then the deposits and single-use vouchers as `=U` on their
- * department (the core puts each on the department of its own rate), the customer's code, the
+ * amount once), the discounts as `=U` on their department, then the deposits and single-use
+ * vouchers as the advance and voucher lines `=R…/&2`, `=R…/&3` (commands.ts `deductionLine`) on the
+ * department of the rate they were receipted at (the core's choice), the customer's code, the
  * lottery code, the **marker line** (below), and the payments — all but the last with their
  * amount, the last without, so that it pays what is left and closes the document. A refund opens
- * with `=r` naming its original and follows with its lines, the marker and its payments (`=T1`
- * when the bill has none: rch-driver-js `src/Driver.ts` `printReceipt`). A void is `=k` alone: it
- * prints the whole void at once (optyker-web `Emit-Receipt` acknowledges exactly one command).
+ * with `=r` naming its original (its own printer's: `=r` has no field for another's serial,
+ * rch-driver-js-core `returnGoods`) and follows with its lines, the original's lottery code when
+ * the agent printed the original with one, the marker and its payments (`=T1` when the bill has
+ * none: rch-driver-js `src/Driver.ts` `printReceipt`, which closes every refund so; the payment
+ * form of the bill's own when it has one). A void is `=k` alone: it prints the whole void at once
+ * (optyker-web `Emit-Receipt` acknowledges exactly one command).
  *
  * The **marker**: RCH answers no request id, so each document prints one short line of its own,
  * `RIF. ` and 13 characters derived from the command id and attempt, and the driver finds it again
@@ -38,6 +43,8 @@ import { formOf, type RchPayments } from './payment-forms.js';
 export interface RchRendering {
   forms: RchPayments['forms'];
   serial: string | undefined;
+  /** A refund's lottery code: the original's, printed with it (plan.ts `originalLottery`). */
+  refundLottery?: string;
 }
 
 export interface RenderedDocument {
@@ -92,16 +99,22 @@ export function renderDocument(
       retryable: false,
     });
   }
+  if (model.kind === 'refund' && ref && rendering.serial && ref.serial !== rendering.serial.toUpperCase()) {
+    throw new AgentError('FISCAL_REJECTED', `RCH refunds only its own receipts, not ${ref.serial}'s`, {
+      notes: r.refundOfOtherPrinter({ serial: ref.serial }),
+      retryable: false,
+    });
+  }
   // `=k` is the void's one command: it prints the void, or nothing.
   if (model.kind === 'void' && ref) return { commands: [voidOf(ref, rendering.serial)], beforePayment: 0 };
   const body: string[] = [];
   if (model.kind === 'refund' && ref) body.push(refundOpen(ref));
   body.push(...model.lines.map(lineCommand));
-  for (const d of [...model.discounts, ...model.deductions]) {
-    body.push(departmentDiscount(d.department, d.cents, d.description));
-  }
+  for (const d of model.discounts) body.push(departmentDiscount(d.department, d.cents, d.description));
+  for (const d of model.deductions) body.push(deductionLine(d.kind, d.department, d.cents, d.description));
   if (model.customer) body.push(customerCodeLine(model.customer.id));
-  if (model.lottery) body.push(lotteryLine(model.lottery));
+  const lottery = model.kind === 'refund' ? rendering.refundLottery : model.lottery;
+  if (lottery) body.push(lotteryLine(lottery));
   body.push(textLine(marker));
   return {
     commands: [...body, ...paymentCommands(model.payments, rendering.forms)],

@@ -48,9 +48,13 @@ function fiscalDocument(s: PrinterState): OpenDocument {
 /**
  * `=R<dept>…`: a sale line (rch-driver-js-core `departmentSell`; `/&1` free, `/&2` advance, `/&3`
  * single-use voucher, as iconic gutenbergPrinter-rch `PrinterCommands.java` newModifierCommand
- * comments "=R2/$2000/&1/(OMAGGIO)"). **Inferred**: a free line books nothing; an advance and a
- * voucher book their price like a sale; a refund's line must fit what is left of the original at
- * its VAT rate.
+ * comments "=R2/$2000/&1/(OMAGGIO)"). An advance (acconto) and a voucher (buono monouso) take
+ * their amount off the document: the JavaPOS driver sends them for JavaPOS's `printRecRefund`, a
+ * line that lowers the receipt (`PrinterCommands.java` `printRecRefund` → `printRecAcconto`,
+ * `printRecBMonoUso`), and its own journal copy books them negative (`ej/FiscalEJ.java`
+ * `printRecRefund`, `formatNegAmount`). **Inferred**: a free line books nothing; an advance or a
+ * voucher larger than what its department's VAT slot sold so far is refused, and one cannot open
+ * a document; a refund's line must fit what is left of the original at its VAT rate.
  */
 export function sell(p: Programming, s: PrinterState, c: NativeCommand): void {
   const dept = digits(c.verb.slice(1));
@@ -67,8 +71,13 @@ export function sell(p: Programming, s: PrinterState, c: NativeCommand): void {
   const price = unit * quantity;
   if (!kind || price > MAX_CENTS) throw new RchRefusal(RCH_CODE.invalidValue);
   const description = text(field(c, '('), department.description);
+  const deducts = kind === 'advance' || kind === 'voucher';
+  if (deducts && !s.open) throw new RchRefusal(RCH_CODE.emptyDocument);
   const doc = s.open ? fiscalDocument(s) : startSale(s);
-  const booked = kind === 'free' ? 0 : price;
+  if (deducts && price > (vatOf(doc.lines)[department.vat] ?? 0)) {
+    throw new RchRefusal(RCH_CODE.discountExceeds);
+  }
+  const booked = kind === 'free' ? 0 : deducts ? -price : price;
   if (doc.kind === 'refund' && doc.original) {
     const left = (doc.original.vat[department.vat] ?? 0) - (doc.original.refunded[department.vat] ?? 0);
     const here = vatOf(doc.lines)[department.vat] ?? 0;
@@ -90,9 +99,13 @@ export function sell(p: Programming, s: PrinterState, c: NativeCommand): void {
  * `="…`: a printed line. `/?C/(…)` the customer's codice fiscale or partita IVA (core
  * `printFiscalCode`; optyker sends it before the payment), `/?L/$1/(…)` the lottery code (core
  * `lottery`), `/$<1-11>/(…)` a barcode or QR code (core `printBarCode`), otherwise a text
- * (`/?A/(…)`, core `printRow`; optyker's receipt marker). **Inferred**: the code shapes checked
- * (16 letters and digits or 11 digits; 8 letters and digits), a text opening a sale when none is
- * open (rch-driver-js prints its "before" texts first), codes needing an open sale.
+ * (`/?A/(…)`, core `printRow`; optyker's receipt marker). A refund carries a lottery code too:
+ * rch-driver-js `src/Driver.ts` `printReceipt` sends a return's code after its lines, and the
+ * JavaPOS driver sends it as it closes a refund (iconic gutenbergPrinter-rch `PrinterCommands.java`
+ * `printRecTotal`, `isRefundTrx` → `SendLotteryCode`). **Inferred**: the code shapes checked (16
+ * letters and digits or 11 digits; 8 letters and digits), a text opening a sale when none is open
+ * (rch-driver-js prints its "before" texts first), codes needing an open sale (a lottery code: or
+ * refund), a customer's code refused on a refund (no source shows one there).
  */
 export function printLine(s: PrinterState, c: NativeCommand): void {
   const sub = field(c, '?');
@@ -101,7 +114,8 @@ export function printLine(s: PrinterState, c: NativeCommand): void {
     const doc = fiscalDocument(s);
     const code = (value ?? '').toUpperCase();
     const ok = sub === 'C' ? /^([A-Z0-9]{16}|\d{11})$/.test(code) : /^[A-Z0-9]{8}$/.test(code);
-    if (!ok || doc.kind !== 'sale') throw new RchRefusal(RCH_CODE.invalidValue);
+    const carries = doc.kind === 'sale' || (sub === 'L' && doc.kind === 'refund');
+    if (!ok || !carries) throw new RchRefusal(RCH_CODE.invalidValue);
     if (sub === 'C') doc.customerId = code;
     else doc.lottery = code;
     return;
@@ -198,8 +212,9 @@ export function voidLastLine(s: PrinterState): void {
  * left. The one that reaches the total closes and prints the document. Change comes only from a
  * cash form (optyker `rch-preflight.js`: only Contanti allows change). **Inferred**: an
  * overpayment in another form refused, a payment on a document with no sale line refused, a cash
- * payment refused on a document carrying a lottery code (the lottery takes electronic payments
- * only: Agenzia delle Entrate, lotteria degli scontrini).
+ * payment refused on a sale carrying a lottery code (the lottery takes electronic payments only:
+ * Agenzia delle Entrate, lotteria degli scontrini) — not on a refund, which the JavaPOS driver
+ * closes with its change form after sending the code (gutenbergPrinter-rch `printRecTotal`).
  */
 export function pay(p: Programming, s: PrinterState, c: NativeCommand): void {
   const doc = fiscalDocument(s);
@@ -207,7 +222,8 @@ export function pay(p: Programming, s: PrinterState, c: NativeCommand): void {
   const form = formNumber === undefined ? undefined : p.payments[formNumber];
   if (formNumber === undefined || !form) throw new RchRefusal(RCH_CODE.paymentUnknown);
   if (!doc.lines.some((l) => l.department !== undefined)) throw new RchRefusal(RCH_CODE.emptyDocument);
-  if (doc.lottery && form.kind === 'cash') throw new RchRefusal(RCH_CODE.lotteryNeedsElectronic);
+  if (doc.lottery && doc.kind === 'sale' && form.kind === 'cash')
+    throw new RchRefusal(RCH_CODE.lotteryNeedsElectronic);
   const total = sum(vatOf(doc.lines));
   const paid = doc.payments.reduce((a, x) => a + x.amountCents, 0);
   const remaining = Math.max(0, total - paid);

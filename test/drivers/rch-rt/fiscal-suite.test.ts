@@ -75,11 +75,10 @@ describe('the RCH fiscal suite: the platform simulator’s bills through the RCH
       const { gross, deposits } = bills.billFigures(bill.items, bill.payments);
       expect(doc.totalCents).toBe(gross - deposits);
       expect(doc.payments.reduce((s, p) => s + p.amountCents, 0)).toBe(gross - deposits);
-      // Deposits come off their own department as `=U … (ACCONTO)` (receipt.ts).
-      const deposit = (l: RchDocument['lines'][number]) =>
-        l.kind === 'discount' && l.description === 'ACCONTO';
+      // Deposits come off their own department as the advance line `=R…/&2` (receipt.ts).
+      const deposit = (l: RchDocument['lines'][number]) => l.kind === 'advance';
       const booked = doc.lines
-        .filter((l) => (l.kind === 'sale' || l.kind === 'discount') && !deposit(l))
+        .filter((l) => l.kind === 'sale' || l.kind === 'discount')
         .flatMap((l) =>
           Object.entries(l.vat).map(([slot, c]) => ({ key: slotClass(Number(slot)), cents: c })),
         );

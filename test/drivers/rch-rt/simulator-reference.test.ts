@@ -93,6 +93,20 @@ describe('RCH simulator: refunds by reference =r/&DDMMYY/[Z/]N (core returnGoods
     ]);
   });
 
+  it('carries a lottery code on a refund, which may be paid back in cash (rch-driver-js Driver.ts printReceipt; gutenbergPrinter-rch PrinterCommands.java printRecTotal)', async () => {
+    const a = await post(sim, [
+      `=r/&${DAY_REF}/[1161/]1`,
+      '=R1/$1000/(GIACCA RESA)',
+      '="/?L/$1/(AB12CD34)',
+      '=T1',
+    ]);
+    expect(a).toMatchObject({ errorCode: 0, lastCmd: 4 });
+    expect(sim.documents.at(-1)).toMatchObject({ kind: 'refund', totalCents: 1000, lottery: 'AB12CD34' });
+    // A sale with a lottery code still takes no cash (inferred: the lottery is for electronic payments).
+    const cash = await post(sim, ['=R1/$100/(PANE)', '="/?L/$1/(AB12CD34)', '=T1']);
+    expect(cash).toMatchObject({ errorCode: RCH_CODE.lotteryNeedsElectronic, lastCmd: 2 });
+  });
+
   it('refuses a refund of an unknown document, and any reference while a document is open (inferred codes)', async () => {
     expect((await post(sim, [`=r/&${DAY_REF}/[1161/]2`])).errorCode).toBe(RCH_CODE.referenceUnknown);
     await post(sim, ['=R1/$100/(APERTO)']);

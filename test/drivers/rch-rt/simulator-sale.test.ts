@@ -163,3 +163,35 @@ describe('RCH simulator: sales (rch-driver-js-core src/Core.ts; optyker-web rch-
     expect((await postRaw(`${sim.url}/other.cgi`, '')).status).toBe(404);
   });
 });
+
+describe('RCH simulator: the advance and voucher lines (core departmentSell; gutenbergPrinter-rch PrinterCommands.java newModifierCommand, ej/FiscalEJ.java)', () => {
+  it('takes an acconto (/&2) and a single-use voucher (/&3) off their department’s VAT slot, as the JavaPOS journal books them', async () => {
+    const a = await post(sim, [
+      '=R1/$2000/(GIACCA)',
+      '=R2/$1000/(CAMERA)',
+      '=R2/$400/&2/(ACCONTO)',
+      '=R1/$500/&3/(BUONO MONOUSO)',
+      '=T4',
+    ]);
+    expect(a).toMatchObject({ errorCode: 0, lastCmd: 5 });
+    expect(sim.documents[0]).toMatchObject({ totalCents: 2100, vat: { 1: 1500, 2: 600 } });
+    expect(sim.documents[0]?.lines.map((l) => [l.kind, l.amountCents])).toEqual([
+      ['sale', 2000],
+      ['sale', 1000],
+      ['advance', -400],
+      ['voucher', -500],
+    ]);
+    expect(sim.documents[0]?.payments).toEqual([expect.objectContaining({ form: 4, amountCents: 2100 })]);
+  });
+
+  it('refuses an advance beyond what its slot sold, and one that would open a document (inferred)', async () => {
+    expect(await post(sim, ['=R2/$100/&2/(ACCONTO)'])).toMatchObject({
+      errorCode: RCH_CODE.emptyDocument,
+      lastCmd: 0,
+    });
+    expect(await post(sim, ['=R2/$1000/(CAMERA)', '=R2/$1001/&2/(ACCONTO)'])).toMatchObject({
+      errorCode: RCH_CODE.discountExceeds,
+      lastCmd: 1,
+    });
+  });
+});
