@@ -112,7 +112,12 @@ export function renderDocument(
   body.push(...model.lines.map(lineCommand));
   for (const d of model.discounts) body.push(departmentDiscount(d.department, d.cents, d.description));
   for (const d of model.deductions) body.push(deductionLine(d.kind, d.department, d.cents, d.description));
-  if (model.customer) body.push(customerCodeLine(model.customer.id));
+  // No public source shows `="/?C` inside a refund (rch-driver-js-core `returnGoods` and the
+  // JavaPOS driver's refunds carry none), and the simulator written from them refuses it there: a
+  // refund goes without the customer's code rather than risk the whole document (README, what a
+  // first printer must confirm). The code is optional on a return (it serves the guest's
+  // deductions on the sale).
+  if (model.customer && model.kind !== 'refund') body.push(customerCodeLine(model.customer.id));
   const lottery = model.kind === 'refund' ? rendering.refundLottery : model.lottery;
   if (lottery) body.push(lotteryLine(lottery));
   body.push(textLine(marker));
