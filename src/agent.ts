@@ -22,7 +22,7 @@ import { AgentError, toAgentError } from './errors.js';
 import { Listeners } from './listeners.js';
 import { errorFields, type Logger } from './log.js';
 import { messageRenderer } from './messages/render.js';
-import type { PlatformSimulator } from './simulator/index.js';
+import type { PlatformSimulator } from './platform-simulator/index.js';
 import { createMetrics, type RunningStatusServer, startStatusServer } from './status/index.js';
 import { staffMessages } from './status/messages.js';
 import type { PassedSockets } from './status/passed-sockets.js';
@@ -124,7 +124,7 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
 
   async function platformTokens(): Promise<{ url: string; wsUrl?: string; secrets: Secrets }> {
     if (config.simulator?.enabled) {
-      const { loadScenario, startPlatformSimulator } = await import('./simulator/index.js');
+      const { loadScenario, startPlatformSimulator } = await import('./platform-simulator/index.js');
       const scenario = config.simulator.scenario
         ? loadScenario(resolve(config.simulator.scenario))
         : undefined;

@@ -77,7 +77,7 @@ const FLOORS: readonly Floor[] = [
     rooms: ['src/config.ts', 'src/transport/', 'src/supervision/'],
   },
   { floor: 'platform client', rooms: ['src/connector/'] },
-  { floor: 'driver contract, platform simulator', rooms: ['src/drivers-api/', 'src/simulator/'] },
+  { floor: 'driver contract, platform simulator', rooms: ['src/drivers-api/', 'src/platform-simulator/'] },
   // Listed before the families so that drivers/fiscal-it/ is placed here, not taken for a family.
   { floor: 'fiscal law', rooms: ['drivers/fiscal-it/'] },
   // The device simulators' shared parts (an HTTP(S) and a TCP server, fault switches), below every family's simulator.

@@ -6,7 +6,7 @@ import { type RealDevices, startRealDevices } from '../../bench/real-devices.js'
 import { BENCH_TOKENS } from '../../bench/world.js';
 import { type AgentBundle, bundleAgent } from '../../scripts/bundle.js';
 import type { CommandState } from '../../src/connector/wire.js';
-import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { type PlatformSimulator, startPlatformSimulator } from '../../src/platform-simulator/index.js';
 import { e2eAgentBase } from '../e2e/harness.js';
 import { createDaemon, type DaemonHandle, tempDir } from '../helpers/daemon.js';
 import { eventually } from '../helpers/eventually.js';

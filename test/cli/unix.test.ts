@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { CLOSED_PIPE_EXIT } from '../../src/cli/pipes.js';
 import { buildProgram, runCli } from '../../src/cli.js';
-import { startPlatformSimulator } from '../../src/simulator/index.js';
+import { startPlatformSimulator } from '../../src/platform-simulator/index.js';
 import { DEVICES, e2eScenario, TOKENS } from '../e2e/harness.js';
 import { captureCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/daemon.js';

@@ -8,7 +8,7 @@ import {
   type CommandView,
   type PlatformSimulator,
   startPlatformSimulator,
-} from '../../src/simulator/index.js';
+} from '../../src/platform-simulator/index.js';
 import { updateAllowed } from '../helpers/command-states.js';
 import { FakePlatform } from './helpers/fake-platform.js';
 

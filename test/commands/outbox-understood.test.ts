@@ -10,7 +10,7 @@ import { OutboxQueue } from '../../src/commands/outbox/queue.js';
 import { createConnectorClient } from '../../src/connector/client.js';
 import { createMemoryLogger } from '../../src/log.js';
 import { messageRenderer } from '../../src/messages/render.js';
-import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { type PlatformSimulator, startPlatformSimulator } from '../../src/platform-simulator/index.js';
 import { eventually } from '../helpers/eventually.js';
 
 /**

@@ -7,7 +7,7 @@ import { stringify } from 'yaml';
 import { ManualClock } from '../../src/clock.js';
 import { AgentError } from '../../src/errors.js';
 import { createMemoryLogger } from '../../src/log.js';
-import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { type PlatformSimulator, startPlatformSimulator } from '../../src/platform-simulator/index.js';
 import { tokenActorOf } from '../../src/status/local-actions.js';
 import { buildStatusServer, type StatusServerOptions } from '../../src/status/server.js';
 import { StaffSessions } from '../../src/status/staff-sessions.js';

@@ -10,10 +10,10 @@ import {
 import type { Driver } from '../../../src/drivers-api/types.js';
 import { isAgentError } from '../../../src/errors.js';
 import { english } from '../../../src/messages/render.js';
-import { wireOrderItem, wirePayment } from '../../../src/simulator/bill-wire.js';
-import { Ledger, type SimBill } from '../../../src/simulator/bills.js';
-import { deriveRng } from '../../../src/simulator/rng.js';
-import type { SimReservation } from '../../../src/simulator/world.js';
+import { wireOrderItem, wirePayment } from '../../../src/platform-simulator/bill-wire.js';
+import { Ledger, type SimBill } from '../../../src/platform-simulator/bills.js';
+import { deriveRng } from '../../../src/platform-simulator/rng.js';
+import type { SimReservation } from '../../../src/platform-simulator/world.js';
 import { jobFor, recordingExecuteContext } from '../../helpers/driver-context.js';
 import { fiscalData, type Rig, rig } from './helpers.js';
 

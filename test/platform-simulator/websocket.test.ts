@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { ManualClock } from '../../src/clock.js';
 import { WsMessageSchema } from '../../src/connector/wire.js';
-import type { PlatformSimulator } from '../../src/simulator/index.js';
+import type { PlatformSimulator } from '../../src/platform-simulator/index.js';
 import { eventually } from '../helpers/eventually.js';
 import { call, startSim } from './support.js';
 

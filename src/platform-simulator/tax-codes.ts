@@ -4,7 +4,7 @@ import type { Rng } from './rng.js';
  * Valid Italian customer tax codes for the simulator's bills, taken as they are from public
  * examples rather than computed: the check-digit rules live once, in the Epson driver's
  * validation (`drivers/epson-fpmate/customer-codes.ts`), and the simulator must not depend on the
- * driver it exercises. `test/simulator/tax-codes.test.ts` proves each one passes that validation.
+ * driver it exercises. `test/platform-simulator/tax-codes.test.ts` proves each one passes that validation.
  *
  * - partite IVA: `01606720215` (fiskaltrust/middleware scu-it tests), `01636120634` and
  *   `01463240745` (darioquintana/NHibernate-Validator

@@ -1,8 +1,8 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { Ledger } from '../../src/simulator/bills.js';
-import { fpmateReceiptXml, printable, receiptForBill } from '../../src/simulator/fpmate.js';
-import { createRng } from '../../src/simulator/rng.js';
+import { Ledger } from '../../src/platform-simulator/bills.js';
+import { fpmateReceiptXml, printable, receiptForBill } from '../../src/platform-simulator/fpmate.js';
+import { createRng } from '../../src/platform-simulator/rng.js';
 
 const parser = new XMLParser({
   ignoreAttributes: false,

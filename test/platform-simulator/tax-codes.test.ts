@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { isValidCodiceFiscale, isValidPartitaIva } from '../../drivers/fiscal-it/customer-codes.js';
-import { createRng } from '../../src/simulator/rng.js';
+import { createRng } from '../../src/platform-simulator/rng.js';
 import {
   customerTaxIdentifier,
   PUBLIC_CODICI_FISCALI,
   PUBLIC_PARTITE_IVA,
-} from '../../src/simulator/tax-codes.js';
+} from '../../src/platform-simulator/tax-codes.js';
 
 // The codes are public examples, each valid by the Agenzia delle Entrate's check rules:
 // fiskaltrust/middleware scu-it tests (01606720215, RSSMRA80A01H501U),

@@ -3,11 +3,11 @@ import { createGunzip } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { normalizeCommand, normalizeFiscalMachineCommand } from '../../src/connector/model.js';
-import { GZIP_BOMB_INFLATED_BYTES } from '../../src/simulator/connector-http.js';
-import { noFaults } from '../../src/simulator/fault-schema.js';
-import { FaultController } from '../../src/simulator/faults.js';
-import { DEEP_NESTING_LEVELS, HUGE_STRING_LENGTH } from '../../src/simulator/malformed.js';
-import { createRng } from '../../src/simulator/rng.js';
+import { GZIP_BOMB_INFLATED_BYTES } from '../../src/platform-simulator/connector-http.js';
+import { noFaults } from '../../src/platform-simulator/fault-schema.js';
+import { FaultController } from '../../src/platform-simulator/faults.js';
+import { DEEP_NESTING_LEVELS, HUGE_STRING_LENGTH } from '../../src/platform-simulator/malformed.js';
+import { createRng } from '../../src/platform-simulator/rng.js';
 import { eventually } from '../helpers/eventually.js';
 import { call, startSim } from './support.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { normalizeCommand } from '../../src/connector/model.js';
-import type { CommandView, Faults, SimCounters } from '../../src/simulator/index.js';
+import type { CommandView, Faults, SimCounters } from '../../src/platform-simulator/index.js';
 import { admin, call, startSim } from './support.js';
 
 describe('admin API /_sim/', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localDate, zonedToUtc, zoneOffsetMinutes } from '../../src/simulator/time.js';
+import { localDate, zonedToUtc, zoneOffsetMinutes } from '../../src/platform-simulator/time.js';
 
 describe('property-local time', () => {
   it('knows Rome is UTC+1 in winter and UTC+2 in summer', () => {

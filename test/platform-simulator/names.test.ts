@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emailFor, GUEST_NAMES, normalizeName } from '../../src/simulator/names.js';
+import { emailFor, GUEST_NAMES, normalizeName } from '../../src/platform-simulator/names.js';
 
 describe('guest names', () => {
   it('normalises to plain ASCII letters', () => {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { ManualClock } from '../../src/clock.js';
-import { loadScenario, parseScenario } from '../../src/simulator/index.js';
-import { ScenarioSchema } from '../../src/simulator/scenario.js';
+import { loadScenario, parseScenario } from '../../src/platform-simulator/index.js';
+import { ScenarioSchema } from '../../src/platform-simulator/scenario.js';
 import { call, startSim } from './support.js';
 
 const DEMO = join(import.meta.dirname, '..', '..', 'config', 'scenarios', 'demo.yaml');

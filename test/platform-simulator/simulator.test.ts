@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { normalizeCommand } from '../../src/connector/model.js';
-import { startPlatformSimulator } from '../../src/simulator/index.js';
+import { startPlatformSimulator } from '../../src/platform-simulator/index.js';
 import { eventually } from '../helpers/eventually.js';
 import { call, startSim } from './support.js';
 

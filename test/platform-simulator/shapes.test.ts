@@ -10,7 +10,7 @@ import {
   OrderItemsResponseSchema,
   PaymentsResponseSchema,
 } from '../../src/connector/wire.js';
-import type { PlatformSimulator } from '../../src/simulator/index.js';
+import type { PlatformSimulator } from '../../src/platform-simulator/index.js';
 import { call, missingKeys, startSim } from './support.js';
 
 /** The platform docs' samples, kept verbatim in the repository (see test/fixtures/connector-docs). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import type { PlatformSimulator, ScenarioInput } from '../../src/simulator/index.js';
+import type { PlatformSimulator, ScenarioInput } from '../../src/platform-simulator/index.js';
 import { startSim } from './support.js';
 
 const devices: ScenarioInput['devices'] = [

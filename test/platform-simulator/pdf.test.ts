@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tinyPdf } from '../../src/simulator/pdf.js';
+import { tinyPdf } from '../../src/platform-simulator/pdf.js';
 
 describe('tiny PDF', () => {
   it('has a cross-reference table whose offsets point at its objects', () => {

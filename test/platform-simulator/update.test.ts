@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { normalizeFiscalMachineCommand } from '../../src/connector/model.js';
 import { EmptyResponseSchema } from '../../src/connector/wire.js';
-import { parseReceiptNotes } from '../../src/simulator/index.js';
+import { parseReceiptNotes } from '../../src/platform-simulator/index.js';
 import { call, startSim } from './support.js';
 
 describe('commands/update', () => {

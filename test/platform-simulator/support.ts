@@ -3,7 +3,7 @@ import {
   type PlatformSimulator,
   type PlatformSimulatorOptions,
   startPlatformSimulator,
-} from '../../src/simulator/index.js';
+} from '../../src/platform-simulator/index.js';
 
 /** Helpers for the simulator's own tests: plain `fetch`, never the agent's client. */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import type { RequestLogEntry } from '../../src/simulator/index.js';
-import { SlidingWindowLimiter } from '../../src/simulator/rate-limit.js';
+import type { RequestLogEntry } from '../../src/platform-simulator/index.js';
+import { SlidingWindowLimiter } from '../../src/platform-simulator/rate-limit.js';
 import { call, startSim } from './support.js';
 
 /** Requests that arrived while an earlier 429's Retry-After was still running. */

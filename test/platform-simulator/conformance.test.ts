@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlatformSimulator } from '../../src/simulator/index.js';
+import type { PlatformSimulator } from '../../src/platform-simulator/index.js';
 import { loadFixture } from '../connector/fake-platform.js';
 import { auth, call, missingKeys, startSim } from './support.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng, deriveRng, deriveSeed } from '../../src/simulator/rng.js';
+import { createRng, deriveRng, deriveSeed } from '../../src/platform-simulator/rng.js';
 
 describe('seeded randomness', () => {
   it('repeats itself for a seed and differs between seeds and labels', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitGross, VAT_RATES, wireAmount, xmlAmount } from '../../src/simulator/money.js';
+import { splitGross, VAT_RATES, wireAmount, xmlAmount } from '../../src/platform-simulator/money.js';
 
 describe('money', () => {
   it('splits every gross amount so that gross = net + tax exactly, for every rate and sign', () => {
