@@ -10,7 +10,7 @@ import './fiscal-it/messages.js';
 import './fiscal-it/rt/messages.js';
 import './ipp-printer/messages.js';
 import './salto-encoder/messages.js';
-import './sim/messages.js';
+import './stand-ins/messages.js';
 
 /**
  * What kind of device a family drives, for the lists that derive from this registry: the RT
@@ -38,8 +38,8 @@ const entry = (kind: string, group: DriverGroup, load: () => Promise<unknown>): 
 });
 
 const entries: RegistryEntry[] = [
-  entry('sim-fiscal', 'simulated', async () => (await import('./sim/index.js')).simFiscalFactory),
-  entry('sim-encoder', 'simulated', async () => (await import('./sim/index.js')).simEncoderFactory),
+  entry('sim-fiscal', 'simulated', async () => (await import('./stand-ins/index.js')).simFiscalFactory),
+  entry('sim-encoder', 'simulated', async () => (await import('./stand-ins/index.js')).simEncoderFactory),
   entry(
     'epson-fpmate',
     'rt-printer',

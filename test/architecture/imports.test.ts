@@ -51,7 +51,7 @@ describe('module boundaries', () => {
   });
 
   it('the boundary check itself finds an offending import', () => {
-    const sample = "import { x } from '../../drivers/sim/index.js';";
+    const sample = "import { x } from '../../drivers/stand-ins/index.js';";
     const specs = [...sample.matchAll(importPattern)].map((m) => m[1]);
     expect(specs.filter((s) => /(^|\/)drivers\//.test(s ?? ''))).toHaveLength(1);
   });

@@ -152,17 +152,17 @@ describe('the floors of src/ and drivers/', () => {
       // The ground floor's catalogue reaching up to a part (what core-catalogues.ts did).
       { from: 'src/messages/core-catalogues.ts', to: 'src/commands/rules/messages.ts' },
       // One driver family using another's code.
-      { from: 'drivers/sim/index.ts', to: 'drivers/salto-encoder/protocol.ts' },
+      { from: 'drivers/stand-ins/index.ts', to: 'drivers/salto-encoder/protocol.ts' },
       { from: 'src/elsewhere.ts', to: 'src/errors.ts' },
       // Allowed: downward, and within a room.
       { from: 'src/status/page.ts', to: 'src/commands/index.ts' },
       { from: 'src/agent.ts', to: 'src/agent/drivers.ts' },
-      { from: 'drivers/index.ts', to: 'drivers/sim/index.ts' },
+      { from: 'drivers/index.ts', to: 'drivers/stand-ins/index.ts' },
       { from: 'src/backoff.ts', to: 'src/clock.ts' },
     ];
     expect(floorViolations(edges, FLOORS)).toEqual([
       'src/messages/core-catalogues.ts (ground) imports src/commands/rules/messages.ts, a floor above (command engine)',
-      'drivers/sim/index.ts imports drivers/salto-encoder/protocol.ts, another room of its floor (driver families, view model)',
+      'drivers/stand-ins/index.ts imports drivers/salto-encoder/protocol.ts, another room of its floor (driver families, view model)',
       'src/elsewhere.ts is on no floor',
     ]);
   });

@@ -197,7 +197,7 @@ describe('test doubles and simulators stay out of production', () => {
       ['drivers/epson-fpmate/simulator-printer.ts', ''],
       ['drivers/epson-fpmate/simulator/printer.ts', ''],
       ['drivers/ipp-printer/simulator.ts', ''],
-      ['drivers/sim/sim-driver.ts', ''],
+      ['drivers/stand-ins/stand-in-driver.ts', ''],
     ]);
     expect(offenders(files)).toEqual([
       'drivers/epson-fpmate/simulator-printer.ts is a simulator file outside a simulator/ folder',

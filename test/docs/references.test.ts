@@ -61,7 +61,7 @@ const numberOf = (word: string): number =>
 
 const demoDevices = (parseYaml(read('config/simulator.yaml')) as { devices: unknown[] }).devices.length;
 const driverKinds = [...driverRegistry.keys()];
-/** A family for real devices has its folder and README; the simulated devices share `drivers/sim/`. */
+/** A family for real devices has its folder and README; the simulated devices share `drivers/stand-ins/`. */
 const realFamilies = driverKinds.filter((kind) => existsSync(join(root, 'drivers', kind, 'README.md')));
 
 /**

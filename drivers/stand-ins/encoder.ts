@@ -14,7 +14,7 @@ import type {
 import { AgentError } from '../../src/errors.js';
 import { type simEncoderLabels, simMessages } from './messages.js';
 import { SimOptionsSchema, scriptFor, simulatedWork } from './script.js';
-import { SimDriver } from './sim-driver.js';
+import { SimDriver } from './stand-in-driver.js';
 
 /**
  * A simulated key-card encoder: writes `KeyCount` cards one by one (a ledger line per card is the

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LEDGER_MEMORY, openLedger } from '../../../drivers/sim/ledger.js';
+import { LEDGER_MEMORY, openLedger } from '../../../drivers/stand-ins/ledger.js';
 import type { DeviceStore } from '../../../src/drivers-api/types.js';
 
 let dir: string;

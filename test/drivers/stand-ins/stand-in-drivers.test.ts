@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { simEncoderFactory, simFiscalFactory } from '../../../drivers/sim/index.js';
+import { simEncoderFactory, simFiscalFactory } from '../../../drivers/stand-ins/index.js';
 import { ManualClock } from '../../../src/clock.js';
 import type { CommandData } from '../../../src/connector/model.js';
 import { AgentError } from '../../../src/errors.js';

@@ -16,7 +16,7 @@ import { base64Length } from '../../src/transport/base64.js';
 import type { LedgerEntry } from './ledger.js';
 import { type simFiscalLabels, simMessages } from './messages.js';
 import { type SimOptions, SimOptionsSchema, scriptFor, simulatedWork } from './script.js';
-import { SimDriver } from './sim-driver.js';
+import { SimDriver } from './stand-in-driver.js';
 
 /**
  * A simulated RT fiscal printer. It checks what a real one would refuse before printing (bad
