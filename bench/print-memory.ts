@@ -102,7 +102,7 @@ async function main(): Promise<void> {
         reservations: { generate: 5 },
       },
     });
-    const launch = shebangLaunch(join(import.meta.dirname, '..', 'src', 'main.ts'));
+    const launch = shebangLaunch(join(import.meta.dirname, '..', 'app', 'main.ts'));
     daemon = createDaemon({
       config: {
         version: 1,

@@ -78,7 +78,7 @@ export interface Agent {
    */
   alive(): boolean;
   /**
-   * An error escaped every handler (the process-level guard in `src/main.ts`): logged as one
+   * An error escaped every handler (the process-level guard in `app/main.ts`): logged as one
    * line, the component it came from restarted when its stack tells, `/healthz` 503 for a while;
    * when it keeps happening `alive()` turns false (see `src/supervision/escaped-faults.ts`).
    */

@@ -1,5 +1,5 @@
 /**
- * Every catalogue of the core, for the composition root (`src/cli.ts`) and only for it, as
+ * Every catalogue of the core, for the composition root (`app/cli.ts`) and only for it, as
  * `drivers/index.ts` lists the driver families'. Each part registers its sentences where they are
  * defined (defining is registering: `src/messages/catalogue.ts`), so a module that says a sentence
  * always has it; this list is for the process that renders sentences it did not make itself — the

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, tsFiles } from '../helpers/source-files.js';
+import { SOURCE_FOLDERS } from './source-graph.js';
 
 const root = REPO_ROOT;
 
@@ -13,14 +14,12 @@ function importsOf(file: string): string[] {
 }
 
 describe('module boundaries', () => {
-  it('src/ never imports drivers/ (only src/main.ts and src/cli.ts wire the registry)', () => {
-    const offenders = tsFiles(join(root, 'src'))
-      .filter((file) => !/src[\\/](main|cli)\.ts$/.test(file))
-      .flatMap((file) =>
-        importsOf(file)
-          .filter((spec) => /(^|\/)drivers\//.test(spec) && spec.startsWith('.'))
-          .map((spec) => `${relative(root, file)} imports ${spec}`),
-      );
+  it('src/ never imports drivers/: the composition root above both (app/) wires the registry', () => {
+    const offenders = tsFiles(join(root, 'src')).flatMap((file) =>
+      importsOf(file)
+        .filter((spec) => /(^|\/)drivers\//.test(spec) && spec.startsWith('.'))
+        .map((spec) => `${relative(root, file)} imports ${spec}`),
+    );
     expect(offenders).toEqual([]);
   });
 
@@ -37,9 +36,9 @@ describe('module boundaries', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('src/ and drivers/ never call the global fetch: the installed agent runs without WebAssembly, which its parser needs (src/main.ts)', () => {
+  it('app/, src/ and drivers/ never call the global fetch: the installed agent runs without WebAssembly, which its parser needs (app/main.ts)', () => {
     const globalFetch = /(?:\bawait|\breturn|[=(,:?]|globalThis\.)\s*fetch\s*\(/;
-    const offenders = [...tsFiles(join(root, 'src')), ...tsFiles(join(root, 'drivers'))]
+    const offenders = SOURCE_FOLDERS.flatMap((folder) => tsFiles(join(root, folder)))
       // The status page's script runs in the browser.
       .filter((file) => !file.endsWith('.test.ts') && !/src[\\/]status[\\/]page-assets\.ts$/.test(file))
       .filter((file) => globalFetch.test(readFileSync(file, 'utf8')))

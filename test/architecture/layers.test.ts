@@ -35,7 +35,7 @@ import { type Edge, productionEdges, productionFiles } from './source-graph.js';
  * 10. The command line's commands (`cli/`): `run` starts the agent.
  * 11. The lists the composition root loads: every core catalogue (`src/catalogues.ts`) and every
  *    driver family (`drivers/index.ts`).
- * 12. The composition root (`src/cli.ts`), 13. the one file that touches the process (`main.ts`).
+ * 12. The composition root (`app/cli.ts`), 13. the one file that touches the process (`main.ts`).
  */
 
 interface Floor {
@@ -88,8 +88,8 @@ const FLOORS: readonly Floor[] = [
   { floor: 'agent', rooms: [['src/agent.ts', 'src/agent/']] },
   { floor: 'command line', rooms: ['src/cli/'] },
   { floor: 'lists of parts', rooms: ['src/catalogues.ts', 'drivers/index.ts'] },
-  { floor: 'composition root', rooms: ['src/cli.ts'] },
-  { floor: 'process', rooms: ['src/main.ts'] },
+  { floor: 'composition root', rooms: ['app/cli.ts'] },
+  { floor: 'process', rooms: ['app/main.ts'] },
 ];
 
 interface Place {

@@ -17,7 +17,7 @@ const TERMINAL: CommandState[] = ['Processed', 'Error', 'Cancelled'];
 
 /**
  * The installed form: `npm run build`'s esbuild bundle (scripts/bundle.ts), laid out as install.sh
- * lays it out (`dist/src/main.js` beside package.json and the production node_modules), run by
+ * lays it out (`dist/app/main.js` beside package.json and the production node_modules), run by
  * node with the flags and environment of its shebang, as the launcher runs it. It starts in the
  * memory benchmark's world (bench/real-devices.ts: an Epson RT printer, a Salto encoder and an
  * office printer, each on its real driver loaded from its chunk) and prints a receipt end to end.
@@ -33,7 +33,7 @@ describe('the bundled agent', () => {
     copyFileSync(join(repo, 'package.json'), join(app, 'package.json'));
     symlinkSync(join(repo, 'node_modules'), join(app, 'node_modules'), 'dir');
     mkdirSync(join(app, 'dist'));
-    bundle = await bundleAgent(join(app, 'dist', 'src'));
+    bundle = await bundleAgent(join(app, 'dist', 'app'));
     world = await startRealDevices();
     sim = await startPlatformSimulator({
       scenario: world.scenario({ requests: 100_000, windowSeconds: 30 }),
@@ -47,13 +47,13 @@ describe('the bundled agent', () => {
     rmSync(app, { recursive: true, force: true });
   });
 
-  it('is dist/src/main.js with the source shebang, a source map, and chunks for what only some commands load', () => {
-    expect(bundle.main).toBe(join(app, 'dist', 'src', 'main.js'));
+  it('is dist/app/main.js with the source shebang, a source map, and chunks for what only some commands load', () => {
+    expect(bundle.main).toBe(join(app, 'dist', 'app', 'main.js'));
     const first = readFileSync(bundle.main, 'utf8').split('\n', 1)[0];
-    expect(first).toBe(readFileSync(join(repo, 'src', 'main.ts'), 'utf8').split('\n', 1)[0]);
+    expect(first).toBe(readFileSync(join(repo, 'app', 'main.ts'), 'utf8').split('\n', 1)[0]);
     expect(readFileSync(`${bundle.main}.map`, 'utf8')).toContain('"sources"');
     for (const lazy of ['src/cli/run.ts', 'src/cli/doctor.ts', 'drivers/epson-fpmate/index.ts']) {
-      expect(bundle.splitPoints.get(lazy), lazy).toMatch(/[\\/]dist[\\/]src[\\/]chunks[\\/]/);
+      expect(bundle.splitPoints.get(lazy), lazy).toMatch(/[\\/]dist[\\/]app[\\/]chunks[\\/]/);
     }
   });
 

@@ -3,9 +3,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../app/cli.js';
 import { driverRegistry } from '../../drivers/index.js';
 import { createAgent } from '../../src/agent.js';
-import { runCli } from '../../src/cli.js';
 import { parseConfig } from '../../src/config.js';
 import { createMemoryLogger } from '../../src/log.js';
 import {

@@ -118,7 +118,7 @@ const STOP = new Set(['#', '|', '||', ';', '&&', '>', '<', '2>&1']);
 /** What may stand before a program's name on a command line. */
 const PROGRAM_STARTS = new Set(['sudo', 'exec', 'env', '$', '&&', '||', ';', '|', 'then', 'do']);
 
-/** `frontdesk-agent <command> [options]` (or `src/main.ts <command>`) in one piece of code. */
+/** `frontdesk-agent <command> [options]` (or `app/main.ts <command>`) in one piece of code. */
 function commandProblems(piece: string, facts: TreeFacts): string[] {
   const problems: string[] = [];
   const tokens = piece.split(/\s+/).filter(Boolean);
@@ -128,7 +128,7 @@ function commandProblems(piece: string, facts: TreeFacts): string[] {
     const invoked =
       token === 'frontdesk-agent'
         ? before === undefined || PROGRAM_STARTS.has(before)
-        : token === 'src/main.ts' && before === 'tsx';
+        : token === 'app/main.ts' && before === 'tsx';
     if (!invoked) return;
     const next = tokens[i + 1];
     let options: ReadonlySet<string> | undefined;

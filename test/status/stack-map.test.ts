@@ -41,7 +41,7 @@ describe('source-mapped stack traces', () => {
     await build({
       absWorkingDir: dir,
       entryPoints: ['src/connector/websocket.ts'],
-      outfile: join(dir, 'dist', 'src', 'main.js'),
+      outfile: join(dir, 'dist', 'app', 'main.js'),
       bundle: true,
       format: 'esm',
       platform: 'node',
@@ -56,7 +56,7 @@ describe('source-mapped stack traces', () => {
       [
         '--input-type=module',
         '-e',
-        `const { ConnectorSocket } = await import(${JSON.stringify(pathToFileURL(join(dir, 'dist', 'src', 'main.js')).href)});
+        `const { ConnectorSocket } = await import(${JSON.stringify(pathToFileURL(join(dir, 'dist', 'app', 'main.js')).href)});
          try { new ConnectorSocket().handleMessage('{}'); } catch (e) { process.stdout.write(e.stack); }`,
       ],
       { encoding: 'utf8' },
@@ -67,7 +67,7 @@ describe('source-mapped stack traces', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('the raw stack names the bundle; the mapped one names the source file and the line of the throw', () => {
-    expect(thrown.stack).toContain(join(dir, 'dist', 'src', 'main.js'));
+    expect(thrown.stack).toContain(join(dir, 'dist', 'app', 'main.js'));
     const mapped = sourceMappedStack(thrown.stack ?? '');
     expect(mapped).toContain(`${join(dir, 'src', 'connector', 'websocket.ts')}:${THROW_LINE}:`);
     expect(mapped).not.toContain('main.js');
@@ -100,7 +100,7 @@ describe('source-mapped stack traces', () => {
   it('leaves frames without a map as they are', () => {
     const stack = [
       'Error: x',
-      '    at f (/nowhere/dist/src/chunks/run-ABC.js:1:2345)',
+      '    at f (/nowhere/dist/app/chunks/run-ABC.js:1:2345)',
       '    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)',
     ].join('\n');
     expect(sourceMappedStack(stack)).toBe(stack);

@@ -1,12 +1,12 @@
 import { Argument, Command, CommanderError, InvalidArgumentError } from 'commander';
 import { driverRegistry } from '../drivers/index.js';
-import type { CutKeysOptions } from './cli/cut-keys.js';
-import type { CliIo } from './cli/io.js';
-import { AgentError, isAgentError } from './errors.js';
-import './catalogues.js';
-import { agentVersion } from './version.js';
+import type { CutKeysOptions } from '../src/cli/cut-keys.js';
+import type { CliIo } from '../src/cli/io.js';
+import { AgentError, isAgentError } from '../src/errors.js';
+import '../src/catalogues.js';
+import { agentVersion } from '../src/version.js';
 
-export type { CliIo } from './cli/io.js';
+export type { CliIo } from '../src/cli/io.js';
 
 const EXAMPLES = `
 Examples:
@@ -67,7 +67,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .description('run the agent (the systemd service runs this)')
     .requiredOption('-c, --config <file>', 'configuration file (YAML)')
     .action(async (opts: { config: string }) =>
-      setExit(await (await import('./cli/run.js')).runCommand(opts, io, driverRegistry)),
+      setExit(await (await import('../src/cli/run.js')).runCommand(opts, io, driverRegistry)),
     );
 
   program
@@ -76,7 +76,9 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .requiredOption('-c, --config <file>', 'configuration file (YAML)')
     .option('--online', 'ask the platform (devices/getAll)', false)
     .action(async (opts: { config: string; online: boolean }) =>
-      setExit(await (await import('./cli/check-config.js')).checkConfigCommand(opts, io, driverRegistry)),
+      setExit(
+        await (await import('../src/cli/check-config.js')).checkConfigCommand(opts, io, driverRegistry),
+      ),
     );
 
   program
@@ -85,7 +87,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('-s, --scenario <file>', 'scenario file (YAML), e.g. config/scenarios/demo.yaml')
     .option('-p, --port <port>', 'port on 127.0.0.1 (0 = any free one)', port, 8730)
     .action(async (opts: { scenario?: string; port: number }) =>
-      setExit(await (await import('./cli/simulate-platform.js')).simulatePlatformCommand(opts, io)),
+      setExit(await (await import('../src/cli/simulate-platform.js')).simulatePlatformCommand(opts, io)),
     );
 
   program
@@ -98,7 +100,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--enterprise <id>', 'enterprise id (portfolio tokens only)')
     .option('--no-follow', 'print the command id and return at once')
     .action(async (opts: CutKeysOptions) =>
-      setExit(await (await import('./cli/cut-keys.js')).cutKeysCommand(opts, io)),
+      setExit(await (await import('../src/cli/cut-keys.js')).cutKeysCommand(opts, io)),
     );
 
   program
@@ -110,7 +112,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--no-lan', 'do not browse the LAN (mDNS) for printers')
     .action(async (opts: { json: boolean; lan: boolean }) =>
       setExit(
-        await (await import('./cli/devices.js')).devicesCommand(opts, io, { registry: driverRegistry }),
+        await (await import('../src/cli/devices.js')).devicesCommand(opts, io, { registry: driverRegistry }),
       ),
     );
 
@@ -121,7 +123,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .requiredOption('--device <id>', 'the Printer device id')
     .option('--printer <name>', 'the platform printer name (default: the driver’s default printer)')
     .action(async (opts: { config: string; device: string; printer?: string }) =>
-      setExit(await (await import('./cli/test-page.js')).testPageCommand(opts, io, driverRegistry)),
+      setExit(await (await import('../src/cli/test-page.js')).testPageCommand(opts, io, driverRegistry)),
     );
 
   program
@@ -135,7 +137,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--timeout <ms>', 'bound on each network step', positiveInt, 10_000)
     .action(async (opts: { config: string; json: boolean; unit: string; timeout: number }) =>
       setExit(
-        await (await import('./cli/doctor.js')).doctorCommand(
+        await (await import('../src/cli/doctor.js')).doctorCommand(
           { config: opts.config, json: opts.json, unit: opts.unit, timeoutMs: opts.timeout },
           io,
           driverRegistry,
@@ -159,7 +161,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .action(
       async (opts: { config: string; output?: string; hours: number; logFile?: string; unit: string }) =>
         setExit(
-          await (await import('./cli/support-bundle.js')).supportBundleCommand(opts, io, driverRegistry),
+          await (await import('../src/cli/support-bundle.js')).supportBundleCommand(opts, io, driverRegistry),
         ),
     );
 
@@ -174,7 +176,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .requiredOption('-d, --device <id>', 'the fiscal device (id or name)')
     .action(async (kind: 'x' | 'z', opts: { config: string; device: string }) =>
       setExit(
-        await (await import('./cli/device-action.js')).deviceActionCommand(
+        await (await import('../src/cli/device-action.js')).deviceActionCommand(
           { config: opts.config, device: opts.device, action: `${kind}-report`, params: {} },
           io,
         ),
@@ -190,7 +192,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--date <date>', 'the day it was printed, YYYY-MM-DD (default: the agent’s record of it)')
     .action(async (opts: { config: string; device: string; receipt: string; date?: string }) =>
       setExit(
-        await (await import('./cli/device-action.js')).deviceActionCommand(
+        await (await import('../src/cli/device-action.js')).deviceActionCommand(
           {
             config: opts.config,
             device: opts.device,
@@ -213,7 +215,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--date <date>', 'the day it was printed, YYYY-MM-DD (default: the agent’s record of it)')
     .action(async (opts: { config: string; device: string; receipt: string; date?: string }) =>
       setExit(
-        await (await import('./cli/device-action.js')).deviceActionCommand(
+        await (await import('../src/cli/device-action.js')).deviceActionCommand(
           {
             config: opts.config,
             device: opts.device,
@@ -233,7 +235,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('-c, --config <file>', 'configuration file (YAML)', '/etc/frontdesk-agent/agent.yaml')
     .option('--open', 'open it in the browser, never on a command line other accounts can read')
     .action(async (opts: { config: string; open?: boolean }) =>
-      setExit(await (await import('./cli/login.js')).loginCommand(opts, io)),
+      setExit(await (await import('../src/cli/login.js')).loginCommand(opts, io)),
     );
 
   program
@@ -241,7 +243,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .description('print the shell completion script for bash or zsh')
     .addArgument(new Argument('<shell>', 'bash or zsh').choices(['bash', 'zsh']))
     .action(async (shell: 'bash' | 'zsh') => {
-      const { completionScript } = await import('./cli/completion.js');
+      const { completionScript } = await import('../src/cli/completion.js');
       io.stdout.write(completionScript(program, shell));
       setExit(0);
     });

@@ -1,7 +1,7 @@
 #!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=4 --max-old-space-size=512 --gc-memory-reducer-start-delay-ms=2000 --interrupt-budget=270336
-import { guardClosedPipes } from './cli/pipes.js';
+import { guardClosedPipes } from '../src/cli/pipes.js';
+import { Listeners } from '../src/listeners.js';
 import { runCli } from './cli.js';
-import { Listeners } from './listeners.js';
 
 /*
  * The node flags in the first line are part of the product: the systemd launcher (install.sh), `npm
