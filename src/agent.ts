@@ -24,7 +24,7 @@ import { errorFields, type Logger } from './log.js';
 import { messageRenderer } from './messages/render.js';
 import type { PlatformSimulator } from './platform-simulator/index.js';
 import { createMetrics, type RunningStatusServer, startStatusServer } from './status/index.js';
-import { staffMessages } from './status/messages.js';
+import { staffMessages } from './status/messages-staff.js';
 import type { PassedSockets } from './status/passed-sockets.js';
 import { prepareStaffDirectory } from './status/staff-socket.js';
 import type { StatusSource } from './status-model.js';

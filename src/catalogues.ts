@@ -16,6 +16,7 @@ import './drivers-api/messages.js';
 import './messages/core.js';
 import './messages/error-codes.js';
 import './status/messages.js';
+import './status/messages-staff.js';
 import './status/messages-queue.js';
 import './supervision/messages.js';
 import './transport/messages.js';

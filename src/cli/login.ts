@@ -1,6 +1,6 @@
 import { greetingLocaleOf, loadConfig } from '../config.js';
 import { messageRenderer } from '../messages/render.js';
-import { staffMessages } from '../status/messages.js';
+import { staffMessages } from '../status/messages-staff.js';
 import { type CliIo, line } from './io.js';
 import { openLogin } from './login-opener.js';
 import { cliMessages } from './messages.js';

@@ -2,7 +2,7 @@ import { lstatSync, type Stats } from 'node:fs';
 import { request } from 'node:http';
 import { dirname } from 'node:path';
 import type { Message } from '../messages/message.js';
-import { staffMessages } from '../status/messages.js';
+import { staffMessages } from '../status/messages-staff.js';
 import { accountId, staffSocketPath, untrustedDirectory } from '../status/staff-socket.js';
 
 /**

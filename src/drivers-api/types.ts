@@ -32,7 +32,7 @@ export type DeviceType = 'FiscalMachine' | 'KeyCutter' | 'Printer';
  *   a status code — shown as it is, never words; or a time, as an ISO 8601 timestamp
  *   (`factTime` in `facts.ts`, `2026-11-27T02:30:00.000Z`: shown in the property's time zone) or calendar date
  *   (`2030-12-31`: shown as a date). `/metrics` exports numbers, flags and times
- *   (`src/status/device-facts.ts`);
+ *   (`numericFacts` in `facts.ts`);
  * - null: not known (left out of the page).
  */
 export type FactValue = string | number | boolean | null | Message;

@@ -1,6 +1,6 @@
 import type { Message } from '../messages/message.js';
 import type { Verdict } from './callers.js';
-import { staffMessages } from './messages.js';
+import { staffMessages } from './messages-staff.js';
 
 /**
  * What the status server answers before a route does: the headers every answer carries, the

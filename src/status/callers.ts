@@ -4,8 +4,6 @@ import type { Logger } from '../log.js';
 import { isLoopback } from '../loopback.js';
 import { isLoopbackHostHeader, safeEqual } from './access.js';
 import type { FailedAttempts } from './attempts.js';
-import type { Actor } from './local-actions.js';
-import { tokenActorOf } from './local-actions.js';
 import type { PeerCredentials } from './peer-credentials.js';
 import { sessionCookieValues } from './session-cookie.js';
 import { describeBinding, type Peer, type StaffSession, type StaffSessions } from './staff-sessions.js';
@@ -175,37 +173,6 @@ export function verdict(
   if (caller.refusal) return caller.refusal;
   if (access === 'open' && isLocalAndAddressedLocally(ip, hostHeader)) return 'ok';
   return 'login-first';
-}
-
-/** The audit's view of an authenticated caller. */
-export function actorOf(caller: Caller): Actor {
-  switch (caller.kind) {
-    case 'staff-socket':
-      return {
-        who: 'staff-socket',
-        uid: caller.peer.uid,
-        ...(caller.peer.user ? { user: caller.peer.user } : {}),
-      };
-    case 'session': {
-      const { identity } = caller.session;
-      return {
-        who: 'page',
-        from: caller.peer.address,
-        session: caller.session.id,
-        login: identity.login,
-        ...(identity.uid !== undefined ? { uid: identity.uid } : {}),
-        ...(identity.user ? { user: identity.user } : {}),
-      };
-    }
-    case 'token':
-      return {
-        ...tokenActorOf(caller.peer.address),
-        ...(caller.peer.uid !== undefined ? { uid: caller.peer.uid } : {}),
-      };
-    default:
-      // The server answers the others itself; an action never sees one.
-      throw new Error(`no actor for a caller who may not act (${caller.kind})`);
-  }
 }
 
 /** Whether the caller is a browser (a page session): only then do Origin and CSRF token apply. */

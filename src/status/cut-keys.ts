@@ -6,8 +6,8 @@ import type { Message } from '../messages/message.js';
 import type { MessageRenderer } from '../messages/render.js';
 import type { StatusSource } from '../status-model.js';
 import { formRefusal, wantsJson } from './access.js';
-import { actorOf, type Caller } from './callers.js';
-import { ActionLimited, type LocalActions, replyLimited } from './local-actions.js';
+import type { Caller } from './callers.js';
+import { ActionLimited, actorOf, type LocalActions, replyLimited } from './local-actions.js';
 import { pageMessages } from './messages.js';
 
 /**

@@ -6,11 +6,11 @@ import type { Locale } from '../messages/catalogue.js';
 import { type MessageRenderer, messageRenderer } from '../messages/render.js';
 import type { StatusSource } from '../status-model.js';
 import { formRefusal, wantsJson } from './access.js';
-import { actorOf, type Caller } from './callers.js';
-import type { ActionNotice } from './device-actions.js';
-import { ActionLimited, type LocalActions, replyLimited } from './local-actions.js';
+import type { Caller } from './callers.js';
+import { ActionLimited, actorOf, type LocalActions, replyLimited } from './local-actions.js';
 import { queueMessages } from './messages-queue.js';
 import { deliverNowWords } from './queue-words.js';
+import type { ActionNotice } from './render-actions.js';
 
 /**
  * `POST /outbox/deliver-now`: staff's "Try delivery now" (`StatusSource.deliverNow`), for a

@@ -6,9 +6,11 @@ import type { Logger } from '../log.js';
 import type { MessageRenderer } from '../messages/render.js';
 import type { StatusSource } from '../status-model.js';
 import { formRefusal, wantsJson } from './access.js';
-import { actorOf, type Caller } from './callers.js';
-import { ActionLimited, type AuditFacts, type LocalActions, replyLimited } from './local-actions.js';
-import { pageMessages, staffMessages } from './messages.js';
+import type { Caller } from './callers.js';
+import { ActionLimited, type AuditFacts, actorOf, type LocalActions, replyLimited } from './local-actions.js';
+import { pageMessages } from './messages.js';
+import { staffMessages } from './messages-staff.js';
+import type { ActionNotice } from './render-actions.js';
 
 /**
  * Device actions (`Driver.actions`: a fiscal printer's X and Z reports, voiding a receipt) through
@@ -42,13 +44,6 @@ export interface DeviceActionsDeps {
   signal: AbortSignal;
   /** The page's language: answers and notices are rendered in it. */
   say: MessageRenderer;
-}
-
-/** The outcome of a plain form submission, kept for the page that follows the redirect. */
-export interface ActionNotice {
-  ok: boolean;
-  title: string;
-  notes: string;
 }
 
 const KEPT = 20;

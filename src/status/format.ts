@@ -1,10 +1,10 @@
 // The labels every driver family shares, registered wherever the page renders.
 import '../drivers-api/messages.js';
+import { factTimeOf } from '../drivers-api/facts.js';
 import type { FactValue } from '../drivers-api/types.js';
 import { messageSource } from '../messages/catalogue.js';
 import { isMessage, type Message, type MessageArg } from '../messages/message.js';
 import { type MessageRenderer, messageRenderer } from '../messages/render.js';
-import { factTimeOf } from './device-facts.js';
 import { pageMessages } from './messages.js';
 
 /**

@@ -4,6 +4,7 @@ import { isAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { isLoopback } from '../loopback.js';
 import type { MessageRenderer } from '../messages/render.js';
+import type { Caller } from './callers.js';
 import { pageMessages } from './messages.js';
 
 /**
@@ -60,6 +61,37 @@ export function tokenActorOf(address: string | undefined): Actor {
   const from = address ?? 'unknown';
   const local = address !== undefined && isLoopback(address);
   return { who: local ? 'local-with-token' : 'remote-with-token', from };
+}
+
+/** The audit's view of an authenticated caller. */
+export function actorOf(caller: Caller): Actor {
+  switch (caller.kind) {
+    case 'staff-socket':
+      return {
+        who: 'staff-socket',
+        uid: caller.peer.uid,
+        ...(caller.peer.user ? { user: caller.peer.user } : {}),
+      };
+    case 'session': {
+      const { identity } = caller.session;
+      return {
+        who: 'page',
+        from: caller.peer.address,
+        session: caller.session.id,
+        login: identity.login,
+        ...(identity.uid !== undefined ? { uid: identity.uid } : {}),
+        ...(identity.user ? { user: identity.user } : {}),
+      };
+    }
+    case 'token':
+      return {
+        ...tokenActorOf(caller.peer.address),
+        ...(caller.peer.uid !== undefined ? { uid: caller.peer.uid } : {}),
+      };
+    default:
+      // The server answers the others itself; an action never sees one.
+      throw new Error(`no actor for a caller who may not act (${caller.kind})`);
+  }
 }
 
 /** The rate-limit bucket of an actor: one per page session, per Unix user, per token address. */

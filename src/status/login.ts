@@ -9,7 +9,7 @@ import { isSameOrigin, safeEqual } from './access.js';
 import type { FailedAttempts } from './attempts.js';
 import { type Caller, sourceOf } from './callers.js';
 import { html, trusted } from './html.js';
-import { staffMessages as m } from './messages.js';
+import { staffMessages as m } from './messages-staff.js';
 import { PAGE_CSS } from './page-assets.js';
 import { clearedSessionCookie, sessionCookie } from './session-cookie.js';
 import {

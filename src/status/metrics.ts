@@ -1,8 +1,8 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { TERMINAL_STATES } from '../connector/wire.js';
+import { numericFacts } from '../drivers-api/facts.js';
 import type { AgentEvent, AgentSnapshot } from '../status-model.js';
 import { type LoopLag, loopLag } from '../supervision/index.js';
-import { numericFacts } from './device-facts.js';
 
 /**
  * Prometheus metrics of the agent, in their own `Registry` (never prom-client's global one, so

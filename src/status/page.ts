@@ -3,13 +3,11 @@ import { COMMAND_STATES } from '../connector/wire.js';
 import type { Locale } from '../messages/catalogue.js';
 import { type MessageRenderer, messageRenderer } from '../messages/render.js';
 import type { AgentSnapshot, Health } from '../status-model.js';
-import type { ActionNotice } from './device-actions.js';
 import { html, type SafeHtml, trusted } from './html.js';
-import { DEFAULT_LOCAL_ACTION_LIMITS } from './local-actions.js';
-import { pageMessages, staffMessages } from './messages.js';
+import { pageMessages } from './messages.js';
 import { queueMessages } from './messages-queue.js';
 import { PAGE_CSS, PAGE_SCRIPT } from './page-assets.js';
-import { renderDeviceActions } from './render-actions.js';
+import { type ActionNotice, renderDeviceActions } from './render-actions.js';
 import { renderChart } from './render-chart.js';
 import { renderCommands } from './render-commands.js';
 import { renderDevices } from './render-devices.js';
@@ -64,8 +62,8 @@ export interface PageOptions {
   csrfToken: string;
   /** What the previous form POST did, when it was a plain (script-less) submission. */
   notice?: { commandId: string } | { error: string };
-  /** The form's upper bound for keys (`status.actions.maxKeyCount`); default 10. */
-  maxKeyCount?: number;
+  /** The form's upper bound for keys (`status.actions.maxKeyCount`). */
+  maxKeyCount: number;
   /** What the previous device action did, when it was a plain (script-less) form submission. */
   actionNotice?: ActionNotice;
   /** What the previous "Try delivery now" did, when it was a plain form submission. */
@@ -171,7 +169,7 @@ export function renderPage(options: PageOptions): string {
     snapshot,
     csrfToken,
     options.notice,
-    options.maxKeyCount ?? DEFAULT_LOCAL_ACTION_LIMITS.maxKeyCount,
+    options.maxKeyCount,
     say,
   )}</section>
 <section class="wide"><h2>${say.render(pageMessages.headingDevices())}</h2><div id="devices">${s.devices}</div></section>
@@ -182,7 +180,7 @@ ${deviceActions && html`<section class="wide" id="device-actions"><h2>${say.rend
 <footer><a href="status.json">status.json</a> · <a href="metrics">metrics</a> · <a href="healthz">healthz</a>${
     csrfToken &&
     html` · <form class="logout" method="post" action="logout"><input type="hidden" name="csrf" value="${csrfToken}"><button type="submit">${say.render(
-      staffMessages.logout(),
+      pageMessages.logout(),
     )}</button></form>`
   }</footer>
 <script nonce="${nonce}">${trusted(PAGE_SCRIPT)}</script>

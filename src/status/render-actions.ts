@@ -1,6 +1,5 @@
 import type { MessageRenderer } from '../messages/render.js';
 import type { AgentSnapshot, DeviceActionInfo, DeviceSnapshot } from '../status-model.js';
-import type { ActionNotice } from './device-actions.js';
 import { html, join, type SafeHtml } from './html.js';
 
 /**
@@ -10,6 +9,13 @@ import { html, join, type SafeHtml } from './html.js';
  * a form being filled in. The script submits a form with `fetch` and shows the Notes under it;
  * without JavaScript the form posts and the page that follows shows the outcome (`notice`).
  */
+
+/** What an action did, shown on the page that follows a plain (script-less) form submission. */
+export interface ActionNotice {
+  ok: boolean;
+  title: string;
+  notes: string;
+}
 
 function field(
   device: DeviceSnapshot,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { factValue, numericFacts } from '../../src/status/device-facts.js';
+import { factValue, numericFacts } from '../../src/drivers-api/facts.js';
 import { createMetrics } from '../../src/status/metrics.js';
 import { ENCODER_ID, FISCAL_ID, NOW, PRINTER_ID, sampleSnapshot } from './fake-source.js';
 
