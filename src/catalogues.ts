@@ -15,8 +15,8 @@ import './connector/messages.js';
 import './drivers-api/messages.js';
 import './messages/core.js';
 import './messages/error-codes.js';
-import './status/messages.js';
-import './status/messages-staff.js';
-import './status/messages-queue.js';
+// The status page's sentences (the page's, the waiting lines', the callers'), through the rooms' front files.
+import './status/callers/index.js';
+import './status/page/index.js';
 import './supervision/messages.js';
 import './transport/messages.js';

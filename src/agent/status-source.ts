@@ -8,8 +8,7 @@ import type { DeviceAction } from '../drivers-api/types.js';
 import { AgentError } from '../errors.js';
 import type { Listeners } from '../listeners.js';
 import type { Message } from '../messages/message.js';
-import { pageMessages } from '../status/messages.js';
-import { describeRateLimit } from '../status/render-overview.js';
+import { describeRateLimit, pageMessages } from '../status/page/index.js';
 import type {
   AgentEvent,
   AgentSnapshot,

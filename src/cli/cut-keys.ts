@@ -6,7 +6,7 @@ import { AgentError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { readMessage } from '../messages/message.js';
 import { type MessageRenderer, messageRenderer } from '../messages/render.js';
-import { auditLine } from '../status/local-actions.js';
+import { auditLine } from '../status/actions/index.js';
 import type { CommandSummary } from '../status-model.js';
 import { type CliIo, firstSignal, line } from './io.js';
 import { cliMessages } from './messages.js';
@@ -58,7 +58,7 @@ export async function cutKeysCommand(opts: CutKeysOptions, io: CliIo): Promise<n
   });
   const enterpriseId = enterpriseForWrite(config.platform.enterpriseIds, opts.enterprise);
   const client = oneShotClient(config, secrets, log);
-  // The same audit line as the page's actions (src/status/local-actions.ts), on stderr.
+  // The same audit line as the page's actions (src/status/actions/local-actions.ts), on stderr.
   const audit = (result: Record<string, string>) =>
     auditLine(
       createLogger({ level: 'info', secrets: [secrets.clientToken, secrets.accessToken], stream: io.stderr }),

@@ -3,8 +3,7 @@ import { auditFileOf, loadConfig, readCertificate, readTokenFile, resolveSecrets
 import type { DriverRegistry } from '../drivers-api/types.js';
 import { toAgentError } from '../errors.js';
 import { createLogger } from '../log.js';
-import { passedSockets } from '../status/passed-sockets.js';
-import { staffSocketPath } from '../status/staff-socket.js';
+import { passedSockets, staffSocketPath } from '../status/sockets/index.js';
 import { createNotifier, startWatchdog, watchdogInterval } from '../supervision/index.js';
 import { type CliIo, firstSignal, line } from './io.js';
 

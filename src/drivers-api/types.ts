@@ -259,7 +259,7 @@ export interface Driver {
   /**
    * Optional: what staff may do on this device besides the platform's commands (a fiscal
    * printer's X or Z report, voiding a receipt). The running agent offers them on the status page
-   * and to `frontdesk-agent` subcommands (`src/status/device-actions.ts`): validated with each
+   * and to `frontdesk-agent` subcommands (`src/status/actions/device-actions.ts`): validated with each
    * action's `params`, rate-limited and audited. The driver serialises an action with its jobs.
    * Cheap and constant: called for every snapshot.
    */

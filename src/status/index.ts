@@ -4,9 +4,7 @@
  * `src/supervision/`). Everything here sees the running agent only as a `StatusSource` (`src/status-model.ts`).
  */
 
-export { createMetrics, type MetricsOptions, type StatusMetrics } from './metrics.js';
-export { renderPage, renderSections, SECTION_IDS, type SectionId } from './page.js';
-export { type AttentionItem, attentionItems } from './render-overview.js';
+export { createMetrics, type MetricsOptions, type StatusMetrics } from './metrics/index.js';
 export {
   buildStatusServer,
   type RunningStatusServer,

@@ -11,25 +11,47 @@ import type { Locale } from '../messages/catalogue.js';
 import { readMessage } from '../messages/message.js';
 import { english, messageRenderer } from '../messages/render.js';
 import type { StatusSource } from '../status-model.js';
-import { isLoopbackHostHeader, parseListen } from './access.js';
-import { BASE_HEADERS, pageCsp, REFUSALS } from './answers.js';
-import { FailedAttempts } from './attempts.js';
-import { accessOf, type Caller, type CallerDeps, identify, type Verdict, verdict } from './callers.js';
-import { cutErrorText, registerCutKeys } from './cut-keys.js';
-import { registerDeliverNow } from './deliver-now.js';
-import { noticeFor, registerDeviceActions } from './device-actions.js';
-import { createLiveFeed } from './live-feed.js';
-import { type LocalActionLimits, LocalActions } from './local-actions.js';
-import { localBaseUrl, registerLogin } from './login.js';
-import { pageMessages } from './messages.js';
-import { createMetrics, type StatusMetrics } from './metrics.js';
-import { renderPage } from './page.js';
-import { listenForPage, type PageListener } from './page-listener.js';
-import type { PassedSockets } from './passed-sockets.js';
-import { type ConnectionEnds, peerResolver } from './peer-uid.js';
-import { sessionCookieName } from './session-cookie.js';
-import { type CodeOwner, StaffSessions } from './staff-sessions.js';
-import { type StaffSocket, type StaffSocketOptions, startStaffSocket } from './staff-socket.js';
+import {
+  cutErrorText,
+  type LocalActionLimits,
+  LocalActions,
+  noticeFor,
+  registerCutKeys,
+  registerDeliverNow,
+  registerDeviceActions,
+} from './actions/index.js';
+import {
+  accessOf,
+  BASE_HEADERS,
+  type Caller,
+  type CallerDeps,
+  type CodeOwner,
+  type ConnectionEnds,
+  FailedAttempts,
+  identify,
+  isLoopbackHostHeader,
+  localBaseUrl,
+  pageCsp,
+  parseListen,
+  peerResolver,
+  REFUSALS,
+  registerLogin,
+  StaffSessions,
+  sessionCookieName,
+  type Verdict,
+  verdict,
+} from './callers/index.js';
+import { createLiveFeed } from './events/index.js';
+import { createMetrics, type StatusMetrics } from './metrics/index.js';
+import { pageMessages, renderPage } from './page/index.js';
+import type { PassedSockets } from './sockets/index.js';
+import {
+  listenForPage,
+  type PageListener,
+  type StaffSocket,
+  type StaffSocketOptions,
+  startStaffSocket,
+} from './sockets/index.js';
 
 export interface StatusServerOptions {
   source: StatusSource;

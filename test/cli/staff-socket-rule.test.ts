@@ -12,7 +12,7 @@ import {
   DEFAULT_STAFF_SOCKET,
   prepareStaffDirectory,
   staffSocketPath,
-} from '../../src/status/staff-socket.js';
+} from '../../src/status/sockets/staff-socket.js';
 import { writeAgentConfig } from '../helpers/agent-config.js';
 import { captureCli, runCliCaptured } from '../helpers/cli.js';
 import { eventually } from '../helpers/eventually.js';

@@ -3,7 +3,7 @@ import { dirname, join, relative } from 'node:path';
 
 /**
  * What a page of the documentation says about the tree, checked against the tree: every relative
- * link and its anchor, every repository path in code (`src/status/callers.ts`, a bare
+ * link and its anchor, every repository path in code (`src/status/callers/callers.ts`, a bare
  * `durability.ts`), every `frontdesk-agent <command>` and its options, every `npm run <script>`,
  * every configuration option written as a dotted path (`poll.intervalMs`). Each problem is one
  * line naming the page and what it names that the tree lacks.

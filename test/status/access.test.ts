@@ -6,7 +6,7 @@ import {
   parseCookies,
   parseListen,
   safeEqual,
-} from '../../src/status/access.js';
+} from '../../src/status/callers/access.js';
 
 describe('access rules', () => {
   it('compares secrets of any length', () => {

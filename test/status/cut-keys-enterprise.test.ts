@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { enterpriseForWrite } from '../../src/connector/enterprise.js';
 import { silentLogger } from '../../src/log.js';
+import { StaffSessions } from '../../src/status/callers/staff-sessions.js';
 import { buildStatusServer } from '../../src/status/server.js';
-import { StaffSessions } from '../../src/status/staff-sessions.js';
 import { ENCODER_ID, FakeSource } from './fake-source.js';
 import { asMaria, logIn } from './staff-login.js';
 

@@ -2,14 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { createMemoryLogger } from '../../src/log.js';
+import { StaffSessions } from '../../src/status/callers/staff-sessions.js';
 import { buildStatusServer } from '../../src/status/server.js';
-import { StaffSessions } from '../../src/status/staff-sessions.js';
 import { ActionSource, calls } from './action-source.js';
 import { FISCAL_ID, NOW } from './fake-source.js';
 import { asMaria, logIn } from './staff-login.js';
 
 /**
- * The device actions of the status server (src/status/device-actions.ts): the same guard as the
+ * The device actions of the status server (src/status/actions/device-actions.ts): the same guard as the
  * page's Cut keys — a staff session with origin and CSRF token for the page, the access token
  * for scripts, one LocalActions budget per caller, one audit line per attempt — with the actions'
  * own schemas deciding what parameters are valid.

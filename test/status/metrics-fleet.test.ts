@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { factValue, numericFacts } from '../../src/drivers-api/facts.js';
-import { createMetrics } from '../../src/status/metrics.js';
+import { createMetrics } from '../../src/status/metrics/metrics.js';
 import { ENCODER_ID, FISCAL_ID, NOW, PRINTER_ID, sampleSnapshot } from './fake-source.js';
 
 /** Every sample line of the exposition as name + labels + value. */

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { textMessage } from '../../src/messages/message.js';
-import { createMetrics } from '../../src/status/metrics.js';
+import { createMetrics } from '../../src/status/metrics/metrics.js';
 import { buildStatusServer } from '../../src/status/server.js';
 import { ENCODER_ID, FakeSource, FISCAL_ID, NOW, PRINTER_ID } from './fake-source.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passedSockets } from '../../src/status/passed-sockets.js';
+import { passedSockets } from '../../src/status/sockets/passed-sockets.js';
 
 /** sd_listen_fds(3): `LISTEN_PID`, `LISTEN_FDS` from descriptor 3, `LISTEN_FDNAMES`. */
 describe('the sockets systemd passes', () => {

@@ -9,7 +9,7 @@ import {
   findOwner,
   loopbackPeerUid,
   parseProcEndpoint,
-} from '../../src/status/peer-uid.js';
+} from '../../src/status/callers/peer-uid.js';
 import { inCi } from '../helpers/tools.js';
 
 /**

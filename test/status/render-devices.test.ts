@@ -8,8 +8,8 @@ import { ippMessages } from '../../drivers/ipp-printer/messages.js';
 import { ManualClock } from '../../src/clock.js';
 import { messageSource } from '../../src/messages/catalogue.js';
 import { messageRenderer } from '../../src/messages/render.js';
-import { formatFact } from '../../src/status/format.js';
-import { renderDevices, splitFacts } from '../../src/status/render-devices.js';
+import { formatFact } from '../../src/status/page/format.js';
+import { renderDevices, splitFacts } from '../../src/status/page/render-devices.js';
 import type { DeviceSnapshot } from '../../src/status-model.js';
 import { memoryStore } from '../helpers/driver-context.js';
 

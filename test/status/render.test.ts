@@ -2,12 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { textMessage } from '../../src/messages/message.js';
 import '../../drivers/index.js';
 import { english, messageRenderer } from '../../src/messages/render.js';
-import { formatAgo, formatDuration, formatTime, humanizeKey, minuteToMs } from '../../src/status/format.js';
-import { escapeHtml, html, join } from '../../src/status/html.js';
-import { renderChart } from '../../src/status/render-chart.js';
-import { resultLines } from '../../src/status/render-commands.js';
-import { orderedFacts } from '../../src/status/render-devices.js';
-import { attentionItems } from '../../src/status/render-overview.js';
+import {
+  formatAgo,
+  formatDuration,
+  formatTime,
+  humanizeKey,
+  minuteToMs,
+} from '../../src/status/page/format.js';
+import { escapeHtml, html, join } from '../../src/status/page/html.js';
+import { renderChart } from '../../src/status/page/render-chart.js';
+import { resultLines } from '../../src/status/page/render-commands.js';
+import { orderedFacts } from '../../src/status/page/render-devices.js';
+import { attentionItems } from '../../src/status/page/render-overview.js';
 import { NOW, sampleSnapshot } from './fake-source.js';
 
 const rome = messageRenderer('en', 'Europe/Rome');

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentError } from '../../src/errors.js';
 import { createMemoryLogger, silentLogger } from '../../src/log.js';
+import { StaffSessions } from '../../src/status/callers/staff-sessions.js';
 import { buildStatusServer, startStatusServer } from '../../src/status/server.js';
-import { StaffSessions } from '../../src/status/staff-sessions.js';
 import { ENCODER_ID, FakeSource, FISCAL_ID } from './fake-source.js';
 import { asMaria, logIn, type StaffBrowser } from './staff-login.js';
 

@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { CodeOwner, StaffSessions } from '../../src/status/staff-sessions.js';
+import type { CodeOwner, StaffSessions } from '../../src/status/callers/staff-sessions.js';
 
 /**
  * A staff member's browser for `inject()` tests: logged in the way staff are (a one-time login

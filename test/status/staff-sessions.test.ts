@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { FailedAttempts } from '../../src/status/attempts.js';
-import { sessionCookie, sessionCookieValues } from '../../src/status/session-cookie.js';
-import { type Peer, StaffSessions } from '../../src/status/staff-sessions.js';
+import { FailedAttempts } from '../../src/status/callers/attempts.js';
+import { sessionCookie, sessionCookieValues } from '../../src/status/callers/session-cookie.js';
+import { type Peer, StaffSessions } from '../../src/status/callers/staff-sessions.js';
 
 /** Issue 40, item 1: sessions and codes belong to a person, end when idle, and last a shift. */
 
