@@ -1,4 +1,4 @@
-import { createAgent } from '../agent.js';
+import { createAgent } from '../agent/index.js';
 import { auditFileOf, loadConfig, readCertificate, readTokenFile, resolveSecrets } from '../config.js';
 import type { DriverRegistry } from '../drivers-api/types.js';
 import { toAgentError } from '../errors.js';

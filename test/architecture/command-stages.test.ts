@@ -90,7 +90,7 @@ describe('the stages of the command engine', () => {
       { from: 'src/commands/outbox/queue.ts', to: 'src/commands/run/index.ts' },
       { from: 'src/commands/run/executor.ts', to: 'src/commands/run/lifecycle.ts' },
       { from: 'src/commands/engine.ts', to: 'src/commands/intake/index.ts' },
-      { from: 'src/agent.ts', to: 'src/commands/index.ts' },
+      { from: 'src/agent/agent.ts', to: 'src/commands/index.ts' },
     ];
     expect(stageViolations(edges, ['src/commands/queue.ts', 'src/commands/later/thing.ts'])).toEqual([
       'src/commands/queue.ts is in no stage',

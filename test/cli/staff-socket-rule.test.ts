@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../app/cli.js';
 import { driverRegistry } from '../../drivers/index.js';
-import { createAgent } from '../../src/agent.js';
+import { createAgent } from '../../src/agent/index.js';
 import { parseConfig } from '../../src/config.js';
 import { createMemoryLogger } from '../../src/log.js';
 import {

@@ -1,36 +1,36 @@
 import { randomInt } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createDevices, startDeviceSimulators } from './agent/drivers.js';
-import { platformReader } from './agent/platform-reader.js';
-import { assertKeyCutter, createStatusSource, type EventBus } from './agent/status-source.js';
-import { type Clock, systemClock } from './clock.js';
-import type { Journal } from './commands/index.js';
+import { type Clock, systemClock } from '../clock.js';
+import type { Journal } from '../commands/index.js';
 import {
   createEngine,
   type Engine,
   type EngineDevice,
   type EngineTuning,
   openJournal,
-} from './commands/index.js';
-import { type Config, greetingLocaleOf, localeOf, type Secrets } from './config.js';
-import { type ConnectorClient, createConnectorClient } from './connector/client.js';
-import { enterpriseForWrite } from './connector/enterprise.js';
-import { ConnectorSocket } from './connector/websocket.js';
-import type { DriverRegistry, SimulatedDevice } from './drivers-api/types.js';
-import { AgentError, toAgentError } from './errors.js';
-import { Listeners } from './listeners.js';
-import { errorFields, type Logger } from './log.js';
-import { messageRenderer } from './messages/render.js';
-import type { PlatformSimulator } from './platform-simulator/index.js';
-import { staffMessages } from './status/callers/index.js';
-import { createMetrics, type RunningStatusServer, startStatusServer } from './status/index.js';
-import type { PassedSockets } from './status/sockets/index.js';
-import { prepareStaffDirectory } from './status/sockets/index.js';
-import type { StatusSource } from './status-model.js';
-import { EscapedFaults, type EscapeOrigin, loopLag } from './supervision/index.js';
-import { createTransportFactory } from './transport/factory.js';
-import { agentVersion, clientName } from './version.js';
+} from '../commands/index.js';
+import { type Config, greetingLocaleOf, localeOf, type Secrets } from '../config.js';
+import { type ConnectorClient, createConnectorClient } from '../connector/client.js';
+import { enterpriseForWrite } from '../connector/enterprise.js';
+import { ConnectorSocket } from '../connector/websocket.js';
+import type { DriverRegistry, SimulatedDevice } from '../drivers-api/types.js';
+import { AgentError, toAgentError } from '../errors.js';
+import { Listeners } from '../listeners.js';
+import { errorFields, type Logger } from '../log.js';
+import { messageRenderer } from '../messages/render.js';
+import type { PlatformSimulator } from '../platform-simulator/index.js';
+import { staffMessages } from '../status/callers/index.js';
+import { createMetrics, type RunningStatusServer, startStatusServer } from '../status/index.js';
+import type { PassedSockets } from '../status/sockets/index.js';
+import { prepareStaffDirectory } from '../status/sockets/index.js';
+import type { StatusSource } from '../status-model.js';
+import { EscapedFaults, type EscapeOrigin, loopLag } from '../supervision/index.js';
+import { createTransportFactory } from '../transport/factory.js';
+import { agentVersion, clientName } from '../version.js';
+import { createDevices, startDeviceSimulators } from './drivers.js';
+import { platformReader } from './platform-reader.js';
+import { assertKeyCutter, createStatusSource, type EventBus } from './status-source.js';
 
 export interface AgentDeps {
   registry: DriverRegistry;
@@ -124,7 +124,7 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
 
   async function platformTokens(): Promise<{ url: string; wsUrl?: string; secrets: Secrets }> {
     if (config.simulator?.enabled) {
-      const { loadScenario, startPlatformSimulator } = await import('./platform-simulator/index.js');
+      const { loadScenario, startPlatformSimulator } = await import('../platform-simulator/index.js');
       const scenario = config.simulator.scenario
         ? loadScenario(resolve(config.simulator.scenario))
         : undefined;
