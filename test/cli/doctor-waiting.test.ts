@@ -6,7 +6,7 @@ import { silentLogger } from '../../src/log.js';
 import { messageRenderer } from '../../src/messages/render.js';
 import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
 import { tempDir } from '../helpers/daemon.js';
-import { FakeSource, NOW } from '../status/fake-source.js';
+import { FakeSource, NOW } from '../status/helpers/fake-source.js';
 
 /**
  * `doctor` asks the running agent through its staff socket and says what waits and why in the

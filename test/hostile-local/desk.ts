@@ -9,8 +9,8 @@ import { StaffSessions } from '../../src/status/callers/staff-sessions.js';
 import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
 import { type ScriptedRequest, sendScripted } from '../helpers/scripted-client.js';
 import { inCi } from '../helpers/tools.js';
-import { ActionSource } from '../status/action-source.js';
-import { NOW } from '../status/fake-source.js';
+import { ActionSource } from '../status/helpers/action-source.js';
+import { NOW } from '../status/helpers/fake-source.js';
 
 /**
  * The desk the hostile-local suite attacks: a real status server on 127.0.0.1 whose fiscal

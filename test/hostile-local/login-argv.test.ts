@@ -12,7 +12,7 @@ import type { StaffSocket } from '../../src/status/sockets/staff-socket.js';
 import { writeAgentConfig } from '../helpers/agent-config.js';
 import { runCliCaptured } from '../helpers/cli.js';
 import { eventually } from '../helpers/eventually.js';
-import { FakeSource, NOW } from '../status/fake-source.js';
+import { FakeSource, NOW } from '../status/helpers/fake-source.js';
 
 /**
  * Issue 40, finding M3, the other half: the one-time login address was readable in

@@ -12,8 +12,8 @@ import { buildStatusServer, serveOnStaffSocket } from '../../src/status/server.j
 import { PERL, parsePeerLine } from '../../src/status/sockets/peer-credentials.js';
 import { groupId, isStaff, type StaffSocket } from '../../src/status/sockets/staff-socket.js';
 import { inCi, requireTool } from '../helpers/tools.js';
-import { ActionSource } from '../status/action-source.js';
-import { FISCAL_ID, NOW } from '../status/fake-source.js';
+import { ActionSource } from '../status/helpers/action-source.js';
+import { FISCAL_ID, NOW } from '../status/helpers/fake-source.js';
 
 /**
  * Issue 27, finding 1, the command line's half: `report`, `void` and `login` reach the agent

@@ -9,8 +9,8 @@ import { createMetrics } from '../../src/status/metrics/metrics.js';
 import { waitingLines } from '../../src/status/page/queue-words.js';
 import { buildStatusServer } from '../../src/status/server.js';
 import type { AgentSnapshot } from '../../src/status-model.js';
-import { FakeSource, FISCAL_ID, NOW, PRINTER_ID, sampleSnapshot } from './fake-source.js';
-import { asMaria, logIn } from './staff-login.js';
+import { FakeSource, FISCAL_ID, NOW, PRINTER_ID, sampleSnapshot } from './helpers/fake-source.js';
+import { asMaria, logIn } from './helpers/staff-login.js';
 
 /**
  * The queue, visible and movable (issue 26): what waits — each device's queued commands, the

@@ -4,8 +4,8 @@ import { AgentError } from '../../src/errors.js';
 import { createMemoryLogger, silentLogger } from '../../src/log.js';
 import { StaffSessions } from '../../src/status/callers/staff-sessions.js';
 import { buildStatusServer, startStatusServer } from '../../src/status/server.js';
-import { ENCODER_ID, FakeSource, FISCAL_ID } from './fake-source.js';
-import { asMaria, logIn, type StaffBrowser } from './staff-login.js';
+import { ENCODER_ID, FakeSource, FISCAL_ID } from './helpers/fake-source.js';
+import { asMaria, logIn, type StaffBrowser } from './helpers/staff-login.js';
 
 const apps: FastifyInstance[] = [];
 afterEach(async () => {

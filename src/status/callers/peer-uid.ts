@@ -16,7 +16,7 @@ import type { Peer } from './staff-sessions.js';
  * The tables are read through `/proc/self/net`, not `/proc/net` (a link into it): the unit's
  * `ProcSubset=pid` hides `/proc/net` but keeps `/proc/self`, and `ProtectProc=invisible` hides
  * other processes, never these tables. Both were tried with a procfs mounted with
- * `subset=pid,hidepid=invisible` (test/status/peer-uid.test.ts).
+ * `subset=pid,hidepid=invisible` (test/status/callers/peer-uid.test.ts).
  *
  * An ident server answers RFC 1413 queries the same way: `oidentd` matches a connection's two
  * ends against the lines of `/proc/net/tcp` and `tcp6` and answers with the line's uid
