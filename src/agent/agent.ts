@@ -12,7 +12,6 @@ import {
 } from '../commands/index.js';
 import { type Config, greetingLocaleOf, localeOf, type Secrets } from '../config.js';
 import { type ConnectorClient, createConnectorClient } from '../connector/client.js';
-import { enterpriseForWrite } from '../connector/enterprise.js';
 import { ConnectorSocket } from '../connector/websocket.js';
 import type { DriverRegistry, SimulatedDevice } from '../drivers-api/types.js';
 import { AgentError, toAgentError } from '../errors.js';
@@ -30,7 +29,7 @@ import { createTransportFactory } from '../transport/factory.js';
 import { agentVersion, clientName } from '../version.js';
 import { createDevices, startDeviceSimulators } from './drivers.js';
 import { platformReader } from './platform-reader.js';
-import { assertKeyCutter, createStatusSource, type EventBus } from './status-source.js';
+import { createStatusSource, type EventBus } from './status-source.js';
 
 export interface AgentDeps {
   registry: DriverRegistry;
@@ -250,23 +249,6 @@ export function createAgent(config: Config, deps: AgentDeps): Agent {
         Math.max(3 * config.poll.intervalMs, 2 * config.poll.safetyNetMs) + config.platform.requestTimeoutMs,
       lastPlatformSuccess: () => lastPlatformSuccess,
       enterpriseIds: config.platform.enterpriseIds,
-      cutKeys: async (request) => {
-        assertKeyCutter(devices, request.deviceId);
-        const enterpriseId = enterpriseForWrite(config.platform.enterpriseIds, request.enterpriseId);
-        const id = await connector.addKeyCutter({
-          KeyCutterId: request.deviceId,
-          ReservationId: request.reservationId,
-          KeyCount: request.keyCount,
-          ...(enterpriseId ? { EnterpriseId: enterpriseId } : {}),
-        });
-        running.acceptCreated(id).catch((error: unknown) => {
-          log.warn('the new key command will be picked up by discovery instead', {
-            commandId: id,
-            ...errorFields(error),
-          });
-        });
-        return id;
-      },
     });
     await engine.start();
     openDevicesInBackground();

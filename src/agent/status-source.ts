@@ -47,7 +47,6 @@ export interface StatusSourceParts {
   platformSilenceMs: number;
   /** Epoch ms of the last 2xx answer seen by the client. */
   lastPlatformSuccess: () => number | undefined;
-  cutKeys: StatusSource['cutKeys'];
   /** `platform.enterpriseIds` of the configuration. */
   enterpriseIds?: readonly string[];
 }
@@ -246,7 +245,7 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
       reasons.push(...parts.faultReasons());
       return { ok: reasons.length === 0, reasons };
     },
-    cutKeys: (request) => parts.cutKeys(request),
+    cutKeys: (request) => parts.engine.cutKeys(request),
     deliverNow: () => {
       const done: DeliverNowResult = parts.engine.deliverNow();
       const blocked = parts.client.budget.snapshot().blockedUntil;
@@ -261,14 +260,4 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
 function actionsOf(device: EngineDevice): { actions?: DeviceActionInfo[] } {
   const actions = safeActions(device);
   return actions.length > 0 ? { actions: actions.map(actionInfo) } : {};
-}
-
-/** Refuses a cut-keys request for a device that is not one of this agent's encoders. */
-export function assertKeyCutter(devices: readonly EngineDevice[], deviceId: string): void {
-  const device = devices.find((d) => d.id === deviceId);
-  if (device?.type !== 'KeyCutter') {
-    throw new AgentError('COMMAND_INVALID', 'That device is not a key encoder of this agent', {
-      notes: pageMessages.notKeyCutter(),
-    });
-  }
 }

@@ -1,6 +1,6 @@
 import { stateWord } from '../commands/index.js';
 import { type Config, loadConfig, localeOf, resolveSecrets } from '../config.js';
-import { enterpriseForWrite } from '../connector/enterprise.js';
+import { addKeyCutterRequest } from '../connector/enterprise.js';
 import { ConnectorSocket } from '../connector/websocket.js';
 import { AgentError } from '../errors.js';
 import { createLogger } from '../log.js';
@@ -56,7 +56,15 @@ export async function cutKeysCommand(opts: CutKeysOptions, io: CliIo): Promise<n
     secrets: [secrets.clientToken, secrets.accessToken],
     stream: io.stderr,
   });
-  const enterpriseId = enterpriseForWrite(config.platform.enterpriseIds, opts.enterprise);
+  const request = addKeyCutterRequest(
+    {
+      deviceId: opts.device,
+      reservationId: opts.reservation,
+      keyCount: opts.count,
+      ...(opts.enterprise !== undefined ? { enterpriseId: opts.enterprise } : {}),
+    },
+    config.platform.enterpriseIds,
+  );
   const client = oneShotClient(config, secrets, log);
   // The same audit line as the page's actions (src/status/actions/local-actions.ts), on stderr.
   const audit = (result: Record<string, string>) =>
@@ -69,12 +77,7 @@ export async function cutKeysCommand(opts: CutKeysOptions, io: CliIo): Promise<n
     );
   let id: string;
   try {
-    id = await client.addKeyCutter({
-      KeyCutterId: opts.device,
-      ReservationId: opts.reservation,
-      KeyCount: opts.count,
-      ...(enterpriseId ? { EnterpriseId: enterpriseId } : {}),
-    });
+    id = await client.addKeyCutter(request);
   } catch (error) {
     audit({ result: 'failed', code: error instanceof AgentError ? error.code : 'INTERNAL' });
     throw error;

@@ -45,10 +45,6 @@ export const pageMessages = defineMessages('page', {
     en: 'Choose one of the enterprises in the list.',
     it: 'Scegliere una delle strutture dell’elenco.',
   },
-  notKeyCutter: {
-    en: 'Choose one of this desk’s key encoders.',
-    it: 'Scegliere uno degli encoder di chiavi di questa reception.',
-  },
   refusedCrossSite: {
     en: 'Refused: not sent from this page.',
     it: 'Rifiutato: non inviato da questa pagina.',
