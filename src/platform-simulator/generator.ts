@@ -1,6 +1,8 @@
 import type { Clock } from '../clock.js';
 import { isAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { runPeriodically } from '../periodic.js';
+import { linkSignals } from '../signals.js';
 import type { SimCommand } from './commands.js';
 import type { CommandFactory, CreateCommandOptions } from './factory.js';
 import type { FaultController } from './faults.js';
@@ -121,38 +123,36 @@ export class CommandGenerator {
     this.abort = abort;
     const { settings, clock, log } = this.deps;
     const startedAt = clock.now();
-    const loops: Promise<void>[] = [];
-    if (settings.rate > 0) {
-      const interval = 1000 / settings.rate;
-      loops.push(
-        (async () => {
-          let next = startedAt + interval;
-          for (;;) {
-            await clock.sleep(Math.max(0, next - clock.now()), abort.signal);
-            this.tick(1);
-            next += interval;
-          }
-        })(),
-      );
-    }
+    /** Creates `count` commands at `firstAt`, then every `periodMs` (once without it), until stopped. */
+    const every = (firstAt: number, periodMs: number | undefined, count: number) => {
+      const own = new AbortController();
+      const { signal, unlink } = linkSignals(abort.signal, own.signal);
+      let next = firstAt;
+      void runPeriodically(
+        () => {
+          this.tick(count);
+          if (periodMs === undefined) own.abort();
+          else next += periodMs;
+        },
+        {
+          clock,
+          signal,
+          intervalMs: () => Math.max(0, next - clock.now()),
+          firstRun: 'after-interval',
+          onError: (e) => {
+            own.abort();
+            log.error('command generator stopped', { error: e instanceof Error ? e.message : String(e) });
+          },
+        },
+      ).finally(unlink);
+    };
+    if (settings.rate > 0) every(startedAt + 1000 / settings.rate, 1000 / settings.rate, 1);
     for (const burst of settings.bursts) {
-      loops.push(
-        (async () => {
-          let at = startedAt + burst.atSeconds * 1000;
-          for (;;) {
-            await clock.sleep(Math.max(0, at - clock.now()), abort.signal);
-            this.tick(burst.count);
-            if (burst.everySeconds === undefined) return;
-            at += burst.everySeconds * 1000;
-          }
-        })(),
+      every(
+        startedAt + burst.atSeconds * 1000,
+        burst.everySeconds === undefined ? undefined : burst.everySeconds * 1000,
+        burst.count,
       );
-    }
-    for (const loop of loops) {
-      loop.catch((e: unknown) => {
-        if (abort.signal.aborted) return;
-        log.error('command generator stopped', { error: e instanceof Error ? e.message : String(e) });
-      });
     }
     log.info('command generator started', { rate: settings.rate, bursts: settings.bursts.length });
   }

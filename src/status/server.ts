@@ -150,7 +150,7 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
     attempts,
     log,
   };
-  const live = createLiveFeed({ source, log, locale, ...options.live });
+  const live = createLiveFeed({ source, log, locale, ...clockOption, ...options.live });
   const unsubscribeMetrics = source.subscribe((event) => metrics.handle(event));
   const actions = new LocalActions({
     log,

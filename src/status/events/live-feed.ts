@@ -1,6 +1,8 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { type Clock, systemClock } from '../../clock.js';
 import { errorFields, type Logger } from '../../log.js';
 import type { Locale } from '../../messages/catalogue.js';
+import { runPeriodically } from '../../periodic.js';
 import type { AgentEvent, StatusSource } from '../../status-model.js';
 import { renderSections } from '../page/index.js';
 
@@ -32,6 +34,8 @@ export interface LiveFeedOptions {
   locale?: Locale;
   throttleMs?: number;
   refreshMs?: number;
+  /** Paces the refresh; the system clock by default. */
+  clock?: Clock;
   maxBufferedBytes?: number;
   /** Streams served at once; more are refused with 503. Default 32. */
   maxClients?: number;
@@ -46,7 +50,8 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
   const clients = new Map<ServerResponse, (() => boolean) | undefined>();
   let unsubscribe: (() => void) | undefined;
   let pending: NodeJS.Timeout | undefined;
-  let refresh: NodeJS.Timeout | undefined;
+  /** Ends the refresh loop, which runs while at least one client is connected. */
+  let refresh: AbortController | undefined;
   let closed = false;
 
   const write = (res: ServerResponse, chunk: string) => {
@@ -100,14 +105,20 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
 
   const start = () => {
     unsubscribe = source.subscribe(onEvent);
-    refresh = setInterval(renderNow, refreshMs);
-    refresh.unref();
+    refresh = new AbortController();
+    void runPeriodically(renderNow, {
+      clock: options.clock ?? systemClock,
+      signal: refresh.signal,
+      intervalMs: refreshMs,
+      firstRun: 'after-interval',
+      onError: (error) => log.warn('status page refresh failed', errorFields(error)),
+    });
   };
 
   const stop = () => {
     unsubscribe?.();
     unsubscribe = undefined;
-    if (refresh) clearInterval(refresh);
+    refresh?.abort();
     if (pending) clearTimeout(pending);
     refresh = undefined;
     pending = undefined;
