@@ -15,7 +15,6 @@ import {
   cutErrorText,
   type LocalActionLimits,
   LocalActions,
-  noticeFor,
   registerCutKeys,
   registerDeliverNow,
   registerDeviceActions,
@@ -247,8 +246,8 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
       const text = cutErrorText(query.cutError, maxKeyCount, say);
       if (text) notice = { error: text };
     }
-    const actionNotice = noticeFor(actionNotices, query.action);
-    const queueNotice = noticeFor(queueNotices, query.queue);
+    const actionNotice = actionNotices.find(query.action);
+    const queueNotice = queueNotices.find(query.queue);
     const body = renderPage({
       snapshot: source.snapshot(),
       health: source.health(),

@@ -6,8 +6,9 @@ import type { Message } from '../../messages/message.js';
 import type { MessageRenderer } from '../../messages/render.js';
 import type { StatusSource } from '../../status-model.js';
 import type { Caller } from '../callers/index.js';
-import { formRefusal, wantsJson } from '../callers/index.js';
+import { wantsJson } from '../callers/index.js';
 import { pageMessages } from '../page/index.js';
+import { refuseForeignForm } from './form-answers.js';
 import { ActionLimited, actorOf, type LocalActions, replyLimited } from './local-actions.js';
 
 /**
@@ -76,19 +77,15 @@ export interface CutKeysDeps {
 }
 
 export function registerCutKeys(app: FastifyInstance, deps: CutKeysDeps): void {
-  const { source, log, actions, say } = deps;
+  const { source, actions, say } = deps;
   const FormSchema = formSchema(actions.limits.maxKeyCount);
   const FORM_ERRORS = formErrors(actions.limits.maxKeyCount);
 
   app.post('/cut-keys', async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     const caller = deps.callerOf(request);
-    const refused =
-      caller.kind === 'session' ? formRefusal(request.headers, body, caller.session.csrfToken) : undefined;
-    if (refused) {
-      log.warn(`cut keys refused: ${refused.reason}`, refused.logFields);
-      return reply.code(403).send({ error: { code: refused.code, notes: say.render(refused.notes) } });
-    }
+    const refused = refuseForeignForm(request, reply, caller, 'cut keys', deps);
+    if (refused) return refused;
 
     const json = wantsJson(request.headers);
     const fail = (code: string, notes: Message, detail?: string) =>

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorCodeNote, isAgentError } from '../../errors.js';
 import type { Logger } from '../../log.js';
@@ -6,9 +5,9 @@ import type { Locale } from '../../messages/catalogue.js';
 import { type MessageRenderer, messageRenderer } from '../../messages/render.js';
 import type { StatusSource } from '../../status-model.js';
 import type { Caller } from '../callers/index.js';
-import { formRefusal, wantsJson } from '../callers/index.js';
-import type { ActionNotice } from '../page/index.js';
+import { wantsJson } from '../callers/index.js';
 import { deliverNowWords, queueMessages } from '../page/index.js';
+import { formAnswer, NoticeBoard, refuseForeignForm, viaOf } from './form-answers.js';
 import { ActionLimited, actorOf, type LocalActions, replyLimited } from './local-actions.js';
 
 /**
@@ -35,37 +34,17 @@ export interface DeliverNowDeps {
   locale: Locale;
 }
 
-const KEPT = 20;
-
-export function registerDeliverNow(app: FastifyInstance, deps: DeliverNowDeps): Map<string, ActionNotice> {
+export function registerDeliverNow(app: FastifyInstance, deps: DeliverNowDeps): NoticeBoard {
   const { source, log, actions, say } = deps;
-  const notices = new Map<string, ActionNotice>();
-  const keep = (notice: ActionNotice): string => {
-    const id = randomBytes(9).toString('base64url');
-    notices.set(id, notice);
-    for (const old of notices.keys()) if (notices.size > KEPT) notices.delete(old);
-    return id;
-  };
+  const notices = new NoticeBoard();
   const title = say.render(queueMessages.deliverNowLabel());
 
   app.post('/outbox/deliver-now', async (request, reply) => {
     const caller = deps.callerOf(request);
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    if (caller.kind === 'session') {
-      const refused = formRefusal(request.headers, body, caller.session.csrfToken);
-      if (refused) {
-        log.warn(`deliver now refused: ${refused.reason}`, refused.logFields);
-        return reply.code(403).send({ error: { code: refused.code, notes: say.render(refused.notes) } });
-      }
-    }
+    const refused = refuseForeignForm(request, reply, caller, 'deliver now', deps);
+    if (refused) return refused;
     const json = wantsJson(request.headers);
-    const answer = (status: number, notice: ActionNotice, payload: object) =>
-      json
-        ? reply.code(status).send(payload)
-        : reply
-            .code(303)
-            .header('location', `../?queue=${keep(notice)}#queue`)
-            .send();
+    const answer = formAnswer(reply, json, notices, (id) => `../?queue=${id}#queue`);
     if (!source.deliverNow) {
       const notes = say.render(queueMessages.deliverNowUnavailable());
       return answer(404, { ok: false, title, notes }, { error: { code: 'COMMAND_INVALID', notes } });
@@ -75,7 +54,7 @@ export function registerDeliverNow(app: FastifyInstance, deps: DeliverNowDeps): 
       const result = await actions.run(
         'deliver-now',
         actorOf(caller),
-        { via: caller.kind === 'session' ? 'page' : caller.kind === 'staff-socket' ? 'socket' : 'api' },
+        { via: viaOf(caller) },
         async () => deliverNow(),
         (done) => ({
           pending: done.pending,

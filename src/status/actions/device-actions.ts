@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ActionField, JobResult } from '../../drivers-api/types.js';
 import { errorCodeNote, isAgentError } from '../../errors.js';
@@ -6,9 +5,9 @@ import type { Logger } from '../../log.js';
 import type { MessageRenderer } from '../../messages/render.js';
 import type { StatusSource } from '../../status-model.js';
 import type { Caller } from '../callers/index.js';
-import { formRefusal, staffMessages, wantsJson } from '../callers/index.js';
-import type { ActionNotice } from '../page/index.js';
+import { staffMessages, wantsJson } from '../callers/index.js';
 import { pageMessages } from '../page/index.js';
+import { formAnswer, NoticeBoard, refuseForeignForm, viaOf } from './form-answers.js';
 import { ActionLimited, type AuditFacts, actorOf, type LocalActions, replyLimited } from './local-actions.js';
 
 /**
@@ -45,7 +44,6 @@ export interface DeviceActionsDeps {
   say: MessageRenderer;
 }
 
-const KEPT = 20;
 const SHORT = /^[\w.:/ -]{1,40}$/;
 
 function statusFor(error: unknown): number {
@@ -79,18 +77,9 @@ function auditResult(result: JobResult): AuditFacts {
   return out;
 }
 
-export function registerDeviceActions(
-  app: FastifyInstance,
-  deps: DeviceActionsDeps,
-): Map<string, ActionNotice> {
+export function registerDeviceActions(app: FastifyInstance, deps: DeviceActionsDeps): NoticeBoard {
   const { source, log, actions, say } = deps;
-  const notices = new Map<string, ActionNotice>();
-  const keep = (notice: ActionNotice): string => {
-    const id = randomBytes(9).toString('base64url');
-    notices.set(id, notice);
-    for (const old of notices.keys()) if (notices.size > KEPT) notices.delete(old);
-    return id;
-  };
+  const notices = new NoticeBoard();
   app.get('/actions', async (request, reply) => {
     const caller = deps.callerOf(request);
     const devices = source
@@ -105,16 +94,9 @@ export function registerDeviceActions(
   app.post('/actions/:deviceId/:action', async (request, reply) => {
     const { deviceId, action } = request.params as { deviceId: string; action: string };
     const caller = deps.callerOf(request);
-    // A page session is a browser: it must show it comes from our page. The others cannot be
-    // sent by a browser across sites (a Unix socket, an Authorization header).
+    const refused = refuseForeignForm(request, reply, caller, 'device action', deps);
+    if (refused) return refused;
     const body = (request.body ?? {}) as Record<string, unknown>;
-    if (caller.kind === 'session') {
-      const refused = formRefusal(request.headers, body, caller.session.csrfToken);
-      if (refused) {
-        log.warn(`device action refused: ${refused.reason}`, refused.logFields);
-        return reply.code(403).send({ error: { code: refused.code, notes: say.render(refused.notes) } });
-      }
-    }
     const json = wantsJson(request.headers);
     const params: Record<string, string> = {};
     for (const [key, value] of Object.entries(body)) {
@@ -126,13 +108,7 @@ export function registerDeviceActions(
     const title = say.render(
       device ? pageMessages.actionOnDevice({ action: label, device: device.name }) : label,
     );
-    const answer = (status: number, notice: ActionNotice, payload: object) =>
-      json
-        ? reply.code(status).send(payload)
-        : reply
-            .code(303)
-            .header('location', `../../?action=${keep(notice)}#device-actions`)
-            .send();
+    const answer = formAnswer(reply, json, notices, (id) => `../../?action=${id}#device-actions`);
     if (!device || !info) {
       const notes = say.render(staffMessages.unknownAction());
       return answer(404, { ok: false, title, notes }, { error: { code: 'COMMAND_INVALID', notes } });
@@ -156,7 +132,7 @@ export function registerDeviceActions(
         {
           device: deviceId,
           action,
-          via: caller.kind === 'session' ? 'page' : caller.kind === 'staff-socket' ? 'socket' : 'api',
+          via: viaOf(caller),
           ...auditParams(params, info.fields),
         },
         () => run(deviceId, action, params, deps.signal),
@@ -175,9 +151,4 @@ export function registerDeviceActions(
   });
 
   return notices;
-}
-
-/** Redirects after a plain form submission; exported for tests of the page flow. */
-export function noticeFor(notices: ReadonlyMap<string, ActionNotice>, id: unknown): ActionNotice | undefined {
-  return typeof id === 'string' && /^[\w-]{1,20}$/.test(id) ? notices.get(id) : undefined;
 }

@@ -7,5 +7,6 @@
 
 export { cutErrorText, registerCutKeys } from './cut-keys.js';
 export { registerDeliverNow } from './deliver-now.js';
-export { noticeFor, registerDeviceActions } from './device-actions.js';
+export { registerDeviceActions } from './device-actions.js';
+export type { NoticeBoard } from './form-answers.js';
 export { auditLine, type LocalActionLimits, LocalActions } from './local-actions.js';
