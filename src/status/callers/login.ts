@@ -5,7 +5,7 @@ import type { LogFields, Logger } from '../../log.js';
 import type { Locale } from '../../messages/catalogue.js';
 import type { Message } from '../../messages/message.js';
 import type { MessageRenderer } from '../../messages/render.js';
-import { html, PAGE_CSS, trusted } from '../page/index.js';
+import { html, pageHead } from '../page/index.js';
 import { isSameOrigin, safeEqual } from './access.js';
 import type { FailedAttempts } from './attempts.js';
 import { type Caller, sourceOf } from './callers.js';
@@ -76,15 +76,7 @@ export function renderLoginPage(
   const title = say.render(m.title());
   const hours = Math.round(times.sessionMs / 3600_000);
   const minutes = Math.round(times.idleMs / 60_000);
-  return html`<!doctype html>
-<html lang="${locale}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="same-origin">
-<title>${title}</title>
-<style nonce="${nonce}">${trusted(PAGE_CSS)}</style>
-</head>
+  return html`${pageHead(locale, title, nonce)}
 <body>
 <main><section class="wide" id="login"><h2>${title}</h2>
 ${refused ? html`<p class="badge err" id="login-refused">${say.render(refused)}</p>` : ''}

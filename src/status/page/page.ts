@@ -137,14 +137,12 @@ function scriptWords(say: MessageRenderer): Record<string, unknown> {
   };
 }
 
-/** The whole page: inline CSS and script under the response's nonce, nothing loaded from elsewhere. */
-export function renderPage(options: PageOptions): string {
-  const { snapshot, health, nonce, csrfToken } = options;
-  const locale = options.locale ?? 'en';
-  const say = pageRenderer(snapshot, locale);
-  const s = renderSections(snapshot, health, locale);
-  const title = say.render(pageMessages.title());
-  const deviceActions = renderDeviceActions(snapshot, csrfToken, options.actionNotice, say);
+/**
+ * The start of every page the agent serves, up to `</head>`: the document's language, its title,
+ * the inline icon and the stylesheet under the response's CSP nonce — nothing for the browser to
+ * fetch from the agent or elsewhere. The status page and the login page share it.
+ */
+export function pageHead(locale: Locale, title: string, nonce: string): SafeHtml {
   return html`<!doctype html>
 <html lang="${locale}">
 <head>
@@ -154,7 +152,18 @@ export function renderPage(options: PageOptions): string {
 <title>${title}</title>
 <link rel="icon" href="${FAVICON}">
 <style nonce="${nonce}">${trusted(PAGE_CSS)}</style>
-</head>
+</head>`;
+}
+
+/** The whole page: inline CSS and script under the response's nonce, nothing loaded from elsewhere. */
+export function renderPage(options: PageOptions): string {
+  const { snapshot, health, nonce, csrfToken } = options;
+  const locale = options.locale ?? 'en';
+  const say = pageRenderer(snapshot, locale);
+  const s = renderSections(snapshot, health, locale);
+  const title = say.render(pageMessages.title());
+  const deviceActions = renderDeviceActions(snapshot, csrfToken, options.actionNotice, say);
+  return html`${pageHead(locale, title, nonce)}
 <body data-words="${JSON.stringify(scriptWords(say))}">
 <header class="top"><h1>${title}</h1><div id="summary">${s.summary}</div><span id="live" class="badge warn">${say.render(
     pageMessages.connecting(),
