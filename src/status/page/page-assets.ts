@@ -128,52 +128,53 @@ export const PAGE_SCRIPT = `
       show(say(words.cutting, { id: watched, percent: Math.round(ev.fraction * 100) }), 'info');
     }
   });
+  // Sends a form with fetch as JSON, its button disabled meanwhile: answered(ok, body, status)
+  // with what the agent said, or unreachable() when it could not be asked.
+  function post(f, answered, unreachable) {
+    var button = f.querySelector('button');
+    button.disabled = true;
+    fetch(f.getAttribute('action'), {
+      method: 'POST', credentials: 'same-origin',
+      headers: { Accept: 'application/json' },
+      body: new URLSearchParams(new FormData(f)),
+    }).then(function (res) {
+      return res.json().catch(function () { return {}; }).then(function (body) {
+        answered(res.ok, body, res.status);
+      });
+    }).catch(unreachable).then(function () { button.disabled = false; });
+  }
+  function refusal(body, status) {
+    return (body.error && body.error.notes) || say(words.refused, { status: status });
+  }
   Array.prototype.forEach.call(document.querySelectorAll('form.device-action'), function (f) {
     f.addEventListener('submit', function (e) {
       e.preventDefault();
-      var button = f.querySelector('button');
       var result = f.querySelector('output');
-      button.disabled = true;
       result.textContent = words.sending;
       result.className = 'action-result badge info';
-      fetch(f.getAttribute('action'), {
-        method: 'POST', credentials: 'same-origin',
-        headers: { Accept: 'application/json' },
-        body: new URLSearchParams(new FormData(f)),
-      }).then(function (res) {
-        return res.json().catch(function () { return {}; }).then(function (body) {
-          var ok = res.ok && typeof body.notes === 'string';
-          result.textContent = ok ? body.notes : (body.error && body.error.notes) || say(words.refused, { status: res.status });
-          result.className = 'action-result badge ' + (ok ? 'ok' : 'err');
-          f.setAttribute('data-outcome', ok ? 'ok' : 'error');
-        });
-      }).catch(function () {
+      post(f, function (answeredOk, body, status) {
+        var ok = answeredOk && typeof body.notes === 'string';
+        result.textContent = ok ? body.notes : refusal(body, status);
+        result.className = 'action-result badge ' + (ok ? 'ok' : 'err');
+        f.setAttribute('data-outcome', ok ? 'ok' : 'error');
+      }, function () {
         result.textContent = words.unreachable;
         result.className = 'action-result badge err';
-      }).then(function () { button.disabled = false; });
+      });
     });
   });
   if (form) form.addEventListener('submit', function (e) {
     e.preventDefault();
-    var button = form.querySelector('button');
-    button.disabled = true;
     show(words.sending, 'info');
-    fetch(form.getAttribute('action'), {
-      method: 'POST', credentials: 'same-origin',
-      headers: { Accept: 'application/json' },
-      body: new URLSearchParams(new FormData(form)),
-    }).then(function (res) {
-      return res.json().catch(function () { return {}; }).then(function (body) {
-        if (res.ok && body.commandId) {
-          watched = body.commandId;
-          out.setAttribute('data-command-id', watched);
-          show(say(words.waiting, { id: watched }), 'info');
-        } else {
-          show((body.error && body.error.notes) || say(words.refused, { status: res.status }), 'err');
-        }
-      });
-    }).catch(function () { show(words.unreachable, 'err'); })
-      .then(function () { button.disabled = false; });
+    post(form, function (ok, body, status) {
+      if (ok && body.commandId) {
+        watched = body.commandId;
+        out.setAttribute('data-command-id', watched);
+        show(say(words.waiting, { id: watched }), 'info');
+      } else {
+        show(refusal(body, status), 'err');
+      }
+    }, function () { show(words.unreachable, 'err'); });
   });
 })();
 `;
