@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Clock } from '../../src/clock.js';
 import type { EmbeddedJson } from '../../src/connector/model.js';
+import { milliseconds } from '../../src/drivers-api/options.js';
 import { AgentError, isErrorCode } from '../../src/errors.js';
 
 /**
@@ -11,9 +12,9 @@ import { AgentError, isErrorCode } from '../../src/errors.js';
  */
 export const SimOptionsSchema = z.object({
   /** Mean time a job takes on the simulated device. */
-  durationMs: z.number().int().min(0).default(300),
+  durationMs: milliseconds(0, 300),
   /** Uniform jitter added to `durationMs` (0..jitterMs). */
-  jitterMs: z.number().int().min(0).default(200),
+  jitterMs: milliseconds(0, 200),
   /** Fraction of jobs that fail with `failCode` when the command scripts nothing. */
   failRate: z.number().min(0).max(1).default(0),
   failCode: z.string().refine(isErrorCode, 'unknown error code').default('DEVICE_ERROR'),
