@@ -119,7 +119,89 @@ const SNAPSHOT_GAUGES: Readonly<Record<string, readonly [string, string, (readon
     'frontdesk_platform_rate_limited_seconds',
     'How long the platform has answered 429 without accepting a request in between; 0 when not rate limited.',
   ],
+  deviceFact: [
+    'frontdesk_device_fact',
+    'A status fact the driver reports: numbers as they are, booleans as 1/0, dates as Unix seconds.',
+    ['device', 'device_name', 'fact'],
+  ],
+  deviceInfo: [
+    'frontdesk_device_info',
+    'Always 1; maps a device id to its name, type and driver.',
+    ['device', 'name', 'type', 'driver'],
+  ],
+  blockedUntil: [
+    'frontdesk_platform_blocked_until_seconds',
+    'Unix time until which nothing is sent after a 429, then one probe request; reason: retry_after, retry_after_capped (asked longer than platform.rateLimit.maxRetryAfterSeconds), backoff (no Retry-After). 0 with reason none when not rate limited.',
+    ['reason'],
+  ],
+  info: ['frontdesk_agent_info', 'Always 1; carries the agent version.', ['version']],
 };
+
+/** The counters fed by events: name, help, labels. */
+const EVENT_COUNTERS: Readonly<Record<string, readonly [string, string, readonly string[]]>> = {
+  commands: [
+    'frontdesk_commands_total',
+    'Commands that reached a terminal state, by device, command type and outcome.',
+    ['device', 'device_name', 'type', 'outcome'],
+  ],
+  commandErrors: [
+    'frontdesk_command_errors_total',
+    'Commands that ended in Error, by device and error code (PAPER_OUT, DEVICE_UNAVAILABLE …).',
+    ['device', 'device_name', 'code'],
+  ],
+  requests: [
+    'frontdesk_platform_requests_total',
+    'Connector API requests by operation and HTTP status (0: network failure or timeout).',
+    ['operation', 'status'],
+  ],
+  rateLimited: [
+    'frontdesk_platform_rate_limited_total',
+    'Requests the platform answered with 429, by operation.',
+    ['operation'],
+  ],
+  refusedItems: [
+    'frontdesk_platform_refused_items_total',
+    'Items of platform answers the agent refused: reason over_bound (a page longer than it asked for, refused unread) or malformed (an item that cannot be read).',
+    ['operation', 'reason'],
+  ],
+};
+
+/** The histograms fed by events: name, help, labels, buckets (in seconds). */
+const EVENT_HISTOGRAMS: Readonly<Record<string, readonly [string, string, readonly string[], number[]]>> = {
+  endToEnd: [
+    'frontdesk_command_end_to_end_seconds',
+    'From the command’s creation on the platform to its terminal state.',
+    ['type'],
+    END_TO_END_BUCKETS,
+  ],
+  pickup: [
+    'frontdesk_command_pickup_seconds',
+    'From the command’s creation on the platform to the agent receiving it.',
+    ['type'],
+    PICKUP_BUCKETS,
+  ],
+  requestDuration: [
+    'frontdesk_platform_request_duration_seconds',
+    'Duration of Connector API requests, by operation.',
+    ['operation'],
+    REQUEST_BUCKETS,
+  ],
+  budgetWait: [
+    'frontdesk_platform_budget_wait_seconds',
+    'Time each request waited for the client-side rate budget before being sent.',
+    [],
+    BUDGET_WAIT_BUCKETS,
+  ],
+};
+
+/** One metric of each family in `table`, made by `make`, by the table's keys. */
+function familiesOf<T extends readonly unknown[], M>(
+  table: Readonly<Record<string, T>>,
+  make: (entry: T) => M,
+): (key: string) => M {
+  const made = new Map(Object.entries(table).map(([key, entry]) => [key, make(entry)]));
+  return (key) => made.get(key) as M;
+}
 
 export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
   const registry = new Registry();
@@ -132,88 +214,19 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
   const names = new Map(options.deviceNames ?? []);
   const named = (device: string) => ({ device, device_name: names.get(device) ?? device });
 
-  // One line per family: name, help, labels (and buckets); every family lives in `registry`.
-  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
-    new Counter<L>({ name, help, labelNames, registers });
-  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
-    new Gauge<L>({ name, help, labelNames, registers });
-  const histogram = <L extends string>(
-    name: string,
-    help: string,
-    labelNames: readonly L[],
-    buckets: number[],
-  ) => new Histogram<L>({ name, help, labelNames, buckets, registers });
-
-  const commands = counter(
-    'frontdesk_commands_total',
-    'Commands that reached a terminal state, by device, command type and outcome.',
-    ['device', 'device_name', 'type', 'outcome'],
+  // Every family, from the tables above, lives in `registry`.
+  const counted = familiesOf(
+    EVENT_COUNTERS,
+    ([name, help, labelNames]) => new Counter({ name, help, labelNames, registers }),
   );
-  const commandErrors = counter(
-    'frontdesk_command_errors_total',
-    'Commands that ended in Error, by device and error code (PAPER_OUT, DEVICE_UNAVAILABLE …).',
-    ['device', 'device_name', 'code'],
+  const observed = familiesOf(
+    EVENT_HISTOGRAMS,
+    ([name, help, labelNames, buckets]) => new Histogram({ name, help, labelNames, buckets, registers }),
   );
-  const endToEnd = histogram(
-    'frontdesk_command_end_to_end_seconds',
-    'From the command’s creation on the platform to its terminal state.',
-    ['type'],
-    END_TO_END_BUCKETS,
+  const snap = familiesOf(
+    SNAPSHOT_GAUGES,
+    ([name, help, labelNames = []]) => new Gauge({ name, help, labelNames, registers }),
   );
-  const pickup = histogram(
-    'frontdesk_command_pickup_seconds',
-    'From the command’s creation on the platform to the agent receiving it.',
-    ['type'],
-    PICKUP_BUCKETS,
-  );
-  const requests = counter(
-    'frontdesk_platform_requests_total',
-    'Connector API requests by operation and HTTP status (0: network failure or timeout).',
-    ['operation', 'status'],
-  );
-  const requestDuration = histogram(
-    'frontdesk_platform_request_duration_seconds',
-    'Duration of Connector API requests, by operation.',
-    ['operation'],
-    REQUEST_BUCKETS,
-  );
-  const rateLimited = counter(
-    'frontdesk_platform_rate_limited_total',
-    'Requests the platform answered with 429, by operation.',
-    ['operation'],
-  );
-  const refusedItems = counter(
-    'frontdesk_platform_refused_items_total',
-    'Items of platform answers the agent refused: reason over_bound (a page longer than it asked for, refused unread) or malformed (an item that cannot be read).',
-    ['operation', 'reason'],
-  );
-  const budgetWait = histogram(
-    'frontdesk_platform_budget_wait_seconds',
-    'Time each request waited for the client-side rate budget before being sent.',
-    [],
-    BUDGET_WAIT_BUCKETS,
-  );
-  const deviceFact = gauge(
-    'frontdesk_device_fact',
-    'A status fact the driver reports: numbers as they are, booleans as 1/0, dates as Unix seconds.',
-    ['device', 'device_name', 'fact'],
-  );
-  const deviceInfo = gauge(
-    'frontdesk_device_info',
-    'Always 1; maps a device id to its name, type and driver.',
-    ['device', 'name', 'type', 'driver'],
-  );
-  const blockedUntil = gauge(
-    'frontdesk_platform_blocked_until_seconds',
-    'Unix time until which nothing is sent after a 429, then one probe request; reason: retry_after, retry_after_capped (asked longer than platform.rateLimit.maxRetryAfterSeconds), backoff (no Retry-After). 0 with reason none when not rate limited.',
-    ['reason'],
-  );
-  const fromSnapshot = new Map(
-    Object.entries(SNAPSHOT_GAUGES).map(([key, [name, help, labels]]) => [key, gauge(name, help, labels)]),
-  );
-  /** The snapshot gauge under `key` (a key of SNAPSHOT_GAUGES). */
-  const snap = (key: string) => fromSnapshot.get(key) as Gauge;
-  const info = gauge('frontdesk_agent_info', 'Always 1; carries the agent version.', ['version']);
 
   const seconds = (ms: number) => Math.max(0, ms) / 1000;
 
@@ -225,24 +238,32 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
         switch (event.type) {
           case 'transition':
             if (TERMINAL_STATES.includes(event.to)) {
-              commands.inc({ ...named(event.deviceId), type: event.kind, outcome: event.to.toLowerCase() });
+              counted('commands').inc({
+                ...named(event.deviceId),
+                type: event.kind,
+                outcome: event.to.toLowerCase(),
+              });
               if (event.to === 'Error')
-                commandErrors.inc({ ...named(event.deviceId), code: event.errorCode ?? 'UNKNOWN' });
+                counted('commandErrors').inc({
+                  ...named(event.deviceId),
+                  code: event.errorCode ?? 'UNKNOWN',
+                });
               if (event.endToEndMs !== undefined)
-                endToEnd.observe({ type: event.kind }, seconds(event.endToEndMs));
+                observed('endToEnd').observe({ type: event.kind }, seconds(event.endToEndMs));
             }
-            if (event.pickupMs !== undefined) pickup.observe({ type: event.kind }, seconds(event.pickupMs));
+            if (event.pickupMs !== undefined)
+              observed('pickup').observe({ type: event.kind }, seconds(event.pickupMs));
             break;
           case 'request': {
             const r = event.record;
-            requests.inc({ operation: r.operation, status: String(r.status) });
-            requestDuration.observe({ operation: r.operation }, seconds(r.durationMs));
-            budgetWait.observe(seconds(r.budgetWaitMs));
-            if (r.status === 429) rateLimited.inc({ operation: r.operation });
+            counted('requests').inc({ operation: r.operation, status: String(r.status) });
+            observed('requestDuration').observe({ operation: r.operation }, seconds(r.durationMs));
+            observed('budgetWait').observe(seconds(r.budgetWaitMs));
+            if (r.status === 429) counted('rateLimited').inc({ operation: r.operation });
             break;
           }
           case 'refused':
-            refusedItems.inc(
+            counted('refusedItems').inc(
               { operation: event.refused.operation, reason: event.refused.reason.replace('-', '_') },
               event.refused.items,
             );
@@ -262,7 +283,7 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
     },
     collect(snapshot) {
       try {
-        for (const g of [...fromSnapshot.values(), deviceFact, deviceInfo, info, blockedUntil]) g.reset();
+        for (const key of Object.keys(SNAPSHOT_GAUGES)) snap(key).reset();
         for (const d of snapshot.devices) {
           names.set(d.id, d.name);
           const labels = named(d.id);
@@ -271,8 +292,8 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
           snap('deviceUp').set(labels, d.status.connected ? 1 : 0);
           snap('deviceWarnings').set(labels, d.status.warnings.length);
           for (const [fact, value] of numericFacts(d.status.facts))
-            deviceFact.set({ ...labels, fact }, value);
-          deviceInfo.set({ device: d.id, name: d.name, type: d.type, driver: d.driver }, 1);
+            snap('deviceFact').set({ ...labels, fact }, value);
+          snap('deviceInfo').set({ device: d.id, name: d.name, type: d.type, driver: d.driver }, 1);
         }
         snap('outboxPending').set(snapshot.outbox.pending);
         snap('outboxAge').set(
@@ -289,12 +310,15 @@ export function createMetrics(options: MetricsOptions = {}): StatusMetrics {
         snap('budgetLimit').set(snapshot.platform.budget.limit);
         const limited = snapshot.platform.rateLimited;
         if (limited && limited.blockedUntil > snapshot.now) {
-          blockedUntil.set({ reason: limited.reason.replaceAll('-', '_') }, limited.blockedUntil / 1000);
+          snap('blockedUntil').set(
+            { reason: limited.reason.replaceAll('-', '_') },
+            limited.blockedUntil / 1000,
+          );
         } else {
-          blockedUntil.set({ reason: 'none' }, 0);
+          snap('blockedUntil').set({ reason: 'none' }, 0);
         }
         snap('rateLimitedFor').set(limited ? seconds(snapshot.now - limited.since) : 0);
-        info.set({ version: snapshot.version }, 1);
+        snap('info').set({ version: snapshot.version }, 1);
       } catch {
         // as above
       }
