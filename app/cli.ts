@@ -183,49 +183,35 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       ),
     );
 
-  program
-    .command('void')
-    .description('void (annullo) a receipt a fiscal printer printed, through the running agent')
-    .requiredOption('-c, --config <file>', 'configuration file (YAML)')
-    .requiredOption('-d, --device <id>', 'the fiscal device (id or name)')
-    .requiredOption('-r, --receipt <number>', 'the receipt number, ZZZZ-NNNN (e.g. 0012-0034)')
-    .option('--date <date>', 'the day it was printed, YYYY-MM-DD (default: the agent’s record of it)')
-    .action(async (opts: { config: string; device: string; receipt: string; date?: string }) =>
-      setExit(
-        await (await import('../src/cli/device-action.js')).deviceActionCommand(
-          {
-            config: opts.config,
-            device: opts.device,
-            action: 'void',
-            params: { receipt: opts.receipt, ...(opts.date ? { date: opts.date } : {}) },
-          },
-          io,
-        ),
-      ),
-    );
-
-  program
-    .command('reprint')
-    .description(
+  // A receipt's two actions take the same options: the receipt, and the day it was printed.
+  for (const [name, description] of [
+    ['void', 'void (annullo) a receipt a fiscal printer printed, through the running agent'],
+    [
+      'reprint',
       'print a copy of a receipt from a fiscal printer’s electronic journal (not a fiscal document), through the running agent',
-    )
-    .requiredOption('-c, --config <file>', 'configuration file (YAML)')
-    .requiredOption('-d, --device <id>', 'the fiscal device (id or name)')
-    .requiredOption('-r, --receipt <number>', 'the receipt number, ZZZZ-NNNN (e.g. 0012-0034)')
-    .option('--date <date>', 'the day it was printed, YYYY-MM-DD (default: the agent’s record of it)')
-    .action(async (opts: { config: string; device: string; receipt: string; date?: string }) =>
-      setExit(
-        await (await import('../src/cli/device-action.js')).deviceActionCommand(
-          {
-            config: opts.config,
-            device: opts.device,
-            action: 'reprint',
-            params: { receipt: opts.receipt, ...(opts.date ? { date: opts.date } : {}) },
-          },
-          io,
+    ],
+  ] as const) {
+    program
+      .command(name)
+      .description(description)
+      .requiredOption('-c, --config <file>', 'configuration file (YAML)')
+      .requiredOption('-d, --device <id>', 'the fiscal device (id or name)')
+      .requiredOption('-r, --receipt <number>', 'the receipt number, ZZZZ-NNNN (e.g. 0012-0034)')
+      .option('--date <date>', 'the day it was printed, YYYY-MM-DD (default: the agent’s record of it)')
+      .action(async (opts: { config: string; device: string; receipt: string; date?: string }) =>
+        setExit(
+          await (await import('../src/cli/device-action.js')).deviceActionCommand(
+            {
+              config: opts.config,
+              device: opts.device,
+              action: name,
+              params: { receipt: opts.receipt, ...(opts.date ? { date: opts.date } : {}) },
+            },
+            io,
+          ),
         ),
-      ),
-    );
+      );
+  }
 
   program
     .command('login')
