@@ -5,10 +5,5 @@
  */
 
 export { createMetrics, type MetricsOptions, type StatusMetrics } from './metrics/index.js';
-export {
-  buildStatusServer,
-  type RunningStatusServer,
-  type StartStatusServerOptions,
-  type StatusServerOptions,
-  startStatusServer,
-} from './server.js';
+export { buildStatusServer, type StatusServerOptions } from './server.js';
+export { type RunningStatusServer, type StartStatusServerOptions, startStatusServer } from './start.js';

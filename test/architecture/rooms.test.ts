@@ -6,8 +6,8 @@ import { type Edge, productionEdges, productionFiles } from './source-graph.js';
  * The outer rooms get the engine's rules (`houses.ts`, as `command-stages.test.ts` checks them
  * for `src/commands/`): each room a folder entered from outside only through its front file.
  *
- * The status page (`src/status/`, its README says what each room holds): `server.ts` and
- * `index.ts` on top compose the rooms; outside code enters through `index.ts` (the server) or
+ * The status page (`src/status/`, its README says what each room holds): `server.ts`, `start.ts`
+ * and `index.ts` on top compose the rooms; outside code enters through `index.ts` (the server) or
  * a room's front file. The rooms stand in this order:
  *
  *   page, sockets, metrics (on nothing) ← events (the page's sections) ← callers (the login page
@@ -20,7 +20,7 @@ import { type Edge, productionEdges, productionFiles } from './source-graph.js';
 
 const STATUS: House = {
   home: 'src/status/',
-  top: ['index.ts', 'server.ts', 'README.md'],
+  top: ['index.ts', 'server.ts', 'start.ts', 'README.md'],
   rooms: {
     page: [],
     sockets: [],

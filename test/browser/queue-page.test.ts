@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../src/log.js';
 import { textMessage } from '../../src/messages/message.js';
-import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
+import { type RunningStatusServer, startStatusServer } from '../../src/status/start.js';
 import { CHROMIUM, launchChromium } from '../helpers/browser.js';
 import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';

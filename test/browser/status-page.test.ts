@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
-import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
+import { type RunningStatusServer, startStatusServer } from '../../src/status/start.js';
 import { CHROMIUM, launchChromium } from '../helpers/browser.js';
 import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { staffRequest } from '../../src/cli/staff-link.js';
 import { ManualClock } from '../../src/clock.js';
 import { createMemoryLogger } from '../../src/log.js';
-import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
+import { type RunningStatusServer, startStatusServer } from '../../src/status/start.js';
 import { type LocalPlatformAgent, startLocalPlatformAgent } from '../agent/local-platform.js';
 import { eventually } from '../helpers/eventually.js';
 import { FakeSource, NOW } from '../status/helpers/fake-source.js';

@@ -6,7 +6,7 @@ import type { DeviceAction } from '../../src/drivers-api/types.js';
 import { createMemoryLogger } from '../../src/log.js';
 import { textMessage } from '../../src/messages/message.js';
 import { StaffSessions } from '../../src/status/callers/staff-sessions.js';
-import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
+import { type RunningStatusServer, startStatusServer } from '../../src/status/start.js';
 import { type ScriptedRequest, sendScripted } from '../helpers/scripted-client.js';
 import { inCi } from '../helpers/tools.js';
 import { ActionSource } from '../status/helpers/action-source.js';

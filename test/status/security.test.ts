@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AgentError } from '../../src/errors.js';
 import { createMemoryLogger, silentLogger } from '../../src/log.js';
 import { StaffSessions } from '../../src/status/callers/staff-sessions.js';
-import { buildStatusServer, startStatusServer } from '../../src/status/server.js';
+import { buildStatusServer } from '../../src/status/server.js';
+import { startStatusServer } from '../../src/status/start.js';
 import { ENCODER_ID, FakeSource, FISCAL_ID } from './helpers/fake-source.js';
 import { asMaria, logIn, type StaffBrowser } from './helpers/staff-login.js';
 

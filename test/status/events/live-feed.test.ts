@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/log.js';
 import { textMessage } from '../../../src/messages/message.js';
-import { type RunningStatusServer, startStatusServer } from '../../../src/status/server.js';
+import { type RunningStatusServer, startStatusServer } from '../../../src/status/start.js';
 import { FakeSource, XSS } from '../helpers/fake-source.js';
 import { loginCookie } from '../helpers/staff-login.js';
 
