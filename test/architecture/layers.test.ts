@@ -21,7 +21,7 @@ import { type Edge, productionEdges, productionFiles } from './source-graph.js';
  *    watchdog, the loop-lag probe, the escaped-fault guard): each needs only the ground.
  * 4. The platform's client (`connector/`), over the HTTP transport.
  * 5. The driver contract (`drivers-api/`: it speaks the connector's command model and hands
- *    drivers the transports) and the platform simulator (`simulator/`: the connector's wire
+ *    drivers the transports) and the platform simulator (`platform-simulator/`: the connector's wire
  *    schemas and the configuration).
  * 5½. The Italian fiscal core (`drivers/fiscal-it/`): the law every RT family shares, bill →
  *    document model; it reads the platform through the driver contract and is no driver, so it

@@ -158,7 +158,7 @@ describe('test doubles and simulators stay out of production', () => {
       ['src/transport/testing/fake-hid.ts', "import { MemoryHub } from './memory.js';"],
       ['src/transport/types.ts', ''],
       ['src/transport/factory.ts', "import type { MemoryHub } from './testing/memory.js';"],
-      ['src/agent.ts', "const { FakeCp2110 } = await import('./transport/testing/fake-hid.js');"],
+      ['src/agent/agent.ts', "const { FakeCp2110 } = await import('../transport/testing/fake-hid.js');"],
       [
         'drivers/salto-encoder/simulator/encoder.ts',
         "import type { MemoryHub } from '../../../src/transport/testing/memory.js';",
@@ -167,7 +167,7 @@ describe('test doubles and simulators stay out of production', () => {
     ]);
     expect(offenders(files)).toEqual([
       'src/transport/factory.ts imports the test double src/transport/testing/memory.ts',
-      'src/agent.ts imports the test double src/transport/testing/fake-hid.ts',
+      'src/agent/agent.ts imports the test double src/transport/testing/fake-hid.ts',
       'drivers/salto-encoder/link.ts imports the test double src/transport/testing/memory.ts',
     ]);
   });
