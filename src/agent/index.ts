@@ -1,8 +1,7 @@
 /**
  * The agent's front: `createAgent` builds the running daemon — the platform link, the journal,
- * the drivers, the command engine and the status page — for the command line's `run`; and the
- * building of the configured drivers and their device simulators, which `doctor` uses too.
+ * the drivers, the command engine and the status page — for the command line's `run`. Building
+ * the configured drivers alone has its own front, `drivers/index.ts`.
  */
 
 export { type Agent, type AgentDeps, createAgent } from './agent.js';
-export { createDevices, startDeviceSimulators } from './drivers.js';

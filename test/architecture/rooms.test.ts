@@ -14,8 +14,9 @@ import { type Edge, productionEdges, productionFiles } from './source-graph.js';
  *   is drawn like the page; the staff socket names its peers) ← actions (who acts, in the page's
  *   words)
  *
- * The agent (`src/agent/`): one room of parts (`agent.ts` lists them), entered only through
- * `index.ts`.
+ * The agent (`src/agent/`): its parts on top (`agent.ts` lists them), entered through `index.ts`,
+ * and the drivers room (building the configured drivers, for the agent and for `doctor`),
+ * entered through `drivers/index.ts`.
  */
 
 const STATUS: House = {
@@ -35,7 +36,11 @@ const STATUS: House = {
   ],
 };
 
-const AGENT: House = { home: 'src/agent/', rooms: {}, entrances: ['index.ts'] };
+const AGENT: House = {
+  home: 'src/agent/',
+  rooms: { drivers: [] },
+  entrances: ['index.ts', 'drivers/index.ts'],
+};
 
 describe('the rooms of the status page and the agent', () => {
   it.each([STATUS, AGENT])(

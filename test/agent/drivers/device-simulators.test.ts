@@ -1,9 +1,9 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { driverRegistry } from '../../drivers/index.js';
-import { startDeviceSimulators } from '../../src/agent/drivers.js';
-import { parseConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/log.js';
+import { driverRegistry } from '../../../drivers/index.js';
+import { startDeviceSimulators } from '../../../src/agent/drivers/index.js';
+import { parseConfig } from '../../../src/config.js';
+import { silentLogger } from '../../../src/log.js';
 
 async function freePort(): Promise<number> {
   return await new Promise((resolve) => {

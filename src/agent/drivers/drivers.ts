@@ -1,12 +1,12 @@
-import type { Clock } from '../clock.js';
-import type { EngineDevice, Journal } from '../commands/index.js';
-import type { Config, DeviceConfig } from '../config.js';
-import type { DriverRegistry, PlatformReader, SimulatedDevice } from '../drivers-api/types.js';
-import { AgentError } from '../errors.js';
-import type { Logger } from '../log.js';
-import { createHttpClient } from '../transport/http.js';
-import type { TransportFactory } from '../transport/types.js';
-import { formatIssues } from '../zod-issues.js';
+import type { Clock } from '../../clock.js';
+import type { EngineDevice, Journal } from '../../commands/index.js';
+import type { Config, DeviceConfig } from '../../config.js';
+import type { DriverRegistry, PlatformReader, SimulatedDevice } from '../../drivers-api/types.js';
+import { AgentError } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import { createHttpClient } from '../../transport/http.js';
+import type { TransportFactory } from '../../transport/types.js';
+import { formatIssues } from '../../zod-issues.js';
 
 export interface DriverWiring {
   registry: DriverRegistry;
