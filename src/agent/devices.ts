@@ -5,7 +5,7 @@ import type { DriverRegistry, SimulatedDevice } from '../drivers-api/types.js';
 import { errorFields, type Logger } from '../log.js';
 import { runPeriodically } from '../periodic.js';
 import { createTransportFactory } from '../transport/factory.js';
-import { createDevices, startDeviceSimulators } from './drivers/index.js';
+import { createDevices, startDeviceSimulators } from './device-drivers/index.js';
 import type { JournalFile } from './journal.js';
 import type { AgentPart } from './part.js';
 import type { PlatformConnection } from './platform.js';

@@ -1,4 +1,4 @@
-import { createDevices, startDeviceSimulators } from '../agent/drivers/index.js';
+import { createDevices, startDeviceSimulators } from '../agent/device-drivers/index.js';
 import { systemClock } from '../clock.js';
 import { openJournal } from '../commands/index.js';
 import type { Config, DeviceConfig } from '../config.js';

@@ -60,8 +60,8 @@ describe('module boundaries', () => {
     const sample = "import { x } from '../../drivers/stand-ins/index.js';";
     const [spec] = [...sample.matchAll(importPattern)].map((m) => m[1] as string);
     expect(reachesDrivers(join(root, 'src', 'cli', 'devices.ts'), spec as string)).toBe(true);
-    expect(reachesDrivers(join(root, 'src', 'cli', 'doctor-devices.ts'), '../agent/drivers/index.js')).toBe(
-      false,
-    );
+    expect(
+      reachesDrivers(join(root, 'src', 'cli', 'doctor-devices.ts'), '../agent/device-drivers/index.js'),
+    ).toBe(false);
   });
 });

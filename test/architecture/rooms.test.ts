@@ -15,8 +15,8 @@ import { type Edge, productionEdges, productionFiles } from './source-graph.js';
  *   words)
  *
  * The agent (`src/agent/`): its parts on top (`agent.ts` lists them), entered through `index.ts`,
- * and the drivers room (building the configured drivers, for the agent and for `doctor`),
- * entered through `drivers/index.ts`.
+ * and the device-drivers room (building the configured drivers, for the agent and for `doctor`),
+ * entered through `device-drivers/index.ts`.
  */
 
 const STATUS: House = {
@@ -38,8 +38,8 @@ const STATUS: House = {
 
 const AGENT: House = {
   home: 'src/agent/',
-  rooms: { drivers: [] },
-  entrances: ['index.ts', 'drivers/index.ts'],
+  rooms: { 'device-drivers': [] },
+  entrances: ['index.ts', 'device-drivers/index.ts'],
 };
 
 describe('the rooms of the status page and the agent', () => {

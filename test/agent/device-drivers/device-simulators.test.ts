@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { driverRegistry } from '../../../drivers/index.js';
-import { startDeviceSimulators } from '../../../src/agent/drivers/index.js';
+import { startDeviceSimulators } from '../../../src/agent/device-drivers/index.js';
 import { parseConfig } from '../../../src/config.js';
 import { silentLogger } from '../../../src/log.js';
 
