@@ -117,7 +117,7 @@ function tsxOrBundled(setup: AgentSetup, bundle: string | undefined): Contestant
 }
 
 /**
- * Our daemon compiled (`<build>/src/main.js run`), as the systemd unit runs it: node with the flags
+ * Our daemon compiled (`<build>/app/main.js run`), as the systemd unit runs it: node with the flags
  * and environment of the script's shebang (the installed launcher does the same, see systemd/install.sh); with `inspect`,
  * under `--inspect=127.0.0.1:0` so the bench can force a GC; with `watchdogSec`, with the
  * environment systemd gives a unit with `WatchdogSec=` (the agent then runs its watchdog loop).
@@ -127,7 +127,7 @@ export function builtAgent(build: string, inspect = false, watchdogSec?: number)
     const dir = tempDir('bench-built');
     const configPath = join(dir, 'agent.yaml');
     writeFileSync(configPath, stringify(agentConfig(setup, dir)));
-    const script = join(build, 'src', 'main.js');
+    const script = join(build, 'app', 'main.js');
     const launch = shebangLaunch(script);
     const contestant = childContestant(
       watchdogSec ? 'agent (built, watchdog)' : 'agent (built)',

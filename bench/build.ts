@@ -6,7 +6,7 @@ import { bundleAgent } from '../scripts/bundle.js';
 const root = join(import.meta.dirname, '..');
 
 export interface BenchBuild {
-  /** The build directory: the agent's bundle at `src/main.js`, the baseline at `bench/naive-main.js`. */
+  /** The build directory: the agent's bundle at `app/main.js`, the baseline at `bench/naive-main.js`. */
   dir: string;
   /** The bundle's file holding `src/cli/run.ts` and what only the daemon loads (the footprint phase imports it). */
   runChunk: string;
@@ -23,7 +23,7 @@ export async function buildForBench(): Promise<BenchBuild> {
   const out = join(tmp, 'bench-build');
   mkdirSync(tmp, { recursive: true });
   rmSync(out, { recursive: true, force: true });
-  const bundle = await bundleAgent(join(out, 'src'), { minify: process.env.BENCH_READABLE !== '1' });
+  const bundle = await bundleAgent(join(out, 'app'), { minify: process.env.BENCH_READABLE !== '1' });
   const runChunk = bundle.splitPoints.get('src/cli/run.ts');
   if (!runChunk) throw new Error('the bundle has no split point for src/cli/run.ts');
   const tsconfig = join(tmp, 'bench-tsconfig.json');

@@ -1,4 +1,4 @@
-import type { CommandView, PlatformSimulator, ScenarioInput } from '../src/simulator/index.js';
+import type { CommandView, PlatformSimulator, ScenarioInput } from '../src/platform-simulator/index.js';
 import type { AgentSetup, Contestant } from './agents.js';
 import { drainCurve } from './histories.js';
 import { clockTicksPerSecond, cpuTicks } from './proc.js';

@@ -36,7 +36,7 @@ const root = join(import.meta.dirname, '..');
  * agent's own shebang (as it runs installed), and returns the number it prints.
  */
 function numberFrom(code: string): number {
-  const launch = shebangLaunch(join(root, 'src', 'main.ts'));
+  const launch = shebangLaunch(join(root, 'app', 'main.ts'));
   const out = execFileSync(
     process.execPath,
     [...launch.flags, '--expose-gc', '--input-type=module', '-e', code],

@@ -1,4 +1,4 @@
-import type { HistoryEntry, PlatformSimulator } from '../src/simulator/index.js';
+import type { HistoryEntry, PlatformSimulator } from '../src/platform-simulator/index.js';
 
 /**
  * Figures read from the simulator's command histories (its own clock, so they include the

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type IppSimulator, startIppSimulator } from '../drivers/ipp-printer/simulator/index.js';
-import { type PlatformSimulator, startPlatformSimulator } from '../src/simulator/index.js';
+import { type PlatformSimulator, startPlatformSimulator } from '../src/platform-simulator/index.js';
 import { createDaemon, type DaemonHandle, tempDir } from '../test/helpers/daemon.js';
 import { shebangLaunch } from '../test/helpers/node-flags.js';
 import { findPid, rssBytes } from './proc.js';
@@ -102,7 +102,7 @@ async function main(): Promise<void> {
         reservations: { generate: 5 },
       },
     });
-    const launch = shebangLaunch(join(import.meta.dirname, '..', 'src', 'main.ts'));
+    const launch = shebangLaunch(join(import.meta.dirname, '..', 'app', 'main.ts'));
     daemon = createDaemon({
       config: {
         version: 1,

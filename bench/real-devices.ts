@@ -1,7 +1,7 @@
 import { type FpmateSimulator, startFpmateSimulator } from '../drivers/epson-fpmate/simulator/index.js';
 import { startIppSimulator } from '../drivers/ipp-printer/simulator/index.js';
 import { EncoderSimulator, startEncoderTcpServer } from '../drivers/salto-encoder/simulator/index.js';
-import type { CommandView, PlatformSimulator, ScenarioInput } from '../src/simulator/index.js';
+import type { CommandView, PlatformSimulator, ScenarioInput } from '../src/platform-simulator/index.js';
 import { BENCH_TOKENS } from './world.js';
 
 /**

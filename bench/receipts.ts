@@ -1,5 +1,5 @@
 import { type FpmateSimulator, startFpmateSimulator } from '../drivers/epson-fpmate/simulator/index.js';
-import type { CommandView, PlatformSimulator, ScenarioInput } from '../src/simulator/index.js';
+import type { CommandView, PlatformSimulator, ScenarioInput } from '../src/platform-simulator/index.js';
 import { BENCH_TOKENS, type BenchDevice } from './world.js';
 
 /**

@@ -9,7 +9,7 @@ import { responseXml } from '../drivers/epson-fpmate/simulator/xml.js';
 import { parseFpmateResponse } from '../drivers/epson-fpmate/xml-response.js';
 import { openJournal } from '../src/commands/journal/index.js';
 import { normalizeFiscalMachineCommand } from '../src/connector/model.js';
-import { fpmateReceiptXml } from '../src/simulator/fpmate.js';
+import { fpmateReceiptXml } from '../src/platform-simulator/fpmate.js';
 import { oneReceipt, rawReceipt, receipt } from './journal-receipt.js';
 import { MinimalJournal } from './minimal-journal.js';
 

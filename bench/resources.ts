@@ -1,4 +1,4 @@
-import type { PlatformSimulator } from '../src/simulator/index.js';
+import type { PlatformSimulator } from '../src/platform-simulator/index.js';
 import type { AgentSetup, Contestant, ContestantFactory } from './agents.js';
 import { collectGarbage } from './inspector.js';
 import { clockTicksPerSecond, cpuTicks, rssByMapping, rssBytes } from './proc.js';

@@ -144,7 +144,7 @@ export function resultsMarkdown(results: BenchResults, file: string, analysis?: 
       '## Memory and CPU',
       '',
       'Both contestants in their installed form: our agent as the esbuild bundle `npm run build` makes',
-      "(scripts/bundle.ts), run as its launcher runs it, node with the flags of `dist/src/main.js`'s shebang; the",
+      "(scripts/bundle.ts), run as its launcher runs it, node with the flags of `dist/app/main.js`'s shebang; the",
       'baseline compiled by tsc, with plain node. Each runs against its own platform simulator',
       'with an ample budget and no added latency, WebSocket on, default poll intervals (2 s, safety net 60 s). Our',
       'agent runs one device per real driver: an Epson RT printer (`epson-fpmate`), a Salto encoder over TCP',

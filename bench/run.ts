@@ -138,7 +138,7 @@ async function main(): Promise<void> {
   // the baseline compiled, both by plain node.
   say('bundling the agent as installed and compiling the baseline (.tmp/bench-build)');
   const built: BenchBuild = await buildForBench();
-  const installed = ourAgent(join(built.dir, 'src', 'main.js'));
+  const installed = ourAgent(join(built.dir, 'app', 'main.js'));
 
   if (args.phases.has('pickup')) {
     const count = args.quick ? 10 : 40;

@@ -3,7 +3,7 @@ import {
   type PlatformSimulator,
   type ScenarioInput,
   startPlatformSimulator,
-} from '../src/simulator/index.js';
+} from '../src/platform-simulator/index.js';
 
 /** What a benchmark phase sets up on the platform side. */
 export interface PlatformSetup {

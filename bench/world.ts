@@ -1,4 +1,4 @@
-import type { CommandView, PlatformSimulator, ScenarioInput } from '../src/simulator/index.js';
+import type { CommandView, PlatformSimulator, ScenarioInput } from '../src/platform-simulator/index.js';
 
 /**
  * The benchmark's property: ten devices (five simulated RT printers, five simulated encoders)

@@ -13,7 +13,7 @@ import './rch-rt/messages.js';
 import './rch-rt/messages-describe.js';
 import './rch-rt/messages-printer.js';
 import './salto-encoder/messages.js';
-import './sim/messages.js';
+import './stand-ins/messages.js';
 
 /**
  * What kind of device a family drives, for the lists that derive from this registry: the RT
@@ -41,8 +41,8 @@ const entry = (kind: string, group: DriverGroup, load: () => Promise<unknown>): 
 });
 
 const entries: RegistryEntry[] = [
-  entry('sim-fiscal', 'simulated', async () => (await import('./sim/index.js')).simFiscalFactory),
-  entry('sim-encoder', 'simulated', async () => (await import('./sim/index.js')).simEncoderFactory),
+  entry('sim-fiscal', 'simulated', async () => (await import('./stand-ins/index.js')).simFiscalFactory),
+  entry('sim-encoder', 'simulated', async () => (await import('./stand-ins/index.js')).simEncoderFactory),
   entry(
     'epson-fpmate',
     'rt-printer',

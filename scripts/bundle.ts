@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 /**
- * The installed form of the agent: `src/main.ts` and everything it imports (the drivers, the
+ * The installed form of the agent: `app/main.ts` and everything it imports (the drivers, the
  * libraries) bundled by esbuild into `<out>/main.js` plus chunks under `<out>/chunks/`, minified
  * and tree-shaken, with a source map beside each file. A dynamic `import()` stays a split point,
  * so a subcommand, a driver or a simulator the daemon never runs is never loaded.
@@ -41,7 +41,7 @@ export async function bundleAgent(outDir: string, options: { minify?: boolean } 
   rmSync(out, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { main: 'src/main.ts' },
+    entryPoints: { main: 'app/main.ts' },
     outdir: out,
     chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
@@ -65,7 +65,7 @@ export async function bundleAgent(outDir: string, options: { minify?: boolean } 
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
     if (!output.entryPoint) continue;
     const absolute = resolve(root, file);
-    if (output.entryPoint === 'src/main.ts') main = absolute;
+    if (output.entryPoint === 'app/main.ts') main = absolute;
     else splitPoints.set(output.entryPoint, absolute);
   }
   if (!main) throw new Error('esbuild produced no main.js');
@@ -74,6 +74,6 @@ export async function bundleAgent(outDir: string, options: { minify?: boolean } 
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   rmSync(join(root, 'dist'), { recursive: true, force: true });
-  const bundle = await bundleAgent(join(root, 'dist', 'src'));
+  const bundle = await bundleAgent(join(root, 'dist', 'app'));
   process.stdout.write(`bundled the agent into ${relative(root, bundle.main)}\n`);
 }

@@ -76,7 +76,9 @@ async function driverSections(): Promise<string[]> {
         `${heading}\n\nSet up, protocol and every option in words: [\`drivers/${kind}/README.md\`](${link}).\n\n${table(rows)}`,
       );
     } else {
-      simulated.push(`${heading}\n\nA simulated device, in-process (\`drivers/sim/\`).\n\n${table(rows)}`);
+      simulated.push(
+        `${heading}\n\nA simulated device, in-process (\`drivers/stand-ins/\`).\n\n${table(rows)}`,
+      );
     }
   }
   return [...withReadme, ...simulated];

@@ -1,5 +1,5 @@
 /**
- * Every catalogue of the core, for the composition root (`src/cli.ts`) and only for it, as
+ * Every catalogue of the core, for the composition root (`app/cli.ts`) and only for it, as
  * `drivers/index.ts` lists the driver families'. Each part registers its sentences where they are
  * defined (defining is registering: `src/messages/catalogue.ts`), so a module that says a sentence
  * always has it; this list is for the process that renders sentences it did not make itself — the
@@ -15,7 +15,8 @@ import './connector/messages.js';
 import './drivers-api/messages.js';
 import './messages/core.js';
 import './messages/error-codes.js';
-import './status/messages.js';
-import './status/messages-queue.js';
+// The status page's sentences (the page's, the waiting lines', the callers'), through the rooms' front files.
+import './status/callers/index.js';
+import './status/page/index.js';
 import './supervision/messages.js';
 import './transport/messages.js';

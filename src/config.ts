@@ -126,7 +126,7 @@ export const ConfigSchema = z
           .optional(),
         /**
          * The staff socket: the command line's way in (`report`, `void`, `login`), for root, the
-         * service and members of `staffGroup` (src/status/staff-socket.ts). Default, for the
+         * service and members of `staffGroup` (src/status/sockets/staff-socket.ts). Default, for the
          * agent and the command line alike: /run/frontdesk-agent/staff.sock (`staffSocketPath`).
          */
         staffSocket: z.string().min(1).max(100).optional(),

@@ -2,9 +2,11 @@ import type { Clock } from './clock.js';
 
 /**
  * The agent's one periodic loop, for everything that runs again and again until the agent
- * stops: the discovery polls and the deep catch-up, the journal's pruning, the watchdog, the
- * drivers' status polls and the Epson daily-closure schedule. Its waits are `clock.sleep`s the
- * signal cuts short, so a stop never waits out a period and a `ManualClock` drives it in tests.
+ * stops: the discovery polls and the deep catch-up, the journal's pruning and heartbeat, the
+ * watchdog, the WebSocket's reconnects, the drivers' status polls, the status page's refresh and
+ * the Epson daily-closure schedule; and, as `pollUntil`, for every loop that waits for an answer
+ * (a job's end, a device back, a read after an outage). Its waits are `clock.sleep`s the signal
+ * cuts short, so a stop never waits out a period and a `ManualClock` drives it in tests.
  */
 
 export interface PeriodicOptions {
@@ -66,4 +68,46 @@ export async function runPeriodically(
       onError(error);
     }
   }
+}
+
+/**
+ * `runPeriodically` for a loop that ends with an answer: runs `step` now (or after a first
+ * wait), then `intervalMs` after each run settles, until a run returns something other than
+ * `undefined` — the promise's value — or throws — its rejection. The waits are the loop's, cut
+ * short by `signal`: when it aborts first, the promise rejects with its reason, and no run starts
+ * after it. A poll for a job's end, a wait for a device to come back, a read retried after an
+ * outage: each is one step and an interval.
+ */
+export async function pollUntil<T>(
+  step: (signal: AbortSignal) => T | undefined | Promise<T | undefined>,
+  options: Omit<PeriodicOptions, 'onError'>,
+): Promise<T> {
+  const done = new AbortController();
+  const stop = () => done.abort();
+  options.signal.addEventListener('abort', stop, { once: true });
+  if (options.signal.aborted) stop();
+  let outcome: { value: T } | { error: unknown } | undefined;
+  try {
+    await runPeriodically(
+      async (signal) => {
+        const value = await step(signal);
+        if (value === undefined) return;
+        outcome = { value };
+        done.abort();
+      },
+      {
+        ...options,
+        signal: done.signal,
+        onError: (error) => {
+          outcome = { error };
+          done.abort();
+        },
+      },
+    );
+  } finally {
+    options.signal.removeEventListener('abort', stop);
+  }
+  if (outcome === undefined) throw options.signal.reason;
+  if ('error' in outcome) throw outcome.error;
+  return outcome.value;
 }

@@ -4,8 +4,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Readable stack traces for the installed agent. It runs as a bundle (`dist/src/main.js` and
- * `dist/src/chunks/*.js`, see scripts/bundle.ts), whose frames name a chunk, line 1 and a column
+ * Readable stack traces for the installed agent. It runs as a bundle (`dist/app/main.js` and
+ * `dist/app/chunks/*.js`, see scripts/bundle.ts), whose frames name a chunk, line 1 and a column
  * in the hundred thousands. `sourceMappedStack` rewrites each frame `…/file.js:line:column` whose
  * file has a source map beside it (`file.js.map`) to the original file, line and column
  * (`/opt/frontdesk-agent/src/connector/websocket.ts:214:31`), so a logged stack and the process

@@ -1,4 +1,5 @@
 import type { BudgetSnapshot, RefusedItems, RequestRecord } from './connector/api.js';
+import type { KeyCutterOrder } from './connector/enterprise.js';
 import type { RateLimitState } from './connector/rate-budget.js';
 import type { CommandState } from './connector/wire.js';
 import type { ActionField, DeviceStatus, JobResult } from './drivers-api/types.js';
@@ -175,10 +176,5 @@ export interface StatusSource {
   ): Promise<JobResult>;
 }
 
-export interface CutKeysRequest {
-  deviceId: string;
-  reservationId: string;
-  keyCount: number;
-  /** Sent as `EnterpriseId`; default: the only configured enterprise (see `enterpriseForWrite`). */
-  enterpriseId?: string;
-}
+/** Staff's order for key cards (`src/connector/enterprise.ts`). */
+export type CutKeysRequest = KeyCutterOrder;

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 
 /**
  * The agent's version from its package.json, found by walking up from this file (it sits at
- * `src/` when run with tsx and in `dist/src/` or `dist/src/chunks/` when bundled). "0.0.0" if it cannot be read.
+ * `src/` when run with tsx and in `dist/app/` or `dist/app/chunks/` when bundled). "0.0.0" if it cannot be read.
  */
 export function agentVersion(): string {
   let dir = import.meta.dirname;

@@ -161,7 +161,7 @@ drop_build_links() {
 generate_completion() {
   local app=$1
   # shellcheck disable=SC2016 # expanded by the build user's shell
-  local script='mkdir -p "$1/completion" && "$2" "$1/dist/src/main.js" completion bash >"$1/completion/frontdesk-agent.bash" && "$2" "$1/dist/src/main.js" completion zsh >"$1/completion/_frontdesk-agent"'
+  local script='mkdir -p "$1/completion" && "$2" "$1/dist/app/main.js" completion bash >"$1/completion/frontdesk-agent.bash" && "$2" "$1/dist/app/main.js" completion zsh >"$1/completion/_frontdesk-agent"'
   if ! builder sh -c "$script" sh "$app" "$NODE_BIN"; then
     builder rm -rf "$app/completion" || true
     say "warning: no shell completion (the built agent could not print it)"

@@ -134,15 +134,15 @@ write_secret() {
 # --- checks, before any change ------------------------------------------------------------------
 
 [ -f "$SOURCE/package.json" ] || die "$SOURCE is not the frontdesk-agent source tree (no package.json)"
-for f in src/main.ts config/agent.example.yaml systemd/$NAME.service systemd/$NAME.socket systemd/99-$NAME.rules; do
+for f in app/main.ts config/agent.example.yaml systemd/$NAME.service systemd/$NAME.socket systemd/99-$NAME.rules; do
   [ -f "$SOURCE/$f" ] || die "missing $SOURCE/$f"
 done
 # The launcher runs node with the environment and flags of the agent's shebang
-# (`#!/usr/bin/env -S [NAME=value…] node --flag…` in src/main.ts, kept by the compiler in
-# dist/src/main.js), so the service runs as the bin does.
-SHEBANG=$(head -n 1 "$SOURCE/src/main.ts")
+# (`#!/usr/bin/env -S [NAME=value…] node --flag…` in app/main.ts, kept by the compiler in
+# dist/app/main.js), so the service runs as the bin does.
+SHEBANG=$(head -n 1 "$SOURCE/app/main.ts")
 [[ $SHEBANG =~ ^'#!/usr/bin/env -S '(([A-Z_]+=[A-Za-z0-9._-]+ )*)node(( --[a-z0-9-]+(=[A-Za-z0-9._-]+)?)*)$ ]] ||
-  die "unexpected first line of src/main.ts: $SHEBANG"
+  die "unexpected first line of app/main.ts: $SHEBANG"
 NODE_ENV_SET=${BASH_REMATCH[1]}
 NODE_FLAGS=${BASH_REMATCH[3]}
 if [ "$LIVE" = 1 ] && [ "$DRY_RUN" = 0 ] && [ "$(id -u)" != 0 ]; then
@@ -166,8 +166,8 @@ if [ "$DROP" = 1 ]; then
   done
 fi
 tar --version 2>/dev/null | grep -q 'GNU tar' || die "GNU tar is needed to take over the build's output"
-if [ "$BUILD" = 0 ] && [ ! -f "$SOURCE/dist/src/main.js" ]; then
-  die "--skip-build: $SOURCE/dist/src/main.js is missing; run npm ci && npm run build there first"
+if [ "$BUILD" = 0 ] && [ ! -f "$SOURCE/dist/app/main.js" ]; then
+  die "--skip-build: $SOURCE/dist/app/main.js is missing; run npm ci && npm run build there first"
 fi
 
 CLIENT_TOKEN=
@@ -238,7 +238,7 @@ build_env
 builder mkdir -p "$WORK/build" "$WORK/app" "$WORK/home" "$WORK/npm-cache" "$WORK/tmp"
 if [ "$BUILD" = 1 ]; then
   feed_build "$SOURCE" "$WORK/build" package.json package-lock.json tsconfig.json tsconfig.build.json \
-    scripts src drivers config systemd README.md
+    scripts app src drivers config systemd README.md
 else
   feed_build "$SOURCE" "$WORK/app" dist
 fi
@@ -272,9 +272,9 @@ fi
 
 run mkdir -p "$(dirname "$BIN")"
 if [ "$DRY_RUN" = 1 ]; then
-  printf 'would: write %s: exec env %s%s%s /opt/%s/dist/src/main.js "$@"\n' "$BIN" "$NODE_ENV_SET" "$NODE_BIN" "$NODE_FLAGS" "$NAME"
+  printf 'would: write %s: exec env %s%s%s /opt/%s/dist/app/main.js "$@"\n' "$BIN" "$NODE_ENV_SET" "$NODE_BIN" "$NODE_FLAGS" "$NAME"
 else
-  printf '#!/bin/sh\n# Written by frontdesk-agent systemd/install.sh\nexec env %s%s%s /opt/%s/dist/src/main.js "$@"\n' \
+  printf '#!/bin/sh\n# Written by frontdesk-agent systemd/install.sh\nexec env %s%s%s /opt/%s/dist/app/main.js "$@"\n' \
     "$NODE_ENV_SET" "$NODE_BIN" "$NODE_FLAGS" "$NAME" >"$BIN.tmp"
   chmod 0755 "$BIN.tmp"
   mv -f "$BIN.tmp" "$BIN"

@@ -6,7 +6,7 @@ import type { Message, MessageArg } from '../../src/messages/message.js';
  * Notes, a report's, what the printer's memory proved after a lost answer, why an outcome is
  * unknown, and how a daily closure went — in English and Italian.
  *
- * A receipt's Notes keep the form the platform parses (`src/simulator/receipts.ts`): the
+ * A receipt's Notes keep the form the platform parses (`src/platform-simulator/receipts.ts`): the
  * document's `ZZZZ-NNNN` first, the printer's serial right after "RT ", in both languages.
  */
 export const epsonResults = defineMessages('epson.result', {

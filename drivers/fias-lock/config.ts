@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { milliseconds } from '../../src/drivers-api/options.js';
 import { isLoopback } from '../../src/loopback.js';
 import { isIpLiteral, normalizeAddress } from '../../src/transport/tcp-listener.js';
 import type { DepartureTimeFormat } from './time.js';
@@ -58,25 +59,25 @@ export const FiasLockOptionsSchema = z
     /** `PH`, the hotel id returned in LC when the lock server's LD asks for it (RT). */
     hotelId: z.string().min(1).max(20).default('1'),
     /** How long one key may take: a person presents the card (the lock server answers when written). */
-    answerTimeoutMs: z.number().int().min(100).default(60_000),
+    answerTimeoutMs: milliseconds(100, 60_000),
     /** A connected lock server must finish LD/LR/LA within this (spec §5 p.16: at least 30 s). */
-    linkTimeoutMs: z.number().int().min(100).default(30_000),
+    linkTimeoutMs: milliseconds(100, 30_000),
     /** How long `open()` waits for the lock server to (re)connect before saying it is away. */
-    openWaitMs: z.number().int().min(0).default(10_000),
+    openWaitMs: milliseconds(0, 10_000),
     /** The agent's alive check (LA) after this much silence; 0 turns it off. */
-    aliveCheckMs: z.number().int().min(0).default(300_000),
+    aliveCheckMs: milliseconds(0, 300_000),
     /** Silence after the alive check that counts as a lost link. */
-    aliveTimeoutMs: z.number().int().min(100).default(30_000),
+    aliveTimeoutMs: milliseconds(100, 30_000),
     /** On shutdown, how long to wait for the lock server's LE (spec p.28: 2 s on TCP). */
-    linkEndWaitMs: z.number().int().min(0).default(2_000),
+    linkEndWaitMs: milliseconds(0, 2_000),
     /** Kernel keep-alive probes on the lock server's connection after this much idle time; 0: off. */
-    keepAliveMs: z.number().int().min(0).default(30_000),
+    keepAliveMs: milliseconds(0, 30_000),
     /** Retries of a key the lock server answers BY (encoder busy) or RY (retry). */
     busyRetries: z.number().int().min(0).max(10).default(2),
-    busyBackoffMs: z.number().int().min(1).default(2_000),
+    busyBackoffMs: milliseconds(1, 2_000),
     /** Back-off of binding the port again while another program holds it. */
-    rebindMinMs: z.number().int().min(1).default(1_000),
-    rebindMaxMs: z.number().int().min(1).default(30_000),
+    rebindMinMs: milliseconds(1, 1_000),
+    rebindMaxMs: milliseconds(1, 30_000),
     maxKeys: z.number().int().min(1).max(100).default(10),
   })
   .superRefine((o, ctx) => {

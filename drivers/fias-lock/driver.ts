@@ -1,25 +1,11 @@
-import {
-  cutKeyCards,
-  interruptedKeyJob,
-  type KeyCardProtocol,
-  keyJobData,
-  keyJobResult,
-  reconcileKeyJob,
-} from '../../src/drivers-api/key-jobs.js';
-import { KeyProtocolCheck } from '../../src/drivers-api/key-protocol.js';
+import type { KeyJobData } from '../../src/connector/model.js';
+import { KeyCardDriver, type KeyCards } from '../../src/drivers-api/key-driver.js';
+import type { KeyCardProtocol, KeyCheckpointRead } from '../../src/drivers-api/key-jobs.js';
 import { statusOrUnavailable } from '../../src/drivers-api/status.js';
-import type {
-  DeviceStatus,
-  Driver,
-  DriverContext,
-  ExecuteContext,
-  Job,
-  JobResult,
-  Reconciliation,
-} from '../../src/drivers-api/types.js';
+import type { DeviceStatus, Driver, DriverContext, Job } from '../../src/drivers-api/types.js';
 import { AgentError, toAgentError } from '../../src/errors.js';
 import { judgeAnswer, type KeyAnswer, readAnswer } from './answers.js';
-import { keyCheckpoint, readKeyCheckpoint } from './checkpoint.js';
+import { type KeyCheckpoint, keyCheckpoint, readKeyCheckpoint } from './checkpoint.js';
 import type { FiasLockOptions } from './config.js';
 import { acquireEndpoint, type FiasEndpoint } from './endpoint.js';
 import { fiasMessages } from './messages.js';
@@ -40,19 +26,17 @@ import { type LastKey, linkStatus } from './status.js';
  * - At most once: a KR whose answer is lost (link dropped, no KA in time, agent killed) ends in
  *   Error saying that card may have been written and must be tested — never a silent resend.
  */
-export class FiasLockDriver implements Driver {
+export class FiasLockDriver extends KeyCardDriver<KeyAnswer, KeyPlan, KeyCheckpoint> implements Driver {
   private endpoint: FiasEndpoint | undefined;
-  private readonly protocol: KeyProtocolCheck;
-  private active: { card: number; total: number } | undefined;
   private keysCut = 0;
   private lastKey: LastKey | undefined;
   private lastProblem: AgentError | undefined;
 
   constructor(
     private readonly options: FiasLockOptions,
-    private readonly ctx: DriverContext,
+    ctx: DriverContext,
   ) {
-    this.protocol = new KeyProtocolCheck('fias', ctx.log);
+    super(ctx, { protocol: 'fias', words: fiasMessages, busy: options, encoderId: options.encoderId });
   }
 
   async open(signal: AbortSignal): Promise<void> {
@@ -69,37 +53,30 @@ export class FiasLockDriver implements Driver {
     }
   }
 
-  async execute(job: Job, ctx: ExecuteContext): Promise<JobResult> {
-    const keys = keyJobData(job, fiasMessages);
-    this.protocol.check(keys);
-    const plan = planKeyJob(keys, this.options, this.ctx.timezone, job.command.creatorName);
-    const answers: string[] = [];
-    await cutKeyCards({
-      active: (card) => {
-        this.active = card;
-      },
-      protocol: this.cardProtocol(plan, answers),
-      words: fiasMessages,
-      read: readKeyCheckpoint(job.checkpoint, plan.total),
-      plan,
-      job,
-      ctx,
-      device: this.ctx,
-      busy: this.options,
-      problem: (error) => {
-        this.lastProblem = error;
-      },
-    });
-    this.lastKey = { count: plan.total, rooms: keys.lockIds, at: this.ctx.clock.now() };
-    return keyJobResult(keys, plan.encoder, { answers });
+  protected plan(keys: KeyJobData, job: Job): KeyPlan {
+    return planKeyJob(keys, this.options, this.ctx.timezone, job.command.creatorName);
   }
 
-  async reconcile(job: Job, _signal: AbortSignal): Promise<Reconciliation> {
-    const keys = keyJobData(job, fiasMessages);
-    return reconcileKeyJob(job, keys, readKeyCheckpoint(job.checkpoint, keys.keyCount), this.ctx.log, {
-      done: () => keyJobResult(keys, this.options.encoderId ?? keys.keyCutterId, {}),
-      interrupted: (cp) => ({ outcome: 'failed', error: interruptedKeyJob(cp, keys.lockIds, fiasMessages) }),
-    });
+  protected readCheckpoint(value: unknown, total: number): KeyCheckpointRead<KeyCheckpoint> {
+    return readKeyCheckpoint(value, total);
+  }
+
+  /** The lock server's answers are kept for the result; its checkpoint keeps only counts. */
+  protected cards(plan: KeyPlan): KeyCards<KeyAnswer> {
+    const answers: string[] = [];
+    return { protocol: this.cardProtocol(plan, answers), encoder: plan.encoder, told: () => ({ answers }) };
+  }
+
+  protected toldBy(): Readonly<Record<string, string[]>> {
+    return {};
+  }
+
+  protected override failed(error: AgentError): void {
+    this.lastProblem = error;
+  }
+
+  protected override allCut(keys: KeyJobData, plan: KeyPlan): void {
+    this.lastKey = { count: plan.total, rooms: keys.lockIds, at: this.ctx.clock.now() };
   }
 
   status(): DeviceStatus {

@@ -1,6 +1,6 @@
 import { networkInterfaces } from 'node:os';
+import { cannotSimulate } from '../../src/drivers-api/simulation.js';
 import type { DiscoveryReport, DriverFactory } from '../../src/drivers-api/types.js';
-import { AgentError } from '../../src/errors.js';
 import { isLoopback } from '../../src/loopback.js';
 import { type FiasLockOptions, FiasLockOptionsSchema, listenAddress } from './config.js';
 import { FiasLockDriver } from './driver.js';
@@ -21,9 +21,9 @@ export const fiasLockFactory: DriverFactory<FiasLockOptions> = {
   create: (options, ctx) => new FiasLockDriver(options, ctx),
   simulate: async (options, device) => {
     if (!isLoopback(options.host) || options.lockServers.some((s) => !isLoopback(s))) {
-      throw new AgentError(
-        'CONFIG_INVALID',
-        `${device.name}: a simulated FIAS lock server needs host and lockServer on loopback, e.g. host 127.0.0.1, port ${SUGGESTED_PORT}`,
+      throw cannotSimulate(
+        device,
+        `a simulated FIAS lock server needs host and lockServer on loopback, e.g. host 127.0.0.1, port ${SUGGESTED_PORT}`,
       );
     }
     // The simulator is loaded only in simulate mode: an agent with a real lock server never holds it.

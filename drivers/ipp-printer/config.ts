@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_PRINT_DOCUMENT_BYTES } from '../../src/drivers-api/limits.js';
+import { milliseconds } from '../../src/drivers-api/options.js';
 import { DeviceTlsSchema } from '../../src/transport/tls-config.js';
 
 /**
@@ -74,23 +75,23 @@ export const IppPrinterOptionsSchema = z
     maxCopies: z.number().int().min(1).max(999).default(20),
     tls: DeviceTlsSchema.optional(),
     /** Timeout of one status, job or cancel request. */
-    requestTimeoutMs: z.number().int().min(100).default(10_000),
+    requestTimeoutMs: milliseconds(100, 10_000),
     /** Timeout of the Print-Job exchange that carries the document. */
-    sendTimeoutMs: z.number().int().min(1000).default(120_000),
+    sendTimeoutMs: milliseconds(1000, 120_000),
     /** How often a running job's state is read. */
-    pollIntervalMs: z.number().int().min(50).default(1000),
+    pollIntervalMs: milliseconds(50, 1000),
     /**
      * How long the agent follows a job the printer accepted. The job ends when the printer says
      * completed, aborted or canceled; when this passes first: Error (after Cancel-Job) if the
      * printer reports a problem, otherwise Processed with a note that the end was not reported.
      */
-    jobTimeoutMs: z.number().int().min(1000).default(120_000),
+    jobTimeoutMs: milliseconds(1000, 120_000),
     /** Before sending, how long to wait for an unreachable printer to come back. */
-    offlineWaitMs: z.number().int().min(0).default(30_000),
+    offlineWaitMs: milliseconds(0, 30_000),
     /** Background status poll of the configured printers; 0 turns polling off. */
-    statusIntervalMs: z.number().int().min(0).default(30_000),
+    statusIntervalMs: milliseconds(0, 30_000),
     /** Poll interval while a printer is unreachable or reports a problem. */
-    statusRetryMs: z.number().int().min(100).default(5_000),
+    statusRetryMs: milliseconds(100, 5_000),
   })
   .strict()
   .refine((o) => o.defaultPrinter === undefined || Object.hasOwn(o.printers, o.defaultPrinter), {

@@ -122,16 +122,7 @@ export function prepareDocument(data: PrintJobData, limits: DocumentLimits): Pri
   }
   const maxLength = Buffer.byteLength(text, 'base64');
   if (maxLength > limits.maxFileBytes) throw tooLarge(maxLength, limits.maxFileBytes);
-  const magic = MAGIC[format.mime];
-  if (magic) {
-    const head = Buffer.from(text.slice(0, 16).replace(/[\r\n]/g, ''), 'base64');
-    if (!magic.bytes.every((b, i) => head[i] === b)) {
-      throw invalid(
-        `FileData is not ${english(format.label)} (does not start with ${magic.name})`,
-        ippMessages.mislabelled({ format: format.label }),
-      );
-    }
-  }
+  checkFirstBytes(format, () => Buffer.from(text.slice(0, 16).replace(/[\r\n]/g, ''), 'base64'));
   return {
     format: format.mime,
     formatLabel: format.label,
@@ -152,16 +143,7 @@ function decodedDocument(
   if (!document.valid) throw invalid('FileData is not Base64', ippMessages.notBase64());
   if (document.bytes === 0) throw invalid('Empty document', ippMessages.emptyDocument());
   if (document.bytes > limits.maxFileBytes) throw tooLarge(document.bytes, limits.maxFileBytes);
-  const magic = MAGIC[format.mime];
-  if (magic) {
-    const head = firstBytes(document.parts, magic.bytes.length);
-    if (!magic.bytes.every((b, i) => head[i] === b)) {
-      throw invalid(
-        `FileData is not ${english(format.label)} (does not start with ${magic.name})`,
-        ippMessages.mislabelled({ format: format.label }),
-      );
-    }
-  }
+  checkFirstBytes(format, (count) => firstBytes(document.parts, count));
   return {
     format: format.mime,
     formatLabel: format.label,
@@ -172,6 +154,25 @@ function decodedDocument(
 }
 
 /** The first `count` bytes of the parts (reading only as many parts as that takes). */
+/**
+ * Refuses a document whose first bytes are not those of the type it claims (`MAGIC`: a PDF starts
+ * with `%PDF-`), whether it came as Base64 text or already decoded; `head(count)` reads them.
+ */
+function checkFirstBytes(
+  format: { mime: string; label: Message },
+  head: (count: number) => Uint8Array,
+): void {
+  const magic = MAGIC[format.mime];
+  if (!magic) return;
+  const first = head(magic.bytes.length);
+  if (!magic.bytes.every((b, i) => first[i] === b)) {
+    throw invalid(
+      `FileData is not ${english(format.label)} (does not start with ${magic.name})`,
+      ippMessages.mislabelled({ format: format.label }),
+    );
+  }
+}
+
 function firstBytes(parts: Iterable<Buffer>, count: number): Buffer {
   const head: Buffer[] = [];
   let have = 0;

@@ -3,6 +3,7 @@ import type { JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
 import { type Message, readMessage } from '../../src/messages/message.js';
+import { pollUntil } from '../../src/periodic.js';
 import type { IppPrinterOptions } from './config.js';
 import { IppTransportError, isSuccess, transportWords } from './ipp-client.js';
 import { JobState, PrinterState, Status } from './ipp-constants.js';
@@ -121,6 +122,9 @@ type CancelOutcome =
   | { kind: 'cancelled'; job: JobInfo | undefined }
   | { kind: 'not-cancelled'; why: Message; job: JobInfo | undefined };
 
+/** The wait for a cancelled job's end has no signal of its own: it is bounded by its deadline. */
+const NEVER = new AbortController().signal;
+
 export class JobFollower {
   constructor(private readonly d: FollowDeps) {}
 
@@ -155,11 +159,8 @@ export class JobFollower {
     let last: JobInfo | undefined;
     let reachable = true;
     let lastFraction = -1;
-    for (;;) {
-      if (o.signal?.aborted) {
-        if (o.onAbort === 'leave') throw o.signal.reason;
-        return this.cancelOnPlatformRequest(f, last);
-      }
+    /** One look at the job: its outcome once it ended or the wait is over, else undefined. */
+    const look = async (): Promise<PrintResult | undefined> => {
       const read = await this.readJob(f);
       reachable = read !== undefined;
       if (read === 'gone') return this.purged(f, last);
@@ -176,11 +177,16 @@ export class JobFollower {
       }
       await this.refreshPrinter(f.target);
       if (clock.now() >= deadline) return this.timedOut(f, last, reachable);
-      try {
-        await clock.sleep(options.pollIntervalMs, o.signal);
-      } catch {
-        // The loop's top decides what an abort means.
-      }
+      return undefined;
+    };
+    const signal = o.signal ?? NEVER;
+    try {
+      return await pollUntil(look, { clock, signal, intervalMs: options.pollIntervalMs });
+    } catch (error) {
+      if (!signal.aborted || error !== signal.reason) throw error;
+      // The job's signal: left on the printer, or cancelled there for the platform's cancel.
+      if (o.onAbort === 'leave') throw signal.reason;
+      return this.cancelOnPlatformRequest(f, last);
     }
   }
 
@@ -354,17 +360,20 @@ export class JobFollower {
     }
     const until = clock.now() + Math.max(5_000, 5 * options.pollIntervalMs);
     let job = last;
-    for (;;) {
-      const read = await this.readJob(f);
-      if (read === 'gone') return { kind: 'cancelled', job };
-      if (read) {
-        job = read;
-        if (read.state === JobState.completed) return { kind: 'completed', job: read };
-        if (read.state === JobState.canceled || read.state === JobState.aborted)
-          return { kind: 'cancelled', job: read };
-      }
-      if (clock.now() >= until) return { kind: 'not-cancelled', why: ippMessages.cancelNotYet(), job };
-      await clock.sleep(options.pollIntervalMs);
-    }
+    return pollUntil(
+      async (): Promise<CancelOutcome | undefined> => {
+        const read = await this.readJob(f);
+        if (read === 'gone') return { kind: 'cancelled', job };
+        if (read) {
+          job = read;
+          if (read.state === JobState.completed) return { kind: 'completed', job: read };
+          if (read.state === JobState.canceled || read.state === JobState.aborted)
+            return { kind: 'cancelled', job: read };
+        }
+        if (clock.now() >= until) return { kind: 'not-cancelled', why: ippMessages.cancelNotYet(), job };
+        return undefined;
+      },
+      { clock, signal: NEVER, intervalMs: options.pollIntervalMs },
+    );
   }
 }

@@ -1,5 +1,5 @@
+import { cannotSimulate } from '../../src/drivers-api/simulation.js';
 import type { DriverFactory } from '../../src/drivers-api/types.js';
-import { AgentError } from '../../src/errors.js';
 import { isLoopback } from '../../src/loopback.js';
 import { type IppPrinterOptions, IppPrinterOptionsSchema } from './config.js';
 import { IppPrinterDriver } from './driver.js';
@@ -28,19 +28,16 @@ export const ippPrinterFactory: DriverFactory<IppPrinterOptions> = {
       const url = new URL(t.uri);
       const http = httpUrlOf(t.uri);
       if (http.protocol !== 'http:' || !isLoopback(url.hostname) || !url.port) {
-        throw new AgentError(
-          'CONFIG_INVALID',
-          `${device.name}: a simulated printer needs an ipp:// address on a loopback host with a port, like ipp://127.0.0.1:8631/printers/Reception_Laser (got ${t.uri})`,
+        throw cannotSimulate(
+          device,
+          `a simulated printer needs an ipp:// address on a loopback host with a port, like ipp://127.0.0.1:8631/printers/Reception_Laser (got ${t.uri})`,
         );
       }
       const key = `${url.hostname}:${url.port}`;
       byPort.set(key, [...(byPort.get(key) ?? []), { name: t.label, path: url.pathname }]);
     }
     if (byPort.size === 0) {
-      throw new AgentError(
-        'CONFIG_INVALID',
-        `${device.name}: a simulated printer needs at least one entry under options.printers`,
-      );
+      throw cannotSimulate(device, `a simulated printer needs at least one entry under options.printers`);
     }
     const { startIppSimulator } = await import('./simulator/index.js');
     const started: Array<{ close(): Promise<void> }> = [];
@@ -57,10 +54,7 @@ export const ippPrinterFactory: DriverFactory<IppPrinterOptions> = {
       }
     } catch (e) {
       await Promise.all(started.map((s) => s.close()));
-      throw new AgentError(
-        'CONFIG_INVALID',
-        `${device.name}: the simulated printer could not start (${(e as Error).message})`,
-      );
+      throw cannotSimulate(device, `the simulated printer could not start (${(e as Error).message})`);
     }
     return {
       description: `simulated IPP printer${described.length > 1 ? 's' : ''} ${described.join(', ')}`,

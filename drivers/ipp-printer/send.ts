@@ -4,6 +4,7 @@ import { AgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
 import type { Message } from '../../src/messages/message.js';
 import { english } from '../../src/messages/render.js';
+import { pollUntil } from '../../src/periodic.js';
 import type { PrintCheckpoint } from './checkpoint.js';
 import type { IppPrinterOptions } from './config.js';
 import type { PrintDocument } from './document.js';
@@ -64,7 +65,8 @@ export class Sender {
   async readyPrinter(target: PrinterTarget, signal: AbortSignal): Promise<PrinterInfo> {
     const { clock, options, board } = this.d;
     const deadline = clock.now() + options.offlineWaitMs;
-    for (;;) {
+    /** One question to the printer: its attributes when ready, undefined while it does not answer. */
+    const ask = async (): Promise<PrinterInfo | undefined> => {
       let answer: Awaited<ReturnType<IppOperations['printer']>>;
       try {
         answer = await this.d.ops.printer(target.uri, this.op(signal));
@@ -94,9 +96,7 @@ export class Sender {
             ippMessages.doesNotAnswer({ printer: target.label }),
           );
         }
-        await clock.sleep(options.statusRetryMs, signal).catch(() => undefined);
-        if (signal.aborted) throw stopped();
-        continue;
+        return undefined;
       }
       const { answer: a, info } = answer;
       if (a.status === Status.notFound) {
@@ -130,6 +130,11 @@ export class Sender {
         );
       }
       return info;
+    };
+    try {
+      return await pollUntil(ask, { clock, signal, intervalMs: options.statusRetryMs });
+    } catch (error) {
+      throw signal.aborted && error === signal.reason ? stopped() : error;
     }
   }
 

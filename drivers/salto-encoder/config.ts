@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { milliseconds } from '../../src/drivers-api/options.js';
 import { CP2110_PRODUCT_ID, CP2110_VENDOR_ID } from '../../src/transport/cp2110.js';
 import type { TransportSpec } from '../../src/transport/types.js';
 
@@ -24,7 +25,7 @@ export const SaltoEncoderOptionsSchema = z
     baudRate: z.number().int().min(300).max(1_000_000).default(9600),
     host: z.string().min(1).optional(),
     port: z.number().int().min(1).max(65535).optional(),
-    connectTimeoutMs: z.number().int().min(100).default(5000),
+    connectTimeoutMs: milliseconds(100, 5000),
     vendorId: usbId.default(CP2110_VENDOR_ID),
     productId: usbId.default(CP2110_PRODUCT_ID),
     serialNumber: z.string().min(1).optional(),
@@ -45,15 +46,15 @@ export const SaltoEncoderOptionsSchema = z
     returnSerialNumbers: z.boolean().default(true),
     /** Guest names on print lines: ASCII (safe for every card printer) or Latin-1. */
     printCharset: z.enum(['ascii', 'latin1']).default('ascii'),
-    ackTimeoutMs: z.number().int().min(10).default(2000),
-    cardTimeoutMs: z.number().int().min(100).default(30000),
+    ackTimeoutMs: milliseconds(10, 2000),
+    cardTimeoutMs: milliseconds(100, 30000),
     nakRetries: z.number().int().min(0).max(10).default(3),
     busyRetries: z.number().int().min(0).max(20).default(5),
-    busyBackoffMs: z.number().int().min(1).default(1000),
+    busyBackoffMs: milliseconds(1, 1000),
     /** Probe with ENQ when a link is (re)opened; turn off for encoders that ignore ENQ. */
     probe: z.boolean().default(true),
-    reconnectMinMs: z.number().int().min(1).default(1000),
-    reconnectMaxMs: z.number().int().min(1).default(30000),
+    reconnectMinMs: milliseconds(1, 1000),
+    reconnectMaxMs: milliseconds(1, 30000),
     /** After a crash, cut the cards that were not confirmed (default: report and let staff decide). */
     cutRemainingAfterCrash: z.boolean().default(false),
     maxKeys: z.number().int().min(1).max(100).default(10),

@@ -2,6 +2,7 @@ import { Backoff } from '../../src/backoff.js';
 import type { DriverContext } from '../../src/drivers-api/types.js';
 import { AgentError, isAgentError } from '../../src/errors.js';
 import { Mutex } from '../../src/mutex.js';
+import { pollUntil } from '../../src/periodic.js';
 import type { Transport } from '../../src/transport/types.js';
 import type { SaltoEncoderOptions } from './config.js';
 import { transportSpec } from './config.js';
@@ -172,24 +173,25 @@ export class EncoderConnection {
     });
   }
 
+  /** Tries again after a growing wait until the link is ready or the driver closes. */
   private async reconnectLoop(): Promise<void> {
     const { reconnectMinMs, reconnectMaxMs } = this.options;
     const signal = this.lifetime.signal;
     const delays = new Backoff({ minMs: reconnectMinMs, maxMs: reconnectMaxMs });
-    while (!signal.aborted && !this.ready) {
-      try {
-        await this.ctx.clock.sleep(delays.next(), signal);
-      } catch {
-        return;
-      }
-      if (this.ready) return;
-      try {
-        await this.ensureReady(signal);
-        this.ctx.log.info('encoder link is back', { transport: this.transport.description });
-        return;
-      } catch (error) {
-        this.ctx.log.debug('encoder still unavailable', { error, nextInMs: delays.peek() });
-      }
-    }
+    if (this.ready) return;
+    await pollUntil(
+      async () => {
+        if (this.ready) return true;
+        try {
+          await this.ensureReady(signal);
+          this.ctx.log.info('encoder link is back', { transport: this.transport.description });
+          return true;
+        } catch (error) {
+          this.ctx.log.debug('encoder still unavailable', { error, nextInMs: delays.peek() });
+          return undefined;
+        }
+      },
+      { clock: this.ctx.clock, signal, intervalMs: () => delays.next(), firstRun: 'after-interval' },
+    ).catch(() => undefined);
   }
 }

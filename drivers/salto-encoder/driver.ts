@@ -1,24 +1,9 @@
-import {
-  cutKeyCards,
-  interruptedKeyJob,
-  type KeyCardProtocol,
-  keyJobData,
-  keyJobResult,
-  reconcileKeyJob,
-} from '../../src/drivers-api/key-jobs.js';
-import { KeyProtocolCheck } from '../../src/drivers-api/key-protocol.js';
-import type {
-  DeviceStatus,
-  Driver,
-  DriverContext,
-  ExecuteContext,
-  FactsOf,
-  Job,
-  JobResult,
-  Reconciliation,
-} from '../../src/drivers-api/types.js';
+import type { KeyJobData } from '../../src/connector/model.js';
+import { KeyCardDriver, type KeyCards } from '../../src/drivers-api/key-driver.js';
+import type { KeyCardProtocol, KeyCheckpointRead } from '../../src/drivers-api/key-jobs.js';
+import type { DeviceStatus, Driver, DriverContext, FactsOf, Job } from '../../src/drivers-api/types.js';
 import type { Message } from '../../src/messages/message.js';
-import { keyCheckpoint, readKeyCheckpoint } from './checkpoint.js';
+import { type KeyCheckpoint, keyCheckpoint, readKeyCheckpoint } from './checkpoint.js';
 import { cardRequestFields } from './commands.js';
 import type { SaltoEncoderOptions } from './config.js';
 import { EncoderConnection } from './connection.js';
@@ -40,19 +25,22 @@ const STAFF_FACTS: ReadonlyArray<keyof typeof saltoLabels> = ['cardsCut'];
  *   cards on abort, and backs off on OV (busy).
  * - Errors carry the receptionist's sentence plus how many keys were already cut.
  */
-export class SaltoEncoderDriver implements Driver {
+export class SaltoEncoderDriver extends KeyCardDriver<CardReply, KeyPlan, KeyCheckpoint> implements Driver {
   private readonly connection: EncoderConnection;
-  /** The command's `KeyCutterData.Type` must not name another protocol. */
-  private readonly protocol: KeyProtocolCheck;
-  private active: { card: number; total: number } | undefined;
   private cardsCut = 0;
 
   constructor(
     private readonly options: SaltoEncoderOptions,
-    private readonly ctx: DriverContext,
+    ctx: DriverContext,
   ) {
+    // The command's `KeyCutterData.Type` must not name another protocol.
+    super(ctx, {
+      protocol: 'industry-standard',
+      words: saltoKeyWords,
+      busy: options,
+      encoderId: options.encoderId,
+    });
     this.connection = new EncoderConnection(options, ctx);
-    this.protocol = new KeyProtocolCheck('industry-standard', ctx.log);
   }
 
   /**
@@ -67,37 +55,30 @@ export class SaltoEncoderDriver implements Driver {
     await this.connection.open(signal);
   }
 
-  async execute(job: Job, ctx: ExecuteContext): Promise<JobResult> {
-    const keys = keyJobData(job, saltoKeyWords);
-    this.protocol.check(keys);
-    const plan = planKeyJob(keys, this.options, this.ctx.timezone, job.command.creatorName);
-    const read = readKeyCheckpoint(job.checkpoint, plan.total);
-    const serials = read.kind === 'ok' ? [...read.checkpoint.serials] : [];
-    await cutKeyCards({
-      active: (card) => {
-        this.active = card;
-      },
-      protocol: this.cardProtocol(plan, serials),
-      words: saltoKeyWords,
-      read,
-      plan,
-      job,
-      ctx,
-      device: this.ctx,
-      busy: this.options,
-    });
-    return keyJobResult(keys, plan.base.encoderId, { serials });
+  protected plan(keys: KeyJobData, job: Job): KeyPlan {
+    return planKeyJob(keys, this.options, this.ctx.timezone, job.command.creatorName);
   }
 
-  async reconcile(job: Job, _signal: AbortSignal): Promise<Reconciliation> {
-    const keys = keyJobData(job, saltoKeyWords);
-    return reconcileKeyJob(job, keys, readKeyCheckpoint(job.checkpoint, keys.keyCount), this.ctx.log, {
-      done: (cp) => keyJobResult(keys, this.options.encoderId ?? keys.keyCutterId, { serials: cp.serials }),
-      interrupted: (cp) =>
-        this.options.cutRemainingAfterCrash
-          ? { outcome: 'not-done' }
-          : { outcome: 'failed', error: interruptedKeyJob(cp, keys.lockIds, saltoKeyWords) },
-    });
+  protected readCheckpoint(value: unknown, total: number): KeyCheckpointRead<KeyCheckpoint> {
+    return readKeyCheckpoint(value, total);
+  }
+
+  /** Continues a job with the serial numbers its checkpoint kept. */
+  protected cards(plan: KeyPlan, read: KeyCheckpointRead<KeyCheckpoint>): KeyCards<CardReply> {
+    const serials = read.kind === 'ok' ? [...read.checkpoint.serials] : [];
+    return {
+      protocol: this.cardProtocol(plan, serials),
+      encoder: plan.base.encoderId,
+      told: () => ({ serials }),
+    };
+  }
+
+  protected toldBy(checkpoint: KeyCheckpoint): Readonly<Record<string, string[]>> {
+    return { serials: checkpoint.serials };
+  }
+
+  protected override cutsRestAfterCrash(): boolean {
+    return this.options.cutRemainingAfterCrash;
   }
 
   status(): DeviceStatus {

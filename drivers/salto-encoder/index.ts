@@ -1,5 +1,5 @@
+import { cannotSimulate } from '../../src/drivers-api/simulation.js';
 import type { DriverFactory } from '../../src/drivers-api/types.js';
-import { AgentError } from '../../src/errors.js';
 import { isLoopback } from '../../src/loopback.js';
 import { type SaltoEncoderOptions, SaltoEncoderOptionsSchema } from './config.js';
 import { SaltoEncoderDriver } from './driver.js';
@@ -16,9 +16,9 @@ export const saltoEncoderFactory: DriverFactory<SaltoEncoderOptions> = {
   create: (options, ctx) => new SaltoEncoderDriver(options, ctx),
   simulate: async (options, device) => {
     if (options.transport !== 'tcp' || !options.host || !isLoopback(options.host)) {
-      throw new AgentError(
-        'CONFIG_INVALID',
-        `${device.name}: a simulated encoder needs transport tcp on a loopback host, e.g. 127.0.0.1:9100`,
+      throw cannotSimulate(
+        device,
+        `a simulated encoder needs transport tcp on a loopback host, e.g. 127.0.0.1:9100`,
       );
     }
     // The simulator is loaded only in simulate mode: an agent driving a real encoder never holds it.

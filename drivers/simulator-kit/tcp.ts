@@ -60,6 +60,34 @@ export class RequestScript<B> {
   }
 }
 
+/**
+ * A simulated device that answers each request as its `RequestScript` says: a test sets the
+ * `defaultBehaviour` or `enqueue`s behaviours for the next requests, the simulator takes each
+ * request's from `script`.
+ */
+export abstract class ScriptedDevice<B> {
+  protected readonly script: RequestScript<B>;
+
+  protected constructor(defaultBehaviour: B) {
+    this.script = new RequestScript(defaultBehaviour);
+  }
+
+  /** What a request does when nothing is enqueued. */
+  get defaultBehaviour(): B {
+    return this.script.defaultBehaviour;
+  }
+
+  set defaultBehaviour(behaviour: B) {
+    this.script.defaultBehaviour = behaviour;
+  }
+
+  /** Scripts the next requests' behaviours, in order. */
+  enqueue(...behaviours: B[]): this {
+    this.script.enqueue(...behaviours);
+    return this;
+  }
+}
+
 /** An accepted socket as a Transport (already open: `open()` only checks it). */
 class AcceptedSocket extends LinkEvents implements Transport {
   readonly kind = 'tcp' as const;

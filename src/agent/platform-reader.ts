@@ -4,6 +4,10 @@ import type { ConnectorApi } from '../connector/api.js';
 import type { PlatformReader } from '../drivers-api/types.js';
 import { isAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { pollUntil } from '../periodic.js';
+
+/** A read without a job's signal is never stopped from outside. */
+const NEVER = new AbortController().signal;
 
 /** The wait between two tries while the platform is unreachable. */
 const WAIT: BackoffRange = { minMs: 1000, maxMs: 30_000 };
@@ -23,7 +27,9 @@ export function platformReader(connector: ConnectorApi, clock: Clock, log: Logge
     signal: AbortSignal | undefined,
   ): Promise<T[]> {
     const wait = new Backoff(WAIT);
-    for (;;) {
+    let waitMs = 0;
+    /** One read of every page; undefined after a retryable failure, which `waitMs` then waits out. */
+    const attempt = async (): Promise<T[] | undefined> => {
       try {
         const out: T[] = [];
         const pages = connector[what](
@@ -34,15 +40,25 @@ export function platformReader(connector: ConnectorApi, clock: Clock, log: Logge
         return out;
       } catch (error) {
         if (!isAgentError(error) || !error.retryable || signal?.aborted) throw error;
-        const waitMs = wait.next();
+        waitMs = wait.next();
         log.warn('platform unavailable while reading a bill; waiting for it', {
           what,
           code: error.code,
           waitMs,
         });
-        await clock.sleep(waitMs, signal);
+        return undefined;
       }
-    }
+    };
+    // The first read goes even for an aborted job, so it fails with what the platform said.
+    return (
+      (await attempt()) ??
+      pollUntil(attempt, {
+        clock,
+        signal: signal ?? NEVER,
+        intervalMs: () => waitMs,
+        firstRun: 'after-interval',
+      })
+    );
   }
   return {
     orderItems: (billId, signal) => billLines('orderItems', billId, signal),

@@ -8,8 +8,7 @@ import type { DeviceAction } from '../drivers-api/types.js';
 import { AgentError } from '../errors.js';
 import type { Listeners } from '../listeners.js';
 import type { Message } from '../messages/message.js';
-import { pageMessages } from '../status/messages.js';
-import { describeRateLimit } from '../status/render-overview.js';
+import { describeRateLimit, pageMessages } from '../status/page/index.js';
 import type {
   AgentEvent,
   AgentSnapshot,
@@ -27,28 +26,31 @@ import { formatIssues } from '../zod-issues.js';
  */
 export type EventBus = Listeners<[AgentEvent]>;
 
+/**
+ * What the status source reads of the running agent: each field is one of the agent's parts
+ * (`agent.ts`), seen through the little it needs of it.
+ */
 export interface StatusSourceParts {
   version: string;
-  startedAt: number;
   timezone: string;
-  platformUrl: () => string;
   clock: Clock;
+  /** When the agent started, its event loop's delay, the errors that escaped (`Supervision`). */
+  supervision: { readonly startedAt: number; loopLagMs(): number; faultReasons(): Message[] };
+  /** Where the platform answers (`PlatformLink`). */
+  platform: { readonly url: string };
+  /** The client, the WebSocket and the last 2xx answer the client saw (`PlatformConnection`). */
+  connection: {
+    readonly client: ConnectorClient;
+    readonly socket: CommandSocket | undefined;
+    readonly lastSuccessAt: number | undefined;
+  };
+  /** Whether the journal took the last heartbeat (`JournalFile`). */
+  journal: { health(): { ok: boolean; error?: string } };
   engine: Engine;
-  client: ConnectorClient;
-  socket: CommandSocket | undefined;
   devices: readonly EngineDevice[];
   bus: EventBus;
-  /** Current event-loop delay in ms (`src/supervision/loop-lag.ts`). */
-  loopLagMs: () => number;
-  /** Epoch ms of the last successful journal write probe, and its error if the last one failed. */
-  journalHealth: () => { ok: boolean; error?: string };
-  /** Errors that escaped every handler recently (`src/supervision/escaped-faults.ts`). */
-  faultReasons: () => Message[];
   /** The platform counts as "answering" if it answered within this window. */
   platformSilenceMs: number;
-  /** Epoch ms of the last 2xx answer seen by the client. */
-  lastPlatformSuccess: () => number | undefined;
-  cutKeys: StatusSource['cutKeys'];
   /** `platform.enterpriseIds` of the configuration. */
   enterpriseIds?: readonly string[];
 }
@@ -169,19 +171,19 @@ export function intakeReason(failing: PlatformSnapshot['intakeFailing'], now: nu
 export function createStatusSource(parts: StatusSourceParts): StatusSource {
   const platform = (): PlatformSnapshot => {
     const activity = parts.engine.platformActivity();
-    const last = Math.max(activity.lastSuccessAt ?? 0, parts.lastPlatformSuccess() ?? 0);
-    const ws = websocketState(parts.socket);
+    const last = Math.max(activity.lastSuccessAt ?? 0, parts.connection.lastSuccessAt ?? 0);
+    const ws = websocketState(parts.connection.socket);
     const snapshot: PlatformSnapshot = {
-      url: parts.platformUrl(),
+      url: parts.platform.url,
       websocket: ws,
       mode: ws === 'open' ? 'websocket' : 'polling',
       authRejected: activity.authRejected,
-      budget: parts.client.budget.snapshot(),
+      budget: parts.connection.client.budget.snapshot(),
     };
     if (last > 0) snapshot.lastSuccessAt = last;
     if (activity.lastError) snapshot.lastError = activity.lastError;
     if (activity.intakeFailing) snapshot.intakeFailing = activity.intakeFailing;
-    const limited = parts.client.budget.rateLimitState();
+    const limited = parts.connection.client.budget.rateLimitState();
     if (limited) snapshot.rateLimited = limited;
     return snapshot;
   };
@@ -190,7 +192,7 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
     snapshot(): AgentSnapshot {
       return {
         version: parts.version,
-        startedAt: parts.startedAt,
+        startedAt: parts.supervision.startedAt,
         now: parts.clock.now(),
         timezone: parts.timezone,
         platform: platform(),
@@ -217,7 +219,7 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
     subscribe: (listener) => parts.bus.add(listener),
     health(): Health {
       const reasons: Message[] = [];
-      const journal = parts.journalHealth();
+      const journal = parts.journal.health();
       if (!journal.ok)
         reasons.push(
           journal.error
@@ -227,7 +229,7 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
       const p = platform();
       const now = parts.clock.now();
       if (p.authRejected) reasons.push(pageMessages.healthTokens());
-      const silentFor = now - (p.lastSuccessAt ?? parts.startedAt);
+      const silentFor = now - (p.lastSuccessAt ?? parts.supervision.startedAt);
       if (silentFor > parts.platformSilenceMs) {
         reasons.push(pageMessages.healthSilent({ seconds: Math.round(silentFor / 1000) }));
       }
@@ -242,15 +244,15 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
       }
       const intake = intakeReason(p.intakeFailing, now);
       if (intake) reasons.push(intake);
-      const lag = parts.loopLagMs();
+      const lag = parts.supervision.loopLagMs();
       if (lag > 2000) reasons.push(pageMessages.healthStalled({ ms: Math.round(lag) }));
-      reasons.push(...parts.faultReasons());
+      reasons.push(...parts.supervision.faultReasons());
       return { ok: reasons.length === 0, reasons };
     },
-    cutKeys: (request) => parts.cutKeys(request),
+    cutKeys: (request) => parts.engine.cutKeys(request),
     deliverNow: () => {
       const done: DeliverNowResult = parts.engine.deliverNow();
-      const blocked = parts.client.budget.snapshot().blockedUntil;
+      const blocked = parts.connection.client.budget.snapshot().blockedUntil;
       if (blocked !== undefined && blocked > parts.clock.now()) done.rateLimitedUntil = blocked;
       return done;
     },
@@ -262,14 +264,4 @@ export function createStatusSource(parts: StatusSourceParts): StatusSource {
 function actionsOf(device: EngineDevice): { actions?: DeviceActionInfo[] } {
   const actions = safeActions(device);
   return actions.length > 0 ? { actions: actions.map(actionInfo) } : {};
-}
-
-/** Refuses a cut-keys request for a device that is not one of this agent's encoders. */
-export function assertKeyCutter(devices: readonly EngineDevice[], deviceId: string): void {
-  const device = devices.find((d) => d.id === deviceId);
-  if (device?.type !== 'KeyCutter') {
-    throw new AgentError('COMMAND_INVALID', 'That device is not a key encoder of this agent', {
-      notes: pageMessages.notKeyCutter(),
-    });
-  }
 }

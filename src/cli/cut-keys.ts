@@ -1,12 +1,14 @@
+import { systemClock } from '../clock.js';
 import { stateWord } from '../commands/index.js';
 import { type Config, loadConfig, localeOf, resolveSecrets } from '../config.js';
-import { enterpriseForWrite } from '../connector/enterprise.js';
+import { addKeyCutterRequest } from '../connector/enterprise.js';
 import { ConnectorSocket } from '../connector/websocket.js';
 import { AgentError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { readMessage } from '../messages/message.js';
 import { type MessageRenderer, messageRenderer } from '../messages/render.js';
-import { auditLine } from '../status/local-actions.js';
+import { pollUntil } from '../periodic.js';
+import { auditLine } from '../status/actions/index.js';
 import type { CommandSummary } from '../status-model.js';
 import { type CliIo, firstSignal, line } from './io.js';
 import { cliMessages } from './messages.js';
@@ -56,9 +58,17 @@ export async function cutKeysCommand(opts: CutKeysOptions, io: CliIo): Promise<n
     secrets: [secrets.clientToken, secrets.accessToken],
     stream: io.stderr,
   });
-  const enterpriseId = enterpriseForWrite(config.platform.enterpriseIds, opts.enterprise);
+  const request = addKeyCutterRequest(
+    {
+      deviceId: opts.device,
+      reservationId: opts.reservation,
+      keyCount: opts.count,
+      ...(opts.enterprise !== undefined ? { enterpriseId: opts.enterprise } : {}),
+    },
+    config.platform.enterpriseIds,
+  );
   const client = oneShotClient(config, secrets, log);
-  // The same audit line as the page's actions (src/status/local-actions.ts), on stderr.
+  // The same audit line as the page's actions (src/status/actions/local-actions.ts), on stderr.
   const audit = (result: Record<string, string>) =>
     auditLine(
       createLogger({ level: 'info', secrets: [secrets.clientToken, secrets.accessToken], stream: io.stderr }),
@@ -69,12 +79,7 @@ export async function cutKeysCommand(opts: CutKeysOptions, io: CliIo): Promise<n
     );
   let id: string;
   try {
-    id = await client.addKeyCutter({
-      KeyCutterId: opts.device,
-      ReservationId: opts.reservation,
-      KeyCount: opts.count,
-      ...(enterpriseId ? { EnterpriseId: enterpriseId } : {}),
-    });
+    id = await client.addKeyCutter(request);
   } catch (error) {
     audit({ result: 'failed', code: error instanceof AgentError ? error.code : 'INTERNAL' });
     throw error;
@@ -101,6 +106,9 @@ export async function cutKeysCommand(opts: CutKeysOptions, io: CliIo): Promise<n
   }
 }
 
+/** How often the command line reads the agent's `/status.json` while it follows a command. */
+const FOLLOW_EVERY_MS = 500;
+
 /** Resolves to an exit code, or undefined when no agent answers on the staff socket. */
 async function followViaAgent(
   config: Config,
@@ -113,7 +121,8 @@ async function followViaAgent(
   const socket = staffSocketOf(config);
   let answered = false;
   let printed = '';
-  while (!signal.aborted) {
+  /** One read: the exit code once the command ended, `absent` when no agent answers, else undefined. */
+  const readOnce = async (): Promise<number | 'absent' | undefined> => {
     try {
       const response = await staffRequest(socket, config.status.staffGroup, {
         method: 'GET',
@@ -122,36 +131,35 @@ async function followViaAgent(
         timeoutMs: 2000,
         maxBytes: STATUS_MAX_BYTES,
       });
-      if (response.status >= 200 && response.status < 300) {
-        answered = true;
-        const snapshot = JSON.parse(response.body.toString('utf8')) as { recent?: CommandSummary[] };
-        const command = snapshot.recent?.find((c) => c.id === id);
-        if (command) {
-          const state = say.render(stateWord(command.state));
-          const text =
-            command.progress !== undefined && command.state === 'Processing'
-              ? say.render(cliMessages.stateProgress({ state, percent: Math.round(command.progress * 100) }))
-              : state;
-          if (text !== printed) line(io.stdout, text);
-          printed = text;
-          if (TERMINAL.has(command.state)) {
-            if (command.notes) line(io.stdout, say.render(readMessage(command.notes)));
-            return command.state === 'Processed' ? 0 : 1;
-          }
-        }
-      }
+      if (response.status < 200 || response.status >= 300) return answered ? undefined : 'absent';
+      answered = true;
+      const snapshot = JSON.parse(response.body.toString('utf8')) as { recent?: CommandSummary[] };
+      const command = snapshot.recent?.find((c) => c.id === id);
+      if (!command) return undefined;
+      const state = say.render(stateWord(command.state));
+      const text =
+        command.progress !== undefined && command.state === 'Processing'
+          ? say.render(cliMessages.stateProgress({ state, percent: Math.round(command.progress * 100) }))
+          : state;
+      if (text !== printed) line(io.stdout, text);
+      printed = text;
+      if (!TERMINAL.has(command.state)) return undefined;
+      if (command.notes) line(io.stdout, say.render(readMessage(command.notes)));
+      return command.state === 'Processed' ? 0 : 1;
     } catch (error) {
-      if (!answered) {
-        if (error instanceof StaffLinkError && error.reason !== 'absent')
-          line(io.stderr, say.render(error.notes));
-        return undefined;
-      }
+      if (answered) return undefined;
+      if (error instanceof StaffLinkError && error.reason !== 'absent')
+        line(io.stderr, say.render(error.notes));
+      return 'absent';
     }
-    if (!answered) return undefined;
-    await new Promise((r) => setTimeout(r, 500));
+  };
+  try {
+    const outcome = await pollUntil(readOnce, { clock: systemClock, signal, intervalMs: FOLLOW_EVERY_MS });
+    return outcome === 'absent' ? undefined : outcome;
+  } catch {
+    line(io.stderr, say.render(cliMessages.stoppedFollowing()));
+    return 1;
   }
-  line(io.stderr, say.render(cliMessages.stoppedFollowing()));
-  return 1;
 }
 
 async function followViaSocket(

@@ -2,7 +2,7 @@ import { loadConfig, localeOf } from '../config.js';
 import { AgentError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { messageRenderer } from '../messages/render.js';
-import { auditLine } from '../status/local-actions.js';
+import { auditLine } from '../status/actions/index.js';
 import { type CliIo, firstSignal, line } from './io.js';
 import { cliMessages } from './messages.js';
 import { answerJson, StaffLinkError, staffRequest, staffSocketOf } from './staff-link.js';
@@ -11,7 +11,7 @@ import { answerJson, StaffLinkError, staffRequest, staffSocketOf } from './staff
  * Device actions from the command line (`frontdesk-agent report x|z`, `frontdesk-agent void`):
  * the device is held by the running agent, so the command line asks it through the staff socket
  * (`status.staffSocket`, staff-link.ts) — `POST /actions/<device>/<action>`, as the page does
- * (src/status/device-actions.ts). The kernel tells the agent which Unix user asks; the command
+ * (src/status/actions/device-actions.ts). The kernel tells the agent which Unix user asks; the command
  * line sends no token or CSRF token. The agent validates, rate-limits and audits it (with that
  * uid); the command line writes its own audit line on stderr too, like `cut-keys`. Prints the
  * Notes; exit 0 when the action succeeded, 1 otherwise.

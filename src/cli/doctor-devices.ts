@@ -1,4 +1,4 @@
-import { createDevices, startDeviceSimulators } from '../agent/drivers.js';
+import { createDevices, startDeviceSimulators } from '../agent/device-drivers/index.js';
 import { systemClock } from '../clock.js';
 import { openJournal } from '../commands/index.js';
 import type { Config, DeviceConfig } from '../config.js';
@@ -7,8 +7,7 @@ import { AgentError, toAgentError } from '../errors.js';
 import { createMemoryLogger } from '../log.js';
 import { type Message, readMessage } from '../messages/message.js';
 import { type MessageRenderer, messageRenderer } from '../messages/render.js';
-import { queueMessages } from '../status/messages-queue.js';
-import { waitingLines } from '../status/queue-words.js';
+import { queueMessages, waitingLines } from '../status/page/index.js';
 import type { AgentSnapshot, Health } from '../status-model.js';
 import { createTransportFactory } from '../transport/factory.js';
 import { type Check, formatFacts } from './doctor-report.js';

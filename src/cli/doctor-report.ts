@@ -1,6 +1,6 @@
 import type { FactValue } from '../drivers-api/types.js';
 import { type MessageRenderer, messageRenderer } from '../messages/render.js';
-import { formatFact, labelFor } from '../status/format.js';
+import { formatFact, labelFor } from '../status/page/index.js';
 import { doctorMessages } from './messages.js';
 
 /**

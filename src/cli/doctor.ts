@@ -5,7 +5,7 @@ import { toAgentError } from '../errors.js';
 import type { Locale } from '../messages/catalogue.js';
 import { defaultLocale } from '../messages/locale.js';
 import { type MessageRenderer, messageRenderer } from '../messages/render.js';
-import type { PlatformSimulator } from '../simulator/index.js';
+import type { PlatformSimulator } from '../platform-simulator/index.js';
 import { agentVersion } from '../version.js';
 import { checkDevices } from './check-config.js';
 import { devicesDirectly, devicesFromAgent, probeAgent } from './doctor-devices.js';
@@ -188,7 +188,7 @@ async function platformTarget(
   if (!config.simulator?.enabled) {
     return secrets ? { url: config.platform.url, secrets, label: config.platform.url } : undefined;
   }
-  const { loadScenario, startPlatformSimulator } = await import('../simulator/index.js');
+  const { loadScenario, startPlatformSimulator } = await import('../platform-simulator/index.js');
   const scenario = config.simulator.scenario ? loadScenario(resolve(config.simulator.scenario)) : undefined;
   const { clientToken, accessToken } = scenario?.platform ?? {};
   if (runningPlatformUrl && clientToken && accessToken) {

@@ -1,5 +1,5 @@
 /**
- * What the command line gets from the process. Only `src/main.ts` touches `process`; everything
+ * What the command line gets from the process. Only `app/main.ts` touches `process`; everything
  * below it receives these, so the CLI runs in tests with captured streams and fake signals.
  */
 export interface CliIo {

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
  * user's runtime directory) that sends the browser on to it — and `xdg-open` is given the file's
  * path, which holds no secret. The file is removed when the address expires: a short shell
  * sleeps that long, detached, and deletes the directory. (The code is bound to this user anyway:
- * another account that read it could not use it, src/status/staff-sessions.ts.)
+ * another account that read it could not use it, src/status/callers/staff-sessions.ts.)
  */
 
 export interface OpenedLogin {

@@ -1,6 +1,6 @@
 import { greetingLocaleOf, loadConfig } from '../config.js';
 import { messageRenderer } from '../messages/render.js';
-import { staffMessages } from '../status/messages.js';
+import { staffMessages } from '../status/callers/index.js';
 import { type CliIo, line } from './io.js';
 import { openLogin } from './login-opener.js';
 import { cliMessages } from './messages.js';
@@ -8,7 +8,7 @@ import { answerJson, StaffLinkError, staffRequest, staffSocketOf } from './staff
 
 /**
  * `login`: a one-time address that logs this PC's browser in to the status page, for the Unix
- * user running it. The agent mints it on the staff socket (src/status/login.ts), where the kernel
+ * user running it. The agent mints it on the staff socket (src/status/callers/login.ts), where the kernel
  * told it who asks, so only root, the service and the staff group get one, and the page's audit
  * lines name that user. The address is printed to this terminal only; with `--open` it goes to
  * the browser through a page only this user can read (login-opener.ts), never on a command line,

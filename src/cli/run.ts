@@ -1,10 +1,9 @@
-import { createAgent } from '../agent.js';
+import { createAgent } from '../agent/index.js';
 import { auditFileOf, loadConfig, readCertificate, readTokenFile, resolveSecrets } from '../config.js';
 import type { DriverRegistry } from '../drivers-api/types.js';
 import { toAgentError } from '../errors.js';
 import { createLogger } from '../log.js';
-import { passedSockets } from '../status/passed-sockets.js';
-import { staffSocketPath } from '../status/staff-socket.js';
+import { passedSockets, staffSocketPath } from '../status/sockets/index.js';
 import { createNotifier, startWatchdog, watchdogInterval } from '../supervision/index.js';
 import { type CliIo, firstSignal, line } from './io.js';
 

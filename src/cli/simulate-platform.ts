@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { createLogger } from '../log.js';
-import { loadScenario, startPlatformSimulator } from '../simulator/index.js';
+import { loadScenario, startPlatformSimulator } from '../platform-simulator/index.js';
 import { type CliIo, firstSignal, line } from './io.js';
 
 /**

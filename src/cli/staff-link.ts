@@ -2,8 +2,8 @@ import { lstatSync, type Stats } from 'node:fs';
 import { request } from 'node:http';
 import { dirname } from 'node:path';
 import type { Message } from '../messages/message.js';
-import { staffMessages } from '../status/messages.js';
-import { accountId, staffSocketPath, untrustedDirectory } from '../status/staff-socket.js';
+import { staffMessages } from '../status/callers/index.js';
+import { accountId, staffSocketPath, untrustedDirectory } from '../status/sockets/index.js';
 
 /**
  * The command line's way to the running agent: HTTP over the staff socket (src/status/

@@ -6,7 +6,7 @@ import { AgentError, isAgentError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { readMessage } from '../messages/message.js';
 import { messageRenderer } from '../messages/render.js';
-import { tinyPdf } from '../simulator/pdf.js';
+import { tinyPdf } from '../platform-simulator/pdf.js';
 import { createTransportFactory } from '../transport/factory.js';
 import { createHttpClient } from '../transport/http.js';
 import { formatIssues } from '../zod-issues.js';

@@ -3,8 +3,8 @@ import { errorFields } from '../log.js';
 import { messageRenderer } from '../messages/render.js';
 import { drainMicrotasks } from '../microtasks.js';
 import { runPeriodically } from '../periodic.js';
-import type { AgentEvent, AgentSnapshot, CommandSummary } from '../status-model.js';
-import { Intake } from './intake/index.js';
+import type { AgentEvent, AgentSnapshot, CommandSummary, CutKeysRequest } from '../status-model.js';
+import { CreatedCommands, Intake } from './intake/index.js';
 import {
   DeliveredUpdates,
   OutboxDelivery,
@@ -45,6 +45,7 @@ class CommandEngine implements Engine {
   private readonly ownership: Ownership;
   private readonly delivery: OutboxDelivery;
   private readonly intake: Intake;
+  private readonly created: CreatedCommands;
   /** Aborts the start checks' shared reads at shutdown. */
   private readonly checks = new AbortController();
   private readonly unsubscribe: Array<() => void> = [];
@@ -123,6 +124,13 @@ class CommandEngine implements Engine {
       sink: this.ownership,
       observer: this.delivery,
     });
+    this.created = new CreatedCommands({
+      connector,
+      enterpriseIds: options.enterpriseIds,
+      keyCutterIds: options.devices.filter((d) => d.type === 'KeyCutter').map((d) => d.id),
+      intake: this.intake,
+      log,
+    });
     // The fiscal poll's window vouches for every waiting fiscal command at once (issue 26).
     startCheck.vouchedBy('fiscalMachineCommands', (onlyIfDue) => this.intake.vouchFiscal(onlyIfDue));
   }
@@ -162,8 +170,8 @@ class CommandEngine implements Engine {
     void this.stop(0);
   }
 
-  acceptCreated(commandId: string): Promise<void> {
-    return this.intake.fetchByIds([commandId], 'created', 'normal');
+  cutKeys(order: CutKeysRequest): Promise<string> {
+    return this.created.cutKeys(order);
   }
 
   deviceState(deviceId: string): DeviceQueueState {

@@ -1,5 +1,5 @@
 /**
- * The command engine's public surface, for the composition root (`src/agent.ts`), the rest of
+ * The command engine's public surface, for the agent (`src/agent/`), the rest of
  * `src/` and tests: the rest of `src/` imports the engine only from here. How one command flows
  * through the stages: `README.md` here.
  */

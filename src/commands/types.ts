@@ -3,7 +3,7 @@ import type { ConnectorApi } from '../connector/api.js';
 import type { CommandSocket } from '../connector/socket-api.js';
 import type { Logger } from '../log.js';
 import type { MessageRenderer } from '../messages/render.js';
-import type { AgentEvent, AgentSnapshot, CommandSummary } from '../status-model.js';
+import type { AgentEvent, AgentSnapshot, CommandSummary, CutKeysRequest } from '../status-model.js';
 import type { DiscoveryActivity, PollOptions } from './intake/index.js';
 import type { Journal } from './journal/index.js';
 import type { OutboxTuning } from './outbox/index.js';
@@ -122,11 +122,12 @@ export interface Engine {
    */
   abortNow(): void;
   /**
-   * Takes in a command this agent just created (`cut-keys`, the page) without waiting for
-   * discovery. Resolves when it is journaled (or found not to be ours); rejects with the
-   * connector's AgentError when it cannot be fetched.
+   * Staff's Cut keys (the page, the staff socket): creates the key-cutter command on the platform
+   * and takes it in at once, without waiting for discovery (`intake/created.ts`). Resolves with the
+   * new command's id; rejects with COMMAND_INVALID, nothing created, for a device that is not one
+   * of this agent's encoders or an enterprise it does not serve, or with the platform's refusal.
    */
-  acceptCreated(commandId: string): Promise<void>;
+  cutKeys(order: CutKeysRequest): Promise<string>;
   deviceState(deviceId: string): DeviceQueueState;
   outboxState(): AgentSnapshot['outbox'];
   /**

@@ -1,5 +1,6 @@
 import { AgentError } from '../errors.js';
 import { connectorMessages } from './messages.js';
+import type { AddKeyCutterRequest } from './wire.js';
 
 /**
  * `EnterpriseId` of a write operation (`commands/addKeyCutter`): required with portfolio access
@@ -25,4 +26,31 @@ export function enterpriseForWrite(configured: readonly string[], chosen?: strin
     });
   }
   return undefined;
+}
+
+/** Staff's order for key cards: the encoder, the reservation, how many, and (with portfolio tokens) the enterprise. */
+export interface KeyCutterOrder {
+  deviceId: string;
+  reservationId: string;
+  keyCount: number;
+  /** Sent as `EnterpriseId`; default: the only configured enterprise (see `enterpriseForWrite`). */
+  enterpriseId?: string;
+}
+
+/**
+ * The body of `commands/addKeyCutter` for `order`, with the enterprise `enterpriseForWrite`
+ * picks from the configured ones: the page's form, the staff socket and the command line's
+ * `cut-keys` all send this one shape.
+ */
+export function addKeyCutterRequest(
+  order: KeyCutterOrder,
+  configured: readonly string[],
+): AddKeyCutterRequest {
+  const enterpriseId = enterpriseForWrite(configured, order.enterpriseId);
+  return {
+    KeyCutterId: order.deviceId,
+    ReservationId: order.reservationId,
+    KeyCount: order.keyCount,
+    ...(enterpriseId ? { EnterpriseId: enterpriseId } : {}),
+  };
 }

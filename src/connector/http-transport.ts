@@ -44,7 +44,7 @@ const HEAP_BYTES_PER_ANSWER_BYTE = 18;
 
 /**
  * The largest answer this process's heap can parse (issue 27, finding 9): a 64 MiB answer
- * against the agent's 512 MiB heap (`--max-old-space-size=512`, src/main.ts) was an
+ * against the agent's 512 MiB heap (`--max-old-space-size=512`, app/main.ts) was an
  * out-of-memory crash that repeated at every restart, since the platform sends the same page
  * again. With 512 MiB it is 28 MiB; from 1.1 GiB up, 64 MiB. A larger answer is HTTP_TOO_LARGE,
  * and the listing halves its page (retry.ts).

@@ -4,7 +4,6 @@ import type { Message } from '../messages/message.js';
 import { formatIssues, ONE_LINE } from '../zod-issues.js';
 import { boundedId, COMMAND_LIMITS, commandBoundsViolation, embeddedDepthViolation } from './bounds.js';
 import type {
-  CommandData,
   EmbeddedJson,
   FiscalBill,
   FiscalDocument,
@@ -29,20 +28,9 @@ import {
 
 /**
  * Normalising the wire's command items into the agent's model (`command-model.ts`, re-exported
- * here so the rest of the agent keeps one import for the model and its readers).
+ * whole here so the rest of the agent keeps one import for the model and its readers).
  */
-export type {
-  CommandData,
-  EmbeddedJson,
-  FiscalBill,
-  FiscalDocument,
-  FiscalJobData,
-  KeyJobData,
-  LegacyLine,
-  NormalizedItem,
-  PlatformCommand,
-  PrintJobData,
-};
+export type * from './command-model.js';
 
 /**
  * Parses a JSON-in-a-string field. Garbage is kept as an error, never thrown; so is a string

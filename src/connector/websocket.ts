@@ -159,23 +159,30 @@ export class ConnectorSocket implements CommandSocket {
     return this.disconnectedListeners.add(listener);
   }
 
+  /** Connects, and after each connection ends connects again, a jittered backoff later, until `stop`. */
   private async loop(stop: AbortSignal): Promise<void> {
     let everConnected = false;
     let failures = 0;
-    while (!stop.aborted) {
-      this.current = 'connecting';
-      const session = await this.connectOnce(stop, everConnected);
-      if (stop.aborted) break;
-      if (session.opened) everConnected = true;
-      failures = session.stable ? 0 : failures + 1;
-      const delay = fullJitterDelay(Math.max(0, failures - 1), this.backoff, this.random);
-      this.log.debug('websocket reconnecting', { delayMs: delay, failures });
-      try {
-        await this.clock.sleep(delay, stop);
-      } catch {
-        break;
-      }
-    }
+    await runPeriodically(
+      async () => {
+        this.current = 'connecting';
+        const session = await this.connectOnce(stop, everConnected);
+        if (session.opened) everConnected = true;
+        failures = session.stable ? 0 : failures + 1;
+      },
+      {
+        clock: this.clock,
+        signal: stop,
+        intervalMs: () => {
+          const delay = fullJitterDelay(Math.max(0, failures - 1), this.backoff, this.random);
+          this.log.debug('websocket reconnecting', { delayMs: delay, failures });
+          return delay;
+        },
+        // connectOnce never rejects; were it to, the next connection follows as after any other.
+        onError: (error) =>
+          this.log.error('websocket connection failed', { error: this.clean(String(error)) }),
+      },
+    );
     this.current = 'closed';
   }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * Wire schemas of the platform's Connector API as the client (`src/connector/client.ts`) sends
  * and reads it. The platform simulator checks the operations of the interface document against
- * its own schemas, written from the document (`src/simulator/document.ts`), so neither side can
+ * its own schemas, written from the document (`src/platform-simulator/document.ts`), so neither side can
  * only confirm the other's assumptions; it still borrows the order-item and payment ones, which
  * the document does not describe.
  *

@@ -32,7 +32,7 @@ export type DeviceType = 'FiscalMachine' | 'KeyCutter' | 'Printer';
  *   a status code — shown as it is, never words; or a time, as an ISO 8601 timestamp
  *   (`factTime` in `facts.ts`, `2026-11-27T02:30:00.000Z`: shown in the property's time zone) or calendar date
  *   (`2030-12-31`: shown as a date). `/metrics` exports numbers, flags and times
- *   (`src/status/device-facts.ts`);
+ *   (`numericFacts` in `facts.ts`);
  * - null: not known (left out of the page).
  */
 export type FactValue = string | number | boolean | null | Message;
@@ -259,7 +259,7 @@ export interface Driver {
   /**
    * Optional: what staff may do on this device besides the platform's commands (a fiscal
    * printer's X or Z report, voiding a receipt). The running agent offers them on the status page
-   * and to `frontdesk-agent` subcommands (`src/status/device-actions.ts`): validated with each
+   * and to `frontdesk-agent` subcommands (`src/status/actions/device-actions.ts`): validated with each
    * action's `params`, rate-limited and audited. The driver serialises an action with its jobs.
    * Cheap and constant: called for every snapshot.
    */

@@ -4,13 +4,6 @@
  * `src/supervision/`). Everything here sees the running agent only as a `StatusSource` (`src/status-model.ts`).
  */
 
-export { createMetrics, type MetricsOptions, type StatusMetrics } from './metrics.js';
-export { renderPage, renderSections, SECTION_IDS, type SectionId } from './page.js';
-export { type AttentionItem, attentionItems } from './render-overview.js';
-export {
-  buildStatusServer,
-  type RunningStatusServer,
-  type StartStatusServerOptions,
-  type StatusServerOptions,
-  startStatusServer,
-} from './server.js';
+export { createMetrics, type MetricsOptions, type StatusMetrics } from './metrics/index.js';
+export { buildStatusServer, type StatusServerOptions } from './server.js';
+export { type RunningStatusServer, type StartStatusServerOptions, startStatusServer } from './start.js';

@@ -1,35 +1,42 @@
 import { randomBytes } from 'node:crypto';
 import type { OutgoingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import type { BackoffRange } from '../backoff.js';
-import { type Clock, systemClock } from '../clock.js';
-import { AgentError } from '../errors.js';
+import type { Clock } from '../clock.js';
 import { errorFields, type Logger } from '../log.js';
-import { isLoopback } from '../loopback.js';
 import type { Locale } from '../messages/catalogue.js';
 import { readMessage } from '../messages/message.js';
 import { english, messageRenderer } from '../messages/render.js';
 import type { StatusSource } from '../status-model.js';
-import { isLoopbackHostHeader, parseListen } from './access.js';
-import { BASE_HEADERS, pageCsp, REFUSALS } from './answers.js';
-import { FailedAttempts } from './attempts.js';
-import { accessOf, type Caller, type CallerDeps, identify, type Verdict, verdict } from './callers.js';
-import { cutErrorText, registerCutKeys } from './cut-keys.js';
-import { registerDeliverNow } from './deliver-now.js';
-import { noticeFor, registerDeviceActions } from './device-actions.js';
-import { createLiveFeed } from './live-feed.js';
-import { type LocalActionLimits, LocalActions } from './local-actions.js';
-import { localBaseUrl, registerLogin } from './login.js';
-import { pageMessages } from './messages.js';
-import { createMetrics, type StatusMetrics } from './metrics.js';
-import { renderPage } from './page.js';
-import { listenForPage, type PageListener } from './page-listener.js';
-import type { PassedSockets } from './passed-sockets.js';
-import { type ConnectionEnds, peerResolver } from './peer-uid.js';
-import { sessionCookieName } from './session-cookie.js';
-import { type CodeOwner, StaffSessions } from './staff-sessions.js';
-import { type StaffSocket, type StaffSocketOptions, startStaffSocket } from './staff-socket.js';
+import {
+  cutErrorText,
+  type LocalActionLimits,
+  LocalActions,
+  registerCutKeys,
+  registerDeliverNow,
+  registerDeviceActions,
+} from './actions/index.js';
+import {
+  accessOf,
+  BASE_HEADERS,
+  type Caller,
+  type CallerDeps,
+  type ConnectionEnds,
+  FailedAttempts,
+  identify,
+  isLoopbackHostHeader,
+  pageCsp,
+  peerResolver,
+  REFUSALS,
+  registerLogin,
+  StaffSessions,
+  sessionCookieName,
+  type Verdict,
+  verdict,
+} from './callers/index.js';
+import { createLiveFeed } from './events/index.js';
+import { createMetrics, type StatusMetrics } from './metrics/index.js';
+import { pageMessages, renderPage } from './page/index.js';
+import { type StaffSocket, type StaffSocketOptions, startStaffSocket } from './sockets/index.js';
 
 export interface StatusServerOptions {
   source: StatusSource;
@@ -128,7 +135,7 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
     attempts,
     log,
   };
-  const live = createLiveFeed({ source, log, locale, ...options.live });
+  const live = createLiveFeed({ source, log, locale, ...clockOption, ...options.live });
   const unsubscribeMetrics = source.subscribe((event) => metrics.handle(event));
   const actions = new LocalActions({
     log,
@@ -225,8 +232,8 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
       const text = cutErrorText(query.cutError, maxKeyCount, say);
       if (text) notice = { error: text };
     }
-    const actionNotice = noticeFor(actionNotices, query.action);
-    const queueNotice = noticeFor(queueNotices, query.queue);
+    const actionNotice = actionNotices.find(query.action);
+    const queueNotice = queueNotices.find(query.queue);
     const body = renderPage({
       snapshot: source.snapshot(),
       health: source.health(),
@@ -311,121 +318,4 @@ export function buildStatusServer(options: StatusServerOptions): FastifyInstance
     unsubscribeMetrics();
   });
   return app;
-}
-
-export interface StartStatusServerOptions extends StatusServerOptions {
-  /** `host:port`, e.g. `127.0.0.1:8720`; port 0 picks a free one. */
-  listen: string;
-  /** The staff socket's path (`staffSocketPath`); none when omitted. */
-  staffSocket?: string;
-  /** The sockets systemd passed (passed-sockets.ts), taken instead of binding. */
-  passed?: PassedSockets;
-  /** Waits between tries while the page's port is busy (page-listener.ts). */
-  retry?: BackoffRange;
-}
-
-export interface RunningStatusServer {
-  app: FastifyInstance;
-  /**
-   * The page's base URL, e.g. `http://127.0.0.1:8720/`: where it listens, or, while its port is
-   * busy, where it will.
-   */
-  readonly url: string;
-  readonly port: number;
-  /** Resolves with `url` once the page listens (at once unless its port was busy). */
-  readonly listening: Promise<string>;
-  /** The staff socket, when one was asked for. */
-  staffSocket?: StaffSocket;
-  /**
-   * A one-time login address for this PC's browser (`npm start` prints one), for `owner`'s
-   * account only. `ttlMs` defaults to the sessions' code lifetime.
-   */
-  loginAddress(owner: CodeOwner, ttlMs?: number): string;
-  /** Idempotent. */
-  close(): Promise<void>;
-}
-
-/**
- * Builds and starts the status server: the staff socket first (the command line's way in, even
- * while the page waits for its port), then the page (page-listener.ts: the socket systemd passed,
- * or `listen`, tried again in the background while another program holds it). Rejects with
- * CONFIG_INVALID, before binding anything, when `listen` is not a loopback address and no token is
- * configured, and when an address can never be bound (not on this PC, not a socket of its kind).
- */
-export async function startStatusServer(options: StartStatusServerOptions): Promise<RunningStatusServer> {
-  let host: string;
-  let port: number;
-  try {
-    ({ host, port } = parseListen(options.listen));
-  } catch (error) {
-    throw new AgentError('CONFIG_INVALID', `status.listen: ${(error as Error).message}`);
-  }
-  if (!isLoopback(host) && !options.accessToken && !options.metricsToken) {
-    throw new AgentError(
-      'CONFIG_INVALID',
-      `status.listen ${options.listen} is not a loopback address: configure status.metricsTokenFile or status.accessTokenFile, or listen on 127.0.0.1`,
-    );
-  }
-  const clock = options.clock ?? systemClock;
-  const sessions = options.sessions ?? new StaffSessions({ clock });
-  const app = buildStatusServer({ ...options, sessions });
-  const tls = options.tls !== undefined;
-  const scheme = tls ? 'https' : 'http';
-  let staffSocket: StaffSocket | undefined;
-  let page: PageListener | undefined;
-  try {
-    if (options.staffSocket) {
-      staffSocket = await serveOnStaffSocket(app, {
-        path: options.staffSocket,
-        group: options.staffGroup ?? 'frontdesk-staff',
-        log: options.log,
-        ...(options.passed?.staff !== undefined ? { fd: options.passed.staff } : {}),
-      });
-    }
-    page = await listenForPage({
-      app,
-      host,
-      port,
-      clock,
-      log: options.log,
-      ...(options.passed?.status !== undefined ? { fd: options.passed.status } : {}),
-      ...(options.retry ? { retry: options.retry } : {}),
-    });
-  } catch (error) {
-    page?.stop();
-    await staffSocket?.close();
-    await app.close();
-    throw error;
-  }
-  const listener = page;
-  const addressOf = (a: AddressInfo | undefined) =>
-    a ?? ({ address: host, port, family: host.includes(':') ? 'IPv6' : 'IPv4' } as AddressInfo);
-  const urlOf = (a: AddressInfo) =>
-    `${scheme}://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}/`;
-  const listening = listener.listening.then((address) => {
-    options.log.info('status page listening', { url: urlOf(address) });
-    return urlOf(address);
-  });
-  let closing: Promise<void> | undefined;
-  return {
-    app,
-    get url() {
-      return urlOf(addressOf(listener.address));
-    },
-    get port() {
-      return addressOf(listener.address).port;
-    },
-    listening,
-    ...(staffSocket ? { staffSocket } : {}),
-    loginAddress: (owner, ttlMs) =>
-      `${localBaseUrl(addressOf(listener.address), tls)}login?token=${sessions.mintCode(owner, ttlMs)}`,
-    close: () => {
-      closing ??= (async () => {
-        listener.stop();
-        await staffSocket?.close();
-        await app.close();
-      })();
-      return closing;
-    },
-  };
 }

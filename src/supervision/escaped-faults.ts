@@ -7,7 +7,7 @@ import { supervisionMessages } from './messages.js';
 
 /**
  * The process-level guard's memory: errors that escaped every handler (`uncaughtException`,
- * `unhandledRejection`, fed by `src/main.ts`) become logged faults instead of the end of the
+ * `unhandledRejection`, fed by `app/main.ts`) become logged faults instead of the end of the
  * daemon or a silent stall.
  *
  * - Each one is one log line (`code`, `message` cut to one line, the first frame of our own code,

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { driverRegistry } from '../../drivers/index.js';
-import { type Agent, createAgent } from '../../src/agent.js';
+import { type Agent, createAgent } from '../../src/agent/index.js';
 import { staffRequest } from '../../src/cli/staff-link.js';
 import { ManualClock } from '../../src/clock.js';
 import { parseConfig } from '../../src/config.js';

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { type PlatformSimulator, startPlatformSimulator } from '../../src/platform-simulator/index.js';
 import { eventually } from '../helpers/eventually.js';
 import { type FakeNotifySocket, fakeNotifySocket } from '../supervision/notify-socket.js';
 
 /**
- * Issue 13.2, the process-level guard, on the real daemon (`node --import tsx src/main.ts run`
+ * Issue 13.2, the process-level guard, on the real daemon (`node --import tsx app/main.ts run`
  * under a fake systemd: `$NOTIFY_SOCKET` and `WATCHDOG_USEC`). A preloaded fixture throws inside
  * a timer callback and leaves a promise rejection unhandled, as a bug in a handler would. The
  * daemon keeps running and working, logs each as one line without the token, `/healthz` says
@@ -56,7 +56,7 @@ describe('the daemon under errors that escape every handler', () => {
     );
     child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--import', fixture, 'src/main.ts', 'run', '--config', configPath],
+      ['--import', 'tsx', '--import', fixture, 'app/main.ts', 'run', '--config', configPath],
       {
         cwd: root,
         env: {

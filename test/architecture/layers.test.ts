@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { type Edge, productionEdges, productionFiles } from './source-graph.js';
 
 /**
- * Imports run downward. The production sources of `src/` and `drivers/` stand on floors, the
- * lowest first; a room may import its own files and the rooms of lower floors, never one above,
- * and never another room of its own floor (rooms on one floor know nothing of each other) —
+ * Imports run downward, the composition root's included. The production sources of `app/`,
+ * `src/` and `drivers/` stand on floors, the lowest first; a room may import its own files and
+ * the rooms of lower floors, never one above, and never another room of its own floor (rooms on
+ * one floor know nothing of each other) —
  * except on the ground floor, a toolbox whose mechanisms may build on one another (the periodic
  * loop on the clock; the import-cycle test keeps them from going round). Type-only imports count.
  * Every source file must be in a room: a new part is placed here, with the reason.
@@ -20,7 +21,7 @@ import { type Edge, productionEdges, productionFiles } from './source-graph.js';
  *    watchdog, the loop-lag probe, the escaped-fault guard): each needs only the ground.
  * 4. The platform's client (`connector/`), over the HTTP transport.
  * 5. The driver contract (`drivers-api/`: it speaks the connector's command model and hands
- *    drivers the transports) and the platform simulator (`simulator/`: the connector's wire
+ *    drivers the transports) and the platform simulator (`platform-simulator/`: the connector's wire
  *    schemas and the configuration).
  * 5½. The Italian fiscal core (`drivers/fiscal-it/`): the law every RT family shares, bill →
  *    document model; it reads the platform through the driver contract and is no driver, so it
@@ -30,12 +31,17 @@ import { type Edge, productionEdges, productionFiles } from './source-graph.js';
  * 6. The driver families (each a room: one never imports another) and the status page's view
  *    model (`status-model.ts`: the engine speaks it, the page shows it).
  * 7. The command engine (`commands/`; its stages have their own order: `command-stages.test.ts`).
- * 8. The status page (`status/`): it shows the engine's words (`stateWord`) and supervision's.
- * 9. The agent (`agent.ts`, `agent/`): builds the journal, client, socket, drivers, engine, page.
+ * 8. The status page (`status/`): it shows the engine's words (`stateWord`) and supervision's;
+ *    its own rooms have their order and front files (`rooms.test.ts`).
+ * 9. The agent (`agent/`): its parts — the platform link, the journal, the devices, the engine,
+ *    the page — listed and composed in `agent.ts`.
  * 10. The command line's commands (`cli/`): `run` starts the agent.
  * 11. The lists the composition root loads: every core catalogue (`src/catalogues.ts`) and every
  *    driver family (`drivers/index.ts`).
- * 12. The composition root (`src/cli.ts`), 13. the one file that touches the process (`main.ts`).
+ * 12. The composition root (`app/cli.ts`: the command line, with every driver family wired in),
+ *     13. the one file that touches the process (`app/main.ts`). Both stand in `app/`, above
+ *     `src/` and `drivers/`: nothing of `src/` imports `drivers/` (`imports.test.ts`), and no
+ *     import runs up to the root.
  */
 
 interface Floor {
@@ -77,7 +83,7 @@ const FLOORS: readonly Floor[] = [
     rooms: ['src/config.ts', 'src/transport/', 'src/supervision/'],
   },
   { floor: 'platform client', rooms: ['src/connector/'] },
-  { floor: 'driver contract, platform simulator', rooms: ['src/drivers-api/', 'src/simulator/'] },
+  { floor: 'driver contract, platform simulator', rooms: ['src/drivers-api/', 'src/platform-simulator/'] },
   // Listed before the families so that drivers/fiscal-it/ is placed here, not taken for a family.
   { floor: 'fiscal law', rooms: ['drivers/fiscal-it/'] },
   // The device simulators' shared parts (an HTTP(S) and a TCP server, fault switches), below every family's simulator.
@@ -85,11 +91,11 @@ const FLOORS: readonly Floor[] = [
   { floor: 'driver families, view model', rooms: ['drivers/*/', 'src/status-model.ts'] },
   { floor: 'command engine', rooms: ['src/commands/'] },
   { floor: 'status page', rooms: ['src/status/'] },
-  { floor: 'agent', rooms: [['src/agent.ts', 'src/agent/']] },
+  { floor: 'agent', rooms: ['src/agent/'] },
   { floor: 'command line', rooms: ['src/cli/'] },
   { floor: 'lists of parts', rooms: ['src/catalogues.ts', 'drivers/index.ts'] },
-  { floor: 'composition root', rooms: ['src/cli.ts'] },
-  { floor: 'process', rooms: ['src/main.ts'] },
+  { floor: 'composition root', rooms: ['app/cli.ts'] },
+  { floor: 'process', rooms: ['app/main.ts'] },
 ];
 
 interface Place {
@@ -138,7 +144,7 @@ function floorViolations(edges: readonly Edge[], floors: readonly Floor[]): stri
   return [...problems];
 }
 
-describe('the floors of src/ and drivers/', () => {
+describe('the floors of app/, src/ and drivers/', () => {
   it('every import runs down a floor, or stays in its room', () => {
     expect(floorViolations(productionEdges(), FLOORS)).toEqual([]);
   });
@@ -147,23 +153,28 @@ describe('the floors of src/ and drivers/', () => {
     expect(productionFiles().filter((file) => !placeOf(file, FLOORS))).toEqual([]);
   });
 
-  it('the check finds an upward import, a sideways one, a file on no floor; it allows a room its own files and the ground floor its toolbox', () => {
+  it('the check finds an upward import (to the composition root too), a sideways one, a file on no floor; it allows a room its own files and the ground floor its toolbox', () => {
     const edges: Edge[] = [
       // The ground floor's catalogue reaching up to a part (what core-catalogues.ts did).
       { from: 'src/messages/core-catalogues.ts', to: 'src/commands/rules/messages.ts' },
       // One driver family using another's code.
-      { from: 'drivers/sim/index.ts', to: 'drivers/salto-encoder/protocol.ts' },
+      { from: 'drivers/stand-ins/index.ts', to: 'drivers/salto-encoder/protocol.ts' },
       { from: 'src/elsewhere.ts', to: 'src/errors.ts' },
-      // Allowed: downward, and within a room.
-      { from: 'src/status/page.ts', to: 'src/commands/index.ts' },
-      { from: 'src/agent.ts', to: 'src/agent/drivers.ts' },
-      { from: 'drivers/index.ts', to: 'drivers/sim/index.ts' },
+      // The core reaching up to the composition root.
+      { from: 'src/cli/run.ts', to: 'app/cli.ts' },
+      // Allowed: downward (the root wiring the registry and the commands), and within a room.
+      { from: 'app/cli.ts', to: 'drivers/index.ts' },
+      { from: 'app/cli.ts', to: 'src/cli/run.ts' },
+      { from: 'src/status/page/page.ts', to: 'src/commands/index.ts' },
+      { from: 'src/agent/agent.ts', to: 'src/agent/drivers.ts' },
+      { from: 'drivers/index.ts', to: 'drivers/stand-ins/index.ts' },
       { from: 'src/backoff.ts', to: 'src/clock.ts' },
     ];
     expect(floorViolations(edges, FLOORS)).toEqual([
       'src/messages/core-catalogues.ts (ground) imports src/commands/rules/messages.ts, a floor above (command engine)',
-      'drivers/sim/index.ts imports drivers/salto-encoder/protocol.ts, another room of its floor (driver families, view model)',
+      'drivers/stand-ins/index.ts imports drivers/salto-encoder/protocol.ts, another room of its floor (driver families, view model)',
       'src/elsewhere.ts is on no floor',
+      'src/cli/run.ts (command line) imports app/cli.ts, a floor above (composition root)',
     ]);
   });
 });

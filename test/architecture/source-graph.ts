@@ -40,18 +40,21 @@ export interface Edge {
 
 const repoPath = (file: string) => relative(ROOT, file).split('\\').join('/');
 
+/** The folders of the agent's own code: the composition root, the core, the driver families. */
+export const SOURCE_FOLDERS = ['app', 'src', 'drivers'] as const;
+
 function productionSources(): string[] {
-  return [...tsFiles(join(ROOT, 'src')), ...tsFiles(join(ROOT, 'drivers'))].filter(
+  return SOURCE_FOLDERS.flatMap((folder) => tsFiles(join(ROOT, folder))).filter(
     (file) => !file.endsWith('.test.ts'),
   );
 }
 
-/** The production sources of `src/` and `drivers/` (tests left out), relative to the root. */
+/** The production sources of `app/`, `src/` and `drivers/` (tests left out), relative to the root. */
 export function productionFiles(): string[] {
   return productionSources().map(repoPath);
 }
 
-/** Every import of the production sources of `src/` and `drivers/`. */
+/** Every import of the production sources of `app/`, `src/` and `drivers/`. */
 export function productionEdges(): Edge[] {
   return productionSources().flatMap((file) =>
     importsOf(file, readFileSync(file, 'utf8')).map((target) => ({

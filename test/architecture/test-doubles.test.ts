@@ -78,7 +78,7 @@ const SIMULATOR_FILE = /^drivers\/([^/]+)\/simulator\//;
 function offenders(files: ReadonlyMap<string, string>): string[] {
   const found: string[] = [];
   for (const [path, text] of files) {
-    if (!/^(src|drivers)\//.test(path) || path.endsWith('.test.ts')) continue;
+    if (!/^(app|src|drivers)\//.test(path) || path.endsWith('.test.ts')) continue;
     const name = posix.basename(path);
     if (
       path.startsWith('drivers/') &&
@@ -124,7 +124,7 @@ function sourcesBelow(dir: string): Map<string, string> {
   return files;
 }
 
-const tree = new Map([...sourcesBelow('src'), ...sourcesBelow('drivers')]);
+const tree = new Map([...sourcesBelow('app'), ...sourcesBelow('src'), ...sourcesBelow('drivers')]);
 
 describe('test doubles and simulators stay out of production', () => {
   it('no module of src/ or drivers/ imports a test double or a simulator it should not, and no simulator file sits among a driver’s', () => {
@@ -158,7 +158,7 @@ describe('test doubles and simulators stay out of production', () => {
       ['src/transport/testing/fake-hid.ts', "import { MemoryHub } from './memory.js';"],
       ['src/transport/types.ts', ''],
       ['src/transport/factory.ts', "import type { MemoryHub } from './testing/memory.js';"],
-      ['src/agent.ts', "const { FakeCp2110 } = await import('./transport/testing/fake-hid.js');"],
+      ['src/agent/agent.ts', "const { FakeCp2110 } = await import('../transport/testing/fake-hid.js');"],
       [
         'drivers/salto-encoder/simulator/encoder.ts',
         "import type { MemoryHub } from '../../../src/transport/testing/memory.js';",
@@ -167,7 +167,7 @@ describe('test doubles and simulators stay out of production', () => {
     ]);
     expect(offenders(files)).toEqual([
       'src/transport/factory.ts imports the test double src/transport/testing/memory.ts',
-      'src/agent.ts imports the test double src/transport/testing/fake-hid.ts',
+      'src/agent/agent.ts imports the test double src/transport/testing/fake-hid.ts',
       'drivers/salto-encoder/link.ts imports the test double src/transport/testing/memory.ts',
     ]);
   });
@@ -197,7 +197,7 @@ describe('test doubles and simulators stay out of production', () => {
       ['drivers/epson-fpmate/simulator-printer.ts', ''],
       ['drivers/epson-fpmate/simulator/printer.ts', ''],
       ['drivers/ipp-printer/simulator.ts', ''],
-      ['drivers/sim/sim-driver.ts', ''],
+      ['drivers/stand-ins/stand-in-driver.ts', ''],
     ]);
     expect(offenders(files)).toEqual([
       'drivers/epson-fpmate/simulator-printer.ts is a simulator file outside a simulator/ folder',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { humanizeKey } from '../../src/status/format.js';
+import { humanizeKey } from '../../src/status/page/format.js';
 import { DEVICES } from '../e2e/harness.js';
 import { CHROMIUM } from '../helpers/browser.js';
 import { eventually } from '../helpers/eventually.js';

@@ -2,12 +2,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../src/log.js';
 import { textMessage } from '../../src/messages/message.js';
-import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
+import { type RunningStatusServer, startStatusServer } from '../../src/status/start.js';
 import { CHROMIUM, launchChromium } from '../helpers/browser.js';
 import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';
-import { FakeSource, NOW, PRINTER_ID } from '../status/fake-source.js';
-import { THIS_USER } from '../status/staff-login.js';
+import { FakeSource, NOW, PRINTER_ID } from '../status/helpers/fake-source.js';
+import { THIS_USER } from '../status/helpers/staff-login.js';
 
 /**
  * The page's Waiting section in a real browser: what waits with why, and staff's "Try delivery

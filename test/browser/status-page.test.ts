@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
-import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
+import { type RunningStatusServer, startStatusServer } from '../../src/status/start.js';
 import { CHROMIUM, launchChromium } from '../helpers/browser.js';
 import { eventually } from '../helpers/eventually.js';
 import { requireTool } from '../helpers/tools.js';
-import { ENCODER_ID, FakeSource, FISCAL_ID, PRINTER_ID } from '../status/fake-source.js';
-import { THIS_USER } from '../status/staff-login.js';
+import { ENCODER_ID, FakeSource, FISCAL_ID, PRINTER_ID } from '../status/helpers/fake-source.js';
+import { THIS_USER } from '../status/helpers/staff-login.js';
 
 const available = requireTool(CHROMIUM, 'drives the status page in a real browser');
 const outputDir = join(import.meta.dirname, '..', '..', 'test-output');

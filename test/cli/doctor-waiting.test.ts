@@ -4,9 +4,9 @@ import { probeAgent } from '../../src/cli/doctor-devices.js';
 import type { Config } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { messageRenderer } from '../../src/messages/render.js';
-import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
+import { type RunningStatusServer, startStatusServer } from '../../src/status/start.js';
 import { tempDir } from '../helpers/daemon.js';
-import { FakeSource, NOW } from '../status/fake-source.js';
+import { FakeSource, NOW } from '../status/helpers/fake-source.js';
 
 /**
  * `doctor` asks the running agent through its staff socket and says what waits and why in the

@@ -10,7 +10,7 @@ import {
   type PlatformSimulator,
   type ScenarioInput,
   startPlatformSimulator,
-} from '../../src/simulator/index.js';
+} from '../../src/platform-simulator/index.js';
 import { createDaemon, tempDir } from '../helpers/daemon.js';
 import { type CliRun, spawnCli } from './spawn-cli.js';
 

@@ -19,12 +19,12 @@ export interface SpawnOptions {
 }
 
 /**
- * Runs the real command line (`node --import tsx src/main.ts …`) as a child process, as a user
+ * Runs the real command line (`node --import tsx app/main.ts …`) as a child process, as a user
  * at a shell would, and resolves when it exits.
  */
 export function spawnCli(args: readonly string[], options: SpawnOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts'), ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'app', 'main.ts'), ...args], {
       cwd: options.cwd ?? ROOT,
       env: { ...process.env, NOTIFY_SOCKET: '', JOURNAL_STREAM: '', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

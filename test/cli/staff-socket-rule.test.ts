@@ -3,16 +3,16 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../app/cli.js';
 import { driverRegistry } from '../../drivers/index.js';
-import { createAgent } from '../../src/agent.js';
-import { runCli } from '../../src/cli.js';
+import { createAgent } from '../../src/agent/index.js';
 import { parseConfig } from '../../src/config.js';
 import { createMemoryLogger } from '../../src/log.js';
 import {
   DEFAULT_STAFF_SOCKET,
   prepareStaffDirectory,
   staffSocketPath,
-} from '../../src/status/staff-socket.js';
+} from '../../src/status/sockets/staff-socket.js';
 import { writeAgentConfig } from '../helpers/agent-config.js';
 import { captureCli, runCliCaptured } from '../helpers/cli.js';
 import { eventually } from '../helpers/eventually.js';

@@ -9,7 +9,7 @@ import {
   type PlatformSimulator,
   type ScenarioInput,
   startPlatformSimulator,
-} from '../../src/simulator/index.js';
+} from '../../src/platform-simulator/index.js';
 import { createDaemon, tempDir } from '../helpers/daemon.js';
 import { eventually } from '../helpers/eventually.js';
 import { spawnCli } from './spawn-cli.js';

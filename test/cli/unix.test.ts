@@ -3,9 +3,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { buildProgram, runCli } from '../../app/cli.js';
 import { CLOSED_PIPE_EXIT } from '../../src/cli/pipes.js';
-import { buildProgram, runCli } from '../../src/cli.js';
-import { startPlatformSimulator } from '../../src/simulator/index.js';
+import { startPlatformSimulator } from '../../src/platform-simulator/index.js';
 import { DEVICES, e2eScenario, TOKENS } from '../e2e/harness.js';
 import { captureCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/daemon.js';
@@ -62,7 +62,7 @@ describe('closed pipes', () => {
       'sh',
       [
         '-c',
-        `"${process.execPath}" --import tsx src/main.ts doctor --help 2>'${err}' | head -1; cat '${err}'`,
+        `"${process.execPath}" --import tsx app/main.ts doctor --help 2>'${err}' | head -1; cat '${err}'`,
       ],
       { cwd: ROOT, encoding: 'utf8' },
     );
@@ -86,7 +86,7 @@ describe('closed pipes', () => {
         ],
       }),
     );
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'run', '--config', config], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts', 'run', '--config', config], {
       cwd: ROOT,
       env: {
         ...process.env,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentError } from '../../src/errors.js';
 import { textMessage } from '../../src/messages/message.js';
 import {
+  FISCAL_DEVICE,
   FOREIGN_DEVICE,
   KEY_DEVICE,
   TERMINAL_DEVICE,
@@ -224,21 +225,27 @@ describe('engine: a command’s life', () => {
     await h.engine.stop(1000);
   });
 
-  it('takes in a command it just created without waiting for discovery', async () => {
+  it('creates staff’s key command on the platform and takes it in without waiting for discovery (intake/created.ts)', async () => {
     const h = harness();
     await h.engine.start();
-    const id = await h.platform.addKeyCutter({
-      KeyCutterId: 'dev-keys-1',
-      ReservationId: 'res-9',
-      KeyCount: 1,
-    });
-    await h.engine.acceptCreated(id);
-    expect(h.journal.get(id)?.phase).toMatch(/accepted|received|starting|running|finished|closed/);
+    const id = await h.engine.cutKeys({ deviceId: KEY_DEVICE.Id, reservationId: 'res-9', keyCount: 1 });
+    expect(h.platform.countOf('addKeyCutter')).toBe(1);
+    await h.until(() => h.journal.get(id) !== undefined, 'created taken in');
     expect(h.platform.requests.find((r) => r.operation === 'commandsByIds')).toMatchObject({
       ids: [id],
       priority: 'normal',
     });
     await h.until(() => h.platform.state(id) === 'Processed', 'created processed');
+    await h.engine.stop(1000);
+  });
+
+  it('refuses an order for a device that is not one of its encoders, and creates nothing', async () => {
+    const h = harness();
+    await h.engine.start();
+    await expect(
+      h.engine.cutKeys({ deviceId: FISCAL_DEVICE.Id, reservationId: 'res-9', keyCount: 1 }),
+    ).rejects.toMatchObject({ code: 'COMMAND_INVALID', notes: { id: 'engine.notKeyCutter' } });
+    expect(h.platform.countOf('addKeyCutter')).toBe(0);
     await h.engine.stop(1000);
   });
 

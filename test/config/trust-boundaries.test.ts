@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { runCli } from '../../src/cli.js';
+import { runCli } from '../../app/cli.js';
 import { parseConfig, readTokenFile, resolveSecrets } from '../../src/config.js';
 import { thrownBy } from '../helpers/rejection.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConnectorClient, createConnectorClient } from '../../src/connector/client.js';
 import type { NormalizedItem } from '../../src/connector/model.js';
 import { ConnectorSocket } from '../../src/connector/websocket.js';
-import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { type PlatformSimulator, startPlatformSimulator } from '../../src/platform-simulator/index.js';
 import { eventually } from '../helpers/eventually.js';
 
 /** The client and the simulator agree on the contract: every operation, end to end over HTTP. */

@@ -8,7 +8,7 @@ import type { FetchLike } from '../../src/connector/index.js';
  * which no faithful platform would do on demand. It keeps no platform state and decides no
  * platform rule; a test that needs a platform uses the simulator (`against-simulator.test.ts`),
  * and the engine's in-memory platform is proved equal to it in
- * `test/commands/fake-platform.contract.test.ts`.
+ * `test/commands/helpers/fake-platform.contract.test.ts`.
  */
 
 /** The platform's documented samples, copied verbatim into the repository. */

@@ -6,7 +6,7 @@ import { ManualClock } from '../../src/clock.js';
 import { Journal } from '../../src/commands/journal/index.js';
 import { createHttpFetch } from '../../src/connector/http-transport.js';
 import { createConnectorClient, type FetchLike, RateBudget } from '../../src/connector/index.js';
-import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { type PlatformSimulator, startPlatformSimulator } from '../../src/platform-simulator/index.js';
 import { eventually } from '../helpers/eventually.js';
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { parseRetryAfter } from '../../src/connector/http-errors.js';
 import { createConnectorClient, RateBudget } from '../../src/connector/index.js';
-import { startPlatformSimulator } from '../../src/simulator/index.js';
+import { startPlatformSimulator } from '../../src/platform-simulator/index.js';
 import { eventually } from '../helpers/eventually.js';
 import { BASE_URL, recordingFetch, reply, SAMPLE } from './fake-platform.js';
 

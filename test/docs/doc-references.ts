@@ -3,7 +3,7 @@ import { dirname, join, relative } from 'node:path';
 
 /**
  * What a page of the documentation says about the tree, checked against the tree: every relative
- * link and its anchor, every repository path in code (`src/status/callers.ts`, a bare
+ * link and its anchor, every repository path in code (`src/status/callers/callers.ts`, a bare
  * `durability.ts`), every `frontdesk-agent <command>` and its options, every `npm run <script>`,
  * every configuration option written as a dotted path (`poll.intervalMs`). Each problem is one
  * line naming the page and what it names that the tree lacks.
@@ -118,7 +118,7 @@ const STOP = new Set(['#', '|', '||', ';', '&&', '>', '<', '2>&1']);
 /** What may stand before a program's name on a command line. */
 const PROGRAM_STARTS = new Set(['sudo', 'exec', 'env', '$', '&&', '||', ';', '|', 'then', 'do']);
 
-/** `frontdesk-agent <command> [options]` (or `src/main.ts <command>`) in one piece of code. */
+/** `frontdesk-agent <command> [options]` (or `app/main.ts <command>`) in one piece of code. */
 function commandProblems(piece: string, facts: TreeFacts): string[] {
   const problems: string[] = [];
   const tokens = piece.split(/\s+/).filter(Boolean);
@@ -128,7 +128,7 @@ function commandProblems(piece: string, facts: TreeFacts): string[] {
     const invoked =
       token === 'frontdesk-agent'
         ? before === undefined || PROGRAM_STARTS.has(before)
-        : token === 'src/main.ts' && before === 'tsx';
+        : token === 'app/main.ts' && before === 'tsx';
     if (!invoked) return;
     const next = tokens[i + 1];
     let options: ReadonlySet<string> | undefined;

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { buildProgram } from '../../app/cli.js';
 import { driverRegistry } from '../../drivers/index.js';
 import { jsonSchemaOf, pathsOf } from '../../scripts/configuration-rows.js';
-import { buildProgram } from '../../src/cli.js';
 import { ConfigSchema } from '../../src/config.js';
 import { captureCli } from '../helpers/cli.js';
 import { REPO_ROOT } from '../helpers/source-files.js';
@@ -61,7 +61,7 @@ const numberOf = (word: string): number =>
 
 const demoDevices = (parseYaml(read('config/simulator.yaml')) as { devices: unknown[] }).devices.length;
 const driverKinds = [...driverRegistry.keys()];
-/** A family for real devices has its folder and README; the simulated devices share `drivers/sim/`. */
+/** A family for real devices has its folder and README; the simulated devices share `drivers/stand-ins/`. */
 const realFamilies = driverKinds.filter((kind) => existsSync(join(root, 'drivers', kind, 'README.md')));
 
 /**

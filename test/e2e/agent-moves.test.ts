@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryEntry } from '../../src/simulator/index.js';
+import type { HistoryEntry } from '../../src/platform-simulator/index.js';
 import { agentMoveProblems } from './agent-moves.js';
 
 /** The judge of the agent's moves, judged (platform-interfaces.md, Part B › States and transitions). */

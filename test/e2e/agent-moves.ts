@@ -1,4 +1,4 @@
-import type { HistoryEntry } from '../../src/simulator/index.js';
+import type { HistoryEntry } from '../../src/platform-simulator/index.js';
 import { isTerminal, stateRank } from '../helpers/command-states.js';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { type PlatformSimulator, startPlatformSimulator } from '../../src/platform-simulator/index.js';
 import { type DaemonHandle, tempDir } from '../helpers/daemon.js';
 import { eventually } from '../helpers/eventually.js';
 import { createMix, e2eScenario, startAgent, TOKENS } from './harness.js';

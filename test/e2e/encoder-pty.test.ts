@@ -1,11 +1,11 @@
 import { createServer } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../app/cli.js';
 import { EncoderSimulator } from '../../drivers/salto-encoder/simulator/index.js';
-import { runCli } from '../../src/cli.js';
 import { ManualClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/log.js';
-import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { type PlatformSimulator, startPlatformSimulator } from '../../src/platform-simulator/index.js';
 import { createTransportFactory } from '../../src/transport/factory.js';
 import type { Transport } from '../../src/transport/types.js';
 import { createDaemon, type DaemonHandle, tempDir } from '../helpers/daemon.js';

@@ -5,7 +5,7 @@ import { stringify } from 'yaml';
 import { type FpmateSimulator, startFpmateSimulator } from '../../drivers/epson-fpmate/simulator/index.js';
 import { ManualClock } from '../../src/clock.js';
 import type { CommandState } from '../../src/connector/wire.js';
-import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { type PlatformSimulator, startPlatformSimulator } from '../../src/platform-simulator/index.js';
 import { createHttpClient } from '../../src/transport/http.js';
 import { runCliCaptured } from '../helpers/cli.js';
 import { historyProblems } from '../helpers/command-states.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { type PlatformSimulator, startPlatformSimulator } from '../../src/platform-simulator/index.js';
 import { createDaemon, type DaemonHandle, tempDir } from '../helpers/daemon.js';
 import { agentConfig, createMix, e2eScenario, TOKEN_ENV } from './harness.js';
 import { waitForAll } from './verify.js';

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CommandView, PlatformSimulator, ScenarioInput } from '../../src/simulator/index.js';
+import type { CommandView, PlatformSimulator, ScenarioInput } from '../../src/platform-simulator/index.js';
 import { createDaemon, type DaemonHandle } from '../helpers/daemon.js';
 
 /**

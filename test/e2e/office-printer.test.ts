@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IppSimulator, startIppSimulator } from '../../drivers/ipp-printer/simulator/index.js';
 import type { CommandState } from '../../src/connector/wire.js';
-import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { type PlatformSimulator, startPlatformSimulator } from '../../src/platform-simulator/index.js';
 import {
   DBUS_DAEMON,
   IPPEVEPRINTER,

@@ -6,7 +6,7 @@ import {
   type CommandView,
   type PlatformSimulator,
   startPlatformSimulator,
-} from '../../src/simulator/index.js';
+} from '../../src/platform-simulator/index.js';
 import { createDaemon, type DaemonHandle, tempDir } from '../helpers/daemon.js';
 import { eventually } from '../helpers/eventually.js';
 import { agentMoveProblems } from './agent-moves.js';

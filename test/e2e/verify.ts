@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { PlatformSimulator } from '../../src/simulator/index.js';
+import type { PlatformSimulator } from '../../src/platform-simulator/index.js';
 import { historyProblems, isTerminal } from '../helpers/command-states.js';
 import { eventually } from '../helpers/eventually.js';
 import { ledgerCounts, type Planned } from './harness.js';

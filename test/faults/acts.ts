@@ -1,5 +1,5 @@
 import type { EncoderBehaviour } from '../../drivers/salto-encoder/simulator/index.js';
-import type { SimCounters } from '../../src/simulator/index.js';
+import type { SimCounters } from '../../src/platform-simulator/index.js';
 import type { DaemonHandle } from '../helpers/daemon.js';
 import { type ChaosLog, daemonReady, type QuietLock } from './chaos.js';
 import type { SpoilMode } from './reply-mangler.js';

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { HistoryEntry } from '../../src/simulator/index.js';
-import { createRng } from '../../src/simulator/rng.js';
+import type { HistoryEntry } from '../../src/platform-simulator/index.js';
+import { createRng } from '../../src/platform-simulator/rng.js';
 import { eventually } from '../helpers/eventually.js';
 import { type FaultTally, faultActs, playActs } from './acts.js';
 import { ChaosLog, killLoop, killPlan, QuietLock } from './chaos.js';

@@ -1,5 +1,5 @@
 import { Mutex } from '../../src/mutex.js';
-import type { Rng } from '../../src/simulator/rng.js';
+import type { Rng } from '../../src/platform-simulator/rng.js';
 import type { DaemonHandle } from '../helpers/daemon.js';
 import { eventually } from '../helpers/eventually.js';
 

@@ -1,4 +1,4 @@
-import type { HistoryEntry } from '../../src/simulator/index.js';
+import type { HistoryEntry } from '../../src/platform-simulator/index.js';
 import { describe, type Histories } from './invariants-platform.js';
 import type { PlannedCommand } from './plan.js';
 

@@ -1,4 +1,4 @@
-import type { HistoryEntry } from '../../src/simulator/index.js';
+import type { HistoryEntry } from '../../src/platform-simulator/index.js';
 import { agentMoveProblems } from '../e2e/agent-moves.js';
 import { isTerminal } from '../helpers/command-states.js';
 import type { TraceLine } from './http-trace.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryEntry } from '../../src/simulator/index.js';
+import type { HistoryEntry } from '../../src/platform-simulator/index.js';
 import type { TraceLine } from './http-trace.js';
 import {
   errorCode,

@@ -1,5 +1,5 @@
-import type { CommandKind, MalformedKind, PlatformSimulator } from '../../src/simulator/index.js';
-import type { Rng } from '../../src/simulator/rng.js';
+import type { CommandKind, MalformedKind, PlatformSimulator } from '../../src/platform-simulator/index.js';
+import type { Rng } from '../../src/platform-simulator/rng.js';
 import { FAULT_DEVICES } from './rig.js';
 
 /**

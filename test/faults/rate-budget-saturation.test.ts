@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConnectorClient } from '../../src/connector/client.js';
-import { type PlatformSimulator, startPlatformSimulator } from '../../src/simulator/index.js';
+import { type PlatformSimulator, startPlatformSimulator } from '../../src/platform-simulator/index.js';
 
 /**
  * Regression test for a bug the benchmark's backlog drain found (15 answers 429 in 1,439 requests

@@ -15,7 +15,7 @@ import {
   type PlatformSimulator,
   type ScenarioInput,
   startPlatformSimulator,
-} from '../../src/simulator/index.js';
+} from '../../src/platform-simulator/index.js';
 import { createDaemon, type DaemonHandle, tempDir } from '../helpers/daemon.js';
 import { type ReplyMangler, startReplyMangler } from './reply-mangler.js';
 

@@ -14,7 +14,7 @@ import { eventually } from '../helpers/eventually.js';
 /**
  * Regression test for a bug the fault campaign found (a Salto command stuck in `reconciling` for
  * good after a restart, its device queue frozen behind it): at start-up the agent opens every
- * driver in the background (`openDevicesInBackground` in src/agent.ts) while the engine's recovery
+ * driver in the background (`DeviceWatch` in src/agent/devices.ts) while the engine's recovery
  * opens the same driver to reconcile. Over TCP the salto-encoder driver ran both probes at once on
  * one `EncoderLink`, whose single `waiter` slot the second probe overwrote; the first probe's
  * timeout and abort then found "not my waiter" and never settled it (fixed in 376ff61: exchanges

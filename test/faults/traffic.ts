@@ -1,5 +1,5 @@
 import type { CommandState } from '../../src/connector/wire.js';
-import type { Rng } from '../../src/simulator/rng.js';
+import type { Rng } from '../../src/platform-simulator/rng.js';
 import { eventually } from '../helpers/eventually.js';
 import type { ChaosLog } from './chaos.js';
 import { createPlanned, type PlannedCommand, type Spec } from './plan.js';

@@ -4,9 +4,9 @@ import {
   type WireOrderItem,
   type WirePayment,
 } from '../../src/connector/wire.js';
-import { wireOrderItem, wirePayment } from '../../src/simulator/bill-wire.js';
-import type { Ledger, SimBill } from '../../src/simulator/bills.js';
-import type { SimReservation } from '../../src/simulator/world.js';
+import { wireOrderItem, wirePayment } from '../../src/platform-simulator/bill-wire.js';
+import type { Ledger, SimBill } from '../../src/platform-simulator/bills.js';
+import type { SimReservation } from '../../src/platform-simulator/world.js';
 
 /**
  * What every RT family's fiscal suite (`test/drivers/<family>/fiscal-suite.test.ts`) takes from the

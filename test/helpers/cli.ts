@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
+import { runCli } from '../../app/cli.js';
 import type { CliIo } from '../../src/cli/io.js';
-import { runCli } from '../../src/cli.js';
 
 /** What one in-process run of the command line printed, and its exit code. */
 export interface CliRun {

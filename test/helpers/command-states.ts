@@ -4,7 +4,7 @@ import { COMMAND_STATES, type CommandState, TERMINAL_STATES } from '../../src/co
  * The platform's order of command states, for every test that judges a history or plays the
  * platform: derived from the wire's own lists (`COMMAND_STATES` in life order, `TERMINAL_STATES`
  * all final and equal), never copied into a table. The simulator's own rule is proved equal to
- * this one in `test/commands/fake-platform.contract.test.ts`.
+ * this one in `test/commands/helpers/fake-platform.contract.test.ts`.
  */
 export function stateRank(state: CommandState): number {
   const terminal = COMMAND_STATES.findIndex((s) => TERMINAL_STATES.includes(s));

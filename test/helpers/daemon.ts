@@ -11,7 +11,7 @@ import { shebangLaunch } from './node-flags.js';
 const root = join(import.meta.dirname, '..', '..');
 
 /**
- * The real agent daemon as a child process (`node --import tsx src/main.ts run`, or the installed
+ * The real agent daemon as a child process (`node --import tsx app/main.ts run`, or the installed
  * bundle with the flags of its shebang), for end-to-end
  * tests: start it, read its log, find its status page, kill it with SIGKILL or stop it with
  * SIGTERM, start it again on the same journal.
@@ -59,7 +59,7 @@ export interface DaemonOptions {
   preload?: string[];
   /**
    * Run this bundled `main.js` (scripts/bundle.ts) as the installed launcher does — node with the
-   * flags and environment of its shebang — instead of `src/main.ts` under tsx.
+   * flags and environment of its shebang — instead of `app/main.ts` under tsx.
    */
   bundle?: string;
   /** With `bundle`: node flags instead of its shebang's (the bench's flag measurements). */
@@ -140,7 +140,7 @@ export function createDaemon(options: DaemonOptions): DaemonHandle {
         [
           ...(launch ? (options.nodeFlags ?? launch.flags) : ['--import', 'tsx']),
           ...(options.preload ?? []).flatMap((file) => ['--import', pathToFileURL(file).href]),
-          options.bundle ?? 'src/main.ts',
+          options.bundle ?? 'app/main.ts',
           'run',
           '--config',
           configPath,

@@ -13,7 +13,7 @@ export interface ShebangLaunch {
 /**
  * Reads a script's first line, `#!/usr/bin/env -S [NAME=value…] node [--flag…]` (or a plain
  * `#!/usr/bin/env node`). Throws when the first line is not such a shebang. The agent's bin
- * (`src/main.ts`, compiled to `dist/src/main.js` with the same line) carries its runtime settings
+ * (`app/main.ts`, compiled to `dist/app/main.js` with the same line) carries its runtime settings
  * there; the systemd launcher, `npm start` and the bench run node with the same ones.
  */
 export function shebangLaunch(file: string): ShebangLaunch {
@@ -29,7 +29,7 @@ export function shebangLaunch(file: string): ShebangLaunch {
   return { env, flags: (m[2] ?? '').split(' ').filter(Boolean) };
 }
 
-const agentMain = join(import.meta.dirname, '..', '..', 'src', 'main.ts');
+const agentMain = join(import.meta.dirname, '..', '..', 'app', 'main.ts');
 
 /** The node flags of the agent's own shebang, space-separated. */
 export function nodeFlags(): string {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { selfSignedCertificate } from '../helpers/tls.js';
 import { type Desk, openDesk } from '../hostile-local/desk.js';
-import { FISCAL_ID } from '../status/fake-source.js';
+import { FISCAL_ID } from '../status/helpers/fake-source.js';
 import { canMakeLan, type Lan, openLan } from './lan-peer.js';
 
 /**

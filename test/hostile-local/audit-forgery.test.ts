@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../src/log.js';
-import { FISCAL_ID } from '../status/fake-source.js';
+import { FISCAL_ID } from '../status/helpers/fake-source.js';
 import { csrfOf, type Desk, openDesk, raw, staffCookie } from './desk.js';
 
 /**

@@ -7,10 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { staffRequest } from '../../src/cli/staff-link.js';
 import { ManualClock } from '../../src/clock.js';
 import { createMemoryLogger } from '../../src/log.js';
-import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
+import { type RunningStatusServer, startStatusServer } from '../../src/status/start.js';
 import { type LocalPlatformAgent, startLocalPlatformAgent } from '../agent/local-platform.js';
 import { eventually } from '../helpers/eventually.js';
-import { FakeSource, NOW } from '../status/fake-source.js';
+import { FakeSource, NOW } from '../status/helpers/fake-source.js';
 
 /**
  * Issue 40, finding M6: whoever held 127.0.0.1:8720 while the agent restarted kept the whole

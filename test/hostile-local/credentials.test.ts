@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ENCODER_ID, FISCAL_ID } from '../status/fake-source.js';
+import { ENCODER_ID, FISCAL_ID } from '../status/helpers/fake-source.js';
 import { csrfOf, type Desk, OWN_UID, openDesk, raw, staffCookie } from './desk.js';
 
 /**

@@ -5,12 +5,12 @@ import { defineAction } from '../../src/drivers-api/actions.js';
 import type { DeviceAction } from '../../src/drivers-api/types.js';
 import { createMemoryLogger } from '../../src/log.js';
 import { textMessage } from '../../src/messages/message.js';
-import { type RunningStatusServer, startStatusServer } from '../../src/status/server.js';
-import { StaffSessions } from '../../src/status/staff-sessions.js';
+import { StaffSessions } from '../../src/status/callers/staff-sessions.js';
+import { type RunningStatusServer, startStatusServer } from '../../src/status/start.js';
 import { type ScriptedRequest, sendScripted } from '../helpers/scripted-client.js';
 import { inCi } from '../helpers/tools.js';
-import { ActionSource } from '../status/action-source.js';
-import { NOW } from '../status/fake-source.js';
+import { ActionSource } from '../status/helpers/action-source.js';
+import { NOW } from '../status/helpers/fake-source.js';
 
 /**
  * The desk the hostile-local suite attacks: a real status server on 127.0.0.1 whose fiscal

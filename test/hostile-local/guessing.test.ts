@@ -12,7 +12,7 @@ import {
 /**
  * Issue 40, low finding: nothing braked guessing the status token or the login codes. Now every
  * wrong token, wrong code and session presented by the wrong person is a failure of its source
- * (the uid on this PC, the address beyond: src/status/attempts.ts); after 10 in a minute the
+ * (the uid on this PC, the address beyond: src/status/callers/attempts.ts); after 10 in a minute the
  * source is answered 429 unseen, a right guess included, while other accounts go on as before.
  */
 

@@ -6,7 +6,7 @@ import { shebangLaunch } from '../helpers/node-flags.js';
 
 /**
  * Issue 27, finding 9 (listing answers): the connector read answers of up to 64 MiB, but the
- * agent runs with a 512 MiB heap (`--max-old-space-size=512`, src/main.ts's first line) and
+ * agent runs with a 512 MiB heap (`--max-old-space-size=512`, app/main.ts's first line) and
  * `JSON.parse` of a dense answer takes about 8 bytes of heap per byte of text. The review saw a
  * 64 MiB answer crash the agent out of memory, again at every restart (the platform sends the
  * same page). Here, in a child with nothing else alive, the old code parsed it after 54 s of
@@ -43,7 +43,7 @@ process.exit(0);
 
 describe('a listing answer the heap cannot parse', () => {
   it('is refused as too large under the agent’s own heap, instead of crashing the agent', () => {
-    const launch = shebangLaunch('src/main.ts');
+    const launch = shebangLaunch('app/main.ts');
     const child = spawnSync(
       process.execPath,
       [...launch.flags, '--import', 'tsx', '--input-type=module', '-e', CHILD],

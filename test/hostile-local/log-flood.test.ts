@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { createMemoryLogger } from '../../src/log.js';
 import { TcpListener } from '../../src/transport/tcp-listener.js';
-import { FISCAL_ID } from '../status/fake-source.js';
+import { FISCAL_ID } from '../status/helpers/fake-source.js';
 import {
   asAccount,
   canRunAsAnotherAccount,

@@ -6,13 +6,13 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { createMemoryLogger } from '../../src/log.js';
+import { StaffSessions } from '../../src/status/callers/staff-sessions.js';
 import { buildStatusServer, serveOnStaffSocket } from '../../src/status/server.js';
-import { StaffSessions } from '../../src/status/staff-sessions.js';
-import type { StaffSocket } from '../../src/status/staff-socket.js';
+import type { StaffSocket } from '../../src/status/sockets/staff-socket.js';
 import { writeAgentConfig } from '../helpers/agent-config.js';
 import { runCliCaptured } from '../helpers/cli.js';
 import { eventually } from '../helpers/eventually.js';
-import { FakeSource, NOW } from '../status/fake-source.js';
+import { FakeSource, NOW } from '../status/helpers/fake-source.js';
 
 /**
  * Issue 40, finding M3, the other half: the one-time login address was readable in

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FISCAL_ID } from '../status/fake-source.js';
+import { FISCAL_ID } from '../status/helpers/fake-source.js';
 import { csrfOf, type Desk, openDesk, raw, staffCookie } from './desk.js';
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FISCAL_ID } from '../status/fake-source.js';
+import { FISCAL_ID } from '../status/helpers/fake-source.js';
 import {
   asAccount,
   canRunAsAnotherAccount,
@@ -23,7 +23,7 @@ import {
  * `xdg-open` and the browser, and another account redeemed it first.
  *
  * Now a session and a code belong to the Unix user they were made for: the agent reads which uid
- * owns the client's socket (src/status/peer-uid.ts, /proc/self/net/tcp). Replayed by another
+ * owns the client's socket (src/status/callers/peer-uid.ts, /proc/self/net/tcp). Replayed by another
  * account, the cookie opens nothing and the code stays good for its owner; both are audited.
  */
 

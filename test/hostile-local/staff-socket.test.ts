@@ -7,18 +7,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { staffRequest } from '../../src/cli/staff-link.js';
 import { ManualClock } from '../../src/clock.js';
 import { createMemoryLogger } from '../../src/log.js';
-import { PERL, parsePeerLine } from '../../src/status/peer-credentials.js';
+import { StaffSessions } from '../../src/status/callers/staff-sessions.js';
 import { buildStatusServer, serveOnStaffSocket } from '../../src/status/server.js';
-import { StaffSessions } from '../../src/status/staff-sessions.js';
-import { groupId, isStaff, type StaffSocket } from '../../src/status/staff-socket.js';
+import { PERL, parsePeerLine } from '../../src/status/sockets/peer-credentials.js';
+import { groupId, isStaff, type StaffSocket } from '../../src/status/sockets/staff-socket.js';
 import { inCi, requireTool } from '../helpers/tools.js';
-import { ActionSource } from '../status/action-source.js';
-import { FISCAL_ID, NOW } from '../status/fake-source.js';
+import { ActionSource } from '../status/helpers/action-source.js';
+import { FISCAL_ID, NOW } from '../status/helpers/fake-source.js';
 
 /**
  * Issue 27, finding 1, the command line's half: `report`, `void` and `login` reach the agent
  * through the staff socket, where the kernel names the caller (SO_PEERCRED and SO_PEERGROUPS,
- * read through Perl: src/status/peer-credentials.ts). A process of another Unix user that is not
+ * read through Perl: src/status/sockets/peer-credentials.ts). A process of another Unix user that is not
  * in the staff group cannot connect (mode 0660, the staff group), and even through a socket left
  * open to everyone its requests are refused, by uid, before anything runs. The audit line names
  * the uid the kernel gave.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Clock, ManualClock } from '../../src/clock.js';
-import { runPeriodically } from '../../src/periodic.js';
+import { pollUntil, runPeriodically } from '../../src/periodic.js';
 
 describe('the one periodic loop', () => {
   it('runs at once, then every interval after a run settles, and ends when the signal aborts mid-wait', async () => {
@@ -109,5 +109,71 @@ describe('the one periodic loop', () => {
     await manual.advance(60_000);
     expect(runs).toEqual([0, 11 * 60_000]);
     controller.abort();
+  });
+});
+
+describe('pollUntil: the periodic loop that ends with an answer', () => {
+  it('runs the step now and every interval until it answers, and resolves with the answer', async () => {
+    const clock = new ManualClock(0);
+    const runs: number[] = [];
+    const answer = pollUntil(
+      () => {
+        runs.push(clock.now());
+        return runs.length === 3 ? 'done' : undefined;
+      },
+      { clock, signal: new AbortController().signal, intervalMs: 500 },
+    );
+    await clock.advance(2000);
+    await expect(answer).resolves.toBe('done');
+    expect(runs).toEqual([0, 500, 1000]);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('rejects with what a run threw, and runs no more', async () => {
+    const clock = new ManualClock(0);
+    let runs = 0;
+    const answer = pollUntil(
+      () => {
+        runs++;
+        if (runs === 2) throw new Error('refused');
+        return undefined;
+      },
+      { clock, signal: new AbortController().signal, intervalMs: 100 },
+    );
+    const settled = answer.catch((e: unknown) => e);
+    await clock.advance(1000);
+    expect(((await settled) as Error).message).toBe('refused');
+    expect(runs).toBe(2);
+  });
+
+  it('rejects with the signal’s reason when it aborts mid-wait, reading no interval after', async () => {
+    const clock = new ManualClock(0);
+    const controller = new AbortController();
+    const intervals: number[] = [];
+    const answer = pollUntil(() => undefined, {
+      clock,
+      signal: controller.signal,
+      intervalMs: () => {
+        intervals.push(clock.now());
+        return 1000;
+      },
+    });
+    const settled = answer.catch((e: unknown) => e);
+    await clock.advance(1500);
+    controller.abort(new Error('stopping'));
+    expect(((await settled) as Error).message).toBe('stopping');
+    expect(intervals).toEqual([0, 1000]);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('never runs once the signal has aborted', async () => {
+    const clock = new ManualClock(0);
+    const controller = new AbortController();
+    controller.abort(new Error('stopped before'));
+    let runs = 0;
+    await expect(
+      pollUntil(() => ++runs, { clock, signal: controller.signal, intervalMs: 10 }),
+    ).rejects.toThrow('stopped before');
+    expect(runs).toBe(0);
   });
 });

@@ -4,18 +4,18 @@ import { ManualClock } from '../../src/clock.js';
 import { createMemoryLogger } from '../../src/log.js';
 import { textMessage } from '../../src/messages/message.js';
 import { messageRenderer } from '../../src/messages/render.js';
-import { createMetrics } from '../../src/status/metrics.js';
-import { waitingLines } from '../../src/status/queue-words.js';
+import { StaffSessions } from '../../src/status/callers/staff-sessions.js';
+import { createMetrics } from '../../src/status/metrics/metrics.js';
+import { waitingLines } from '../../src/status/page/queue-words.js';
 import { buildStatusServer } from '../../src/status/server.js';
-import { StaffSessions } from '../../src/status/staff-sessions.js';
 import type { AgentSnapshot } from '../../src/status-model.js';
-import { FakeSource, FISCAL_ID, NOW, PRINTER_ID, sampleSnapshot } from './fake-source.js';
-import { asMaria, logIn } from './staff-login.js';
+import { FakeSource, FISCAL_ID, NOW, PRINTER_ID, sampleSnapshot } from './helpers/fake-source.js';
+import { asMaria, logIn } from './helpers/staff-login.js';
 
 /**
  * The queue, visible and movable (issue 26): what waits — each device's queued commands, the
  * results not yet delivered — with why, on the page, in `doctor`'s words and in `/metrics`; and
- * staff's "Try delivery now" (src/status/deliver-now.ts), guarded, rate-limited and audited as
+ * staff's "Try delivery now" (src/status/actions/deliver-now.ts), guarded, rate-limited and audited as
  * every staff action is.
  */
 

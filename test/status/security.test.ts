@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentError } from '../../src/errors.js';
 import { createMemoryLogger, silentLogger } from '../../src/log.js';
-import { buildStatusServer, startStatusServer } from '../../src/status/server.js';
-import { StaffSessions } from '../../src/status/staff-sessions.js';
-import { ENCODER_ID, FakeSource, FISCAL_ID } from './fake-source.js';
-import { asMaria, logIn, type StaffBrowser } from './staff-login.js';
+import { StaffSessions } from '../../src/status/callers/staff-sessions.js';
+import { buildStatusServer } from '../../src/status/server.js';
+import { startStatusServer } from '../../src/status/start.js';
+import { ENCODER_ID, FakeSource, FISCAL_ID } from './helpers/fake-source.js';
+import { asMaria, logIn, type StaffBrowser } from './helpers/staff-login.js';
 
 const apps: FastifyInstance[] = [];
 afterEach(async () => {

@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { textMessage } from '../../src/messages/message.js';
+import { StaffSessions } from '../../src/status/callers/staff-sessions.js';
 import { buildStatusServer } from '../../src/status/server.js';
-import { StaffSessions } from '../../src/status/staff-sessions.js';
-import { ENCODER_ID, FakeSource, FISCAL_ID, PRINTER_ID, XSS } from './fake-source.js';
-import { asMaria, logIn, type StaffBrowser } from './staff-login.js';
+import { ENCODER_ID, FakeSource, FISCAL_ID, PRINTER_ID, XSS } from './helpers/fake-source.js';
+import { asMaria, logIn, type StaffBrowser } from './helpers/staff-login.js';
 
 let source: FakeSource;
 let app: FastifyInstance;

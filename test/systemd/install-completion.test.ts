@@ -38,7 +38,7 @@ prefix=.; args=()
 while [ $# -gt 0 ]; do case "$1" in --prefix) prefix=$2; shift 2 ;; *) args+=("$1"); shift ;; esac; done
 case "\${args[0]}" in
   ci) mkdir -p "$prefix/node_modules" ;;
-  run) mkdir -p "$prefix/dist/src"; cat > "$prefix/dist/src/main.js" <<'AGENT'
+  run) mkdir -p "$prefix/dist/app"; cat > "$prefix/dist/app/main.js" <<'AGENT'
 ${agent}
 AGENT
   ;;

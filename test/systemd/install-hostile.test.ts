@@ -58,7 +58,7 @@ case "\${args[0]} \${args[1]:-}" in
   "ci --omit=dev") mkdir -p "$prefix/node_modules/dep"; echo "module.exports = 1" > "$prefix/node_modules/dep/index.js"
     if [ -f ${JSON.stringify(hook)} ]; then bash ${JSON.stringify(hook)} "$prefix"; fi ;;
   ci*) mkdir -p "$prefix/node_modules" ;;
-  run*) mkdir -p "$prefix/dist/src"; echo "console.log('# completion')" > "$prefix/dist/src/main.js" ;;
+  run*) mkdir -p "$prefix/dist/app"; echo "console.log('# completion')" > "$prefix/dist/app/main.js" ;;
   pkg*) node -e 'const f=process.argv[1];const p=JSON.parse(require("fs").readFileSync(f));delete p.scripts.prepare;require("fs").writeFileSync(f,JSON.stringify(p,null,2))' "$prefix/package.json" ;;
 esac
 `,
@@ -117,7 +117,7 @@ describe('install.sh against a hostile dependency', () => {
     expect(mode('package.json')).toBe('644');
     expect(readFileSync(join(opt, 'node_modules/dep/build/Release/dep.node'), 'utf8')).toBe('native\n');
     expect(statSync(join(opt, 'node_modules/dep/build/Release/dep.node')).uid).toBe(process.getuid?.());
-    const installed = readFileSync(join(opt, 'dist', 'src', 'main.js'), 'utf8');
+    const installed = readFileSync(join(opt, 'dist', 'app', 'main.js'), 'utf8');
 
     const target = canary();
     npm.hook(`mv "$1" "$1.real" && ln -s ${JSON.stringify(target.dir)} "$1"\n`);
@@ -127,7 +127,7 @@ describe('install.sh against a hostile dependency', () => {
       "the build's output is not a directory (a symbolic link?); refusing to install it",
     );
     expect(target.state()).toEqual(target.before);
-    expect(readFileSync(join(opt, 'dist', 'src', 'main.js'), 'utf8')).toBe(installed);
+    expect(readFileSync(join(opt, 'dist', 'app', 'main.js'), 'utf8')).toBe(installed);
     expect(existsSync(`${opt}.new`)).toBe(false);
     if (asRoot) expect(userExists(npm.uid())).toBe(false);
   });

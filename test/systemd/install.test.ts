@@ -42,7 +42,7 @@ function tokenFiles(): { client: string; access: string } {
 
 /**
  * A stand-in for npm on PATH, so a real (non-dry) install into a temp prefix runs offline: `ci`
- * creates node_modules, `run build` creates dist/src/main.js, `pkg delete` edits package.json.
+ * creates node_modules, `run build` creates dist/app/main.js, `pkg delete` edits package.json.
  * Every call is appended to npm.log with the uid it ran as.
  */
 function fakeNpm(): { path: string; log: string } {
@@ -60,7 +60,7 @@ prefix=.; args=()
 while [ $# -gt 0 ]; do case "$1" in --prefix) prefix=$2; shift 2 ;; *) args+=("$1"); shift ;; esac; done
 case "\${args[0]}" in
   ci) mkdir -p "$prefix/node_modules" ;;
-  run) mkdir -p "$prefix/dist/src"; echo "console.log('built')" > "$prefix/dist/src/main.js" ;;
+  run) mkdir -p "$prefix/dist/app"; echo "console.log('built')" > "$prefix/dist/app/main.js" ;;
   pkg) node -e 'const f=process.argv[1];const p=JSON.parse(require("fs").readFileSync(f));delete p.scripts.prepare;require("fs").writeFileSync(f,JSON.stringify(p,null,2))' "$prefix/package.json" ;;
 esac
 `,
@@ -118,7 +118,7 @@ describe('install.sh --dry-run', () => {
       ),
       new RegExp(`^would: mv ${prefix}/opt/frontdesk-agent.new/app ${prefix}/opt/frontdesk-agent$`, 'm'),
       new RegExp(
-        `^would: write ${prefix}/usr/bin/frontdesk-agent: exec env ${nodeEnv()} \\S*node ${nodeFlags()} /opt/frontdesk-agent/dist/src/main.js`,
+        `^would: write ${prefix}/usr/bin/frontdesk-agent: exec env ${nodeEnv()} \\S*node ${nodeFlags()} /opt/frontdesk-agent/dist/app/main.js`,
         'm',
       ),
       new RegExp(`^would: cp \\S+/config/agent.example.yaml ${prefix}/etc/frontdesk-agent/agent.yaml$`, 'm'),
@@ -267,7 +267,7 @@ describe('install.sh into a temp prefix (npm replaced by a stand-in)', () => {
 
     const opt = join(prefix, 'opt', 'frontdesk-agent');
     const etc = join(prefix, 'etc', 'frontdesk-agent');
-    expect(existsSync(join(opt, 'dist', 'src', 'main.js'))).toBe(true);
+    expect(existsSync(join(opt, 'dist', 'app', 'main.js'))).toBe(true);
     expect(existsSync(join(opt, 'node_modules'))).toBe(true);
     expect(JSON.parse(readFileSync(join(opt, 'package.json'), 'utf8')).scripts.prepare).toBeUndefined();
     expect(existsSync(`${opt}.new`) || existsSync(`${opt}.old`)).toBe(false);
@@ -296,18 +296,18 @@ describe('install.sh into a temp prefix (npm replaced by a stand-in)', () => {
       expect(first.out).toContain('the build user is gone, with every process it started');
       expect(spawnSync('getent', ['passwd', String(uid)]).status).not.toBe(0);
       expect(statSync(join(opt, 'node_modules')).uid).toBe(0);
-      expect(statSync(join(opt, 'dist', 'src', 'main.js')).uid).toBe(0);
+      expect(statSync(join(opt, 'dist', 'app', 'main.js')).uid).toBe(0);
     }
     expect(mode(opt)).toBe('755');
-    expect(mode(join(opt, 'dist', 'src'))).toBe('755');
-    expect(mode(join(opt, 'dist', 'src', 'main.js'))).toBe('644');
+    expect(mode(join(opt, 'dist', 'app'))).toBe('755');
+    expect(mode(join(opt, 'dist', 'app', 'main.js'))).toBe('644');
     expect(npmCalls.every((l) => !l.startsWith('uid=0 '))).toBe(true);
 
     const launcher = join(prefix, 'usr', 'bin', 'frontdesk-agent');
     expect(mode(launcher)).toBe('755');
     expect(readFileSync(launcher, 'utf8')).toMatch(
       new RegExp(
-        `^exec env ${nodeEnv()} /\\S+/node ${nodeFlags()} /opt/frontdesk-agent/dist/src/main\\.js "\\$@"$`,
+        `^exec env ${nodeEnv()} /\\S+/node ${nodeFlags()} /opt/frontdesk-agent/dist/app/main\\.js "\\$@"$`,
         'm',
       ),
     );

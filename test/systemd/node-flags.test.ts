@@ -13,8 +13,8 @@ const probe =
   'console.log(require("node:v8").getHeapStatistics().heap_size_limit, process.env.MALLOC_ARENA_MAX, process.execArgv.includes("--interrupt-budget=270336"))';
 
 describe('the runtime flags of the agent', () => {
-  it('live in the shebang of src/main.ts: a small young generation, a capped old space, two malloc arenas, a later tier-up', () => {
-    const { env, flags } = shebangLaunch(join(repo, 'src', 'main.ts'));
+  it('live in the shebang of app/main.ts: a small young generation, a capped old space, two malloc arenas, a later tier-up', () => {
+    const { env, flags } = shebangLaunch(join(repo, 'app', 'main.ts'));
     expect(flags).toContain('--max-semi-space-size=4');
     expect(flags).toContain('--max-old-space-size=512');
     // Four times V8's default: less optimising-compiler work in a burst (bench/RESULTS.md, seventh session).
@@ -26,11 +26,11 @@ describe('the runtime flags of the agent', () => {
     const start = (
       JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: { start: string } }
     ).scripts.start;
-    expect(start.startsWith(`${nodeEnv()} node ${nodeFlags()} --import tsx src/main.ts run `)).toBe(true);
+    expect(start.startsWith(`${nodeEnv()} node ${nodeFlags()} --import tsx app/main.ts run `)).toBe(true);
   });
 
   it('take effect when the script runs through its shebang (env -S), as the installed bin does', () => {
-    const first = readFileSync(join(repo, 'src', 'main.ts'), 'utf8').split('\n', 1)[0];
+    const first = readFileSync(join(repo, 'app', 'main.ts'), 'utf8').split('\n', 1)[0];
     const script = join(scratch, 'probe.cjs');
     writeFileSync(script, `${first}\n${probe}\n`);
     chmodSync(script, 0o755);

@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { type Clock, systemClock } from '../../../src/clock.js';
 import { Listeners } from '../../../src/listeners.js';
 import { type Logger, silentLogger } from '../../../src/log.js';
-import { type DeviceFault, RequestScript } from '../../simulator-kit/tcp.js';
+import { type DeviceFault, ScriptedDevice } from '../../simulator-kit/tcp.js';
 import { encodeRecord, type FiasRecord, fieldOf, RecordDecoder, record } from '../records.js';
 import { stamp } from '../time.js';
 import { type EncodedKey, readKeyRequest } from './keys.js';
@@ -99,14 +99,13 @@ export const DEFAULT_LINK_RECORDS: Readonly<Record<string, readonly string[]>> =
   KA: ['AS', 'CT', 'KC', 'WS', 'G#', 'DA', 'TI'],
 };
 
-export class FiasLockServerSimulator {
+export class FiasLockServerSimulator extends ScriptedDevice<LockBehaviour> {
   readonly cards: EncodedKey[] = [];
   readonly requests: ReceivedKeyRequest[] = [];
   /** Every record received from the agent, in order. */
   readonly received: FiasRecord[] = [];
   /** Connections made so far. */
   connections = 0;
-  private readonly script = new RequestScript<LockBehaviour>('ok');
   /** No connection before this clock time (a reboot). */
   private awayUntil = 0;
   private readonly requestListeners = new Listeners<[ReceivedKeyRequest]>((error) => {
@@ -124,6 +123,7 @@ export class FiasLockServerSimulator {
   private readonly log: Logger;
 
   constructor(private readonly options: FiasLockServerOptions) {
+    super('ok');
     this.clock = options.clock ?? systemClock;
     this.log = options.log ?? silentLogger;
   }
@@ -134,19 +134,6 @@ export class FiasLockServerSimulator {
 
   get connected(): boolean {
     return this.socket !== undefined && !this.socket.destroyed;
-  }
-
-  /** What a key request does when nothing is enqueued. */
-  get defaultBehaviour(): LockBehaviour {
-    return this.script.defaultBehaviour;
-  }
-
-  set defaultBehaviour(behaviour: LockBehaviour) {
-    this.script.defaultBehaviour = behaviour;
-  }
-
-  enqueue(...behaviours: LockBehaviour[]): void {
-    this.script.enqueue(...behaviours);
   }
 
   /** Called synchronously when a key request arrives, before it is answered. */

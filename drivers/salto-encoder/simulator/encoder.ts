@@ -4,7 +4,7 @@ import type { Logger } from '../../../src/log.js';
 import { silentLogger } from '../../../src/log.js';
 import type { MemoryHub } from '../../../src/transport/testing/memory.js';
 import type { Transport } from '../../../src/transport/types.js';
-import { type DeviceFault, RequestScript } from '../../simulator-kit/tcp.js';
+import { type DeviceFault, ScriptedDevice } from '../../simulator-kit/tcp.js';
 import { type CardRequest, parseCardRequest } from '../commands.js';
 import { ACK, ETX, encodeMessage, FrameDecoder, LRC_SKIP, lrc, NAK, STX } from '../protocol.js';
 
@@ -82,10 +82,9 @@ export interface EncoderSimulatorOptions {
 const GARBAGE = Buffer.from([0x00, 0xff, 0x7e, 0x41, 0x20, 0x0a]);
 const MAX_RESENDS = 3;
 
-export class EncoderSimulator {
+export class EncoderSimulator extends ScriptedDevice<EncoderBehaviour> {
   readonly cards: EncodedCard[] = [];
   readonly requests: ReceivedRequest[] = [];
-  private readonly script = new RequestScript<EncoderBehaviour>('normal');
   /**
    * How the encoder restarts on `reboot` (its TCP server drops every connection and is away for
    * `rebootMs`); without one, the link the request came over closes.
@@ -99,23 +98,9 @@ export class EncoderSimulator {
   readonly log: Logger;
 
   constructor(readonly options: EncoderSimulatorOptions = {}) {
+    super('normal');
     this.clock = options.clock ?? systemClock;
     this.log = (options.log ?? silentLogger).child({ simulator: 'salto-encoder' });
-  }
-
-  /** What a request does when nothing is enqueued. */
-  get defaultBehaviour(): EncoderBehaviour {
-    return this.script.defaultBehaviour;
-  }
-
-  set defaultBehaviour(behaviour: EncoderBehaviour) {
-    this.script.defaultBehaviour = behaviour;
-  }
-
-  /** Scripts the next requests' behaviours, in order. */
-  enqueue(...behaviours: EncoderBehaviour[]): this {
-    this.script.enqueue(...behaviours);
-    return this;
   }
 
   /** Called for every accepted request before it is processed (e.g. to unplug mid-job). */

@@ -14,6 +14,10 @@ export const engineMessages = defineMessages('engine', {
     it: 'Sulla piattaforma il comando non era più attivo ({state}) prima dell’avvio; non è stato fatto nulla.',
   },
   cancelledOnPlatform: { en: 'Cancelled on the platform.', it: 'Annullato sulla piattaforma.' },
+  notKeyCutter: {
+    en: 'Choose one of this desk’s key encoders.',
+    it: 'Scegliere uno degli encoder di chiavi di questa reception.',
+  },
   cancelledWhileRunning: {
     en: 'Cancelled on the platform while running; the device stopped the job.',
     it: 'Annullato sulla piattaforma durante l’esecuzione; il dispositivo ha interrotto l’operazione.',

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CHECKPOINT_VERSION } from '../../../drivers/epson-fpmate/checkpoint.js';
 import { epsonFpmateFactory } from '../../../drivers/epson-fpmate/index.js';
 import { driverRegistry } from '../../../drivers/index.js';
-import { createDevices } from '../../../src/agent/drivers.js';
+import { createDevices } from '../../../src/agent/device-drivers/index.js';
 import { systemClock } from '../../../src/clock.js';
 import { type Journal, openJournal } from '../../../src/commands/journal/journal.js';
 import { OutboxQueue } from '../../../src/commands/outbox/queue.js';

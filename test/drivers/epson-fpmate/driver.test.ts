@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { epsonFpmateFactory } from '../../../drivers/epson-fpmate/index.js';
 import { isAgentError } from '../../../src/errors.js';
 import { english } from '../../../src/messages/render.js';
-import { fpmateReceiptXml } from '../../../src/simulator/fpmate.js';
+import { fpmateReceiptXml } from '../../../src/platform-simulator/fpmate.js';
 import { jobFor, recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
 import {
   inWords,

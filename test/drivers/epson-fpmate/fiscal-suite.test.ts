@@ -5,8 +5,8 @@ import { PaymentSchema } from '../../../src/connector/wire.js';
 import type { Driver } from '../../../src/drivers-api/types.js';
 import { isAgentError } from '../../../src/errors.js';
 import { english } from '../../../src/messages/render.js';
-import { Ledger, type SimBill } from '../../../src/simulator/bills.js';
-import { deriveRng } from '../../../src/simulator/rng.js';
+import { Ledger, type SimBill } from '../../../src/platform-simulator/bills.js';
+import { deriveRng } from '../../../src/platform-simulator/rng.js';
 import {
   billClass,
   breakdown,

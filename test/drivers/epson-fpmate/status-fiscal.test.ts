@@ -6,9 +6,9 @@ import { FiscalState } from '../../../drivers/fiscal-it/rt/fiscal-state.js';
 import { ManualClock } from '../../../src/clock.js';
 import { isMessage, textMessage } from '../../../src/messages/message.js';
 import { english } from '../../../src/messages/render.js';
-import { createMetrics } from '../../../src/status/metrics.js';
+import { createMetrics } from '../../../src/status/metrics/metrics.js';
 import { memoryStore, recordingExecuteContext } from '../../helpers/driver-context.js';
-import { sampleSnapshot } from '../../status/fake-source.js';
+import { sampleSnapshot } from '../../status/helpers/fake-source.js';
 import { orderItem, payment, type Rig, rig, saleJob } from './helpers.js';
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fieldOf } from '../../../drivers/fias-lock/records.js';
+import { numericFacts } from '../../../src/drivers-api/facts.js';
 import { english, messageRenderer } from '../../../src/messages/render.js';
-import { numericFacts } from '../../../src/status/device-facts.js';
 import { eventually } from '../../helpers/eventually.js';
 import { type FiasRig, fiasRig, keyJob, live, run } from './rig.js';
 

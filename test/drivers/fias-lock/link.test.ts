@@ -1,9 +1,9 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeRecord, RecordDecoder, record } from '../../../drivers/fias-lock/records.js';
+import { numericFacts } from '../../../src/drivers-api/facts.js';
 import { isAgentError } from '../../../src/errors.js';
 import { english } from '../../../src/messages/render.js';
-import { numericFacts } from '../../../src/status/device-facts.js';
 import { eventually } from '../../helpers/eventually.js';
 import { type FiasRig, fiasRig, keyJob, live, run } from './rig.js';
 

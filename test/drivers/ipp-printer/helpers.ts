@@ -4,7 +4,7 @@ import { type IppSimulator, startIppSimulator } from '../../../drivers/ipp-print
 import type { Clock } from '../../../src/clock.js';
 import type { PrintJobData } from '../../../src/connector/model.js';
 import type { Job } from '../../../src/drivers-api/types.js';
-import { tinyPdf } from '../../../src/simulator/pdf.js';
+import { tinyPdf } from '../../../src/platform-simulator/pdf.js';
 import { jobFor, memoryStore, testDriverContext } from '../../helpers/driver-context.js';
 
 export { rejection } from '../../helpers/rejection.js';

@@ -9,7 +9,7 @@ import {
 } from '../../../drivers/ipp-printer/ipp-codec.js';
 import { GroupTag, Operation, statusName, ValueTag } from '../../../drivers/ipp-printer/ipp-constants.js';
 import { type IppSimulator, startIppSimulator } from '../../../drivers/ipp-printer/simulator/index.js';
-import { tinyPdf } from '../../../src/simulator/pdf.js';
+import { tinyPdf } from '../../../src/platform-simulator/pdf.js';
 import { createHttpClient } from '../../../src/transport/http.js';
 import { requireTool } from '../../helpers/tools.js';
 import { DBUS_DAEMON, IPPEVEPRINTER, type Ippeve, startIppeveprinter } from './ippeveprinter.js';

@@ -7,8 +7,8 @@ import {
   EncoderSimulator,
   startEncoderTcpServer,
 } from '../../../drivers/salto-encoder/simulator/index.js';
-import { simEncoderFactory } from '../../../drivers/sim/index.js';
-import type { LedgerEntry } from '../../../drivers/sim/ledger.js';
+import { simEncoderFactory } from '../../../drivers/stand-ins/index.js';
+import type { LedgerEntry } from '../../../drivers/stand-ins/ledger.js';
 import type { Clock } from '../../../src/clock.js';
 import { silentLogger } from '../../../src/log.js';
 import { createTransportFactory } from '../../../src/transport/factory.js';

@@ -1,5 +1,5 @@
-import { simEncoderFactory, simFiscalFactory } from '../../../../drivers/sim/index.js';
-import type { LedgerEntry } from '../../../../drivers/sim/ledger.js';
+import { simEncoderFactory, simFiscalFactory } from '../../../../drivers/stand-ins/index.js';
+import type { LedgerEntry } from '../../../../drivers/stand-ins/ledger.js';
 import type { CommandData } from '../../../../src/connector/model.js';
 import type { DeviceStore, DriverFactory } from '../../../../src/drivers-api/types.js';
 import { jobFor, memoryStore, testDriverContext } from '../../../helpers/driver-context.js';
