@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { KeyJobData } from '../../src/connector/model.js';
+import { jobDataOf } from '../../src/drivers-api/job-data.js';
 import { deviceMessages, keysForRoomsWords, keysUnreadableWords } from '../../src/drivers-api/messages.js';
 import type {
   Driver,
@@ -35,10 +36,7 @@ export const simEncoderFactory: DriverFactory<SimEncoderOptions> = {
 };
 
 function keyData(job: Job): KeyJobData {
-  if (job.data.kind !== 'keys') {
-    throw new AgentError('COMMAND_INVALID', `A ${job.data.kind} command cannot run on a key encoder`);
-  }
-  return job.data.keys;
+  return jobDataOf(job, 'keys');
 }
 
 /** What the driver checkpoints around each card: `{writing: k}` before, `{confirmed: k}` after. */

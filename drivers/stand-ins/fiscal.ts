@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FiscalJobData } from '../../src/connector/model.js';
+import { jobDataOf } from '../../src/drivers-api/job-data.js';
 import type { sharedLabels } from '../../src/drivers-api/messages.js';
 import type {
   Driver,
@@ -39,10 +40,7 @@ const CheckpointSchema = z.discriminatedUnion('phase', [
 ]);
 
 function fiscalData(job: Job): FiscalJobData {
-  if (job.data.kind !== 'fiscal') {
-    throw new AgentError('COMMAND_INVALID', `A ${job.data.kind} command cannot run on a fiscal printer`);
-  }
-  return job.data.fiscal;
+  return jobDataOf(job, 'fiscal');
 }
 
 function receiptLabel(entry: LedgerEntry): string {

@@ -6,6 +6,7 @@ import { AgentError, isAgentError, toAgentError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { type Message, type MessageArg, readMessage } from '../messages/message.js';
 import { formatIssues } from '../zod-issues.js';
+import { jobDataOf } from './job-data.js';
 import { deviceMessages, keysForRoomsWords, keysUnreadableWords, roomsWords } from './messages.js';
 import type { ExecuteContext, Job, JobResult, Reconciliation } from './types.js';
 
@@ -47,12 +48,7 @@ export interface KeyJobWords {
 
 /** The job's key data; COMMAND_INVALID (with the family's Notes) for any other kind of command. */
 export function keyJobData(job: Job, words: KeyJobWords): KeyJobData {
-  if (job.data.kind !== 'keys') {
-    throw new AgentError('COMMAND_INVALID', `A ${job.data.kind} command cannot run on a key encoder`, {
-      notes: words.notForEncoder(),
-    });
-  }
-  return job.data.keys;
+  return jobDataOf(job, 'keys', words.notForEncoder());
 }
 
 /**
