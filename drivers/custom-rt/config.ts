@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { DeviceTlsSchema } from '../../src/transport/tls-config.js';
-import { addressIssues, allowedHost, FROM_PLATFORM, httpUrl } from '../fiscal-it/rt/address.js';
-import { rtOptionFields } from '../fiscal-it/rt/options.js';
+import { devicePayments } from '../fiscal-it/payments.js';
+import { addressIssues, printerAddressFields } from '../fiscal-it/rt/address.js';
+import { documentTimeoutFields, rtOptionFields } from '../fiscal-it/rt/options.js';
 import { type FiscalRules, fiscalRuleFields, fiscalRules, PaymentRuleSchema } from '../fiscal-it/rules.js';
-import { type CustomPayments, customPayments } from './payment-codes.js';
+import { type CustomPayments, readCustomPayment } from './payment-codes.js';
 
 export { FROM_PLATFORM } from '../fiscal-it/rt/address.js';
 
@@ -59,11 +59,7 @@ export const DEFAULT_VAT_SLOTS: Readonly<Record<string, number>> = Object.freeze
 
 export const CustomRtOptionsSchema = z
   .object({
-    /** `http(s)://printer` — or `fromPlatform`, then only a host in `allowedHosts`. */
-    url: z.union([z.literal(FROM_PLATFORM), httpUrl], {
-      error: `expected the printer's http(s):// address, or ${FROM_PLATFORM} with allowedHosts`,
-    }),
-    allowedHosts: z.array(allowedHost).min(1).optional(),
+    ...printerAddressFields,
     /** Basic auth; absent: the serial (`serialNumber`, else read with `getInfo`) for both. */
     credentials: CredentialsSchema.optional(),
     /**
@@ -76,13 +72,7 @@ export const CustomRtOptionsSchema = z
       .string()
       .regex(/^[0-9A-Za-z]{8,16}$/)
       .optional(),
-    tls: DeviceTlsSchema.optional(),
-    /** HTTP timeout of a receipt: the answer comes after the end node is processed (XML p.16). */
-    documentTimeoutMs: z.number().int().min(500).default(30_000),
-    /** HTTP timeout of a report (one element, answered at once: XML p.18, but printing takes time). */
-    reportTimeoutMs: z.number().int().min(500).default(60_000),
-    /** HTTP timeout of status and counter reads (`printerCommand`: answered at once, XML p.20). */
-    readTimeoutMs: z.number().int().min(100).default(5_000),
+    ...documentTimeoutFields,
     ...fiscalRuleFields(999),
     vatSlots: vatSlots.default({}),
     payments: z.record(z.string().min(1), CustomPaymentMappingSchema).default({}),
@@ -106,12 +96,11 @@ export const CustomRtOptionsSchema = z
 export type CustomRtOptions = z.infer<typeof CustomRtOptionsSchema>;
 
 export function paymentsOf(options: CustomRtOptions): CustomPayments {
-  return customPayments(options.payments, options.defaultPayment);
+  return devicePayments(options.payments, options.defaultPayment, readCustomPayment);
 }
 
 export function rulesOf(options: CustomRtOptions): FiscalRules {
-  const payments = paymentsOf(options);
-  return fiscalRules(options, { rules: payments.rules, fallback: payments.fallback });
+  return fiscalRules(options, paymentsOf(options));
 }
 
 /** The VAT slots in force: the configured ones over the defaults. */

@@ -4,10 +4,10 @@ import { AgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
 import type { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
 import type { PostResult } from '../fiscal-it/rt/http.js';
-import { rtCardWords, rtKitWords } from '../fiscal-it/rt/messages.js';
+import { rtKitWords } from '../fiscal-it/rt/messages.js';
 import type { AnswerClass, BeforeSend, OutgoingDocument, OutgoingWords } from '../fiscal-it/rt/outgoing.js';
 import { readPatiently } from '../fiscal-it/rt/printer-read.js';
-import { otherTillError } from '../fiscal-it/rt/send.js';
+import { notReachedError } from '../fiscal-it/rt/send.js';
 import { CHECKPOINT_VERSION, type SendingCheckpoint } from './checkpoint.js';
 import type { CustomRtOptions } from './config.js';
 import { refusal } from './errors.js';
@@ -31,10 +31,7 @@ export interface DocumentDeps {
 }
 
 function unreachable(reason: string): AgentError {
-  return new AgentError('DEVICE_UNAVAILABLE', `Printer not reachable (${reason})`, {
-    notes: customResults.notPrintedUnreachable({ reason }),
-    details: { reason, nothingSent: true },
-  });
+  return notReachedError(reason, customResults.notPrintedUnreachable({ reason }));
 }
 
 /** The Custom family's sentences for one document's outcomes (catalogue keys Notes keep). */
@@ -57,8 +54,6 @@ export function customOutgoingWords(label: string): OutgoingWords {
         notes: customResults.notPrintedSilent(),
         details: { reason, nothingSent: true },
       }),
-    otherTill: otherTillError,
-    waiting: (_sentAt, until) => rtCardWords.waiting({ until: { at: until, show: 'time' } }),
   };
 }
 

@@ -7,6 +7,7 @@ import {
   afterConfirmedClosure,
   closureOf,
   familyDeps,
+  planContextOf,
   type RtClosure,
   type RtFamily,
   type RtHost,
@@ -16,7 +17,7 @@ import {
 import type { CloseDay } from '../fiscal-it/rt/fiscal-state.js';
 import { rtKitWords } from '../fiscal-it/rt/messages.js';
 import { ProgrammingCheck } from '../fiscal-it/rt/programming-check.js';
-import { reconcileContextOf, type SendingRecord } from '../fiscal-it/rt/reconcile.js';
+import { reconcileContextOf, rtReconcileWords, type SendingRecord } from '../fiscal-it/rt/reconcile.js';
 import { type ActionHost, customActions } from './actions.js';
 import { type Checkpoint, readCheckpoint } from './checkpoint.js';
 import { type CustomRtOptions, vatSlotTable } from './config.js';
@@ -124,19 +125,7 @@ class CustomParts implements RtParts<CustomLink, CustomPlan> {
 
   plan(job: Job, signal: AbortSignal): Promise<CustomPlan> {
     const { ctx } = this.host;
-    return planJob(
-      job,
-      this.host.options,
-      {
-        platform: ctx.platform,
-        signal,
-        timeZone: ctx.timezone,
-        now: ctx.clock.now(),
-        ownSerial: this.serial(),
-      },
-      this.serial(),
-      (ref) => this.host.state.find(ref.z, ref.doc)?.lottery === true,
-    ).then((plan) => {
+    return planJob(job, this.host.options, planContextOf(this.host, signal, this.serial())).then((plan) => {
       for (const line of plan.log ?? []) ctx.log.info(line, { commandId: job.commandId });
       return plan;
     });
@@ -196,12 +185,7 @@ class CustomParts implements RtParts<CustomLink, CustomPlan> {
           unknown
         >;
       },
-      {
-        stopped: (reason) => customResults.stopped({ reason }),
-        stoppedUnreadable: () => customResults.stoppedUnreadable(),
-        noAddress: () => customResults.noAddress(),
-        awayReason: (args) => customResults.awayReason(args),
-      },
+      rtReconcileWords(customResults),
     ) as ReturnType<RtParts<CustomLink, CustomPlan>['reconcile']>;
   }
 

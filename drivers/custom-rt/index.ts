@@ -1,6 +1,5 @@
 import type { DriverFactory } from '../../src/drivers-api/types.js';
 import { rtDriverFactory } from '../fiscal-it/rt/factory.js';
-import { simulatedSerialDigits, startSimulatedPrinter } from '../fiscal-it/rt/simulated.js';
 import { departmentTable } from '../fiscal-it/rules.js';
 import { CHECKPOINT_VERSION } from './checkpoint.js';
 import { type CustomRtOptions, CustomRtOptionsSchema, vatSlotTable } from './config.js';
@@ -47,19 +46,15 @@ export const customRtFactory: DriverFactory<CustomRtOptions> = rtDriverFactory({
   configSchema: CustomRtOptionsSchema,
   checkpointVersion: CHECKPOINT_VERSION,
   describe: describeOptions,
-  simulate: (options, device) => {
-    const account = accountOf(options);
-    const extra = { ...simulatedProgramming(options), ...(account ? { credentials: account } : {}) };
-    return startSimulatedPrinter(
-      {
-        url: options.url,
-        device,
-        example: 'http://127.0.0.1:8093',
-        // A Custom serial: two letters of the approval, two of the maker, a letter and six digits (STMTE501091).
-        serial: options.serialNumber ?? `STMTE${simulatedSerialDigits(device.id)}`,
-        what: 'simulated Custom RT printer',
-      },
-      async (where) => (await import('./simulator/index.js')).startCustomRtSimulator({ ...where, ...extra }),
-    );
+  simulator: {
+    example: 'http://127.0.0.1:8093',
+    // A Custom serial: two letters of the approval, two of the maker, a letter and six digits (STMTE501091).
+    serial: (options, digits) => options.serialNumber ?? `STMTE${digits}`,
+    what: 'simulated Custom RT printer',
+    start: async (where, options) => {
+      const account = accountOf(options);
+      const extra = { ...simulatedProgramming(options), ...(account ? { credentials: account } : {}) };
+      return (await import('./simulator/index.js')).startCustomRtSimulator({ ...where, ...extra });
+    },
   },
 });

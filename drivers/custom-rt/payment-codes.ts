@@ -1,4 +1,4 @@
-import { DEFAULT_PAYMENT_KEY, type PaymentKind, type PaymentRule } from '../fiscal-it/payments.js';
+import type { DevicePayments, PaymentKind, PaymentRule } from '../fiscal-it/payments.js';
 
 /**
  * The fiscal core's payment kinds as a Custom RT records them: `printRecTotal paymentType`, 1–30
@@ -43,26 +43,13 @@ export function kindOfCustomCode(code: number): PaymentKind {
 
 export type CustomPaymentMapping = PaymentRule | { paymentType: number; description?: string | undefined };
 
-export interface CustomPayments {
-  rules: Record<string, PaymentRule>;
-  fallback?: PaymentRule | undefined;
-  /** Numbers configured as such, by payment-map key (`defaultPayment` for the fallback). */
-  codes: Record<string, number>;
-}
+/** The configured payments in the core's terms, with the numbers configured by payment-map key. */
+export type CustomPayments = DevicePayments<number>;
 
-export function customPayments(
-  payments: Readonly<Record<string, CustomPaymentMapping>>,
-  fallback: CustomPaymentMapping | undefined,
-): CustomPayments {
-  const out: CustomPayments = { rules: {}, codes: {} };
-  const take = (key: string, m: CustomPaymentMapping): PaymentRule => {
-    if (!('paymentType' in m)) return m;
-    out.codes[key] = m.paymentType;
-    return { kind: kindOfCustomCode(m.paymentType), description: m.description };
-  };
-  for (const [key, m] of Object.entries(payments)) out.rules[key] = take(key, m);
-  if (fallback) out.fallback = take(DEFAULT_PAYMENT_KEY, fallback);
-  return out;
+/** A configured payment: the core's rule, or a Custom payment number and the kind it prints as. */
+export function readCustomPayment(m: CustomPaymentMapping): { rule: PaymentRule; code?: number } {
+  if (!('paymentType' in m)) return { rule: m };
+  return { code: m.paymentType, rule: { kind: kindOfCustomCode(m.paymentType), description: m.description } };
 }
 
 /** The number a document payment prints with: configured for its key, else its kind's; undefined: none. */

@@ -1,11 +1,12 @@
 import type { FiscalJobData } from '../../src/connector/model.js';
+import { jobDataOf } from '../../src/drivers-api/job-data.js';
 import type { Job } from '../../src/drivers-api/types.js';
-import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import { priceBill } from '../fiscal-it/bill.js';
-import { type BuildContext, buildFiscalDocument } from '../fiscal-it/build.js';
+import { buildFiscalDocument } from '../fiscal-it/build.js';
 import { type DepartmentUse, departmentUses } from '../fiscal-it/model.js';
 import type { DocumentReference } from '../fiscal-it/reference.js';
+import type { RtPlanContext } from '../fiscal-it/rt/family.js';
 import { type CustomRtOptions, paymentsOf, rulesOf, vatSlotTable } from './config.js';
 import { type DocumentKind, type IdPair, idCmds } from './idcmd.js';
 import { customRefusals } from './messages.js';
@@ -30,13 +31,9 @@ export interface CustomPlan {
   log?: string[];
 }
 
+/** The job's fiscal data; COMMAND_INVALID for any other command. */
 export function fiscalData(job: Job): FiscalJobData {
-  if (job.data.kind !== 'fiscal') {
-    throw new AgentError('COMMAND_INVALID', `A ${job.data.kind} command cannot run on a fiscal printer`, {
-      notes: customRefusals.notFiscalCommand(),
-    });
-  }
-  return job.data.fiscal;
+  return jobDataOf(job, 'fiscal', customRefusals.notFiscalCommand());
 }
 
 const KIND: Record<CustomPlan['label'], DocumentKind> = { sale: 'C', refund: 'R', void: 'V' };
@@ -46,14 +43,7 @@ const KIND: Record<CustomPlan['label'], DocumentKind> = { sale: 'C', refund: 'R'
  * (`drivers/fiscal-it/build.ts`) rendered by receipt.ts, or a checked Custom payload. Every
  * refusal happens here, before any contact with the printer.
  */
-export async function planJob(
-  job: Job,
-  options: CustomRtOptions,
-  ctx: BuildContext,
-  serial: string | undefined,
-  /** Whether the agent printed the original with a lottery code (its history: `history-ring.ts`). */
-  carriedLottery: (ref: DocumentReference) => boolean = () => false,
-): Promise<CustomPlan> {
+export async function planJob(job: Job, options: CustomRtOptions, ctx: RtPlanContext): Promise<CustomPlan> {
   const fiscal = fiscalData(job);
   const doc = fiscal.document;
   if (doc.type === 'payload') {
@@ -71,14 +61,21 @@ export async function planJob(
   }
   const ids = idCmds(KIND[model.kind], job.commandId, job.attempt);
   const originalCarriedLottery =
-    model.originalLottery !== undefined && model.reference !== undefined && carriedLottery(model.reference);
+    model.originalLottery !== undefined &&
+    model.reference !== undefined &&
+    ctx.carriedLottery(model.reference);
   if (model.originalLottery && !originalCarriedLottery)
     model.log.push(
       `lottery code left off: the agent did not print the original ${model.kind === 'void' ? 'voided' : 'refunded'} with one`,
     );
   const xml = receiptXml(
     model,
-    { vatSlots: vatSlotTable(options), codes: paymentsOf(options).codes, serial, originalCarriedLottery },
+    {
+      vatSlots: vatSlotTable(options),
+      codes: paymentsOf(options).codes,
+      serial: ctx.ownSerial,
+      originalCarriedLottery,
+    },
     ids,
   );
   const plan: CustomPlan = { label: model.kind, xml, ids, lines: departmentUses(model) };

@@ -71,26 +71,19 @@ function record(
   status: ClosureRecord['status'],
   extra: Partial<ClosureRecord>,
 ): ClosureRecord {
-  const out: ClosureRecord = {
+  return d.state.closureEnded({
     status,
     reason,
     at: d.clock.now(),
     detail: extra.detail ?? m.closureUnknown(),
     ...extra,
-  };
-  d.state.setLastClosure(out);
-  if (status === 'done' || status === 'skipped') d.state.dayClosed();
-  return out;
+  });
 }
 
 /** Runs the daily closure; never throws (the outcome is the record). */
 export const closeDay: CloseDay<ReportDeps> = async (d, reason, signal, date) => {
   const zBefore = await zCount(d, signal);
-  const inFlight: ClosureInFlight = { reason, startedAt: d.clock.now() };
-  if (zBefore !== undefined) inFlight.zBefore = zBefore;
-  if (date) inFlight.date = date;
-  d.state.setClosureInFlight(inFlight);
-  await d.state.flush();
+  const inFlight = await d.state.closureStarting(reason, d.clock.now(), zBefore, date);
   const id = `Z${idCmdBase(`${zBefore ?? 'z'}-${inFlight.startedAt}`)}E`;
   const result = await d.link.sendReport(reportXml(d.options.dailyClosure.command, id), signal);
   const response = result.kind === 'answer' ? parseResponse(result.body) : undefined;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { DeviceTlsSchema } from '../../src/transport/tls-config.js';
-import { addressIssues, allowedHost, FROM_PLATFORM, httpUrl } from '../fiscal-it/rt/address.js';
+import { devicePayments } from '../fiscal-it/payments.js';
+import { addressIssues, printerAddressFields } from '../fiscal-it/rt/address.js';
 import { rtOptionFields } from '../fiscal-it/rt/options.js';
 import { type FiscalRules, fiscalRuleFields, fiscalRules, PaymentRuleSchema } from '../fiscal-it/rules.js';
-import { type EpsonPayments, epsonPayments } from './payment-codes.js';
+import { type EpsonPayments, readEpsonPayment } from './payment-codes.js';
 import { DEFAULT_LINE_LENGTH } from './protocol.js';
 
 /**
@@ -37,16 +37,7 @@ export { type DailyClosureOptions, DailyClosureSchema } from '../fiscal-it/rt/da
 
 export const EpsonFpmateOptionsSchema = z
   .object({
-    /**
-     * Printer address, e.g. http://192.168.1.50 — or `fromPlatform`: each command's ApiUrl, and then
-     * only a host listed in `allowedHosts`. Required: the platform never decides by default where
-     * receipts go.
-     */
-    url: z.union([z.literal(FROM_PLATFORM), httpUrl], {
-      error: `expected the printer's http(s):// address, or ${FROM_PLATFORM} with allowedHosts`,
-    }),
-    /** With `url: fromPlatform`: the hosts (optionally host:port) the command's ApiUrl may name. */
-    allowedHosts: z.array(allowedHost).min(1).optional(),
+    ...printerAddressFields,
     devid: z.string().min(1).default('local_printer'),
     /** The fpmate `timeout=` query parameter: how long fpmate waits for the fiscal firmware. */
     printerTimeoutMs: z.number().int().min(100).default(10_000),
@@ -54,7 +45,6 @@ export const EpsonFpmateOptionsSchema = z
     clientTimeoutMs: z.number().int().min(200).optional(),
     /** HTTP client timeout of status and last-document reads. */
     readTimeoutMs: z.number().int().min(100).default(5_000),
-    tls: DeviceTlsSchema.optional(),
     operator: z
       .string()
       .regex(/^\d{1,2}$/)
@@ -95,11 +85,10 @@ export function documentTimeoutMs(options: EpsonFpmateOptions): number {
 
 /** The configured payments in the core's terms, with the Epson codes configured as such. */
 export function paymentsOf(options: EpsonFpmateOptions): EpsonPayments {
-  return epsonPayments(options.payments, options.defaultPayment);
+  return devicePayments(options.payments, options.defaultPayment, readEpsonPayment);
 }
 
 /** The fiscal core's rules of this printer's options. */
 export function rulesOf(options: EpsonFpmateOptions): FiscalRules {
-  const payments = paymentsOf(options);
-  return fiscalRules(options, { rules: payments.rules, fallback: payments.fallback });
+  return fiscalRules(options, paymentsOf(options));
 }

@@ -5,6 +5,7 @@ import { lawNotes } from '../fiscal-it/messages.js';
 import {
   afterConfirmedClosure,
   closureOf,
+  planContextOf,
   type RtClosure,
   type RtFamily,
   type RtHost,
@@ -153,13 +154,11 @@ class EpsonParts implements RtParts<PrinterLink, Plan> {
 
   async plan(job: Job, signal: AbortSignal): Promise<Plan> {
     const { ctx, options } = this.host;
-    const plan = await planJob(fiscalData(job), options, {
-      platform: ctx.platform,
-      signal,
-      timeZone: ctx.timezone,
-      now: ctx.clock.now(),
-      ownSerial: this.memory.serial(),
-    });
+    const plan = await planJob(
+      fiscalData(job),
+      options,
+      planContextOf(this.host, signal, this.memory.serial()),
+    );
     for (const line of plan.log ?? []) ctx.log.info(line, { commandId: job.commandId });
     return plan;
   }

@@ -1,6 +1,5 @@
 import type { DriverFactory } from '../../src/drivers-api/types.js';
 import { rtDriverFactory } from '../fiscal-it/rt/factory.js';
-import { simulatedSerialDigits, startSimulatedPrinter } from '../fiscal-it/rt/simulated.js';
 import { CHECKPOINT_VERSION } from './checkpoint.js';
 import { type EpsonFpmateOptions, EpsonFpmateOptionsSchema } from './config.js';
 import { describeOptions } from './describe.js';
@@ -19,16 +18,11 @@ export const epsonFpmateFactory: DriverFactory<EpsonFpmateOptions> = rtDriverFac
   configSchema: EpsonFpmateOptionsSchema,
   checkpointVersion: CHECKPOINT_VERSION,
   describe: describeOptions,
-  simulate: (options, device) =>
-    startSimulatedPrinter(
-      {
-        url: options.url,
-        device,
-        example: 'http://127.0.0.1:8091',
-        // An Epson RT serial: two digits, the RT type, two letters, six digits (see last-document.ts).
-        serial: `99MEY${simulatedSerialDigits(device.id)}`,
-        what: 'simulated RT printer',
-      },
-      async (where) => (await import('./simulator/index.js')).startFpmateSimulator(where),
-    ),
+  simulator: {
+    example: 'http://127.0.0.1:8091',
+    // An Epson RT serial: two digits, the RT type, two letters, six digits (see last-document.ts).
+    serial: (_options, digits) => `99MEY${digits}`,
+    what: 'simulated RT printer',
+    start: async (where) => (await import('./simulator/index.js')).startFpmateSimulator(where),
+  },
 });

@@ -1,4 +1,4 @@
-import { DEFAULT_PAYMENT_KEY, type PaymentKind, type PaymentRule } from '../fiscal-it/payments.js';
+import type { DevicePayments, PaymentKind, PaymentRule } from '../fiscal-it/payments.js';
 
 /**
  * The fiscal core's payment kinds as an Epson RT records them: `printRecTotal paymentType` and
@@ -69,26 +69,15 @@ function isEpsonCode(m: EpsonPaymentMapping): m is Extract<EpsonPaymentMapping, 
 }
 
 /** The configured payments in the core's terms, and the Epson codes configured by platform key. */
-export interface EpsonPayments {
-  rules: Record<string, PaymentRule>;
-  fallback?: PaymentRule | undefined;
-  /** Codes configured as such, by payment-map key (`defaultPayment` for the fallback). */
-  codes: Record<string, EpsonPaymentCode>;
-}
+export type EpsonPayments = DevicePayments<EpsonPaymentCode>;
 
-export function epsonPayments(
-  payments: Readonly<Record<string, EpsonPaymentMapping>>,
-  fallback: EpsonPaymentMapping | undefined,
-): EpsonPayments {
-  const out: EpsonPayments = { rules: {}, codes: {} };
-  const take = (key: string, m: EpsonPaymentMapping): PaymentRule => {
-    if (!isEpsonCode(m)) return m;
-    out.codes[key] = { paymentType: m.paymentType, index: m.index };
-    return { kind: kindOfEpsonCode(m), description: m.description };
+/** A configured payment: the core's rule, or an Epson code and the kind it prints as. */
+export function readEpsonPayment(m: EpsonPaymentMapping): { rule: PaymentRule; code?: EpsonPaymentCode } {
+  if (!isEpsonCode(m)) return { rule: m };
+  return {
+    code: { paymentType: m.paymentType, index: m.index },
+    rule: { kind: kindOfEpsonCode(m), description: m.description },
   };
-  for (const [key, m] of Object.entries(payments)) out.rules[key] = take(key, m);
-  if (fallback) out.fallback = take(DEFAULT_PAYMENT_KEY, fallback);
-  return out;
 }
 
 /** The code a document payment prints with: configured for its key, else its kind's. */

@@ -1,6 +1,6 @@
 import type { FiscalJobData } from '../../src/connector/model.js';
+import { jobDataOf } from '../../src/drivers-api/job-data.js';
 import type { DeviceStore, Job } from '../../src/drivers-api/types.js';
-import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
 import { type BuildContext, buildFiscalDocument } from '../fiscal-it/build.js';
 import { departmentUses } from '../fiscal-it/model.js';
@@ -47,13 +47,9 @@ export interface Plan {
   log?: string[];
 }
 
+/** The job's fiscal data; COMMAND_INVALID for any other command. */
 export function fiscalData(job: Job): FiscalJobData {
-  if (job.data.kind !== 'fiscal') {
-    throw new AgentError('COMMAND_INVALID', `A ${job.data.kind} command cannot run on a fiscal printer`, {
-      notes: epsonRefusals.notFiscalCommand(),
-    });
-  }
-  return job.data.fiscal;
+  return jobDataOf(job, 'fiscal', epsonRefusals.notFiscalCommand());
 }
 
 /**

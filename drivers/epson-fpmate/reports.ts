@@ -154,11 +154,7 @@ export const closeDay: CloseDay<ReportDeps> = async (d, reason, signal, date) =>
     return record(d, { status: 'skipped', reason, detail: c.nothingToClose() });
   }
   const last = await d.link.readLastDocument(signal);
-  const inFlight: ClosureInFlight = { reason, startedAt: d.clock.now() };
-  if (last) inFlight.zBefore = last.z;
-  if (date) inFlight.date = date;
-  d.state.setClosureInFlight(inFlight);
-  await d.state.flush();
+  const inFlight = await d.state.closureStarting(reason, d.clock.now(), last?.z, date);
   const result = await d.link.sendReport(reportXml(d.options.dailyClosure.command, d.options.operator));
   if (result.kind === 'not-sent') {
     return record(d, {

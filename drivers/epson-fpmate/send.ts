@@ -11,7 +11,7 @@ import type {
   PrintedOutcome,
 } from '../fiscal-it/rt/outgoing.js';
 import type { PrinterRead } from '../fiscal-it/rt/printer-read.js';
-import { otherTillError, type SendContext, sendContextOf, sendDocument } from '../fiscal-it/rt/send.js';
+import { notReachedError, type SendContext, sendContextOf, sendDocument } from '../fiscal-it/rt/send.js';
 import { documentWords, type FiscalDocumentName, failureMeaning } from './answers.js';
 import { type Baseline, CHECKPOINT_VERSION, type SendingCheckpoint } from './checkpoint.js';
 import type { EpsonFpmateOptions } from './config.js';
@@ -58,11 +58,9 @@ export function documentOf(plan: Plan): FiscalDocumentName {
 function classify(result: PostResult, plan: Plan, serial: string | undefined): AnswerClass<Printed> {
   const notPrinted = documentWords(documentOf(plan)).notPrinted;
   if (result.kind === 'not-sent') {
-    const error = new AgentError('DEVICE_UNAVAILABLE', `Printer not reachable (${result.reason})`, {
-      notes: epsonAnswers.unreachable({ reason: reasonWords(result.reason), notPrinted }),
-      // A refused connection carried no bytes: nothing was printed, so the core may retry.
-      details: { reason: result.reason, nothingSent: true },
-    });
+    // A refused connection carried no bytes: nothing was printed, so the core may retry.
+    const notes = epsonAnswers.unreachable({ reason: reasonWords(result.reason), notPrinted });
+    const error = notReachedError(result.reason, notes);
     return { kind: 'not-taken', error };
   }
   if (result.kind === 'lost') return { kind: 'uncertain', reason: `no answer (${result.reason})` };
@@ -128,7 +126,6 @@ export function epsonOutgoingWords(plan: Pick<Plan, 'label'>, settleMinutes: num
         : new AgentError('DEVICE_UNAVAILABLE', `Printer did not answer; not printed (${reason})`, {
             notes: epsonAnswers.silentNotPrinted({ document }),
           }),
-    otherTill: otherTillError,
     waiting: (sentAt, until) =>
       epsonPrinterWords.waitingToSettle({
         document,

@@ -136,6 +136,35 @@ export function paymentKeys(payment: Pick<WirePayment, 'Type' | 'Data'>): string
 /** The key a payment picked by the configured fallback (`defaultPayment`) carries. */
 export const DEFAULT_PAYMENT_KEY = 'defaultPayment';
 
+/** A family's configured payments in the core's terms, with its own codes kept by payment-map key. */
+export interface DevicePayments<C> {
+  rules: Record<string, PaymentRule>;
+  fallback?: PaymentRule | undefined;
+  /** Codes configured as such, by payment-map key (`defaultPayment` for the fallback). */
+  codes: Record<string, C>;
+}
+
+/**
+ * Reads a family's `payments:` map and `defaultPayment`, where each entry is the core's rule or
+ * the family's own code (Epson's type and index, Custom's payment number, RCH's form): `read`
+ * gives an entry's rule, and its code when the entry names one.
+ */
+export function devicePayments<M, C>(
+  payments: Readonly<Record<string, M>>,
+  fallback: M | undefined,
+  read: (mapping: M) => { rule: PaymentRule; code?: C },
+): DevicePayments<C> {
+  const out: DevicePayments<C> = { rules: {}, codes: {} };
+  const take = (key: string, mapping: M): PaymentRule => {
+    const { rule, code } = read(mapping);
+    if (code !== undefined) out.codes[key] = code;
+    return rule;
+  };
+  for (const [key, mapping] of Object.entries(payments)) out.rules[key] = take(key, mapping);
+  if (fallback) out.fallback = take(DEFAULT_PAYMENT_KEY, fallback);
+  return out;
+}
+
 /**
  * The rule for a payment's keys, with the key that picked it: configured, built-in, the
  * configured fallback (key `defaultPayment`), else none.

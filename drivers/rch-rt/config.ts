@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { DeviceTlsSchema } from '../../src/transport/tls-config.js';
-import { addressIssues, allowedHost, FROM_PLATFORM, httpUrl } from '../fiscal-it/rt/address.js';
-import { rtOptionFields } from '../fiscal-it/rt/options.js';
+import { devicePayments } from '../fiscal-it/payments.js';
+import { addressIssues, printerAddressFields } from '../fiscal-it/rt/address.js';
+import { documentTimeoutFields, rtOptionFields } from '../fiscal-it/rt/options.js';
 import { type FiscalRules, fiscalRuleFields, fiscalRules, PaymentRuleSchema } from '../fiscal-it/rules.js';
-import { type RchPayments, rchPayments } from './payment-forms.js';
+import { type RchPayments, readRchPayment } from './payment-forms.js';
 
 /**
  * The RCH driver's `options:` block; README.md documents every key. Unknown keys are refused. The
@@ -38,23 +38,13 @@ export type JournalKey = (typeof JOURNAL_KEYS)[number];
 
 export const RchRtOptionsSchema = z
   .object({
-    /** `http(s)://printer` — or `fromPlatform`, then only a host in `allowedHosts`. */
-    url: z.union([z.literal(FROM_PLATFORM), httpUrl], {
-      error: `expected the printer's http(s):// address, or ${FROM_PLATFORM} with allowedHosts`,
-    }),
-    allowedHosts: z.array(allowedHost).min(1).optional(),
-    tls: DeviceTlsSchema.optional(),
+    ...printerAddressFields,
     /** The printer's serial (matricola, e.g. 72MS0012345): refund references; else read with `<</?m`. */
     serialNumber: z
       .string()
       .regex(/^[0-9A-Za-z]{8,16}$/)
       .optional(),
-    /** HTTP timeout of a document: the printer answers once it has carried out every command. */
-    documentTimeoutMs: z.number().int().min(500).default(30_000),
-    /** HTTP timeout of an X or Z report. */
-    reportTimeoutMs: z.number().int().min(500).default(60_000),
-    /** HTTP timeout of the queries and the journal read. */
-    readTimeoutMs: z.number().int().min(100).default(5_000),
+    ...documentTimeoutFields,
     /** The key the journal is read under (see JOURNAL_KEYS). */
     journalKey: z.enum(JOURNAL_KEYS).default('Z'),
     ...fiscalRuleFields(99),
@@ -70,10 +60,9 @@ export const RchRtOptionsSchema = z
 export type RchRtOptions = z.infer<typeof RchRtOptionsSchema>;
 
 export function paymentsOf(options: RchRtOptions): RchPayments {
-  return rchPayments(options.payments, options.defaultPayment);
+  return devicePayments(options.payments, options.defaultPayment, readRchPayment);
 }
 
 export function rulesOf(options: RchRtOptions): FiscalRules {
-  const payments = paymentsOf(options);
-  return fiscalRules(options, { rules: payments.rules, fallback: payments.fallback });
+  return fiscalRules(options, paymentsOf(options));
 }

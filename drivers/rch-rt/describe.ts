@@ -26,7 +26,7 @@ export function describeOptions(options: RchRtOptions): Message[] {
   }
   for (const [department, keys] of [...byDepartment].sort((a, b) => a[0] - b[0]))
     out.push(d.department({ department, carries: { list: keys } }));
-  for (const [type, form] of Object.entries(paymentsOf(options).forms)) out.push(d.payment({ type, form }));
+  for (const [type, form] of Object.entries(paymentsOf(options).codes)) out.push(d.payment({ type, form }));
   for (const kind of PAYMENT_KINDS)
     if (RCH_PAYMENT_FORMS[kind] === undefined) out.push(d.paymentNone({ kind }));
   const closure = options.dailyClosure;

@@ -5,7 +5,7 @@ import type { Logger } from '../../src/log.js';
 import type { DocumentReference } from '../fiscal-it/reference.js';
 import type { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
 import type { PostResult } from '../fiscal-it/rt/http.js';
-import { rtCardWords, rtKitWords } from '../fiscal-it/rt/messages.js';
+import { rtKitWords } from '../fiscal-it/rt/messages.js';
 import type {
   AnswerClass,
   BeforeSend,
@@ -14,7 +14,7 @@ import type {
   PrintedOutcome,
 } from '../fiscal-it/rt/outgoing.js';
 import { readPatiently } from '../fiscal-it/rt/printer-read.js';
-import { otherTillError } from '../fiscal-it/rt/send.js';
+import { notReachedError } from '../fiscal-it/rt/send.js';
 import { CHECKPOINT_VERSION, type SendingCheckpoint } from './checkpoint.js';
 import { refundOpen, voidOf } from './commands.js';
 import type { RchRtOptions } from './config.js';
@@ -65,10 +65,7 @@ function sentOf(o: Outgoing): SentDocument {
 }
 
 function unreachable(reason: string): AgentError {
-  return new AgentError('DEVICE_UNAVAILABLE', `Printer not reachable (${reason})`, {
-    notes: rchResults.notPrintedUnreachable({ reason }),
-    details: { reason, nothingSent: true },
-  });
+  return notReachedError(reason, rchResults.notPrintedUnreachable({ reason }));
 }
 
 /** The RCH family's sentences for one document's outcomes. */
@@ -93,8 +90,6 @@ export function rchOutgoingWords(o: Pick<Outgoing, 'label' | 'marker' | 'referen
         notes: rchResults.notPrintedProven(),
         details: { reason, nothingSent: true },
       }),
-    otherTill: otherTillError,
-    waiting: (_sentAt, until) => rtCardWords.waiting({ until: { at: until, show: 'time' } }),
   };
 }
 

@@ -4,9 +4,9 @@ import type { HttpClient } from '../../src/transport/http.js';
 import { rtActions } from '../fiscal-it/rt/actions.js';
 import { printerAddress } from '../fiscal-it/rt/address.js';
 import type { RtFamily, RtHost, RtParts } from '../fiscal-it/rt/family.js';
-import { closureOf, familyDeps, serialOf } from '../fiscal-it/rt/family.js';
+import { closureOf, familyDeps, planContextOf, serialOf } from '../fiscal-it/rt/family.js';
 import { rtAddressWords, rtKitWords } from '../fiscal-it/rt/messages.js';
-import { reconcileContextOf, type SendingRecord } from '../fiscal-it/rt/reconcile.js';
+import { reconcileContextOf, rtReconcileWords, type SendingRecord } from '../fiscal-it/rt/reconcile.js';
 import { type Checkpoint, readCheckpoint } from './checkpoint.js';
 import { QUERY } from './commands.js';
 import type { RchRtOptions } from './config.js';
@@ -84,13 +84,7 @@ class RchParts implements RtParts<RchLink, RchPlan> {
   async plan(job: Job, signal: AbortSignal): Promise<RchPlan> {
     const { ctx } = this.host;
     const serial = this.serial();
-    const plan = await planJob(
-      job,
-      this.host.options,
-      { platform: ctx.platform, signal, timeZone: ctx.timezone, now: ctx.clock.now(), ownSerial: serial },
-      serial,
-      (ref) => this.host.state.find(ref.z, ref.doc)?.lottery === true,
-    );
+    const plan = await planJob(job, this.host.options, planContextOf(this.host, signal, serial));
     for (const line of plan.log ?? []) ctx.log.info(line, { commandId: job.commandId });
     return plan;
   }
@@ -137,12 +131,7 @@ class RchParts implements RtParts<RchLink, RchPlan> {
         };
         return record;
       },
-      {
-        stopped: (reason) => rchResults.stopped({ reason }),
-        stoppedUnreadable: () => rchResults.stoppedUnreadable(),
-        noAddress: () => rchResults.noAddress(),
-        awayReason: (args) => rchResults.awayReason(args),
-      },
+      rtReconcileWords(rchResults),
     ) as ReturnType<RtParts<RchLink, RchPlan>['reconcile']>;
   }
 

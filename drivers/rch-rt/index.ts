@@ -1,6 +1,5 @@
 import type { DriverFactory } from '../../src/drivers-api/types.js';
 import { rtDriverFactory } from '../fiscal-it/rt/factory.js';
-import { simulatedSerialDigits, startSimulatedPrinter } from '../fiscal-it/rt/simulated.js';
 import { departmentTable } from '../fiscal-it/rules.js';
 import { CHECKPOINT_VERSION } from './checkpoint.js';
 import { type RchRtOptions, RchRtOptionsSchema } from './config.js';
@@ -34,20 +33,15 @@ export const rchRtFactory: DriverFactory<RchRtOptions> = rtDriverFactory({
   configSchema: RchRtOptionsSchema,
   checkpointVersion: CHECKPOINT_VERSION,
   describe: describeOptions,
-  simulate: (options, device) =>
-    startSimulatedPrinter(
-      {
-        url: options.url,
-        device,
-        example: 'http://127.0.0.1:8095',
-        // An RCH serial: 72, two letters, seven digits (rch-driver-js `src/RegexUtils.ts`).
-        serial: options.serialNumber ?? `72MS0${simulatedSerialDigits(device.id)}`,
-        what: 'simulated RCH RT printer',
-      },
-      async (where) =>
-        (await import('./simulator/index.js')).startRchRtSimulator({
-          ...where,
-          ...simulatedProgramming(options),
-        }),
-    ),
+  simulator: {
+    example: 'http://127.0.0.1:8095',
+    // An RCH serial: 72, two letters, seven digits (rch-driver-js `src/RegexUtils.ts`).
+    serial: (options, digits) => options.serialNumber ?? `72MS0${digits}`,
+    what: 'simulated RCH RT printer',
+    start: async (where, options) =>
+      (await import('./simulator/index.js')).startRchRtSimulator({
+        ...where,
+        ...simulatedProgramming(options),
+      }),
+  },
 });

@@ -1,4 +1,4 @@
-import { DEFAULT_PAYMENT_KEY, type PaymentKind, type PaymentRule } from '../fiscal-it/payments.js';
+import type { DevicePayments, PaymentKind, PaymentRule } from '../fiscal-it/payments.js';
 
 /**
  * The fiscal core's payment kinds as an RCH RT records them: `=T<form>` (rch-driver-js-core
@@ -40,29 +40,16 @@ const KIND_OF_FORM: Readonly<Record<number, PaymentKind>> = {
 
 export type RchPaymentMapping = PaymentRule | { form: number; description?: string | undefined };
 
-export interface RchPayments {
-  rules: Record<string, PaymentRule>;
-  fallback?: PaymentRule | undefined;
-  /** Forms configured by number, by payment-map key (`defaultPayment` for the fallback). */
-  forms: Record<string, number>;
-}
-
 /** The configured payments in the core's terms, with the forms configured by number kept aside. */
-export function rchPayments(
-  payments: Readonly<Record<string, RchPaymentMapping>>,
-  fallback: RchPaymentMapping | undefined,
-): RchPayments {
-  const forms: Record<string, number> = {};
-  const rule = (key: string, m: RchPaymentMapping): PaymentRule => {
-    if (!('form' in m)) return m;
-    forms[key] = m.form;
-    return { kind: KIND_OF_FORM[m.form] ?? 'electronic', description: m.description };
-  };
-  const rules = Object.fromEntries(Object.entries(payments).map(([key, m]) => [key, rule(key, m)]));
-  return { rules, fallback: fallback && rule(DEFAULT_PAYMENT_KEY, fallback), forms };
+export type RchPayments = DevicePayments<number>;
+
+/** A configured payment: the core's rule, or an RCH form number and the kind it prints as. */
+export function readRchPayment(m: RchPaymentMapping): { rule: PaymentRule; code?: number } {
+  if (!('form' in m)) return { rule: m };
+  return { code: m.form, rule: { kind: KIND_OF_FORM[m.form] ?? 'electronic', description: m.description } };
 }
 
 /** The form a payment prints with: configured for its key, else its kind's; undefined: none. */
-export function formOf(payment: { kind: PaymentKind; key: string }, forms: RchPayments['forms']) {
+export function formOf(payment: { kind: PaymentKind; key: string }, forms: RchPayments['codes']) {
   return forms[payment.key] ?? RCH_PAYMENT_FORMS[payment.kind];
 }

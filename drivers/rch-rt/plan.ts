@@ -1,10 +1,12 @@
 import type { FiscalJobData } from '../../src/connector/model.js';
+import { jobDataOf } from '../../src/drivers-api/job-data.js';
 import type { Job } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import type { Message } from '../../src/messages/message.js';
-import { type BuildContext, buildFiscalDocument } from '../fiscal-it/build.js';
+import { buildFiscalDocument } from '../fiscal-it/build.js';
 import type { FiscalDocumentModel } from '../fiscal-it/model.js';
 import type { DocumentReference } from '../fiscal-it/reference.js';
+import type { RtPlanContext } from '../fiscal-it/rt/family.js';
 import { paymentsOf, type RchRtOptions, rulesOf } from './config.js';
 import { rchRefusals } from './messages.js';
 import { markerOf, renderDocument } from './receipt.js';
@@ -46,13 +48,9 @@ function originalLottery(
   return undefined;
 }
 
+/** The job's fiscal data; COMMAND_INVALID for any other command. */
 export function fiscalData(job: Job): FiscalJobData {
-  if (job.data.kind !== 'fiscal') {
-    throw new AgentError('COMMAND_INVALID', `A ${job.data.kind} command cannot run on a fiscal printer`, {
-      notes: rchRefusals.notFiscalCommand(),
-    });
-  }
-  return job.data.fiscal;
+  return jobDataOf(job, 'fiscal', rchRefusals.notFiscalCommand());
 }
 
 /**
@@ -61,14 +59,7 @@ export function fiscalData(job: Job): FiscalJobData {
  * refused: the platform writes them for Epson printers, and no source shows one for RCH. Every
  * refusal happens here, before any contact with the printer.
  */
-export async function planJob(
-  job: Job,
-  options: RchRtOptions,
-  ctx: BuildContext,
-  serial: string | undefined,
-  /** Whether the agent printed the original with a lottery code (its history: `history-ring.ts`). */
-  carriedLottery: (ref: DocumentReference) => boolean = () => false,
-): Promise<RchPlan> {
+export async function planJob(job: Job, options: RchRtOptions, ctx: RtPlanContext): Promise<RchPlan> {
   const fiscal = fiscalData(job);
   if (fiscal.document.type === 'payload') {
     throw new AgentError(
@@ -80,10 +71,10 @@ export async function planJob(
     );
   }
   const model = await buildFiscalDocument(fiscal, rulesOf(options), ctx);
-  const refundLottery = originalLottery(model, carriedLottery);
+  const refundLottery = originalLottery(model, ctx.carriedLottery);
   const rendered = renderDocument(
     model,
-    { forms: paymentsOf(options).forms, serial, ...(refundLottery ? { refundLottery } : {}) },
+    { forms: paymentsOf(options).codes, serial: ctx.ownSerial, ...(refundLottery ? { refundLottery } : {}) },
     markerOf(job.commandId, job.attempt),
   );
   const plan: RchPlan = { label: model.kind, ...rendered };

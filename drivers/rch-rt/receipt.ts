@@ -41,7 +41,7 @@ import { formOf, type RchPayments } from './payment-forms.js';
  * Leahcim12/optyker-web (`Assert-FiscalDocument` `receiptMarker`, `Parse-ReceiptJournal`).
  */
 export interface RchRendering {
-  forms: RchPayments['forms'];
+  forms: RchPayments['codes'];
   serial: string | undefined;
   /** A refund's lottery code: the original's, printed with it (plan.ts `originalLottery`). */
   refundLottery?: string;
@@ -73,7 +73,7 @@ function lineCommand(line: DocumentLine): string {
     : saleLine(line.department, line.totalCents, 1, line.description);
 }
 
-function paymentCommands(payments: readonly DocumentPayment[], forms: RchPayments['forms']): string[] {
+function paymentCommands(payments: readonly DocumentPayment[], forms: RchPayments['codes']): string[] {
   if (payments.length === 0) return [payment(1, undefined, 'CONTANTI')];
   return payments.map((p, i) => {
     const form = formOf(p, forms);

@@ -66,20 +66,13 @@ function record(
   status: ClosureRecord['status'],
   extra: Partial<ClosureRecord> = {},
 ): ClosureRecord {
-  const out: ClosureRecord = { status, reason, at: d.clock.now(), detail: m.closureUnknown(), ...extra };
-  d.state.setLastClosure(out);
-  if (status === 'done' || status === 'skipped') d.state.dayClosed();
-  return out;
+  return d.state.closureEnded({ status, reason, at: d.clock.now(), detail: m.closureUnknown(), ...extra });
 }
 
 /** Runs the daily closure; never throws (the outcome is the record). */
 export const closeDay: CloseDay<ReportDeps> = async (d, reason, signal, date) => {
   const before = await state(d, signal);
-  const inFlight: ClosureInFlight = { reason, startedAt: d.clock.now() };
-  if (before?.z !== undefined) inFlight.zBefore = before.z;
-  if (date) inFlight.date = date;
-  d.state.setClosureInFlight(inFlight);
-  await d.state.flush();
+  await d.state.closureStarting(reason, d.clock.now(), before?.z, date);
   const sent = await report(d, KEY.Z, signal);
   if (sent.kind === 'not-sent') {
     d.state.setClosureInFlight(null);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentError } from '../../../src/errors.js';
 import type { Message } from '../../../src/messages/message.js';
+import { DeviceTlsSchema } from '../../../src/transport/tls-config.js';
 import { rtKitWords } from './messages.js';
 
 /**
@@ -33,6 +34,20 @@ export const allowedHost = z
       return false;
     }
   }, 'expected a host name or IP address, optionally with :port (no scheme, no path)');
+
+/**
+ * The address options every RT family's schema spreads in: `url` (the printer's http(s)://
+ * address, or `fromPlatform`), the `allowedHosts` `fromPlatform` may name, and the connection's
+ * `tls`. `url` is required: the platform never decides by default where receipts go. `addressIssues`
+ * checks them together; the family's README documents them.
+ */
+export const printerAddressFields = {
+  url: z.union([z.literal(FROM_PLATFORM), httpUrl], {
+    error: `expected the printer's http(s):// address, or ${FROM_PLATFORM} with allowedHosts`,
+  }),
+  allowedHosts: z.array(allowedHost).min(1).optional(),
+  tls: DeviceTlsSchema.optional(),
+};
 
 /** The address options every RT family takes. */
 export interface AddressOptions {

@@ -9,6 +9,8 @@ import type {
 import type { AgentError } from '../../../src/errors.js';
 import type { Message } from '../../../src/messages/message.js';
 import type { HttpClient } from '../../../src/transport/http.js';
+import type { BuildContext } from '../build.js';
+import type { DocumentReference } from '../reference.js';
 import type { CloseDay, ClosureRecord, FiscalState } from './fiscal-state.js';
 import type { RtOptions } from './options.js';
 import type { ReconcileContext } from './reconcile.js';
@@ -58,6 +60,29 @@ export function serialOf(host: RtHost<{ serialNumber?: string | undefined }>): s
   if (host.options.serialNumber) return host.options.serialNumber.toUpperCase();
   const stored = host.ctx.store.get('serial');
   return typeof stored === 'string' && stored ? stored : undefined;
+}
+
+/** What planning a job on this printer needs: the fiscal core's build context, and its history. */
+export interface RtPlanContext extends BuildContext {
+  /** Whether the agent printed `ref` with a lottery code (the printer's history, `history-ring.ts`). */
+  carriedLottery(ref: DocumentReference): boolean;
+}
+
+/** The plan context of a job planned now on `host`'s printer, whose serial is `serial`. */
+export function planContextOf(
+  host: RtHost<unknown>,
+  signal: AbortSignal,
+  serial: string | undefined,
+): RtPlanContext {
+  const { ctx, state } = host;
+  return {
+    platform: ctx.platform,
+    signal,
+    timeZone: ctx.timezone,
+    now: ctx.clock.now(),
+    ownSerial: serial,
+    carriedLottery: (ref) => state.find(ref.z, ref.doc)?.lottery === true,
+  };
 }
 
 /** What a family's documents and reports need of the driver, on `link` (its `deps`). */

@@ -114,6 +114,24 @@ export class FiscalState {
     this.store.set('closureInFlight', value);
   }
 
+  /**
+   * A Z report about to be sent, written as in flight and on disk before it leaves: a kill or a
+   * lost answer then leaves a closure to settle from the printer, never one to send again.
+   */
+  async closureStarting(
+    reason: ClosureInFlight['reason'],
+    startedAt: number,
+    zBefore: number | undefined,
+    date: string | undefined,
+  ): Promise<ClosureInFlight> {
+    const inFlight: ClosureInFlight = { reason, startedAt };
+    if (zBefore !== undefined) inFlight.zBefore = zBefore;
+    if (date) inFlight.date = date;
+    this.setClosureInFlight(inFlight);
+    await this.flush();
+    return inFlight;
+  }
+
   /** Resolves when what was set is on disk: await it before the printer acts on it. */
   flush(): Promise<void> {
     return this.store.flush();
@@ -125,6 +143,13 @@ export class FiscalState {
 
   setLastClosure(record: ClosureRecord): void {
     this.store.set('lastClosure', record);
+  }
+
+  /** A closure's outcome, kept as the last closure; a closure done or not needed ends the fiscal day. */
+  closureEnded(record: ClosureRecord): ClosureRecord {
+    this.setLastClosure(record);
+    if (record.status === 'done' || record.status === 'skipped') this.dayClosed();
+    return record;
   }
 
   scheduled(): ScheduledClosure | undefined {

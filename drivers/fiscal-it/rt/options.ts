@@ -40,3 +40,15 @@ export const rtOptionFields = {
   /** Poll interval while the printer is unreachable or after a failed job. */
   statusRetryMs: z.number().int().min(100).default(10_000),
 };
+
+/**
+ * The HTTP timeouts of a printer that answers a document only once it has carried it out (Custom's
+ * XML protocol p.16, RCH's web service): a document, an X or Z report (printing takes time), and
+ * the status, counter and journal reads, which are answered at once. Epson's fpmate has its own
+ * (its `timeout=` parameter and the client's above it).
+ */
+export const documentTimeoutFields = {
+  documentTimeoutMs: z.number().int().min(500).default(30_000),
+  reportTimeoutMs: z.number().int().min(500).default(60_000),
+  readTimeoutMs: z.number().int().min(100).default(5_000),
+};

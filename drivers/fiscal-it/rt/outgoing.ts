@@ -71,10 +71,13 @@ export interface OutgoingWords extends DecisionWords {
   away(reason: string, aborted: boolean): AgentError;
   /** Proven not printed and not sent again. */
   notPrinted(reason: string, busy: boolean): AgentError;
-  /** Another till kept its document open past the wait: nothing printed. */
-  otherTill(read: string): AgentError;
-  /** The page's warning while the document waits for a printer that went away. */
-  waiting(sentAt: number, until: number): Message;
+  /** Another till kept its document open past the wait: nothing printed (default: the kit's `otherTillError`). */
+  otherTill?(read: string): AgentError;
+  /**
+   * The page's warning while the document waits for a printer that went away (default: the kit's
+   * "waiting for the printer until …", `waitingWarning`).
+   */
+  waiting?(sentAt: number, until: number): Message;
 }
 
 export interface OutgoingDocument<B, E, D> {

@@ -7,7 +7,7 @@ import type { CheckpointRead } from './checkpoint.js';
 import type { RtOptions } from './options.js';
 import type { OutgoingDocument } from './outgoing.js';
 import { awaitPrinter, readPatiently, type WaitBoard } from './printer-read.js';
-import { decideRead } from './send.js';
+import { decideRead, waitingWarning } from './send.js';
 import { witnessLine } from './witnesses.js';
 
 const MINUTE = 60_000;
@@ -31,6 +31,24 @@ export interface ReconcileWords {
   stoppedUnreadable(): Message;
   noAddress(): Message;
   awayReason(args: { minutes: number }): Message;
+}
+
+/**
+ * The reconcile words of a family whose results catalogue registers the kit's `RT_RESULT_TEXTS`
+ * (`messages.ts`) under its own ids, as Custom and RCH do.
+ */
+export function rtReconcileWords(results: {
+  stopped(values: { reason: Message }): Message;
+  stoppedUnreadable(): Message;
+  noAddress(): Message;
+  awayReason(values: { minutes: number }): Message;
+}): ReconcileWords {
+  return {
+    stopped: (reason) => results.stopped({ reason }),
+    stoppedUnreadable: () => results.stoppedUnreadable(),
+    noAddress: () => results.noAddress(),
+    awayReason: (args) => results.awayReason(args),
+  };
 }
 
 export interface ReconcileContext<C> {
@@ -114,7 +132,7 @@ export async function reconcileSending<C>(
         ? await patient()
         : await awaitPrinter(patient, r, {
             until,
-            warning: doc.words.waiting(record.sentAt ?? r.clock.now(), until),
+            warning: waitingWarning(doc.words, record.sentAt ?? r.clock.now(), until),
             signal,
           });
     if (now.kind === 'away') {

@@ -3,13 +3,15 @@ import type { Clock } from '../../../src/clock.js';
 import type { ExecuteContext, JobResult } from '../../../src/drivers-api/types.js';
 import { AgentError } from '../../../src/errors.js';
 import type { Logger } from '../../../src/log.js';
+import type { Message } from '../../../src/messages/message.js';
 import { english } from '../../../src/messages/render.js';
 import { doneCheckpointOf } from './checkpoint.js';
-import { rtKitWords } from './messages.js';
+import { rtCardWords, rtKitWords } from './messages.js';
 import type { RtOptions } from './options.js';
 import type {
   BeforeSend,
   OutgoingDocument,
+  OutgoingWords,
   PrintedOutcome,
   ResendPolicy,
   WitnessReading,
@@ -123,11 +125,8 @@ export async function sendDocument<B, E, D>(
     }
     const read = await witnessesAfter(c, doc, baseline, sentAt, ectx.signal);
     if (read.kind === 'read') c.board.touched();
-    const decision = decideRead(doc, baseline, read);
-    c.log.info('unproven answer checked against the printer', {
+    const decision = decideAndLog(c, doc, baseline, read, 'unproven answer checked against the printer', {
       reason: meaning.reason,
-      outcome: decision.outcome,
-      witnesses: witnessLine(decision.witnesses),
     });
     if (decision.outcome === 'printed') {
       const printed: PrintedOutcome<D> = {
@@ -178,12 +177,16 @@ async function sendInstead<B, E, D>(
   ectx: ExecuteContext,
 ): Promise<JobResult> {
   const read = await readPatiently(doc.read, c.clock, c.policy, ectx.signal);
-  const decision = decideRead(doc, baseline, read);
-  c.log.info('refused document checked against the printer before its fallback', {
-    refusal: refusal.message,
-    outcome: decision.outcome,
-    witnesses: witnessLine(decision.witnesses),
-  });
+  const decision = decideAndLog(
+    c,
+    doc,
+    baseline,
+    read,
+    'refused document checked against the printer before its fallback',
+    {
+      refusal: refusal.message,
+    },
+  );
   if (decision.outcome === 'printed') {
     return finish(c, doc, ectx, { document: decision.document, recovered: true, warnings: [] });
   }
@@ -194,11 +197,41 @@ async function sendInstead<B, E, D>(
 }
 
 /** Another till kept its document open past `OTHER_TILL_WAIT_MS`: nothing printed, nothing reset. */
+/** The page's warning while a document waits for its printer: the family's words, else the kit's. */
+export function waitingWarning(words: OutgoingWords, sentAt: number, until: number): Message {
+  return words.waiting?.(sentAt, until) ?? rtCardWords.waiting({ until: { at: until, show: 'time' } });
+}
+
+/**
+ * The printer could not be reached, so nothing was sent (DEVICE_UNAVAILABLE, `nothingSent`: the
+ * core may run the job again); `notes` is the family's sentence.
+ */
+export function notReachedError(reason: string, notes: Message): AgentError {
+  return new AgentError('DEVICE_UNAVAILABLE', `Printer not reachable (${reason})`, {
+    notes,
+    details: { reason, nothingSent: true },
+  });
+}
+
 export function otherTillError(read: string): AgentError {
   return new AgentError('DEVICE_BUSY', `Another till kept a document open on the printer (${read})`, {
     notes: rtKitWords.otherTill({ minutes: Math.round(OTHER_TILL_WAIT_MS / 60_000) }),
     details: { reason: read, otherTill: true, nothingSent: true },
   });
+}
+
+/** `decideRead`, with what led to the read, the outcome and the witnesses in one log line. */
+function decideAndLog<B, E, D>(
+  c: SendContext,
+  doc: OutgoingDocument<B, E, D>,
+  baseline: B | null,
+  read: PrinterRead<E>,
+  what: string,
+  context: Record<string, unknown>,
+): WitnessDecision<D> {
+  const decision = decideRead(doc, baseline, read);
+  c.log.info(what, { ...context, outcome: decision.outcome, witnesses: witnessLine(decision.witnesses) });
+  return decision;
 }
 
 function ownOpen<B, E, D>(doc: OutgoingDocument<B, E, D>, baseline: B | null, evidence: E): boolean {
@@ -246,7 +279,7 @@ function witnessesAfter<B, E, D>(
   const patient = () => readPatiently(doc.read, c.clock, c.policy, signal);
   if (baseline === null || windowMs === 0) return patient();
   const until = sentAt + windowMs;
-  return awaitPrinter(patient, c, { until, warning: doc.words.waiting(sentAt, until), signal });
+  return awaitPrinter(patient, c, { until, warning: waitingWarning(doc.words, sentAt, until), signal });
 }
 
 /**
@@ -266,7 +299,7 @@ async function readyToSend<B, E, D>(
   for (;;) {
     if (seen !== undefined) {
       const left = until - c.clock.now();
-      if (left <= 0) throw doc.words.otherTill(seen);
+      if (left <= 0) throw (doc.words.otherTill ?? otherTillError)(seen);
       c.log.info('another till has a document open on the printer: waiting for it', { read: seen });
       try {
         await c.clock.sleep(Math.min(backoff.next(), left), signal);

@@ -26,17 +26,20 @@ export function simulatedSerialDigits(deviceId: string): string {
   return String(digits).padStart(6, '0');
 }
 
+/** Starts a family's simulator where `startSimulatedPrinter` says, with the serial to report. */
+export type SimulatedPrinterStart = (where: {
+  host: string;
+  port: number;
+  serial: string;
+}) => Promise<{ url: string; close(): Promise<void> }>;
+
 /**
  * An RT family's `simulate()`: its simulator started at the configured loopback address
  * (`simulatedPrinterAddress`, `example` the address to write) with `serial`, described as `what`.
  */
 export async function startSimulatedPrinter(
   o: { url: string; device: { name: string }; example: string; serial: string; what: string },
-  start: (where: {
-    host: string;
-    port: number;
-    serial: string;
-  }) => Promise<{ url: string; close(): Promise<void> }>,
+  start: SimulatedPrinterStart,
 ): Promise<SimulatedDevice> {
   const address = simulatedPrinterAddress(o.url, o.device.name, o.example);
   const printer = await start({ host: address.hostname, port: Number(address.port), serial: o.serial });
