@@ -4,8 +4,8 @@ import { AgentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
 import type { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
 import type { PostResult } from '../fiscal-it/rt/http.js';
-import { rtKitWords } from '../fiscal-it/rt/messages.js';
 import type { AnswerClass, BeforeSend, OutgoingDocument, OutgoingWords } from '../fiscal-it/rt/outgoing.js';
+import { rtOutgoingWords } from '../fiscal-it/rt/outgoing-words.js';
 import { readPatiently } from '../fiscal-it/rt/printer-read.js';
 import { notReachedError } from '../fiscal-it/rt/send.js';
 import { CHECKPOINT_VERSION, type SendingCheckpoint } from './checkpoint.js';
@@ -36,25 +36,15 @@ function unreachable(reason: string): AgentError {
 
 /** The Custom family's sentences for one document's outcomes (catalogue keys Notes keep). */
 export function customOutgoingWords(label: string): OutgoingWords {
-  return {
-    noWitness: () => rtKitWords.noWitness(),
+  return rtOutgoingWords({
+    label,
+    unconfirmed: () => customResults.unconfirmed(),
     disagree: () => customResults.memoryDisagrees(),
-    unknown: (reason) =>
-      new AgentError('STATE_UNKNOWN', `Outcome of the ${label} unknown: ${reason}`, {
-        notes: customResults.unconfirmed(),
-        details: { reason },
-      }),
-    away: (reason) =>
-      new AgentError('STATE_UNKNOWN', `Outcome of the ${label} unknown: ${reason}`, {
-        notes: customResults.unconfirmed(),
-        details: { reason, printerAway: true },
-      }),
-    notPrinted: (reason) =>
-      new AgentError('DEVICE_UNAVAILABLE', `Printer did not answer; not printed (${reason})`, {
-        notes: customResults.notPrintedSilent(),
-        details: { reason, nothingSent: true },
-      }),
-  };
+    notPrinted: {
+      message: 'Printer did not answer; not printed',
+      notes: () => customResults.notPrintedSilent(),
+    },
+  });
 }
 
 /**

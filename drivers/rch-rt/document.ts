@@ -5,7 +5,6 @@ import type { Logger } from '../../src/log.js';
 import type { DocumentReference } from '../fiscal-it/reference.js';
 import type { FiscalState } from '../fiscal-it/rt/fiscal-state.js';
 import type { PostResult } from '../fiscal-it/rt/http.js';
-import { rtKitWords } from '../fiscal-it/rt/messages.js';
 import type {
   AnswerClass,
   BeforeSend,
@@ -13,6 +12,7 @@ import type {
   OutgoingWords,
   PrintedOutcome,
 } from '../fiscal-it/rt/outgoing.js';
+import { rtOutgoingWords } from '../fiscal-it/rt/outgoing-words.js';
 import { readPatiently } from '../fiscal-it/rt/printer-read.js';
 import { notReachedError } from '../fiscal-it/rt/send.js';
 import { CHECKPOINT_VERSION, type SendingCheckpoint } from './checkpoint.js';
@@ -71,26 +71,16 @@ function unreachable(reason: string): AgentError {
 /** The RCH family's sentences for one document's outcomes. */
 export function rchOutgoingWords(o: Pick<Outgoing, 'label' | 'marker' | 'reference'>): OutgoingWords {
   const ref = o.reference;
-  const unconfirmed = () =>
-    o.marker === undefined && ref
-      ? rchResults.voidUnconfirmed({ label: docLabel(ref.z, ref.doc) })
-      : rchResults.unconfirmed({ marker: o.marker ?? '' });
-  const unknown = (reason: string, away: boolean) =>
-    new AgentError('STATE_UNKNOWN', `Outcome of the ${o.label} unknown: ${reason}`, {
-      notes: unconfirmed(),
-      details: { reason, ...(o.marker ? { marker: o.marker } : {}), ...(away ? { printerAway: true } : {}) },
-    });
-  return {
-    noWitness: () => rtKitWords.noWitness(),
+  return rtOutgoingWords({
+    label: o.label,
+    unconfirmed: () =>
+      o.marker === undefined && ref
+        ? rchResults.voidUnconfirmed({ label: docLabel(ref.z, ref.doc) })
+        : rchResults.unconfirmed({ marker: o.marker ?? '' }),
     disagree: () => rchResults.memoryDisagrees(),
-    unknown: (reason) => unknown(reason, false),
-    away: (reason) => unknown(reason, true),
-    notPrinted: (reason) =>
-      new AgentError('DEVICE_UNAVAILABLE', `Printer answer lost; not printed (${reason})`, {
-        notes: rchResults.notPrintedProven(),
-        details: { reason, nothingSent: true },
-      }),
-  };
+    notPrinted: { message: 'Printer answer lost; not printed', notes: () => rchResults.notPrintedProven() },
+    ...(o.marker ? { details: { marker: o.marker } } : {}),
+  });
 }
 
 /**
