@@ -88,6 +88,14 @@ function accept(journal: Journal, c: PlatformCommand): void {
   });
 }
 
+/** A journal in a file of the test's folder (so its raw rows can be read), with `c` accepted in it. */
+function acceptedOnDisk(c: PlatformCommand): { path: string; journal: Journal } {
+  const path = join(dir, 'j.db');
+  const journal = openJournal(path);
+  accept(journal, c);
+  return { path, journal };
+}
+
 function finish(journal: Journal, id: string): void {
   journal.update(id, {
     machine: m('finished', 'Processed', 1),
@@ -120,10 +128,8 @@ function rawRow(path: string, id: string): { command_json: string | null; docume
 
 describe('journal: documents apart', () => {
   it('stores a print job’s FileData once, outside the JSON each step reads, and hands it to the driver', () => {
-    const path = join(dir, 'j.db');
-    const journal = openJournal(path);
     const c = printCommand('p1');
-    accept(journal, c);
+    const { path, journal } = acceptedOnDisk(c);
     const record = journal.get('p1');
     expect(record?.command?.data).toMatchObject({ kind: 'print', print: { fileData: '', copyCount: 1 } });
     expect(journal.commandForDriver(record as NonNullable<typeof record>)?.data).toEqual(c.data);
@@ -159,10 +165,8 @@ describe('journal: documents apart', () => {
 
 describe('journal: personal data only while a command is open', () => {
   it('a key command keeps its guest while open; once closed only rooms, count, stay and ids', () => {
-    const path = join(dir, 'j.db');
-    const journal = openJournal(path);
     const c = guestKeyCommand('k1');
-    accept(journal, c);
+    const { path, journal } = acceptedOnDisk(c);
     expect(journal.get('k1')?.command).toEqual(c);
     finish(journal, 'k1');
     const kept = journal.get('k1');
@@ -194,9 +198,7 @@ describe('journal: personal data only while a command is open', () => {
   });
 
   it('a fiscal command keeps the bill’s id and number and the document kind; no tax id, bill name, creator, payload', () => {
-    const path = join(dir, 'j.db');
-    const journal = openJournal(path);
-    accept(journal, payloadFiscalCommand('f1'));
+    const { path, journal } = acceptedOnDisk(payloadFiscalCommand('f1'));
     finish(journal, 'f1');
     expect(journal.get('f1')?.command?.data).toEqual({
       kind: 'fiscal',
