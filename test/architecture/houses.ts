@@ -34,6 +34,11 @@ function roomOf(house: House, file: string): string | undefined {
 
 const frontOf = (house: House, room: string) => `${house.home}${room}/index.ts`;
 
+/** The rooms of `house` that have no front file (`<room>/index.ts`) among `files`. */
+export function roomsWithoutFront(house: House, files: readonly string[]): string[] {
+  return Object.keys(house.rooms).filter((room) => !files.includes(frontOf(house, room)));
+}
+
 /** Every file of `house` in no room, and every import against its rules, one line each. */
 export function houseViolations(house: House, edges: readonly Edge[], files: readonly string[]): string[] {
   const problems = new Set<string>();

@@ -1,13 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { openJournal } from '../../src/commands/journal/journal.js';
 import type { JobResult } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
+import { tempFolderEachTest } from '../helpers/temp-dir.js';
 import { keyCommand, wireKeyCommand } from './helpers/commands.js';
 import { FakePlatform } from './helpers/fake-platform.js';
 import { harness, T0 } from './helpers/harness.js';
@@ -21,19 +19,13 @@ function heapAfterGc(): number {
   return process.memoryUsage().heapUsed;
 }
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'backlog-'));
-});
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const tempPath = tempFolderEachTest('backlog-');
 
 const BACKLOG = 10_000;
 
 describe('engine: a large backlog', () => {
   it('keeps 10,000 waiting commands in the journal, not in memory: ids only in the queue', async () => {
-    const path = join(dir, 'journal.db');
+    const path = tempPath('journal.db');
     const clock = new ManualClock(T0);
     const platform = new FakePlatform(() => clock.now());
     // The platform is unreachable for updates and catch-ups; only the re-read of the head works.

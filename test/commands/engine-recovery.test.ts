@@ -1,24 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import type { JobResult, Reconciliation } from '../../src/drivers-api/types.js';
 import { AgentError } from '../../src/errors.js';
 import { textMessage } from '../../src/messages/message.js';
+import { tempFolderEachTest } from '../helpers/temp-dir.js';
 import { wireKeyCommand, wirePrinterCommand } from './helpers/commands.js';
 import { FakePlatform } from './helpers/fake-platform.js';
 import { harness, T0 } from './helpers/harness.js';
 import { gate } from './helpers/scripted-driver.js';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'recovery-'));
-});
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const tempPath = tempFolderEachTest('recovery-');
 
 /**
  * Runs a first agent until k1 is on the encoder (one card written and checkpointed) and k2 waits
@@ -26,7 +18,7 @@ afterEach(() => {
  * nothing is closed. Returns what a second agent needs to start on the same journal file.
  */
 async function crashMidJob() {
-  const path = join(dir, 'journal.db');
+  const path = tempPath('journal.db');
   let clock = new ManualClock(T0);
   const platform = new FakePlatform(() => clock.now());
   platform.add({ wire: wireKeyCommand({ id: 'k1' }) });
@@ -157,7 +149,7 @@ describe('engine: crash recovery', () => {
   });
 
   it('delivers, after a restart, results that were journaled but not yet delivered — in order', async () => {
-    const path = join(dir, 'journal.db');
+    const path = tempPath('journal.db');
     let clock = new ManualClock(T0);
     const platform = new FakePlatform(() => clock.now());
     platform.add({ wire: wirePrinterCommand({ id: 'p1' }) });
@@ -192,7 +184,7 @@ describe('engine: crash recovery', () => {
 
   it('keeps checkpoints in an envelope naming the driver and its checkpoint version', async () => {
     const { firstRun } = await crashMidJob();
-    const db = new Database(join(dir, 'journal.db'), { readonly: true });
+    const db = new Database(tempPath('journal.db'), { readonly: true });
     const row = db.prepare("SELECT checkpoint_json FROM commands WHERE id = 'k1'").get() as {
       checkpoint_json: string;
     };

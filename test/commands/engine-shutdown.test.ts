@@ -1,20 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openJournal } from '../../src/commands/journal/journal.js';
 import type { JobResult } from '../../src/drivers-api/types.js';
+import { tempFolderEachTest } from '../helpers/temp-dir.js';
 import { wireKeyCommand, wirePrinterCommand } from './helpers/commands.js';
 import { harness } from './helpers/harness.js';
 import { gate, takes } from './helpers/scripted-driver.js';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'shutdown-'));
-});
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const tempPath = tempFolderEachTest('shutdown-');
 
 describe('engine: shutdown', () => {
   it('lets a job that ends before the deadline finish and delivers its result, then closes the journal', async () => {
@@ -68,7 +60,7 @@ describe('engine: shutdown', () => {
   });
 
   it('abortNow ends a pending stop at once; the started job stays "running" in the journal for reconciliation', async () => {
-    const path = join(dir, 'journal.db');
+    const path = tempPath('journal.db');
     const h = harness({ journalPath: path });
     h.platform.add({ wire: wirePrinterCommand({ id: 'p1' }) });
     // A driver that ignores its signal (a stuck device).

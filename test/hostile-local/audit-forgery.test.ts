@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../src/log.js';
 import { FISCAL_ID } from '../status/helpers/fake-source.js';
-import { csrfOf, type Desk, openDesk, raw, staffCookie } from './desk.js';
+import { type Desk, openDesk, postAsStaff, staffCookie } from './desk.js';
 
 /**
  * Issue 27, finding 3: audit field names came from the request body's keys, and the log wrote
@@ -24,16 +24,8 @@ describe('audit lines cannot be forged', () => {
   it('a request body’s keys never become audit fields: one entry per attempt, naming the real caller', async () => {
     desk = await openDesk({ journal: true });
     const maria = await staffCookie(desk);
-    const base = desk.server.url;
-    const answer = await raw(base, `/actions/${FISCAL_ID}/void`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json',
-        origin: new URL(base).origin,
-        cookie: maria,
-        'x-csrf-token': await csrfOf(desk, maria),
-      },
+    const answer = await postAsStaff(desk, `/actions/${FISCAL_ID}/void`, {
+      cookie: maria,
       body: JSON.stringify({ receipt: '0012-0034', confirm: 'yes', [FORGED]: '0012-0034', 'a=b c': 'x' }),
     });
     expect(answer.status).toBe(200);

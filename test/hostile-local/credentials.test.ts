@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ENCODER_ID, FISCAL_ID } from '../status/helpers/fake-source.js';
-import { csrfOf, type Desk, OWN_UID, openDesk, raw, staffCookie } from './desk.js';
+import { csrfOf, type Desk, OWN_UID, openDesk, postAsStaff, raw, staffCookie } from './desk.js';
 
 /**
  * Issue 27, finding 1: any local process could void fiscal receipts, run Z reports and cut keys.
@@ -91,16 +91,7 @@ describe('hostile local process, no credential', () => {
     expect(desk.performed).toEqual([]);
     expect(desk.source.cutCalls).toEqual([]);
     // The staff member's own session was not spent by any of it.
-    const own = await raw(base, `/actions/${FISCAL_ID}/x-report`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        origin: ORIGIN(base),
-        'x-csrf-token': realCsrf,
-        cookie: staff,
-      },
-      body: '{}',
-    });
+    const own = await postAsStaff(desk, `/actions/${FISCAL_ID}/x-report`, { cookie: staff, csrf: realCsrf });
     expect(own.status).toBe(200);
     expect(desk.performed).toEqual(['x-report']);
   });

@@ -1,13 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keptAfterClose, openJournal } from '../../src/commands/journal/index.js';
 import { MIGRATIONS } from '../../src/commands/journal/schema.js';
 import { normalizeCommand, type PlatformCommand } from '../../src/connector/model.js';
 import { wireKeyCommand, wirePrinterCommand } from '../commands/helpers/commands.js';
 import { harness } from '../commands/helpers/harness.js';
+import { tempFolderEachTest } from '../helpers/temp-dir.js';
 
 /**
  * Issue 27, finding 6: deleted guest data stayed on disk. SQLite's `secure_delete` was never on:
@@ -36,13 +35,7 @@ const DOCUMENT_PIECES = [0, 0.5, 0.9].map((at) => {
 });
 const GUEST_STRINGS = [SURNAME, FIRST_NAME, PHONE, EMAIL, ...DOCUMENT_PIECES];
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'deleted-data-'));
-});
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const tempPath = tempFolderEachTest('deleted-data-');
 
 /** The database file and its WAL as someone with the disk reads them. */
 function diskBytes(path: string): string {
@@ -75,7 +68,7 @@ function documentWire(id: string): Record<string, unknown> {
 
 describe('deleted means gone: the journal’s file and WAL', () => {
   it('after a key and a print command close, neither the file nor the WAL holds a guest’s name or a byte of the document', async () => {
-    const path = join(dir, 'journal.db');
+    const path = tempPath('journal.db');
     const h = harness({ journalPath: path, tuning: { walTruncateEveryMs: 60_000 } });
     h.platform.add({ wire: guestKeyWire('k1') });
     h.platform.add({ wire: documentWire('p1') });
@@ -97,7 +90,7 @@ describe('deleted means gone: the journal’s file and WAL', () => {
   });
 
   it('a journal written before secure_delete is cleaned once when the agent opens it', () => {
-    const path = join(dir, 'old.db');
+    const path = tempPath('old.db');
     writeOldJournalWithResidue(path);
     // The residue an older agent left: the closed command's names and document in free space.
     expect(found(diskBytes(path)).length).toBeGreaterThan(0);

@@ -162,6 +162,29 @@ export async function csrfOf(desk: Desk, cookie: string): Promise<string> {
   return (JSON.parse(listing.text) as { csrfToken: string }).csrfToken;
 }
 
+/**
+ * What the page's script sends for a logged-in member of staff: a JSON POST from the page's origin
+ * with the session cookie and its CSRF token (read as the page reads it, unless given).
+ */
+export async function postAsStaff(
+  desk: Desk,
+  path: string,
+  session: { cookie: string; csrf?: string; body?: string },
+): Promise<RawAnswer> {
+  const csrf = session.csrf ?? (await csrfOf(desk, session.cookie));
+  return raw(desk.server.url, path, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      origin: new URL(desk.server.url).origin,
+      cookie: session.cookie,
+      'x-csrf-token': csrf,
+    },
+    body: session.body ?? '{}',
+  });
+}
+
 /** `nobody`: another account of this PC, as an unprivileged attacker's process runs. */
 export const NOBODY = 65534;
 

@@ -10,11 +10,10 @@ import { FISCAL_ID } from '../status/helpers/fake-source.js';
 import {
   asAccount,
   canRunAsAnotherAccount,
-  csrfOf,
   type Desk,
   NOBODY,
   openDesk,
-  raw,
+  postAsStaff,
   staffCookie,
 } from './desk.js';
 
@@ -71,16 +70,7 @@ describe('a flood of refusals', () => {
         path: `/login?token=${String(i).padStart(43, 'A')}`,
       }));
       const flood = asAccount(NOBODY, desk.server.url, guesses);
-      const x = await raw(desk.server.url, `/actions/${FISCAL_ID}/x-report`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          origin: new URL(desk.server.url).origin,
-          cookie: maria,
-          'x-csrf-token': await csrfOf(desk, maria),
-        },
-        body: '{}',
-      });
+      const x = await postAsStaff(desk, `/actions/${FISCAL_ID}/x-report`, { cookie: maria });
       expect(x.status).toBe(200);
       expect((await flood).every((answer) => answer.status === 401 || answer.status === 429)).toBe(true);
       expect(desk.log.lines.filter((line) => line.includes('login refused'))).toHaveLength(1);

@@ -11,6 +11,7 @@ import {
   NOBODY,
   OWN_UID,
   openDesk,
+  postAsStaff,
   raw,
   staffCookie,
 } from './desk.js';
@@ -64,9 +65,8 @@ describe.skipIf(!canRunAsAnotherAccount)('a stolen session or login address, use
       ),
     );
     // Her own browser is not locked out by it.
-    const own = await raw(desk.server.url, `/actions/${FISCAL_ID}/z-report`, {
-      method: 'POST',
-      headers: { ...json(desk), cookie: maria, 'x-csrf-token': await csrfOf(desk, maria) },
+    const own = await postAsStaff(desk, `/actions/${FISCAL_ID}/z-report`, {
+      cookie: maria,
       body: '{"confirm":"yes"}',
     });
     expect(own.status).toBe(200);
@@ -99,11 +99,7 @@ describe('cookie tossing', () => {
     const csrf = await csrfOf(desk, maria);
     const planted = 'frontdesk_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
     for (const cookie of [`${planted}; ${maria}`, `${maria}; ${planted}`]) {
-      const z = await raw(desk.server.url, `/actions/${FISCAL_ID}/x-report`, {
-        method: 'POST',
-        headers: { ...json(desk), cookie, 'x-csrf-token': csrf },
-        body: '{}',
-      });
+      const z = await postAsStaff(desk, `/actions/${FISCAL_ID}/x-report`, { cookie, csrf });
       expect(z.status, cookie).toBe(200);
     }
     expect(desk.performed).toEqual(['x-report', 'x-report']);

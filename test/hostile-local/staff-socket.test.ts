@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { staffRequest } from '../../src/cli/staff-link.js';
+import { type StaffAnswer, staffRequest } from '../../src/cli/staff-link.js';
 import { ManualClock } from '../../src/clock.js';
 import { createMemoryLogger } from '../../src/log.js';
 import { StaffSessions } from '../../src/status/callers/staff-sessions.js';
@@ -36,6 +36,8 @@ interface Rig {
   staff: StaffSocket;
   path: string;
   log: ReturnType<typeof createMemoryLogger>;
+  /** A request through the staff socket as the command line makes it (staff-link.ts), from this process. */
+  ask(method: 'GET' | 'POST', url: string, json?: unknown): Promise<StaffAnswer>;
 }
 
 const rigs: Rig[] = [];
@@ -62,7 +64,15 @@ async function rig(): Promise<Rig> {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const path = join(dir, 'staff.sock');
   const staff = await serveOnStaffSocket(app, { path, group: 'desk-staff', groupFile, log });
-  const made = { app, staff, path, log };
+  const ask = (method: 'GET' | 'POST', url: string, json?: unknown) =>
+    staffRequest(path, 'desk-staff', {
+      method,
+      path: url,
+      ...(json === undefined ? {} : { json }),
+      timeoutMs: 10_000,
+      maxBytes: 65536,
+    });
+  const made = { app, staff, path, log, ask };
   rigs.push(made);
   return made;
 }
@@ -90,15 +100,9 @@ const Z = { method: 'POST', url: `/actions/${FISCAL_ID}/x-report`, body: '{"conf
 
 describe.skipIf(!perl)('the staff socket', () => {
   it('names the peer as the kernel does, and audits an action with its uid', async () => {
-    const { path, log } = await rig();
+    const { path, log, ask } = await rig();
     expect(statSync(path).mode & 0o777).toBe(asRoot ? 0o660 : 0o600);
-    const answer = await staffRequest(path, 'desk-staff', {
-      method: 'POST',
-      path: Z.url,
-      json: {},
-      timeoutMs: 10_000,
-      maxBytes: 65536,
-    });
+    const answer = await ask('POST', Z.url, {});
     expect(answer.status).toBe(200);
     const audit = log.lines.filter((l) => l.includes('audit=device-action'));
     expect(audit).toHaveLength(1);
@@ -108,13 +112,8 @@ describe.skipIf(!perl)('the staff socket', () => {
   });
 
   it('gives a one-time login address only through the socket', async () => {
-    const { app, path } = await rig();
-    const link = await staffRequest(path, 'desk-staff', {
-      method: 'POST',
-      path: '/login-links',
-      timeoutMs: 10_000,
-      maxBytes: 65536,
-    });
+    const { app, ask } = await rig();
+    const link = await ask('POST', '/login-links');
     expect(link.status).toBe(200);
     expect(JSON.parse(link.body.toString()).url).toMatch(
       /^http:\/\/127\.0\.0\.1:\d+\/login\?token=[\w-]{43}$/,

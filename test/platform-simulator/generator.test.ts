@@ -27,14 +27,38 @@ function fingerprint(sim: PlatformSimulator): string[] {
   return sim.commands().map((c) => JSON.stringify([c.kind, c.deviceId, c.malformed, c.wire]));
 }
 
+/** The seeded runs' start: a May morning, so their commands' dates are fixed too. */
+const MORNING = Date.UTC(2026, 4, 4, 8);
+
+/**
+ * A simulator whose scenario generates commands, on a manual clock: the five `devices` above
+ * unless the scenario lists its own, the given seed (the simulator's default otherwise).
+ */
+async function startGenerating(
+  scenario: ScenarioInput,
+  options: { seed?: number; start?: number } = {},
+): Promise<{ clock: ManualClock; sim: PlatformSimulator }> {
+  const clock = new ManualClock(options.start);
+  const seed = options.seed === undefined ? {} : { seed: options.seed };
+  const sim = await startSim({ clock, ...seed, scenario: { devices, ...scenario } });
+  return { clock, sim };
+}
+
+/** Advances the clock `ms` in half-second steps, calling `before(t)` ahead of each step. */
+async function advanceInSteps(clock: ManualClock, ms: number, before?: (t: number) => void): Promise<void> {
+  for (let t = 0; t < ms; t += 500) {
+    before?.(t);
+    await clock.advance(500);
+  }
+}
+
 async function run(
   seed: number,
   generator: ScenarioInput['generator'],
   ms: number,
 ): Promise<PlatformSimulator> {
-  const clock = new ManualClock(Date.UTC(2026, 4, 4, 8));
-  const sim = await startSim({ clock, seed, scenario: { devices, generator } });
-  for (let t = 0; t < ms; t += 500) await clock.advance(500);
+  const { clock, sim } = await startGenerating({ generator }, { seed, start: MORNING });
+  await advanceInSteps(clock, ms);
   return sim;
 }
 
@@ -56,12 +80,10 @@ describe('command generator', () => {
   });
 
   it('is not shifted by commands created by hand meanwhile', async () => {
-    const clock = new ManualClock(Date.UTC(2026, 4, 4, 8));
-    const sim = await startSim({ clock, seed: 42, scenario: { devices, generator: busy } });
-    for (let t = 0; t < 10_000; t += 500) {
+    const { clock, sim } = await startGenerating({ generator: busy }, { seed: 42, start: MORNING });
+    await advanceInSteps(clock, 10_000, (t) => {
       if (t === 3000) sim.createKeys();
-      await clock.advance(500);
-    }
+    });
     const reference = fingerprint(await run(42, busy, 10_000));
     const mine = fingerprint(sim);
     expect(mine).toHaveLength(26);
@@ -70,8 +92,7 @@ describe('command generator', () => {
   });
 
   it('creates `rate` commands per second and the backlog at start', async () => {
-    const clock = new ManualClock();
-    const sim = await startSim({ clock, scenario: { devices, generator: { rate: 4, backlog: 3 } } });
+    const { clock, sim } = await startGenerating({ generator: { rate: 4, backlog: 3 } });
     expect(sim.commands()).toHaveLength(3);
     expect(sim.generatorRunning).toBe(true);
     await clock.advance(2000);
@@ -87,17 +108,12 @@ describe('command generator', () => {
   });
 
   it('fires bursts at their offsets, repeating when asked', async () => {
-    const clock = new ManualClock();
-    const sim = await startSim({
-      clock,
-      scenario: {
-        devices,
-        generator: {
-          bursts: [
-            { atSeconds: 5, count: 10, everySeconds: 10 },
-            { atSeconds: 1, count: 2 },
-          ],
-        },
+    const { clock, sim } = await startGenerating({
+      generator: {
+        bursts: [
+          { atSeconds: 5, count: 10, everySeconds: 10 },
+          { atSeconds: 1, count: 2 },
+        ],
       },
     });
     await clock.advance(999);
@@ -111,16 +127,12 @@ describe('command generator', () => {
   });
 
   it('follows the mix, only among kinds that have a device, and only on the listed devices', async () => {
-    const clock = new ManualClock();
-    const sim = await startSim({
-      clock,
-      scenario: {
-        devices: devices.filter((d) => d.type !== 'PaymentTerminal'),
-        generator: {
-          rate: 10,
-          devices: ['fm-2', 'enc-1'],
-          mix: { fiscalData: 1, fiscalRefund: 0, fiscalPayload: 1, keys: 1, printer: 5, paymentTerminal: 5 },
-        },
+    const { clock, sim } = await startGenerating({
+      devices: devices.filter((d) => d.type !== 'PaymentTerminal'),
+      generator: {
+        rate: 10,
+        devices: ['fm-2', 'enc-1'],
+        mix: { fiscalData: 1, fiscalRefund: 0, fiscalPayload: 1, keys: 1, printer: 5, paymentTerminal: 5 },
       },
     });
     await clock.advance(5000);
@@ -131,15 +143,10 @@ describe('command generator', () => {
   });
 
   it('turns refunds into sales until a receipt is known, then refers to known receipts', async () => {
-    const clock = new ManualClock();
-    const sim = await startSim({
-      clock,
-      scenario: {
-        devices,
-        generator: {
-          rate: 1,
-          mix: { fiscalData: 0, fiscalRefund: 1, fiscalPayload: 0, keys: 0, printer: 0 },
-        },
+    const { clock, sim } = await startGenerating({
+      generator: {
+        rate: 1,
+        mix: { fiscalData: 0, fiscalRefund: 1, fiscalPayload: 0, keys: 0, printer: 0 },
       },
     });
     await clock.advance(2000);
@@ -164,14 +171,9 @@ describe('command generator', () => {
   });
 
   it('marks generated commands malformed at the configured rate', async () => {
-    const clock = new ManualClock();
-    const sim = await startSim({
-      clock,
-      scenario: {
-        devices,
-        generator: { rate: 10 },
-        faults: { malformed: { rate: 1, kinds: ['missing-field'] } },
-      },
+    const { clock, sim } = await startGenerating({
+      generator: { rate: 10 },
+      faults: { malformed: { rate: 1, kinds: ['missing-field'] } },
     });
     await clock.advance(1000);
     expect(sim.commands().every((c) => c.malformed === 'missing-field')).toBe(true);
@@ -180,14 +182,13 @@ describe('command generator', () => {
   });
 
   it('generates payloads only for printers that take them, and makes one by id where asked', async () => {
-    const clock = new ManualClock(Date.UTC(2026, 4, 4, 8));
     const [epson, custom] = devices.filter((d) => d.type === 'FiscalMachine');
     const scenario = {
       devices: [epson, { ...custom, payloads: false }] as ScenarioInput['devices'],
       generator: { rate: 2, mix: { fiscalData: 1, fiscalPayload: 3 } },
     };
-    const sim = await startSim({ clock, seed: 7, scenario });
-    for (let t = 0; t < 10_000; t += 500) await clock.advance(500);
+    const { clock, sim } = await startGenerating(scenario, { seed: 7, start: MORNING });
+    await advanceInSteps(clock, 10_000);
     const payloads = sim.commands().filter((c) => c.kind === 'fiscal-payload');
     expect(payloads.length).toBeGreaterThan(5);
     expect(new Set(payloads.map((c) => c.deviceId))).toEqual(new Set(['fm-1']));

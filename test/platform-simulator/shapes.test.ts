@@ -11,7 +11,7 @@ import {
   PaymentsResponseSchema,
 } from '../../src/connector/wire.js';
 import type { PlatformSimulator } from '../../src/platform-simulator/index.js';
-import { call, missingKeys, startSim } from './support.js';
+import { call, missingKeys, payloadBase64, startSim } from './support.js';
 
 /** The platform docs' samples, kept verbatim in the repository (see test/fixtures/connector-docs). */
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'connector-docs');
@@ -150,15 +150,8 @@ describe('money and documents are consistent', () => {
     async (envelope) => {
       const sim = await startSim({ seed: 9 });
       const command = sim.createFiscalPayload({ envelope });
-      const normal = normalizeFiscalMachineCommand(command.wire.fiscal);
-      if (
-        !normal.ok ||
-        normal.command.data.kind !== 'fiscal' ||
-        normal.command.data.fiscal.document.type !== 'payload'
-      ) {
-        throw new Error('not a payload command');
-      }
-      const xml = Buffer.from(normal.command.data.fiscal.document.base64, 'base64').toString('utf8');
+      const base64 = payloadBase64(normalizeFiscalMachineCommand(command.wire.fiscal));
+      const xml = Buffer.from(base64, 'base64').toString('utf8');
       const parser = new XMLParser({
         ignoreAttributes: false,
         attributeNamePrefix: '',

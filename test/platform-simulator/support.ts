@@ -1,4 +1,5 @@
 import { afterEach } from 'vitest';
+import type { NormalizedItem } from '../../src/connector/model.js';
 import {
   type PlatformSimulator,
   type PlatformSimulatorOptions,
@@ -71,6 +72,21 @@ export async function admin(
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: res.status, body: await res.json() };
+}
+
+/**
+ * The base64 document of a normalized fiscal payload command (the file the printer is sent as
+ * is); throws when the item did not normalize to one.
+ */
+export function payloadBase64(item: NormalizedItem): string {
+  if (
+    !item.ok ||
+    item.command.data.kind !== 'fiscal' ||
+    item.command.data.fiscal.document.type !== 'payload'
+  ) {
+    throw new Error('not a fiscal payload command');
+  }
+  return item.command.data.fiscal.document.base64;
 }
 
 /** Every key path of a JSON value; arrays become `[]`, so items of one array share paths. */

@@ -2,8 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { normalizeFiscalMachineCommand } from '../../src/connector/model.js';
 import { EmptyResponseSchema } from '../../src/connector/wire.js';
-import { parseReceiptNotes } from '../../src/platform-simulator/index.js';
+import { type PlatformSimulator, parseReceiptNotes } from '../../src/platform-simulator/index.js';
 import { call, startSim } from './support.js';
+
+/** A simulator with one keys command the agent has already moved to `state`. */
+async function keysCommandIn(state: string) {
+  const sim = await startSim();
+  const { id } = sim.createKeys();
+  await call(sim, 'commands/update', { CommandId: id, State: state });
+  return { sim, id };
+}
+
+/** The agent's report of a printed sale: Processing, then Processed with the receipt's Notes. */
+async function reportPrinted(sim: PlatformSimulator, id: string, notes: string): Promise<void> {
+  await call(sim, 'commands/update', { CommandId: id, State: 'Processing', Progress: 0 });
+  await call(sim, 'commands/update', { CommandId: id, State: 'Processed', Notes: notes });
+}
 
 describe('commands/update', () => {
   it('moves forward, keeps Progress only in Processing and Notes only in terminal states', async () => {
@@ -48,9 +62,7 @@ describe('commands/update', () => {
     ['Cancelled', 'Processing'],
     ['Error', 'Processed'],
   ])('refuses any move out of %s (to %s) with 400', async (terminal, next) => {
-    const sim = await startSim();
-    const { id } = sim.createKeys();
-    await call(sim, 'commands/update', { CommandId: id, State: terminal });
+    const { sim, id } = await keysCommandIn(terminal);
     const answer = await call(sim, 'commands/update', { CommandId: id, State: next, Notes: 'late' });
     expect(answer.status).toBe(400);
     expect(answer.body.Message).toMatch(/^Invalid State/);
@@ -63,9 +75,7 @@ describe('commands/update', () => {
     ['Processing', 'Received'],
     ['Processing', 'Pending'],
   ])('refuses a move backwards from %s to %s with 400', async (from, to) => {
-    const sim = await startSim();
-    const { id } = sim.createKeys();
-    await call(sim, 'commands/update', { CommandId: id, State: from });
+    const { sim, id } = await keysCommandIn(from);
     const answer = await call(sim, 'commands/update', { CommandId: id, State: to });
     expect(answer.status).toBe(400);
     expect(sim.command(id)?.state).toBe(from);
@@ -117,12 +127,7 @@ describe('staff actions and receipts', () => {
     const sim = await startSim();
     expect(() => sim.createFiscalRefund()).toThrow(/no known receipt/);
     const sale = sim.createFiscalPayload();
-    await call(sim, 'commands/update', { CommandId: sale.id, State: 'Processing', Progress: 0 });
-    await call(sim, 'commands/update', {
-      CommandId: sale.id,
-      State: 'Processed',
-      Notes: 'Receipt 0012-0034 on RT 99MEY654321 at 21/11/2026 10:15',
-    });
+    await reportPrinted(sim, sale.id, 'Receipt 0012-0034 on RT 99MEY654321 at 21/11/2026 10:15');
     const [learned] = sim.receipts();
     expect(learned).toMatchObject({
       zNumber: '0012',
@@ -177,12 +182,7 @@ describe('staff actions and receipts', () => {
     }
     expect([count(true), count(false)]).toEqual([3, 1]);
     for (const [n, sale] of sales.entries()) {
-      await call(sim, 'commands/update', { CommandId: sale.id, State: 'Processing', Progress: 0 });
-      await call(sim, 'commands/update', {
-        CommandId: sale.id,
-        State: 'Processed',
-        Notes: `Receipt 0001-000${n + 1} on RT 99MEY123456`,
-      });
+      await reportPrinted(sim, sale.id, `Receipt 0001-000${n + 1} on RT 99MEY123456`);
     }
     const first = sim.createFiscalRefund();
     const plain = sales.find((s) => !s.deducted);

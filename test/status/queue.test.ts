@@ -10,7 +10,7 @@ import { waitingLines } from '../../src/status/page/queue-words.js';
 import { buildStatusServer } from '../../src/status/server.js';
 import type { AgentSnapshot } from '../../src/status-model.js';
 import { FakeSource, FISCAL_ID, NOW, PRINTER_ID, sampleSnapshot } from './helpers/fake-source.js';
-import { asMaria, logIn } from './helpers/staff-login.js';
+import { asMaria, logIn, PAGE_HEADERS, PAGE_JSON_HEADERS, postFromPage } from './helpers/staff-login.js';
 
 /**
  * The queue, visible and movable (issue 26): what waits — each device's queued commands, the
@@ -144,13 +144,11 @@ function build(options: { accessToken?: string; perMinute?: number; locale?: 'en
   return { app, log, source, staff };
 }
 
-const PAGE = { host: 'localhost:80', origin: 'http://localhost:80' };
-const JSON_HEADERS = { ...PAGE, 'content-type': 'application/json', accept: 'application/json' };
-
 describe('Try delivery now', () => {
   it('is on the page beside what waits, and ends the outbox’s pause when staff ask, audited', async () => {
     const { log, source, staff } = build();
-    const { csrf, inject } = await staff();
+    const maria = await staff();
+    const { csrf, inject } = maria;
     const page = await inject({ url: '/', headers: { host: 'localhost' } });
     expect(page.body).toContain('<div id="waiting"><ul class="waiting">');
     expect(page.body).toContain(
@@ -159,12 +157,7 @@ describe('Try delivery now', () => {
     expect(page.body).toContain('action="outbox/deliver-now"');
     expect(page.body).toContain(`<input type="hidden" name="csrf" value="${csrf}">`);
 
-    const res = await inject({
-      method: 'POST',
-      url: '/outbox/deliver-now',
-      headers: { ...JSON_HEADERS, 'x-csrf-token': csrf },
-      payload: {},
-    });
+    const res = await postFromPage(maria, '/outbox/deliver-now');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ pending: 3, lifted: true, notes: 'Delivering 3 waiting updates now.' });
     expect(source.deliverNowCalls).toBe(1);
@@ -174,25 +167,14 @@ describe('Try delivery now', () => {
       /info local action deliver-now audit=deliver-now who=page from=127\.0\.0\.1 uid=1001 user=maria session=[0-9a-f]{12} login=link via=page result=done pending=3 lifted=yes$/,
     );
     // Asked again while the deliveries are on their way: nothing to lift.
-    const again = await inject({
-      method: 'POST',
-      url: '/outbox/deliver-now',
-      headers: { ...JSON_HEADERS, 'x-csrf-token': csrf },
-      payload: {},
-    });
+    const again = await postFromPage(maria, '/outbox/deliver-now');
     expect(again.json()).toMatchObject({ lifted: false, notes: '3 updates are already being delivered.' });
   });
 
   it('says until when the platform’s rate limit still holds the updates', async () => {
     const { source, staff } = build({ locale: 'it' });
     source.snap.platform.budget.blockedUntil = NOW + 4 * MIN;
-    const { csrf, inject } = await staff();
-    const res = await inject({
-      method: 'POST',
-      url: '/outbox/deliver-now',
-      headers: { ...JSON_HEADERS, 'x-csrf-token': csrf },
-      payload: {},
-    });
+    const res = await postFromPage(await staff(), '/outbox/deliver-now');
     expect(res.json()).toMatchObject({
       rateLimitedUntil: NOW + 4 * MIN,
       notes:
@@ -202,20 +184,24 @@ describe('Try delivery now', () => {
 
   it('refuses a caller without a login, a page request without its CSRF token, and does nothing', async () => {
     const { app, log, source, staff } = build();
-    const anonymous = await app.inject({ method: 'POST', url: '/outbox/deliver-now', headers: JSON_HEADERS });
+    const anonymous = await app.inject({
+      method: 'POST',
+      url: '/outbox/deliver-now',
+      headers: PAGE_JSON_HEADERS,
+    });
     expect(anonymous.statusCode).toBe(401);
     const { inject } = await staff();
     const forged = await inject({
       method: 'POST',
       url: '/outbox/deliver-now',
-      headers: { ...JSON_HEADERS, origin: 'http://evil.example' },
+      headers: { ...PAGE_JSON_HEADERS, origin: 'http://evil.example' },
       payload: {},
     });
     expect(forged.statusCode).toBe(403);
     const noToken = await inject({
       method: 'POST',
       url: '/outbox/deliver-now',
-      headers: JSON_HEADERS,
+      headers: PAGE_JSON_HEADERS,
       payload: {},
     });
     expect(noToken.statusCode).toBe(403);
@@ -225,14 +211,8 @@ describe('Try delivery now', () => {
 
   it('is rate-limited per caller like every staff action: 429 with Retry-After, audited as refused', async () => {
     const { log, source, staff } = build({ perMinute: 2, accessToken: 'STATUS-TOKEN-0123456789' });
-    const { csrf, inject } = await staff();
-    const post = () =>
-      inject({
-        method: 'POST',
-        url: '/outbox/deliver-now',
-        headers: { ...JSON_HEADERS, 'x-csrf-token': csrf },
-        payload: {},
-      });
+    const maria = await staff();
+    const post = () => postFromPage(maria, '/outbox/deliver-now');
     expect((await post()).statusCode).toBe(200);
     expect((await post()).statusCode).toBe(200);
     const limited = await post();
@@ -251,7 +231,7 @@ describe('Try delivery now', () => {
     const res = await inject({
       method: 'POST',
       url: '/outbox/deliver-now',
-      headers: { ...PAGE, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...PAGE_HEADERS, 'content-type': 'application/x-www-form-urlencoded' },
       payload: `csrf=${encodeURIComponent(csrf)}`,
     });
     expect(res.statusCode).toBe(303);

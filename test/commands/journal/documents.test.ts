@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import { keptAfterClose } from '../../../src/commands/journal/command-data.js';
 import { type Journal, openJournal } from '../../../src/commands/journal/journal.js';
@@ -15,6 +12,7 @@ import {
 } from '../../../src/connector/model.js';
 import type { JobResult } from '../../../src/drivers-api/types.js';
 import { textMessage } from '../../../src/messages/message.js';
+import { tempFolderEachTest } from '../../helpers/temp-dir.js';
 import {
   command,
   journaledCommand,
@@ -34,13 +32,7 @@ import { gate } from '../helpers/scripted-driver.js';
 const T = Date.parse('2026-01-01T00:00:10Z');
 const PDF = Buffer.from('%PDF-1.4 a document about Maria Rossi').toString('base64');
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'journal-docs-'));
-});
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const tempPath = tempFolderEachTest('journal-docs-');
 
 const m = (phase: MachineState['phase'], state: MachineState['state'], attempt = 0): MachineState => ({
   phase,
@@ -88,6 +80,14 @@ function accept(journal: Journal, c: PlatformCommand): void {
   });
 }
 
+/** A journal in a file of the test's folder (so its raw rows can be read), with `c` accepted in it. */
+function acceptedOnDisk(c: PlatformCommand): { path: string; journal: Journal } {
+  const path = tempPath('j.db');
+  const journal = openJournal(path);
+  accept(journal, c);
+  return { path, journal };
+}
+
 function finish(journal: Journal, id: string): void {
   journal.update(id, {
     machine: m('finished', 'Processed', 1),
@@ -120,10 +120,8 @@ function rawRow(path: string, id: string): { command_json: string | null; docume
 
 describe('journal: documents apart', () => {
   it('stores a print job’s FileData once, outside the JSON each step reads, and hands it to the driver', () => {
-    const path = join(dir, 'j.db');
-    const journal = openJournal(path);
     const c = printCommand('p1');
-    accept(journal, c);
+    const { path, journal } = acceptedOnDisk(c);
     const record = journal.get('p1');
     expect(record?.command?.data).toMatchObject({ kind: 'print', print: { fileData: '', copyCount: 1 } });
     expect(journal.commandForDriver(record as NonNullable<typeof record>)?.data).toEqual(c.data);
@@ -159,10 +157,8 @@ describe('journal: documents apart', () => {
 
 describe('journal: personal data only while a command is open', () => {
   it('a key command keeps its guest while open; once closed only rooms, count, stay and ids', () => {
-    const path = join(dir, 'j.db');
-    const journal = openJournal(path);
     const c = guestKeyCommand('k1');
-    accept(journal, c);
+    const { path, journal } = acceptedOnDisk(c);
     expect(journal.get('k1')?.command).toEqual(c);
     finish(journal, 'k1');
     const kept = journal.get('k1');
@@ -194,9 +190,7 @@ describe('journal: personal data only while a command is open', () => {
   });
 
   it('a fiscal command keeps the bill’s id and number and the document kind; no tax id, bill name, creator, payload', () => {
-    const path = join(dir, 'j.db');
-    const journal = openJournal(path);
-    accept(journal, payloadFiscalCommand('f1'));
+    const { path, journal } = acceptedOnDisk(payloadFiscalCommand('f1'));
     finish(journal, 'f1');
     expect(journal.get('f1')?.command?.data).toEqual({
       kind: 'fiscal',
@@ -234,7 +228,7 @@ describe('journal: personal data only while a command is open', () => {
 
 describe('journal: a journal written before documents were kept apart', () => {
   it('is migrated on open: open commands’ documents move out, closed commands lose personal data', () => {
-    const path = join(dir, 'old.db');
+    const path = tempPath('old.db');
     const db = new Database(path);
     db.pragma('journal_mode = WAL');
     MIGRATIONS[0]?.(db);
@@ -304,7 +298,7 @@ describe('journal: a journal written before documents were kept apart', () => {
 
 describe('engine: a print job’s document through a crash', () => {
   it('runs with its document, reconciles with it after a restart, and drops it once closed', async () => {
-    const path = join(dir, 'journal.db');
+    const path = tempPath('journal.db');
     let clock = new ManualClock(T0);
     const platform = new FakePlatform(() => clock.now());
     const wire = wirePrinterCommand({ id: 'p1' });

@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import {
   type DataSync,
@@ -13,21 +10,16 @@ import type { CommandPatch } from '../../../src/commands/rules/records.js';
 import { textMessage } from '../../../src/messages/message.js';
 import { letPendingWorkRun } from '../../helpers/pending-work.js';
 import { rejection } from '../../helpers/rejection.js';
+import { tempFolderEachTest } from '../../helpers/temp-dir.js';
 import { wirePrinterCommand } from '../helpers/commands.js';
 import { FakePlatform } from '../helpers/fake-platform.js';
 import { harness, T0 } from '../helpers/harness.js';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'durability-'));
-});
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const tempPath = tempFolderEachTest('durability-');
 
 /** A WAL database with a durability whose syncs the test releases one by one. */
 function rig() {
-  const path = join(dir, 'j.db');
+  const path = tempPath('j.db');
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -181,7 +173,7 @@ describe('engine: what is flushed before whom', () => {
     const clock = new ManualClock(T0);
     const platform = new FakePlatform(() => clock.now());
     platform.add({ wire: wirePrinterCommand({ id: 'p1' }) });
-    const h = harness({ journalPath: join(dir, 'journal.db'), platform, clock });
+    const h = harness({ journalPath: tempPath('journal.db'), platform, clock });
     const log: string[] = [];
     const { journal } = h;
     const update = journal.update.bind(journal);

@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { statSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type CommandPatch,
   type Journal,
@@ -15,18 +13,13 @@ import { engineMessages } from '../../../src/commands/rules/messages.js';
 import { AgentError } from '../../../src/errors.js';
 import { readMessage, textMessage } from '../../../src/messages/message.js';
 import { english, messageRenderer } from '../../../src/messages/render.js';
+import { tempFolderEachTest } from '../../helpers/temp-dir.js';
 import { keyCommand } from '../helpers/commands.js';
 
 const MIN = 60_000;
 const T = Date.parse('2026-01-01T00:00:10Z');
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'journal-'));
-});
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const tempPath = tempFolderEachTest('journal-');
 
 function newCommand(id: string, seenAt = T): NewCommand {
   const command = keyCommand({ id });
@@ -80,7 +73,7 @@ function finish(
 
 describe('journal', () => {
   it('uses WAL with synchronous=NORMAL (flushed by group commit) and records its schema version', () => {
-    const journal = openJournal(join(dir, 'j.db'));
+    const journal = openJournal(tempPath('j.db'));
     expect(journal.settings()).toEqual({
       journalMode: 'wal',
       synchronous: 'normal',
@@ -90,7 +83,7 @@ describe('journal', () => {
   });
 
   it('keeps commands, timelines, checkpoints, outbox and device store across a reopen', () => {
-    const path = join(dir, 'j.db');
+    const path = tempPath('j.db');
     const first = openJournal(path, { now: () => T });
     accept(first, 'c1');
     first.outbox.add({ commandId: 'c1', state: 'Received' }, T);
@@ -275,7 +268,7 @@ describe('journal', () => {
   });
 
   it('empties the WAL when something was written, and never waits for a reader’s snapshot', () => {
-    const path = join(dir, 'wal.db');
+    const path = tempPath('wal.db');
     const journal = openJournal(path);
     const walBytes = () => statSync(`${path}-wal`).size;
     expect(journal.truncateWal()).toBe(false);
@@ -301,7 +294,7 @@ describe('journal', () => {
   });
 
   it('refuses a file that is not a database with JOURNAL_ERROR naming the file', () => {
-    const path = join(dir, 'garbage.db');
+    const path = tempPath('garbage.db');
     writeFileSync(path, 'this is not sqlite '.repeat(500));
     expect(() => openJournal(path)).toThrowError(
       expect.objectContaining({ code: 'JOURNAL_ERROR', message: expect.stringContaining(path) }),
@@ -309,18 +302,18 @@ describe('journal', () => {
   });
 
   it('refuses a journal written by a newer schema, and a place it cannot create', () => {
-    const path = join(dir, 'future.db');
+    const path = tempPath('future.db');
     const db = new Database(path);
     db.pragma('user_version = 99');
     db.close();
     expect(() => openJournal(path)).toThrowError(expect.objectContaining({ code: 'JOURNAL_ERROR' }));
-    expect(() => openJournal(join(dir, 'missing', 'dir', 'j.db'))).toThrowError(
+    expect(() => openJournal(tempPath('missing', 'dir', 'j.db'))).toThrowError(
       expect.objectContaining({ code: 'JOURNAL_ERROR' }),
     );
   });
 
   it('turns unreadable stored JSON and use after close into JOURNAL_ERROR', () => {
-    const path = join(dir, 'j.db');
+    const path = tempPath('j.db');
     const journal = openJournal(path);
     accept(journal, 'c1');
     accept(journal, 'c2');
@@ -340,7 +333,7 @@ describe('journal', () => {
   });
 
   it('keeps Notes as messages, and reads the sentences an older build wrote as text', () => {
-    const path = join(dir, 'j.db');
+    const path = tempPath('j.db');
     const journal = openJournal(path);
     accept(journal, 'new');
     accept(journal, 'old');

@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Journal } from '../../../src/commands/journal/journal.js';
 import type { CommandState } from '../../../src/connector/wire.js';
+import { tempFolderEachTest } from '../../helpers/temp-dir.js';
 
 /**
  * `JournalOutbox.heads()` answers from an in-memory index (issue 26.3). The table stays the truth:
@@ -34,16 +32,12 @@ function random(seed: number): () => number {
 
 const STATES: CommandState[] = ['Received', 'Processing', 'Processed', 'Error', 'Cancelled'];
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'outbox-heads-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const tempPath = tempFolderEachTest('outbox-heads-');
 
 describe('the outbox heads index', () => {
   for (const seed of [1, 2, 3, 4]) {
     it(`agrees with the table's query after a random sequence of changes (seed ${seed})`, () => {
-      const path = join(dir, 'journal.db');
+      const path = tempPath('journal.db');
       const next = random(seed);
       const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
       const commands = Array.from({ length: 12 }, (_, i) => `cmd-${i}`);

@@ -9,7 +9,7 @@ import { StaffSessions } from '../../../src/status/callers/staff-sessions.js';
 import { buildStatusServer } from '../../../src/status/server.js';
 import { ActionSource } from '../helpers/action-source.js';
 import { FISCAL_ID, NOW } from '../helpers/fake-source.js';
-import { asMaria, logIn } from '../helpers/staff-login.js';
+import { asMaria, logIn, postFromPage } from '../helpers/staff-login.js';
 
 /**
  * Issue 18.1 for the device actions: with `locale: it` the page names the Epson printer's actions,
@@ -36,13 +36,6 @@ afterEach(async () => {
   await Promise.all(apps.splice(0).map((a) => a.close()));
 });
 
-const JSON_HEADERS = {
-  host: 'localhost:80',
-  origin: 'http://localhost:80',
-  'content-type': 'application/json',
-  accept: 'application/json',
-};
-
 describe('device actions in Italian', () => {
   it('the page names the actions in Italian, and their answers are Italian', async () => {
     const sessions = new StaffSessions();
@@ -63,16 +56,8 @@ describe('device actions in Italian', () => {
     expect(page).toContain('Numero dello scontrino<input');
     expect(page).not.toContain('Print Z report');
 
-    const listing = (await staff.inject({ url: '/actions', headers: { host: 'localhost' } })).json() as {
-      csrfToken: string;
-    };
     const post = (action: string, payload: object) =>
-      staff.inject({
-        method: 'POST',
-        url: `/actions/${FISCAL_ID}/${action}`,
-        headers: { ...JSON_HEADERS, 'x-csrf-token': listing.csrfToken },
-        payload,
-      });
+      postFromPage(staff, `/actions/${FISCAL_ID}/${action}`, payload);
     const done = await post('x-report', {});
     expect(done.statusCode).toBe(200);
     expect(done.json()).toMatchObject({

@@ -6,7 +6,7 @@ import { StaffSessions } from '../../../src/status/callers/staff-sessions.js';
 import { buildStatusServer } from '../../../src/status/server.js';
 import { ActionSource, calls } from '../helpers/action-source.js';
 import { FISCAL_ID, NOW } from '../helpers/fake-source.js';
-import { asMaria, logIn } from '../helpers/staff-login.js';
+import { asMaria, logIn, PAGE_HEADERS, PAGE_JSON_HEADERS, postFromPage } from '../helpers/staff-login.js';
 
 /**
  * The device actions of the status server (src/status/actions/device-actions.ts): the same guard as the
@@ -38,9 +38,6 @@ function build(options: { accessToken?: string; perMinute?: number } = {}) {
   return { app, log, staff };
 }
 
-const PAGE = { host: 'localhost:80', origin: 'http://localhost:80' };
-const JSON_HEADERS = { ...PAGE, 'content-type': 'application/json', accept: 'application/json' };
-
 describe('device actions on the status server', () => {
   it('lists each device’s actions with the CSRF token, and the page renders them as forms', async () => {
     const { staff } = build();
@@ -59,12 +56,9 @@ describe('device actions on the status server', () => {
 
   it('runs an action from the page with origin, CSRF token and confirmation, and audits it', async () => {
     const { log, staff } = build();
-    const { csrf, inject } = await staff();
-    const res = await inject({
-      method: 'POST',
-      url: `/actions/${FISCAL_ID}/void`,
-      headers: { ...JSON_HEADERS, 'x-csrf-token': csrf },
-      payload: { receipt: '0012-0034', confirm: 'yes' },
+    const res = await postFromPage(await staff(), `/actions/${FISCAL_ID}/void`, {
+      receipt: '0012-0034',
+      confirm: 'yes',
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ notes: 'Void 0013-0002 on RT 99MEX012345 (void of 0012-0034)' });
@@ -83,10 +77,10 @@ describe('device actions on the status server', () => {
     const { csrf, inject } = await staff();
     const post = (headers: Record<string, string>, payload: object) =>
       inject({ method: 'POST', url: `/actions/${FISCAL_ID}/void`, headers, payload });
-    expect((await post(JSON_HEADERS, { receipt: '0012-0034', confirm: 'yes' })).statusCode).toBe(403);
-    const foreign = { ...JSON_HEADERS, origin: 'http://evil.example', 'x-csrf-token': csrf };
+    expect((await post(PAGE_JSON_HEADERS, { receipt: '0012-0034', confirm: 'yes' })).statusCode).toBe(403);
+    const foreign = { ...PAGE_JSON_HEADERS, origin: 'http://evil.example', 'x-csrf-token': csrf };
     expect((await post(foreign, { receipt: '0012-0034', confirm: 'yes' })).statusCode).toBe(403);
-    const unconfirmed = await post({ ...JSON_HEADERS, 'x-csrf-token': csrf }, { receipt: '0012-0034' });
+    const unconfirmed = await post({ ...PAGE_JSON_HEADERS, 'x-csrf-token': csrf }, { receipt: '0012-0034' });
     expect(unconfirmed.statusCode).toBe(400);
     expect(unconfirmed.json()).toMatchObject({ error: { code: 'NOT_CONFIRMED' } });
     expect(calls).toEqual([]);
@@ -119,9 +113,8 @@ describe('device actions on the status server', () => {
 
   it('answers 400 for parameters the action refuses, 404 for an unknown action, and the action’s own error', async () => {
     const { staff } = build();
-    const { csrf, inject } = await staff();
-    const post = (url: string, payload: object) =>
-      inject({ method: 'POST', url, headers: { ...JSON_HEADERS, 'x-csrf-token': csrf }, payload });
+    const maria = await staff();
+    const post = (url: string, payload: object) => postFromPage(maria, url, payload);
     const invalid = await post(`/actions/${FISCAL_ID}/void`, { receipt: 'twelve', confirm: 'yes' });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json()).toMatchObject({ error: { code: 'COMMAND_INVALID' } });
@@ -135,14 +128,8 @@ describe('device actions on the status server', () => {
 
   it('shares the caller’s rate limit with the page’s other actions: beyond it 429 with Retry-After, nothing run', async () => {
     const { staff } = build({ perMinute: 2 });
-    const { csrf, inject } = await staff();
-    const post = () =>
-      inject({
-        method: 'POST',
-        url: `/actions/${FISCAL_ID}/x-report`,
-        headers: { ...JSON_HEADERS, 'x-csrf-token': csrf },
-        payload: {},
-      });
+    const maria = await staff();
+    const post = () => postFromPage(maria, `/actions/${FISCAL_ID}/x-report`);
     expect((await post()).statusCode).toBe(200);
     expect((await post()).statusCode).toBe(200);
     const limited = await post();
@@ -157,7 +144,7 @@ describe('device actions on the status server', () => {
     const res = await inject({
       method: 'POST',
       url: `/actions/${FISCAL_ID}/void`,
-      headers: { ...PAGE, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...PAGE_HEADERS, 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({ csrf, receipt: '0012-0034', confirm: 'yes' }).toString(),
     });
     expect(res.statusCode).toBe(303);

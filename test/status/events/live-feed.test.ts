@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/log.js';
 import { textMessage } from '../../../src/messages/message.js';
-import { type RunningStatusServer, startStatusServer } from '../../../src/status/start.js';
+import {
+  type RunningStatusServer,
+  type StartStatusServerOptions,
+  startStatusServer,
+} from '../../../src/status/start.js';
 import { FakeSource, XSS } from '../helpers/fake-source.js';
 import { loginCookie } from '../helpers/staff-login.js';
 
@@ -52,18 +56,25 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** A status server over a fresh FakeSource, listening on loopback with the given live-view options. */
+async function startLiveServer(
+  live: StartStatusServerOptions['live'] = { throttleMs: 5 },
+): Promise<{ source: FakeSource; running: RunningStatusServer }> {
+  const source = new FakeSource();
+  const running = await startStatusServer({ source, log: silentLogger, listen: '127.0.0.1:0', live });
+  server = running;
+  return { source, running };
+}
+
+/** `GET /events` as a logged-in member of staff. */
+async function openEvents(running: RunningStatusServer): Promise<Response> {
+  return fetch(new URL('events', running.url), { headers: { cookie: await loginCookie(running) } });
+}
+
 describe('GET /events', () => {
   it('sends the rendered sections on connect, then every agent event and a fresh render', async () => {
-    const source = new FakeSource();
-    server = await startStatusServer({
-      source,
-      log: silentLogger,
-      listen: '127.0.0.1:0',
-      live: { throttleMs: 5 },
-    });
-    const res = await fetch(new URL('events', server.url), {
-      headers: { cookie: await loginCookie(server) },
-    });
+    const { source, running } = await startLiveServer();
+    const res = await openEvents(running);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -99,17 +110,8 @@ describe('GET /events', () => {
   });
 
   it('escapes platform text inside live updates too', async () => {
-    const source = new FakeSource();
-    server = await startStatusServer({
-      source,
-      log: silentLogger,
-      listen: '127.0.0.1:0',
-      live: { throttleMs: 5 },
-    });
-    const sse = sseReader(
-      (await fetch(new URL('events', server.url), { headers: { cookie: await loginCookie(server) } }))
-        .body as ReadableStream<Uint8Array>,
-    );
+    const { source, running } = await startLiveServer();
+    const sse = sseReader((await openEvents(running)).body as ReadableStream<Uint8Array>);
     await sse.next((m) => m.event === 'render');
     source.snap.recent.unshift({
       ...(source.snap.recent[0] as (typeof source.snap.recent)[number]),
@@ -125,42 +127,24 @@ describe('GET /events', () => {
   });
 
   it('subscribes to the source only while a client listens, and ends streams on close', async () => {
-    const source = new FakeSource();
-    server = await startStatusServer({
-      source,
-      log: silentLogger,
-      listen: '127.0.0.1:0',
-      live: { throttleMs: 5 },
-    });
+    const { source, running } = await startLiveServer();
     expect(source.subscribers).toBe(1); // metrics only
-    const res = await fetch(new URL('events', server.url), {
-      headers: { cookie: await loginCookie(server) },
-    });
+    const res = await openEvents(running);
     const sse = sseReader(res.body as ReadableStream<Uint8Array>);
     await sse.next((m) => m.event === 'render');
     expect(source.subscribers).toBe(2);
-    await server.close();
+    await running.close();
     server = undefined;
     await expect(sse.next(() => false)).rejects.toThrow();
     expect(source.subscribers).toBe(0);
   });
 
   it('refuses live views beyond the limit with 503', async () => {
-    const source = new FakeSource();
-    server = await startStatusServer({
-      source,
-      log: silentLogger,
-      listen: '127.0.0.1:0',
-      live: { maxClients: 1 },
-    });
-    const first = await fetch(new URL('events', server.url), {
-      headers: { cookie: await loginCookie(server) },
-    });
+    const { running } = await startLiveServer({ maxClients: 1 });
+    const first = await openEvents(running);
     const sse = sseReader(first.body as ReadableStream<Uint8Array>);
     await sse.next((m) => m.event === 'render');
-    const second = await fetch(new URL('events', server.url), {
-      headers: { cookie: await loginCookie(server) },
-    });
+    const second = await openEvents(running);
     expect(second.status).toBe(503);
     expect(second.headers.get('retry-after')).toBe('10');
     await sse.cancel();

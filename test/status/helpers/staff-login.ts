@@ -61,3 +61,30 @@ export async function loginCookie(server: {
   if (answer.status !== 303) throw new Error(`login refused (${answer.status})`);
   return String(answer.headers.get('set-cookie')).split(';')[0] as string;
 }
+
+/** What a browser on the status page sends with its own requests: the page's host and origin. */
+export const PAGE_HEADERS = { host: 'localhost:80', origin: 'http://localhost:80' };
+
+/** The page's script requests: the page's origin, JSON sent and JSON wanted. */
+export const PAGE_JSON_HEADERS = {
+  ...PAGE_HEADERS,
+  'content-type': 'application/json',
+  accept: 'application/json',
+};
+
+/**
+ * A POST the page's script makes for this staff member: JSON from the page's origin with the
+ * session's CSRF token, as every staff action needs it (`{}` when the action takes no parameters).
+ */
+export function postFromPage(
+  staff: StaffBrowser,
+  url: string,
+  payload: object = {},
+): Promise<LightMyRequestResponse> {
+  return staff.inject({
+    method: 'POST',
+    url,
+    headers: { ...PAGE_JSON_HEADERS, 'x-csrf-token': staff.csrf },
+    payload,
+  });
+}
