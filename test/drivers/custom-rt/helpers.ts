@@ -1,36 +1,49 @@
-import { type CustomRtOptions, customRtFactory } from '../../../drivers/custom-rt/index.js';
+import {
+  type CustomRtOptions,
+  customRtFactory,
+  simulatedProgramming,
+} from '../../../drivers/custom-rt/index.js';
 import {
   type CustomRtSimulator,
   type CustomRtSimulatorOptions,
   startCustomRtSimulator,
 } from '../../../drivers/custom-rt/simulator/index.js';
-import type { DeviceStore, Driver, ExecuteContext } from '../../../src/drivers-api/types.js';
+import type { ExecuteContext } from '../../../src/drivers-api/types.js';
 import { driversOn, QUICK_RT, type RigContext } from '../../helpers/driver-context.js';
 
 export { orderItem, payloadJob, payment, refundJob, saleJob } from '../epson-fpmate/helpers.js';
 
 export const SERIAL = 'STMTE501091';
 
-export interface CustomRig {
-  sim: CustomRtSimulator;
-  store: DeviceStore;
-  options: CustomRtOptions;
-  driver: Driver;
-  restart(): Driver;
-  close(): Promise<void>;
-}
+/** The simulator, the driver's options, and the drivers on them over one store (driversOn). */
+export type CustomRig = { sim: CustomRtSimulator; options: CustomRtOptions } & ReturnType<typeof driversOn>;
 
-/** A simulated Custom printer and a Custom driver on it: short timeouts, no background polls. */
+/**
+ * A simulated Custom printer and a Custom driver on it: short timeouts, no background polls.
+ * `programmed`: the printer's VAT slots and departments as the driver's options expect them
+ * (simulatedProgramming), as a technician programs a real one; otherwise the simulator's own.
+ */
 export async function customRig(
-  o: RigContext & { driver?: Record<string, unknown>; sim?: Partial<CustomRtSimulatorOptions> } = {},
+  o: RigContext & {
+    driver?: Record<string, unknown>;
+    sim?: Partial<CustomRtSimulatorOptions>;
+    programmed?: boolean;
+  } = {},
 ): Promise<CustomRig> {
-  const sim = await startCustomRtSimulator({ host: '127.0.0.1', port: 0, serial: SERIAL, ...o.sim });
   const options = customRtFactory.configSchema.parse({
-    url: sim.url,
+    url: 'http://127.0.0.1:1',
     serialNumber: SERIAL,
     ...QUICK_RT,
     ...o.driver,
   });
+  const sim = await startCustomRtSimulator({
+    host: '127.0.0.1',
+    port: 0,
+    serial: SERIAL,
+    ...(o.programmed ? simulatedProgramming(options) : {}),
+    ...o.sim,
+  });
+  options.url = sim.url;
   return { sim, options, ...driversOn(customRtFactory, options, o, sim) };
 }
 

@@ -5,21 +5,14 @@ import {
   type RchRtSimulatorOptions,
   startRchRtSimulator,
 } from '../../../drivers/rch-rt/simulator/index.js';
-import type { DeviceStore, Driver } from '../../../src/drivers-api/types.js';
 import { driversOn, QUICK_RT, type RigContext } from '../../helpers/driver-context.js';
 
 export { orderItem, payment, refundJob, saleJob } from '../epson-fpmate/helpers.js';
 
 export const SERIAL = '72MS0012345';
 
-export interface RchRig {
-  sim: RchRtSimulator;
-  store: DeviceStore;
-  options: RchRtOptions;
-  driver: Driver;
-  restart(): Driver;
-  close(): Promise<void>;
-}
+/** The simulator, the driver's options, and the drivers on them over one store (driversOn). */
+export type RchRig = { sim: RchRtSimulator; options: RchRtOptions } & ReturnType<typeof driversOn>;
 
 /** A simulated RCH printer, programmed as the driver's defaults expect, and an RCH driver on it. */
 export async function rchRig(
