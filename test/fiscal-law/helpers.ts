@@ -276,8 +276,12 @@ export function billCents(items: readonly WireOrderItem[]): number {
   return items.reduce((s, i) => s + Math.round((i.Amount.GrossValue ?? 0) * 100), 0);
 }
 
-/** Replaces the bill on the platform. */
-export function publish(bench: LawBench, items: WireOrderItem[], payments: WirePayment[]): void {
+/** Replaces the bill on the platform (any bench's bill: this one's, a family's recorder's). */
+export function publish(
+  bench: Pick<LawBench, 'items' | 'payments'>,
+  items: WireOrderItem[],
+  payments: WirePayment[],
+): void {
   bench.items.splice(0, bench.items.length, ...items);
   bench.payments.splice(0, bench.payments.length, ...payments);
 }

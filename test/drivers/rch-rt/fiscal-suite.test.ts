@@ -8,7 +8,7 @@ import { Ledger, type SimBill } from '../../../src/platform-simulator/bills.js';
 import { deriveRng } from '../../../src/platform-simulator/rng.js';
 import * as bills from '../../fiscal-law/platform-bills.js';
 import { printData } from '../epson-fpmate/helpers.js';
-import { type RchRig, rchRig, SERIAL } from './helpers.js';
+import { type RchRig, rchRig, rebatedOf, SERIAL } from './helpers.js';
 
 /**
  * The fiscal suite for RCH (issue 43), as for Epson and Custom: the platform simulator's bills print
@@ -44,11 +44,7 @@ const sales: Array<{ bill: SimBill; doc: RchDocument }> = [];
 const refundOf = (doc: RchDocument) => ({
   type: 'data' as const,
   isRefund: true,
-  rebated: {
-    sequence: String(doc.z),
-    receiptNumber: String(doc.number),
-    dateTimeUtc: new Date(doc.at).toISOString(),
-  },
+  rebated: rebatedOf(doc),
   printerSerialNumber: SERIAL,
 });
 

@@ -40,3 +40,10 @@ export async function rchRig(
 /** The fiscal documents the web service printed (another till's apart). */
 export const printedOf = (sim: RchRtSimulator, kind: RchDocument['kind']) =>
   sim.documents.filter((d) => d.kind === kind && d.terminal === 'web-service');
+
+/** How the platform names a printed document as a refund's or a void's original (its Z, number and date). */
+export const rebatedOf = (doc: Pick<RchDocument, 'z' | 'number' | 'at'>) => ({
+  sequence: String(doc.z),
+  receiptNumber: String(doc.number),
+  dateTimeUtc: new Date(doc.at).toISOString(),
+});
