@@ -291,13 +291,19 @@ export function said(message: Message | undefined): string {
   return message ? english(message) : '';
 }
 
-/** A refund's reference to `sale` as the platform sends it (`RebatedReceipt…`, this RT's serial). */
-export function refundOf(sale: PrintedDocument): NonNullable<WireCommandOptions['refund']> {
+/**
+ * A refund's (or a void's) reference to `sale` as the platform sends it (`RebatedReceipt…`);
+ * `serial`: the RT that printed it, this bench's by default.
+ */
+export function refundOf(
+  sale: Pick<PrintedDocument, 'z' | 'doc' | 'at'>,
+  serial = SERIAL,
+): NonNullable<WireCommandOptions['refund']> {
   return {
     sequence: String(sale.z),
     receiptNumber: String(sale.doc),
     dateTimeUtc: new Date(sale.at).toISOString(),
-    printerSerialNumber: SERIAL,
+    printerSerialNumber: serial,
   };
 }
 
