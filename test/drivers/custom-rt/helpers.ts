@@ -8,7 +8,6 @@ import {
   type CustomRtSimulatorOptions,
   startCustomRtSimulator,
 } from '../../../drivers/custom-rt/simulator/index.js';
-import type { ExecuteContext } from '../../../src/drivers-api/types.js';
 import { driversOn, QUICK_RT, type RigContext } from '../../helpers/driver-context.js';
 
 export { orderItem, payloadJob, payment, refundJob, saleJob } from '../epson-fpmate/helpers.js';
@@ -45,19 +44,6 @@ export async function customRig(
   });
   options.url = sim.url;
   return { sim, options, ...driversOn(customRtFactory, options, o, sim) };
-}
-
-/** An execute context that keeps the checkpoints, as the core's journal would. */
-export function recordingContext(): ExecuteContext & { checkpoints: unknown[] } {
-  const checkpoints: unknown[] = [];
-  return {
-    signal: new AbortController().signal,
-    progress: () => undefined,
-    checkpoint: async (value) => {
-      checkpoints.push(value);
-    },
-    checkpoints,
-  };
 }
 
 export const fiscalOf = (
