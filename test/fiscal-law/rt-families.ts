@@ -4,7 +4,7 @@ import { SIM_DEPARTMENTS } from '../../drivers/epson-fpmate/simulator/programmin
 import { SERIAL as CUSTOM_SERIAL, customRig } from '../drivers/custom-rt/helpers.js';
 import { QUICK_DRIVER } from '../drivers/epson-fpmate/helpers.js';
 import { rchRig, SERIAL } from '../drivers/rch-rt/helpers.js';
-import { benchOf, type LawFamily, lawDocs, recorder } from './law-bench.js';
+import { benchOf, type LawFamily, lawDocs, recordedRig, recorder } from './law-bench.js';
 
 /**
  * The fiscal law suite's RT families, one entry each (issue 39: "over every RT family"): a case
@@ -69,14 +69,7 @@ const custom: LawFamily = {
   readme: 'drivers/custom-rt/README.md',
   async start(setup = {}) {
     // The Custom suite's rig (test/drivers/custom-rt/helpers.ts): the printer programmed as the driver expects.
-    const rec = recorder();
-    const rig = await customRig({
-      items: rec.items,
-      payments: rec.payments,
-      driver: setup.options,
-      ctx: rec.wrap,
-      programmed: true,
-    });
+    const { rec, rig } = await recordedRig((o) => customRig({ ...o, programmed: true }), setup.options);
     return benchOf(rec, {
       serial: CUSTOM_SERIAL,
       driver: rig.driver,
@@ -122,13 +115,7 @@ const rch: LawFamily = {
   readme: 'drivers/rch-rt/README.md',
   async start(setup = {}) {
     // The RCH suite's rig (test/drivers/rch-rt/helpers.ts): the printer programmed as the driver expects.
-    const rec = recorder();
-    const rig = await rchRig({
-      items: rec.items,
-      payments: rec.payments,
-      driver: setup.options,
-      ctx: rec.wrap,
-    });
+    const { rec, rig } = await recordedRig(rchRig, setup.options);
     return benchOf(rec, {
       serial: SERIAL,
       driver: rig.driver,

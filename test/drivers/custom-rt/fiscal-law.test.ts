@@ -11,7 +11,7 @@ import {
   type WireCommandOptions,
   wireCommand,
 } from '../../fiscal-law/helpers.js';
-import { type Recorder, recorder } from '../../fiscal-law/law-bench.js';
+import { type Recorder, recordedRig } from '../../fiscal-law/law-bench.js';
 import { jobFor, recordingExecuteContext } from '../../helpers/driver-context.js';
 import { customRig } from './helpers.js';
 
@@ -36,8 +36,7 @@ afterEach(async () => {
 
 /** A Custom rig whose driver reads the recorder's bill and posts through it (`sent`). */
 async function bench(options: Record<string, unknown> = {}): Promise<Bench> {
-  const rec = recorder();
-  const rig = await customRig({ items: rec.items, payments: rec.payments, driver: options, ctx: rec.wrap });
+  const { rec, rig } = await recordedRig(customRig, options);
   const b = { ...rec, sim: rig.sim, driver: rig.driver, close: rig.close };
   open.push(b);
   return b;

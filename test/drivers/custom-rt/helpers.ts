@@ -8,42 +8,40 @@ import {
   type CustomRtSimulatorOptions,
   startCustomRtSimulator,
 } from '../../../drivers/custom-rt/simulator/index.js';
-import { driversOn, QUICK_RT, type RigContext } from '../../helpers/driver-context.js';
+import type { RigContext } from '../../helpers/driver-context.js';
+import { type RtRig, rtRig } from '../fiscal-it/rt-rig.js';
 
 export { orderItem, payloadJob, payment, refundJob, saleJob } from '../epson-fpmate/helpers.js';
 
 export const SERIAL = 'STMTE501091';
 
-/** The simulator, the driver's options, and the drivers on them over one store (driversOn). */
-export type CustomRig = { sim: CustomRtSimulator; options: CustomRtOptions } & ReturnType<typeof driversOn>;
+export type CustomRig = RtRig<CustomRtSimulator, CustomRtOptions>;
 
 /**
  * A simulated Custom printer and a Custom driver on it: short timeouts, no background polls.
  * `programmed`: the printer's VAT slots and departments as the driver's options expect them
  * (simulatedProgramming), as a technician programs a real one; otherwise the simulator's own.
  */
-export async function customRig(
+export function customRig(
   o: RigContext & {
     driver?: Record<string, unknown>;
     sim?: Partial<CustomRtSimulatorOptions>;
     programmed?: boolean;
   } = {},
 ): Promise<CustomRig> {
-  const options = customRtFactory.configSchema.parse({
-    url: 'http://127.0.0.1:1',
-    serialNumber: SERIAL,
-    ...QUICK_RT,
-    ...o.driver,
-  });
-  const sim = await startCustomRtSimulator({
-    host: '127.0.0.1',
-    port: 0,
-    serial: SERIAL,
-    ...(o.programmed ? simulatedProgramming(options) : {}),
-    ...o.sim,
-  });
-  options.url = sim.url;
-  return { sim, options, ...driversOn(customRtFactory, options, o, sim) };
+  return rtRig(
+    customRtFactory,
+    SERIAL,
+    (options) =>
+      startCustomRtSimulator({
+        host: '127.0.0.1',
+        port: 0,
+        serial: SERIAL,
+        ...(o.programmed ? simulatedProgramming(options) : {}),
+        ...o.sim,
+      }),
+    o,
+  );
 }
 
 export const fiscalOf = (

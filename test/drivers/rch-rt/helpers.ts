@@ -5,36 +5,34 @@ import {
   type RchRtSimulatorOptions,
   startRchRtSimulator,
 } from '../../../drivers/rch-rt/simulator/index.js';
-import { driversOn, QUICK_RT, type RigContext } from '../../helpers/driver-context.js';
+import type { RigContext } from '../../helpers/driver-context.js';
+import { type RtRig, rtRig } from '../fiscal-it/rt-rig.js';
 
 export { orderItem, payment, refundJob, saleJob } from '../epson-fpmate/helpers.js';
 
 export const SERIAL = '72MS0012345';
 
-/** The simulator, the driver's options, and the drivers on them over one store (driversOn). */
-export type RchRig = { sim: RchRtSimulator; options: RchRtOptions } & ReturnType<typeof driversOn>;
+export type RchRig = RtRig<RchRtSimulator, RchRtOptions>;
 
-/** A simulated RCH printer, programmed as the driver's defaults expect, and an RCH driver on it. */
-export async function rchRig(
+/** A simulated RCH printer, programmed as the driver's options expect, and an RCH driver on it. */
+export function rchRig(
   o: RigContext & { driver?: Record<string, unknown>; sim?: Partial<RchRtSimulatorOptions> } = {},
 ): Promise<RchRig> {
-  const options = rchRtFactory.configSchema.parse({
-    url: 'http://127.0.0.1:1',
-    serialNumber: SERIAL,
-    ...QUICK_RT,
-    ...o.driver,
-  });
-  const sim = await startRchRtSimulator({
-    host: '127.0.0.1',
-    port: 0,
-    serial: SERIAL,
-    lastZ: 1160,
-    ...simulatedProgramming(options),
-    ...(o.clock ? { clock: o.clock } : {}),
-    ...o.sim,
-  });
-  options.url = sim.url;
-  return { sim, options, ...driversOn(rchRtFactory, options, o, sim) };
+  return rtRig(
+    rchRtFactory,
+    SERIAL,
+    (options) =>
+      startRchRtSimulator({
+        host: '127.0.0.1',
+        port: 0,
+        serial: SERIAL,
+        lastZ: 1160,
+        ...simulatedProgramming(options),
+        ...(o.clock ? { clock: o.clock } : {}),
+        ...o.sim,
+      }),
+    o,
+  );
 }
 
 /** The fiscal documents the web service printed (another till's apart). */
