@@ -276,8 +276,12 @@ export function billCents(items: readonly WireOrderItem[]): number {
   return items.reduce((s, i) => s + Math.round((i.Amount.GrossValue ?? 0) * 100), 0);
 }
 
-/** Replaces the bill on the platform. */
-export function publish(bench: LawBench, items: WireOrderItem[], payments: WirePayment[]): void {
+/** Replaces the bill on the platform (any bench's bill: this one's, a family's recorder's). */
+export function publish(
+  bench: Pick<LawBench, 'items' | 'payments'>,
+  items: WireOrderItem[],
+  payments: WirePayment[],
+): void {
   bench.items.splice(0, bench.items.length, ...items);
   bench.payments.splice(0, bench.payments.length, ...payments);
 }
@@ -287,13 +291,19 @@ export function said(message: Message | undefined): string {
   return message ? english(message) : '';
 }
 
-/** A refund's reference to `sale` as the platform sends it (`RebatedReceipt…`, this RT's serial). */
-export function refundOf(sale: PrintedDocument): NonNullable<WireCommandOptions['refund']> {
+/**
+ * A refund's (or a void's) reference to `sale` as the platform sends it (`RebatedReceipt…`);
+ * `serial`: the RT that printed it, this bench's by default.
+ */
+export function refundOf(
+  sale: Pick<PrintedDocument, 'z' | 'doc' | 'at'>,
+  serial = SERIAL,
+): NonNullable<WireCommandOptions['refund']> {
   return {
     sequence: String(sale.z),
     receiptNumber: String(sale.doc),
     dateTimeUtc: new Date(sale.at).toISOString(),
-    printerSerialNumber: SERIAL,
+    printerSerialNumber: serial,
   };
 }
 

@@ -2,7 +2,7 @@ import type { WireOrderItem, WirePayment } from '../../src/connector/wire.js';
 import type { Driver, DriverContext, JobResult } from '../../src/drivers-api/types.js';
 import { type AgentError, isAgentError } from '../../src/errors.js';
 import { english } from '../../src/messages/render.js';
-import { jobFor, recordingExecuteContext } from '../helpers/driver-context.js';
+import { jobFor, type RigContext, recordingExecuteContext } from '../helpers/driver-context.js';
 import { recordingContext, type WireCommandOptions, wireCommand } from './helpers.js';
 
 /**
@@ -117,6 +117,21 @@ export function recorder(): Recorder {
   const sent: string[] = [];
   const { ctx, lines } = recordingContext(items, payments, sent);
   return { items, payments, sent, log: lines, ctx, wrap: (c) => ({ ...c, log: ctx.log, http: ctx.http }) };
+}
+
+/**
+ * A family's test rig (`test/drivers/<family>/helpers.ts`) reading a new recorder's bill and
+ * logging and posting through it, with the case's driver `options`.
+ */
+export async function recordedRig<R>(
+  rig: (o: RigContext & { driver?: Record<string, unknown> }) => Promise<R>,
+  options: Record<string, unknown> = {},
+): Promise<{ rec: Recorder; rig: R }> {
+  const rec = recorder();
+  return {
+    rec,
+    rig: await rig({ items: rec.items, payments: rec.payments, driver: options, ctx: rec.wrap }),
+  };
 }
 
 /** The bench every family shares around its driver, its recorder and its simulator's documents. */

@@ -6,6 +6,7 @@ import {
 } from '../../src/connector/wire.js';
 import { wireOrderItem, wirePayment } from '../../src/platform-simulator/bill-wire.js';
 import type { Ledger, SimBill } from '../../src/platform-simulator/bills.js';
+import type { Rng } from '../../src/platform-simulator/rng.js';
 import type { SimReservation } from '../../src/platform-simulator/world.js';
 
 /**
@@ -31,6 +32,15 @@ export function suiteReservation(n: number): SimReservation {
     endUtc: SUITE_START,
     nights: 1 + (n % 4),
   } as SimReservation;
+}
+
+/**
+ * A fiscal suite's n-th sale: a minute after the one before, varied (exempt items, tips, deposits,
+ * vouchers, unpaid amounts), every fourth without a stay (a walk-in's bill).
+ */
+export function suiteSale(ledger: Ledger, rng: Rng, n: number): SimBill {
+  const stay = n % 4 === 3 ? undefined : suiteReservation(n);
+  return ledger.createSale(rng, SUITE_ENTERPRISE, SUITE_START + n * 60_000, stay, { variety: true });
 }
 
 /** The platform's bill as the driver's context serves it: `publish` replaces it. */

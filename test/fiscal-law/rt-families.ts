@@ -1,11 +1,10 @@
-import { customRtFactory, simulatedProgramming } from '../../drivers/custom-rt/index.js';
-import { startCustomRtSimulator } from '../../drivers/custom-rt/simulator/index.js';
 import { epsonFpmateFactory } from '../../drivers/epson-fpmate/index.js';
 import { type DepartmentClass, startFpmateSimulator } from '../../drivers/epson-fpmate/simulator/index.js';
 import { SIM_DEPARTMENTS } from '../../drivers/epson-fpmate/simulator/programming.js';
+import { SERIAL as CUSTOM_SERIAL, customRig } from '../drivers/custom-rt/helpers.js';
 import { QUICK_DRIVER } from '../drivers/epson-fpmate/helpers.js';
 import { rchRig, SERIAL } from '../drivers/rch-rt/helpers.js';
-import { benchOf, type LawFamily, lawDocs, recorder } from './law-bench.js';
+import { benchOf, type LawFamily, lawDocs, recordedRig, recorder } from './law-bench.js';
 
 /**
  * The fiscal law suite's RT families, one entry each (issue 39: "over every RT family"): a case
@@ -58,8 +57,6 @@ const epson: LawFamily = {
   },
 };
 
-const CUSTOM_SERIAL = 'STMTE501091';
-
 const custom: LawFamily = {
   name: 'Custom',
   driver: 'custom-rt',
@@ -71,39 +68,25 @@ const custom: LawFamily = {
   },
   readme: 'drivers/custom-rt/README.md',
   async start(setup = {}) {
-    const options = customRtFactory.configSchema.parse({
-      url: 'http://127.0.0.1:1',
-      serialNumber: CUSTOM_SERIAL,
-      statusIntervalMs: 0,
-      settleUnansweredForMinutes: 0,
-      dailyClosure: { enabled: false },
-      ...setup.options,
-    });
-    const sim = await startCustomRtSimulator({
-      host: '127.0.0.1',
-      port: 0,
-      serial: CUSTOM_SERIAL,
-      ...simulatedProgramming(options),
-    });
-    options.url = sim.url;
-    const rec = recorder();
+    // The Custom suite's rig (test/drivers/custom-rt/helpers.ts): the printer programmed as the driver expects.
+    const { rec, rig } = await recordedRig((o) => customRig({ ...o, programmed: true }), setup.options);
     return benchOf(rec, {
       serial: CUSTOM_SERIAL,
-      driver: customRtFactory.create(options, rec.ctx),
+      driver: rig.driver,
       requests: custom.requests,
-      printed: () => lawDocs(sim.printed),
+      printed: () => lawDocs(rig.sim.printed),
       // The technician's `setVatRate` (XML p.116) on slot 2, the driver's 10 % slot.
       programTenPercent: async (rate) => {
         const auth = Buffer.from(`${CUSTOM_SERIAL}:${CUSTOM_SERIAL}`).toString('base64');
         const body = `<printerCommand><setVatRate numVat="2" vatRate="${String(rate * 100).padStart(4, '0')}"></setVatRate></printerCommand>`;
-        const answer = await fetch(`${sim.url}/xml/printer.htm`, {
+        const answer = await fetch(`${rig.sim.url}/xml/printer.htm`, {
           method: 'POST',
           headers: { authorization: `Basic ${auth}` },
           body,
         });
         if (!(await answer.text()).includes('success="true"')) throw new Error('setVatRate refused');
       },
-      stop: () => sim.close(),
+      stop: () => rig.sim.close(),
     });
   },
 };
@@ -132,13 +115,7 @@ const rch: LawFamily = {
   readme: 'drivers/rch-rt/README.md',
   async start(setup = {}) {
     // The RCH suite's rig (test/drivers/rch-rt/helpers.ts): the printer programmed as the driver expects.
-    const rec = recorder();
-    const rig = await rchRig({
-      items: rec.items,
-      payments: rec.payments,
-      driver: setup.options,
-      ctx: rec.wrap,
-    });
+    const { rec, rig } = await recordedRig(rchRig, setup.options);
     return benchOf(rec, {
       serial: SERIAL,
       driver: rig.driver,

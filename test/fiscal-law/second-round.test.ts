@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { english } from '../../src/messages/render.js';
-import { billCents, item, pay, type WireCommandOptions } from './helpers.js';
+import { billCents, item, pay, publish, refundOf, type WireCommandOptions } from './helpers.js';
 import type { FamilyBench, LawDoc, LawFamily, LawItem } from './law-bench.js';
 import { LAW_FAMILIES } from './rt-families.js';
 
@@ -50,6 +50,15 @@ function technician(b: FamilyBench): (rate: number) => Promise<void> {
   return program;
 }
 
+/** The family's bench, its printer's 10 % slot set to 22 % by a technician, the driver opened on it. */
+async function misprogrammed(family: LawFamily): Promise<FamilyBench> {
+  const b = await family.start();
+  bench = b;
+  await technician(b)(22);
+  await b.driver.open(never());
+  return b;
+}
+
 /** Text as a sentence reads, whatever its wrapping, case and apostrophes. */
 const plain = (text: string) => text.replace(/\s+/g, ' ').replace(/’/g, "'").toLowerCase();
 
@@ -66,21 +75,6 @@ const never = () => new AbortController().signal;
 const ROOM = () => item('room', 110, 10, { name: 'Camera 101' });
 const consumer = { legalIdentifiers: { ItLotteryCode: 'AB12CD34' } };
 
-function publish(b: FamilyBench, items: ReturnType<typeof item>[], payments: ReturnType<typeof pay>[]) {
-  b.items.splice(0, b.items.length, ...items);
-  b.payments.splice(0, b.payments.length, ...payments);
-}
-
-/** A refund's (or void's) reference to `sale` as the platform sends it. */
-function referenceTo(sale: LawDoc, serial: string): NonNullable<WireCommandOptions['refund']> {
-  return {
-    sequence: String(sale.z),
-    receiptNumber: String(sale.doc),
-    dateTimeUtc: new Date(sale.at).toISOString(),
-    printerSerialNumber: serial,
-  };
-}
-
 async function sale(b: FamilyBench, o: WireCommandOptions = {}): Promise<LawDoc> {
   publish(b, [ROOM()], [pay('p', 'CreditCardPayment', 110)]);
   const out = await b.run(o);
@@ -96,10 +90,8 @@ const CHECKING = LAW_FAMILIES.filter(
 describe.each(CHECKING)('issue 39 item 1, the programming check, on $name [CLOSED][GVR][4202]', (family) => {
   if (applies(family, 'programmingReadBeforeRefusing'))
     it('refuses a 10 % bill while the printer carries 22 % there, and prints it once a technician fixed the printer, without a restart', async () => {
-      bench = await family.start();
+      bench = await misprogrammed(family);
       const program = technician(bench);
-      await program(22);
-      await bench.driver.open(never());
       expect(bench.warnings().length).toBeGreaterThan(0);
       publish(bench, [ROOM()], [pay('p', 'CreditCardPayment', 110)]);
       const refused = await bench.run();
@@ -116,10 +108,8 @@ describe.each(CHECKING)('issue 39 item 1, the programming check, on $name [CLOSE
 
   if (applies(family, 'programmingReadAfterZ'))
     it('sees the fix at the next Z report the printer confirms', async () => {
-      bench = await family.start();
+      bench = await misprogrammed(family);
       const program = technician(bench);
-      await program(22);
-      await bench.driver.open(never());
       publish(bench, [item('bar', 40, 22, { name: 'Minibar' })], [pay('p', 'CreditCardPayment', 40)]);
       expect((await bench.run()).doc?.totalCents).toBe(4000);
       await program(10);
@@ -136,7 +126,7 @@ describe.each(LAW_FAMILIES)('issue 39 item 3, the documents, on $name', (family)
       bench = await family.start();
       const original = await sale(bench);
       publish(bench, [item('room', -110, 10, { name: 'Camera 101' })], [pay('p', 'CreditCardPayment', -110)]);
-      const out = await bench.run({ refund: referenceTo(original, bench.serial) });
+      const out = await bench.run({ refund: refundOf(original, bench.serial) });
       expect(out.error).toBeUndefined();
       expect(out.doc).toMatchObject({ kind: 'refund', totalCents: 11000, paidCents: 11000 });
     });
@@ -153,7 +143,7 @@ describe.each(LAW_FAMILIES)('issue 39 item 3, the documents, on $name', (family)
         doc: 34,
         at: Date.UTC(2026, 10, 20, 9),
       };
-      const out = await bench.run({ refund: referenceTo(other, '99MEX654321') });
+      const out = await bench.run({ refund: refundOf(other, '99MEX654321') });
       expect(out.error).toBeUndefined();
       expect(out.doc).toMatchObject({ kind: 'refund', totalCents: 11000 });
       expect(bench.sent.some((b) => family.requests.check.test(b))).toBe(false);
@@ -216,14 +206,14 @@ describe.each(LAW_FAMILIES)('issue 39 item 4, the lottery leftovers, on $name', 
       const refunded = await sale(bench, consumer);
       expect(refunded.lottery).toBe('AB12CD34');
       back(bench);
-      const refund = await bench.run({ ...consumer, refund: referenceTo(refunded, bench.serial) });
+      const refund = await bench.run({ ...consumer, refund: refundOf(refunded, bench.serial) });
       expect(refund.doc).toMatchObject({ kind: 'refund', totalCents: 11000, lottery: 'AB12CD34' });
       publish(bench, [ROOM()], [pay('c', 'CashPayment', 110)]);
       const cash = (await bench.run(consumer)).doc;
       if (!cash) throw new Error('no cash sale');
       expect(cash.lottery).toBeUndefined();
       publish(bench, [item('room', -110, 10, { name: 'Camera 101' })], [pay('c', 'CashPayment', -110)]);
-      const none = await bench.run({ ...consumer, refund: referenceTo(cash, bench.serial) });
+      const none = await bench.run({ ...consumer, refund: refundOf(cash, bench.serial) });
       expect(none.doc).toMatchObject({ kind: 'refund', lottery: undefined });
       expect(none.log.join('\n')).toContain('lottery code left off');
     });
@@ -237,7 +227,7 @@ describe.each(LAW_FAMILIES)('issue 39 item 4, the lottery leftovers, on $name', 
       const cancel = {
         ...consumer,
         correctionType: 'Cancellation',
-        refund: referenceTo(voided, bench.serial),
+        refund: refundOf(voided, bench.serial),
       };
       expect((await bench.run(cancel)).doc).toMatchObject({ kind: 'void', lottery: 'AB12CD34' });
     });

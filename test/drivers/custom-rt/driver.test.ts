@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { english } from '../../../src/messages/render.js';
+import { recordingExecuteContext } from '../../helpers/driver-context.js';
 import {
   type CustomRig,
   customRig,
@@ -8,7 +9,6 @@ import {
   orderItem,
   payloadJob,
   payment,
-  recordingContext,
   refundJob,
   SERIAL,
   saleJob,
@@ -35,7 +35,7 @@ describe('custom-rt driver', () => {
   it('prints a sale from the bill with its IdCmds, the checkpoint on disk before the request', async () => {
     r = await customRig({ items, payments });
     await r.driver.open(new AbortController().signal);
-    const ectx = recordingContext();
+    const ectx = recordingExecuteContext();
     const result = await r.driver.execute(saleJob('sale1'), ectx);
     const [sale] = fiscalOf(r.sim, 'sale');
     expect(sale?.totalCents).toBe(12345);
@@ -56,14 +56,14 @@ describe('custom-rt driver', () => {
   it('after a lost answer asks the printer and reports the receipt printed, never sending it again', async () => {
     r = await customRig({ items, payments });
     loseNextDocumentAnswer(r.sim);
-    const result = await r.driver.execute(saleJob('lost1'), recordingContext());
+    const result = await r.driver.execute(saleJob('lost1'), recordingExecuteContext());
     expect(fiscalOf(r.sim, 'sale')).toHaveLength(1);
     expect(result.details).toMatchObject({ receiptNumber: '0001-0001', recovered: true });
   });
 
   it('after a restart, reconcile decides done from lastIdCmd and the counters', async () => {
     r = await customRig({ items, payments });
-    const ectx = recordingContext();
+    const ectx = recordingExecuteContext();
     loseNextDocumentAnswer(r.sim);
     await r.driver.execute(saleJob('kill1'), ectx);
     // The agent died with only the checkpoint taken before the request: a new one reconciles.
@@ -76,8 +76,8 @@ describe('custom-rt driver', () => {
 
   it('a checkpoint whose document never reached the printer is not done', async () => {
     r = await customRig({ items, payments });
-    await r.driver.execute(saleJob('before'), recordingContext());
-    const ectx = recordingContext();
+    await r.driver.execute(saleJob('before'), recordingExecuteContext());
+    const ectx = recordingExecuteContext();
     await r.sim.setFault('refused', true);
     await r.driver.execute(saleJob('never'), ectx).catch(() => undefined);
     await r.sim.setFault('refused', false);
@@ -101,7 +101,7 @@ describe('custom-rt driver', () => {
 
   it('refunds with a checkOnly check first, naming Z, number, date and serial', async () => {
     r = await customRig({ items, payments });
-    await r.driver.execute(saleJob('s'), recordingContext());
+    await r.driver.execute(saleJob('s'), recordingExecuteContext());
     const sale = fiscalOf(r.sim, 'sale')[0];
     const date = sale?.dateTime.slice(0, 10) ?? '';
     const result = await r.driver.execute(
@@ -110,7 +110,7 @@ describe('custom-rt driver', () => {
         SERIAL,
         'ref1',
       ),
-      recordingContext(),
+      recordingExecuteContext(),
     );
     expect(fiscalOf(r.sim, 'refund')).toHaveLength(1);
     expect(fiscalOf(r.sim, 'refund')[0]?.reference).toMatchObject({ z: 1, doc: 1, serial: SERIAL });
@@ -124,7 +124,7 @@ describe('custom-rt driver', () => {
       SERIAL,
       'ref2',
     );
-    await expect(r.driver.execute(refund, recordingContext())).rejects.toMatchObject({
+    await expect(r.driver.execute(refund, recordingExecuteContext())).rejects.toMatchObject({
       code: 'FISCAL_REJECTED',
     });
     expect(fiscalOf(r.sim, 'refund')).toHaveLength(0);
@@ -134,7 +134,7 @@ describe('custom-rt driver', () => {
     r = await customRig({ items, payments });
     const epson =
       '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><printerFiscalReceipt><beginFiscalReceipt operator="1"/><endFiscalReceipt operator="1"/></printerFiscalReceipt></s:Body></s:Envelope>';
-    const error = await r.driver.execute(payloadJob(epson), recordingContext()).catch((e) => e);
+    const error = await r.driver.execute(payloadJob(epson), recordingExecuteContext()).catch((e) => e);
     expect(error.code).toBe('COMMAND_INVALID');
     expect(english(error.notes)).toMatch(/needs the bill data/);
     expect(r.sim.requests).toHaveLength(0);
@@ -144,7 +144,7 @@ describe('custom-rt driver', () => {
     r = await customRig();
     const doc =
       '<printerFiscalReceipt><beginFiscalReceipt/><printRecItem description="CAFFE" unitPrice="120" quantity="1000" idVat="1" department="1"/><printRecTotal description="CONTANTI" payment="120" paymentType="1"/><endFiscalReceipt/></printerFiscalReceipt>';
-    await r.driver.execute(payloadJob(doc, 'pay1'), recordingContext());
+    await r.driver.execute(payloadJob(doc, 'pay1'), recordingExecuteContext());
     expect(fiscalOf(r.sim, 'sale')).toHaveLength(1);
     expect(r.sim.idCmds).toEqual(['Cpay11B', 'Cpay11E']);
   });
@@ -152,7 +152,7 @@ describe('custom-rt driver', () => {
   it('paper out refuses, leaving nothing printed, in the printer’s words', async () => {
     r = await customRig({ items, payments });
     await r.sim.setFault('paperOut', true);
-    const error = await r.driver.execute(saleJob('p'), recordingContext()).catch((e) => e);
+    const error = await r.driver.execute(saleJob('p'), recordingExecuteContext()).catch((e) => e);
     expect(error.code).toBe('PAPER_OUT');
     expect(fiscalOf(r.sim, 'sale')).toHaveLength(0);
   });

@@ -1,22 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { customRtFactory } from '../../../drivers/custom-rt/index.js';
-import {
-  type CustomPrintedDocument,
-  type CustomRtSimulator,
-  startCustomRtSimulator,
-} from '../../../drivers/custom-rt/simulator/index.js';
-import type { WireOrderItem, WirePayment } from '../../../src/connector/wire.js';
+import type { CustomPrintedDocument, CustomRtSimulator } from '../../../drivers/custom-rt/simulator/index.js';
 import type { Driver, JobResult } from '../../../src/drivers-api/types.js';
 import { type AgentError, isAgentError } from '../../../src/errors.js';
 import { english } from '../../../src/messages/render.js';
-import { createHttpClient } from '../../../src/transport/http.js';
-import { billCents, item, pay, type WireCommandOptions, wireCommand } from '../../fiscal-law/helpers.js';
 import {
-  jobFor,
-  memoryStore,
-  recordingExecuteContext,
-  testDriverContext,
-} from '../../helpers/driver-context.js';
+  billCents,
+  item,
+  pay,
+  publish,
+  type WireCommandOptions,
+  wireCommand,
+} from '../../fiscal-law/helpers.js';
+import { type Recorder, recordedRig } from '../../fiscal-law/law-bench.js';
+import { jobFor, recordingExecuteContext } from '../../helpers/driver-context.js';
+import { customRig } from './helpers.js';
 
 /**
  * The fiscal law suite's cases (`test/fiscal-law/`, with their sources there: [c540] L. 232/2016
@@ -25,59 +22,24 @@ import {
  * simulator, read from what the printer booked and the XML the driver sent.
  */
 
-const SERIAL = 'STMTE501091';
-
-interface Bench {
+interface Bench extends Recorder {
   sim: CustomRtSimulator;
   driver: Driver;
-  sent: string[];
-  items: WireOrderItem[];
-  payments: WirePayment[];
+  close(): Promise<void>;
 }
 
 let open: Bench[] = [];
 afterEach(async () => {
-  for (const b of open) {
-    await b.driver.close();
-    await b.sim.close();
-  }
+  for (const b of open) await b.close();
   open = [];
 });
 
+/** A Custom rig whose driver reads the recorder's bill and posts through it (`sent`). */
 async function bench(options: Record<string, unknown> = {}): Promise<Bench> {
-  const sim = await startCustomRtSimulator({ host: '127.0.0.1', port: 0, serial: SERIAL });
-  const sent: string[] = [];
-  const items: WireOrderItem[] = [];
-  const payments: WirePayment[] = [];
-  const ctx = {
-    ...testDriverContext({ store: memoryStore(), orderItems: items, payments }),
-    http: () => {
-      const client = createHttpClient();
-      return {
-        request: async (request: Parameters<typeof client.request>[0]) => {
-          sent.push(String(request.body ?? ''));
-          return client.request(request);
-        },
-        close: () => client.close(),
-      };
-    },
-  };
-  const parsed = customRtFactory.configSchema.parse({
-    url: sim.url,
-    serialNumber: SERIAL,
-    statusIntervalMs: 0,
-    settleUnansweredForMinutes: 0,
-    dailyClosure: { enabled: false },
-    ...options,
-  });
-  const b = { sim, driver: customRtFactory.create(parsed, ctx), sent, items, payments };
+  const { rec, rig } = await recordedRig(customRig, options);
+  const b = { ...rec, sim: rig.sim, driver: rig.driver, close: rig.close };
   open.push(b);
   return b;
-}
-
-function publish(b: Bench, items: WireOrderItem[], payments: WirePayment[]): void {
-  b.items.splice(0, b.items.length, ...items);
-  b.payments.splice(0, b.payments.length, ...payments);
 }
 
 async function run(

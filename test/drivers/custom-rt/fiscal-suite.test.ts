@@ -1,32 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customRtFactory, simulatedProgramming } from '../../../drivers/custom-rt/index.js';
-import {
-  type CustomPrintedDocument,
-  type CustomRtSimulator,
-  startCustomRtSimulator,
-} from '../../../drivers/custom-rt/simulator/index.js';
+import { simulatedProgramming } from '../../../drivers/custom-rt/index.js';
+import type { CustomPrintedDocument } from '../../../drivers/custom-rt/simulator/index.js';
 import type { FiscalJobData } from '../../../src/connector/model.js';
 import type { WireOrderItem } from '../../../src/connector/wire.js';
-import type { Driver } from '../../../src/drivers-api/types.js';
-import { isAgentError } from '../../../src/errors.js';
 import { english } from '../../../src/messages/render.js';
 import { Ledger, type SimBill } from '../../../src/platform-simulator/bills.js';
 import { deriveRng } from '../../../src/platform-simulator/rng.js';
 import {
+  billFigures,
   breakdown,
   cents,
   platformBill,
   SUITE_ENTERPRISE,
   SUITE_START,
-  suiteReservation,
+  suiteSale,
 } from '../../fiscal-law/platform-bills.js';
-import {
-  jobFor,
-  memoryStore,
-  recordingExecuteContext,
-  testDriverContext,
-} from '../../helpers/driver-context.js';
-import { fiscalData } from '../epson-fpmate/helpers.js';
+import { rejection } from '../../helpers/rejection.js';
+import { printData } from '../epson-fpmate/helpers.js';
+import { type CustomRig, customRig, SERIAL } from './helpers.js';
 
 /**
  * The fiscal suite for Custom (issue 25, "Done when"), mirroring the Epson one: the platform
@@ -37,35 +28,25 @@ import { fiscalData } from '../epson-fpmate/helpers.js';
  * (`checkOnly="1"`), and X and Z reports close the day.
  */
 
-const SERIAL = 'STMTE501091';
-
 const ledger = new Ledger(25);
 const { items, payments, publish } = platformBill(ledger);
-let sim: CustomRtSimulator;
-let driver: Driver;
-const options = customRtFactory.configSchema.parse({
-  url: 'http://127.0.0.1:1',
-  serialNumber: SERIAL,
-  statusIntervalMs: 0,
-  settleUnansweredForMinutes: 0,
-  dailyClosure: { enabled: false },
-  // Invoiced, not collected (native 51, DIO 3007 p.119) is outside XML's 1–30 (p.99): a real
-  // printer is programmed with a number for it, as here.
-  payments: { 'InvoicePayment:Receivable': { paymentType: 6, description: 'NON RISCOSSO' } },
-});
-const programming = simulatedProgramming(options);
+let r: CustomRig;
+/** The printer's VAT slots and departments, programmed as the driver's options expect. */
+let programming: ReturnType<typeof simulatedProgramming>;
 
 beforeAll(async () => {
-  sim = await startCustomRtSimulator({ host: '127.0.0.1', port: 0, serial: SERIAL, ...programming });
-  options.url = sim.url;
-  driver = customRtFactory.create(
-    options,
-    testDriverContext({ store: memoryStore(), orderItems: items, payments }),
-  );
+  r = await customRig({
+    items,
+    payments,
+    programmed: true,
+    // Invoiced, not collected (native 51, DIO 3007 p.119) is outside XML's 1–30 (p.99): a real
+    // printer is programmed with a number for it, as here.
+    driver: { payments: { 'InvoicePayment:Receivable': { paymentType: 6, description: 'NON RISCOSSO' } } },
+  });
+  programming = simulatedProgramming(r.options);
 });
 afterAll(async () => {
-  await driver?.close();
-  await sim?.close();
+  await r?.close();
 });
 
 /** The printer's VAT slot of an order item as the bill states it: its nature's, else its rate's. */
@@ -73,7 +54,7 @@ function billSlot(item: WireOrderItem): number {
   const exemption = /^IT_(N\d)/.exec(item.TaxExemptionReason ?? '');
   const nature = exemption ? exemption[1] : item.Type === 'CityTax' ? 'N1' : undefined;
   const department = nature
-    ? (options.departments[nature] ?? { N1: 10, N2: 11, N3: 12, N4: 13, N5: 14, N6: 15 }[nature])
+    ? (r.options.departments[nature] ?? { N1: 10, N2: 11, N3: 12, N4: 13, N5: 14, N6: 15 }[nature])
     : undefined;
   if (department !== undefined) return programming.departments[department]?.idVat ?? -1;
   const net = item.Amount.NetValue ?? 0;
@@ -82,16 +63,7 @@ function billSlot(item: WireOrderItem): number {
 }
 
 const print = (commandId: string, data: FiscalJobData['document'], extra: Partial<FiscalJobData> = {}) =>
-  driver.execute(jobFor(fiscalData(data, extra), { commandId }), recordingExecuteContext());
-
-async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isAgentError(error)) throw new Error(`expected an AgentError, got ${String(error)}`);
-  return error;
-}
+  printData(r.driver, commandId, data, extra);
 
 const sales: Array<{ bill: SimBill; doc: CustomPrintedDocument }> = [];
 const reference = (doc: CustomPrintedDocument) => ({
@@ -105,26 +77,15 @@ describe('the Custom fiscal suite: the platform simulator’s bills through the 
     const rng = deriveRng(25, 'custom-fiscal-suite');
     const seen = new Set<string>();
     for (let n = 0; n < 40; n++) {
-      const bill = ledger.createSale(
-        rng,
-        SUITE_ENTERPRISE,
-        SUITE_START + n * 60_000,
-        n % 4 === 3 ? undefined : suiteReservation(n),
-        {
-          variety: true,
-        },
-      );
+      const bill = suiteSale(ledger, rng, n);
       publish(bill);
-      const before = sim.printed.length;
+      const before = r.sim.printed.length;
       const result = await print(`sale${n}`, { type: 'data', isRefund: false }, { bill: { id: bill.id } });
       expect(english(result.notes)).toMatch(new RegExp(`^Receipt \\d{4}-\\d{4} printed on RT ${SERIAL}\\.$`));
-      expect(sim.printed).toHaveLength(before + 1);
-      const doc = sim.printed.at(-1) as CustomPrintedDocument;
+      expect(r.sim.printed).toHaveLength(before + 1);
+      const doc = r.sim.printed.at(-1) as CustomPrintedDocument;
       sales.push({ bill, doc });
-      const gross = items.reduce((s, i) => s + cents(i.Amount.GrossValue ?? 0), 0);
-      const deposits = payments
-        .filter((p) => p.Data?.External?.Type?.startsWith('Deposit'))
-        .reduce((s, p) => s - cents(p.Amount.GrossValue ?? 0), 0);
+      const { gross, deposits } = billFigures(items, payments);
       expect(doc.totalCents).toBe(gross - deposits);
       expect(doc.payments.reduce((s, p) => s + p.amountCents, 0)).toBe(gross - deposits);
       // Deposits come off as discounts on the department of their own rate ("ACCONTO", receipt.ts).
@@ -169,7 +130,7 @@ describe('the Custom fiscal suite: the platform simulator’s bills through the 
       printerSerialNumber: SERIAL,
     });
     expect(english(result.notes)).toMatch(/^Refund \d{4}-\d{4} printed on RT STMTE501091\.$/);
-    const doc = sim.printed.at(-1) as CustomPrintedDocument;
+    const doc = r.sim.printed.at(-1) as CustomPrintedDocument;
     expect(doc).toMatchObject({ kind: 'refund', totalCents: original.doc.totalCents });
     expect(doc.reference).toMatchObject({ z: original.doc.z, doc: original.doc.doc, serial: SERIAL });
   });
@@ -186,37 +147,37 @@ describe('the Custom fiscal suite: the platform simulator’s bills through the 
     const bill = { id: 'cancel', correctionType: 'Cancellation' };
     const result = await print('void1', data, { bill });
     expect(english(result.notes)).toMatch(/^Void \d{4}-\d{4} printed on RT STMTE501091\.$/);
-    expect(sim.printed.at(-1)).toMatchObject({ kind: 'void' });
-    const printed = sim.printed.length;
-    const again = await refusal(print('void2', data, { bill }));
+    expect(r.sim.printed.at(-1)).toMatchObject({ kind: 'void' });
+    const printed = r.sim.printed.length;
+    const again = await rejection(print('void2', data, { bill }));
     expect(again.code).toBe('FISCAL_REJECTED');
-    expect(sim.printed).toHaveLength(printed);
+    expect(r.sim.printed).toHaveLength(printed);
   });
 
   it('prints the customer’s codice fiscale as fixedLines pitch B, and never sends an invalid one', async () => {
     publish(sales[0]?.bill as SimBill);
     await print('cf', { type: 'data', isRefund: false }, { taxIdentifier: 'rssmra80a01h501u' });
-    expect(sim.printed.at(-1)?.customerId).toBe('RSSMRA80A01H501U');
-    const printed = sim.printed.length;
-    const bad = await refusal(
+    expect(r.sim.printed.at(-1)?.customerId).toBe('RSSMRA80A01H501U');
+    const printed = r.sim.printed.length;
+    const bad = await rejection(
       print('cfbad', { type: 'data', isRefund: false }, { taxIdentifier: 'RSSMRA80A01H501V' }),
     );
     expect(bad.code).toBe('COMMAND_INVALID');
-    expect(sim.printed).toHaveLength(printed);
+    expect(r.sim.printed).toHaveLength(printed);
   });
 
   it('an X report, then the Z report closes the day; a second Z has nothing to close', async () => {
     const run = (name: string) =>
-      driver
+      r.driver
         .actions?.()
         .find((a) => a.name === name)
         ?.run({}, new AbortController().signal) ?? Promise.reject(new Error(name));
     expect(english((await run('x-report')).notes)).toBe('X report printed on RT STMTE501091.');
-    const z = sim.counters.z;
+    const z = r.sim.counters.z;
     expect(english((await run('z-report')).notes)).toBe(
       `Daily closure (Z report) ${String(z).padStart(4, '0')} done on RT STMTE501091.`,
     );
-    expect(sim.printed.at(-1)).toMatchObject({ kind: 'z-report', z });
+    expect(r.sim.printed.at(-1)).toMatchObject({ kind: 'z-report', z });
     expect(english((await run('z-report')).notes)).toContain('No daily closure needed');
   });
 });

@@ -1,50 +1,47 @@
-import { type CustomRtOptions, customRtFactory } from '../../../drivers/custom-rt/index.js';
+import {
+  type CustomRtOptions,
+  customRtFactory,
+  simulatedProgramming,
+} from '../../../drivers/custom-rt/index.js';
 import {
   type CustomRtSimulator,
   type CustomRtSimulatorOptions,
   startCustomRtSimulator,
 } from '../../../drivers/custom-rt/simulator/index.js';
-import type { DeviceStore, Driver, ExecuteContext } from '../../../src/drivers-api/types.js';
-import { driversOn, QUICK_RT, type RigContext } from '../../helpers/driver-context.js';
+import type { RigContext } from '../../helpers/driver-context.js';
+import { type RtRig, rtRig } from '../fiscal-it/rt-rig.js';
 
 export { orderItem, payloadJob, payment, refundJob, saleJob } from '../epson-fpmate/helpers.js';
 
 export const SERIAL = 'STMTE501091';
 
-export interface CustomRig {
-  sim: CustomRtSimulator;
-  store: DeviceStore;
-  options: CustomRtOptions;
-  driver: Driver;
-  restart(): Driver;
-  close(): Promise<void>;
-}
+export type CustomRig = RtRig<CustomRtSimulator, CustomRtOptions>;
 
-/** A simulated Custom printer and a Custom driver on it: short timeouts, no background polls. */
-export async function customRig(
-  o: RigContext & { driver?: Record<string, unknown>; sim?: Partial<CustomRtSimulatorOptions> } = {},
+/**
+ * A simulated Custom printer and a Custom driver on it: short timeouts, no background polls.
+ * `programmed`: the printer's VAT slots and departments as the driver's options expect them
+ * (simulatedProgramming), as a technician programs a real one; otherwise the simulator's own.
+ */
+export function customRig(
+  o: RigContext & {
+    driver?: Record<string, unknown>;
+    sim?: Partial<CustomRtSimulatorOptions>;
+    programmed?: boolean;
+  } = {},
 ): Promise<CustomRig> {
-  const sim = await startCustomRtSimulator({ host: '127.0.0.1', port: 0, serial: SERIAL, ...o.sim });
-  const options = customRtFactory.configSchema.parse({
-    url: sim.url,
-    serialNumber: SERIAL,
-    ...QUICK_RT,
-    ...o.driver,
-  });
-  return { sim, options, ...driversOn(customRtFactory, options, o, sim) };
-}
-
-/** An execute context that keeps the checkpoints, as the core's journal would. */
-export function recordingContext(): ExecuteContext & { checkpoints: unknown[] } {
-  const checkpoints: unknown[] = [];
-  return {
-    signal: new AbortController().signal,
-    progress: () => undefined,
-    checkpoint: async (value) => {
-      checkpoints.push(value);
-    },
-    checkpoints,
-  };
+  return rtRig(
+    customRtFactory,
+    SERIAL,
+    (options) =>
+      startCustomRtSimulator({
+        host: '127.0.0.1',
+        port: 0,
+        serial: SERIAL,
+        ...(o.programmed ? simulatedProgramming(options) : {}),
+        ...o.sim,
+      }),
+    o,
+  );
 }
 
 export const fiscalOf = (

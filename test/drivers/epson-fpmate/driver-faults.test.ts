@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
-import { type AgentError, isAgentError } from '../../../src/errors.js';
+import type { AgentError } from '../../../src/errors.js';
 import { english } from '../../../src/messages/render.js';
 import { recordingExecuteContext } from '../../helpers/driver-context.js';
+import { rejection } from '../../helpers/rejection.js';
 import {
   afterReceipt,
   inWords,
@@ -30,14 +31,9 @@ async function start(extra: RigOptions = {}): Promise<Rig> {
   return r;
 }
 
-async function failure(rig: Rig, commandId = 'cmd'): Promise<AgentError> {
-  const error = await rig.driver.execute(saleJob(commandId), recordingExecuteContext()).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isAgentError(error)) throw new Error(`expected an AgentError, got ${String(error)}`);
-  return error;
-}
+/** How a sale on `rig` fails. */
+const failure = (rig: Rig, commandId = 'cmd'): Promise<AgentError> =>
+  rejection(rig.driver.execute(saleJob(commandId), recordingExecuteContext()));
 
 const receiptsSent = (rig: Rig) => rig.sim.requests.filter((q) => q === 'printerFiscalReceipt').length;
 

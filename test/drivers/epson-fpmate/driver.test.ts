@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { epsonFpmateFactory } from '../../../drivers/epson-fpmate/index.js';
-import { isAgentError } from '../../../src/errors.js';
 import { english } from '../../../src/messages/render.js';
 import { fpmateReceiptXml } from '../../../src/platform-simulator/fpmate.js';
 import { jobFor, recordingExecuteContext, testDriverContext } from '../../helpers/driver-context.js';
+import { rejection } from '../../helpers/rejection.js';
 import {
   inWords,
   orderItem,
@@ -36,15 +36,6 @@ afterEach(async () => {
   await r?.close();
   r = undefined;
 });
-
-async function expectRejection(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isAgentError(error)) throw new Error(`expected an AgentError, got ${String(error)}`);
-  return error;
-}
 
 describe('epson-fpmate driver against the simulated printer', () => {
   it('opens idempotently, learns the serial and reports a ready printer', async () => {
@@ -126,7 +117,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
     const [doc] = printedOf(r.sim, 'refund');
     expect(doc?.reference).toMatchObject({ kind: 'REFUND', z: 1, doc: 1, serial: '99MEY123456' });
     expect(doc?.lines.every((l) => l.type === 'refund')).toBe(true);
-    const again = await expectRejection(r.driver.execute(refund, recordingExecuteContext()));
+    const again = await rejection(r.driver.execute(refund, recordingExecuteContext()));
     expect(again.code).toBe('FISCAL_REJECTED');
     expect(english(again.notes)).toContain('already been refunded');
     expect(printedOf(r.sim, 'refund')).toHaveLength(1);
@@ -166,7 +157,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
       '<printerCommand><directIO command="4038" data="0212345"/></printerCommand>',
       '<printerNonFiscal><beginNonFiscal operator="1"/><printNormal operator="1" data="Benvenuti"/><endNonFiscal operator="1"/></printerNonFiscal>',
     ]) {
-      const error = await expectRejection(r.driver.execute(payloadJob(xml), recordingExecuteContext()));
+      const error = await rejection(r.driver.execute(payloadJob(xml), recordingExecuteContext()));
       expect(error.code).toBe('COMMAND_INVALID');
       expect(english(error.notes)).toContain('is not a sale, refund or void receipt');
     }
@@ -192,7 +183,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
     const base64 = fixture.Commands[1]?.CommandData.ItalianFiscalMachinePayload?.Payload ?? '';
     const job = payloadJob('x');
     if (job.data.kind === 'fiscal') job.data.fiscal.document = { type: 'payload', base64 };
-    const error = await expectRejection(r.driver.execute(job, recordingExecuteContext()));
+    const error = await rejection(r.driver.execute(job, recordingExecuteContext()));
     expect(error.code).toBe('COMMAND_INVALID');
     expect(english(error.notes)).toContain('<fvp_doc> is not a sale, refund or void receipt');
     expect(r.sim.requests).toEqual([]);
@@ -200,7 +191,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
 
   it('refuses a bill whose items and payments differ, before contacting the printer', async () => {
     r = await rig({ items, payments: [payment('p1', 'CreditCardPayment', 100)] });
-    const error = await expectRejection(r.driver.execute(saleJob(), recordingExecuteContext()));
+    const error = await rejection(r.driver.execute(saleJob(), recordingExecuteContext()));
     expect(error.code).toBe('FISCAL_REJECTED');
     expect(english(error.notes)).toBe(
       'The bill’s items (123.45 EUR) and payments (100.00 EUR) do not match; nothing was printed. Settle the bill on the platform, then issue the receipt again.',
@@ -237,7 +228,7 @@ describe('epson-fpmate driver against the simulated printer', () => {
     );
     expect(english(result.notes)).toMatch(/^Receipt 0001-0001 /);
     expect(inWords(r.driver.status()).facts).toMatchObject({ address: r.sim.url, lastReceipt: '0001-0001' });
-    const elsewhere = await expectRejection(
+    const elsewhere = await rejection(
       r.driver.execute(
         saleJob('cmd2', { apiUrl: 'http://attacker.example:8080' }),
         recordingExecuteContext(),
@@ -247,14 +238,14 @@ describe('epson-fpmate driver against the simulated printer', () => {
     expect(english(elsewhere.notes)).toBe(
       'The platform named the host attacker.example:8080, which is not allowed as the fiscal printer; nothing was sent there and nothing was printed. Ask IT to check the printer’s address on the platform and the agent’s allowedHosts.',
     );
-    const none = await expectRejection(r.driver.execute(saleJob('cmd3'), recordingExecuteContext()));
+    const none = await rejection(r.driver.execute(saleJob('cmd3'), recordingExecuteContext()));
     expect(none.code).toBe('COMMAND_INVALID');
     const port = Number(new URL(r.sim.url).port);
     const otherPort = epsonFpmateFactory.create(
       epsonFpmateFactory.configSchema.parse({ url: 'fromPlatform', allowedHosts: [`127.0.0.1:${port + 1}`] }),
       testDriverContext(),
     );
-    const wrongPort = await expectRejection(
+    const wrongPort = await rejection(
       otherPort.execute(saleJob('cmd4', { apiUrl: r.sim.url }), recordingExecuteContext()),
     );
     await otherPort.close();
@@ -266,15 +257,11 @@ describe('epson-fpmate driver against the simulated printer', () => {
     r = await rig({ items, payments });
     const controller = new AbortController();
     controller.abort();
-    const aborted = await expectRejection(
-      r.driver.execute(saleJob(), recordingExecuteContext(controller.signal)),
-    );
+    const aborted = await rejection(r.driver.execute(saleJob(), recordingExecuteContext(controller.signal)));
     expect(aborted.code).toBe('ABORTED');
     expect(r.sim.printed).toEqual([]);
     const keys = jobFor({ kind: 'other', deviceType: 'KeyCutter' });
-    expect((await expectRejection(r.driver.execute(keys, recordingExecuteContext()))).code).toBe(
-      'COMMAND_INVALID',
-    );
+    expect((await rejection(r.driver.execute(keys, recordingExecuteContext()))).code).toBe('COMMAND_INVALID');
   });
 
   it('reports progress up to 1 on success', async () => {

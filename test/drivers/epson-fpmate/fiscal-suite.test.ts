@@ -3,7 +3,6 @@ import type { PrintedDocument } from '../../../drivers/epson-fpmate/simulator/in
 import type { FiscalJobData } from '../../../src/connector/model.js';
 import { PaymentSchema } from '../../../src/connector/wire.js';
 import type { Driver } from '../../../src/drivers-api/types.js';
-import { isAgentError } from '../../../src/errors.js';
 import { english } from '../../../src/messages/render.js';
 import { Ledger, type SimBill } from '../../../src/platform-simulator/bills.js';
 import { deriveRng } from '../../../src/platform-simulator/rng.js';
@@ -13,11 +12,11 @@ import {
   cents,
   SUITE_ENTERPRISE as ENTERPRISE,
   platformBill,
-  suiteReservation as reservation,
   SUITE_START as START,
+  suiteSale,
 } from '../../fiscal-law/platform-bills.js';
-import { jobFor, recordingExecuteContext } from '../../helpers/driver-context.js';
-import { fiscalData, type Rig, rig } from './helpers.js';
+import { rejection } from '../../helpers/rejection.js';
+import { printData, type Rig, rig } from './helpers.js';
 
 /**
  * The fiscal suite (issue 14, "Done when"): bills as the platform simulator generates them for
@@ -41,18 +40,8 @@ afterAll(async () => {
   await r?.close();
 });
 
-async function print(commandId: string, data: FiscalJobData['document'], extra: Partial<FiscalJobData> = {}) {
-  return r.driver.execute(jobFor(fiscalData(data, extra), { commandId }), recordingExecuteContext());
-}
-
-async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isAgentError(error)) throw new Error(`expected an AgentError, got ${String(error)}`);
-  return error;
-}
+const print = (commandId: string, data: FiscalJobData['document'], extra: Partial<FiscalJobData> = {}) =>
+  printData(r.driver, commandId, data, extra);
 
 const sales: Array<{ bill: SimBill; doc: PrintedDocument }> = [];
 
@@ -61,15 +50,7 @@ describe('the fiscal suite: the platform simulator’s bills through the real dr
     const rng = deriveRng(14, 'fiscal-suite');
     const seen = new Set<string>();
     for (let n = 0; n < 60; n++) {
-      const bill = ledger.createSale(
-        rng,
-        ENTERPRISE,
-        START + n * 60_000,
-        n % 4 === 3 ? undefined : reservation(n),
-        {
-          variety: true,
-        },
-      );
+      const bill = suiteSale(ledger, rng, n);
       publish(bill);
       const before = r.sim.printed.length;
       const result = await print(`sale-${n}`, { type: 'data', isRefund: false }, { bill: { id: bill.id } });
@@ -161,7 +142,7 @@ describe('the fiscal suite: the platform simulator’s bills through the real dr
     publish(unknown);
     // Off by default (issue 24; AdE principio di diritto 21/2019: a refund needs the original's data).
     const printed = r.sim.printed.length;
-    const refused = await refusal(
+    const refused = await rejection(
       print('refund-nd-off', { type: 'data', isRefund: true }, { bill: { id: unknown.id } }),
     );
     expect(refused.code).toBe('COMMAND_INVALID');
@@ -202,7 +183,7 @@ describe('the fiscal suite: the platform simulator’s bills through the real dr
 
     // Again: the printer says no (9205), and nothing is printed.
     const printed = r.sim.printed.length;
-    const again = await refusal(print('void-2', data, { bill }));
+    const again = await rejection(print('void-2', data, { bill }));
     expect(again.code).toBe('FISCAL_REJECTED');
     expect(english(again.notes)).toContain('cannot be voided');
     expect(r.sim.printed).toHaveLength(printed);
@@ -236,7 +217,7 @@ describe('the fiscal suite: the platform simulator’s bills through the real dr
     };
     // More than the original: the printer's own check (status 40), the 9205 check switched off.
     r.options.checkReferences = false;
-    const over = await refusal(
+    const over = await rejection(
       print(
         'over',
         { type: 'data', isRefund: true, rebated, printerSerialNumber: SERIAL },
@@ -248,7 +229,7 @@ describe('the fiscal suite: the platform simulator’s bills through the real dr
 
     // A codice fiscale with a wrong check letter never reaches the printer.
     publish(plain.bill);
-    const cf = await refusal(
+    const cf = await rejection(
       print('cf', { type: 'data', isRefund: false }, { taxIdentifier: 'RSSMRA80A01H501V' }),
     );
     expect(cf.code).toBe('COMMAND_INVALID');

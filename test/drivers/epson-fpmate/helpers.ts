@@ -16,7 +16,7 @@ import type { DeviceStatus, DeviceStore, Driver, Job } from '../../../src/driver
 import { isMessage, type Message } from '../../../src/messages/message.js';
 import { english } from '../../../src/messages/render.js';
 import { createHttpClient } from '../../../src/transport/http.js';
-import { driversOn, jobFor, type RigContext } from '../../helpers/driver-context.js';
+import { driversOn, jobFor, type RigContext, recordingExecuteContext } from '../../helpers/driver-context.js';
 
 /** An order item of `units` × `unitGross` euro at `rate` % VAT, shaped like orderItems/getAll. */
 export function orderItem(
@@ -72,6 +72,16 @@ export function fiscalData(
     kind: 'fiscal',
     fiscal: { machineSettings: { value: {} }, bill: bill('bill-1'), document, ...overrides },
   };
+}
+
+/** Runs the fiscal-data command `document` (with `overrides`) through `driver`, as the core runs a job. */
+export function printData(
+  driver: Driver,
+  commandId: string,
+  document: FiscalJobData['document'],
+  overrides: Partial<FiscalJobData> = {},
+) {
+  return driver.execute(jobFor(fiscalData(document, overrides), { commandId }), recordingExecuteContext());
 }
 
 export function saleJob(commandId = 'cmd-sale', overrides: Partial<FiscalJobData> = {}): Job {

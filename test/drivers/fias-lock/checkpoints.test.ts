@@ -29,9 +29,7 @@ afterEach(async () => {
 describe('fias-lock: at most once, around every card', () => {
   it('a card’s checkpoint is on disk before the next request, the milestone and the result: a kill there never has it cut again', async () => {
     rig = await fiasRig();
-    const driver = rig.driver();
-    rig.sim.start();
-    await driver.open(live());
+    const driver = await rig.linked();
     const ctx = recordingExecuteContext();
     /** What a kill at this moment leaves on disk. */
     const onDisk = () => ctx.checkpoints[ctx.durable() - 1];
@@ -75,9 +73,7 @@ describe('fias-lock: at most once, around every card', () => {
   it('a busy encoder (BY) is asked again after the shared capped backoff: 2 s doubling, never more than 30 s', async () => {
     const clock = waitsPassAtOnce();
     rig = await fiasRig();
-    const driver = rig.driver({ busyRetries: 10, busyBackoffMs: 2000, ...NEVER_TIMES_OUT }, { clock });
-    rig.sim.start();
-    await driver.open(live());
+    const driver = await rig.linked({ busyRetries: 10, busyBackoffMs: 2000, ...NEVER_TIMES_OUT }, { clock });
     rig.sim.defaultBehaviour = { answer: 'BY', text: 'Encoder busy' };
     const ctx = recordingExecuteContext();
     const error = await driver.execute(keyJob({ keyCount: 1 }), ctx).then(

@@ -25,9 +25,7 @@ async function linked(
   driverOptions: Record<string, unknown> = {},
 ) {
   rig = await fiasRig(simOptions);
-  const driver = rig.driver(driverOptions);
-  rig.sim.start();
-  await driver.open(live());
+  const driver = await rig.linked(driverOptions);
   await rig.sim.whenAlive();
   return { rig, driver };
 }

@@ -77,9 +77,7 @@ describe('fias-lock: the link', () => {
     ['ld-first', 'qbollen/PMSIface sends LD/LR/LA on connect and ignores LS'],
   ] as const)('a lock server that speaks first (%s): %s', async (opening, _why) => {
     rig = await fiasRig({ opening });
-    const driver = rig.driver();
-    rig.sim.start();
-    await driver.open(live());
+    const driver = await rig.linked();
     expect(rig.sim.alive || (await rig.sim.whenAlive())).toBe(true);
     const out = await run(driver, keyJob({ keyCount: 1 }));
     expect(out.ok ? out.result.notes : out.error.notes).toBe('1 key for room 101');
@@ -87,9 +85,7 @@ describe('fias-lock: the link', () => {
 
   it('an LD asking for RT gets an LC with the hotel id (and the timeouts for RT 128) before the LA', async () => {
     rig = await fiasRig({ requestType: 183 });
-    const driver = rig.driver({ hotelId: 'BELLAVISTA', answerTimeoutMs: 45_000 });
-    rig.sim.start();
-    await driver.open(live());
+    await rig.linked({ hotelId: 'BELLAVISTA', answerTimeoutMs: 45_000 });
     await rig.sim.whenAlive();
     expect(types(rig.sim.received)).toEqual(['LS', 'LC', 'LA']);
     const lc = rig.sim.received[1];
@@ -101,9 +97,7 @@ describe('fias-lock: the link', () => {
 
   it('the lock server’s alive check (LS while Alive) is answered LA; its own LAs are not answered (p.91)', async () => {
     rig = await fiasRig();
-    const driver = rig.driver();
-    rig.sim.start();
-    await driver.open(live());
+    const driver = await rig.linked();
     await rig.sim.whenAlive();
     const before = rig.sim.received.length;
     expect(await rig.sim.aliveCheck()).toBe(true);
@@ -113,9 +107,7 @@ describe('fias-lock: the link', () => {
 
   it('the agent’s alive check: LA after silence, answered by the lock server; no answer drops the link', async () => {
     rig = await fiasRig();
-    const driver = rig.driver({ aliveCheckMs: 100, aliveTimeoutMs: 300 });
-    rig.sim.start();
-    await driver.open(live());
+    const driver = await rig.linked({ aliveCheckMs: 100, aliveTimeoutMs: 300 });
     const answeredBefore = rig.sim.received.filter((r) => r.type === 'LA').length;
     await eventually(
       'two alive checks of the agent',
@@ -176,9 +168,7 @@ describe('fias-lock: the link', () => {
 
   it('a lost link is waited for again: the page says so, a key meanwhile fails with nothing sent, then the lock server is back', async () => {
     rig = await fiasRig();
-    const driver = rig.driver();
-    rig.sim.start();
-    await driver.open(live());
+    const driver = await rig.linked();
     const connections = rig.sim.connections;
     const sim = rig.sim;
     await sim.stop();
@@ -267,9 +257,7 @@ describe('fias-lock: the link', () => {
 
   it('close() ends the link with LE and frees the port; the lock server reconnects after the next open()', async () => {
     rig = await fiasRig();
-    const driver = rig.driver();
-    rig.sim.start();
-    await driver.open(live());
+    const driver = await rig.linked();
     await driver.close();
     expect(types(rig.sim.received).at(-1)).toBe('LE');
     expect(driver.status().connected).toBe(false);

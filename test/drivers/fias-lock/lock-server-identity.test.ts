@@ -104,9 +104,7 @@ describe('fias-lock: the lock server is who the configuration says (issue 40 M1)
   it('connections again and again from that address while a key is cut: the request in flight completes, each is refused, one log line a minute', async () => {
     const clock = new ManualClock();
     rig = await fiasRig({ lateMs: 200 }, clock);
-    const driver = rig.driver({}, { clock });
-    rig.sim.start();
-    await driver.open(live());
+    const driver = await rig.linked({}, { clock });
     rig.sim.enqueue('slow');
     const attempts: Impostor[] = [];
     const storm = new Promise<void>((resolve) => {

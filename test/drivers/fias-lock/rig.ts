@@ -58,6 +58,8 @@ export interface FiasRig {
   sim: FiasLockServerSimulator;
   log: ReturnType<typeof createMemoryLogger>;
   driver(options?: Record<string, unknown>, ctx?: Partial<DriverContext>): Driver;
+  /** A driver as `driver` makes it, opened once the lock server simulator has started and linked. */
+  linked(options?: Record<string, unknown>, ctx?: Partial<DriverContext>): Promise<Driver>;
   dispose(): Promise<void>;
 }
 
@@ -70,7 +72,7 @@ export async function fiasRig(
   const log = createMemoryLogger({ level: 'debug', ...(logClock ? { clock: logClock } : {}) });
   const sim = new FiasLockServerSimulator({ host: '127.0.0.1', port, retryMs: 20, ...simOptions });
   const drivers: Driver[] = [];
-  return {
+  const rig: FiasRig = {
     port,
     sim,
     log,
@@ -85,11 +87,18 @@ export async function fiasRig(
       drivers.push(d);
       return d;
     },
+    async linked(options, ctx) {
+      const d = rig.driver(options, ctx);
+      sim.start();
+      await d.open(live());
+      return d;
+    },
     async dispose() {
       for (const d of drivers) await d.close();
       await sim.close();
     },
   };
+  return rig;
 }
 
 /** A signal nobody aborts. */

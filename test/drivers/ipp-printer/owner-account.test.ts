@@ -41,30 +41,27 @@ describe.runIf(run)('the owner account check', () => {
     for (const d of drivers) await d.close();
   });
 
+  /** A driver whose jobs go to a CUPS on this PC (127.0.0.1) as `user`, opened. */
+  async function openedAs(user: string): Promise<IppPrinterDriver> {
+    const driver = realPrinterDriver(drivers, { cupsQueues: true, cupsUrl: 'ipp://127.0.0.1:9/', user });
+    await driver.open(new AbortController().signal);
+    return driver;
+  }
+
   it('getent tells an account that exists from one that does not', async () => {
     expect(await hasLocalAccount('root')).toBe(true);
     expect(await hasLocalAccount('no-such-frontdesk-owner')).toBe(false);
   });
 
   it('an owner with no account on a PC whose CUPS takes the jobs: a warning naming the fix, no refusal', async () => {
-    const driver = realPrinterDriver(drivers, {
-      cupsQueues: true,
-      cupsUrl: 'ipp://127.0.0.1:9/',
-      user: 'no-such-frontdesk-owner',
-    });
-    await driver.open(new AbortController().signal);
+    const driver = await openedAs('no-such-frontdesk-owner');
     const warnings = (await driver.status()).warnings.map((w) => english(w));
     expect(warnings).toEqual([expect.stringContaining('Jobs are sent as “no-such-frontdesk-owner”')]);
     expect(warnings[0]).toContain('frontdesk-agent');
   });
 
   it('an owner that exists: no warning', async () => {
-    const driver = realPrinterDriver(drivers, {
-      cupsQueues: true,
-      cupsUrl: 'ipp://127.0.0.1:9/',
-      user: 'root',
-    });
-    await driver.open(new AbortController().signal);
+    const driver = await openedAs('root');
     expect((await driver.status()).warnings).toEqual([]);
   });
 });

@@ -27,9 +27,30 @@ import type { KeyMatrixFamily, KeyMatrixRig } from './family.js';
 
 const live = () => new AbortController().signal;
 
-/** Requests counted through `onRequest`, and the script that lets the first `card - 1` through. */
-function scripted<B>(enqueue: (...b: B[]) => void, served: B) {
-  return (fault: B, card: number) => enqueue(...Array<B>(card - 1).fill(served), fault);
+/** A key device simulator as the rig reads it: its own record, and behaviours scripted per request. */
+interface RecordingDevice<B> {
+  readonly cards: readonly unknown[];
+  readonly requests: readonly unknown[];
+  enqueue(...behaviours: B[]): void;
+  onRequest(listener: (request: { index: number }) => void): unknown;
+}
+
+/**
+ * The rig's view of `sim`: cards and requests from its record, each request told by its index, and
+ * a fault at `card` after the first `card - 1` requests are `served`.
+ */
+function deviceRecord<B>(
+  sim: RecordingDevice<B>,
+  served: B,
+): Pick<KeyMatrixRig, 'cards' | 'requests' | 'onRequest'> & { fault(fault: B, card: number): void } {
+  return {
+    cards: () => sim.cards.length,
+    requests: () => sim.requests.length,
+    fault: (fault, card) => sim.enqueue(...Array<B>(card - 1).fill(served), fault),
+    onRequest: (listener) => {
+      sim.onRequest((r) => listener(r.index));
+    },
+  };
 }
 
 const fiasFamily: KeyMatrixFamily = {
@@ -78,12 +99,7 @@ const fiasFamily: KeyMatrixFamily = {
         let jobs = 0;
         return () => fias.keyJob({ keyCount: 3 }, { commandId: `fias-${++jobs}` });
       })(),
-      cards: () => sim.cards.length,
-      requests: () => sim.requests.length,
-      fault: scripted<LockBehaviour>((...b) => sim.enqueue(...b), 'ok'),
-      onRequest: (listener) => {
-        sim.onRequest((r) => listener(r.index));
-      },
+      ...deviceRecord<LockBehaviour>(sim, 'ok'),
       back: async () => {
         await eventually('the lock server linked again', () => sim.alive && sim.connections >= 2);
       },
@@ -145,12 +161,7 @@ const saltoFamily: KeyMatrixFamily = {
         return driver;
       },
       job: () => salto.keyJob({ keyCount: 3 }, { commandId: `salto-${++jobs}` }),
-      cards: () => sim.cards.length,
-      requests: () => sim.requests.length,
-      fault: scripted<EncoderBehaviour>((...b) => sim.enqueue(...b), 'normal'),
-      onRequest: (listener) => {
-        sim.onRequest((r) => listener(r.index));
-      },
+      ...deviceRecord<EncoderBehaviour>(sim, 'normal'),
       back: async () => {
         await eventually('the encoder listens again', () => server.up);
       },

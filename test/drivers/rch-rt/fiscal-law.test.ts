@@ -5,7 +5,7 @@ import { type AgentError, toAgentError } from '../../../src/errors.js';
 import { english } from '../../../src/messages/render.js';
 import { billCents, item, pay, type WireCommandOptions, wireCommand } from '../../fiscal-law/helpers.js';
 import { jobFor, recordingExecuteContext } from '../../helpers/driver-context.js';
-import { type RchRig, rchRig, SERIAL } from './helpers.js';
+import { type RchRig, rchRig, rebatedOf, SERIAL } from './helpers.js';
 
 /**
  * The fiscal law suite's cases (`test/fiscal-law/`, with their sources there: [c540] L. 232/2016
@@ -154,9 +154,7 @@ describe('deposits, points, codes and refunds, on RCH', () => {
 
 /** A refund's reference to `sale`, as the platform sends it (`serial`: the printer that issued it). */
 const referenceTo = (sale: RchDocument, serial = SERIAL) => ({
-  sequence: String(sale.z),
-  receiptNumber: String(sale.number),
-  dateTimeUtc: new Date(sale.at).toISOString(),
+  ...rebatedOf(sale),
   printerSerialNumber: serial,
 });
 

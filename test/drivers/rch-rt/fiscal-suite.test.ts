@@ -7,9 +7,8 @@ import { english } from '../../../src/messages/render.js';
 import { Ledger, type SimBill } from '../../../src/platform-simulator/bills.js';
 import { deriveRng } from '../../../src/platform-simulator/rng.js';
 import * as bills from '../../fiscal-law/platform-bills.js';
-import { jobFor, recordingExecuteContext } from '../../helpers/driver-context.js';
-import { fiscalData } from '../epson-fpmate/helpers.js';
-import { type RchRig, rchRig, SERIAL } from './helpers.js';
+import { printData } from '../epson-fpmate/helpers.js';
+import { type RchRig, rchRig, rebatedOf, SERIAL } from './helpers.js';
 
 /**
  * The fiscal suite for RCH (issue 43), as for Epson and Custom: the platform simulator's bills print
@@ -38,18 +37,14 @@ function slotClass(slot: number): string {
 }
 
 const print = (commandId: string, data: FiscalJobData['document'], extra: Partial<FiscalJobData> = {}) =>
-  r.driver.execute(jobFor(fiscalData(data, extra), { commandId }), recordingExecuteContext());
+  printData(r.driver, commandId, data, extra);
 
 const sales: Array<{ bill: SimBill; doc: RchDocument }> = [];
 /** A refund command's document naming `doc` as its original, as the platform sends it. */
 const refundOf = (doc: RchDocument) => ({
   type: 'data' as const,
   isRefund: true,
-  rebated: {
-    sequence: String(doc.z),
-    receiptNumber: String(doc.number),
-    dateTimeUtc: new Date(doc.at).toISOString(),
-  },
+  rebated: rebatedOf(doc),
   printerSerialNumber: SERIAL,
 });
 
@@ -58,15 +53,7 @@ describe('the RCH fiscal suite: the platform simulator’s bills through the RCH
     const rng = deriveRng(43, 'rch-fiscal-suite');
     const seen = new Set<string>();
     for (let n = 0; n < 30; n++) {
-      const sale = ledger.createSale(
-        rng,
-        bills.SUITE_ENTERPRISE,
-        bills.SUITE_START + n * 60_000,
-        n % 4 === 3 ? undefined : bills.suiteReservation(n),
-        {
-          variety: true,
-        },
-      );
+      const sale = bills.suiteSale(ledger, rng, n);
       bill.publish(sale);
       const result = await print(`sale${n}`, { type: 'data', isRefund: false }, { bill: { id: sale.id } });
       expect(english(result.notes)).toMatch(new RegExp(`^Receipt \\d{4}-\\d{4} printed on RT ${SERIAL}\\.$`));

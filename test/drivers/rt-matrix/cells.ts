@@ -40,22 +40,26 @@ export async function drive<T>(work: Promise<T>, clock: ManualClock): Promise<T>
   return settled;
 }
 
-async function execute(rig: MatrixRig, job: Job, clock: ManualClock, ectx = journal()): Promise<Outcome> {
-  try {
-    return { ok: true, result: await drive(rig.driver.execute(job, ectx), clock) };
-  } catch (e) {
-    return { ok: false, error: toAgentError(e) };
-  }
+/** What `running` ends in: its result, or the error it failed with. */
+function outcomeOf(running: Promise<JobResult>): Promise<Outcome> {
+  return running.then(
+    (result) => ({ ok: true, result }),
+    (e: unknown) => ({ ok: false, error: toAgentError(e) }),
+  );
 }
 
-function reconcileOn(
-  rig: MatrixRig,
-  job: Job,
-  checkpoint: unknown,
-  clock: ManualClock,
-): Promise<Reconciliation> {
-  const restarted = rig.restart();
-  return drive(restarted.reconcile({ ...job, checkpoint }, new AbortController().signal), clock);
+function execute(rig: MatrixRig, job: Job, clock: ManualClock, ectx = journal()): Promise<Outcome> {
+  return drive(outcomeOf(rig.driver.execute(job, ectx)), clock);
+}
+
+/** A restarted driver reconciling `job` from `checkpoint`, not yet driven on the clock. */
+function reconcileRestarted(rig: MatrixRig, job: Job, checkpoint: unknown): Promise<Reconciliation> {
+  return rig.restart().reconcile({ ...job, checkpoint }, new AbortController().signal);
+}
+
+/** Turns of the event loop (no clock moved) until `done` holds; bounded. */
+async function turnsUntil(done: () => boolean): Promise<void> {
+  for (let turn = 0; !done() && turn < 10_000; turn++) await nextTurn();
 }
 
 const sending = (checkpoints: unknown[]) =>
@@ -92,7 +96,9 @@ export const CELLS: readonly Cell[] = [
       await execute(rig, rig.sale('before'), clock, { ...dying, checkpoints } as ReturnType<typeof journal>);
       expect(rig.documents('sale')).toHaveLength(0);
       const job = rig.sale('before');
-      expect((await reconcileOn(rig, job, sending(checkpoints), clock)).outcome).toBe('not-done');
+      expect((await drive(reconcileRestarted(rig, job, sending(checkpoints)), clock)).outcome).toBe(
+        'not-done',
+      );
     },
   },
   {
@@ -103,7 +109,10 @@ export const CELLS: readonly Cell[] = [
       const ectx = journal();
       rig.loseNextAnswer();
       await execute(rig, rig.sale('after'), clock, ectx);
-      const settled = await reconcileOn(rig, rig.sale('after'), sending(ectx.checkpoints), clock);
+      const settled = await drive(
+        reconcileRestarted(rig, rig.sale('after'), sending(ectx.checkpoints)),
+        clock,
+      );
       expect(settled.outcome).toBe('done');
       expect(rig.documents('sale')).toHaveLength(1);
     },
@@ -116,17 +125,10 @@ export const CELLS: readonly Cell[] = [
     async run(rig, clock) {
       await rig.slowAnswers(30_000);
       const ectx = journal();
-      const first = rig.driver.execute(rig.sale('while'), ectx).then(
-        (result) => ({ ok: true as const, result }),
-        (e: unknown) => ({ ok: false as const, error: toAgentError(e) }),
-      );
-      for (let turn = 0; rig.documents('sale').length === 0 && turn < 10_000; turn++) await nextTurn();
+      const first = outcomeOf(rig.driver.execute(rig.sale('while'), ectx));
+      await turnsUntil(() => rig.documents('sale').length > 0);
       expect(rig.documents('sale')).toHaveLength(1);
-      const restarted = rig.restart();
-      const settled = restarted.reconcile(
-        { ...rig.sale('while'), checkpoint: sending(ectx.checkpoints) },
-        new AbortController().signal,
-      );
+      const settled = reconcileRestarted(rig, rig.sale('while'), sending(ectx.checkpoints));
       const [reconciled] = await drive(Promise.all([settled, first]), clock);
       expect(reconciled.outcome).toBe('done');
       expect(rig.documents('sale')).toHaveLength(1);
@@ -281,7 +283,7 @@ async function printsOnceTheOtherTillIsDone(
   const shared = need(rig.shared);
   arrange(shared);
   const job = drive(rig.driver.execute(rig.sale('other-till'), journal()), clock);
-  for (let turn = 0; clock.pending === 0 && turn < 10_000; turn++) await nextTurn();
+  await turnsUntil(() => clock.pending > 0);
   shared.endForeign();
   await job;
   expect(shared.foreignResets()).toBe(0);
